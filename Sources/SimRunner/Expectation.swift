@@ -1,0 +1,45 @@
+import SimClock
+
+/// One matcher of a scenario's `expect` list (SPEC 6).
+public struct Expectation: Sendable, Equatable {
+    /// The event name it matches, e.g. `guidance.started`.
+    public var event: String
+    /// Fields that must be equal, by name, in file order.
+    public var fields: [(name: String, value: FieldValue)]
+    /// Where it must happen: anywhere, at an instant, or within a window (inclusive).
+    public var when: When
+    /// Exactly this many matching events, instead of at least one.
+    public var count: Int?
+    /// Its position in the file, for messages: `expect[3]`.
+    public var path: String
+
+    public enum When: Sendable, Equatable {
+        case anywhere
+        case at(SimTime)
+        case between(SimTime, SimTime)
+    }
+
+    public init(event: String, fields: [(name: String, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil, path: String = "expect") {
+        self.event = event; self.fields = fields; self.when = when; self.count = count; self.path = path
+    }
+
+    public static func == (a: Expectation, b: Expectation) -> Bool {
+        a.event == b.event && a.when == b.when && a.count == b.count && a.path == b.path
+            && a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value)
+    }
+}
+
+/// A value of a timeline field. Comparison is strict by type: `true` is not `1`.
+public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+
+    public var description: String {
+        switch self {
+        case .string(let s): return "\"\(s)\""
+        case .int(let i): return String(i)
+        case .bool(let b): return String(b)
+        }
+    }
+}
