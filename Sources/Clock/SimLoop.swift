@@ -1,42 +1,41 @@
 /// Drives an `EventQueue` one instant at a time, like NIO's
-/// `EmbeddedEventLoop`: it sets `now`, hands over every event due at that
-/// instant in queue order, then lets the caller finish the instant (settle and
-/// observe). Time never moves backwards.
+/// `EmbeddedEventLoop`: `advance()` moves `now` to the next instant that has
+/// events, `nextEvent()` hands them over in queue order (including any the
+/// caller schedules at `now` meanwhile), and the caller finishes the instant
+/// (settle, observe) before advancing again. Time never moves backwards.
+///
+///     while let now = loop.advance() {
+///         while let event = loop.nextEvent() { handle(event, at: now) }
+///         settle(at: now)
+///     }
 public struct SimLoop<Event> {
     /// The events still to come.
     public var queue = EventQueue<Event>()
     @usableFromInline var current = SimTime.zero
-    /// The instant being handled, or the last one handled.
-    @inlinable public var now: SimTime { current }
 
     /// An empty loop at time zero.
     public init() {}
 
-    /// Schedules `event` at `time`; never earlier than `now`.
+    /// The instant being handled, or the last one handled.
+    @inlinable public var now: SimTime { current }
+
+    /// Schedules `event` at `time` in `phase`; never earlier than `now`.
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
-        precondition(time >= now, "scheduled into the past: \(time) < \(now)")
+        precondition(time >= current, "scheduled into the past: \(time) < \(current)")
         queue.schedule(event, at: time, phase: phase)
     }
 
-    /// Runs until the queue is empty or `until` is passed. `handle` gets each
-    /// event of an instant in order (and may schedule more, also at `now`);
-    /// `endOfInstant` runs once after the last event of each instant.
-    /// Returns the time of the last instant handled.
-    @discardableResult @inlinable
-    public mutating func run(
-        until limit: SimTime? = nil,
-        handle: (inout SimLoop<Event>, Event) -> Void,
-        endOfInstant: (inout SimLoop<Event>) -> Void
-    ) -> SimTime {
-        while let next = queue.first?.time {
-            if let limit, next > limit { break }
-            current = next
-            while let entry = queue.first, entry.time == next {
-                _ = queue.popFirst()
-                handle(&self, entry.event)
-            }
-            endOfInstant(&self)
-        }
-        return now
+    /// Moves to the next instant that has events and returns it, or nil when
+    /// nothing is left. Call only once the current instant has no events left.
+    @inlinable public mutating func advance() -> SimTime? {
+        guard let next = queue.first?.time else { return nil }
+        current = next
+        return next
+    }
+
+    /// The next event due at `now`, or nil when the instant has no more.
+    @inlinable public mutating func nextEvent() -> Event? {
+        guard let entry = queue.first, entry.time == current else { return nil }
+        return queue.popFirst()?.event
     }
 }

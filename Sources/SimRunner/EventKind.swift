@@ -31,7 +31,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .replyBegan: return ["reply"]
         case .stretchStarted: return ["reply", "stretch", "rule", "heldMs", "text", "language"]
         case .stretchEnded: return ["reply", "stretch"]
-        case .stretchCut: return ["reply", "stretch", "rule", "by", "playedMs"]
+        case .stretchCut: return ["reply", "stretch", "rule", "by", "playedMs", "afterCut"]
         case .replyEnded: return ["reply"]
         case .replyAbandoned: return ["reply", "rule"]
         case .earsClosed: return ["rule"]

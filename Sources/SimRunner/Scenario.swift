@@ -1,5 +1,6 @@
 import Guidance
 import SimClock
+import TalkArbiter
 
 /// A scenario: one drive's inputs and what its timeline must show.
 /// Decoded strictly from JSON (see `ScenarioDecoder`); format version 1.
@@ -23,29 +24,10 @@ public struct Scenario: Sendable, Equatable {
         self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect
     }
 
-    /// The arbiter's settings.
-    public struct Settings: Sendable, Equatable {
-        /// How long the ears stay closed after the last guidance line ends.
-        public var earsTail = SimTime(ms: 500)
-        /// An ordinary line waits for a stretch only if it ends within this.
-        public var waitLimit = SimTime(ms: 3000)
-        /// What Pippa does with a stretch that guidance cut.
-        public var afterCut = AfterCut.repeat
-
-        public init(earsTail: SimTime = SimTime(ms: 500), waitLimit: SimTime = SimTime(ms: 3000), afterCut: AfterCut = .repeat) {
-            self.earsTail = earsTail; self.waitLimit = waitLimit; self.afterCut = afterCut
-        }
-    }
-
+    /// The arbiter's settings: `earsTail`, `waitLimit`, `afterCut`.
+    public typealias Settings = TalkArbiter.Settings
     /// What Pippa does with a stretch that guidance cut.
-    public enum AfterCut: String, Sendable, Equatable, CaseIterable {
-        /// Play the cut stretch again from its start.
-        case `repeat`
-        /// Go on with the next stretch.
-        case skip
-        /// Abandon the whole reply.
-        case drop
-    }
+    public typealias AfterCut = TalkArbiter.AfterCut
 
     /// One of Pippa's replies, spoken in stretches.
     public struct Reply: Sendable, Equatable {

@@ -1,0 +1,113 @@
+import SimClock
+
+/// The simulated speaker and microphone: a guidance player, a talk player and
+/// Dad's microphone behind the talk's ears.
+///
+/// It carries out what the arbiter decided and keeps its own record: every
+/// interval a voice was audible, when the ears were open, and how much of each
+/// utterance was heard. It trusts no one: if two voices ever play at once it
+/// records an `Overlap`, whatever the arbiter believed.
+public struct AudioBus: Sendable {
+    /// Everything that sounded, in the order it started.
+    public private(set) var played: [Played] = []
+    /// Every instant two voices overlapped.
+    public private(set) var overlaps: [Overlap] = []
+    /// The instants the ears changed, starting open at zero.
+    public private(set) var earsChanges: [(at: SimTime, open: Bool)] = []
+
+    private var guidancePlaying: Int?
+    private var talkPlaying: Int?
+    private var earsOpen = true
+    private var speech: Speech?
+
+    /// A silent bus at time zero, ears open.
+    public init() {}
+
+    /// What is audible on the speaker now, if anything.
+    public var audible: Voice? {
+        if guidancePlaying != nil { return .guidance }
+        return talkPlaying != nil ? .pippa : nil
+    }
+
+    /// The guidance player starts a line (by index).
+    public mutating func startGuidance(_ line: Int, at now: SimTime) {
+        if let stretch = talkPlaying { overlaps.append(Overlap(at: now, line: line, stretch: played[stretch].item)) }
+        guidancePlaying = played.count
+        played.append(Played(voice: .guidance, item: line, start: now, end: now, cut: false))
+    }
+
+    /// The guidance player finishes its line.
+    public mutating func endGuidance(at now: SimTime) {
+        guard let i = guidancePlaying else { return }
+        played[i].end = now
+        guidancePlaying = nil
+    }
+
+    /// The talk player starts a stretch (by index).
+    public mutating func startStretch(_ stretch: Int, at now: SimTime) {
+        if let line = guidancePlaying { overlaps.append(Overlap(at: now, line: played[line].item, stretch: stretch)) }
+        talkPlaying = played.count
+        played.append(Played(voice: .pippa, item: stretch, start: now, end: now, cut: false))
+    }
+
+    /// The talk player stops, at the stretch's end or cut short.
+    public mutating func stopStretch(at now: SimTime, cut: Bool) {
+        guard let i = talkPlaying else { return }
+        played[i].end = now
+        played[i].cut = cut
+        talkPlaying = nil
+    }
+
+    /// The talk's ears open or close.
+    public mutating func setEars(open: Bool, at now: SimTime) {
+        guard open != earsOpen else { return }
+        if var current = speech {
+            if earsOpen { current.heard = current.heard + (now - current.since) }
+            current.since = now
+            speech = current
+        }
+        earsOpen = open
+        earsChanges.append((now, open))
+    }
+
+    /// Dad starts speaking into the microphone.
+    public mutating func startSpeech(_ utterance: Int, at now: SimTime) {
+        speech = Speech(utterance: utterance, start: now, since: now, heard: .zero)
+    }
+
+    /// Dad stops speaking: how much of the utterance the ears heard and lost.
+    public mutating func endSpeech(at now: SimTime) -> (heard: SimTime, lost: SimTime) {
+        guard let current = speech else { return (.zero, .zero) }
+        speech = nil
+        let heard = current.heard + (earsOpen ? now - current.since : .zero)
+        let whole = now - current.start
+        played.append(Played(voice: .dad, item: current.utterance, start: current.start, end: now, cut: false))
+        return (heard, whole - heard)
+    }
+
+    /// One interval in which a voice was audible (or Dad spoke).
+    public struct Played: Sendable, Equatable {
+        public var voice: Voice
+        /// The line, stretch or utterance index.
+        public var item: Int
+        public var start: SimTime
+        public var end: SimTime
+        /// A stretch stopped before its end.
+        public var cut: Bool
+    }
+
+    /// Two voices audible at once: a broken bus.
+    public struct Overlap: Sendable, Equatable {
+        public var at: SimTime
+        public var line: Int
+        public var stretch: Int
+    }
+
+    private struct Speech: Sendable {
+        var utterance: Int
+        var start: SimTime
+        /// When the heard time was last brought up to date.
+        var since: SimTime
+        var heard: SimTime
+    }
+}

@@ -1,0 +1,155 @@
+import AudioBus
+import SimClock
+import TalkArbiter
+
+/// A broken invariant of SPEC 7.
+public struct InvariantViolation: Sendable, Equatable {
+    /// The invariant's number in SPEC 7 (1 to 7).
+    public var invariant: Int
+    /// When it broke.
+    public var t: SimTime
+    public var message: String
+}
+
+/// The invariants of SPEC 7, checked from the recorded timeline and the bus's
+/// own record, never from the arbiter's state: a wrong arbiter cannot vouch
+/// for itself.
+public enum Invariants {
+    /// Every invariant but the seventh (which needs a second run) for one run.
+    public static func check(_ scenario: Scenario, _ run: Simulation) -> [InvariantViolation] {
+        var found: [InvariantViolation] = []
+        let timeline = run.timeline, roster = timeline.roster, settings = scenario.settings
+        let guidance = run.bus.played.filter { $0.voice == .guidance }
+        let pippa = run.bus.played.filter { $0.voice == .pippa }
+
+        // 1. One voice at a time.
+        for overlap in overlaps(guidance.map { ($0.start, $0.end) }, pippa.map { ($0.start, $0.end) }) {
+            found.append(.init(invariant: 1, t: overlap.0, message: "a guidance line and a stretch play at once"))
+        }
+
+        // 2. Ears closed during every line and for earsTail after it.
+        var open: [(SimTime, SimTime)] = []
+        var openSince: SimTime? = .zero
+        for event in timeline.events {
+            if event.kind == .earsOpened, openSince == nil { openSince = event.t }
+            if event.kind == .earsClosed, let since = openSince {
+                open.append((since, event.t))
+                openSince = nil
+            }
+        }
+        if let since = openSince { open.append((since, SimTime(ms: .max))) }
+        let closedWindows = guidance.map { ($0.start, $0.end + settings.earsTail) }
+        for overlap in overlaps(open, closedWindows) {
+            found.append(.init(invariant: 2, t: overlap.0, message: "the ears are open within a line or its earsTail"))
+        }
+
+        // 3, 4. How long each line waited while Pippa spoke.
+        var requested = [SimTime?](repeating: nil, count: roster.lines.count)
+        var settled = [Bool](repeating: false, count: roster.lines.count)
+        for event in timeline.events {
+            let line = Int(event.subject)
+            switch event.kind {
+            case .guidanceRequested: requested[line] = event.t
+            case .guidanceStarted, .guidanceDropped:
+                guard let start = requested[line] else { continue }
+                if event.kind == .guidanceStarted { settled[line] = true }
+                let waited = overlaps([(start, event.t)], pippa.map { ($0.start, $0.end) })
+                    .reduce(Int64(0)) { $0 + ($1.1 - $1.0).ms }
+                let id = roster.lines[line].id
+                if roster.lines[line].urgent, waited > 0 {
+                    found.append(.init(invariant: 3, t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
+                } else if waited > settings.waitLimit.ms {
+                    found.append(
+                        .init(invariant: 4, t: start, message: "line \(id) waited \(waited) ms for Pippa, over waitLimit"))
+                }
+                if event.kind == .guidanceDropped { settled[line] = true }
+            default: continue
+            }
+        }
+
+        // 5. A stretch cut by guidance: by an urgent line, or with more than waitLimit left.
+        for event in timeline.events where event.kind == .stretchCut {
+            guard case .line(let line)? = event.by else { continue }
+            let left = roster.stretches[Int(event.stretch)].duration.ms - event.ms
+            if !roster.lines[line].urgent, left <= settings.waitLimit.ms {
+                found.append(
+                    .init(invariant: 5, t: event.t,
+                          message: "ordinary line \(roster.lines[line].id) cut a stretch with only \(left) ms left"))
+            }
+        }
+
+        // 6. Nothing vanishes.
+        found += vanished(timeline, settled: settled, requested: requested)
+        return found
+    }
+
+    private static func vanished(_ timeline: Timeline, settled: [Bool], requested: [SimTime?]) -> [InvariantViolation] {
+        let roster = timeline.roster
+        var found: [InvariantViolation] = []
+        let end = timeline.events.last?.t ?? .zero
+        var lineEnded = [Bool](repeating: false, count: roster.lines.count)
+        var lineDropped = [Bool](repeating: false, count: roster.lines.count)
+        var replySeen = [Bool](repeating: false, count: roster.replyIDs.count)
+        var replyDone = [Bool](repeating: false, count: roster.replyIDs.count)
+        var stretchOpen = [Bool](repeating: false, count: roster.stretches.count)
+        var dadEnded = [Bool](repeating: false, count: roster.utterances.count)
+        for event in timeline.events {
+            let s = Int(event.subject)
+            switch event.kind {
+            case .guidanceEnded: lineEnded[s] = true
+            case .guidanceDropped: lineDropped[s] = true
+            case .replyQueued, .replyBegan: replySeen[s] = true
+            case .replyEnded, .replyAbandoned: replyDone[s] = true
+            case .stretchStarted: stretchOpen[Int(event.stretch)] = true
+            case .stretchEnded, .stretchCut: stretchOpen[Int(event.stretch)] = false
+            case .dadEnded:
+                dadEnded[s] = true
+                let whole = roster.utterances[s].duration.ms
+                if event.ms < 0 || event.lostMs < 0 || event.ms + event.lostMs != whole {
+                    found.append(
+                        .init(invariant: 6, t: event.t,
+                              message: "utterance \(roster.utterances[s].id): heard + lost is not its \(whole) ms"))
+                }
+            default: continue
+            }
+        }
+        for (i, line) in roster.lines.enumerated() where requested[i] == nil || !settled[i] || (!lineEnded[i] && !lineDropped[i]) {
+            found.append(.init(invariant: 6, t: end, message: "line \(line.id) was neither played to its end nor dropped"))
+        }
+        for i in roster.replyIDs.indices where i < roster.fileReplyCount && !replySeen[i] || replySeen[i] && !replyDone[i] {
+            found.append(.init(invariant: 6, t: end, message: "reply \(roster.replyIDs[i]) never ended nor was abandoned"))
+        }
+        for i in roster.stretches.indices where stretchOpen[i] {
+            found.append(.init(invariant: 6, t: end, message: "stretch \(roster.stretches[i].id) neither ended nor was cut"))
+        }
+        for (i, utterance) in roster.utterances.enumerated() where !dadEnded[i] {
+            found.append(.init(invariant: 6, t: end, message: "utterance \(utterance.id) has no heard and lost time"))
+        }
+        return found
+    }
+
+    /// The positive-length intersections of the intervals of `a` with the
+    /// union of the intervals of `b` (all half-open).
+    /// - Complexity: O((a + b) log b)
+    static func overlaps(_ a: [(SimTime, SimTime)], _ b: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
+        var union: [(SimTime, SimTime)] = []
+        for y in b.sorted(by: { $0.0 < $1.0 }) where y.0 < y.1 {
+            if let last = union.last, y.0 <= last.1 { union[union.count - 1].1 = max(last.1, y.1) } else { union.append(y) }
+        }
+        var out: [(SimTime, SimTime)] = []
+        for x in a {
+            // The first interval of the union that ends after x starts.
+            var low = 0, high = union.count
+            while low < high {
+                let mid = (low + high) / 2
+                if union[mid].1 <= x.0 { low = mid + 1 } else { high = mid }
+            }
+            while low < union.count, union[low].0 < x.1 {
+                let start = max(x.0, union[low].0), end = min(x.1, union[low].1)
+                if start < end { out.append((start, end)) }
+                low += 1
+            }
+        }
+        return out
+    }
+}

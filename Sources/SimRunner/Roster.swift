@@ -1,0 +1,67 @@
+import Guidance
+import SimClock
+import TalkArbiter
+
+/// A scenario's items numbered once, in file order, for the arbiter, the bus
+/// and the timeline: lines, replies (Pippa's, then Dad's), stretches and
+/// utterances. Names are looked up here only when a timeline is rendered.
+public struct Roster: Sendable {
+    public let lines: [GuidanceLine]
+    public let replyIDs: [String]
+    /// Each reply's stretches, as indices into `stretches`.
+    public let replyStretches: [Range<Int>]
+    public let stretches: [Scenario.Stretch]
+    /// The reply each stretch belongs to.
+    public let stretchReply: [Int]
+    public let utterances: [Scenario.Utterance]
+    /// The reply that answers each utterance, if any.
+    public let answer: [Int?]
+    /// How many replies come from the file's `replies` list; the rest answer Dad.
+    public let fileReplyCount: Int
+    /// Maneuver names numbered for the arbiter.
+    let maneuverIndex: [Int?]
+
+    init(_ scenario: Scenario) {
+        lines = scenario.guidance
+        var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
+        func add(_ id: String, _ items: [Scenario.Stretch]) {
+            ranges.append(stretches.count..<stretches.count + items.count)
+            owner.append(contentsOf: repeatElement(replyIDs.count, count: items.count))
+            stretches.append(contentsOf: items)
+            replyIDs.append(id)
+        }
+        for reply in scenario.replies { add(reply.id, reply.stretches) }
+        fileReplyCount = replyIDs.count
+        var answer: [Int?] = []
+        for utterance in scenario.dad {
+            if let reply = utterance.reply {
+                answer.append(replyIDs.count)
+                add(reply.id, reply.stretches)
+            } else {
+                answer.append(nil)
+            }
+        }
+        self.replyIDs = replyIDs
+        self.replyStretches = ranges
+        self.stretches = stretches
+        self.stretchReply = owner
+        self.utterances = scenario.dad
+        self.answer = answer
+        var numbers: [String: Int] = [:]
+        maneuverIndex = scenario.guidance.map { line in
+            line.maneuver.map { name in
+                if let n = numbers[name] { return n }
+                numbers[name] = numbers.count
+                return numbers.count - 1
+            }
+        }
+    }
+
+    /// The arbiter's view of the lines.
+    var arbiterLines: [TalkArbiter.Line] {
+        lines.indices.map { i in
+            TalkArbiter.Line(
+                duration: lines[i].duration, urgent: lines[i].urgent, maneuver: maneuverIndex[i], expires: lines[i].expires)
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import AudioBus
+import SimClock
+import TalkArbiter
+
+/// Runs one scenario: turns it into scheduled inputs, drives the loop one
+/// instant at a time (SPEC 4.2), hands each input to the arbiter, carries out
+/// its actions on the bus and records the timeline.
+public struct Simulation: Sendable {
+    /// What a run produced.
+    public var timeline: Timeline
+    /// The bus's own record of what sounded.
+    public var bus: AudioBus
+    /// Whether the arbiter was at rest when the queue ran dry.
+    public var endedAtRest: Bool
+
+    /// Simulates `scenario` from time zero until nothing is left to happen.
+    public init(_ scenario: Scenario) {
+        var run = Run(scenario)
+        run.simulate()
+        timeline = run.timeline
+        bus = run.bus
+        endedAtRest = run.arbiter.isIdle
+    }
+}
+
+/// The inputs on the queue. Their phase is their place within an instant.
+enum SimEvent: Sendable {
+    case lineEnded(Int)
+    case stretchEnded(Int)
+    case dadEnded(Int)
+    case earsTimer
+    case lineExpired(Int)
+    case lineRequested(Int)
+    case replyBegins(Int)
+    case chunkReady(Int)
+    case dadStarts(Int)
+
+    /// SPEC 4.2: completions (lines, stretches, utterances, the ears' timer),
+    /// then arrivals (stale lines, requests, then talk in scheduling order).
+    var phase: UInt8 {
+        switch self {
+        case .lineEnded: return 0
+        case .stretchEnded: return 1
+        case .dadEnded: return 2
+        case .earsTimer: return 3
+        case .lineExpired: return 4
+        case .lineRequested: return 5
+        case .replyBegins, .chunkReady, .dadStarts: return 6
+        }
+    }
+}
+
+/// The mutable state of one run.
+private struct Run {
+    let scenario: Scenario
+    let roster: Roster
+    var arbiter: TalkArbiter
+    var bus = AudioBus()
+    var timeline: Timeline
+    var loop = SimLoop<SimEvent>()
+    var actions: [TalkArbiter.Action] = []
+
+    init(_ scenario: Scenario) {
+        self.scenario = scenario
+        roster = Roster(scenario)
+        let settings = TalkArbiter.Settings(
+            earsTail: scenario.settings.earsTail, waitLimit: scenario.settings.waitLimit,
+            afterCut: scenario.settings.afterCut)
+        arbiter = TalkArbiter(
+            settings: settings, lines: roster.arbiterLines,
+            replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
+            stretchDurations: roster.stretches.map(\.duration))
+        timeline = Timeline(scenario: scenario.name, roster: roster)
+        actions.reserveCapacity(16)
+        loop.queue.reserveCapacity(scenario.guidance.count * 2 + roster.stretches.count + 16)
+        timeline.events.reserveCapacity(scenario.guidance.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2)
+        // Everything in the file, in file order: guidance, replies (each with its chunks), Dad.
+        for (i, line) in scenario.guidance.enumerated() {
+            schedule(.lineRequested(i), at: line.at)
+            if let expires = line.expires { schedule(.lineExpired(i), at: expires) }
+        }
+        for (i, reply) in scenario.replies.enumerated() { scheduleReply(i, at: reply.at) }
+        for (i, utterance) in scenario.dad.enumerated() {
+            schedule(.dadStarts(i), at: utterance.at)
+            schedule(.dadEnded(i), at: utterance.at + utterance.duration)
+        }
+    }
+
+    mutating func schedule(_ event: SimEvent, at time: SimTime) {
+        loop.schedule(event, at: time, phase: event.phase)
+    }
+
+    mutating func scheduleReply(_ reply: Int, at time: SimTime) {
+        schedule(.replyBegins(reply), at: time)
+        for stretch in roster.replyStretches[reply] {
+            schedule(.chunkReady(stretch), at: time + roster.stretches[stretch].ready)
+        }
+    }
+
+    mutating func simulate() {
+        while let now = loop.advance() {
+            while let event = loop.nextEvent() { handle(event, at: now) }
+            arbiter.settle(at: now, into: &actions)
+            perform(at: now)
+            arbiter.observe(at: now, into: &actions)
+            perform(at: now)
+        }
+    }
+
+    mutating func handle(_ event: SimEvent, at now: SimTime) {
+        switch event {
+        case .lineEnded(let line): arbiter.lineEnded(line, at: now, into: &actions)
+        case .stretchEnded(let stretch): arbiter.stretchEnded(stretch, at: now, into: &actions)
+        case .dadEnded(let utterance):
+            let (heard, lost) = bus.endSpeech(at: now)
+            record(now, .dadEnded, subject: utterance, ms: heard.ms, lostMs: lost.ms)
+            arbiter.dadEnded(utterance, at: now, into: &actions)
+            if heard > .zero, let reply = roster.answer[utterance] {
+                scheduleReply(reply, at: now + scenario.dad[utterance].reply!.after)
+            }
+        case .earsTimer: arbiter.earsTimer(at: now, into: &actions)
+        case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
+        case .lineRequested(let line):
+            record(now, .guidanceRequested, subject: line)
+            arbiter.lineRequested(line, at: now, into: &actions)
+        case .replyBegins(let reply): arbiter.replyBegan(reply, at: now, into: &actions)
+        case .chunkReady(let stretch): arbiter.chunkReady(stretch, at: now, into: &actions)
+        case .dadStarts(let utterance):
+            record(now, .dadStarted, subject: utterance)
+            bus.startSpeech(utterance, at: now)
+            arbiter.dadStarted(utterance, at: now, into: &actions)
+        }
+        perform(at: now)
+    }
+
+    /// Carries out the arbiter's actions: the bus plays, the queue learns
+    /// when things end, the timeline records.
+    mutating func perform(at now: SimTime) {
+        for action in actions {
+            switch action {
+            case .lineWaiting(let line, let rule, let stretch):
+                record(now, .guidanceWaiting, subject: line, stretch: stretch ?? -1, rule: rule)
+            case .lineStarted(let line, let end):
+                record(now, .guidanceStarted, subject: line)
+                bus.startGuidance(line, at: now)
+                schedule(.lineEnded(line), at: end)
+            case .lineEnded(let line):
+                record(now, .guidanceEnded, subject: line)
+                bus.endGuidance(at: now)
+            case .lineDropped(let line, let rule):
+                record(now, .guidanceDropped, subject: line, rule: rule)
+            case .replyQueued(let reply):
+                record(now, .replyQueued, subject: reply, rule: .replyQueue)
+            case .replyBegan(let reply):
+                record(now, .replyBegan, subject: reply)
+            case .stretchStarted(let reply, let stretch, let end, let held):
+                record(now, .stretchStarted, subject: reply, stretch: stretch, rule: held == nil ? nil : .held,
+                       ms: held?.ms ?? 0)
+                bus.startStretch(stretch, at: now)
+                schedule(.stretchEnded(stretch), at: end)
+            case .stretchEnded(let reply, let stretch):
+                record(now, .stretchEnded, subject: reply, stretch: stretch)
+                bus.stopStretch(at: now, cut: false)
+            case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
+                timeline.events.append(
+                    TimelineEvent(t: now, kind: .stretchCut, subject: reply, stretch: stretch, rule: rule, by: by,
+                                  ms: played.ms, afterCut: then))
+                bus.stopStretch(at: now, cut: true)
+            case .replyEnded(let reply):
+                record(now, .replyEnded, subject: reply)
+            case .replyAbandoned(let reply, let rule):
+                record(now, .replyAbandoned, subject: reply, rule: rule)
+            case .earsClosed:
+                record(now, .earsClosed, rule: .earsClosed)
+                bus.setEars(open: false, at: now)
+            case .earsOpened:
+                record(now, .earsOpened)
+                bus.setEars(open: true, at: now)
+            case .wake(let time):
+                schedule(.earsTimer, at: time)
+            }
+        }
+        actions.removeAll(keepingCapacity: true)
+    }
+
+    mutating func record(
+        _ t: SimTime, _ kind: EventKind, subject: Int = -1, stretch: Int = -1, rule: Rule? = nil, ms: Int64 = 0,
+        lostMs: Int64 = 0
+    ) {
+        timeline.events.append(
+            TimelineEvent(t: t, kind: kind, subject: subject, stretch: stretch, rule: rule, ms: ms, lostMs: lostMs))
+    }
+}

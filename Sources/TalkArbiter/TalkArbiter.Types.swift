@@ -1,0 +1,101 @@
+import SimClock
+
+extension TalkArbiter {
+    /// The arbiter's settings (SPEC 3, `settings`).
+    public struct Settings: Sendable, Equatable {
+        /// How long the ears stay closed after the last guidance line ends.
+        public var earsTail: SimTime
+        /// An ordinary line waits for a stretch only if it ends within this.
+        public var waitLimit: SimTime
+        /// What Pippa does with a stretch that guidance cut.
+        public var afterCut: AfterCut
+
+        public init(earsTail: SimTime = SimTime(ms: 500), waitLimit: SimTime = SimTime(ms: 3000), afterCut: AfterCut = .repeat) {
+            self.earsTail = earsTail; self.waitLimit = waitLimit; self.afterCut = afterCut
+        }
+    }
+
+    /// What Pippa does with a stretch that guidance cut (`after-cut`).
+    public enum AfterCut: String, Sendable, Equatable, CaseIterable {
+        /// Play the cut stretch again from its start.
+        case `repeat`
+        /// Go on with the next stretch; after the last, the reply ends.
+        case skip
+        /// Abandon the whole reply.
+        case drop
+    }
+
+    /// What the arbiter needs to know of a guidance line.
+    public struct Line: Sendable, Equatable {
+        public var duration: SimTime
+        public var urgent: Bool
+        /// The maneuver it announces, numbered by the caller.
+        public var maneuver: Int?
+        /// A line still pending at this instant is dropped.
+        public var expires: SimTime?
+
+        public init(duration: SimTime, urgent: Bool = false, maneuver: Int? = nil, expires: SimTime? = nil) {
+            self.duration = duration; self.urgent = urgent; self.maneuver = maneuver; self.expires = expires
+        }
+    }
+
+    /// What the arbiter needs to know of a reply: its stretches, in order.
+    public struct Reply: Sendable, Equatable {
+        /// Indices into the stretch table; never empty.
+        public var stretches: Range<Int>
+
+        public init(stretches: Range<Int>) {
+            precondition(!stretches.isEmpty, "a reply has at least one stretch")
+            self.stretches = stretches
+        }
+    }
+
+    /// Who cut a stretch.
+    public enum Cause: Sendable, Equatable {
+        /// A guidance line (by index).
+        case line(Int)
+        /// One of Dad's utterances (by index).
+        case utterance(Int)
+    }
+
+    /// What the caller must carry out, in order.
+    public enum Action: Sendable, Equatable {
+        /// A line waits: for the playing stretch (`short-wait`) or behind guidance (`guidance-queue`).
+        case lineWaiting(line: Int, rule: Rule, stretch: Int?)
+        /// A line starts playing now; the caller reports its end at `endsAt`.
+        case lineStarted(line: Int, endsAt: SimTime)
+        case lineEnded(line: Int)
+        /// A pending line is dropped (`superseded` or `stale`).
+        case lineDropped(line: Int, rule: Rule)
+        /// A reply began while another was active (`reply-queue`).
+        case replyQueued(reply: Int)
+        /// A reply became active.
+        case replyBegan(reply: Int)
+        /// A stretch starts playing now; the caller reports its end at `endsAt`.
+        /// `held` is how long guidance held it back, if it did.
+        case stretchStarted(reply: Int, stretch: Int, endsAt: SimTime, held: SimTime?)
+        case stretchEnded(reply: Int, stretch: Int)
+        /// A stretch is cut now; `then` is what follows under `after-cut` when guidance cut it.
+        case stretchCut(reply: Int, stretch: Int, rule: Rule, by: Cause, played: SimTime, then: AfterCut?)
+        case replyEnded(reply: Int)
+        case replyAbandoned(reply: Int, rule: Rule)
+        case earsClosed
+        case earsOpened
+        /// Call `earsTimer(at:)` at this instant.
+        case wake(at: SimTime)
+
+        /// The rule that caused this action, if one did.
+        public var rule: Rule? {
+            switch self {
+            case .lineWaiting(_, let rule, _), .lineDropped(_, let rule), .stretchCut(_, _, let rule, _, _, _),
+                .replyAbandoned(_, let rule):
+                return rule
+            case .replyQueued: return .replyQueue
+            case .stretchStarted(_, _, _, let held): return held == nil ? nil : .held
+            case .earsClosed: return .earsClosed
+            case .lineStarted, .lineEnded, .replyBegan, .stretchEnded, .replyEnded, .earsOpened, .wake:
+                return nil
+            }
+        }
+    }
+}
