@@ -12,6 +12,8 @@ public struct Simulation: Sendable {
     public var bus: AudioBus
     /// Whether the arbiter was at rest when the queue ran dry.
     public var endedAtRest: Bool
+    /// How many queued events the run handled.
+    public var eventsHandled: Int
 
     /// Simulates `scenario` from time zero until nothing is left to happen.
     public init(_ scenario: Scenario) {
@@ -20,6 +22,7 @@ public struct Simulation: Sendable {
         timeline = run.timeline
         bus = run.bus
         endedAtRest = run.arbiter.isIdle
+        eventsHandled = run.eventsHandled
     }
 }
 
@@ -59,6 +62,7 @@ private struct Run {
     var timeline: Timeline
     var loop = SimLoop<SimEvent>()
     var actions: [TalkArbiter.Action] = []
+    var eventsHandled = 0
 
     init(_ scenario: Scenario) {
         self.scenario = scenario
@@ -99,7 +103,10 @@ private struct Run {
 
     mutating func simulate() {
         while let now = loop.advance() {
-            while let event = loop.nextEvent() { handle(event, at: now) }
+            while let event = loop.nextEvent() {
+                eventsHandled += 1
+                handle(event, at: now)
+            }
             arbiter.settle(at: now, into: &actions)
             perform(at: now)
             arbiter.observe(at: now, into: &actions)

@@ -1,0 +1,90 @@
+/// A command's arguments, parsed by hand in the manner of
+/// swift-argument-parser: `--name value` or `--name=value`, flags, and
+/// positional arguments; a misspelt option gets a suggestion.
+struct Arguments {
+    /// The positional arguments, in order.
+    var positional: [String] = []
+    private var values: [(name: String, value: String)] = []
+    private var flags: [String] = []
+
+    /// Parses `tokens` given the command's options that take a value and its flags.
+    init(_ tokens: [String], options: [String], flags knownFlags: [String]) throws(UsageError) {
+        var i = 0
+        var onlyPositional = false
+        while i < tokens.count {
+            let token = tokens[i]
+            i += 1
+            if onlyPositional || !token.hasPrefix("-") || token == "-" {
+                positional.append(token)
+                continue
+            }
+            if token == "--" { onlyPositional = true; continue }
+            let parts = token.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            if knownFlags.contains(name) {
+                if parts.count > 1 { throw UsageError("'\(name)' takes no value") }
+                flags.append(name)
+            } else if options.contains(name) {
+                if parts.count > 1 {
+                    values.append((name, parts[1]))
+                } else if i < tokens.count {
+                    values.append((name, tokens[i]))
+                    i += 1
+                } else {
+                    throw UsageError("missing value for '\(name)'")
+                }
+            } else {
+                let hint = closestMatch(to: name, in: options + knownFlags).map { " Did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(name)'.\(hint)")
+            }
+        }
+    }
+
+    /// Whether a flag was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The last value given for an option, if any.
+    func value(_ name: String) -> String? { values.last { $0.name == name }?.value }
+
+    /// An option's value as a whole number in `range`.
+    func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(UsageError) -> T? {
+        guard let text = value(name) else { return nil }
+        guard let n = T(text), range.contains(n) else {
+            throw UsageError("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+}
+
+/// A command line that cannot be used: exit code 2.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to
+/// be a typo (at most 2 edits, or a case-only difference).
+public func closestMatch(to word: String, in candidates: [String]) -> String? {
+    let lowered = word.lowercased()
+    var best: (String, Int)?
+    for candidate in candidates {
+        let d = candidate.lowercased() == lowered ? 0 : editDistance(word, candidate)
+        if d <= max(1, min(2, candidate.count / 3)), best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
+    }
+    return best?.0
+}
+
+/// Levenshtein distance between two strings, by Unicode scalars.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count), current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,117 @@
+import SimClock
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `drivesim bench`: throughput of the event queue and of a whole generated
+/// drive, measured in this process. Meant for a release build.
+enum BenchCommand: Command {
+    static let name = "bench"
+    static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
+    static let usage = "USAGE: drivesim bench [--quick]"
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+
+        Measures (a) the event queue alone as the classic hold model (pop the earliest,
+        push one later) with 16, 1,000 and 100,000 pending events, and (b) a generated
+        2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
+        utterances) simulated in memory. Reports events per second and peak memory.
+        Build with 'swift build -c release' and run .build/release/drivesim bench.
+
+        OPTIONS:
+          --quick                 Fewer repetitions, for a smoke test.
+          -h, --help              Show help information.
+
+        """
+    }
+
+    static func run(_ arguments: [String], console: inout some Console) throws(UsageError) -> Int32 {
+        let args = try Arguments(arguments, options: [], flags: ["--quick"])
+        guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
+        let scale = args.has("--quick") ? 20 : 1
+        #if DEBUG
+        console.err("warning: this is a debug build; build with -c release for real figures\n")
+        #endif
+        console.out("event queue, hold model (pop the earliest, push one later):\n")
+        for pending in [16, 1_000, 100_000] {
+            let operations = (pending == 100_000 ? 5_000_000 : 10_000_000) / scale
+            let seconds = holdModel(pending: pending, operations: operations)
+            console.out("  \(pad(String(pending), 7)) pending  \(rate(Double(operations) / seconds)) events/s\n")
+        }
+        let drive = GeneratedDrive.scenario(seed: 1)
+        let repetitions = max(1, 20 / scale)
+        var handled = 0, entries = 0
+        let seconds = measure {
+            for _ in 0..<repetitions {
+                let run = Simulation(drive)
+                handled += run.eventsHandled
+                entries += run.timeline.events.count
+            }
+        }
+        let stretches = drive.replies.reduce(0) { $0 + $1.stretches.count }
+        console.out(
+            """
+            2-hour drive (\(drive.guidance.count) lines, \(drive.replies.count) replies, \(stretches) stretches, \
+            \(drive.dad.count) utterances):
+              \(handled / repetitions) events, \(entries / repetitions) timeline entries per run, \
+            \(String(format1(seconds * 1000 / Double(repetitions)))) ms per run
+              \(rate(Double(handled) / seconds)) events/s, \(rate(Double(entries) / seconds)) timeline entries/s
+            peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")
+
+            """)
+        return 0
+    }
+
+    /// Seconds for `operations` hold steps with `pending` events in the queue.
+    static func holdModel(pending: Int, operations: Int) -> Double {
+        var random = SplitMix64(seed: 42)
+        var queue = EventQueue<Int>()
+        queue.reserveCapacity(pending)
+        for i in 0..<pending { queue.schedule(i, at: SimTime(ms: random.int(in: 0...1_000)), phase: UInt8(i & 3)) }
+        var checksum = 0
+        let seconds = measure {
+            for _ in 0..<operations {
+                let entry = queue.popFirst()!
+                checksum &+= entry.event
+                queue.schedule(entry.event, at: entry.time + SimTime(ms: random.int(in: 1...1_000)), phase: entry.phase)
+            }
+        }
+        precondition(checksum != 0 && queue.count == pending)
+        return seconds
+    }
+
+    /// Wall-clock seconds `body` took (bench only; nothing else reads a clock).
+    static func measure(_ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure(body)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    /// The process's peak resident memory, from /proc (Linux only).
+    static func peakMemoryMiB() -> Double? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 256)
+        while fgets(&buffer, 256, file) != nil {
+            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if line.hasPrefix("VmHWM:") {
+                let kb = line.split(separator: " ").compactMap { Double($0) }.first
+                return kb.map { $0 / 1024 }
+            }
+        }
+        return nil
+    }
+
+    static func rate(_ perSecond: Double) -> String {
+        perSecond >= 1e6 ? format1(perSecond / 1e6) + " million" : format1(perSecond / 1e3) + " thousand"
+    }
+
+    static func format1(_ x: Double) -> String {
+        let tenths = Int((x * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
