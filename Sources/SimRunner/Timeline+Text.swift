@@ -42,7 +42,7 @@ extension Timeline {
         case .guidanceEnded, .guidanceDropped: return string("line")
         case .replyQueued, .replyBegan, .replyEnded, .replyAbandoned: return string("reply")
         case .stretchStarted:
-            let held = event.rule == nil ? "" : " after \(event.ms) ms held"
+            let held = event.rule == nil ? "" : " held \(event.ms) ms"
             return "\(string("reply"))/\(string("stretch"))\(held)\(text("text"))"
         case .stretchEnded: return "\(string("reply"))/\(string("stretch"))"
         case .stretchCut:

@@ -29,7 +29,7 @@ enum BenchCommand: Command {
         """
     }
 
-    static func run(_ arguments: [String], console: inout some Console) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: [], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
         let scale = args.has("--quick") ? 20 : 1

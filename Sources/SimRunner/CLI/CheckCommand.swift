@@ -25,7 +25,7 @@ enum CheckCommand: Command {
         """
     }
 
-    static func run(_ arguments: [String], console: inout some Console) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: [], flags: [])
         guard !args.positional.isEmpty else { throw UsageError("missing path") }
         let files = ScenarioFiles.discover(args.positional)

@@ -1,24 +1,31 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// Where a command writes: the timeline (or results) to `out`, everything
-/// else to `err`. Tests capture both; the executable writes to the streams.
-public protocol Console {
-    mutating func out(_ text: String)
-    mutating func err(_ text: String)
-    /// Whether standard error is a terminal (progress is shown only then).
-    var errIsTerminal: Bool { get }
-}
+/// Where a command writes: the timeline (or results) to standard output,
+/// everything else to standard error. Tests use a console that captures both.
+public struct Console: Sendable {
+    /// What was written to standard output, when capturing.
+    public private(set) var stdout = ""
+    /// What was written to standard error, when capturing.
+    public private(set) var stderr = ""
+    private let captures: Bool
 
-/// The process's standard output and standard error.
-public struct StandardConsole: Console {
-    public init() {}
-    public mutating func out(_ text: String) { Self.write(text, to: 1) }
-    public mutating func err(_ text: String) { Self.write(text, to: 2) }
-    public var errIsTerminal: Bool { isatty(2) == 1 }
+    /// The process's standard output and standard error.
+    public static var standard: Console { Console(captures: false) }
+    /// A console that keeps what was written, for tests.
+    public static var captured: Console { Console(captures: true) }
+
+    public mutating func out(_ text: String) {
+        if captures { stdout += text } else { Self.write(text, to: 1) }
+    }
+
+    public mutating func err(_ text: String) {
+        if captures { stderr += text } else { Self.write(text, to: 2) }
+    }
+
+    /// Whether standard error is a terminal (progress is shown only then).
+    public var errIsTerminal: Bool { !captures && isatty(2) == 1 }
 
     /// Unbuffered, so standard output and standard error interleave in order.
     private static func write(_ text: String, to descriptor: Int32) {
@@ -32,14 +39,4 @@ public struct StandardConsole: Console {
             }
         }
     }
-}
-
-/// A console that keeps what was written, for tests.
-public struct CapturedConsole: Console {
-    public var stdout = ""
-    public var stderr = ""
-    public init() {}
-    public mutating func out(_ text: String) { stdout += text }
-    public mutating func err(_ text: String) { stderr += text }
-    public var errIsTerminal: Bool { false }
 }

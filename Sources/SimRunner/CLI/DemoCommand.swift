@@ -39,7 +39,7 @@ enum DemoCommand {
         }
         """
 
-    static func run(console: inout some Console) -> Int32 {
+    static func run(console: inout Console) -> Int32 {
         let scenario: Scenario
         do {
             scenario = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "<demo>")

@@ -5,7 +5,7 @@ public enum Drivesim {
     static let commands: [Command.Type] = [RunCommand.self, CheckCommand.self, BenchCommand.self]
 
     /// Runs the command line `arguments` (without the program name).
-    public static func main(_ arguments: [String], console: inout some Console) -> Int32 {
+    public static func main(_ arguments: [String], console: inout Console) -> Int32 {
         guard let first = arguments.first else { return DemoCommand.run(console: &console) }
         if ["--help", "-h", "help"].contains(first) {
             if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
@@ -16,7 +16,7 @@ public enum Drivesim {
             return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let hint = closestMatch(to: first, in: commands.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+            let hint = closestMatch(to: first, in: commands.map { $0.name }).map { " Did you mean '\($0)'?" } ?? ""
             console.err("Error: unknown command '\(first)'.\(hint)\n\(usage)\nSee 'drivesim --help'.\n")
             return 2
         }
@@ -27,8 +27,11 @@ public enum Drivesim {
         }
         do {
             return try command.run(rest, console: &console)
-        } catch {
+        } catch let error as UsageError {
             console.err("Error: \(error.message)\n\(command.usage)\nSee 'drivesim \(command.name) --help'.\n")
+            return 2
+        } catch {
+            console.err("Error: \(error)\n")
             return 2
         }
     }
@@ -60,5 +63,5 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The `--help` text: OVERVIEW, USAGE, OPTIONS.
     static var help: String { get }
-    static func run(_ arguments: [String], console: inout some Console) throws(UsageError) -> Int32
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32
 }

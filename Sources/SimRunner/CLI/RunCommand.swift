@@ -23,7 +23,7 @@ enum RunCommand: Command {
         """
     }
 
-    static func run(_ arguments: [String], console: inout some Console) throws(UsageError) -> Int32 {
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: ["--format"], flags: [])
         guard args.positional.count == 1 else {
             throw UsageError(args.positional.isEmpty ? "missing scenario file" : "run takes one scenario file")
