@@ -2,26 +2,27 @@
 /// fixed order of kinds within one instant), then by the order in which they
 /// were scheduled. The order never depends on hashing or on the payload.
 ///
-/// A binary min-heap; the payload is generic so road events and talk events
-/// can share one queue.
+/// A 4-ary min-heap (half the depth of a binary one, and a node's children
+/// share a cache line or two); the payload is generic so road events and
+/// talk events can share one queue.
 public struct EventQueue<Event> {
     /// One scheduled event with its full ordering key.
     public struct Entry {
         /// When the event is due.
         public let time: SimTime
-        /// Its kind's place within an instant; lower runs first.
-        public let phase: UInt8
-        /// Scheduling order: breaks every remaining tie.
-        public let sequence: UInt64
+        /// Phase in the top byte, scheduling order below: compares like the pair.
+        @usableFromInline let rank: UInt64
         /// The event itself.
         public let event: Event
 
-        @inlinable init(time: SimTime, phase: UInt8, sequence: UInt64, event: Event) {
-            self.time = time; self.phase = phase; self.sequence = sequence; self.event = event
+        @inlinable init(time: SimTime, rank: UInt64, event: Event) {
+            self.time = time; self.rank = rank; self.event = event
         }
 
-        /// Phase and sequence packed in one word: compares like the pair.
-        @inlinable var rank: UInt64 { UInt64(phase) << 56 | sequence }
+        /// Its kind's place within an instant; lower runs first.
+        @inlinable public var phase: UInt8 { UInt8(truncatingIfNeeded: rank >> 56) }
+        /// Scheduling order: breaks every remaining tie.
+        @inlinable public var sequence: UInt64 { rank & (1 << 56 - 1) }
 
         @inlinable func precedes(_ other: Entry) -> Bool {
             time.ms != other.time.ms ? time.ms < other.time.ms : rank < other.rank
@@ -49,48 +50,51 @@ public struct EventQueue<Event> {
     /// - Complexity: O(log n)
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
         precondition(nextSequence < 1 << 56, "event sequence exhausted")
-        let entry = Entry(time: time, phase: phase, sequence: nextSequence, event: event)
+        heap.append(Entry(time: time, rank: UInt64(phase) << 56 | nextSequence, event: event))
         nextSequence &+= 1
-        heap.append(entry)
-        siftUp(heap.count - 1)
+        heap.withUnsafeMutableBufferPointer { heap in
+            let entry = heap[heap.count - 1]
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 4
+                guard entry.precedes(heap[parent]) else { break }
+                heap[child] = heap[parent]
+                child = parent
+            }
+            heap[child] = entry
+        }
     }
 
     /// Removes and returns the earliest entry.
+    ///
+    /// Floyd's variant: the hole at the root goes down to a leaf along the
+    /// smallest children, then the last entry rises
+    /// from there, which is short because it usually belongs near the bottom.
     /// - Complexity: O(log n)
     @inlinable public mutating func popFirst() -> Entry? {
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
-        let top = heap[0]
-        heap[0] = last
-        siftDown(0)
-        return top
-    }
-
-    @inlinable mutating func siftUp(_ start: Int) {
-        var child = start
-        let entry = heap[child]
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entry.precedes(heap[parent]) else { break }
-            heap[child] = heap[parent]
-            child = parent
+        return heap.withUnsafeMutableBufferPointer { heap in
+            let top = heap[0]
+            let count = heap.count
+            var hole = 0
+            while true {
+                let first = 4 * hole + 1
+                guard first < count else { break }
+                var child = first
+                for other in first + 1..<min(first + 4, count) where heap[other].precedes(heap[child]) { child = other }
+                heap[hole] = heap[child]
+                hole = child
+            }
+            while hole > 0 {
+                let parent = (hole - 1) / 4
+                guard last.precedes(heap[parent]) else { break }
+                heap[hole] = heap[parent]
+                hole = parent
+            }
+            heap[hole] = last
+            return top
         }
-        heap[child] = entry
-    }
-
-    @inlinable mutating func siftDown(_ start: Int) {
-        var parent = start
-        let entry = heap[parent]
-        let count = heap.count
-        while true {
-            var child = 2 * parent + 1
-            guard child < count else { break }
-            if child + 1 < count, heap[child + 1].precedes(heap[child]) { child += 1 }
-            guard heap[child].precedes(entry) else { break }
-            heap[parent] = heap[child]
-            parent = child
-        }
-        heap[parent] = entry
     }
 }
 
