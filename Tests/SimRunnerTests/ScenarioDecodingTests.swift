@@ -424,7 +424,3 @@ let badScenarios: [BadScenario] = [
         #expect(String(decoding: JSONWriter.bytes(.object([("k", .array([.integer(1)]))])), as: UTF8.self) == "{\n  \"k\": [\n    1\n  ]\n}\n")
     }
 }
-
-extension JSONValue.Kind: Equatable {
-    public static func == (a: JSONValue.Kind, b: JSONValue.Kind) -> Bool { JSONValue(a) == JSONValue(b) }
-}
