@@ -14,7 +14,7 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
     public var column: Int
 
     /// The shape of a JSON value.
-    public enum Kind: Sendable {
+    public enum Kind: Sendable, Equatable {
         case null
         case bool(Bool)
         /// The number's literal text, exactly as written (`2.50`, `1e-3`).
@@ -23,6 +23,21 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
         case array([JSONValue])
         /// Members in file order. The parser never produces duplicate keys.
         case object([(key: String, value: JSONValue)])
+
+        /// Same kind, same number literal (`1.0` is not `1`), same members
+        /// in the same order.
+        public static func == (a: Kind, b: Kind) -> Bool {
+            switch (a, b) {
+            case (.null, .null): return true
+            case (.bool(let x), .bool(let y)): return x == y
+            case (.number(let x), .number(let y)): return x == y
+            case (.string(let x), .string(let y)): return x == y
+            case (.array(let x), .array(let y)): return x == y
+            case (.object(let x), .object(let y)):
+                return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            default: return false
+            }
+        }
     }
 
     /// A value of the given kind at the given position (0 when built in code).
@@ -30,20 +45,8 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
         self.kind = kind; self.line = line; self.column = column
     }
 
-    /// Two values are equal when their contents are: same kind, same number
-    /// literal, same members in the same order. Positions are ignored.
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
-        switch (a.kind, b.kind) {
-        case (.null, .null): return true
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.number(let x), .number(let y)): return x == y
-        case (.string(let x), .string(let y)): return x == y
-        case (.array(let x), .array(let y)): return x == y
-        case (.object(let x), .object(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        default: return false
-        }
-    }
+    /// Two values are equal when their contents are; positions are ignored.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.kind == b.kind }
 
     /// The value as compact JSON with sorted keys.
     public var description: String {
