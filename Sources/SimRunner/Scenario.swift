@@ -14,11 +14,11 @@ public struct Scenario: Sendable, Equatable {
     public var guidance: [GuidanceLine]
     public var replies: [Reply]
     public var dad: [Utterance]
-    public var expect: [Expectation]
+    public var expect: [Matcher]
 
     public init(
         name: String, description: String? = nil, settings: Settings = Settings(),
-        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Expectation] = []
+        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = []
     ) {
         self.name = name; self.description = description; self.settings = settings
         self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect

@@ -26,7 +26,7 @@ extension Timeline {
     private func detail(of event: TimelineEvent) -> String {
         func text(_ key: String) -> String {
             guard case .string(let s)? = value(of: key, in: event) else { return "" }
-            return " " + JSONText.quoted(s)
+            return " " + JSONWriter.quoted(s)
         }
         func string(_ key: String) -> String {
             guard case .string(let s)? = value(of: key, in: event) else { return "?" }

@@ -57,7 +57,7 @@ public struct Verdict: Sendable {
 extension ExpectationFailure {
     /// `expect[2]: expected guidance.started line="g1" at 00:04.000; found none`.
     public var summary: String {
-        let e = expectation
+        let e = matcher
         var what = e.event
         for (name, value) in e.fields { what += " \(name)=\(value)" }
         switch e.when {

@@ -215,8 +215,8 @@ let badScenarios: [BadScenario] = [
                                                  Scenario.Stretch(id: "s3", duration: SimTime(ms: 2000)),
                                              ]))])
         #expect(s.expect == [
-            Expectation(event: "guidance.started", fields: [(name: "line", value: .string("g1"))], when: .at(SimTime(ms: 4000)), path: "expect[0]"),
-            Expectation(event: "talk.stretch.cut", count: 0, path: "expect[1]"),
+            Matcher(event: "guidance.started", fields: [(name: "line", value: .string("g1"))], when: .at(SimTime(ms: 4000)), path: "expect[0]"),
+            Matcher(event: "talk.stretch.cut", count: 0, path: "expect[1]"),
         ])
     }
 
@@ -393,11 +393,11 @@ let badScenarios: [BadScenario] = [
     }
 
     @Test func suggestionsNeedSomethingInCommon() {
-        #expect(ScenarioDecoder.suggestion(for: "durration", among: ["id", "duration"]) == "duration")
-        #expect(ScenarioDecoder.suggestion(for: "fr", among: ["ko", "en"]) == nil)
-        #expect(ScenarioDecoder.suggestion(for: "kr", among: ["ko", "en"]) == "ko")
-        #expect(ScenarioDecoder.suggestion(for: "WAITLIMIT", among: ["earsTail", "waitLimit"]) == "waitLimit")
-        #expect(ScenarioDecoder.suggestion(for: "zzzzzz", among: ["duration"]) == nil)
+        #expect(suggestion(for: "durration", among: ["id", "duration"]) == "duration")
+        #expect(suggestion(for: "fr", among: ["ko", "en"]) == nil)
+        #expect(suggestion(for: "kr", among: ["ko", "en"]) == "ko")
+        #expect(suggestion(for: "WAITLIMIT", among: ["earsTail", "waitLimit"]) == "waitLimit")
+        #expect(suggestion(for: "zzzzzz", among: ["duration"]) == nil)
     }
 
     // MARK: The JSON layer

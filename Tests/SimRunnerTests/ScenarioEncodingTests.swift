@@ -48,8 +48,8 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
             fields.append((name: name, value: value))
         }
         let a = ms(0...86_400_000), b = ms(a.ms...86_400_000)
-        let when: SimRunner.Expectation.When = rng.pick([.anywhere, .at(a), .between(a, b)])
-        s.expect.append(SimRunner.Expectation(event: kind.rawValue, fields: fields, when: when,
+        let when: Matcher.When = rng.pick([.anywhere, .at(a), .between(a, b)])
+        s.expect.append(Matcher(event: kind.rawValue, fields: fields, when: when,
                                     count: rng.chance(50) ? nil : Int(rng.below(5)), path: "expect[\(i)]"))
     }
     return s
@@ -127,10 +127,10 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
             dad: [Scenario.Utterance(id: "u1", at: .zero, duration: SimTime(ms: 1200), language: .en, text: "hi",
                                      reply: Scenario.DadReply(id: "r2", after: SimTime(ms: 800), stretches: [Scenario.Stretch(id: "s2", duration: SimTime(ms: 2))]))],
             expect: [
-                SimRunner.Expectation(event: "dad.ended", fields: [(name: "heardMs", value: .int(1200)), (name: "utterance", value: .string("u1"))],
+                Matcher(event: "dad.ended", fields: [(name: "heardMs", value: .int(1200)), (name: "utterance", value: .string("u1"))],
                             when: .between(.zero, SimTime(ms: 5)), count: 1, path: "expect[0]"),
-                SimRunner.Expectation(event: "guidance.requested", fields: [(name: "urgent", value: .bool(true))], when: .at(SimTime(ms: 1)), path: "expect[1]"),
-                SimRunner.Expectation(event: "talk.stretch.cut", count: 0, path: "expect[2]"),
+                Matcher(event: "guidance.requested", fields: [(name: "urgent", value: .bool(true))], when: .at(SimTime(ms: 1)), path: "expect[1]"),
+                Matcher(event: "talk.stretch.cut", count: 0, path: "expect[2]"),
             ])
         #expect(try decode(ScenarioEncoder.encode(s)) == s)
     }

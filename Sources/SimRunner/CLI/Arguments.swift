@@ -34,7 +34,7 @@ struct Arguments {
                     throw UsageError("missing value for '\(name)'")
                 }
             } else {
-                let hint = closestMatch(to: name, in: options + knownFlags).map { " Did you mean '\($0)'?" } ?? ""
+                let hint = suggestion(for: name, among: options + knownFlags).map { " Did you mean '\($0)'?" } ?? ""
                 throw UsageError("unknown option '\(name)'.\(hint)")
             }
         }
@@ -60,31 +60,4 @@ struct Arguments {
 struct UsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
-}
-
-/// The candidate closest to `word` by edit distance, if it is close enough to
-/// be a typo (at most 2 edits, or a case-only difference).
-public func closestMatch(to word: String, in candidates: [String]) -> String? {
-    let lowered = word.lowercased()
-    var best: (String, Int)?
-    for candidate in candidates {
-        let d = candidate.lowercased() == lowered ? 0 : editDistance(word, candidate)
-        if d <= max(1, min(2, candidate.count / 3)), best.map({ d < $0.1 }) ?? true { best = (candidate, d) }
-    }
-    return best?.0
-}
-
-/// Levenshtein distance between two strings, by Unicode scalars.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-    var previous = Array(0...b.count), current = previous
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }

@@ -16,7 +16,7 @@ public enum Drivesim {
             return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let hint = closestMatch(to: first, in: commands.map { $0.name }).map { " Did you mean '\($0)'?" } ?? ""
+            let hint = suggestion(for: first, among: commands.map { $0.name }).map { " Did you mean '\($0)'?" } ?? ""
             console.err("Error: unknown command '\(first)'.\(hint)\n\(usage)\nSee 'drivesim --help'.\n")
             return 2
         }

@@ -30,7 +30,7 @@ enum RunCommand: Command {
         }
         let format = args.value("--format") ?? "text"
         guard formats.contains(format) else {
-            let hint = closestMatch(to: format, in: formats).map { " Did you mean '\($0)'?" } ?? ""
+            let hint = suggestion(for: format, among: formats).map { " Did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown format '\(format)'; use one of: \(formats.joined(separator: ", ")).\(hint)")
         }
         switch ScenarioFiles.load(args.positional[0]) {

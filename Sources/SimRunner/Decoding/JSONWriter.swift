@@ -53,6 +53,13 @@ public enum JSONWriter {
         }
     }
 
+    /// `s` as a JSON string literal.
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        writeString(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {

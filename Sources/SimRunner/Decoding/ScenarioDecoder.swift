@@ -26,40 +26,6 @@ public enum ScenarioDecoder {
         var decoding = Decoding(file: file)
         return try decoding.scenario(root)
     }
-
-    /// Suggests the allowed word closest to `word`: a case-insensitive match,
-    /// else the first with the smallest edit distance, if that is at most 2
-    /// and smaller than both lengths (so `fr` does not suggest `ko`).
-    public static func suggestion(for word: String, among allowed: [String]) -> String? {
-        if let same = allowed.first(where: { $0.lowercased() == word.lowercased() }) { return same }
-        let w = Array(word.unicodeScalars)
-        var best: (word: String, distance: Int)? = nil
-        for candidate in allowed {
-            let c = Array(candidate.unicodeScalars)
-            guard abs(c.count - w.count) <= 2 else { continue }
-            let d = editDistance(w, c)
-            guard d <= 2, d < min(w.count, c.count) else { continue }
-            if best == nil || d < best!.distance { best = (candidate, d) }
-        }
-        return best?.word
-    }
-
-    /// Levenshtein distance. - Complexity: O(a.count × b.count).
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }
 
 extension JSONParseError.Reason {
@@ -107,8 +73,8 @@ private struct Decoding {
     func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
         for member in members where !allowed.contains(member.key) {
-            let suggestion = ScenarioDecoder.suggestion(for: member.key, among: allowed)
-            throw fail(.unknownKey(member.key, suggestion: suggestion), Decoding.join(path, member.key), member.value)
+            let hint = suggestion(for: member.key, among: allowed)
+            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(path, member.key), member.value)
         }
         return Fields(value: value, members: members, path: path)
     }
@@ -167,7 +133,7 @@ private struct Decoding {
     func oneOf(_ value: JSONValue, _ path: String, _ allowed: [String]) throws(ScenarioError) -> String {
         let s = try string(value, path)
         guard allowed.contains(s) else {
-            throw fail(.unknownValue(s, allowed: allowed, suggestion: ScenarioDecoder.suggestion(for: s, among: allowed)), path, value)
+            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path, value)
         }
         return s
     }
@@ -335,7 +301,7 @@ private struct Decoding {
 
     static let matcherKeys = ["event", "at", "between", "count"]
 
-    func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Expectation {
+    func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Matcher {
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
         let fields = Fields(value: value, members: members, path: path)
         let eventValue = try required(fields, "event")
@@ -344,7 +310,7 @@ private struct Decoding {
         // `oneOf` guarantees the kind exists.
         let kind = EventKind(rawValue: event) ?? .guidanceRequested
 
-        var expectation = Expectation(event: event, path: path)
+        var expectation = Matcher(event: event, path: path)
         var at: (SimTime, JSONValue)? = nil
         var between: (SimTime, SimTime)? = nil
         for member in members {
@@ -361,8 +327,8 @@ private struct Decoding {
             case let name where kind.fields.contains(name):
                 expectation.fields.append((name: name, value: try fieldValue(member.value, memberPath, name: name)))
             default:
-                let suggestion = ScenarioDecoder.suggestion(for: member.key, among: kind.fields + Decoding.matcherKeys)
-                throw fail(.unknownField(member.key, event: event, suggestion: suggestion), memberPath, member.value)
+                let hint = suggestion(for: member.key, among: kind.fields + Decoding.matcherKeys)
+                throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
         switch (at, between) {

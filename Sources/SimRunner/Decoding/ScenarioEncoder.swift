@@ -79,7 +79,7 @@ public enum ScenarioEncoder {
         return .object(members)
     }
 
-    static func expectation(_ e: Expectation) -> JSONValue {
+    static func expectation(_ e: Matcher) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("event", .string(e.event))]
         switch e.when {
         case .anywhere: break

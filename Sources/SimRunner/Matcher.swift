@@ -1,16 +1,16 @@
 import SimClock
 
 /// One matcher of a scenario's `expect` list (SPEC 6).
-public struct Expectation: Sendable, Equatable {
+public struct Matcher: Sendable, Equatable {
     /// The event name it matches, e.g. `guidance.started`.
     public var event: String
-    /// Fields that must be equal, by name, in file order.
+    /// Fields that must be equal, sorted by name.
     public var fields: [(name: String, value: FieldValue)]
     /// Where it must happen: anywhere, at an instant, or within a window (inclusive).
     public var when: When
     /// Exactly this many matching events, instead of at least one.
     public var count: Int?
-    /// Its position in the file, for messages: `expect[3]`.
+    /// Its position in the file, for messages: `expect[3]`. Not part of equality.
     public var path: String
 
     public enum When: Sendable, Equatable {
@@ -23,8 +23,8 @@ public struct Expectation: Sendable, Equatable {
         self.event = event; self.fields = fields; self.when = when; self.count = count; self.path = path
     }
 
-    public static func == (a: Expectation, b: Expectation) -> Bool {
-        a.event == b.event && a.when == b.when && a.count == b.count && a.path == b.path
+    public static func == (a: Matcher, b: Matcher) -> Bool {
+        a.event == b.event && a.when == b.when && a.count == b.count
             && a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value)
     }
 }
