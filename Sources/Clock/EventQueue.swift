@@ -2,9 +2,12 @@
 /// fixed order of kinds within one instant), then by the order in which they
 /// were scheduled. The order never depends on hashing or on the payload.
 ///
-/// A 4-ary min-heap (half the depth of a binary one, and a node's children
-/// share a cache line or two); the payload is generic so road events and
-/// talk events can share one queue.
+/// Two sources merged by that order: the *agenda*, everything scheduled
+/// before the first event is taken, sorted once (a scenario's whole file);
+/// and a 4-ary min-heap for what is scheduled while running (half the depth
+/// of a binary heap, a node's children side by side). The order is total, so
+/// the merge gives exactly what one heap would. The payload is generic so
+/// road events and talk events can share one queue.
 public struct EventQueue<Event> {
     /// One scheduled event with its full ordering key.
     public struct Entry {
@@ -30,28 +33,54 @@ public struct EventQueue<Event> {
     }
 
     @usableFromInline var heap: [Entry] = []
+    @usableFromInline var agenda: [Entry] = []
+    @usableFromInline var agendaStart = 0
+    @usableFromInline var agendaSorted = true
+    /// Whether an event has been taken: from then on, new events go to the heap.
+    @usableFromInline var running = false
     @usableFromInline var nextSequence: UInt64 = 0
 
     /// An empty queue.
     @inlinable public init() {}
 
     /// The number of pending events.
-    @inlinable public var count: Int { heap.count }
+    @inlinable public var count: Int { heap.count + agenda.count - agendaStart }
     /// Whether nothing is pending.
-    @inlinable public var isEmpty: Bool { heap.isEmpty }
-    /// The earliest pending entry, if any.
-    @inlinable public var first: Entry? { heap.first }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// The earliest pending entry, if any, left in the queue.
+    /// - Complexity: O(1), but for the first call, which sorts the agenda.
+    @inlinable public mutating func first() -> Entry? {
+        startRunning()
+        guard agendaStart < agenda.count else { return heap.first }
+        guard let top = heap.first else { return agenda[agendaStart] }
+        return top.precedes(agenda[agendaStart]) ? top : agenda[agendaStart]
+    }
 
     /// Reserves room for `n` pending events.
-    @inlinable public mutating func reserveCapacity(_ n: Int) { heap.reserveCapacity(n) }
+    @inlinable public mutating func reserveCapacity(_ n: Int) {
+        if running { heap.reserveCapacity(n) } else { agenda.reserveCapacity(n) }
+    }
+
+    @inlinable mutating func startRunning() {
+        guard !running else { return }
+        running = true
+        if !agendaSorted { agenda.sort { $0.precedes($1) } }
+    }
 
     /// Schedules `event` at `time` in `phase`, after everything scheduled
     /// before it with the same time and phase.
     /// - Complexity: O(log n)
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
         precondition(nextSequence < 1 << 56, "event sequence exhausted")
-        heap.append(Entry(time: time, rank: UInt64(phase) << 56 | nextSequence, event: event))
+        let entry = Entry(time: time, rank: UInt64(phase) << 56 | nextSequence, event: event)
         nextSequence &+= 1
+        guard running else {
+            if let last = agenda.last, entry.precedes(last) { agendaSorted = false }
+            agenda.append(entry)
+            return
+        }
+        heap.append(entry)
         heap.withUnsafeMutableBufferPointer { heap in
             let entry = heap[heap.count - 1]
             var child = heap.count - 1
@@ -66,12 +95,25 @@ public struct EventQueue<Event> {
     }
 
     /// Removes and returns the earliest entry.
-    ///
-    /// Floyd's variant: the hole at the root goes down to a leaf along the
-    /// smallest children, then the last entry rises
-    /// from there, which is short because it usually belongs near the bottom.
-    /// - Complexity: O(log n)
+    /// - Complexity: O(1) from the agenda, O(log n) from the heap.
     @inlinable public mutating func popFirst() -> Entry? {
+        startRunning()
+        if agendaStart < agenda.count, heap.first.map({ !$0.precedes(agenda[agendaStart]) }) ?? true {
+            agendaStart += 1
+            let entry = agenda[agendaStart - 1]
+            if agendaStart == agenda.count {
+                agenda = []
+                agendaStart = 0
+            }
+            return entry
+        }
+        return popHeap()
+    }
+
+    /// The heap's pop, Floyd's variant: the hole at the root goes down to a
+    /// leaf along the smallest children, then the last entry rises from
+    /// there, which is short because it usually belongs near the bottom.
+    @inlinable mutating func popHeap() -> Entry? {
         guard let last = heap.popLast() else { return nil }
         guard !heap.isEmpty else { return last }
         return heap.withUnsafeMutableBufferPointer { heap in

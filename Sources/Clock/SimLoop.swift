@@ -28,14 +28,14 @@ public struct SimLoop<Event> {
     /// Moves to the next instant that has events and returns it, or nil when
     /// nothing is left. Call only once the current instant has no events left.
     @inlinable public mutating func advance() -> SimTime? {
-        guard let next = queue.first?.time else { return nil }
+        guard let next = queue.first()?.time else { return nil }
         current = next
         return next
     }
 
     /// The next event due at `now`, or nil when the instant has no more.
     @inlinable public mutating func nextEvent() -> Event? {
-        guard let entry = queue.first, entry.time == current else { return nil }
+        guard let entry = queue.first(), entry.time == current else { return nil }
         return queue.popFirst()?.event
     }
 }

@@ -143,6 +143,7 @@ private struct Run {
     /// Carries out the arbiter's actions: the bus plays, the queue learns
     /// when things end, the timeline records.
     mutating func perform(at now: SimTime) {
+        guard !actions.isEmpty else { return }
         for action in actions {
             switch action {
             case .lineWaiting(let line, let rule, let stretch):

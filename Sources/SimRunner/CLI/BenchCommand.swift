@@ -9,7 +9,7 @@ import Glibc
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -24,26 +24,41 @@ enum BenchCommand: Command {
 
         OPTIONS:
           --quick                 Fewer repetitions, for a smoke test.
+          --only <part>           Measure only the queue or only the drive.
           -h, --help              Show help information.
 
         """
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: [], flags: ["--quick"])
+        let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
+        let only = args.value("--only")
+        guard only == nil || only == "queue" || only == "drive" else {
+            throw UsageError("'--only' takes queue or drive, not '\(only!)'")
+        }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
         console.err("warning: this is a debug build; build with -c release for real figures\n")
         #endif
+        if only != "drive" { benchQueue(scale: scale, console: &console) }
+        if only != "queue" { benchDrive(scale: scale, console: &console) }
+        console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
+        return 0
+    }
+
+    static func benchQueue(scale: Int, console: inout Console) {
         console.out("event queue, hold model (pop the earliest, push one later):\n")
         for pending in [16, 1_000, 100_000] {
             let operations = (pending == 100_000 ? 5_000_000 : 10_000_000) / scale
             let seconds = holdModel(pending: pending, operations: operations)
             console.out("  \(pad(String(pending), 7)) pending  \(rate(Double(operations) / seconds)) events/s\n")
         }
+    }
+
+    static func benchDrive(scale: Int, console: inout Console) {
         let drive = GeneratedDrive.scenario(seed: 1)
-        let repetitions = max(1, 20 / scale)
+        let repetitions = max(1, 200 / scale)
         var handled = 0, entries = 0
         let seconds = measure {
             for _ in 0..<repetitions {
@@ -60,10 +75,8 @@ enum BenchCommand: Command {
               \(handled / repetitions) events, \(entries / repetitions) timeline entries per run, \
             \(String(format1(seconds * 1000 / Double(repetitions)))) ms per run
               \(rate(Double(handled) / seconds)) events/s, \(rate(Double(entries) / seconds)) timeline entries/s
-            peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")
 
             """)
-        return 0
     }
 
     /// Seconds for `operations` hold steps with `pending` events in the queue.
