@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A local flat projection: east and north in meters from an origin, with the
+/// meridian scale taken at the origin's latitude. At city scale (10 km) its
+/// distances are within about 0.1% of the great circle, and it is the one
+/// metric the road uses everywhere.
+public struct LocalProjection: Sendable, Equatable {
+    /// The mean earth radius (IUGG), in meters.
+    public static let earthRadius = 6_371_008.8
+
+    public let origin: GeoPoint
+    /// Meters per degree of latitude and of longitude at the origin.
+    @usableFromInline let metersPerDegreeLat: Double
+    @usableFromInline let metersPerDegreeLon: Double
+
+    /// A projection centered on `origin`.
+    public init(origin: GeoPoint) {
+        self.origin = origin
+        metersPerDegreeLat = LocalProjection.earthRadius * .pi / 180
+        metersPerDegreeLon = metersPerDegreeLat * cos(origin.latitude * .pi / 180)
+    }
+
+    /// The point's position in meters east and north of the origin.
+    @inlinable public func project(_ p: GeoPoint) -> Vector {
+        Vector(x: (p.longitude - origin.longitude) * metersPerDegreeLon, y: (p.latitude - origin.latitude) * metersPerDegreeLat)
+    }
+
+    /// The point at a position in meters east and north of the origin.
+    @inlinable public func unproject(_ v: Vector) -> GeoPoint {
+        GeoPoint(latitude: origin.latitude + v.y / metersPerDegreeLat, longitude: origin.longitude + v.x / metersPerDegreeLon)
+    }
+}
+
+/// A position or a displacement in the local plane, in meters.
+public struct Vector: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
+    @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
+    @inlinable public static func * (a: Vector, k: Double) -> Vector { Vector(x: a.x * k, y: a.y * k) }
+    /// Its length in meters.
+    @inlinable public var length: Double { (x * x + y * y).squareRoot() }
+}
+
+/// The great-circle distance in meters (haversine), for checking the projection.
+public func greatCircleDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+    let rad = Double.pi / 180
+    let dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad
+    let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
+    return 2 * LocalProjection.earthRadius * asin(min(1, h.squareRoot()))
+}

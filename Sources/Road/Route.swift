@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A route: a polyline in the local plane with the distance along it at
+/// every vertex, and the maneuvers placed on it.
+public struct Route: Sendable {
+    /// How far a maneuver's point may lie from the route, in meters.
+    public static let maneuverTolerance = 15.0
+
+    public let projection: LocalProjection
+    /// The vertices, in meters.
+    public let points: [Vector]
+    /// The distance along the route at each vertex; `cumulative[0] == 0`.
+    public let cumulative: [Double]
+    /// The maneuvers, in route order.
+    public private(set) var maneuvers: [Maneuver] = []
+
+    /// Why a route or its maneuvers cannot be used.
+    public enum Problem: Error, Equatable, Sendable {
+        /// Fewer than two points.
+        case tooFewPoints
+        /// Maneuver `index` lies `meters` from the route (after the previous maneuver).
+        case maneuverOffRoute(index: Int, meters: Double)
+    }
+
+    /// A route through `points`, projected at the first point's latitude.
+    public init(points geo: [GeoPoint]) throws(Problem) {
+        guard geo.count >= 2 else { throw .tooFewPoints }
+        projection = LocalProjection(origin: geo[0])
+        points = geo.map(projection.project)
+        var total = 0.0
+        var cumulative = [0.0]
+        cumulative.reserveCapacity(points.count)
+        for i in 1..<points.count {
+            total += (points[i] - points[i - 1]).length
+            cumulative.append(total)
+        }
+        self.cumulative = cumulative
+    }
+
+    /// Its length in meters.
+    public var length: Double { cumulative[cumulative.count - 1] }
+
+    /// Places each maneuver at the nearest point of the route at or after the
+    /// previous maneuver (so a route that crosses itself keeps its order).
+    public mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
+        var from = 0.0
+        maneuvers = []
+        for (i, spec) in specs.enumerated() {
+            let target = projection.project(spec.point)
+            guard let hit = firstNear(target, from: from) else {
+                let best = nearest(to: target, from: from, to: length)
+                throw .maneuverOffRoute(index: i, meters: best.offset)
+            }
+            var m = spec.maneuver
+            m.distance = hit
+            maneuvers.append(m)
+            from = hit
+        }
+    }
+
+    /// The distance along the route of the first stretch, at or after `from`,
+    /// that passes within the tolerance of `target`: the nearest point of the
+    /// run of segments that do.
+    func firstNear(_ target: Vector, from: Double) -> Double? {
+        var best: (offset: Double, distance: Double)? = nil
+        for i in segment(at: from)..<(points.count - 1) {
+            let hit = projectOnSegment(target, i)
+            if hit.distance < from - 1e-9 { continue }
+            if hit.offset <= Route.maneuverTolerance {
+                if best == nil || hit.offset < best!.offset { best = (hit.offset, hit.distance) }
+            } else if best != nil {
+                break
+            }
+        }
+        return best?.distance
+    }
+
+    /// The segment index that holds distance `d` (clamped to the route).
+    @inlinable public func segment(at d: Double) -> Int {
+        var low = 0, high = cumulative.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if cumulative[mid] <= d { low = mid } else { high = mid }
+        }
+        return low
+    }
+
+    /// The position at distance `d` along the route, and the unit direction there.
+    public func location(at d: Double) -> (point: Vector, direction: Vector) {
+        let i = segment(at: min(max(d, 0), length))
+        let a = points[i], b = points[i + 1]
+        let span = cumulative[i + 1] - cumulative[i]
+        let direction = span > 0 ? (b - a) * (1 / span) : Vector(x: 1, y: 0)
+        let along = min(max(d - cumulative[i], 0), span)
+        return (a + direction * along, direction)
+    }
+
+    /// Where `p` falls on segment `i`: the distance along the route and how far off it lies.
+    func projectOnSegment(_ p: Vector, _ i: Int) -> RouteMatch {
+        let a = points[i], b = points[i + 1]
+        let ab = b - a, ap = p - a
+        let span2 = ab.x * ab.x + ab.y * ab.y
+        let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
+        let foot = a + ab * u
+        return RouteMatch(distance: cumulative[i] + u * (cumulative[i + 1] - cumulative[i]), offset: (p - foot).length)
+    }
+
+    /// The nearest point of the route to `p` between distances `from` and
+    /// `to`; on a tie, the earlier one.
+    /// - Complexity: O(log n + k), k the segments in the window.
+    public func nearest(to p: Vector, from: Double, to: Double) -> RouteMatch {
+        var best = RouteMatch(distance: from, offset: .infinity)
+        let last = segment(at: to)
+        for i in segment(at: from)...last {
+            var hit = projectOnSegment(p, i)
+            hit.distance = min(max(hit.distance, from), to)
+            if hit.offset < best.offset { best = hit }
+        }
+        return best
+    }
+}
+
+/// Where a position falls on the route.
+public struct RouteMatch: Sendable, Equatable {
+    /// Distance along the route, in meters.
+    public var distance: Double
+    /// How far from the route the position lies, in meters.
+    public var offset: Double
+}

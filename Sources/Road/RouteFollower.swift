@@ -1,0 +1,86 @@
+import SimClock
+
+/// Follows the car along the route from its fixes: each trusted fix is
+/// matched to the nearest point of the route *ahead of* the last progress
+/// (within a window that grows with the time since the last match), so
+/// progress never jumps back, even where the route crosses itself; being
+/// off route is decided with hysteresis.
+public struct RouteFollower: Sendable {
+    /// The follower's settings.
+    public struct Settings: Sendable, Equatable {
+        /// Fixes whose accuracy is worse than this (meters) are not trusted for progress.
+        public var accuracyLimit = 30.0
+        /// A fix this far from the route (meters) counts towards leaving it.
+        public var offRouteEnter = 40.0
+        /// A fix this close (meters) counts towards rejoining it.
+        public var offRouteExit = 20.0
+        /// Consecutive fixes needed to change between on and off route.
+        public var offRouteCount = 3
+        /// How far behind the last progress a match may fall (then clamped), meters.
+        public var searchBehind = 30.0
+        /// The search reaches this far ahead of where the car could be, meters.
+        public var searchAhead = 100.0
+        /// The fastest the car is assumed to go when widening the search, m/s.
+        public var searchSpeed = 70.0
+
+        public init() {}
+    }
+
+    /// What one fix changed.
+    public enum Change: Sendable, Equatable {
+        case none
+        case leftRoute(offset: Double)
+        case rejoined
+    }
+
+    public let settings: Settings
+    /// Progress along the route, meters, as of `lastTaken`.
+    public private(set) var progress = 0.0
+    /// The car's speed as the follower believes it, m/s.
+    public private(set) var speed = 0.0
+    public private(set) var offRoute = false
+    /// When the last trusted fix was taken (nil before the first).
+    public private(set) var lastTaken: SimTime? = nil
+    /// The distance of the last fix from the route, meters.
+    public private(set) var offset = 0.0
+    var streak = 0
+    /// Recent (time, progress) pairs, for a speed estimate when fixes carry none.
+    var history: [(SimTime, Double)] = []
+
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// Whether a fix can be used for progress: accurate enough and newer than the last used.
+    public func accepts(_ fix: Fix) -> Bool? {
+        if let last = lastTaken, fix.taken <= last { return nil }
+        return fix.accuracy <= settings.accuracyLimit
+    }
+
+    /// Takes one trusted fix.
+    public mutating func observe(_ fix: Fix, on route: Route) -> Change {
+        let elapsed = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
+        let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
+        let match = route.nearest(
+            to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead))
+        offset = match.offset
+        lastTaken = fix.taken
+        var change = Change.none
+        if offRoute {
+            streak = match.offset <= settings.offRouteExit ? streak + 1 : 0
+            if streak >= settings.offRouteCount { offRoute = false; streak = 0; change = .rejoined }
+        } else {
+            streak = match.offset >= settings.offRouteEnter ? streak + 1 : 0
+            if streak >= settings.offRouteCount { offRoute = true; streak = 0; change = .leftRoute(offset: match.offset) }
+        }
+        if !offRoute && match.offset < settings.offRouteEnter {
+            progress = max(progress, match.distance)
+        }
+        history.append((fix.taken, progress))
+        if history.count > 4 { history.removeFirst() }
+        if let reported = fix.speed {
+            speed = reported
+        } else if let first = history.first, first.0 < fix.taken {
+            speed = (progress - first.1) / (Double((fix.taken - first.0).ms) / 1000)
+        }
+        return change
+    }
+}

@@ -1,0 +1,79 @@
+import SimClock
+
+/// Where the car really is: the speed profile integrated along the route in
+/// steps of `step`, braking ahead of every lower target and of the route's
+/// end so that it never exceeds its deceleration limit. Before `start` the
+/// car waits at the route's start; after arriving it stays at the end.
+public struct Trajectory: Sendable {
+    /// The integration step.
+    public static let step = SimTime(ms: 250)
+    /// The car creeps at least this fast until it arrives (m/s), so it never stalls short of the end.
+    static let creep = 1.0
+
+    public let start: SimTime
+    /// Distance along the route at `start + i × step`.
+    public let distances: [Double]
+    /// Speed (m/s) at `start + i × step`.
+    public let speeds: [Double]
+    /// When the car reaches the end of the route.
+    public let arrival: SimTime
+
+    /// Drives `profile` along a route of `length` meters from time `start`.
+    /// - Complexity: O(duration / step × k), k the profile steps within braking distance.
+    public init(profile: SpeedProfile, length: Double, start: SimTime) {
+        self.start = start
+        let dt = Double(Trajectory.step.ms) / 1000
+        var x = 0.0, v = 0.0
+        var distances = [0.0], speeds = [0.0]
+        var index = 0  // the profile step in force
+        let steps = profile.steps
+        while x < length {
+            while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
+            var target = steps[index].speed
+            // Brake ahead for lower targets and for the end.
+            var j = index + 1
+            while j < steps.count, steps[j].from < length {
+                let gap = steps[j].from - x
+                if v * v / (2 * profile.decel) + 1 < gap && steps[j].speed >= v { j += 1; continue }
+                target = min(target, (steps[j].speed * steps[j].speed + 2 * profile.decel * gap).squareRoot())
+                if gap > 1_000 { break }
+                j += 1
+            }
+            target = min(target, (2 * profile.decel * (length - x)).squareRoot())
+            target = max(target, Trajectory.creep)
+            let next = v < target ? min(target, v + profile.accel * dt) : max(target, v - profile.decel * dt)
+            x = min(length, x + (v + next) / 2 * dt)
+            v = x >= length ? 0 : next
+            distances.append(x)
+            speeds.append(v)
+        }
+        self.distances = distances
+        self.speeds = speeds
+        arrival = start + SimTime(ms: Int64(distances.count - 1) * Trajectory.step.ms)
+    }
+
+    /// Distance along the route and speed at `t`, interpolated between steps.
+    public func state(at t: SimTime) -> (distance: Double, speed: Double) {
+        if t <= start { return (0, 0) }
+        let offset = (t - start).ms
+        let i = Int(offset / Trajectory.step.ms)
+        if i >= distances.count - 1 { return (distances[distances.count - 1], 0) }
+        let u = Double(offset % Trajectory.step.ms) / Double(Trajectory.step.ms)
+        return (distances[i] + (distances[i + 1] - distances[i]) * u, speeds[i] + (speeds[i + 1] - speeds[i]) * u)
+    }
+
+    /// The first millisecond at which the car has reached distance `d`, or nil if it never does.
+    public func time(reaching d: Double) -> SimTime? {
+        guard let last = distances.last, last >= d else { return nil }
+        var low = 0, high = distances.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if distances[mid] >= d { high = mid } else { low = mid + 1 }
+        }
+        if low == 0 { return start }
+        let a = distances[low - 1], b = distances[low]
+        let u = b > a ? (d - a) / (b - a) : 1
+        let ms = Int64(low - 1) * Trajectory.step.ms + Int64((u * Double(Trajectory.step.ms)).rounded(.up))
+        return start + SimTime(ms: ms)
+    }
+}
