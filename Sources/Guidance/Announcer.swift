@@ -1,0 +1,199 @@
+import Road
+import SimClock
+
+/// What the guidance knows of the road at one moment: the progress as of
+/// the last trusted fix, when that fix was taken, and the believed speed.
+/// Between fixes the progress is predicted at that speed (dead reckoning).
+public struct RoadState: Sendable, Equatable {
+    /// Meters along the route when `taken`.
+    public var progress: Double
+    public var taken: SimTime
+    /// m/s.
+    public var speed: Double
+
+    public init(progress: Double, taken: SimTime, speed: Double) {
+        self.progress = progress; self.taken = taken; self.speed = speed
+    }
+
+    /// The predicted progress at `t`.
+    @inlinable public func progress(at t: SimTime) -> Double {
+        progress + speed * Double((t - taken).ms) / 1000
+    }
+}
+
+/// What the guidance decided.
+public enum Announcement: Sendable, Equatable {
+    /// Speak this line for stage `stage` of maneuver `maneuver` (an index).
+    case line(GuidanceLine, maneuver: Int, stage: Stage)
+    /// A stage of a maneuver will not be spoken.
+    case skipped(maneuver: Int, stage: Stage, reason: SkipReason)
+    /// The guidance believes the car has passed a maneuver.
+    case passed(maneuver: Int, at: SimTime)
+}
+
+/// Why a stage is not spoken. Raw values are the timeline's words.
+public enum SkipReason: String, Sendable, Equatable {
+    /// A more imminent stage was already due, or a "now" line could no longer finish in time.
+    case late
+    /// The previous maneuver's lines announced this one ("…, then turn left").
+    case then
+}
+
+/// The guidance: given the road state, the settings and a span of time, it
+/// decides which line to speak when. One line per stage per maneuver; a
+/// stage fires when the distance left, minus what the car covers while the
+/// line is spoken, reaches the stage's lead distance; a late stage is skipped
+/// for the most imminent one still valid; a stale line is never spoken.
+public struct Announcer: Sendable {
+    /// Speeds below this (m/s) are taken as standing still: no prediction.
+    static let standing = 0.1
+    /// When predicting when a maneuver is passed, the car is taken to go at least this fast (m/s).
+    static let predictionFloor = 2.0
+
+    public let settings: GuidanceSettings
+    public let maneuvers: [Maneuver]
+    /// The first maneuver the guidance believes is still ahead.
+    public private(set) var next = 0
+    /// Per maneuver, the stages spoken or skipped.
+    var done: [UInt8]
+    /// Per maneuver, whether a "now" line was made for it (itself or as a "then").
+    public private(set) var nowSpoken: [Bool]
+    var reroutes = 0
+
+    public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
+        self.settings = settings
+        self.maneuvers = maneuvers
+        done = Array(repeating: 0, count: maneuvers.count)
+        nowSpoken = Array(repeating: false, count: maneuvers.count)
+    }
+
+    /// The duration of `text` in the guidance's language.
+    func duration(_ text: String) -> SimTime { SpeechDuration.estimate(text, settings.language, rates: settings.rates) }
+
+    /// The maneuver announced together with `m`, if it follows within `thenWithin`.
+    func then(_ m: Int) -> Int? {
+        m + 1 < maneuvers.count && maneuvers[m + 1].distance - maneuvers[m].distance <= settings.thenWithin ? m + 1 : nil
+    }
+
+    /// The text of stage `stage` of maneuver `m` at `distance` meters.
+    func text(_ stage: Stage, _ m: Int, distance: Double) -> String? {
+        let spoken = stage == .now ? nil : SpokenDistance.roundDown(distance)
+        if stage != .now && spoken == nil { return nil }
+        let next = stage == .far ? nil : then(m).map { maneuvers[$0] }
+        return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language)
+    }
+
+    /// Whether stage `stage` is due at distance `left` and speed `v` for a line of `length`.
+    func due(_ stage: Stage, left: Double, speed v: Double, length: SimTime) -> Bool {
+        left - v * Double(length.ms) / 1000 <= settings.lead(stage).distance(at: v)
+    }
+
+    /// The earliest time in `[from, ∞)` at which `stage` of `m` is due, or nil if never at this speed.
+    func dueTime(_ stage: Stage, _ m: Int, _ state: RoadState, from: SimTime) -> SimTime? {
+        let left = maneuvers[m].distance - state.progress(at: from)
+        let guess = text(stage, m, distance: settings.lead(stage).distance(at: state.speed)) ?? text(stage, m, distance: 50)!
+        let length = duration(guess)
+        if due(stage, left: left, speed: state.speed, length: length) { return from }
+        guard state.speed > Announcer.standing else { return nil }
+        let v = state.speed
+        let seconds = (left - v * Double(length.ms) / 1000 - settings.lead(stage).distance(at: v)) / v
+        return from + SimTime(ms: Int64((seconds * 1000).rounded(.up)))
+    }
+
+    /// When the car is predicted to pass distance `d`, going at least `predictionFloor`.
+    func passTime(_ d: Double, _ state: RoadState, from: SimTime) -> SimTime {
+        let left = max(0, d - state.progress(at: from))
+        return from + SimTime(ms: Int64((left / max(state.speed, Announcer.predictionFloor) * 1000).rounded(.down)))
+    }
+
+    /// Everything to say in `[from, until)` given `state`, appended to `out`.
+    /// - Complexity: O(stages + maneuvers passed) per call.
+    public mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+        var t = from
+        while t < until {
+            // Maneuvers the car is believed to have passed.
+            while next < maneuvers.count, maneuvers[next].distance <= state.progress(at: t) {
+                out.append(.passed(maneuver: next, at: t))
+                next += 1
+            }
+            guard next < maneuvers.count else { return }
+            let m = next
+            var fire: SimTime? = nil
+            for stage in Stage.allCases where done[m] & stage.bit == 0 {
+                if let due = dueTime(stage, m, state, from: t), due < (fire ?? .init(ms: .max)) { fire = due }
+            }
+            let pass = state.speed > Announcer.standing
+                ? t + SimTime(ms: max(1, Int64(((maneuvers[m].distance - state.progress(at: t)) / state.speed * 1000).rounded(.up))))
+                : SimTime(ms: .max)
+            if let fire, fire < until, fire < pass {
+                speak(m, state, at: fire, into: &out)
+                t = fire
+            } else if pass < until {
+                t = pass
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Speaks the most imminent due stage of `m` at `t`, skipping the ones before it.
+    mutating func speak(_ m: Int, _ state: RoadState, at t: SimTime, into out: inout [Announcement]) {
+        let left = maneuvers[m].distance - state.progress(at: t)
+        let v = state.speed
+        // The most imminent stage that is due.
+        var stage = Stage.far
+        for s in Stage.allCases.reversed() where done[m] & s.bit == 0 {
+            let length = duration(text(s, m, distance: left) ?? text(s, m, distance: 50)!)
+            if due(s, left: left, speed: v, length: length) { stage = s; break }
+        }
+        for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 {
+            out.append(.skipped(maneuver: m, stage: earlier, reason: .late))
+            done[m] |= earlier.bit
+        }
+        done[m] |= stage.bit
+        guard let words = text(stage, m, distance: left) else {
+            out.append(.skipped(maneuver: m, stage: stage, reason: .late))
+            return
+        }
+        let length = duration(words)
+        let expires: SimTime
+        switch stage {
+        case .now:
+            expires = passTime(maneuvers[m].distance, state, from: t) - length - settings.margin
+        case .far, .near:
+            let following: Stage = stage == .far ? .near : .now
+            let nextDue = dueTime(following, m, state, from: t + SimTime(ms: 1)) ?? passTime(maneuvers[m].distance, state, from: t)
+            expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - length)
+        }
+        guard expires > t else {
+            out.append(.skipped(maneuver: m, stage: stage, reason: .late))
+            return
+        }
+        let line = GuidanceLine(
+            id: "\(maneuvers[m].id).\(stage.rawValue)", at: t, duration: length, urgent: stage == .now, text: words,
+            language: settings.language, maneuver: maneuvers[m].id, expires: expires)
+        out.append(.line(line, maneuver: m, stage: stage))
+        if stage == .now { nowSpoken[m] = true }
+        if stage != .far, let n = then(m), done[n] & Stage.far.bit == 0 {
+            done[n] |= Stage.far.bit
+            out.append(.skipped(maneuver: n, stage: .far, reason: .then))
+        }
+    }
+
+    /// The urgent line when the car leaves the route; superseded by the next reroute line.
+    public mutating func offRouteLine(at t: SimTime) -> GuidanceLine {
+        reroutes += 1
+        let words = Phrasebook.offRoute(settings.language)
+        return GuidanceLine(
+            id: "reroute\(reroutes).off", at: t, duration: duration(words), urgent: true, text: words,
+            language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
+    }
+
+    /// The urgent line when the car is back on the route.
+    public mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
+        let words = Phrasebook.recalculated(settings.language)
+        return GuidanceLine(
+            id: "reroute\(reroutes).back", at: t, duration: duration(words), urgent: true, text: words,
+            language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
+    }
+}
