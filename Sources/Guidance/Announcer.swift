@@ -26,7 +26,7 @@ public enum Announcement: Sendable, Equatable {
     /// Speak this line for stage `stage` of maneuver `maneuver` (an index).
     case line(GuidanceLine, maneuver: Int, stage: Stage)
     /// A stage of a maneuver will not be spoken.
-    case skipped(maneuver: Int, stage: Stage, reason: SkipReason)
+    case skipped(maneuver: Int, stage: Stage, reason: SkipReason, at: SimTime)
     /// The guidance believes the car has passed a maneuver.
     case passed(maneuver: Int, at: SimTime)
 }
@@ -147,12 +147,12 @@ public struct Announcer: Sendable {
             if due(s, left: left, speed: v, length: length) { stage = s; break }
         }
         for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 {
-            out.append(.skipped(maneuver: m, stage: earlier, reason: .late))
+            out.append(.skipped(maneuver: m, stage: earlier, reason: .late, at: t))
             done[m] |= earlier.bit
         }
         done[m] |= stage.bit
         guard let words = text(stage, m, distance: left) else {
-            out.append(.skipped(maneuver: m, stage: stage, reason: .late))
+            out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
         }
         let length = duration(words)
@@ -166,7 +166,7 @@ public struct Announcer: Sendable {
             expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - length)
         }
         guard expires > t else {
-            out.append(.skipped(maneuver: m, stage: stage, reason: .late))
+            out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
         }
         let line = GuidanceLine(
@@ -176,7 +176,7 @@ public struct Announcer: Sendable {
         if stage == .now { nowSpoken[m] = true }
         if stage != .far, let n = then(m), done[n] & Stage.far.bit == 0 {
             done[n] |= Stage.far.bit
-            out.append(.skipped(maneuver: n, stage: .far, reason: .then))
+            out.append(.skipped(maneuver: n, stage: .far, reason: .then, at: t))
         }
     }
 

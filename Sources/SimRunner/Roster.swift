@@ -20,9 +20,16 @@ public struct Roster: Sendable {
     public let fileReplyCount: Int
     /// Maneuver names numbered for the arbiter.
     let maneuverIndex: [Int?]
+    /// The planned road: its records, maneuvers and generated lines (which
+    /// follow the file's lines in `lines`).
+    public let road: RoadPlan
+    /// Each line's stage, for generated lines.
+    public let lineStages: [Stage?]
 
-    init(_ scenario: Scenario) {
-        lines = scenario.guidance
+    init(_ scenario: Scenario, road: RoadPlan = .empty) {
+        self.road = road
+        lines = road.lines.isEmpty ? scenario.guidance : scenario.guidance + road.lines
+        lineStages = road.lines.isEmpty ? [] : Array(repeating: nil, count: scenario.guidance.count) + road.stages
         var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
         func add(_ id: String, _ items: [Scenario.Stretch]) {
             ranges.append(stretches.count..<stretches.count + items.count)
@@ -48,7 +55,7 @@ public struct Roster: Sendable {
         self.utterances = scenario.dad
         self.answer = answer
         var numbers: [String: Int] = [:]
-        maneuverIndex = scenario.guidance.map { line in
+        maneuverIndex = lines.map { line in
             line.maneuver.map { name in
                 if let n = numbers[name] { return n }
                 numbers[name] = numbers.count

@@ -15,13 +15,17 @@ public struct Scenario: Sendable, Equatable {
     public var replies: [Reply]
     public var dad: [Utterance]
     public var expect: [Matcher]
+    /// The simulated drive, if any: its lines join `guidance` (see `RoadPlan`).
+    public var road: Road?
 
     public init(
         name: String, description: String? = nil, settings: Settings = Settings(),
-        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = []
+        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = [],
+        road: Road? = nil
     ) {
         self.name = name; self.description = description; self.settings = settings
         self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect
+        self.road = road
     }
 
     /// The arbiter's settings: `earsTail`, `waitLimit`, `afterCut`.

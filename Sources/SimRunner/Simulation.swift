@@ -37,9 +37,13 @@ enum SimEvent: Sendable {
     case replyBegins(Int)
     case chunkReady(Int)
     case dadStarts(Int)
+    /// A road record of the plan (by index) happens.
+    case road(Int)
 
     /// SPEC 4.2: completions (lines, stretches, utterances, the ears' timer),
-    /// then arrivals (stale lines, requests, then talk in scheduling order).
+    /// then arrivals (stale lines, the road's events, requests, then talk in
+    /// scheduling order). Road events touch only the timeline, so they sit
+    /// among the arrivals just before the requests their fixes may cause.
     var phase: UInt8 {
         switch self {
         case .lineEnded: return 0
@@ -47,8 +51,9 @@ enum SimEvent: Sendable {
         case .dadEnded: return 2
         case .earsTimer: return 3
         case .lineExpired: return 4
-        case .lineRequested: return 5
-        case .replyBegins, .chunkReady, .dadStarts: return 6
+        case .road: return 5
+        case .lineRequested: return 6
+        case .replyBegins, .chunkReady, .dadStarts: return 7
         }
     }
 }
@@ -66,7 +71,7 @@ private struct Run {
 
     init(_ scenario: Scenario) {
         self.scenario = scenario
-        roster = Roster(scenario)
+        roster = Roster(scenario, road: RoadPlan(scenario))
         let settings = TalkArbiter.Settings(
             earsTail: scenario.settings.earsTail, waitLimit: scenario.settings.waitLimit,
             afterCut: scenario.settings.afterCut)
@@ -76,10 +81,13 @@ private struct Run {
             stretchDurations: roster.stretches.map(\.duration))
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
-        loop.queue.reserveCapacity(scenario.guidance.count * 2 + roster.stretches.count + 16)
-        timeline.events.reserveCapacity(scenario.guidance.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2)
-        // Everything in the file, in file order: guidance, replies (each with its chunks), Dad.
-        for (i, line) in scenario.guidance.enumerated() {
+        let records = roster.road.records
+        loop.queue.reserveCapacity(roster.lines.count * 2 + roster.stretches.count + records.count + 16)
+        timeline.events.reserveCapacity(
+            roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
+        // Everything in the file, in file order: guidance (the file's lines,
+        // then the road's), replies (each with its chunks), Dad; then the road's events.
+        for (i, line) in roster.lines.enumerated() {
             schedule(.lineRequested(i), at: line.at)
             if let expires = line.expires { schedule(.lineExpired(i), at: expires) }
         }
@@ -88,6 +96,7 @@ private struct Run {
             schedule(.dadStarts(i), at: utterance.at)
             schedule(.dadEnded(i), at: utterance.at + utterance.duration)
         }
+        for (i, record) in records.enumerated() { schedule(.road(i), at: record.t) }
     }
 
     mutating func schedule(_ event: SimEvent, at time: SimTime) {
@@ -136,6 +145,9 @@ private struct Run {
             record(now, .dadStarted, subject: utterance)
             bus.startSpeech(utterance, at: now)
             arbiter.dadStarted(utterance, at: now, into: &actions)
+        case .road(let i):
+            record(now, roster.road.records[i].kind, subject: i)
+            return
         }
         perform(at: now)
     }

@@ -19,6 +19,8 @@ extension Timeline {
         var details = detail(of: event)
         if let rule = event.rule, event.kind != .earsClosed {
             details = pad(details, 36) + " [\(rule.rawValue)]"
+        } else if event.kind.isRoad, case .string(let reason)? = value(of: "reason", in: event) {
+            details = pad(details, 36) + " [\(reason)]"
         }
         return "\(event.t)  \(pad(lane, 8))  \(pad(verb, 15))  \(details)".trimmingTrailingSpaces()
     }
@@ -35,7 +37,8 @@ extension Timeline {
         switch event.kind {
         case .guidanceRequested:
             let urgent = roster.lines[Int(event.subject)].urgent ? " urgent" : ""
-            return string("line") + urgent + text("text")
+            let stage = event.subject < roster.lineStages.count ? roster.lineStages[Int(event.subject)].map { " (\($0.rawValue))" } ?? "" : ""
+            return string("line") + urgent + stage + text("text")
         case .guidanceWaiting:
             return event.stretch >= 0 ? "\(string("line")) for \(string("stretch"))" : string("line")
         case .guidanceStarted: return string("line") + text("text")
@@ -51,6 +54,10 @@ extension Timeline {
         case .earsClosed, .earsOpened: return ""
         case .dadStarted: return "\(string("utterance")) (\(string("language")))\(text("text"))"
         case .dadEnded: return "\(string("utterance")) heard \(event.ms) ms, lost \(event.lostMs) ms"
+        case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
+            .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
+            .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
+            return roadDetail(of: event)
         }
     }
 }

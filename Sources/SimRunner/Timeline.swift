@@ -59,6 +59,9 @@ public struct Timeline: Sendable {
         case (.dadStarted, "text"): return roster.utterances[s].text.map(FieldValue.string)
         case (.dadEnded, "heardMs"): return .int(event.ms)
         case (.dadEnded, "lostMs"): return .int(event.lostMs)
+        case (.guidanceRequested, "stage"):
+            return s < roster.lineStages.count ? roster.lineStages[s].map { .string($0.rawValue) } : nil
+        case (let kind, _) where kind.isRoad: return roadValue(of: field, in: roster.road.records[s])
         case (_, "rule"): return event.rule.map { .string($0.rawValue) }
         default: return nil
         }

@@ -41,7 +41,7 @@ extension JSONParseError.Reason {
 }
 
 /// One decoding pass: the file name for errors and the ids seen so far.
-private struct Decoding {
+struct Decoding {
     let file: String
     /// Every id seen, with the path of its first use.
     var ids: [String: String] = [:]
@@ -355,7 +355,7 @@ private struct Decoding {
     /// `urgent`, strings for the rest.
     func fieldValue(_ value: JSONValue, _ path: String, name: String) throws(ScenarioError) -> FieldValue {
         if EventKind.integerFields.contains(name) { return .int(try integer(value, path)) }
-        if name == "urgent" { return .bool(try bool(value, path)) }
+        if EventKind.booleanFields.contains(name) { return .bool(try bool(value, path)) }
         return .string(try string(value, path))
     }
 }
