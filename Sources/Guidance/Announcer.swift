@@ -119,14 +119,15 @@ public struct Announcer: Sendable {
             guard next < maneuvers.count else { return }
             let m = next
             var fire: SimTime? = nil
+            var firing = Stage.far
             for stage in Stage.allCases where done[m] & stage.bit == 0 {
-                if let due = dueTime(stage, m, state, from: t), due < (fire ?? .init(ms: .max)) { fire = due }
+                if let due = dueTime(stage, m, state, from: t), due <= (fire ?? .init(ms: .max)) { fire = due; firing = stage }
             }
             let pass = state.speed > Announcer.standing
                 ? t + SimTime(ms: max(1, Int64(((maneuvers[m].distance - state.progress(at: t)) / state.speed * 1000).rounded(.up))))
                 : SimTime(ms: .max)
             if let fire, fire < until, fire < pass {
-                speak(m, state, at: fire, into: &out)
+                speak(m, firing, state, at: fire, into: &out)
                 t = fire
             } else if pass < until {
                 t = pass
@@ -136,13 +137,14 @@ public struct Announcer: Sendable {
         }
     }
 
-    /// Speaks the most imminent due stage of `m` at `t`, skipping the ones before it.
-    mutating func speak(_ m: Int, _ state: RoadState, at t: SimTime, into out: inout [Announcement]) {
+    /// Speaks the most imminent due stage of `m` at `t` (at least `firing`),
+    /// skipping the ones before it.
+    mutating func speak(_ m: Int, _ firing: Stage, _ state: RoadState, at t: SimTime, into out: inout [Announcement]) {
         let left = maneuvers[m].distance - state.progress(at: t)
         let v = state.speed
         // The most imminent stage that is due.
-        var stage = Stage.far
-        for s in Stage.allCases.reversed() where done[m] & s.bit == 0 {
+        var stage = firing
+        for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 {
             let length = duration(text(s, m, distance: left) ?? text(s, m, distance: 50)!)
             if due(s, left: left, speed: v, length: length) { stage = s; break }
         }

@@ -166,7 +166,7 @@ struct Decoding {
         if n > Int64(Scenario.formatVersion) { throw fail(.newerFormat(Int(clamping: n)), "drivesim", version) }
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
-        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "expect"])
+        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect"])
         let name = try nonEmptyString(try required(fields, "name"), "name")
         var scenario = Scenario(name: name)
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
@@ -189,6 +189,7 @@ struct Decoding {
             }
         }
         try checkOverlaps(scenario.dad, dadValues)
+        if let v = fields.optional("road") { scenario.road = try road(v, "road") }
         if let v = fields.optional("expect") {
             for (i, item) in try array(v, "expect").enumerated() {
                 scenario.expect.append(try expectation(item, Decoding.join("expect", i)))

@@ -1,3 +1,4 @@
+import Road
 /// Why a scenario file cannot be used, and where. Tests compare `reason`
 /// cases; `description` is the one place these become prose.
 public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -80,6 +81,30 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case windowNotAPair
         /// `between: [a, b]` with a after b.
         case reversedWindow
+
+        // The road.
+        /// A route with fewer than two points.
+        case routeTooShort
+        /// A maneuver whose point lies this many meters from the route (after the previous maneuver).
+        case maneuverOffRoute(meters: Int)
+        /// A recorded fix taken before the one listed before it.
+        case fixTimeBackwards
+        /// A recorded fix that arrives before it was taken.
+        case arrivesBeforeTaken
+        /// A speed below zero in the speed profile.
+        case negativeSpeed
+        /// A speed profile whose first step is not at 0 m, or whose steps do not increase.
+        case speedStepsOutOfOrder
+        /// A latitude outside -90...90 or a longitude outside -180...180.
+        case coordinateOutOfRange
+        /// A number outside the range the field allows.
+        case outOfRange(String)
+        /// Generated fixes need a `drive`.
+        case driveMissing
+        /// Recorded fixes carry their own positions; a `drive` would be ignored.
+        case driveWithRecordedFixes
+        /// A time window whose `to` is not after its `from`.
+        case emptyWindow
     }
 
     /// What a value should have been.
@@ -91,6 +116,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case seconds
         case integer
         case window
+        case number
 
         public var description: String {
             switch self {
@@ -101,6 +127,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
             case .seconds: return "a number of seconds"
             case .integer: return "an integer"
             case .window: return "a list of two times in seconds, [from, to]"
+            case .number: return "a number"
             }
         }
     }
@@ -151,6 +178,17 @@ extension ScenarioError.Reason {
         case .atAndBetween: return "give either at or between, not both"
         case .windowNotAPair: return "between must be a list of two times in seconds, [from, to]"
         case .reversedWindow: return "between's start is after its end"
+        case .routeTooShort: return "a route needs at least two points"
+        case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
+        case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
+        case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
+        case .negativeSpeed: return "a speed must not be negative"
+        case .speedStepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
+        case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
+        case .outOfRange(let range): return "must be within \(range)"
+        case .driveMissing: return "generated fixes need a drive (speed profile)"
+        case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
+        case .emptyWindow: return "a window's to must be later than its from"
         }
     }
 }
