@@ -4,7 +4,7 @@ import TalkArbiter
 
 /// A broken invariant of SPEC 7.
 public struct InvariantViolation: Sendable, Equatable {
-    /// The invariant's number in SPEC 7 (1 to 7).
+    /// The invariant's number in SPEC 7 (1 to 7), or 8 to 10 for the road's (docs/timeline.md).
     public var invariant: Int
     /// When it broke.
     public var t: SimTime

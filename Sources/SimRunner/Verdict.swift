@@ -10,7 +10,7 @@ public struct Verdict: Sendable {
     /// for byte), checks the other invariants and the expectations.
     public init(_ scenario: Scenario) {
         simulation = Simulation(scenario)
-        violations = Invariants.check(scenario, simulation)
+        violations = Invariants.check(scenario, simulation) + Invariants.checkRoad(scenario, simulation)
         let again = Simulation(scenario)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)

@@ -1,0 +1,73 @@
+import Guidance
+import SimClock
+
+/// The road's invariants, checked from the recorded timeline alone, never
+/// from the planner's state (numbered R1 to R3 in docs/timeline.md; reported
+/// as invariants 8, 9 and 10 after SPEC 7's seven).
+extension Invariants {
+    /// R1 no guidance line plays after its maneuver has been passed; R2 every
+    /// maneuver passed got a "now" line that ended before it, or the timeline
+    /// says why not; R3 no report is sent stale, never two in flight.
+    public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [InvariantViolation] {
+        guard let road = scenario.road else { return [] }
+        let timeline = run.timeline, roster = timeline.roster
+        var found: [InvariantViolation] = []
+        var passed: [String: SimTime] = [:]
+        var unannounced: Set<String> = []
+        for event in timeline.events {
+            switch event.kind {
+            case .roadTurnPassed:
+                if case .string(let m)? = timeline.value(of: "maneuver", in: event) { passed[m] = event.t }
+            case .roadTurnUnannounced:
+                if case .string(let m)? = timeline.value(of: "maneuver", in: event) { unannounced.insert(m) }
+            default: continue
+            }
+        }
+        // R1 and R2: lines by maneuver.
+        var started: [Int: SimTime] = [:]
+        var nowEnded: [String: SimTime] = [:]
+        var nowDropped: Set<String> = []
+        for event in timeline.events {
+            let line = Int(event.subject)
+            switch event.kind {
+            case .guidanceStarted: started[line] = event.t
+            case .guidanceEnded, .guidanceDropped:
+                guard let maneuver = roster.lines[line].maneuver else { continue }
+                let isNow = line < roster.lineStages.count && roster.lineStages[line] == .now
+                if event.kind == .guidanceDropped {
+                    if isNow { nowDropped.insert(maneuver) }
+                    continue
+                }
+                if let pass = passed[maneuver], event.t > pass {
+                    found.append(.init(invariant: 8, t: event.t,
+                                       message: "line \(roster.lines[line].id) played after \(maneuver) was passed at \(pass)"))
+                }
+                if isNow { nowEnded[maneuver] = min(nowEnded[maneuver] ?? event.t, event.t) }
+            default: continue
+            }
+        }
+        for (maneuver, pass) in passed.sorted(by: { $0.value < $1.value }) {
+            if let end = nowEnded[maneuver], end <= pass { continue }
+            if unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
+            found.append(.init(invariant: 9, t: pass,
+                               message: "maneuver \(maneuver) was passed without a \"now\" line ending before it, and the timeline does not say why"))
+        }
+        // R3: the link.
+        var inFlight: String? = nil
+        for event in timeline.events {
+            switch event.kind {
+            case .roadReportSent:
+                if case .int(let age)? = timeline.value(of: "ageMs", in: event), age > road.link.freshness.ms {
+                    found.append(.init(invariant: 10, t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
+                }
+                if let other = inFlight {
+                    found.append(.init(invariant: 10, t: event.t, message: "a report was sent while \(other) was in flight"))
+                }
+                if case .string(let fix)? = timeline.value(of: "fix", in: event) { inFlight = fix }
+            case .roadReportDelivered: inFlight = nil
+            default: continue
+            }
+        }
+        return found
+    }
+}
