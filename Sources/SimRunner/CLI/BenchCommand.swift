@@ -9,7 +9,7 @@ import Glibc
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|road]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -19,12 +19,14 @@ enum BenchCommand: Command {
         Measures (a) the event queue alone as the classic hold model (pop the earliest,
         push one later) with 16, 1,000 and 100,000 pending events, and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
-        utterances) simulated in memory. Reports events per second and peak memory.
+        utterances) simulated in memory, and (c) a generated 2-hour road drive (about 100
+        maneuvers, a fix every second, talk throughout), planned and simulated, in CPU
+        time per run. Reports events per second and peak memory.
         Build with 'swift build -c release' and run .build/release/drivesim bench.
 
         OPTIONS:
           --quick                 Fewer repetitions, for a smoke test.
-          --only <part>           Measure only the queue or only the drive.
+          --only <part>           Measure only the queue, the drive or the road drive.
           -h, --help              Show help information.
 
         """
@@ -34,15 +36,16 @@ enum BenchCommand: Command {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
         let only = args.value("--only")
-        guard only == nil || only == "queue" || only == "drive" else {
-            throw UsageError("'--only' takes queue or drive, not '\(only!)'")
+        guard only == nil || only == "queue" || only == "drive" || only == "road" else {
+            throw UsageError("'--only' takes queue, drive or road, not '\(only!)'")
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
         console.err("warning: this is a debug build; build with -c release for real figures\n")
         #endif
-        if only != "drive" { benchQueue(scale: scale, console: &console) }
-        if only != "queue" { benchDrive(scale: scale, console: &console) }
+        if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
+        if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
+        if only == nil || only == "road" { benchRoad(scale: scale, console: &console) }
         console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
         return 0
     }
@@ -77,6 +80,43 @@ enum BenchCommand: Command {
               \(rate(Double(handled) / seconds)) events/s, \(rate(Double(entries) / seconds)) timeline entries/s
 
             """)
+    }
+
+    static func benchRoad(scale: Int, console: inout Console) {
+        let drive = GeneratedDrive.roadScenario(seed: 1)
+        let repetitions = max(1, 50 / scale)
+        var handled = 0, entries = 0, lines = 0, fixes = 0
+        let seconds = cpuSeconds {
+            for _ in 0..<repetitions {
+                let run = Simulation(drive)
+                handled += run.eventsHandled
+                entries += run.timeline.events.count
+                lines += run.timeline.roster.road.lines.count
+                fixes += run.timeline.roster.road.fixCount
+            }
+        }
+        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive) } }
+        let plan = RoadPlan(drive)
+        let end = plan.records.last?.t.ms ?? 0
+        console.out(
+            """
+            2-hour road drive (\(format1(Double(end) / 3_600_000)) h, \(plan.maneuvers.count) maneuvers, \
+            \(fixes / repetitions) fixes, \(lines / repetitions) generated lines, \(drive.replies.count) replies, \
+            \(drive.dad.count) utterances):
+              \(handled / repetitions) events, \(entries / repetitions) timeline entries per run
+              \(format1(seconds * 1000 / Double(repetitions))) ms CPU per run, of which planning the road \
+            \(format1(planSeconds * 1000 / Double(repetitions))) ms
+
+            """)
+    }
+
+    /// CPU seconds this process spent in `body` (bench only).
+    static func cpuSeconds(_ body: () -> Void) -> Double {
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start)
+        body()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &end)
+        return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) * 1e-9
     }
 
     /// Seconds for `operations` hold steps with `pending` events in the queue.
