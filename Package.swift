@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(name: "drivesim", dependencies: ["SimRunner"], swiftSettings: swiftSettings),
         .target(name: "TestSupport", dependencies: ["SimRunner"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
+        .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SimRunnerTests",

@@ -167,7 +167,9 @@ public struct Announcer: Sendable {
             let nextDue = dueTime(following, m, state, from: t + SimTime(ms: 1)) ?? passTime(maneuvers[m].distance, state, from: t)
             expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - length)
         }
-        guard expires > t else {
+        // Still valid only if it can finish before its content stops being
+        // true (the next stage, or the point itself, comes due).
+        guard expires > t, stage == .now || expires >= t + length else {
             out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
         }

@@ -44,8 +44,9 @@ public struct Route: Sendable {
     /// Its length in meters.
     public var length: Double { cumulative[cumulative.count - 1] }
 
-    /// Places each maneuver at the nearest point of the route at or after the
-    /// previous maneuver (so a route that crosses itself keeps its order).
+    /// Places each maneuver at the nearest point of the route after the
+    /// previous maneuver (so a route that crosses itself keeps its order: a
+    /// second maneuver at the crossing point is its second pass).
     public mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
         var from = 0.0
         maneuvers = []
@@ -58,7 +59,7 @@ public struct Route: Sendable {
             var m = spec.maneuver
             m.distance = hit
             maneuvers.append(m)
-            from = hit
+            from = hit + 1
         }
     }
 

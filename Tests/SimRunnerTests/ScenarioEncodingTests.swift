@@ -44,7 +44,7 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
         var fields: [(name: String, value: FieldValue)] = []
         for name in kind.fields.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where rng.chance(50) {
             let value: FieldValue = EventKind.integerFields.contains(name) ? .int(rng.int(in: 0...100_000))
-                : name == "urgent" ? .bool(rng.chance(50)) : .string("v\(rng.below(10))")
+                : EventKind.booleanFields.contains(name) ? .bool(rng.chance(50)) : .string("v\(rng.below(10))")
             fields.append((name: name, value: value))
         }
         let a = ms(0...86_400_000), b = ms(a.ms...86_400_000)

@@ -1,0 +1,60 @@
+import Foundation
+
+/// `drivesim import-gpx FILE [--out FILE]`: a GPX track as the road
+/// section's recorded fixes, keeping its timestamps.
+enum ImportGPXCommand: Command {
+    static let name = "import-gpx"
+    static let abstract = "Turn a GPX track into a road section's recorded fixes, keeping its timestamps."
+    static let usage = "USAGE: drivesim import-gpx <file> [--out <file>]"
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+
+        ARGUMENTS:
+          <file>                  A GPX file with a track (<trk><trkseg><trkpt lat lon><time>).
+
+        OPTIONS:
+          --out <file>            Write the JSON there instead of standard output.
+          -h, --help              Show help information.
+
+        Prints {"recorded": [...]}, the value of a road section's "fixes": one fix per
+        track point, "at" and "arrives" in seconds after the first point's time.
+
+        EXIT CODES: 0 written, 2 the file is unreadable or not a usable GPX track.
+
+        """
+    }
+
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
+        let args = try Arguments(arguments, options: ["--out"], flags: [])
+        guard args.positional.count == 1 else {
+            throw UsageError(args.positional.isEmpty ? "missing GPX file" : "import-gpx takes one GPX file")
+        }
+        let path = args.positional[0]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            console.err("Error: \(path): cannot be read\n")
+            return 2
+        }
+        let points: [GPXTrack.Point]
+        do {
+            points = try GPXTrack.points(data)
+        } catch {
+            console.err("Error: \(path): \(error)\n")
+            return 2
+        }
+        let text = String(decoding: JSONWriter.bytes(GPXTrack.recordedFixes(points)), as: UTF8.self) + "\n"
+        if let out = args.value("--out") {
+            do {
+                try ScenarioFiles.writeAtomically(text, to: out)
+            } catch {
+                console.err("Error: \(out): cannot be written\n")
+                return 2
+            }
+        } else {
+            console.out(text)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,127 @@
+import Guidance
+import Road
+import SimClock
+import Testing
+
+@Suite struct SpokenDistanceTests {
+    @Test func distancesAreRoundedDownNeverUp() {
+        #expect(SpokenDistance.roundDown(299.9) == 250)
+        #expect(SpokenDistance.roundDown(300) == 300)
+        #expect(SpokenDistance.roundDown(399) == 300)
+        #expect(SpokenDistance.roundDown(1_499) == 1_000)
+        #expect(SpokenDistance.roundDown(49.9) == nil)
+    }
+
+    @Test func writtenFormsUseMetersThenKilometers() {
+        #expect(SpokenDistance.written(300) == "300 m")
+        #expect(SpokenDistance.written(1_000) == "1 km")
+        #expect(SpokenDistance.written(1_500) == "1.5 km")
+    }
+}
+
+@Suite struct PhrasingTests {
+    let right = Maneuver(id: "m1", turn: .right)
+
+    @Test func linesArePhrasedInTheChosenLanguage() {
+        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .en) == "In 300 m, turn right")
+        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .ko) == "300 m 앞에서 우회전")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Now turn right")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .ko) == "지금 우회전")
+    }
+
+    @Test func aThenLineCombinesTwoManeuvers() {
+        let left = Maneuver(id: "m2", turn: .left)
+        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .ko) == "지금 우회전 후 좌회전")
+    }
+}
+
+@Suite struct SpeechDurationTests {
+    @Test func numbersAndUnitsAreSpelledOutFirst() {
+        #expect(SpeechDuration.spelledOut("In 300 m, turn right", .en) == "In three hundred meters, turn right")
+        #expect(SpeechDuration.spelledOut("In 1.5 km, keep left", .en) == "In one point five kilometers, keep left")
+        #expect(SpeechDuration.spelledOut("300 m 앞에서 우회전", .ko) == "삼백 미터 앞에서 우회전")
+        #expect(SpeechDuration.spelledOut("1150 m", .ko) == "천백오십 미터")
+    }
+
+    @Test func englishIsCountedInWordsAndKoreanInSyllables() {
+        // "In three hundred meters, turn right": 6 words at 2.6 per second.
+        #expect(SpeechDuration.estimate("In 300 m, turn right", .en) == SimTime(ms: 2_308))
+        // "삼백 미터 앞에서 우회전": 2 + 2 + 3 + 3 = 10 syllables at 5.5 per second.
+        #expect(SpeechDuration.estimate("300 m 앞에서 우회전", .ko) == SimTime(ms: 1_819))
+    }
+
+    @Test func ratesAreConfigurable() {
+        var rates = SpeechRates()
+        rates.englishWordsPerSecond = 2
+        #expect(SpeechDuration.estimate("In 300 m, turn right", .en, rates: rates) == SimTime(ms: 3_000))
+    }
+}
+
+@Suite struct AnnouncerTests {
+    /// A straight run to one right turn `distance` meters ahead, at `speed` m/s.
+    func announce(distance: Double, speed: Double, language: Language = .en, maneuvers extra: [Maneuver] = [])
+        -> [Announcement]
+    {
+        var announcer = Announcer(
+            settings: GuidanceSettings(language: language), maneuvers: [Maneuver(id: "m1", turn: .right, distance: distance)] + extra)
+        var out: [Announcement] = []
+        let state = RoadState(progress: 0, taken: .zero, speed: speed)
+        announcer.announce(state, from: .zero, until: SimTime(ms: 3_600_000), into: &out)
+        return out
+    }
+
+    func lines(_ out: [Announcement]) -> [(GuidanceLine, Stage)] {
+        out.compactMap { if case .line(let l, _, let s) = $0 { return (l, s) } else { return nil } }
+    }
+
+    @Test(arguments: [30.0 / 3.6, 50.0 / 3.6, 90.0 / 3.6, 130.0 / 3.6])
+    func everyLineFinishesBeforeItsPointEvenAt130(speed: Double) throws {
+        let out = announce(distance: 5_000, speed: speed)
+        let spoken = lines(out)
+        #expect(spoken.map(\.1) == [.far, .near, .now])
+        let pass = SimTime(ms: Int64((5_000 / speed * 1000).rounded(.down)))
+        for (line, stage) in spoken {
+            let end = line.at + line.duration
+            #expect(end < pass, "\(stage) ends at \(end), the turn is at \(pass)")
+            // A "now" line finishes at its lead distance (to the millisecond's
+            // rounding); far and near lines are timed by a guess of their text
+            // (the spoken distance is known only when they fire), so within a word.
+            let left = 5_000 - speed * Double(end.ms) / 1000
+            let lead = GuidanceSettings(language: .en).lead(stage).distance(at: speed)
+            let slack = stage == .now ? speed * 0.002 + 0.01 : speed * 0.5
+            #expect(abs(left - lead) < slack, "\(stage): \(left) m left, lead \(lead) m")
+            #expect(line.expires! > line.at)
+        }
+        #expect(spoken.last!.0.urgent && !spoken.first!.0.urgent)
+    }
+
+    @Test func aLateStageIsSkippedForTheMostImminentOne() {
+        // 60 m ahead at 50 km/h: far is past, and "In 50 m" could not finish
+        // before "now" comes due; only "now" is valid.
+        let out = announce(distance: 60, speed: 50 / 3.6)
+        #expect(lines(out).map(\.1) == [.now])
+        #expect(out.contains(.skipped(maneuver: 0, stage: .far, reason: .late, at: .zero)))
+        #expect(out.contains(.skipped(maneuver: 0, stage: .near, reason: .late, at: .zero)))
+    }
+
+    @Test func aNowLineThatCannotFinishIsNeverSpoken() {
+        let out = announce(distance: 10, speed: 50 / 3.6)
+        #expect(lines(out).isEmpty)
+        #expect(out.contains { if case .skipped(0, .now, .late, _) = $0 { return true } else { return false } })
+    }
+
+    @Test func closeManeuversAreAnnouncedTogether() {
+        let out = announce(distance: 2_000, speed: 40 / 3.6, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_150)])
+        let texts = lines(out).map(\.0.text!)
+        #expect(texts.contains("Now turn right, then turn left"))
+        #expect(out.contains { if case .skipped(1, .far, .then, _) = $0 { return true } else { return false } })
+        #expect(texts.contains("Now turn left"))
+    }
+
+    @Test func oneLinePerStagePerManeuver() {
+        let spoken = lines(announce(distance: 3_000, speed: 60 / 3.6, language: .ko))
+        #expect(Set(spoken.map(\.0.id)).count == spoken.count)
+        #expect(spoken.allSatisfy { $0.0.language == .ko && $0.0.maneuver == "m1" })
+    }
+}

@@ -1,0 +1,152 @@
+import Road
+import SimClock
+import Testing
+
+/// A point `east` and `north` meters from `origin`, by the projection's inverse.
+private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoint(latitude: 37.5, longitude: 127.0)) -> GeoPoint {
+    LocalProjection(origin: origin).unproject(Vector(x: east, y: north))
+}
+
+@Suite struct ProjectionTests {
+    @Test(arguments: [(37.5, 127.0), (60.0, 10.0), (-33.9, 151.2), (1.3, 103.8)])
+    func flatDistancesAreWithinATenthOfAPercentAtCityScale(latitude: Double, longitude: Double) {
+        let origin = GeoPoint(latitude: latitude, longitude: longitude)
+        let projection = LocalProjection(origin: origin)
+        for (east, north) in [(5_000.0, 0.0), (0.0, 5_000.0), (3_000.0, 4_000.0), (-4_000.0, 2_500.0)] {
+            let a = at(-east / 2, -north / 2, from: origin), b = at(east / 2, north / 2, from: origin)
+            let flat = (projection.project(b) - projection.project(a)).length
+            let sphere = greatCircleDistance(a, b)
+            #expect(abs(flat - sphere) / sphere < 0.001, "\(east), \(north): flat \(flat) m, great circle \(sphere) m")
+        }
+    }
+
+    @Test func projectionRoundTrips() {
+        let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
+        let v = Vector(x: 1234.5, y: -678.9)
+        let back = projection.project(projection.unproject(v))
+        #expect(abs(back.x - v.x) < 1e-6 && abs(back.y - v.y) < 1e-6)
+    }
+}
+
+@Suite struct RouteTests {
+    @Test func aRouteNeedsTwoPoints() {
+        #expect(throws: Route.Problem.tooFewPoints) { try Route(points: [at(0, 0)]) }
+        #expect(throws: Route.Problem.tooFewPoints) { try Route(points: []) }
+    }
+
+    @Test func cumulativeDistancesAddUpTheLegs() throws {
+        let route = try Route(points: [at(0, 0), at(300, 0), at(300, 400)])
+        #expect(abs(route.cumulative[1] - 300) < 1e-6)
+        #expect(abs(route.length - 700) < 1e-6)
+    }
+
+    @Test func aManeuverFarFromTheRouteIsRefused() throws {
+        var route = try Route(points: [at(0, 0), at(1000, 0)])
+        let error = #expect(throws: Route.Problem.self) {
+            try route.place([(at(500, 50), Maneuver(id: "m1", turn: .left))])
+        }
+        guard case .maneuverOffRoute(0, let meters)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(abs(meters - 50) < 1e-6)
+    }
+
+    /// A loop whose last leg crosses the first at 300 m east.
+    static func crossing() throws -> Route {
+        try Route(points: [at(0, 0), at(600, 0), at(600, 300), at(300, 300), at(300, -300)])
+    }
+
+    @Test func maneuversAtACrossingArePlacedInRouteOrder() throws {
+        var route = try Self.crossing()
+        // The crossing point is passed at 300 m and again at 1,500 m.
+        try route.place([(at(300, 0), Maneuver(id: "a", turn: .straight)), (at(300, 0), Maneuver(id: "b", turn: .left))])
+        #expect(abs(route.maneuvers[0].distance - 300) < 1e-6)
+        #expect(abs(route.maneuvers[1].distance - 1_500) < 1e-6)
+    }
+}
+
+@Suite struct FollowerTests {
+    func fix(_ i: Int, _ position: Vector, accuracy: Double = 5, speed: Double? = 10) -> Fix {
+        Fix(index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000 + 200),
+            position: position, accuracy: accuracy, speed: speed)
+    }
+
+    @Test func progressSearchesForwardAndNeverJumpsOnASelfCrossingRoute() throws {
+        let route = try RouteTests.crossing()
+        var follower = RouteFollower()
+        // Drive the first leg at 10 m/s, right through the crossing point.
+        for i in 0...40 {
+            _ = follower.observe(fix(i, Vector(x: Double(i) * 10, y: 0)), on: route)
+            #expect(follower.progress <= Double(i) * 10 + 1, "fix \(i) jumped to \(follower.progress) m")
+        }
+        #expect(abs(follower.progress - 400) < 1)
+    }
+
+    @Test func progressNeverGoesBack() throws {
+        let route = try Route(points: [at(0, 0), at(1000, 0)])
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, Vector(x: 100, y: 0)), on: route)
+        _ = follower.observe(fix(1, Vector(x: 90, y: 0)), on: route)
+        #expect(follower.progress == 100)
+    }
+
+    @Test func offRouteNeedsThreeFarFixesAndRejoiningThreeNearOnes() throws {
+        let route = try Route(points: [at(0, 0), at(1000, 0)])
+        var follower = RouteFollower()
+        var changes: [RouteFollower.Change] = []
+        let offsets: [Double] = [0, 50, 50, 0, 50, 50, 50, 30, 10, 10, 50, 10, 10, 10]
+        for (i, y) in offsets.enumerated() {
+            changes.append(follower.observe(fix(i, Vector(x: Double(i) * 10, y: y)), on: route))
+        }
+        #expect(changes.firstIndex { if case .leftRoute = $0 { return true } else { return false } } == 6)
+        #expect(changes.firstIndex(of: .rejoined) == 13)
+    }
+
+    @Test func inaccurateAndOlderFixesAreNotTrusted() {
+        let follower = RouteFollower()
+        #expect(follower.accepts(fix(0, Vector(x: 0, y: 0), accuracy: 31)) == false)
+        #expect(follower.accepts(fix(0, Vector(x: 0, y: 0), accuracy: 30)) == true)
+    }
+}
+
+@Suite struct DriveTests {
+    @Test func theCarKeepsToItsAccelerationLimitsAndStopsAtTheEnd() {
+        let profile = SpeedProfile(steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
+        let trajectory = Trajectory(profile: profile, length: 3_000, start: SimTime(ms: 5_000))
+        let dt = Double(Trajectory.step.ms) / 1000
+        for i in 1..<trajectory.speeds.count {
+            let dv = trajectory.speeds[i] - trajectory.speeds[i - 1]
+            #expect(dv <= 2 * dt + 1e-9 && dv >= -3 * dt - 1e-9 || i == trajectory.speeds.count - 1, "step \(i): \(dv)")
+        }
+        #expect(trajectory.state(at: SimTime(ms: 4_000)).distance == 0)
+        #expect(trajectory.distances.last == 3_000)
+        // Slowed to 30 km/h by the time it reaches 2,000 m.
+        let t = trajectory.time(reaching: 2_000)!
+        #expect(trajectory.state(at: t).speed <= 30 / 3.6 + 0.5)
+    }
+
+    @Test func generatedFixesAreSeededAndRespectGaps() throws {
+        let route = try Route(points: [at(0, 0), at(2_000, 0)])
+        let trajectory = Trajectory(profile: SpeedProfile(steps: [.init(from: 0, speed: 15)]), length: route.length, start: .zero)
+        var generator = FixGenerator()
+        generator.gaps = [TimeWindow(from: SimTime(ms: 10_000), to: SimTime(ms: 20_000))]
+        generator.jitter = SimTime(ms: 1_500)
+        let a = generator.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let b = generator.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        #expect(a == b)
+        #expect(!a.contains { (10_000..<20_000).contains($0.taken.ms) })
+        #expect(a.contains { i in a.contains { $0.taken > i.taken && $0.arrives < i.arrives } }, "jitter reorders some arrivals")
+    }
+}
+
+@Suite struct LocationLinkTests {
+    @Test func reportsAreDroppedNeverQueued() {
+        var link = LocationLink(latency: SimTime(ms: 1_500), freshness: SimTime(ms: 2_000),
+                                outages: [TimeWindow(from: SimTime(ms: 10_000), to: SimTime(ms: 12_000))])
+        #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .sent(delivered: SimTime(ms: 1_700)))
+        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_699)) == .dropped(.busy))
+        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_700)) == .sent(delivered: SimTime(ms: 3_200)))
+        #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_001)) == .dropped(.stale))
+        #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_000)) == .sent(delivered: SimTime(ms: 6_500)))
+        #expect(link.offer(taken: SimTime(ms: 10_000), at: SimTime(ms: 10_000)) == .dropped(.offline))
+        #expect(link.offer(taken: SimTime(ms: 12_000), at: SimTime(ms: 12_000)) == .sent(delivered: SimTime(ms: 13_500)))
+    }
+}
