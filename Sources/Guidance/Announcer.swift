@@ -59,12 +59,16 @@ public struct Announcer: Sendable {
     /// Per maneuver, whether a "now" line was made for it (itself or as a "then").
     public private(set) var nowSpoken: [Bool]
     var reroutes = 0
+    /// Per maneuver and stage, the spoken distance of the last duration guess
+    /// and its duration: texts are built only when the spoken distance changes.
+    var guesses: [(spoken: Int, length: SimTime)]
 
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
         self.settings = settings
         self.maneuvers = maneuvers
         done = Array(repeating: 0, count: maneuvers.count)
         nowSpoken = Array(repeating: false, count: maneuvers.count)
+        guesses = Array(repeating: (-1, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
     /// The duration of `text` in the guidance's language.
@@ -89,10 +93,16 @@ public struct Announcer: Sendable {
     }
 
     /// The earliest time in `[from, ∞)` at which `stage` of `m` is due, or nil if never at this speed.
-    func dueTime(_ stage: Stage, _ m: Int, _ state: RoadState, from: SimTime) -> SimTime? {
+    mutating func dueTime(_ stage: Stage, _ m: Int, _ state: RoadState, from: SimTime) -> SimTime? {
         let left = maneuvers[m].distance - state.progress(at: from)
-        let guess = text(stage, m, distance: settings.lead(stage).distance(at: state.speed)) ?? text(stage, m, distance: 50)!
-        let length = duration(guess)
+        // The line's length is guessed from its text at the lead distance.
+        let spoken = stage == .now ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed)) ?? 50
+        let slot = m * Stage.allCases.count + Stage.allCases.firstIndex(of: stage)!
+        if guesses[slot].spoken != spoken {
+            let guess = text(stage, m, distance: Double(spoken)) ?? text(stage, m, distance: 50)!
+            guesses[slot] = (spoken, duration(guess))
+        }
+        let length = guesses[slot].length
         if due(stage, left: left, speed: state.speed, length: length) { return from }
         guard state.speed > Announcer.standing else { return nil }
         let v = state.speed

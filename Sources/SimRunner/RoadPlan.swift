@@ -52,6 +52,14 @@ struct RoadPlanner {
     /// Completions at an instant come before arrivals: (rank, sequence) order within a millisecond.
     var ranks: [UInt8] = []
     var upcoming = -1
+    /// The first maneuver beyond the follower's progress (progress never goes back).
+    var ahead = 0
+
+    /// The next maneuver by the follower's progress, if any.
+    mutating func nextManeuver() -> Int? {
+        while ahead < route.maneuvers.count, route.maneuvers[ahead].distance <= follower.progress { ahead += 1 }
+        return ahead < route.maneuvers.count ? ahead : nil
+    }
 
     init(_ road: Scenario.Road) {
         self.road = road
@@ -224,7 +232,7 @@ struct RoadPlanner {
     /// `road.turn.upcoming` when the next maneuver changes.
     mutating func upcomingRecord(at t: SimTime) {
         let progress = follower.progress
-        guard let m = route.maneuvers.firstIndex(where: { $0.distance > progress }), m != upcoming else { return }
+        guard let m = nextManeuver(), m != upcoming else { return }
         upcoming = m
         var record = RoadRecord(t: t, kind: .roadTurnUpcoming)
         record.maneuver = Int32(m)
@@ -250,7 +258,7 @@ struct RoadPlanner {
             var record = RoadRecord(t: t, kind: .roadReportSent)
             record.fix = Int32(fix.index); record.ms = (t - fix.taken).ms
             record.flag = !follower.offRoute
-            if let m = route.maneuvers.firstIndex(where: { $0.distance > follower.progress }) {
+            if let m = nextManeuver() {
                 record.maneuver = Int32(m)
                 record.meters = Int64((route.maneuvers[m].distance - follower.progress).rounded(.down))
             }
