@@ -3,7 +3,7 @@ import SimClock
 /// Everything a checked run found: its timeline, broken invariants and failed expectations.
 public struct Verdict: Sendable {
     public var simulation: Simulation
-    public var violations: [InvariantViolation]
+    public var violations: [Violation]
     public var failures: [ExpectationFailure]
 
     /// Simulates `scenario` twice (invariant 7 compares the two timelines byte
@@ -23,14 +23,14 @@ public struct Verdict: Sendable {
 
     /// The first event at which two timelines of one scenario differ, as a
     /// violation of invariant 7.
-    static func firstDifference(_ a: Timeline, _ b: Timeline) -> InvariantViolation? {
+    static func firstDifference(_ a: Timeline, _ b: Timeline) -> Violation? {
         guard a.json != b.json else { return nil }
         let shared = min(a.events.count, b.events.count)
         let i = (0..<shared).first { a.jsonObject(a.events[$0]) != b.jsonObject(b.events[$0]) } ?? shared
         let first = i < a.events.count ? a.jsonObject(a.events[i]) : "the end of the timeline"
         let second = i < b.events.count ? b.jsonObject(b.events[i]) : "the end of the timeline"
         let t = (i < a.events.count ? a.events[i].t : a.events.last?.t) ?? .zero
-        return InvariantViolation(invariant: 7, t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
+        return Violation(check: .invariant(7), t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
     }
 
     /// What went wrong, for standard error: each broken invariant with the
@@ -39,7 +39,7 @@ public struct Verdict: Sendable {
         let timeline = simulation.timeline
         var out = ""
         for violation in violations {
-            out += "invariant \(violation.invariant) broken at \(violation.t): \(violation.message)\n"
+            out += "\(violation.check) broken at \(violation.t): \(violation.message)\n"
             let around = timeline.events.enumerated().filter { abs($0.element.t.ms - violation.t.ms) <= 1000 }
             for (_, event) in around.prefix(8) { out += "    " + timeline.line(for: event) + "\n" }
         }
