@@ -16,8 +16,9 @@ public struct Simulation: Sendable {
     public var eventsHandled: Int
 
     /// Simulates `scenario` from time zero until nothing is left to happen.
-    public init(_ scenario: Scenario) {
-        var run = Run(scenario)
+    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
+    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        var run = Run(scenario, fault: fault)
         run.simulate()
         timeline = run.timeline
         bus = run.bus
@@ -64,16 +65,13 @@ private struct Run {
     var actions: [TalkArbiter.Action] = []
     var eventsHandled = 0
 
-    init(_ scenario: Scenario) {
+    init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         self.scenario = scenario
         roster = Roster(scenario)
-        let settings = TalkArbiter.Settings(
-            earsTail: scenario.settings.earsTail, waitLimit: scenario.settings.waitLimit,
-            afterCut: scenario.settings.afterCut)
         arbiter = TalkArbiter(
-            settings: settings, lines: roster.arbiterLines,
+            settings: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
-            stretchDurations: roster.stretches.map(\.duration))
+            stretchDurations: roster.stretches.map(\.duration), fault: fault)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
         loop.queue.reserveCapacity(scenario.guidance.count * 2 + roster.stretches.count + 16)

@@ -1,4 +1,5 @@
 import SimClock
+import TalkArbiter
 
 /// Everything a checked run found: its timeline, broken invariants and failed expectations.
 public struct Verdict: Sendable {
@@ -6,12 +7,13 @@ public struct Verdict: Sendable {
     public var violations: [Violation]
     public var failures: [ExpectationFailure]
 
-    /// Simulates `scenario` twice (invariant 7 compares the two timelines byte
-    /// for byte), checks the other invariants and the expectations.
-    public init(_ scenario: Scenario) {
-        simulation = Simulation(scenario)
+    /// Simulates `scenario` twice (invariant 7 compares the two timelines),
+    /// checks the other invariants, the rule checks and the expectations.
+    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
+    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        simulation = Simulation(scenario, fault: fault)
         violations = Invariants.check(scenario, simulation)
-        let again = Simulation(scenario)
+        let again = Simulation(scenario, fault: fault)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
         }
@@ -22,9 +24,10 @@ public struct Verdict: Sendable {
     public var passed: Bool { violations.isEmpty && failures.isEmpty }
 
     /// The first event at which two timelines of one scenario differ, as a
-    /// violation of invariant 7.
+    /// violation of invariant 7. Both share one roster and the JSON is a pure
+    /// function of the events, so equal events mean equal bytes.
     static func firstDifference(_ a: Timeline, _ b: Timeline) -> Violation? {
-        guard a.json != b.json else { return nil }
+        guard a.events != b.events else { return nil }
         let shared = min(a.events.count, b.events.count)
         let i = (0..<shared).first { a.jsonObject(a.events[$0]) != b.jsonObject(b.events[$0]) } ?? shared
         let first = i < a.events.count ? a.jsonObject(a.events[i]) : "the end of the timeline"
