@@ -15,13 +15,18 @@ public struct Scenario: Sendable, Equatable {
     public var replies: [Reply]
     public var dad: [Utterance]
     public var expect: [Matcher]
+    /// A golden timeline file (the `--format json` timeline) that the whole
+    /// timeline must equal, as a path relative to the scenario file.
+    public var golden: String?
 
     public init(
         name: String, description: String? = nil, settings: Settings = Settings(),
-        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = []
+        guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = [],
+        golden: String? = nil
     ) {
         self.name = name; self.description = description; self.settings = settings
         self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect
+        self.golden = golden
     }
 
     /// The arbiter's settings: `earsTail`, `waitLimit`, `afterCut`.

@@ -9,7 +9,7 @@ import Glibc
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -19,12 +19,13 @@ enum BenchCommand: Command {
         Measures (a) the event queue alone as the classic hold model (pop the earliest,
         push one later) with 16, 1,000 and 100,000 pending events, and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
-        utterances) simulated in memory. Reports events per second and peak memory.
+        utterances) simulated in memory, and (c) rendering that drive's timeline in every
+        format of 'run --format'. Reports events per second, render times and peak memory.
         Build with 'swift build -c release' and run .build/release/drivesim bench.
 
         OPTIONS:
           --quick                 Fewer repetitions, for a smoke test.
-          --only <part>           Measure only the queue or only the drive.
+          --only <part>           Measure only the queue, the drive or the rendering.
           -h, --help              Show help information.
 
         """
@@ -34,15 +35,16 @@ enum BenchCommand: Command {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
         let only = args.value("--only")
-        guard only == nil || only == "queue" || only == "drive" else {
-            throw UsageError("'--only' takes queue or drive, not '\(only!)'")
+        guard only == nil || ["queue", "drive", "render"].contains(only!) else {
+            throw UsageError("'--only' takes queue, drive or render, not '\(only!)'")
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
         console.err("warning: this is a debug build; build with -c release for real figures\n")
         #endif
-        if only != "drive" { benchQueue(scale: scale, console: &console) }
-        if only != "queue" { benchDrive(scale: scale, console: &console) }
+        if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
+        if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
+        if only == nil || only == "render" { benchRender(scale: scale, console: &console) }
         console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
         return 0
     }
@@ -77,6 +79,24 @@ enum BenchCommand: Command {
               \(rate(Double(handled) / seconds)) events/s, \(rate(Double(entries) / seconds)) timeline entries/s
 
             """)
+    }
+
+    /// Each format's render time for the 2-hour drive's whole timeline.
+    static func benchRender(scale: Int, console: inout Console) {
+        let timeline = Simulation(GeneratedDrive.scenario(seed: 1)).timeline
+        let repetitions = max(1, 10 / scale)
+        console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries):\n")
+        for format in RunCommand.formats {
+            var bytes = 0
+            let seconds = measure {
+                for _ in 0..<repetitions {
+                    bytes += RunCommand.render(timeline, format: format, width: nil, console: .captured, window: ReviewWindow())
+                        .utf8.count
+                }
+            }
+            console.out(
+                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB\n")
+        }
     }
 
     /// Seconds for `operations` hold steps with `pending` events in the queue.
