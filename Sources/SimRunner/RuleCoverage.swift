@@ -33,9 +33,9 @@ public struct RuleCoverage: Sendable, Equatable {
     }
 
     /// How often `rule` fired.
-    public subscript(rule: Rule) -> Int { counts[Rule.allCases.firstIndex(of: rule)!] }
+    public subscript(rule: Rule) -> Int { counts[rule.index] }
 
-    mutating func add(_ rule: Rule, _ n: Int = 1) { counts[Rule.allCases.firstIndex(of: rule)!] += n }
+    mutating func add(_ rule: Rule, _ n: Int = 1) { counts[rule.index] += n }
 
     /// Adds another run's firings.
     public mutating func add(_ other: RuleCoverage) {

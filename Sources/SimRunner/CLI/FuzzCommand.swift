@@ -52,14 +52,7 @@ enum FuzzCommand: Command {
         settings.seed = try args.integer("--seed", in: 0...UInt64.max) ?? settings.seed
         settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
-        if let name = args.value("--mutant") {
-            guard let fault = TalkArbiter.Fault(rawValue: name) else {
-                let all = TalkArbiter.Fault.allCases.map(\.rawValue)
-                let hint = suggestion(for: name, among: all).map { " Did you mean '\($0)'?" } ?? ""
-                throw UsageError("unknown mutant '\(name)'.\(hint) See 'drivesim fuzz --list-mutants'.")
-            }
-            settings.fault = fault
-        }
+        settings.fault = try args.value("--mutant").map(mutant(named:))
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
@@ -96,6 +89,16 @@ enum FuzzCommand: Command {
         let reproducers = writeReproducers(fuzzer, folder: out, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
         return fuzzer.failures.isEmpty ? 0 : 1
+    }
+
+    /// The built-in mutant called `name`.
+    static func mutant(named name: String) throws -> TalkArbiter.Fault {
+        guard let fault = TalkArbiter.Fault(rawValue: name) else {
+            let all = TalkArbiter.Fault.allCases.map(\.rawValue)
+            let hint = suggestion(for: name, among: all).map { " Did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown mutant '\(name)'.\(hint) See 'drivesim fuzz --list-mutants'.")
+        }
+        return fault
     }
 
     /// `i/n` with 1 ≤ i ≤ n.
@@ -167,7 +170,7 @@ enum FuzzCommand: Command {
             text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
         }
         text += "rules fired:\n"
-        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule.index])\n" }
+        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule])\n" }
         if !reproducers.isEmpty {
             text += "reproducers (the smallest of the first \(candidates) failures of each check):\n"
             for (failure, file) in reproducers {

@@ -6,7 +6,8 @@ import SimClock
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
-    static let usage = "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>]"
+    static let usage =
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--mutant <name>]"
     static let formats = ["text", "json", "lanes", "svg", "trace"]
     static var help: String {
         """
@@ -27,6 +28,8 @@ enum RunCommand: Command {
                                   or 100); svg: pixels for the time axis (default 1200).
           --from <seconds>        Draw from this time on (lanes, svg, trace).
           --to <seconds>          Draw up to this time (lanes, svg, trace).
+          --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
+                                  that 'drivesim fuzz --mutant' wrote.
           -h, --help              Show help information.
 
         If the scenario names a golden timeline ("golden"), the whole timeline must equal it.
@@ -37,7 +40,7 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to"], flags: [])
+        let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to", "--mutant"], flags: [])
         guard args.positional.count == 1 else {
             throw UsageError(args.positional.isEmpty ? "missing scenario file" : "run takes one scenario file")
         }
@@ -51,13 +54,14 @@ enum RunCommand: Command {
         if let from = window.from, let to = window.to, from >= to {
             throw UsageError("'--from' (\(from)) must be before '--to' (\(to)); swap them or widen the window")
         }
+        let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         switch ScenarioFiles.load(file) {
         case .failure(let failure):
             console.err("Error: \(failure)\n")
             return 2
         case .success(let scenario):
-            let verdict = Verdict(scenario)
+            let verdict = Verdict(scenario, fault: fault)
             let timeline = verdict.simulation.timeline
             var golden: GoldenFiles.Outcome = .none
             if scenario.golden != nil {

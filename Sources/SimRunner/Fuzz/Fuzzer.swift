@@ -30,8 +30,8 @@ public struct Fuzzer {
     public private(set) var failures: [Failure] = []
     /// Failed runs per check.
     public private(set) var failuresPerCheck: [Check: Int] = [:]
-    /// How often each rule fired, indexed like `Rule.allCases`.
-    public private(set) var rulesFired = [Int](repeating: 0, count: Rule.allCases.count)
+    /// How often each rule fired across the campaign.
+    public private(set) var rulesFired = RuleCoverage()
 
     public init(_ settings: Settings) { self.settings = settings }
 
@@ -57,7 +57,7 @@ public struct Fuzzer {
         let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, fault: settings.fault)
         let (violations, timeline) = Fuzzer.check(scenario, fault: settings.fault)
         runsDone += 1
-        for (i, count) in timeline.ruleCounts.enumerated() { rulesFired[i] += count }
+        rulesFired.add(RuleCoverage(timeline))
         guard let first = violations.first else { return }
         for check in Set(violations.map(\.check)).sorted() { failuresPerCheck[check, default: 0] += 1 }
         failures.append(Failure(run: index, violation: first, scenario: scenario))
