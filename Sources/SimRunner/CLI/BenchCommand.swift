@@ -1,4 +1,5 @@
 import SimClock
+import TalkArbiter
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|fuzz]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -25,7 +26,7 @@ enum BenchCommand: Command {
 
         OPTIONS:
           --quick                 Fewer repetitions, for a smoke test.
-          --only <part>           Measure only the queue, the drive or the rendering.
+          --only <part>           Measure only the queue, the drive, the rendering or the fuzzer.
           -h, --help              Show help information.
 
         """
@@ -35,8 +36,8 @@ enum BenchCommand: Command {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
         let only = args.value("--only")
-        guard only == nil || ["queue", "drive", "render"].contains(only!) else {
-            throw UsageError("'--only' takes queue, drive or render, not '\(only!)'")
+        guard only == nil || ["queue", "drive", "render", "fuzz"].contains(only!) else {
+            throw UsageError("'--only' takes queue, drive, render or fuzz, not '\(only!)'")
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
@@ -45,6 +46,7 @@ enum BenchCommand: Command {
         if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
         if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
         if only == nil || only == "render" { benchRender(scale: scale, console: &console) }
+        if only == nil || only == "fuzz" { benchFuzz(scale: scale, console: &console) }
         console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
         return 0
     }
@@ -96,6 +98,29 @@ enum BenchCommand: Command {
             }
             console.out(
                 "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB\n")
+        }
+    }
+
+    /// Fuzz runs per second (generation with its dry runs, two simulations and
+    /// every check per run), and the time to shrink a failing 30-item scenario.
+    static func benchFuzz(scale: Int, console: inout Console) {
+        var settings = Fuzzer.Settings()
+        settings.runs = 20_000 / scale
+        var fuzzer = Fuzzer(settings)
+        let seconds = measure { for i in fuzzer.runIndices { fuzzer.run(i) } }
+        console.out("fuzz: \(settings.runs) runs in \(format1(seconds * 1000)) ms, \(Int(Double(settings.runs) / seconds)) runs/s (one core)\n")
+        // A 30-item collision (12 lines, 4 replies of 3 stretches, 3 utterances with a reply each) that a mutant fails.
+        let fault = TalkArbiter.Fault.heldIgnored
+        for seed in UInt64(1)...100 {
+            let big = GeneratedDrive.scenario(seed: seed, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000))
+            guard let violation = Fuzzer.violations(of: big, fault: fault).first else { continue }
+            var shrinker = Shrinker(check: violation.check, fault: fault)
+            var small = big
+            let shrinkSeconds = measure { small = shrinker.shrink(big) }
+            console.out(
+                "shrink: \(Shrinker.size(of: big)) items to \(Shrinker.size(of: small)) in \(shrinker.attempts) tries, "
+                    + "\(format1(shrinkSeconds * 1000)) ms\n")
+            return
         }
     }
 
