@@ -24,6 +24,9 @@ public struct Roster: Sendable {
     init(_ scenario: Scenario) {
         lines = scenario.guidance
         var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
+        let count = scenario.replies.reduce(0) { $0 + $1.stretches.count } + scenario.dad.reduce(0) { $0 + ($1.reply?.stretches.count ?? 0) }
+        stretches.reserveCapacity(count)
+        owner.reserveCapacity(count)
         func add(_ id: String, _ items: [Scenario.Stretch]) {
             ranges.append(stretches.count..<stretches.count + items.count)
             owner.append(contentsOf: repeatElement(replyIDs.count, count: items.count))
