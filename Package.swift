@@ -33,6 +33,8 @@ let package = Package(
         .testTarget(
             name: "SimRunnerTests",
             dependencies: ["SimRunner", "TestSupport"],
+            // Pinned pictures, read from the package root by the tests.
+            exclude: ["Goldens"],
             swiftSettings: swiftSettings
         ),
     ]

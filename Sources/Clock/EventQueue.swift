@@ -11,25 +11,27 @@
 public struct EventQueue<Event> {
     /// One scheduled event with its full ordering key.
     public struct Entry {
-        /// When the event is due.
-        public let time: SimTime
-        /// Phase in the top byte, scheduling order below: compares like the pair.
-        @usableFromInline let rank: UInt64
+        /// The whole order in one number, compared in one go: the time (its
+        /// sign bit flipped, so negative times sort first) in the high word;
+        /// the phase in the top byte of the low word, the sequence below.
+        @usableFromInline let key: UInt128
         /// The event itself.
         public let event: Event
 
-        @inlinable init(time: SimTime, rank: UInt64, event: Event) {
-            self.time = time; self.rank = rank; self.event = event
+        @inlinable init(time: SimTime, phase: UInt8, sequence: UInt64, event: Event) {
+            let high = UInt64(bitPattern: time.ms) ^ (1 << 63)
+            key = UInt128(high) << 64 | UInt128(UInt64(phase) << 56 | sequence)
+            self.event = event
         }
 
+        /// When the event is due.
+        @inlinable public var time: SimTime { SimTime(ms: Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63))) }
         /// Its kind's place within an instant; lower runs first.
-        @inlinable public var phase: UInt8 { UInt8(truncatingIfNeeded: rank >> 56) }
+        @inlinable public var phase: UInt8 { UInt8(truncatingIfNeeded: key >> 56) }
         /// Scheduling order: breaks every remaining tie.
-        @inlinable public var sequence: UInt64 { rank & (1 << 56 - 1) }
+        @inlinable public var sequence: UInt64 { UInt64(truncatingIfNeeded: key) & (1 << 56 - 1) }
 
-        @inlinable func precedes(_ other: Entry) -> Bool {
-            time.ms != other.time.ms ? time.ms < other.time.ms : rank < other.rank
-        }
+        @inlinable func precedes(_ other: Entry) -> Bool { key < other.key }
     }
 
     @usableFromInline var heap: [Entry] = []
@@ -73,7 +75,7 @@ public struct EventQueue<Event> {
     /// - Complexity: O(log n)
     @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
         precondition(nextSequence < 1 << 56, "event sequence exhausted")
-        let entry = Entry(time: time, rank: UInt64(phase) << 56 | nextSequence, event: event)
+        let entry = Entry(time: time, phase: phase, sequence: nextSequence, event: event)
         nextSequence &+= 1
         guard running else {
             if let last = agenda.last, entry.precedes(last) { agendaSorted = false }
@@ -81,17 +83,19 @@ public struct EventQueue<Event> {
             return
         }
         heap.append(entry)
-        heap.withUnsafeMutableBufferPointer { heap in
-            let entry = heap[heap.count - 1]
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 4
-                guard entry.precedes(heap[parent]) else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = entry
+        heap.withUnsafeMutableBufferPointer { Self.siftUp(entry, from: $0.count - 1, in: $0) }
+    }
+
+    /// Puts `entry` in the hole at `start` or above it, moving down the parents it precedes.
+    @inlinable static func siftUp(_ entry: Entry, from start: Int, in heap: UnsafeMutableBufferPointer<Entry>) {
+        var hole = start
+        while hole > 0 {
+            let parent = (hole - 1) / 4
+            guard entry.precedes(heap[parent]) else { break }
+            heap[hole] = heap[parent]
+            hole = parent
         }
+        heap[hole] = entry
     }
 
     /// Removes and returns the earliest entry.
@@ -128,13 +132,7 @@ public struct EventQueue<Event> {
                 heap[hole] = heap[child]
                 hole = child
             }
-            while hole > 0 {
-                let parent = (hole - 1) / 4
-                guard last.precedes(heap[parent]) else { break }
-                heap[hole] = heap[parent]
-                hole = parent
-            }
-            heap[hole] = last
+            Self.siftUp(last, from: hole, in: heap)
             return top
         }
     }

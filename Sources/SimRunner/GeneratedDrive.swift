@@ -4,14 +4,16 @@ import SimClock
 /// A long drive made up from a seed, for benchmarks: guidance lines, replies
 /// and utterances spread over two hours, colliding as they will.
 public enum GeneratedDrive {
-    /// A 2-hour drive: 2,000 lines, 2,000 replies of 3 stretches, 300 utterances.
-    public static func scenario(seed: UInt64, lines: Int = 2_000, replies: Int = 2_000, utterances: Int = 300) -> Scenario {
+    /// A drive of `length` (2 hours by default: 2,000 lines, 2,000 replies of 3 stretches, 300 utterances).
+    public static func scenario(
+        seed: UInt64, lines: Int = 2_000, replies: Int = 2_000, utterances: Int = 300, length: SimTime = SimTime(ms: 7_200_000)
+    ) -> Scenario {
         var random = SplitMix64(seed: seed)
-        let hours2: Int64 = 7_200_000
+        let hours2 = length.ms
         func time(_ i: Int, of n: Int) -> SimTime {
             SimTime(ms: hours2 * Int64(i) / Int64(n) + random.int(in: 0...(hours2 / Int64(n) / 2)))
         }
-        var scenario = Scenario(name: "generated 2-hour drive, seed \(seed)")
+        var scenario = Scenario(name: "generated drive of \(length), seed \(seed)")
         for i in 0..<lines {
             let at = time(i, of: lines)
             scenario.guidance.append(

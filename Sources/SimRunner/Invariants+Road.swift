@@ -1,17 +1,30 @@
 import Guidance
 import SimClock
 
+/// The road's invariants (docs/timeline.md). Raw values are their names in reports.
+public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
+    /// No guidance line plays after its maneuver has been passed.
+    case lineAfterManeuver = "line-after-maneuver"
+    /// Every maneuver passed got a "now" line that ended before it, or the timeline says why not.
+    case nowLine = "now-line"
+    /// No report is sent stale, and never two are in flight.
+    case link
+
+    public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
 /// The road's invariants, checked from the recorded timeline alone, never
-/// from the planner's state (numbered R1 to R3 in docs/timeline.md; reported
-/// as invariants 8, 9 and 10 after SPEC 7's seven).
+/// from the planner's state: a wrong planner cannot vouch for itself.
 extension Invariants {
     /// R1 no guidance line plays after its maneuver has been passed; R2 every
     /// maneuver passed got a "now" line that ended before it, or the timeline
     /// says why not; R3 no report is sent stale, never two in flight.
-    public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [InvariantViolation] {
+    public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
-        var found: [InvariantViolation] = []
+        var found: [Violation] = []
         var passed: [String: SimTime] = [:]
         var unannounced: Set<String> = []
         for event in timeline.events {
@@ -39,7 +52,7 @@ extension Invariants {
                     continue
                 }
                 if let pass = passed[maneuver], event.t > pass {
-                    found.append(.init(invariant: 8, t: event.t,
+                    found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) played after \(maneuver) was passed at \(pass)"))
                 }
                 if isNow { nowEnded[maneuver] = min(nowEnded[maneuver] ?? event.t, event.t) }
@@ -49,7 +62,7 @@ extension Invariants {
         for (maneuver, pass) in passed.sorted(by: { $0.value < $1.value }) {
             if let end = nowEnded[maneuver], end <= pass { continue }
             if unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
-            found.append(.init(invariant: 9, t: pass,
+            found.append(.init(check: .road(.nowLine), t: pass,
                                message: "maneuver \(maneuver) was passed without a \"now\" line ending before it, and the timeline does not say why"))
         }
         // R3: the link.
@@ -58,10 +71,10 @@ extension Invariants {
             switch event.kind {
             case .roadReportSent:
                 if case .int(let age)? = timeline.value(of: "ageMs", in: event), age > road.link.freshness.ms {
-                    found.append(.init(invariant: 10, t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
+                    found.append(.init(check: .road(.link), t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
                 }
                 if let other = inFlight {
-                    found.append(.init(invariant: 10, t: event.t, message: "a report was sent while \(other) was in flight"))
+                    found.append(.init(check: .road(.link), t: event.t, message: "a report was sent while \(other) was in flight"))
                 }
                 if case .string(let fix)? = timeline.value(of: "fix", in: event) { inFlight = fix }
             case .roadReportDelivered: inFlight = nil

@@ -2,10 +2,33 @@ import AudioBus
 import SimClock
 import TalkArbiter
 
-/// A broken invariant of SPEC 7.
-public struct InvariantViolation: Sendable, Equatable {
-    /// The invariant's number in SPEC 7 (1 to 7), or 8 to 10 for the road's (docs/timeline.md).
-    public var invariant: Int
+/// A check every run must pass: an invariant of SPEC 7, or one of
+/// drivesim's rule checks, which pin a rule of SPEC 4.1 that no invariant
+/// covers (a superseded line that still plays, a queue served out of order).
+public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// SPEC 7's invariant by number, 1 to 7.
+    case invariant(Int)
+    /// The rule check for one rule.
+    case rule(Rule)
+    /// One of the road's invariants (docs/timeline.md).
+    case road(RoadCheck)
+
+    public var description: String {
+        switch self {
+        case .invariant(let n): return "invariant \(n)"
+        case .rule(let rule): return "rule \(rule.rawValue)"
+        case .road(let check): return "road \(check.rawValue)"
+        }
+    }
+
+    /// Every check, in report order.
+    public static let all: [Check] =
+        (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + RoadCheck.allCases.map(Check.road)
+}
+
+/// A broken check.
+public struct Violation: Sendable, Equatable {
+    public var check: Check
     /// When it broke.
     public var t: SimTime
     public var message: String
@@ -15,16 +38,16 @@ public struct InvariantViolation: Sendable, Equatable {
 /// own record, never from the arbiter's state: a wrong arbiter cannot vouch
 /// for itself.
 public enum Invariants {
-    /// Every invariant but the seventh (which needs a second run) for one run.
-    public static func check(_ scenario: Scenario, _ run: Simulation) -> [InvariantViolation] {
-        var found: [InvariantViolation] = []
+    /// Every check but invariant 7 (which needs a second run) for one run.
+    public static func check(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        var found: [Violation] = checkRoad(scenario, run)
         let timeline = run.timeline, roster = timeline.roster, settings = scenario.settings
         let guidance = run.bus.played.filter { $0.voice == .guidance }
         let pippa = run.bus.played.filter { $0.voice == .pippa }
 
         // 1. One voice at a time.
         for overlap in overlaps(guidance.map { ($0.start, $0.end) }, pippa.map { ($0.start, $0.end) }) {
-            found.append(.init(invariant: 1, t: overlap.0, message: "a guidance line and a stretch play at once"))
+            found.append(.init(check: .invariant(1), t: overlap.0, message: "a guidance line and a stretch play at once"))
         }
 
         // 2. Ears closed during every line and for earsTail after it.
@@ -40,7 +63,7 @@ public enum Invariants {
         if let since = openSince { open.append((since, SimTime(ms: .max))) }
         let closedWindows = guidance.map { ($0.start, $0.end + settings.earsTail) }
         for overlap in overlaps(open, closedWindows) {
-            found.append(.init(invariant: 2, t: overlap.0, message: "the ears are open within a line or its earsTail"))
+            found.append(.init(check: .invariant(2), t: overlap.0, message: "the ears are open within a line or its earsTail"))
         }
 
         // 3, 4. How long each line waited while Pippa spoke.
@@ -57,10 +80,10 @@ public enum Invariants {
                     .reduce(Int64(0)) { $0 + ($1.1 - $1.0).ms }
                 let id = roster.lines[line].id
                 if roster.lines[line].urgent, waited > 0 {
-                    found.append(.init(invariant: 3, t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
+                    found.append(.init(check: .invariant(3), t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
                 } else if waited > settings.waitLimit.ms {
                     found.append(
-                        .init(invariant: 4, t: start, message: "line \(id) waited \(waited) ms for Pippa, over waitLimit"))
+                        .init(check: .invariant(4), t: start, message: "line \(id) waited \(waited) ms for Pippa, over waitLimit"))
                 }
                 if event.kind == .guidanceDropped { settled[line] = true }
             default: continue
@@ -73,19 +96,20 @@ public enum Invariants {
             let left = roster.stretches[Int(event.stretch)].duration.ms - event.ms
             if !roster.lines[line].urgent, left <= settings.waitLimit.ms {
                 found.append(
-                    .init(invariant: 5, t: event.t,
+                    .init(check: .invariant(5), t: event.t,
                           message: "ordinary line \(roster.lines[line].id) cut a stretch with only \(left) ms left"))
             }
         }
 
         // 6. Nothing vanishes.
         found += vanished(timeline, settled: settled, requested: requested)
+        found += ruleChecks(timeline, earsOpen: open)
         return found
     }
 
-    private static func vanished(_ timeline: Timeline, settled: [Bool], requested: [SimTime?]) -> [InvariantViolation] {
+    private static func vanished(_ timeline: Timeline, settled: [Bool], requested: [SimTime?]) -> [Violation] {
         let roster = timeline.roster
-        var found: [InvariantViolation] = []
+        var found: [Violation] = []
         let end = timeline.events.last?.t ?? .zero
         var lineEnded = [Bool](repeating: false, count: roster.lines.count)
         var lineDropped = [Bool](repeating: false, count: roster.lines.count)
@@ -107,23 +131,23 @@ public enum Invariants {
                 let whole = roster.utterances[s].duration.ms
                 if event.ms < 0 || event.lostMs < 0 || event.ms + event.lostMs != whole {
                     found.append(
-                        .init(invariant: 6, t: event.t,
+                        .init(check: .invariant(6), t: event.t,
                               message: "utterance \(roster.utterances[s].id): heard + lost is not its \(whole) ms"))
                 }
             default: continue
             }
         }
         for (i, line) in roster.lines.enumerated() where requested[i] == nil || !settled[i] || (!lineEnded[i] && !lineDropped[i]) {
-            found.append(.init(invariant: 6, t: end, message: "line \(line.id) was neither played to its end nor dropped"))
+            found.append(.init(check: .invariant(6), t: end, message: "line \(line.id) was neither played to its end nor dropped"))
         }
         for i in roster.replyIDs.indices where i < roster.fileReplyCount && !replySeen[i] || replySeen[i] && !replyDone[i] {
-            found.append(.init(invariant: 6, t: end, message: "reply \(roster.replyIDs[i]) never ended nor was abandoned"))
+            found.append(.init(check: .invariant(6), t: end, message: "reply \(roster.replyIDs[i]) never ended nor was abandoned"))
         }
         for i in roster.stretches.indices where stretchOpen[i] {
-            found.append(.init(invariant: 6, t: end, message: "stretch \(roster.stretches[i].id) neither ended nor was cut"))
+            found.append(.init(check: .invariant(6), t: end, message: "stretch \(roster.stretches[i].id) neither ended nor was cut"))
         }
         for (i, utterance) in roster.utterances.enumerated() where !dadEnded[i] {
-            found.append(.init(invariant: 6, t: end, message: "utterance \(utterance.id) has no heard and lost time"))
+            found.append(.init(check: .invariant(6), t: end, message: "utterance \(utterance.id) has no heard and lost time"))
         }
         return found
     }

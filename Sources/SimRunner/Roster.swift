@@ -31,6 +31,9 @@ public struct Roster: Sendable {
         lines = road.lines.isEmpty ? scenario.guidance : scenario.guidance + road.lines
         lineStages = road.lines.isEmpty ? [] : Array(repeating: nil, count: scenario.guidance.count) + road.stages
         var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
+        let count = scenario.replies.reduce(0) { $0 + $1.stretches.count } + scenario.dad.reduce(0) { $0 + ($1.reply?.stretches.count ?? 0) }
+        stretches.reserveCapacity(count)
+        owner.reserveCapacity(count)
         func add(_ id: String, _ items: [Scenario.Stretch]) {
             ranges.append(stretches.count..<stretches.count + items.count)
             owner.append(contentsOf: repeatElement(replyIDs.count, count: items.count))

@@ -17,15 +17,18 @@ public struct Scenario: Sendable, Equatable {
     public var expect: [Matcher]
     /// The simulated drive, if any: its lines join `guidance` (see `RoadPlan`).
     public var road: Road?
+    /// A golden timeline file (the `--format json` timeline) that the whole
+    /// timeline must equal, as a path relative to the scenario file.
+    public var golden: String?
 
     public init(
         name: String, description: String? = nil, settings: Settings = Settings(),
         guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = [],
-        road: Road? = nil
+        golden: String? = nil, road: Road? = nil
     ) {
         self.name = name; self.description = description; self.settings = settings
         self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect
-        self.road = road
+        self.golden = golden; self.road = road
     }
 
     /// The arbiter's settings: `earsTail`, `waitLimit`, `afterCut`.

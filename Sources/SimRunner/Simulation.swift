@@ -12,12 +12,13 @@ public struct Simulation: Sendable {
     public var bus: AudioBus
     /// Whether the arbiter was at rest when the queue ran dry.
     public var endedAtRest: Bool
-    /// How many queued events the run handled.
+    /// How many events (inputs to the arbiter) the run handled.
     public var eventsHandled: Int
 
     /// Simulates `scenario` from time zero until nothing is left to happen.
-    public init(_ scenario: Scenario) {
-        var run = Run(scenario)
+    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
+    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        var run = Run(scenario, fault: fault)
         run.simulate()
         timeline = run.timeline
         bus = run.bus
@@ -69,29 +70,29 @@ private struct Run {
     var actions: [TalkArbiter.Action] = []
     var eventsHandled = 0
 
-    init(_ scenario: Scenario) {
+    init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         self.scenario = scenario
         roster = Roster(scenario, road: RoadPlan(scenario))
-        let settings = TalkArbiter.Settings(
-            earsTail: scenario.settings.earsTail, waitLimit: scenario.settings.waitLimit,
-            afterCut: scenario.settings.afterCut)
         arbiter = TalkArbiter(
-            settings: settings, lines: roster.arbiterLines,
+            settings: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
-            stretchDurations: roster.stretches.map(\.duration))
+            stretchDurations: roster.stretches.map(\.duration), fault: fault)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
         let records = roster.road.records
-        loop.queue.reserveCapacity(roster.lines.count * 2 + roster.stretches.count + records.count + 16)
+        loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
         timeline.events.reserveCapacity(
             roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
         // Everything in the file, in file order: guidance (the file's lines,
-        // then the road's), replies (each with its chunks), Dad; then the road's events.
+        // then the road's), replies, Dad; then the road's events. A reply's
+        // chunks are scheduled when it begins: a chunk becoming ready records
+        // nothing and is acted on only in the settle step, so where it falls among
+        // an instant's arrivals cannot be observed, and the agenda stays small.
         for (i, line) in roster.lines.enumerated() {
             schedule(.lineRequested(i), at: line.at)
             if let expires = line.expires { schedule(.lineExpired(i), at: expires) }
         }
-        for (i, reply) in scenario.replies.enumerated() { scheduleReply(i, at: reply.at) }
+        for (i, reply) in scenario.replies.enumerated() { schedule(.replyBegins(i), at: reply.at) }
         for (i, utterance) in scenario.dad.enumerated() {
             schedule(.dadStarts(i), at: utterance.at)
             schedule(.dadEnded(i), at: utterance.at + utterance.duration)
@@ -103,10 +104,17 @@ private struct Run {
         loop.schedule(event, at: time, phase: event.phase)
     }
 
-    mutating func scheduleReply(_ reply: Int, at time: SimTime) {
-        schedule(.replyBegins(reply), at: time)
+    /// A reply begins: its chunks become ready `ready` after now (at once for 0).
+    mutating func replyBegins(_ reply: Int, at now: SimTime) {
+        arbiter.replyBegan(reply, at: now, into: &actions)
         for stretch in roster.replyStretches[reply] {
-            schedule(.chunkReady(stretch), at: time + roster.stretches[stretch].ready)
+            let ready = roster.stretches[stretch].ready
+            if ready == .zero {
+                eventsHandled += 1
+                arbiter.chunkReady(stretch, at: now, into: &actions)
+            } else {
+                schedule(.chunkReady(stretch), at: now + ready)
+            }
         }
     }
 
@@ -132,14 +140,14 @@ private struct Run {
             record(now, .dadEnded, subject: utterance, ms: heard.ms, lostMs: lost.ms)
             arbiter.dadEnded(utterance, at: now, into: &actions)
             if heard > .zero, let reply = roster.answer[utterance] {
-                scheduleReply(reply, at: now + scenario.dad[utterance].reply!.after)
+                schedule(.replyBegins(reply), at: now + scenario.dad[utterance].reply!.after)
             }
         case .earsTimer: arbiter.earsTimer(at: now, into: &actions)
         case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
         case .lineRequested(let line):
             record(now, .guidanceRequested, subject: line)
             arbiter.lineRequested(line, at: now, into: &actions)
-        case .replyBegins(let reply): arbiter.replyBegan(reply, at: now, into: &actions)
+        case .replyBegins(let reply): replyBegins(reply, at: now)
         case .chunkReady(let stretch): arbiter.chunkReady(stretch, at: now, into: &actions)
         case .dadStarts(let utterance):
             record(now, .dadStarted, subject: utterance)

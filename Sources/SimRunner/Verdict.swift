@@ -1,17 +1,19 @@
 import SimClock
+import TalkArbiter
 
 /// Everything a checked run found: its timeline, broken invariants and failed expectations.
 public struct Verdict: Sendable {
     public var simulation: Simulation
-    public var violations: [InvariantViolation]
+    public var violations: [Violation]
     public var failures: [ExpectationFailure]
 
-    /// Simulates `scenario` twice (invariant 7 compares the two timelines byte
-    /// for byte), checks the other invariants and the expectations.
-    public init(_ scenario: Scenario) {
-        simulation = Simulation(scenario)
-        violations = Invariants.check(scenario, simulation) + Invariants.checkRoad(scenario, simulation)
-        let again = Simulation(scenario)
+    /// Simulates `scenario` twice (invariant 7 compares the two timelines),
+    /// checks the other invariants, the rule checks and the expectations.
+    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
+    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        simulation = Simulation(scenario, fault: fault)
+        violations = Invariants.check(scenario, simulation)
+        let again = Simulation(scenario, fault: fault)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
         }
@@ -22,15 +24,16 @@ public struct Verdict: Sendable {
     public var passed: Bool { violations.isEmpty && failures.isEmpty }
 
     /// The first event at which two timelines of one scenario differ, as a
-    /// violation of invariant 7.
-    static func firstDifference(_ a: Timeline, _ b: Timeline) -> InvariantViolation? {
-        guard a.json != b.json else { return nil }
+    /// violation of invariant 7. Both share one roster and the JSON is a pure
+    /// function of the events, so equal events mean equal bytes.
+    static func firstDifference(_ a: Timeline, _ b: Timeline) -> Violation? {
+        guard a.events != b.events else { return nil }
         let shared = min(a.events.count, b.events.count)
         let i = (0..<shared).first { a.jsonObject(a.events[$0]) != b.jsonObject(b.events[$0]) } ?? shared
         let first = i < a.events.count ? a.jsonObject(a.events[i]) : "the end of the timeline"
         let second = i < b.events.count ? b.jsonObject(b.events[i]) : "the end of the timeline"
         let t = (i < a.events.count ? a.events[i].t : a.events.last?.t) ?? .zero
-        return InvariantViolation(invariant: 7, t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
+        return Violation(check: .invariant(7), t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
     }
 
     /// What went wrong, for standard error: each broken invariant with the
@@ -39,7 +42,7 @@ public struct Verdict: Sendable {
         let timeline = simulation.timeline
         var out = ""
         for violation in violations {
-            out += "invariant \(violation.invariant) broken at \(violation.t): \(violation.message)\n"
+            out += "\(violation.check) broken at \(violation.t): \(violation.message)\n"
             let around = timeline.events.enumerated().filter { abs($0.element.t.ms - violation.t.ms) <= 1000 }
             for (_, event) in around.prefix(8) { out += "    " + timeline.line(for: event) + "\n" }
         }

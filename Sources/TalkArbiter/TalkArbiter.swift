@@ -16,6 +16,7 @@ public struct TalkArbiter: Sendable {
     private let lines: [Line]
     private let replies: [Reply]
     private let stretchDurations: [SimTime]
+    private let fault: Fault?
 
     private var lineStates: [LineState]
     /// Pending lines, in the order they will start: urgent first, each class first come first served.
@@ -43,8 +44,10 @@ public struct TalkArbiter: Sendable {
     ///   - lines: every guidance line that may be requested.
     ///   - replies: every reply that may begin, Dad's included.
     ///   - stretchDurations: every stretch's duration; replies index into it.
-    public init(settings: Settings, lines: [Line], replies: [Reply], stretchDurations: [SimTime]) {
+    ///   - fault: a deliberate bug, for mutation testing only.
+    public init(settings: Settings, lines: [Line], replies: [Reply], stretchDurations: [SimTime], fault: Fault? = nil) {
         self.settings = settings
+        self.fault = fault
         self.lines = lines
         self.replies = replies
         self.stretchDurations = stretchDurations
@@ -62,6 +65,7 @@ public struct TalkArbiter: Sendable {
         lineStates[line] = .done
         actions.append(.lineEnded(line: line))
         reopenAt = now + settings.earsTail
+        if fault == .earsEarly, reopenAt > now { reopenAt = reopenAt - SimTime(ms: 1) }
         if reopenAt > now { actions.append(.wake(at: reopenAt)) }
     }
 
@@ -86,7 +90,7 @@ public struct TalkArbiter: Sendable {
 
     /// A line's `expires` instant came: dropped if it is still pending.
     public mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) {
-        guard lineStates[line] == .pending, lines[line].expires == now else { return }
+        guard lineStates[line] == .pending, lines[line].expires == now, fault != .staleIgnored else { return }
         removePending(line)
         lineStates[line] = .done
         actions.append(.lineDropped(line: line, rule: .stale))
@@ -96,7 +100,7 @@ public struct TalkArbiter: Sendable {
     public mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) {
         guard lineStates[line] == .idle else { return }
         let request = lines[line]
-        if let maneuver = request.maneuver {
+        if let maneuver = request.maneuver, fault != .supersedingIgnored {
             for pending in pendingUrgent + pendingOrdinary where lines[pending].maneuver == maneuver {
                 removePending(pending)
                 lineStates[pending] = .done
@@ -105,11 +109,11 @@ public struct TalkArbiter: Sendable {
         }
         lineStates[line] = .pending
         if let playing = playingStretch {
-            if request.urgent {
+            if request.urgent, fault != .urgentWaits {
                 cutStretch(by: .line(line), rule: .urgentCut, at: now, into: &actions)
                 startLine(line, at: now, into: &actions)
-            } else if playing.end - now <= settings.waitLimit {
-                pendingOrdinary.append(line)
+            } else if waits(remaining: playing.end - now) {
+                enqueue(line)
                 actions.append(.lineWaiting(line: line, rule: .shortWait, stretch: playing.stretch))
             } else {
                 cutStretch(by: .line(line), rule: .longCut, at: now, into: &actions)
@@ -117,7 +121,7 @@ public struct TalkArbiter: Sendable {
             }
         } else {
             let queues = playingLine != nil || hasPendingLines
-            if request.urgent { pendingUrgent.append(line) } else { pendingOrdinary.append(line) }
+            enqueue(line)
             if queues { actions.append(.lineWaiting(line: line, rule: .guidanceQueue, stretch: nil)) }
         }
     }
@@ -153,15 +157,17 @@ public struct TalkArbiter: Sendable {
                 startLine(line, at: now, into: &actions)
                 continue
             }
-            if let utterance = dadSpeaking, let reply = activeReply, earsOpen(at: now) {
+            if let utterance = dadSpeaking, let reply = activeReply, earsOpen(at: now),
+                fault != .bargeInWhilePlayingOnly || playingStretch != nil
+            {
                 if playingStretch != nil {
                     cutStretch(by: .utterance(utterance), rule: .bargeIn, at: now, into: &actions)
                 }
                 finish(reply, .abandoned(.bargeIn), at: now, into: &actions)
                 continue
             }
-            if playingLine == nil, playingStretch == nil, !hasPendingLines, let reply = activeReply,
-                chunkReady[nextStretch[reply]]
+            if playingStretch == nil, fault == .heldIgnored || (playingLine == nil && !hasPendingLines),
+                let reply = activeReply, chunkReady[nextStretch[reply]]
             {
                 startStretch(of: reply, at: now, into: &actions)
                 continue
@@ -195,6 +201,19 @@ public struct TalkArbiter: Sendable {
     // MARK: Carrying out decisions
 
     private var hasPendingLines: Bool { !pendingUrgent.isEmpty || !pendingOrdinary.isEmpty }
+
+    /// `short-wait` or `long-cut`: whether an ordinary line waits for a stretch with `remaining` left.
+    private func waits(remaining: SimTime) -> Bool {
+        switch fault {
+        case .waitLimitStrict: return remaining < settings.waitLimit
+        case .waitLimitLoose: return remaining.ms <= settings.waitLimit.ms + 1
+        default: return remaining <= settings.waitLimit
+        }
+    }
+
+    private mutating func enqueue(_ line: Int) {
+        if lines[line].urgent, fault != .urgentNotAhead { pendingUrgent.append(line) } else { pendingOrdinary.append(line) }
+    }
 
     private mutating func popPending() -> Int? {
         if !pendingUrgent.isEmpty { return pendingUrgent.removeFirst() }
@@ -232,6 +251,7 @@ public struct TalkArbiter: Sendable {
                 then: byGuidance ? settings.afterCut : nil))
         guard byGuidance else { return }
         switch settings.afterCut {
+        case .repeat where fault == .repeatSkips: advance(playing.reply, at: now, into: &actions)
         case .repeat: break
         case .skip: advance(playing.reply, at: now, into: &actions)
         case .drop: finish(playing.reply, .abandoned(.afterCut), at: now, into: &actions)
@@ -255,8 +275,13 @@ public struct TalkArbiter: Sendable {
         activeReply = nil
         heldSince = nil
         if waitingHead < waitingReplies.count {
-            let next = waitingReplies[waitingHead]
-            waitingHead += 1
+            let next: Int
+            if fault == .replyQueueLIFO {
+                next = waitingReplies.removeLast()
+            } else {
+                next = waitingReplies[waitingHead]
+                waitingHead += 1
+            }
             activeReply = next
             actions.append(.replyBegan(reply: next))
         }

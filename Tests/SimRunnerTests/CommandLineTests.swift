@@ -17,15 +17,15 @@ import Testing
         { "drivesim": 1, "name": "typo", "guidance": [ { "id": "g1", "at": 1.0, "durration": 2.0 } ] }
         """
 
-    @Test func theDemoRunsAndPrintsItsTimeline() {
+    @Test func theDemoRunsAndPrintsItsTimeline() throws {
         let result = Fixtures.drivesim()
         #expect(result.code == 0)
         #expect(result.stdout.contains("guidance  started"))
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func runExitsZeroOneOrTwo() {
-        let folder = Fixtures.temporaryFolder()
+    @Test func runExitsZeroOneOrTwo() throws {
+        let folder = try Fixtures.temporaryFolder()
         let pass = Fixtures.drivesim("run", Fixtures.write(Self.passing, "pass.json", in: folder))
         #expect(pass.code == 0 && pass.stderr.isEmpty)
         let fail = Fixtures.drivesim("run", Fixtures.write(Self.failing, "fail.json", in: folder))
@@ -40,15 +40,15 @@ import Testing
     }
 
     @Test func jsonFormatPrintsOnlyTheTimeline() throws {
-        let folder = Fixtures.temporaryFolder()
+        let folder = try Fixtures.temporaryFolder()
         let result = Fixtures.drivesim("run", Fixtures.write(Self.passing, "pass.json", in: folder), "--format", "json")
         #expect(result.code == 0)
         #expect(result.stdout.hasPrefix("{\n  \"events\": ["))
         #expect(result.stdout.contains(#"{"event": "guidance.started", "line": "g1", "t": 1000}"#))
     }
 
-    @Test func checkKeepsGoingPastBadFilesAndCountsThem() {
-        let folder = Fixtures.temporaryFolder()
+    @Test func checkKeepsGoingPastBadFilesAndCountsThem() throws {
+        let folder = try Fixtures.temporaryFolder()
         Fixtures.write(Self.passing, "a.json", in: folder)
         Fixtures.write(Self.failing, "b.json", in: folder)
         Fixtures.write(Self.invalid, "c.json", in: folder)
@@ -61,29 +61,29 @@ import Testing
         #expect(result.stderr.contains("c.json") && result.stderr.contains("d.json"))
     }
 
-    @Test func checkExitsOneWhenAScenarioFailsAndZeroWhenAllPass() {
-        let folder = Fixtures.temporaryFolder()
+    @Test func checkExitsOneWhenAScenarioFailsAndZeroWhenAllPass() throws {
+        let folder = try Fixtures.temporaryFolder()
         let pass = Fixtures.write(Self.passing, "a.json", in: folder)
         #expect(Fixtures.drivesim("check", pass).code == 0)
         #expect(Fixtures.drivesim("check", pass, Fixtures.write(Self.failing, "b.json", in: folder)).code == 1)
-        #expect(Fixtures.drivesim("check", Fixtures.temporaryFolder()).code == 2, "an empty folder is a mistake")
+        #expect(try Fixtures.drivesim("check", Fixtures.temporaryFolder()).code == 2, "an empty folder is a mistake")
     }
 
     @Test(arguments: [["frobnicate"], ["run"], ["run", "a.json", "--fromat", "json"], ["run", "a.json", "--format", "yaml"], ["check"]])
-    func usageErrorsExitTwoWithAHint(arguments: [String]) {
+    func usageErrorsExitTwoWithAHint(arguments: [String]) throws {
         var console = Console.captured
         #expect(Drivesim.main(arguments, console: &console) == 2)
         #expect(console.stderr.hasPrefix("Error: "))
         #expect(console.stderr.contains("See 'drivesim"))
     }
 
-    @Test func typosGetASuggestion() {
+    @Test func typosGetASuggestion() throws {
         #expect(Fixtures.drivesim("chek").stderr.contains("Did you mean 'check'?"))
         #expect(Fixtures.drivesim("run", "x.json", "--fromat", "json").stderr.contains("Did you mean '--format'?"))
     }
 
     @Test(arguments: ["run", "check", "bench"])
-    func everyCommandHasHelp(command: String) {
+    func everyCommandHasHelp(command: String) throws {
         let result = Fixtures.drivesim(command, "--help")
         #expect(result.code == 0)
         #expect(result.stdout.hasPrefix("OVERVIEW: "))

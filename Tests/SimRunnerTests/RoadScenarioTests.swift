@@ -51,8 +51,8 @@ private func failure(_ text: String) -> ScenarioError? {
         #expect(error.path == path)
     }
 
-    @Test func badRoadInputExitsWithCodeTwoNamingThePath() {
-        let folder = Fixtures.temporaryFolder()
+    @Test func badRoadInputExitsWithCodeTwoNamingThePath() throws {
+        let folder = try Fixtures.temporaryFolder()
         let file = Fixtures.write(withRoad(#"{"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}]}, "# + drive + "}"),
                                   "short.json", in: folder)
         let result = Fixtures.drivesim("run", file)
@@ -112,7 +112,7 @@ private func failure(_ text: String) -> ScenarioError? {
         """
 
     @Test func aTrackBecomesRecordedFixesKeepingItsTimestamps() throws {
-        let folder = Fixtures.temporaryFolder()
+        let folder = try Fixtures.temporaryFolder()
         let file = Fixtures.write(gpx, "drive.gpx", in: folder)
         let result = Fixtures.drivesim("import-gpx", file)
         #expect(result.code == 0, "\(result.stderr)")
@@ -130,8 +130,8 @@ private func failure(_ text: String) -> ScenarioError? {
         ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2024-05-01T09:00:05Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2024-05-01T09:00:01Z</time></trkpt></trkseg></trk></gpx>",
          "track point 1: its time is before the previous point's"),
     ])
-    func aFileThatIsNotAUsableGPXTrackExitsWithCodeTwo(text: String, reason: String) {
-        let folder = Fixtures.temporaryFolder()
+    func aFileThatIsNotAUsableGPXTrackExitsWithCodeTwo(text: String, reason: String) throws {
+        let folder = try Fixtures.temporaryFolder()
         let file = Fixtures.write(text, "bad.gpx", in: folder)
         let result = Fixtures.drivesim("import-gpx", file)
         #expect(result.code == 2)

@@ -194,3 +194,10 @@ private struct Bench {
         #expect(!bench.arbiter.isIdle)
     }
 }
+
+@Suite struct RuleTests {
+    @Test func everyRuleKnowsItsPlaceInTheSpecTable() {
+        #expect(Rule.allCases.map(\.index) == Array(0..<11))
+        #expect(Rule.allCases.map(\.rawValue).first == "ears-closed")
+    }
+}

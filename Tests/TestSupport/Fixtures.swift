@@ -28,9 +28,9 @@ public enum Fixtures {
     }
 
     /// A new empty folder for one test.
-    public static func temporaryFolder() -> String {
+    public static func temporaryFolder() throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("drivesim-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }
 
@@ -47,4 +47,11 @@ public enum Fixtures {
 public struct ScenarioFile: Sendable, CustomStringConvertible {
     public let path: String
     public var description: String { path.split(separator: "/").suffix(2).joined(separator: "/") }
+}
+
+extension Fixtures {
+    /// A scenario of the repository's corpus, by file name (`long-cut`).
+    public static func scenario(_ name: String) throws -> Scenario {
+        try ScenarioFiles.load(path("Scenarios/\(name).json")).get()
+    }
 }

@@ -1,4 +1,5 @@
 import SimClock
+import TalkArbiter
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|road]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|fuzz|road]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -19,14 +20,15 @@ enum BenchCommand: Command {
         Measures (a) the event queue alone as the classic hold model (pop the earliest,
         push one later) with 16, 1,000 and 100,000 pending events, and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
-        utterances) simulated in memory, and (c) a generated 2-hour road drive (about 100
+        utterances) simulated in memory, (c) rendering that drive's timeline in every
+        format of 'run --format', and (d) a generated 2-hour road drive (about 100
         maneuvers, a fix every second, talk throughout), planned and simulated, in CPU
-        time per run. Reports events per second and peak memory.
+        time per run. Reports events per second, render times and peak memory.
         Build with 'swift build -c release' and run .build/release/drivesim bench.
 
         OPTIONS:
           --quick                 Fewer repetitions, for a smoke test.
-          --only <part>           Measure only the queue, the drive or the road drive.
+          --only <part>           Measure only the queue, the drive, the rendering, the fuzzer or the road drive.
           -h, --help              Show help information.
 
         """
@@ -36,8 +38,8 @@ enum BenchCommand: Command {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
         let only = args.value("--only")
-        guard only == nil || only == "queue" || only == "drive" || only == "road" else {
-            throw UsageError("'--only' takes queue, drive or road, not '\(only!)'")
+        guard only == nil || ["queue", "drive", "render", "fuzz", "road"].contains(only!) else {
+            throw UsageError("'--only' takes queue, drive, render, fuzz or road, not '\(only!)'")
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
@@ -45,6 +47,8 @@ enum BenchCommand: Command {
         #endif
         if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
         if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
+        if only == nil || only == "render" { benchRender(scale: scale, console: &console) }
+        if only == nil || only == "fuzz" { benchFuzz(scale: scale, console: &console) }
         if only == nil || only == "road" { benchRoad(scale: scale, console: &console) }
         console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
         return 0
@@ -80,6 +84,47 @@ enum BenchCommand: Command {
               \(rate(Double(handled) / seconds)) events/s, \(rate(Double(entries) / seconds)) timeline entries/s
 
             """)
+    }
+
+    /// Each format's render time for the 2-hour drive's whole timeline.
+    static func benchRender(scale: Int, console: inout Console) {
+        let timeline = Simulation(GeneratedDrive.scenario(seed: 1)).timeline
+        let repetitions = max(1, 10 / scale)
+        console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries):\n")
+        for format in RunCommand.formats {
+            var bytes = 0
+            let seconds = measure {
+                for _ in 0..<repetitions {
+                    bytes += RunCommand.render(timeline, format: format, width: nil, console: .captured, window: ReviewWindow())
+                        .utf8.count
+                }
+            }
+            console.out(
+                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB\n")
+        }
+    }
+
+    /// Fuzz runs per second (generation with its dry runs, two simulations and
+    /// every check per run), and the time to shrink a failing 30-item scenario.
+    static func benchFuzz(scale: Int, console: inout Console) {
+        var settings = Fuzzer.Settings()
+        settings.runs = 20_000 / scale
+        var fuzzer = Fuzzer(settings)
+        let seconds = measure { for i in fuzzer.runIndices { fuzzer.run(i) } }
+        console.out("fuzz: \(settings.runs) runs in \(format1(seconds * 1000)) ms, \(Int(Double(settings.runs) / seconds)) runs/s (one core)\n")
+        // A 30-item collision (12 lines, 4 replies of 3 stretches, 3 utterances with a reply each) that a mutant fails.
+        let fault = TalkArbiter.Fault.heldIgnored
+        for seed in UInt64(1)...100 {
+            let big = GeneratedDrive.scenario(seed: seed, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000))
+            guard let violation = Fuzzer.violations(of: big, fault: fault).first else { continue }
+            var shrinker = Shrinker(check: violation.check, fault: fault)
+            var small = big
+            let shrinkSeconds = measure { small = shrinker.shrink(big) }
+            console.out(
+                "shrink: \(Shrinker.size(of: big)) items to \(Shrinker.size(of: small)) in \(shrinker.attempts) tries, "
+                    + "\(format1(shrinkSeconds * 1000)) ms\n")
+            return
+        }
     }
 
     static func benchRoad(scale: Int, console: inout Console) {

@@ -1,9 +1,11 @@
-/// `drivesim check PATH...`: every scenario under the paths, one result line
-/// each, then `N passed, N failed`. Keeps going past files it cannot use.
+import TalkArbiter
+
+/// `drivesim check PATH... [--record] [--coverage]`: every scenario under the
+/// paths, one line each, then `N passed, N failed`.
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ..."
+    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -11,14 +13,22 @@ enum CheckCommand: Command {
         \(usage)
 
         ARGUMENTS:
-          <path>                  Scenario files, or folders searched recursively for *.json.
+          <path>                  Scenario files, or folders searched recursively for *.json
+                                  (golden timelines, *.timeline.json, are not scenarios).
 
         OPTIONS:
+          --record                Write the golden timeline of every scenario that names one
+                                  ("golden") and passes its expectations and invariants.
+                                  Refused when the environment has CI=true.
+          --coverage              Also report how often each rule of the talk arbiter fired,
+                                  per scenario and in total, and the rules never exercised.
           -h, --help              Show help information.
 
-        Prints one line per scenario (PASS, FAIL or ERROR) and last 'N passed, N failed';
-        details of each failure go to standard error. A file that cannot be used is
-        reported with its reason, counted as failed, and the rest still run.
+        Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';
+        details of each failure go to standard error. A scenario that names a golden timeline
+        fails when its timeline differs (a diff goes to standard error). A file that cannot be
+        used (a golden timeline missing or malformed included) is reported with its reason,
+        counted as failed, and the rest still run.
 
         EXIT CODES: 0 all passed, 1 any failed, 2 any file could not be used.
 
@@ -26,11 +36,19 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: [], flags: [])
+        let args = try Arguments(arguments, options: [], flags: ["--record", "--coverage"])
         guard !args.positional.isEmpty else { throw UsageError("missing path") }
+        let record = args.has("--record")
+        if record, console.environment["CI"] == "true" {
+            console.err(
+                "Error: refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
+                    + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it.\n")
+            return 2
+        }
         let files = ScenarioFiles.discover(args.positional)
         guard !files.isEmpty else { throw UsageError("no scenario files under \(args.positional.joined(separator: " "))") }
         var passed = 0, failed = 0, unusable = 0
+        var coverage: [(file: String, rules: RuleCoverage)] = []
         for (index, file) in files.enumerated() {
             if console.errIsTerminal { console.err("\r[\(index + 1)/\(files.count)] ") }
             switch ScenarioFiles.load(file) {
@@ -40,18 +58,67 @@ enum CheckCommand: Command {
                 console.err("Error: \(failure)\n")
             case .success(let scenario):
                 let verdict = Verdict(scenario)
-                if verdict.passed {
+                let timeline = verdict.simulation.timeline
+                if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
+                if record, scenario.golden != nil, verdict.passed {
+                    do {
+                        if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline) {
+                            passed += 1
+                            console.out("RECORD \(file) → \(path)\n")
+                        }
+                    } catch {
+                        unusable += 1
+                        console.out("ERROR \(file)\n")
+                        console.err("Error: \(file): cannot write its golden timeline: \(error)\n")
+                    }
+                    continue
+                }
+                var golden: GoldenFiles.Outcome = .none
+                switch GoldenFiles.check(scenario, file: file, timeline: timeline) {
+                case .failure(let failure):
+                    unusable += 1
+                    console.out("ERROR \(file)\n")
+                    console.err("Error: \(failure)\n")
+                    continue
+                case .success(let outcome): golden = outcome
+                }
+                if verdict.passed && golden.holds {
                     passed += 1
                     console.out("PASS  \(file)\n")
                 } else {
                     failed += 1
                     console.out("FAIL  \(file)\n")
-                    console.err("\(file): \(scenario.name)\n" + verdict.report)
+                    var report = "\(file): \(scenario.name)\n" + verdict.report
+                    if case .differs(let diff) = golden { report += diff }
+                    console.err(report)
                 }
             }
         }
         if console.errIsTerminal { console.err("\r") }
+        if args.has("--coverage") { console.out(coverageReport(coverage)) }
         console.out("\(passed) passed, \(failed + unusable) failed\n")
         return unusable > 0 ? 2 : (failed > 0 ? 1 : 0)
+    }
+
+    /// Per scenario the rules that fired, then the totals, then the rules never exercised.
+    static func coverageReport(_ runs: [(file: String, rules: RuleCoverage)]) -> String {
+        var out = "\nrule coverage (firings per scenario; see docs/review.md for what counts):\n"
+        var total = RuleCoverage()
+        for run in runs {
+            total.add(run.rules)
+            let fired = Rule.allCases.filter { run.rules[$0] > 0 }.map { "\($0.rawValue) \(run.rules[$0])" }
+            out += "  \(run.file): \(fired.isEmpty ? "no rule" : fired.joined(separator: ", "))\n"
+        }
+        out += "\ntotals over \(runs.count) scenario\(runs.count == 1 ? "" : "s"):\n"
+        out += "  \(pad("rule", 16)) \(pad("firings", 8)) scenarios\n"
+        for rule in Rule.allCases {
+            let scenarios = runs.filter { $0.rules[rule] > 0 }.count
+            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
+        }
+        let never = total.neverFired
+        out += never.isEmpty
+            ? "\nevery rule of SPEC 4.1 is exercised (the road has no rules yet)\n"
+            : "\nnever exercised: \(never.map(\.rawValue).joined(separator: ", "))\n"
+        return out + "\n"
     }
 }

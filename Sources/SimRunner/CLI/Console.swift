@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +12,13 @@ public struct Console: Sendable {
     /// What was written to standard error, when capturing.
     public private(set) var stderr = ""
     private let captures: Bool
+    /// The environment variables commands consult (`CI`, `COLUMNS`); tests set their own.
+    public var environment: [String: String]
+
+    private init(captures: Bool) {
+        self.captures = captures
+        environment = captures ? [:] : ProcessInfo.processInfo.environment
+    }
 
     /// The process's standard output and standard error.
     public static var standard: Console { Console(captures: false) }
@@ -26,6 +35,16 @@ public struct Console: Sendable {
 
     /// Whether standard error is a terminal (progress is shown only then).
     public var errIsTerminal: Bool { !captures && isatty(2) == 1 }
+
+    /// The terminal's width in columns: `COLUMNS`, else the width of the
+    /// terminal on standard output, else nil.
+    public var terminalWidth: Int? {
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        guard !captures, isatty(1) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     /// Unbuffered, so standard output and standard error interleave in order.
     private static func write(_ text: String, to descriptor: Int32) {

@@ -166,7 +166,7 @@ struct Decoding {
         if n > Int64(Scenario.formatVersion) { throw fail(.newerFormat(Int(clamping: n)), "drivesim", version) }
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
-        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect"])
+        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
         let name = try nonEmptyString(try required(fields, "name"), "name")
         var scenario = Scenario(name: name)
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
@@ -195,6 +195,7 @@ struct Decoding {
                 scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
             }
         }
+        if let v = fields.optional("golden") { scenario.golden = try nonEmptyString(v, "golden") }
         return scenario
     }
 

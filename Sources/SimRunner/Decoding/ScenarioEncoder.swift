@@ -28,6 +28,7 @@ public enum ScenarioEncoder {
         if !s.dad.isEmpty { members.append(("dad", .array(s.dad.map(utterance)))) }
         if let r = s.road { members.append(("road", road(r))) }
         if !s.expect.isEmpty { members.append(("expect", .array(s.expect.map(expectation)))) }
+        if let g = s.golden { members.append(("golden", .string(g))) }
         return .object(members)
     }
 

@@ -1,0 +1,201 @@
+import Foundation
+import TalkArbiter
+
+/// `drivesim fuzz`: a seeded campaign of collision scenarios; every failure
+/// is counted, and the first of each broken check is shrunk and written as a
+/// scenario file that replays it.
+enum FuzzCommand: Command {
+    static let name = "fuzz"
+    static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
+    static let usage =
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--out <dir>] [--mutant <name>]"
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+               drivesim fuzz --list-mutants
+
+        Each run draws a profile (which features, how dense, which settings), makes a
+        scenario aimed at the arbiter's boundaries, simulates it twice and checks every
+        invariant of SPEC 7 and every rule check. The first failure of each broken check
+        is shrunk to a 1-minimal scenario and written to <dir> as a file that
+        'drivesim run' replays. The same seed gives the same campaign on every machine.
+
+        OPTIONS:
+          --seed <s>              The campaign's seed (default 1).
+          --runs <n>              How many runs (default 10000).
+          --time-limit <seconds>  Stop early after this much wall-clock time.
+          --shard <i>/<n>         Do only part i of n (1-based) of the campaign's runs;
+                                  n machines with i = 1...n together do exactly the whole.
+          --out <dir>             Where reproducers go (default fuzz-failures).
+          --mutant <name>         Fuzz a deliberately broken arbiter instead (see --list-mutants).
+          --list-mutants          List the built-in mutants.
+          -h, --help              Show help information.
+
+        EXIT CODES: 0 no run failed, 1 a run failed, 2 bad arguments.
+
+        """
+    }
+
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
+        let args = try Arguments(
+            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--out", "--mutant"], flags: ["--list-mutants"])
+        guard args.positional.isEmpty else { throw UsageError("fuzz takes no arguments, only options") }
+        if args.has("--list-mutants") {
+            for fault in TalkArbiter.Fault.allCases {
+                console.out("\(pad(fault.rawValue, 28)) breaks \(pad(fault.rule.rawValue, 15)) \(fault.summary)\n")
+            }
+            return 0
+        }
+        var settings = Fuzzer.Settings()
+        settings.seed = try args.integer("--seed", in: 0...UInt64.max) ?? settings.seed
+        settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
+        if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
+        settings.fault = try args.value("--mutant").map(mutant(named:))
+        var timeLimit: Duration?
+        if let text = args.value("--time-limit") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                throw UsageError("'--time-limit' must be a number of seconds above 0, not '\(text)'")
+            }
+            timeLimit = .milliseconds(Int64(seconds * 1000))
+        }
+        let out = args.value("--out") ?? "fuzz-failures"
+        if args.value("--out") != nil { try prepare(folder: out) }
+
+        let mutant = settings.fault.map { "mutant \($0.rawValue) (breaks \($0.rule.rawValue))" } ?? "the arbiter"
+        console.out(
+            "drivesim fuzz: seed \(settings.seed), runs \(settings.runs), shard \(settings.shard.index)/\(settings.shard.count), \(mutant)\n")
+        var fuzzer = Fuzzer(settings)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var stoppedEarly = false
+        for index in fuzzer.runIndices {
+            fuzzer.run(index)
+            if fuzzer.runsDone % 1_000 == 0 {
+                if console.errIsTerminal { console.err("\r\(fuzzer.runsDone) runs, \(fuzzer.failures.count) failed") }
+                if let timeLimit, clock.now - start > timeLimit {
+                    stoppedEarly = true
+                    break
+                }
+            }
+        }
+        let elapsed = clock.now - start
+        if console.errIsTerminal { console.err("\r") }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        console.err("\(fuzzer.runsDone) runs in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
+        if stoppedEarly { console.out("stopped by --time-limit after \(fuzzer.runsDone) runs\n") }
+
+        let reproducers = writeReproducers(fuzzer, folder: out, console: &console)
+        report(fuzzer, reproducers: reproducers, console: &console)
+        return fuzzer.failures.isEmpty ? 0 : 1
+    }
+
+    /// The built-in mutant called `name`.
+    static func mutant(named name: String) throws -> TalkArbiter.Fault {
+        guard let fault = TalkArbiter.Fault(rawValue: name) else {
+            let all = TalkArbiter.Fault.allCases.map(\.rawValue)
+            let hint = suggestion(for: name, among: all).map { " Did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown mutant '\(name)'.\(hint) See 'drivesim fuzz --list-mutants'.")
+        }
+        return fault
+    }
+
+    /// `i/n` with 1 ≤ i ≤ n.
+    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, (1...n).contains(i) else {
+            throw UsageError("'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'")
+        }
+        return (i, n)
+    }
+
+    /// Creates the folder if needed and makes sure files can be written in it.
+    static func prepare(folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("cannot create '--out' folder '\(folder)'")
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw UsageError("cannot write to '--out' folder '\(folder)'")
+        }
+    }
+
+    /// Shrinks the first failures of each check (up to `candidates`), keeps the
+    /// smallest result and writes it; returns what was written, per check.
+    static func writeReproducers(_ fuzzer: Fuzzer, folder: String, console: inout Console) -> [(Fuzzer.Failure, String?)] {
+        var written: [(Fuzzer.Failure, String?)] = []
+        for check in Check.all {
+            let failing = fuzzer.failures.filter { $0.violation.check == check }.prefix(candidates)
+            var best: (failure: Fuzzer.Failure, scenario: Scenario, tries: Int)?
+            for failure in failing {
+                var shrinker = Shrinker(check: check, fault: fuzzer.settings.fault)
+                let small = shrinker.shrink(failure.scenario)
+                if best.map({ Shrinker.size(of: small) < Shrinker.size(of: $0.scenario) }) ?? true {
+                    best = (failure, small, shrinker.attempts)
+                }
+            }
+            guard let (failure, shrunk, tries) = best else { continue }
+            var small = shrunk
+            let seed = fuzzer.settings.seed, replay = fuzzer.settings.fault.map { " --mutant \($0.rawValue)" } ?? ""
+            small.name = "fuzz seed \(seed) run \(failure.run): \(failure.violation.check)"
+            let file = "\(folder)/seed-\(seed)-run-\(failure.run).json"
+            small.description =
+                "Breaks \(failure.violation.check): \(failure.violation.message). Found by drivesim fuzz --seed \(seed), "
+                + "run \(failure.run)\(replay); shrunk from \(Shrinker.size(of: failure.scenario)) to "
+                + "\(Shrinker.size(of: small)) items. Replay: drivesim run \(file)\(replay)"
+            console.err(
+                "FAIL run \(failure.run) (seed \(seed)): \(failure.violation.check) at \(failure.violation.t): \(failure.violation.message)\n")
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try ScenarioFiles.writeAtomically(String(decoding: ScenarioEncoder.encode(small), as: UTF8.self), to: file)
+                console.err("  shrunk to \(Shrinker.size(of: small)) items in \(tries) tries: drivesim run \(file)\(replay)\n")
+                written.append((failure, file))
+            } catch {
+                console.err("  could not write the reproducer to \(file): \(error.localizedDescription)\n")
+                written.append((failure, nil))
+            }
+        }
+        return written
+    }
+
+    /// How many failures of one check are shrunk to find the smallest reproducer.
+    static let candidates = 8
+
+    static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
+        var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failures.count)\n"
+        text += "failed runs per check:\n"
+        for check in Check.all {
+            text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
+        }
+        text += "rules fired:\n"
+        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule])\n" }
+        if !reproducers.isEmpty {
+            text += "reproducers (the smallest of the first \(candidates) failures of each check):\n"
+            for (failure, file) in reproducers {
+                text += "  run \(failure.run): \(failure.violation.check) -> \(file ?? "not written")\n"
+            }
+        }
+        console.out(text)
+    }
+}
+
+extension TalkArbiter.Fault {
+    /// One line on what the mutant does.
+    var summary: String {
+        switch self {
+        case .earsEarly: return "the ears reopen 1 ms early"
+        case .urgentWaits: return "urgent lines wait for Pippa like ordinary ones"
+        case .waitLimitStrict: return "the wait limit compared with < instead of ≤"
+        case .waitLimitLoose: return "lines wait for a stretch with up to 1 ms over the limit"
+        case .urgentNotAhead: return "urgent lines queue behind pending ordinary ones"
+        case .supersedingIgnored: return "a newer line for a maneuver supersedes nothing"
+        case .staleIgnored: return "expired lines still play"
+        case .heldIgnored: return "Pippa's next stretch starts while a line plays"
+        case .repeatSkips: return "afterCut repeat skips the cut stretch"
+        case .bargeInWhilePlayingOnly: return "barge-in ignored while a reply waits for a chunk or is held"
+        case .replyQueueLIFO: return "the newest waiting reply goes first"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import TalkArbiter
+
+/// How often each rule of SPEC 4.1 fired in a timeline: one count per
+/// decision, read from the timeline.
+///
+/// What counts, exactly:
+/// - every event that carries a `rule` counts one firing of it
+///   (`ears.closed` → `ears-closed`, `guidance.waiting` → `short-wait` or
+///   `guidance-queue`, `guidance.dropped` → `superseded` or `stale`,
+///   `talk.stretch.cut` → `urgent-cut` or `long-cut`, `talk.stretch.started`
+///   with `heldMs` → `held`, `talk.reply.queued` → `reply-queue`,
+///   `talk.reply.abandoned` → `barge-in`);
+/// - every `talk.stretch.cut` that carries `afterCut` (a cut by guidance)
+///   counts one `after-cut`;
+/// - so that one decision counts once, a `talk.stretch.cut` by `barge-in` is
+///   not counted (the `talk.reply.abandoned` it comes with is), nor is a
+///   `talk.reply.abandoned` by `after-cut` (the cut that carries `afterCut` is).
+public struct RuleCoverage: Sendable, Equatable {
+    /// Firings per rule, in `Rule.allCases` order.
+    public private(set) var counts: [Int] = Array(repeating: 0, count: Rule.allCases.count)
+
+    public init() {}
+
+    /// The firings in one timeline.
+    public init(_ timeline: Timeline) {
+        for event in timeline.events {
+            if event.kind == .stretchCut, event.afterCut != nil { add(.afterCut) }
+            guard let rule = event.rule else { continue }
+            if event.kind == .stretchCut, rule == .bargeIn { continue }
+            if event.kind == .replyAbandoned, rule == .afterCut { continue }
+            add(rule)
+        }
+    }
+
+    /// How often `rule` fired.
+    public subscript(rule: Rule) -> Int { counts[rule.index] }
+
+    mutating func add(_ rule: Rule, _ n: Int = 1) { counts[rule.index] += n }
+
+    /// Adds another run's firings.
+    public mutating func add(_ other: RuleCoverage) {
+        for i in counts.indices { counts[i] += other.counts[i] }
+    }
+
+    /// The rules that never fired, in SPEC order.
+    public var neverFired: [Rule] { Rule.allCases.filter { self[$0] == 0 } }
+}

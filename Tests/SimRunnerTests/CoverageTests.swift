@@ -1,0 +1,41 @@
+import SimRunner
+import TalkArbiter
+import TestSupport
+import Testing
+
+@Suite struct CoverageTests {
+    static func coverage(_ name: String) throws -> RuleCoverage {
+        RuleCoverage(Simulation(try Fixtures.scenario(name)).timeline)
+    }
+
+    @Test func theScenariosExerciseEveryRuleOfTheArbiter() throws {
+        var total = RuleCoverage()
+        for file in Fixtures.scenarioFiles {
+            total.add(RuleCoverage(Simulation(try ScenarioFiles.load(file.path).get()).timeline))
+        }
+        #expect(total.neverFired == [], "add a scenario for each rule listed")
+        #expect(Rule.allCases.count == 11)
+    }
+
+    @Test func aBargeInCountsOnceThoughItCutsAndAbandons() throws {
+        let c = try Self.coverage("barge-in")
+        #expect(c[.bargeIn] == 1)
+        #expect(c[.afterCut] == 0)
+    }
+
+    @Test func aCutByGuidanceCountsItsRuleAndOneAfterCut() throws {
+        let drop = try Self.coverage("after-cut-drop")  // the cut, then the reply abandoned under after-cut
+        #expect(drop[.urgentCut] == 1 && drop[.afterCut] == 1 && drop[.earsClosed] == 1)
+        let long = try Self.coverage("long-cut")
+        #expect(long[.longCut] == 1 && long[.afterCut] == 1 && long[.held] == 1 && long[.earsClosed] == 1)
+        #expect(long.counts.reduce(0, +) == 4)
+    }
+
+    @Test func checkCoverageListsRulesNeverExercised() {
+        var console = Console.captured
+        #expect(Drivesim.main(["check", "--coverage", Fixtures.path("Scenarios/short-wait.json")], console: &console) == 0)
+        #expect(console.stdout.contains("short-wait.json: ears-closed 1, short-wait 1"))
+        #expect(console.stdout.contains("never exercised: urgent-cut, long-cut, guidance-queue, superseded, stale, held, after-cut, barge-in, reply-queue"))
+        #expect(console.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+}
