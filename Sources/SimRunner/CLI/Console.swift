@@ -59,3 +59,22 @@ public struct Console: Sendable {
         }
     }
 }
+
+extension Console {
+    /// Writes `text` to the file at `path` atomically, or to standard output
+    /// when there is no path. Returns false, having said why on standard
+    /// error, if the file cannot be written.
+    mutating func output(_ text: String, toFile path: String?) -> Bool {
+        guard let path else {
+            out(text)
+            return true
+        }
+        do {
+            try ScenarioFiles.writeAtomically(text, to: path)
+            return true
+        } catch {
+            err("Error: cannot write '\(path)': check that its folder exists and is writable\n")
+            return false
+        }
+    }
+}

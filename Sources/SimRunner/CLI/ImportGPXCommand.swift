@@ -45,16 +45,6 @@ enum ImportGPXCommand: Command {
             return 2
         }
         let text = String(decoding: JSONWriter.bytes(GPXTrack.recordedFixes(points)), as: UTF8.self) + "\n"
-        if let out = args.value("--out") {
-            do {
-                try ScenarioFiles.writeAtomically(text, to: out)
-            } catch {
-                console.err("Error: \(out): cannot be written\n")
-                return 2
-            }
-        } else {
-            console.out(text)
-        }
-        return 0
+        return console.output(text, toFile: args.value("--out")) ? 0 : 2
     }
 }

@@ -73,16 +73,7 @@ enum RunCommand: Command {
                 }
             }
             let output = render(timeline, format: format, width: width, console: console, window: window)
-            if let out = args.value("--out") {
-                do {
-                    try ScenarioFiles.writeAtomically(output, to: out)
-                } catch {
-                    console.err("Error: cannot write '\(out)': check that its folder exists and is writable\n")
-                    return 2
-                }
-            } else {
-                console.out(output)
-            }
+            guard console.output(output, toFile: args.value("--out")) else { return 2 }
             if !verdict.passed { console.err(verdict.report) }
             if case .differs(let diff) = golden { console.err(diff) }
             return verdict.passed && golden.holds ? 0 : 1
