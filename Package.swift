@@ -29,6 +29,7 @@ let package = Package(
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SimRunnerTests",

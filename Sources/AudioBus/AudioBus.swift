@@ -12,8 +12,6 @@ public struct AudioBus: Sendable {
     public private(set) var played: [Played] = []
     /// Every instant two voices overlapped.
     public private(set) var overlaps: [Overlap] = []
-    /// The instants the ears changed, starting open at zero.
-    public private(set) var earsChanges: [(at: SimTime, open: Bool)] = []
 
     private var guidancePlaying: Int?
     private var talkPlaying: Int?
@@ -67,7 +65,6 @@ public struct AudioBus: Sendable {
             speech = current
         }
         earsOpen = open
-        earsChanges.append((now, open))
     }
 
     /// Dad starts speaking into the microphone.

@@ -45,9 +45,10 @@ public enum Invariants {
         let guidance = run.bus.played.filter { $0.voice == .guidance }
         let pippa = run.bus.played.filter { $0.voice == .pippa }
 
-        // 1. One voice at a time.
-        for overlap in overlaps(guidance.map { ($0.start, $0.end) }, pippa.map { ($0.start, $0.end) }) {
-            found.append(.init(check: .invariant(1), t: overlap.0, message: "a guidance line and a stretch play at once"))
+        // 1. One voice at a time: the bus records every start over another voice.
+        for overlap in run.bus.overlaps {
+            let line = roster.lines[overlap.line].id, stretch = roster.stretches[overlap.stretch].id
+            found.append(.init(check: .invariant(1), t: overlap.at, message: "line \(line) and stretch \(stretch) play at once"))
         }
 
         // 2. Ears closed during every line and for earsTail after it.
