@@ -38,13 +38,14 @@ extension Timeline {
         out += "<text class=\"heading\" x=\"10\" y=\"20\">\(xml(scenario))</text>\n"
         out += "<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)</text>\n"
         out += Self.svgLegend(y: 42)
+        if lanes.shown.contains(.road) { out += Self.svgRoadLegend(y: 58) }
 
         // The axis: a tick every 1-2-5 step that leaves about 100 px between ticks.
         let step = LaneScale.niceStep(atLeast: max(1, span * 100 / Int64(plot)))
         out += "<g class=\"axis\">\n"
         var tick = (range.start.ms + step - 1) / step * step
         let axisY = top + axisHeight - 6
-        let bottom = laneTop(.dad) + laneHeight
+        let bottom = laneTop(lanes.shown.last ?? .dad) + laneHeight
         while tick <= range.end.ms {
             let x = px(x10(SimTime(ms: tick)))
             out += "<line class=\"grid\" x1=\"\(x)\" y1=\"\(axisY)\" x2=\"\(x)\" y2=\"\(bottom)\"/>"
@@ -117,6 +118,10 @@ extension Timeline {
             out += "<path class=\"drop\" d=\"M\(px(x - 40)),\(y + 14) l8,8 m0,-8 l-8,8\"/>"
         case .cut, .abandoned:
             out += "<path class=\"cutmark\" d=\"M\(px(x)),\(y + 14) l-4,-6 l8,0 z\"/>"
+        case .road:
+            // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
+            let kind = events[mark.event].kind.rawValue.split(separator: ".").joined(separator: "-")
+            out += "<line class=\"roadmark \(kind)\" x1=\"\(px(x))\" y1=\"\(y + 10)\" x2=\"\(px(x))\" y2=\"\(y + height - 10)\"/>"
         default:
             out += "<circle class=\"decision\" cx=\"\(px(x))\" cy=\"\(y + 11)\" r=\"2.5\"/>"
         }
@@ -164,6 +169,11 @@ extension Timeline {
         .drop { stroke: #d93b3b; stroke-width: 2; fill: none; } .decision { fill: #333; }
         .rule { fill: #333; font-size: 10px; font-style: italic; }
         .flow { stroke: #7a3db8; stroke-width: 1.5; fill: none; }
+        .roadmark { stroke: #b5b5b5; stroke-width: 1; }
+        .road-fix-dropped, .road-report-dropped, .road-turn-unannounced { stroke: #d93b3b; stroke-width: 2; }
+        .road-turn-upcoming, .road-turn-passed, .road-stage-skipped { stroke: #2f6fdb; stroke-width: 2; }
+        .road-off-route { stroke: #e8a23a; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
+        .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
         </style>
 
         """
@@ -187,6 +197,25 @@ extension Timeline {
         out += "<path class=\"flow\" d=\"M\(x),\(y - 4) l22,0\" marker-end=\"url(#arrow)\"/>"
         out += "<text x=\"\(x + 28)\" y=\"\(y)\">cause → effect</text></g>\n"
         return out
+    }
+}
+
+extension Timeline {
+    /// The road lane's marks, on a second legend line.
+    static func svgRoadLegend(y: Int) -> String {
+        let items: [(String, String)] = [
+            ("road-fix-arrived", "fix arrived, report sent"), ("road-report-dropped", "fix or report dropped"),
+            ("road-turn-upcoming", "turn upcoming or passed"), ("road-off-route", "off route"), ("road-on-route", "back on route"),
+            ("road-measuring-paused", "measuring paused or resumed"),
+        ]
+        var out = "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>"
+        var x = 46
+        for (cls, text) in items {
+            out += "<line class=\"roadmark \(cls)\" x1=\"\(x + 4)\" y1=\"\(y - 10)\" x2=\"\(x + 4)\" y2=\"\(y + 1)\"/>"
+            out += "<text x=\"\(x + 12)\" y=\"\(y)\">\(text)</text>"
+            x += 12 + text.count * 6 + 16
+        }
+        return out + "</g>\n"
     }
 }
 
