@@ -78,5 +78,14 @@ public enum EventKind: String, Sendable, CaseIterable {
     public static let booleanFields: Set<String> = ["urgent", "trusted", "onRoute"]
 
     /// Whether the event is the road's (its subject indexes the roster's road records).
-    public var isRoad: Bool { rawValue.hasPrefix("road.") }
+    public var isRoad: Bool {
+        switch self {
+        case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
+            .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused,
+            .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
+            return true
+        default:
+            return false
+        }
+    }
 }

@@ -15,15 +15,23 @@ import TalkArbiter
 /// - so that one decision counts once, a `talk.stretch.cut` by `barge-in` is
 ///   not counted (the `talk.reply.abandoned` it comes with is), nor is a
 ///   `talk.reply.abandoned` by `after-cut` (the cut that carries `afterCut` is).
+/// - each road event that shows a `RoadRule` counts one firing of it.
 public struct RuleCoverage: Sendable, Equatable {
     /// Firings per rule, in `Rule.allCases` order.
     public private(set) var counts: [Int] = Array(repeating: 0, count: Rule.allCases.count)
+    /// Firings per road rule, in `RoadRule.allCases` order.
+    public private(set) var roadCounts: [Int] = Array(repeating: 0, count: RoadRule.allCases.count)
 
     public init() {}
 
     /// The firings in one timeline.
     public init(_ timeline: Timeline) {
         for event in timeline.events {
+            if event.kind.isRoad {
+                let reason: String? = if case .string(let s)? = timeline.value(of: "reason", in: event) { s } else { nil }
+                if let rule = RoadRule(event.kind, reason: reason) { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] += 1 }
+                continue
+            }
             if event.kind == .stretchCut, event.afterCut != nil { add(.afterCut) }
             guard let rule = event.rule else { continue }
             if event.kind == .stretchCut, rule == .bargeIn { continue }
@@ -37,10 +45,17 @@ public struct RuleCoverage: Sendable, Equatable {
 
     mutating func add(_ rule: Rule, _ n: Int = 1) { counts[rule.index] += n }
 
+    /// How often the road's `rule` fired.
+    public subscript(road rule: RoadRule) -> Int { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] }
+
     /// Adds another run's firings.
     public mutating func add(_ other: RuleCoverage) {
         for i in counts.indices { counts[i] += other.counts[i] }
+        for i in roadCounts.indices { roadCounts[i] += other.roadCounts[i] }
     }
+
+    /// The road rules that never fired.
+    public var roadNeverFired: [RoadRule] { RoadRule.allCases.filter { self[road: $0] == 0 } }
 
     /// The rules that never fired, in SPEC order.
     public var neverFired: [Rule] { Rule.allCases.filter { self[$0] == 0 } }

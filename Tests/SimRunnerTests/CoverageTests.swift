@@ -14,6 +14,7 @@ import Testing
             total.add(RuleCoverage(Simulation(try ScenarioFiles.load(file.path).get()).timeline))
         }
         #expect(total.neverFired == [], "add a scenario for each rule listed")
+        #expect(total.roadNeverFired == [], "add a road scenario for each road rule listed")
         #expect(Rule.allCases.count == 11)
     }
 
@@ -31,11 +32,18 @@ import Testing
         #expect(long.counts.reduce(0, +) == 4)
     }
 
+    @Test func roadEventsCountForTheRoadRuleTheyShow() throws {
+        let outage = try Self.coverage("road/link-outage")
+        #expect(outage[road: .reportOffline] > 0)
+        #expect(outage.counts.allSatisfy { $0 >= 0 } && outage[road: .offRoute] == 0)
+        #expect(try Self.coverage("road/late-stage-skipped")[road: .stageLate] == 1)
+    }
+
     @Test func checkCoverageListsRulesNeverExercised() {
         var console = Console.captured
         #expect(Drivesim.main(["check", "--coverage", Fixtures.path("Scenarios/short-wait.json")], console: &console) == 0)
         #expect(console.stdout.contains("short-wait.json: ears-closed 1, short-wait 1"))
-        #expect(console.stdout.contains("never exercised: urgent-cut, long-cut, guidance-queue, superseded, stale, held, after-cut, barge-in, reply-queue"))
+        #expect(console.stdout.contains("never exercised: urgent-cut, long-cut, guidance-queue, superseded, stale, held, after-cut, barge-in, reply-queue, fix-out-of-order,"))
         #expect(console.stdout.hasSuffix("1 passed, 0 failed\n"))
     }
 }

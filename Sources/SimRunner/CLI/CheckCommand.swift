@@ -107,6 +107,7 @@ enum CheckCommand: Command {
         for run in runs {
             total.add(run.rules)
             let fired = Rule.allCases.filter { run.rules[$0] > 0 }.map { "\($0.rawValue) \(run.rules[$0])" }
+                + RoadRule.allCases.filter { run.rules[road: $0] > 0 }.map { "\($0.rawValue) \(run.rules[road: $0])" }
             out += "  \(run.file): \(fired.isEmpty ? "no rule" : fired.joined(separator: ", "))\n"
         }
         out += "\ntotals over \(runs.count) scenario\(runs.count == 1 ? "" : "s"):\n"
@@ -115,10 +116,15 @@ enum CheckCommand: Command {
             let scenarios = runs.filter { $0.rules[rule] > 0 }.count
             out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
         }
-        let never = total.neverFired
+        out += "  road rules:\n"
+        for rule in RoadRule.allCases {
+            let scenarios = runs.filter { $0.rules[road: rule] > 0 }.count
+            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
+        }
+        let never = total.neverFired.map(\.rawValue) + total.roadNeverFired.map(\.rawValue)
         out += never.isEmpty
-            ? "\nevery rule of SPEC 4.1 is exercised (the road has no rules yet)\n"
-            : "\nnever exercised: \(never.map(\.rawValue).joined(separator: ", "))\n"
+            ? "\nevery rule of SPEC 4.1 and of the road is exercised\n"
+            : "\nnever exercised: \(never.joined(separator: ", "))\n"
         return out + "\n"
     }
 }
