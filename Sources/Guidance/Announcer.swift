@@ -37,6 +37,9 @@ public enum SkipReason: String, Sendable, Equatable {
     case late
     /// The previous maneuver's lines announced this one ("…, then turn left").
     case then
+    /// It would say word for word what the line before it for the maneuver
+    /// said (a near line with the far line's spoken distance).
+    case repeated
 }
 
 /// The guidance: given the road state, the settings and a span of time, it
@@ -58,6 +61,8 @@ public struct Announcer: Sendable {
     var done: [UInt8]
     /// Per maneuver, whether a "now" line was made for it (itself or as a "then").
     public private(set) var nowSpoken: [Bool]
+    /// Per maneuver, the words of the last line spoken for it.
+    var lastWords: [String?]
     var reroutes = 0
     /// Per maneuver and stage, the spoken distance of the last duration guess
     /// and its duration: texts are built only when the spoken distance changes.
@@ -68,6 +73,7 @@ public struct Announcer: Sendable {
         self.maneuvers = maneuvers
         done = Array(repeating: 0, count: maneuvers.count)
         nowSpoken = Array(repeating: false, count: maneuvers.count)
+        lastWords = Array(repeating: nil, count: maneuvers.count)
         guesses = Array(repeating: (-1, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
@@ -167,6 +173,10 @@ public struct Announcer: Sendable {
             out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
         }
+        guard words != lastWords[m] else {
+            out.append(.skipped(maneuver: m, stage: stage, reason: .repeated, at: t))
+            return
+        }
         let length = duration(words)
         let expires: SimTime
         switch stage {
@@ -187,6 +197,7 @@ public struct Announcer: Sendable {
             id: "\(maneuvers[m].id).\(stage.rawValue)", at: t, duration: length, urgent: stage == .now, text: words,
             language: settings.language, maneuver: maneuvers[m].id, expires: expires)
         out.append(.line(line, maneuver: m, stage: stage))
+        lastWords[m] = words
         if stage == .now { nowSpoken[m] = true }
         if stage != .far, let n = then(m), done[n] & Stage.far.bit == 0 {
             done[n] |= Stage.far.bit

@@ -19,6 +19,8 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case stageLate = "stage-late"
     /// A stage skipped because a "then" line announced it with the maneuver before.
     case thenLine = "then-line"
+    /// A stage skipped because it would repeat the line before it word for word.
+    case stageRepeated = "stage-repeated"
     /// A maneuver passed without a "now" line, with the reason why.
     case turnUnannounced = "turn-unannounced"
     /// Measuring paused in the background outside a guidance segment.
@@ -35,6 +37,7 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case (.roadOffRoute, _): self = .offRoute
         case (.roadOnRoute, _): self = .backOnRoute
         case (.roadStageSkipped, "then"): self = .thenLine
+        case (.roadStageSkipped, "repeated"): self = .stageRepeated
         case (.roadStageSkipped, _): self = .stageLate
         case (.roadTurnUnannounced, _): self = .turnUnannounced
         case (.roadMeasuringPaused, _): self = .measuringPaused
