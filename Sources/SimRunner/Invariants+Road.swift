@@ -37,13 +37,11 @@ extension Invariants {
             }
         }
         // R1 and R2: lines by maneuver.
-        var started: [Int: SimTime] = [:]
         var nowEnded: [String: SimTime] = [:]
         var nowDropped: Set<String> = []
         for event in timeline.events {
             let line = Int(event.subject)
             switch event.kind {
-            case .guidanceStarted: started[line] = event.t
             case .guidanceEnded, .guidanceDropped:
                 guard let maneuver = roster.lines[line].maneuver else { continue }
                 let isNow = line < roster.lineStages.count && roster.lineStages[line] == .now
@@ -59,7 +57,7 @@ extension Invariants {
             default: continue
             }
         }
-        for (maneuver, pass) in passed.sorted(by: { $0.value < $1.value }) {
+        for (maneuver, pass) in passed.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             if let end = nowEnded[maneuver], end <= pass { continue }
             if unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
             found.append(.init(check: .road(.nowLine), t: pass,

@@ -198,9 +198,7 @@ extension Timeline {
         out += "<text x=\"\(x + 28)\" y=\"\(y)\">cause → effect</text></g>\n"
         return out
     }
-}
 
-extension Timeline {
     /// The road lane's marks, on a second legend line.
     static func svgRoadLegend(y: Int) -> String {
         let items: [(String, String)] = [

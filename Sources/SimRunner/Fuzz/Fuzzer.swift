@@ -68,13 +68,10 @@ public struct Fuzzer {
         check(scenario, fault: fault).0
     }
 
-    /// Simulates twice, checks every invariant (7 by comparing the two
-    /// timelines) and every rule check.
+    /// Simulates twice and checks every invariant and rule check (a `Verdict`;
+    /// generated scenarios have no matchers), in time order.
     static func check(_ scenario: Scenario, fault: TalkArbiter.Fault?) -> ([Violation], Timeline) {
-        let first = Simulation(scenario, fault: fault)
-        var violations = Invariants.check(scenario, first)
-        let second = Simulation(scenario, fault: fault)
-        if let divergence = Verdict.firstDifference(first.timeline, second.timeline) { violations.append(divergence) }
-        return (violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, first.timeline)
+        let verdict = Verdict(scenario, fault: fault)
+        return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
     }
 }
