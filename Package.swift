@@ -1,9 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
-/// One set of settings for every target: warnings are errors.
+/// One set of settings for every target: warnings are errors (a toolchain
+/// setting, not `unsafeFlags`, so the package stays usable as a dependency).
 let swiftSettings: [SwiftSetting] = [
-    .unsafeFlags(["-warnings-as-errors"]),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
@@ -19,24 +20,55 @@ let package = Package(
         .target(name: "Guidance", dependencies: ["Road"], swiftSettings: swiftSettings),
         .target(name: "TalkArbiter", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .target(name: "AudioBus", dependencies: ["SimClock"], swiftSettings: swiftSettings),
+        // `Sources/SimRunner` holds the run and the edges around it, one module each
+        // (docs/architecture.md): the core, the file format, review, fuzzing, the CLI.
         .target(
             name: "SimRunner",
             dependencies: ["SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus"],
+            path: "Sources/SimRunner/Core",
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "drivesim", dependencies: ["SimRunner"], swiftSettings: swiftSettings),
-        .target(name: "TestSupport", dependencies: ["SimRunner"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "ScenarioFormat",
+            dependencies: ["SimRunner", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            path: "Sources/SimRunner/Format",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Review",
+            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            path: "Sources/SimRunner/Review",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Fuzzing",
+            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            path: "Sources/SimRunner/Fuzzing",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DrivesimCLI",
+            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            path: "Sources/SimRunner/CLI",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["DrivesimCLI", "ScenarioFormat", "SimRunner"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "SimRunnerTests",
-            dependencies: ["SimRunner", "TestSupport"],
+            name: "ReviewTests",
+            dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"],
             // Pinned pictures, read from the package root by the tests.
             exclude: ["Goldens"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
     ]
 )

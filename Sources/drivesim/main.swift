@@ -1,7 +1,9 @@
-import SimRunner
+import DrivesimCLI
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 var console = Console.standard

@@ -1,3 +1,7 @@
+import DrivesimCLI
+import Fuzzing
+import Review
+import ScenarioFormat
 import SimRunner
 import TalkArbiter
 import TestSupport

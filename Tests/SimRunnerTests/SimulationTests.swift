@@ -1,4 +1,8 @@
+import DrivesimCLI
+import Fuzzing
 import Guidance
+import Review
+import ScenarioFormat
 import SimClock
 import SimRunner
 import Testing

@@ -1,4 +1,6 @@
 import Foundation
+import DrivesimCLI
+import ScenarioFormat
 import SimRunner
 
 /// Where the repository's files are, and small helpers shared by tests.

@@ -1,3 +1,8 @@
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
+
 /// A command's arguments, parsed by hand in the manner of
 /// swift-argument-parser: `--name value` or `--name=value`, flags, and
 /// positional arguments; a misspelt option gets a suggestion.

@@ -1,8 +1,14 @@
+import Fuzzing
+import Review
+import ScenarioFormat
 import SimClock
+import SimRunner
 import TalkArbiter
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `drivesim bench`: throughput of the event queue and of a whole generated

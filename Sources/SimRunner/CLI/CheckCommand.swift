@@ -1,3 +1,7 @@
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 import TalkArbiter
 
 /// `drivesim check PATH... [--record] [--coverage]`: every scenario under the

@@ -1,7 +1,13 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Where a command writes: the timeline (or results) to standard output,

@@ -1,3 +1,8 @@
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
+
 /// `drivesim` with no arguments: a built-in demo drive, its timeline printed.
 enum DemoCommand {
     /// A short drive through Gangnam: the road section generates the fixes,

@@ -1,3 +1,8 @@
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
+
 /// The `drivesim` command line (SPEC 8): a thin layer over the simulator.
 /// Returns the exit code: 0 all held, 1 something failed, 2 unusable input.
 public enum Drivesim {

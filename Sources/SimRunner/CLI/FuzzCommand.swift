@@ -1,4 +1,8 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 import TalkArbiter
 
 /// `drivesim fuzz`: a seeded campaign of collision scenarios; every failure

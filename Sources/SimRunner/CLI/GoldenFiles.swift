@@ -1,4 +1,8 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 
 /// Golden timeline files on disk: where a scenario's golden file is, reading
 /// and comparing it, and recording it.

@@ -1,4 +1,8 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 
 /// `drivesim import-gpx FILE [--out FILE]`: a GPX track as the road
 /// section's recorded fixes, keeping its timestamps.

@@ -1,5 +1,9 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
 import SimClock
+import SimRunner
 
 /// `drivesim run FILE [--format text|json|lanes|svg|trace]`: one scenario,
 /// its timeline on standard output (or in `--out`), what failed on standard error.

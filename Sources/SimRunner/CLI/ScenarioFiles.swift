@@ -1,4 +1,8 @@
 import Foundation
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
 
 /// Reading scenario files: the only place that touches the file system for
 /// scenarios. Every failure becomes a `LoadFailure` naming the file.

@@ -1,0 +1,334 @@
+import SimRunner
+
+/// A strict JSON parser (RFC 8259) over raw bytes.
+///
+/// No comments, no trailing commas, no `NaN`, no leading zeros, no raw control
+/// characters in strings, no duplicate keys. It never traps on any input: the
+/// bytes are checked to be UTF-8 first, and nesting is limited to `maxDepth`
+/// so the recursion is bounded.
+///
+/// - Complexity: O(n) in the number of bytes.
+public enum JSONParser {
+    /// The deepest nesting of objects and arrays accepted (the top-level
+    /// container is depth 1).
+    public static let maxDepth = 64
+
+    /// Parses exactly one JSON value, surrounded by optional whitespace.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        try validateUTF8(bytes)
+        var state = State(bytes: bytes)
+        state.skipWhitespace()
+        if state.atEnd { throw state.error(.empty) }
+        let value = try state.value(depth: 0)
+        state.skipWhitespace()
+        if !state.atEnd { throw state.error(.syntax(.trailingContent)) }
+        return value
+    }
+
+    /// Finds the first byte sequence that is not UTF-8 (overlongs,
+    /// surrogates and values above U+10FFFF included) and reports where it is.
+    static func validateUTF8(_ b: [UInt8]) throws(JSONParseError) {
+        var i = 0, line = 1, column = 1
+        let n = b.count
+        func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
+        while i < n {
+            let c = b[i]
+            var length = 0
+            switch c {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = isContinuation(i + 1) ? 2 : 0
+            case 0xE0: length = i + 1 < n && (0xA0...0xBF).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+            case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
+            case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+            case 0xF0:
+                length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+            case 0xF1...0xF3:
+                length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+            case 0xF4:
+                length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+            default: length = 0
+            }
+            if length == 0 {
+                throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
+            }
+            if c == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+    }
+
+    /// One step of a path inside the document.
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    /// Renders a path the way scenario errors show it: `replies[0].stretches`.
+    static func render(_ path: [PathComponent]) -> String {
+        var out = ""
+        for component in path {
+            switch component {
+            case .key(let k): out += out.isEmpty ? k : "." + k
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
+
+    /// The parser's cursor. Positions are computed incrementally: newlines
+    /// only occur in whitespace (raw ones are refused in strings), and columns
+    /// are counted from a cached point on the current line, so the whole
+    /// parse stays linear even for a one-line file.
+    struct State {
+        let b: [UInt8]
+        var i = 0
+        var line = 1
+        var lineStart = 0
+        var cachedOffset = 0
+        var cachedColumn = 1
+        var path: [PathComponent] = []
+
+        init(bytes: [UInt8]) { self.b = bytes }
+
+        var atEnd: Bool { i >= b.count }
+
+        mutating func skipWhitespace() {
+            while i < b.count {
+                switch b[i] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+                case UInt8(ascii: "\n"): i += 1; line += 1; lineStart = i
+                default: return
+                }
+            }
+        }
+
+        /// The 1-based column of a byte offset on the current line, in scalars.
+        mutating func column(of offset: Int) -> Int {
+            if cachedOffset < lineStart || offset < cachedOffset {
+                cachedOffset = lineStart; cachedColumn = 1
+            }
+            var k = cachedOffset, col = cachedColumn
+            let end = min(offset, b.count)
+            while k < end {
+                if b[k] & 0xC0 != 0x80 { col += 1 }
+                k += 1
+            }
+            cachedOffset = end; cachedColumn = col
+            return col
+        }
+
+        mutating func error(_ reason: JSONParseError.Reason, at offset: Int? = nil) -> JSONParseError {
+            JSONParseError(reason: reason, line: line, column: column(of: offset ?? i), path: JSONParser.render(path))
+        }
+
+        /// The character at the cursor, as a message shows it.
+        func found(at offset: Int) -> String {
+            guard offset < b.count else { return "the end of the file" }
+            // The input is valid UTF-8, so this decodes one whole scalar.
+            var end = offset + 1
+            while end < b.count, b[end] & 0xC0 == 0x80 { end += 1 }
+            let text = String(decoding: b[offset..<end], as: UTF8.self)
+            guard let scalar = text.unicodeScalars.first else { return "'?'" }
+            if scalar.value < 0x21 || scalar.value == 0x7F || scalar.value == 0xFEFF || (0x80...0xA0).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            }
+            return "'\(text)'"
+        }
+
+        mutating func unexpected(_ wanted: JSONSyntax.Wanted) -> JSONParseError {
+            if atEnd { return error(.syntax(.unexpectedEnd(expected: wanted))) }
+            return error(.syntax(.unexpectedCharacter(found(at: i), expected: wanted)))
+        }
+
+        /// Parses the value at the cursor (whitespace already skipped).
+        /// `depth` counts the containers around it.
+        mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard i < b.count else { throw unexpected(.value) }
+            let line = self.line, column = self.column(of: i)
+            let kind: JSONValue.Kind
+            switch b[i] {
+            case UInt8(ascii: "{"):
+                guard depth < JSONParser.maxDepth else { throw error(.tooDeep) }
+                kind = try object(depth: depth + 1)
+            case UInt8(ascii: "["):
+                guard depth < JSONParser.maxDepth else { throw error(.tooDeep) }
+                kind = try array(depth: depth + 1)
+            case UInt8(ascii: "\""):
+                kind = .string(try string())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                kind = .number(try number())
+            case UInt8(ascii: "t"): try literal("true"); kind = .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); kind = .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); kind = .null
+            default: throw unexpected(.value)
+            }
+            return JSONValue(kind, line: line, column: column)
+        }
+
+        mutating func literal(_ word: String) throws(JSONParseError) {
+            for expected in word.utf8 {
+                guard i < b.count else { throw unexpected(.value) }
+                guard b[i] == expected else { throw error(.syntax(.unexpectedCharacter(found(at: i), expected: .value))) }
+                i += 1
+            }
+        }
+
+        mutating func array(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
+            i += 1  // [
+            var items: [JSONValue] = []
+            skipWhitespace()
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            path.append(.index(0))
+            while true {
+                path[path.count - 1] = .index(items.count)
+                skipWhitespace()
+                items.append(try value(depth: depth))
+                skipWhitespace()
+                guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; break }
+                throw unexpected(.commaOrCloseBracket)
+            }
+            path.removeLast()
+            return .array(items)
+        }
+
+        mutating func object(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
+            i += 1  // {
+            var members: [(key: String, value: JSONValue)] = []
+            var seen: Set<String> = []
+            skipWhitespace()
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            while true {
+                skipWhitespace()
+                guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw unexpected(.key) }
+                let keyOffset = i
+                let key = try string()
+                path.append(.key(key))
+                guard seen.insert(key).inserted else { throw error(.duplicateKey(key), at: keyOffset) }
+                skipWhitespace()
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
+                i += 1
+                skipWhitespace()
+                members.append((key: key, value: try value(depth: depth)))
+                path.removeLast()
+                skipWhitespace()
+                guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; break }
+                throw unexpected(.commaOrCloseBrace)
+            }
+            return .object(members)
+        }
+
+        /// Parses a string at the cursor (on its opening quote). Runs without
+        /// escapes are copied as whole slices.
+        mutating func string() throws(JSONParseError) -> String {
+            i += 1  // opening quote
+            var runStart = i
+            var buffer: [UInt8]? = nil
+            while true {
+                guard i < b.count else { throw unexpected(.closingQuote) }
+                let c = b[i]
+                if c == UInt8(ascii: "\"") {
+                    let result: String
+                    if var buffer {
+                        buffer.append(contentsOf: b[runStart..<i])
+                        result = String(decoding: buffer, as: UTF8.self)
+                    } else {
+                        result = String(decoding: b[runStart..<i], as: UTF8.self)
+                    }
+                    i += 1
+                    return result
+                }
+                if c < 0x20 { throw error(.syntax(.controlCharacterInString)) }
+                if c != UInt8(ascii: "\\") { i += 1; continue }
+                var out = buffer ?? []
+                out.append(contentsOf: b[runStart..<i])
+                let escapeStart = i
+                i += 1
+                guard i < b.count else { throw unexpected(.closingQuote) }
+                switch b[i] {
+                case UInt8(ascii: "\""): out.append(0x22); i += 1
+                case UInt8(ascii: "\\"): out.append(0x5C); i += 1
+                case UInt8(ascii: "/"): out.append(0x2F); i += 1
+                case UInt8(ascii: "b"): out.append(0x08); i += 1
+                case UInt8(ascii: "f"): out.append(0x0C); i += 1
+                case UInt8(ascii: "n"): out.append(0x0A); i += 1
+                case UInt8(ascii: "r"): out.append(0x0D); i += 1
+                case UInt8(ascii: "t"): out.append(0x09); i += 1
+                case UInt8(ascii: "u"):
+                    i += 1
+                    guard let high = hex4() else { throw error(.syntax(.invalidUnicodeEscape), at: escapeStart) }
+                    var scalarValue = high
+                    if (0xD800...0xDBFF).contains(high) {
+                        guard i + 1 < b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else {
+                            throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
+                        }
+                        i += 2
+                        guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
+                            throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
+                        }
+                        scalarValue = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(high) {
+                        throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
+                    }
+                    guard let scalar = Unicode.Scalar(scalarValue) else {
+                        throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
+                    }
+                    out.append(contentsOf: String(Character(scalar)).utf8)
+                default:
+                    throw error(.syntax(.invalidEscape), at: escapeStart)
+                }
+                buffer = out
+                runStart = i
+            }
+        }
+
+        /// Four hex digits at the cursor, consumed; nil if they are not there.
+        mutating func hex4() -> UInt32? {
+            guard i + 4 <= b.count else { return nil }
+            var v: UInt32 = 0
+            for k in i..<(i + 4) {
+                let c = b[k]
+                let d: UInt8
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                v = v << 4 | UInt32(d)
+            }
+            i += 4
+            return v
+        }
+
+        func isDigit(_ k: Int) -> Bool { k < b.count && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9") }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as text.
+        mutating func number() throws(JSONParseError) -> String {
+            let start = i
+            if b[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+            if b[i] == UInt8(ascii: "0") {
+                i += 1
+                if isDigit(i) { throw error(.syntax(.invalidNumber), at: start) }
+            } else {
+                while isDigit(i) { i += 1 }
+            }
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                i += 1
+                guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+                while isDigit(i) { i += 1 }
+            }
+            if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+                guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+                while isDigit(i) { i += 1 }
+            }
+            return String(decoding: b[start..<i], as: UTF8.self)
+        }
+    }
+}

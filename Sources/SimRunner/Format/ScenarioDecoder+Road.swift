@@ -1,0 +1,261 @@
+import Guidance
+import Road
+import SimClock
+import SimRunner
+
+/// The `road` section (docs/scenario-format.md), decoded as strictly as the
+/// core: every key checked, every problem typed and placed by path.
+extension Decoding {
+    static let roadKeys = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance"]
+
+    /// A plain number within `range`.
+    func number(_ value: JSONValue, _ path: String, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+        guard case .number(let literal) = value.kind, let x = Double(literal), x.isFinite else {
+            throw fail(.wrongType(expected: .number), path, value)
+        }
+        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path, value) }
+        guard range.contains(x) else { throw fail(.outOfRange("\(format(range.lowerBound))...\(format(range.upperBound))"), path, value) }
+        return x
+    }
+
+    private func format(_ x: Double) -> String { x == x.rounded() ? String(Int64(x)) : String(x) }
+
+    func point(_ fields: Fields) throws(ScenarioError) -> GeoPoint {
+        let latValue = try required(fields, "lat"), lonValue = try required(fields, "lon")
+        guard case .number = latValue.kind, case .number = lonValue.kind else {
+            if case .number = latValue.kind { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
+            throw fail(.wrongType(expected: .number), fields.path("lat"), latValue)
+        }
+        let lat = try number(latValue, fields.path("lat"), -1e9...1e9)
+        if abs(lat) > 90 { throw fail(.coordinateOutOfRange, fields.path("lat"), latValue) }
+        let lon = try number(lonValue, fields.path("lon"), -1e9...1e9)
+        if abs(lon) > 180 { throw fail(.coordinateOutOfRange, fields.path("lon"), lonValue) }
+        return GeoPoint(latitude: lat, longitude: lon)
+    }
+
+    func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [TimeWindow] {
+        var out: [TimeWindow] = []
+        for (i, item) in try array(value, path).enumerated() {
+            out.append(try window(object(item, Decoding.join(path, i), allowed: ["from", "to"])))
+        }
+        return out
+    }
+
+    func window(_ fields: Fields) throws(ScenarioError) -> TimeWindow {
+        let from = try seconds(try required(fields, "from"), fields.path("from"), .time)
+        let toValue = try required(fields, "to")
+        let to = try seconds(toValue, fields.path("to"), .time)
+        if to <= from { throw fail(.emptyWindow, fields.path("to"), toValue) }
+        return TimeWindow(from: from, to: to)
+    }
+
+    mutating func road(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Road {
+        let fields = try object(value, path, allowed: Decoding.roadKeys)
+        let language = try language(try required(fields, "language"), fields.path("language"))
+        let routeValue = try required(fields, "route")
+        let (points, maneuvers) = try route(routeValue, fields.path("route"))
+        var road = Scenario.Road(language: language, points: points, maneuvers: maneuvers)
+        if let v = fields.optional("drive") { road.drive = try drive(v, fields.path("drive")) }
+        if let v = fields.optional("fixes") { road.fixes = try fixes(v, fields.path("fixes")) }
+        switch road.fixes {
+        case .generated:
+            if road.drive == nil { throw fail(.driveMissing, path, value) }
+        case .recorded:
+            if let v = fields.optional("drive") { throw fail(.driveWithRecordedFixes, fields.path("drive"), v) }
+        }
+        if let v = fields.optional("link") { road.link = try link(v, fields.path("link")) }
+        if let v = fields.optional("app") {
+            let app = try object(v, fields.path("app"), allowed: ["background", "segments"])
+            if let b = app.optional("background") { road.background = try windows(b, app.path("background")) }
+            if let s = app.optional("segments") { road.segments = try windows(s, app.path("segments")) }
+        }
+        if let v = fields.optional("follow") { road.follow = try follow(v, fields.path("follow")) }
+        if let v = fields.optional("guidance") { try guidance(v, fields.path("guidance"), into: &road) }
+        return road
+    }
+
+    mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+        let fields = try object(value, path, allowed: ["points", "maneuvers"])
+        let pointsValue = try required(fields, "points")
+        let pointsPath = fields.path("points")
+        var points: [GeoPoint] = []
+        for (i, item) in try array(pointsValue, pointsPath).enumerated() {
+            points.append(try point(object(item, Decoding.join(pointsPath, i), allowed: ["lat", "lon"])))
+        }
+        var route: Route
+        do { route = try Route(points: points) } catch { throw fail(.routeTooShort, pointsPath, pointsValue) }
+        var specs: [Scenario.ManeuverSpec] = []
+        var values: [JSONValue] = []
+        if let v = fields.optional("maneuvers") {
+            let mPath = fields.path("maneuvers")
+            values = try array(v, mPath)
+            for (i, item) in values.enumerated() {
+                let m = try object(item, Decoding.join(mPath, i), allowed: ["id", "lat", "lon", "turn", "street"])
+                let id = try id(m)
+                let at = try point(m)
+                let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
+                var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
+                if let s = m.optional("street") { spec.street = try nonEmptyString(s, m.path("street")) }
+                specs.append(spec)
+            }
+        }
+        do {
+            try route.place(specs.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street)) })
+        } catch {
+            if case .maneuverOffRoute(let i, let meters) = error {
+                throw fail(.maneuverOffRoute(meters: Int(meters.rounded(.down))), Decoding.join(fields.path("maneuvers"), i), values[i])
+            }
+        }
+        return (points, specs)
+    }
+
+    func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
+        let fields = try object(value, path, allowed: ["start", "speeds", "accel", "decel", "detours"])
+        let speedsValue = try required(fields, "speeds")
+        let speedsPath = fields.path("speeds")
+        var steps: [SpeedProfile.Step] = []
+        for (i, item) in try array(speedsValue, speedsPath).enumerated() {
+            let s = try object(item, Decoding.join(speedsPath, i), allowed: ["from", "kmh"])
+            let fromValue = try required(s, "from")
+            let from = try number(fromValue, s.path("from"), 0...100_000_000)
+            if (i == 0 && from != 0) || (i > 0 && from <= steps[i - 1].from) {
+                throw fail(.speedStepsOutOfOrder, s.path("from"), fromValue)
+            }
+            let kmhValue = try required(s, "kmh")
+            guard case .number(let literal) = kmhValue.kind, let kmh = Double(literal) else {
+                throw fail(.wrongType(expected: .number), s.path("kmh"), kmhValue)
+            }
+            if kmh < 0 { throw fail(.negativeSpeed, s.path("kmh"), kmhValue) }
+            if kmh == 0 { throw fail(.notPositive, s.path("kmh"), kmhValue) }
+            if kmh > 250 { throw fail(.outOfRange("0...250"), s.path("kmh"), kmhValue) }
+            steps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
+        }
+        if steps.isEmpty { throw fail(.speedStepsOutOfOrder, speedsPath, speedsValue) }
+        var drive = Scenario.Drive(profile: SpeedProfile(steps: steps))
+        if let v = fields.optional("start") { drive.start = try seconds(v, fields.path("start"), .time) }
+        if let v = fields.optional("accel") { drive.profile.accel = try positive(v, fields.path("accel"), 20) }
+        if let v = fields.optional("decel") { drive.profile.decel = try positive(v, fields.path("decel"), 20) }
+        if let v = fields.optional("detours") {
+            let dPath = fields.path("detours")
+            for (i, item) in try array(v, dPath).enumerated() {
+                let d = try object(item, Decoding.join(dPath, i), allowed: ["from", "to", "offset"])
+                let offset = try number(try required(d, "offset"), d.path("offset"), -10_000...10_000)
+                drive.detours.append(Scenario.Detour(window: try window(d), offset: offset))
+            }
+        }
+        return drive
+    }
+
+    /// A number above zero and at most `limit`.
+    func positive(_ value: JSONValue, _ path: String, _ limit: Double) throws(ScenarioError) -> Double {
+        let x = try number(value, path, 0...limit)
+        if x == 0 { throw fail(.notPositive, path, value) }
+        return x
+    }
+
+    func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
+        let generatedKeys = ["every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late"]
+        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
+        if members.contains(where: { $0.key == "recorded" }) {
+            let fields = try object(value, path, allowed: ["recorded"])
+            return .recorded(try recorded(try required(fields, "recorded"), fields.path("recorded")))
+        }
+        let fields = try object(value, path, allowed: generatedKeys + ["recorded"])
+        var g = FixGenerator()
+        if let v = fields.optional("every") { g.every = try seconds(v, fields.path("every"), .duration, positive: true) }
+        if let v = fields.optional("accuracy") { g.accuracy = try number(v, fields.path("accuracy"), 0...10_000) }
+        if let v = fields.optional("noise") { g.noise = try number(v, fields.path("noise"), 0...10_000) }
+        if let v = fields.optional("seed") {
+            let n = try integer(v, fields.path("seed"))
+            if n < 0 { throw fail(.negative, fields.path("seed"), v) }
+            g.seed = UInt64(n)
+        }
+        if let v = fields.optional("delay") { g.delay = try seconds(v, fields.path("delay"), .duration) }
+        if let v = fields.optional("jitter") { g.jitter = try seconds(v, fields.path("jitter"), .duration) }
+        if let v = fields.optional("dropPercent") {
+            let n = try integer(v, fields.path("dropPercent"))
+            if n < 0 { throw fail(.negative, fields.path("dropPercent"), v) }
+            if n > 100 { throw fail(.outOfRange("0...100"), fields.path("dropPercent"), v) }
+            g.dropPercent = Int(n)
+        }
+        if let v = fields.optional("gaps") { g.gaps = try windows(v, fields.path("gaps")) }
+        if let v = fields.optional("late") {
+            let lPath = fields.path("late")
+            for (i, item) in try array(v, lPath).enumerated() {
+                let l = try object(item, Decoding.join(lPath, i), allowed: ["from", "to", "delay"])
+                g.late.append((try window(l), try seconds(try required(l, "delay"), l.path("delay"), .duration)))
+            }
+        }
+        return .generated(g)
+    }
+
+    func recorded(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
+        var out: [Scenario.RecordedFix] = []
+        for (i, item) in try array(value, path).enumerated() {
+            let f = try object(item, Decoding.join(path, i), allowed: ["at", "arrives", "lat", "lon", "accuracy", "speed"])
+            let atValue = try required(f, "at")
+            let at = try seconds(atValue, f.path("at"), .time)
+            if let previous = out.last, at < previous.taken { throw fail(.fixTimeBackwards, f.path("at"), atValue) }
+            var fix = Scenario.RecordedFix(taken: at, arrives: at, point: try point(f))
+            if let v = f.optional("arrives") {
+                fix.arrives = try seconds(v, f.path("arrives"), .time)
+                if fix.arrives < at { throw fail(.arrivesBeforeTaken, f.path("arrives"), v) }
+            }
+            if let v = f.optional("accuracy") { fix.accuracy = try number(v, f.path("accuracy"), 0...100_000) }
+            if let v = f.optional("speed") { fix.speed = try number(v, f.path("speed"), 0...150) }
+            out.append(fix)
+        }
+        return out
+    }
+
+    func link(_ value: JSONValue, _ path: String) throws(ScenarioError) -> LocationLink {
+        let fields = try object(value, path, allowed: ["latency", "freshness", "outages"])
+        var link = LocationLink()
+        if let v = fields.optional("latency") { link.latency = try seconds(v, fields.path("latency"), .duration) }
+        if let v = fields.optional("freshness") { link.freshness = try seconds(v, fields.path("freshness"), .duration) }
+        if let v = fields.optional("outages") { link.outages = try windows(v, fields.path("outages")) }
+        return link
+    }
+
+    func follow(_ value: JSONValue, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
+        let fields = try object(value, path, allowed: ["accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount"])
+        var s = RouteFollower.Settings()
+        if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try positive(v, fields.path("accuracyLimit"), 100_000) }
+        if let v = fields.optional("offRouteEnter") { s.offRouteEnter = try positive(v, fields.path("offRouteEnter"), 10_000) }
+        if let v = fields.optional("offRouteExit") { s.offRouteExit = try positive(v, fields.path("offRouteExit"), 10_000) }
+        if let v = fields.optional("offRouteCount") {
+            let n = try integer(v, fields.path("offRouteCount"))
+            if n < 1 || n > 100 { throw fail(.outOfRange("1...100"), fields.path("offRouteCount"), v) }
+            s.offRouteCount = Int(n)
+        }
+        if s.offRouteExit > s.offRouteEnter, let v = fields.optional("offRouteExit") {
+            throw fail(.outOfRange("0...offRouteEnter (\(Int(s.offRouteEnter)))"), fields.path("offRouteExit"), v)
+        }
+        return s
+    }
+
+    func guidance(_ value: JSONValue, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
+        let fields = try object(value, path, allowed: ["far", "near", "now", "thenWithin", "margin", "horizon", "rates"])
+        func lead(_ key: String, _ base: StageLead) throws(ScenarioError) -> StageLead {
+            guard let v = fields.optional(key) else { return base }
+            let l = try object(v, fields.path(key), allowed: ["seconds", "minimum"])
+            var out = base
+            if let s = l.optional("seconds") { out.seconds = try number(s, l.path("seconds"), 0...600) }
+            if let m = l.optional("minimum") { out.minimum = try number(m, l.path("minimum"), 0...100_000) }
+            return out
+        }
+        var g = road.guidance
+        g.far = try lead("far", g.far)
+        g.near = try lead("near", g.near)
+        g.now = try lead("now", g.now)
+        if let v = fields.optional("thenWithin") { g.thenWithin = try number(v, fields.path("thenWithin"), 0...10_000) }
+        if let v = fields.optional("margin") { g.margin = try seconds(v, fields.path("margin"), .duration) }
+        if let v = fields.optional("horizon") { road.horizon = try seconds(v, fields.path("horizon"), .duration) }
+        if let v = fields.optional("rates") {
+            let r = try object(v, fields.path("rates"), allowed: ["en", "ko"])
+            if let en = r.optional("en") { g.rates.englishWordsPerSecond = try positive(en, r.path("en"), 100) }
+            if let ko = r.optional("ko") { g.rates.koreanSyllablesPerSecond = try positive(ko, r.path("ko"), 100) }
+        }
+        road.guidance = g
+    }
+}

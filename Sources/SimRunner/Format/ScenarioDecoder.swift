@@ -1,0 +1,364 @@
+import Guidance
+import SimClock
+import SimRunner
+
+/// Reads a scenario file (SPEC 3 and 6) strictly: the format version first,
+/// then every key checked against the format, every time converted exactly to
+/// milliseconds, every id checked unique. Errors are typed (`ScenarioError`)
+/// and name the file, the path inside it, its line and column, and a reason case.
+public enum ScenarioDecoder {
+    /// The longest drive, in seconds: bounds every absolute time (`at`, `expires`).
+    public static let maxTimeSeconds = 86_400
+    /// The longest single span, in seconds: bounds `duration`, `ready`,
+    /// `after`, `earsTail`, `waitLimit`.
+    public static let maxDurationSeconds = 3_600
+
+    /// Decodes one scenario from the bytes of `file` (named only for errors).
+    ///
+    /// - Throws: `ScenarioError` (typed), the first problem found.
+    /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
+    public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
+        }
+        var decoding = Decoding(file: file)
+        return try decoding.scenario(root)
+    }
+}
+
+extension JSONParseError.Reason {
+    var scenarioReason: ScenarioError.Reason {
+        switch self {
+        case .empty: return .emptyFile
+        case .invalidUTF8: return .invalidUTF8
+        case .tooDeep: return .tooDeep
+        case .duplicateKey(let k): return .duplicateKey(k)
+        case .syntax(let s): return .syntax(s)
+        }
+    }
+}
+
+/// One decoding pass: the file name for errors and the ids seen so far.
+struct Decoding {
+    let file: String
+    /// Every id seen, with the path of its first use.
+    var ids: [String: String] = [:]
+
+    init(file: String) { self.file = file }
+
+    // MARK: Errors and paths
+
+    func fail(_ reason: ScenarioError.Reason, _ path: String, _ value: JSONValue) -> ScenarioError {
+        let known = value.line > 0
+        return ScenarioError(file: file, path: path, line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
+
+    // MARK: Shapes
+
+    /// An object whose keys have all been checked against `allowed`.
+    struct Fields {
+        let value: JSONValue
+        let members: [(key: String, value: JSONValue)]
+        let path: String
+
+        func optional(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        func path(_ key: String) -> String { Decoding.join(path, key) }
+    }
+
+    func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
+        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
+        for member in members where !allowed.contains(member.key) {
+            let hint = suggestion(for: member.key, among: allowed)
+            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(path, member.key), member.value)
+        }
+        return Fields(value: value, members: members, path: path)
+    }
+
+    func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONValue {
+        guard let value = fields.optional(key) else { throw fail(.missingField(key), fields.path, fields.value) }
+        return value
+    }
+
+    func array(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [JSONValue] {
+        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path, value) }
+        return items
+    }
+
+    func string(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
+        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path, value) }
+        return s
+    }
+
+    func nonEmptyString(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
+        let s = try string(value, path)
+        if s.isEmpty { throw fail(.emptyString, path, value) }
+        return s
+    }
+
+    func bool(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bool {
+        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path, value) }
+        return b
+    }
+
+    /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
+    func integer(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Int64 {
+        guard case .number(let literal) = value.kind,
+              !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+        else { throw fail(.wrongType(expected: .integer), path, value) }
+        guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path, value) }
+        return n
+    }
+
+    enum Span { case time, duration }
+
+    /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
+    func seconds(_ value: JSONValue, _ path: String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
+        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path, value) }
+        let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
+        switch Seconds.milliseconds(fromLiteral: literal, limitMs: Int64(limit) * 1000) {
+        case .success(let ms):
+            if positive && ms == 0 { throw fail(.notPositive, path, value) }
+            return SimTime(ms: ms)
+        case .failure(.negative): throw fail(.negative, path, value)
+        case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path, value)
+        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path, value)
+        }
+    }
+
+    func oneOf(_ value: JSONValue, _ path: String, _ allowed: [String]) throws(ScenarioError) -> String {
+        let s = try string(value, path)
+        guard allowed.contains(s) else {
+            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path, value)
+        }
+        return s
+    }
+
+    func language(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Language {
+        let allowed = Language.allCases.map(\.rawValue)
+        // `oneOf` guarantees the raw value exists.
+        return Language(rawValue: try oneOf(value, path, allowed)) ?? .ko
+    }
+
+    mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
+        let value = try required(fields, "id")
+        let path = fields.path("id")
+        let id = try string(value, path)
+        if id.isEmpty { throw fail(.emptyID, path, value) }
+        if let first = ids[id] { throw fail(.duplicateID(id, firstAt: first), path, value) }
+        ids[id] = path
+        return id
+    }
+
+    // MARK: The scenario
+
+    mutating func scenario(_ root: JSONValue) throws(ScenarioError) -> Scenario {
+        guard case .object(let members) = root.kind else { throw fail(.wrongType(expected: .object), "", root) }
+        // The format version comes first: a newer file may have any shape.
+        guard let version = members.first(where: { $0.key == "drivesim" })?.value else {
+            throw fail(.missingField("drivesim"), "", root)
+        }
+        let n = try integer(version, "drivesim")
+        if n > Int64(Scenario.formatVersion) { throw fail(.newerFormat(Int(clamping: n)), "drivesim", version) }
+        if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
+
+        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
+        let name = try nonEmptyString(try required(fields, "name"), "name")
+        var scenario = Scenario(name: name)
+        if let v = fields.optional("description") { scenario.description = try string(v, "description") }
+        if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
+        if let v = fields.optional("guidance") {
+            for (i, item) in try array(v, "guidance").enumerated() {
+                scenario.guidance.append(try line(item, Decoding.join("guidance", i)))
+            }
+        }
+        if let v = fields.optional("replies") {
+            for (i, item) in try array(v, "replies").enumerated() {
+                scenario.replies.append(try reply(item, Decoding.join("replies", i)))
+            }
+        }
+        var dadValues: [JSONValue] = []
+        if let v = fields.optional("dad") {
+            dadValues = try array(v, "dad")
+            for (i, item) in dadValues.enumerated() {
+                scenario.dad.append(try utterance(item, Decoding.join("dad", i)))
+            }
+        }
+        try checkOverlaps(scenario.dad, dadValues)
+        if let v = fields.optional("road") { scenario.road = try road(v, "road") }
+        if let v = fields.optional("expect") {
+            for (i, item) in try array(v, "expect").enumerated() {
+                scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
+            }
+        }
+        if let v = fields.optional("golden") { scenario.golden = try nonEmptyString(v, "golden") }
+        return scenario
+    }
+
+    func settings(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Settings {
+        let fields = try object(value, path, allowed: ["earsTail", "waitLimit", "afterCut"])
+        var settings = Scenario.Settings()
+        if let v = fields.optional("earsTail") { settings.earsTail = try seconds(v, fields.path("earsTail"), .duration) }
+        if let v = fields.optional("waitLimit") { settings.waitLimit = try seconds(v, fields.path("waitLimit"), .duration) }
+        if let v = fields.optional("afterCut") {
+            let allowed = Scenario.AfterCut.allCases.map(\.rawValue)
+            settings.afterCut = Scenario.AfterCut(rawValue: try oneOf(v, fields.path("afterCut"), allowed)) ?? .repeat
+        }
+        return settings
+    }
+
+    mutating func line(_ value: JSONValue, _ path: String) throws(ScenarioError) -> GuidanceLine {
+        let fields = try object(value, path, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
+        let id = try id(fields)
+        let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        var line = GuidanceLine(id: id, at: at, duration: duration)
+        if let v = fields.optional("urgent") { line.urgent = try bool(v, fields.path("urgent")) }
+        if let v = fields.optional("text") { line.text = try string(v, fields.path("text")) }
+        if let v = fields.optional("language") { line.language = try language(v, fields.path("language")) }
+        if let v = fields.optional("maneuver") { line.maneuver = try nonEmptyString(v, fields.path("maneuver")) }
+        if let v = fields.optional("expires") {
+            let expires = try seconds(v, fields.path("expires"), .time)
+            if expires <= at { throw fail(.expiresNotAfterAt, fields.path("expires"), v) }
+            line.expires = expires
+        }
+        return line
+    }
+
+    mutating func stretches(_ fields: Fields) throws(ScenarioError) -> [Scenario.Stretch] {
+        let value = try required(fields, "stretches")
+        let path = fields.path("stretches")
+        let items = try array(value, path)
+        if items.isEmpty { throw fail(.emptyStretches, path, value) }
+        var result: [Scenario.Stretch] = []
+        for (i, item) in items.enumerated() {
+            result.append(try stretch(item, Decoding.join(path, i)))
+        }
+        return result
+    }
+
+    mutating func stretch(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Stretch {
+        let fields = try object(value, path, allowed: ["id", "duration", "ready", "text", "language"])
+        let id = try id(fields)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        var stretch = Scenario.Stretch(id: id, duration: duration)
+        if let v = fields.optional("ready") { stretch.ready = try seconds(v, fields.path("ready"), .duration) }
+        if let v = fields.optional("text") { stretch.text = try string(v, fields.path("text")) }
+        if let v = fields.optional("language") { stretch.language = try language(v, fields.path("language")) }
+        return stretch
+    }
+
+    mutating func reply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Reply {
+        let fields = try object(value, path, allowed: ["id", "at", "stretches"])
+        let id = try id(fields)
+        let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
+        return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
+    }
+
+    mutating func utterance(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Utterance {
+        let fields = try object(value, path, allowed: ["id", "at", "duration", "language", "text", "reply"])
+        let id = try id(fields)
+        let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        let language = try language(try required(fields, "language"), fields.path("language"))
+        var utterance = Scenario.Utterance(id: id, at: at, duration: duration, language: language)
+        if let v = fields.optional("text") { utterance.text = try string(v, fields.path("text")) }
+        if let v = fields.optional("reply") { utterance.reply = try dadReply(v, fields.path("reply")) }
+        return utterance
+    }
+
+    mutating func dadReply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
+        let fields = try object(value, path, allowed: ["id", "after", "stretches"])
+        let id = try id(fields)
+        var reply = Scenario.DadReply(id: id, stretches: [])
+        if let v = fields.optional("after") { reply.after = try seconds(v, fields.path("after"), .duration) }
+        reply.stretches = try stretches(fields)
+        return reply
+    }
+
+    /// Dad has one voice: intervals [at, at + duration) must not intersect
+    /// (touching is fine). Sweeps in order of start, against the utterance
+    /// that ends last so far, and reports the later-starting one.
+    func checkOverlaps(_ dad: [Scenario.Utterance], _ values: [JSONValue]) throws(ScenarioError) {
+        let order = dad.indices.sorted { (dad[$0].at, $0) < (dad[$1].at, $1) }
+        var latest: Int? = nil
+        for i in order {
+            if let l = latest {
+                let end = dad[l].at + dad[l].duration
+                if dad[i].at < end {
+                    throw fail(.overlappingUtterance(with: dad[l].id), Decoding.join("dad", i), values[i])
+                }
+                if dad[i].at + dad[i].duration > end { latest = i }
+            } else {
+                latest = i
+            }
+        }
+    }
+
+    // MARK: Expectations
+
+    static let matcherKeys = ["event", "at", "between", "count"]
+
+    func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Matcher {
+        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
+        let fields = Fields(value: value, members: members, path: path)
+        let eventValue = try required(fields, "event")
+        let names = EventKind.allCases.map(\.rawValue)
+        let event = try oneOf(eventValue, fields.path("event"), names)
+        // `oneOf` guarantees the kind exists.
+        let kind = EventKind(rawValue: event) ?? .guidanceRequested
+
+        var expectation = Matcher(event: event, path: path)
+        var at: (SimTime, JSONValue)? = nil
+        var between: (SimTime, SimTime)? = nil
+        for member in members {
+            let memberPath = fields.path(member.key)
+            switch member.key {
+            case "event": continue
+            case "at": at = (try seconds(member.value, memberPath, .time), member.value)
+            case "between": between = try window(member.value, memberPath)
+            case "count":
+                let n = try integer(member.value, memberPath)
+                if n < 0 { throw fail(.negative, memberPath, member.value) }
+                guard let count = Int(exactly: n) else { throw fail(.integerOutOfRange, memberPath, member.value) }
+                expectation.count = count
+            case let name where kind.fields.contains(name):
+                expectation.fields.append((name: name, value: try fieldValue(member.value, memberPath, name: name)))
+            default:
+                let hint = suggestion(for: member.key, among: kind.fields + Decoding.matcherKeys)
+                throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
+            }
+        }
+        switch (at, between) {
+        case (let at?, _?): throw fail(.atAndBetween, path, at.1)
+        case (let at?, nil): expectation.when = .at(at.0)
+        case (nil, let window?): expectation.when = .between(window.0, window.1)
+        case (nil, nil): expectation.when = .anywhere
+        }
+        // Canonical order, so key order in the file does not matter.
+        expectation.fields.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return expectation
+    }
+
+    func window(_ value: JSONValue, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
+        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .window), path, value) }
+        guard items.count == 2 else { throw fail(.windowNotAPair, path, value) }
+        let from = try seconds(items[0], Decoding.join(path, 0), .time)
+        let to = try seconds(items[1], Decoding.join(path, 1), .time)
+        if from > to { throw fail(.reversedWindow, path, value) }
+        return (from, to)
+    }
+
+    /// Strictly typed: integers for millisecond fields, a boolean for
+    /// `urgent`, strings for the rest.
+    func fieldValue(_ value: JSONValue, _ path: String, name: String) throws(ScenarioError) -> FieldValue {
+        if EventKind.integerFields.contains(name) { return .int(try integer(value, path)) }
+        if EventKind.booleanFields.contains(name) { return .bool(try bool(value, path)) }
+        return .string(try string(value, path))
+    }
+}

@@ -1,0 +1,105 @@
+import Guidance
+import Road
+import SimClock
+import SimRunner
+
+/// The road section in canonical JSON; settings equal to their defaults are left out.
+extension ScenarioEncoder {
+    /// A number as its shortest round-tripping literal.
+    static func number(_ x: Double) -> JSONValue {
+        x == x.rounded() && abs(x) < 1e15 ? .integer(Int64(x)) : .number(String(x))
+    }
+
+    static func point(_ p: GeoPoint) -> [(key: String, value: JSONValue)] {
+        [("lat", number(p.latitude)), ("lon", number(p.longitude))]
+    }
+
+    static func window(_ w: TimeWindow) -> [(key: String, value: JSONValue)] {
+        [("from", seconds(w.from)), ("to", seconds(w.to))]
+    }
+
+    static func road(_ r: Scenario.Road) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("language", .string(r.language.rawValue))]
+        var route: [(key: String, value: JSONValue)] = [("points", .array(r.points.map { .object(point($0)) }))]
+        if !r.maneuvers.isEmpty {
+            route.append(("maneuvers", .array(r.maneuvers.map { m in
+                var fields: [(key: String, value: JSONValue)] = [("id", .string(m.id))] + point(m.point)
+                fields.append(("turn", .string(m.turn.rawValue)))
+                if let s = m.street { fields.append(("street", .string(s))) }
+                return .object(fields)
+            })))
+        }
+        members.append(("route", .object(route)))
+        if let d = r.drive {
+            var drive: [(key: String, value: JSONValue)] = [
+                ("speeds", .array(d.profile.steps.map { .object([("from", number($0.from)), ("kmh", number(($0.speed * 3.6 * 1e9).rounded() / 1e9))]) })),
+            ]
+            if d.start != .zero { drive.append(("start", seconds(d.start))) }
+            if d.profile.accel != 2.0 { drive.append(("accel", number(d.profile.accel))) }
+            if d.profile.decel != 3.0 { drive.append(("decel", number(d.profile.decel))) }
+            if !d.detours.isEmpty {
+                drive.append(("detours", .array(d.detours.map { .object(window($0.window) + [("offset", number($0.offset))]) })))
+            }
+            members.append(("drive", .object(drive)))
+        }
+        switch r.fixes {
+        case .recorded(let list):
+            members.append(("fixes", .object([("recorded", .array(list.map { f in
+                var fields: [(key: String, value: JSONValue)] = [("at", seconds(f.taken))]
+                if f.arrives != f.taken { fields.append(("arrives", seconds(f.arrives))) }
+                fields += point(f.point)
+                if f.accuracy != 5 { fields.append(("accuracy", number(f.accuracy))) }
+                if let s = f.speed { fields.append(("speed", number(s))) }
+                return .object(fields)
+            }))])))
+        case .generated(let g):
+            let base = FixGenerator()
+            var fixes: [(key: String, value: JSONValue)] = []
+            if g.every != base.every { fixes.append(("every", seconds(g.every))) }
+            if g.accuracy != base.accuracy { fixes.append(("accuracy", number(g.accuracy))) }
+            if g.noise != base.noise { fixes.append(("noise", number(g.noise))) }
+            if g.seed != base.seed { fixes.append(("seed", .integer(g.seed))) }
+            if g.delay != base.delay { fixes.append(("delay", seconds(g.delay))) }
+            if g.jitter != base.jitter { fixes.append(("jitter", seconds(g.jitter))) }
+            if g.dropPercent != base.dropPercent { fixes.append(("dropPercent", .integer(g.dropPercent))) }
+            if !g.gaps.isEmpty { fixes.append(("gaps", .array(g.gaps.map { .object(window($0)) }))) }
+            if !g.late.isEmpty {
+                fixes.append(("late", .array(g.late.map { .object(window($0.window) + [("delay", seconds($0.delay))]) })))
+            }
+            if !fixes.isEmpty { members.append(("fixes", .object(fixes))) }
+        }
+        let link = LocationLink()
+        var l: [(key: String, value: JSONValue)] = []
+        if r.link.latency != link.latency { l.append(("latency", seconds(r.link.latency))) }
+        if r.link.freshness != link.freshness { l.append(("freshness", seconds(r.link.freshness))) }
+        if !r.link.outages.isEmpty { l.append(("outages", .array(r.link.outages.map { .object(window($0)) }))) }
+        if !l.isEmpty { members.append(("link", .object(l))) }
+        var app: [(key: String, value: JSONValue)] = []
+        if !r.background.isEmpty { app.append(("background", .array(r.background.map { .object(window($0)) }))) }
+        if let s = r.segments { app.append(("segments", .array(s.map { .object(window($0)) }))) }
+        if !app.isEmpty { members.append(("app", .object(app))) }
+        let f = RouteFollower.Settings()
+        var follow: [(key: String, value: JSONValue)] = []
+        if r.follow.accuracyLimit != f.accuracyLimit { follow.append(("accuracyLimit", number(r.follow.accuracyLimit))) }
+        if r.follow.offRouteEnter != f.offRouteEnter { follow.append(("offRouteEnter", number(r.follow.offRouteEnter))) }
+        if r.follow.offRouteExit != f.offRouteExit { follow.append(("offRouteExit", number(r.follow.offRouteExit))) }
+        if r.follow.offRouteCount != f.offRouteCount { follow.append(("offRouteCount", .integer(r.follow.offRouteCount))) }
+        if !follow.isEmpty { members.append(("follow", .object(follow))) }
+        let g = GuidanceSettings(language: r.language)
+        var guidance: [(key: String, value: JSONValue)] = []
+        for (key, lead, base) in [("far", r.guidance.far, g.far), ("near", r.guidance.near, g.near), ("now", r.guidance.now, g.now)]
+        where lead != base {
+            guidance.append((key, .object([("seconds", number(lead.seconds)), ("minimum", number(lead.minimum))])))
+        }
+        if r.guidance.thenWithin != g.thenWithin { guidance.append(("thenWithin", number(r.guidance.thenWithin))) }
+        if r.guidance.margin != g.margin { guidance.append(("margin", seconds(r.guidance.margin))) }
+        if r.horizon != Scenario.Road(language: r.language, points: []).horizon { guidance.append(("horizon", seconds(r.horizon))) }
+        if r.guidance.rates != g.rates {
+            guidance.append(("rates", .object([
+                ("en", number(r.guidance.rates.englishWordsPerSecond)), ("ko", number(r.guidance.rates.koreanSyllablesPerSecond)),
+            ])))
+        }
+        if !guidance.isEmpty { members.append(("guidance", .object(guidance))) }
+        return .object(members)
+    }
+}

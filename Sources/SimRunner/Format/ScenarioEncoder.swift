@@ -1,0 +1,102 @@
+import Guidance
+import SimClock
+import SimRunner
+
+/// Writes a scenario as canonical JSON: sorted keys, two-space indent, times
+/// as exact decimal seconds (2500 ms → `2.5`). Optional fields equal to their
+/// defaults are left out; `drivesim` and `name` are always written.
+///
+/// `ScenarioDecoder.decode(ScenarioEncoder.encode(s))` gives back `s` when
+/// `s` could have been decoded: each expectation's `path` is `expect[i]` and
+/// its fields are sorted by name, as the decoder leaves them.
+public enum ScenarioEncoder {
+    /// The scenario's bytes.
+    public static func encode(_ scenario: Scenario) -> [UInt8] {
+        JSONWriter.bytes(value(scenario))
+    }
+
+    /// The scenario as a JSON value (keys in the writer's sorted order).
+    public static func value(_ s: Scenario) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("drivesim", .integer(Scenario.formatVersion)),
+            ("name", .string(s.name)),
+        ]
+        if let d = s.description { members.append(("description", .string(d))) }
+        let settings = settings(s.settings)
+        if case .object(let m) = settings.kind, !m.isEmpty { members.append(("settings", settings)) }
+        if !s.guidance.isEmpty { members.append(("guidance", .array(s.guidance.map(line)))) }
+        if !s.replies.isEmpty { members.append(("replies", .array(s.replies.map(reply)))) }
+        if !s.dad.isEmpty { members.append(("dad", .array(s.dad.map(utterance)))) }
+        if let r = s.road { members.append(("road", road(r))) }
+        if !s.expect.isEmpty { members.append(("expect", .array(s.expect.map(expectation)))) }
+        if let g = s.golden { members.append(("golden", .string(g))) }
+        return .object(members)
+    }
+
+    static func seconds(_ t: SimTime) -> JSONValue { .number(Seconds.literal(milliseconds: t.ms)) }
+
+    static func settings(_ s: Scenario.Settings) -> JSONValue {
+        let defaults = Scenario.Settings()
+        var members: [(key: String, value: JSONValue)] = []
+        if s.earsTail != defaults.earsTail { members.append(("earsTail", seconds(s.earsTail))) }
+        if s.waitLimit != defaults.waitLimit { members.append(("waitLimit", seconds(s.waitLimit))) }
+        if s.afterCut != defaults.afterCut { members.append(("afterCut", .string(s.afterCut.rawValue))) }
+        return .object(members)
+    }
+
+    static func line(_ l: GuidanceLine) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(l.id)), ("at", seconds(l.at)), ("duration", seconds(l.duration)),
+        ]
+        if l.urgent { members.append(("urgent", .bool(true))) }
+        if let t = l.text { members.append(("text", .string(t))) }
+        if let language = l.language { members.append(("language", .string(language.rawValue))) }
+        if let m = l.maneuver { members.append(("maneuver", .string(m))) }
+        if let e = l.expires { members.append(("expires", seconds(e))) }
+        return .object(members)
+    }
+
+    static func stretch(_ s: Scenario.Stretch) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("id", .string(s.id)), ("duration", seconds(s.duration))]
+        if s.ready != .zero { members.append(("ready", seconds(s.ready))) }
+        if let t = s.text { members.append(("text", .string(t))) }
+        if let language = s.language { members.append(("language", .string(language.rawValue))) }
+        return .object(members)
+    }
+
+    static func reply(_ r: Scenario.Reply) -> JSONValue {
+        .object([("id", .string(r.id)), ("at", seconds(r.at)), ("stretches", .array(r.stretches.map(stretch)))])
+    }
+
+    static func utterance(_ u: Scenario.Utterance) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(u.id)), ("at", seconds(u.at)), ("duration", seconds(u.duration)),
+            ("language", .string(u.language.rawValue)),
+        ]
+        if let t = u.text { members.append(("text", .string(t))) }
+        if let r = u.reply {
+            var reply: [(key: String, value: JSONValue)] = [("id", .string(r.id)), ("stretches", .array(r.stretches.map(stretch)))]
+            if r.after != .zero { reply.append(("after", seconds(r.after))) }
+            members.append(("reply", .object(reply)))
+        }
+        return .object(members)
+    }
+
+    static func expectation(_ e: Matcher) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("event", .string(e.event))]
+        switch e.when {
+        case .anywhere: break
+        case .at(let t): members.append(("at", seconds(t)))
+        case .between(let a, let b): members.append(("between", .array([seconds(a), seconds(b)])))
+        }
+        if let c = e.count { members.append(("count", .integer(c))) }
+        for field in e.fields {
+            switch field.value {
+            case .string(let s): members.append((field.name, .string(s)))
+            case .int(let i): members.append((field.name, .integer(i)))
+            case .bool(let b): members.append((field.name, .bool(b)))
+            }
+        }
+        return .object(members)
+    }
+}

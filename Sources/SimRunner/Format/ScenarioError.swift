@@ -1,0 +1,195 @@
+import Road
+import SimRunner
+/// Why a scenario file cannot be used, and where. Tests compare `reason`
+/// cases; `description` is the one place these become prose.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file as the user named it.
+    public var file: String
+    /// Where inside it: `replies[0].stretches[1].duration`; empty for the root.
+    public var path: String
+    /// 1-based line of the offending value (or character), when known.
+    public var line: Int?
+    /// 1-based column, in Unicode scalars, when known.
+    public var column: Int?
+    /// What is wrong.
+    public var reason: Reason
+
+    /// Creates an error.
+    public init(file: String, path: String, line: Int? = nil, column: Int? = nil, reason: Reason) {
+        self.file = file; self.path = path; self.line = line; self.column = column; self.reason = reason
+    }
+
+    /// What is wrong with a scenario file.
+    public enum Reason: Sendable, Equatable {
+        // The bytes are not one JSON value.
+        /// The file holds nothing but whitespace.
+        case emptyFile
+        /// The file is not UTF-8.
+        case invalidUTF8
+        /// The file breaks the JSON grammar.
+        case syntax(JSONSyntax)
+        /// Objects and arrays nested deeper than `JSONParser.maxDepth`.
+        case tooDeep
+        /// An object has the same key twice.
+        case duplicateKey(String)
+
+        // The JSON is not a scenario.
+        /// A value of the wrong JSON type.
+        case wrongType(expected: Expected)
+        /// A key the format does not have (the path ends with it).
+        case unknownKey(String, suggestion: String?)
+        /// A required key is absent from the object at the path.
+        case missingField(String)
+        /// `drivesim` is above `Scenario.formatVersion`.
+        case newerFormat(Int)
+        /// `drivesim` is below 1.
+        case unsupportedFormat(Int)
+        /// An integer that does not fit.
+        case integerOutOfRange
+
+        // Times.
+        /// Seconds that are not a whole number of milliseconds (`0.0004`).
+        case notWholeMilliseconds
+        /// A time, duration or count below zero.
+        case negative
+        /// A time above 24 h or a duration above 1 h.
+        case tooLarge(limitSeconds: Int)
+        /// A `duration` that is zero.
+        case notPositive
+        /// A line's `expires` that is not later than its `at`.
+        case expiresNotAfterAt
+
+        // Values.
+        /// An empty `id`.
+        case emptyID
+        /// An empty string where one is needed (`name`, `maneuver`).
+        case emptyString
+        /// An id already used elsewhere in the scenario, at `firstAt`.
+        case duplicateID(String, firstAt: String)
+        /// A string outside a fixed set (a language, an `afterCut`, an event name).
+        case unknownValue(String, allowed: [String], suggestion: String?)
+        /// A reply with no stretches.
+        case emptyStretches
+        /// Dad's utterance overlaps the one with this id.
+        case overlappingUtterance(with: String)
+
+        // Expectations.
+        /// A matcher field the event does not carry (the path ends with it).
+        case unknownField(String, event: String, suggestion: String?)
+        /// A matcher with both `at` and `between`.
+        case atAndBetween
+        /// `between` that is not a list of exactly two times.
+        case windowNotAPair
+        /// `between: [a, b]` with a after b.
+        case reversedWindow
+
+        // The road.
+        /// A route with fewer than two points.
+        case routeTooShort
+        /// A maneuver whose point lies this many meters from the route (after the previous maneuver).
+        case maneuverOffRoute(meters: Int)
+        /// A recorded fix taken before the one listed before it.
+        case fixTimeBackwards
+        /// A recorded fix that arrives before it was taken.
+        case arrivesBeforeTaken
+        /// A speed below zero in the speed profile.
+        case negativeSpeed
+        /// A speed profile whose first step is not at 0 m, or whose steps do not increase.
+        case speedStepsOutOfOrder
+        /// A latitude outside -90...90 or a longitude outside -180...180.
+        case coordinateOutOfRange
+        /// A number outside the range the field allows.
+        case outOfRange(String)
+        /// Generated fixes need a `drive`.
+        case driveMissing
+        /// Recorded fixes carry their own positions; a `drive` would be ignored.
+        case driveWithRecordedFixes
+        /// A time window whose `to` is not after its `from`.
+        case emptyWindow
+    }
+
+    /// What a value should have been.
+    public enum Expected: Sendable, Equatable, CustomStringConvertible {
+        case object
+        case array
+        case string
+        case boolean
+        case seconds
+        case integer
+        case window
+        case number
+
+        public var description: String {
+            switch self {
+            case .object: return "an object"
+            case .array: return "an array"
+            case .string: return "a string"
+            case .boolean: return "true or false"
+            case .seconds: return "a number of seconds"
+            case .integer: return "an integer"
+            case .window: return "a list of two times in seconds, [from, to]"
+            case .number: return "a number"
+            }
+        }
+    }
+
+    /// `FILE:LINE:COL: PATH: reason`, leaving out what is unknown.
+    public var description: String {
+        var location = file
+        if let line, let column, line > 0 { location += ":\(line):\(column)" }
+        return path.isEmpty ? "\(location): \(reason.message)" : "\(location): \(path): \(reason.message)"
+    }
+}
+
+extension ScenarioError.Reason {
+    /// The reason as a phrase.
+    public var message: String {
+        func quoted(_ s: String) -> String { "\"\(s)\"" }
+        func didYouMean(_ s: String?) -> String { s.map { "; did you mean \(quoted($0))?" } ?? "" }
+        switch self {
+        case .emptyFile: return "the file is empty; a scenario is one JSON object"
+        case .invalidUTF8: return "the file is not valid UTF-8"
+        case .syntax(let s): return "invalid JSON: \(s)"
+        case .tooDeep: return "nested deeper than \(JSONParser.maxDepth) levels"
+        case .duplicateKey(let k): return "duplicate key \(quoted(k))"
+        case .wrongType(let expected): return "expected \(expected)"
+        case .unknownKey(_, let suggestion): return "unknown key" + didYouMean(suggestion)
+        case .missingField(let k): return "missing required key \(quoted(k))"
+        case .newerFormat(let n):
+            return "this file is written for a newer drivesim (format \(n)); this drivesim reads format \(Scenario.formatVersion)"
+        case .unsupportedFormat(let n):
+            return "format \(n) is not supported; this drivesim reads format \(Scenario.formatVersion)"
+        case .integerOutOfRange: return "integer out of range"
+        case .notWholeMilliseconds: return "not a whole number of milliseconds (seconds take at most 3 decimals)"
+        case .negative: return "must not be negative"
+        case .tooLarge(let limit):
+            let hours = limit / 3600
+            return "exceeds the limit of \(limit) s (\(hours) h)"
+        case .notPositive: return "must be greater than zero"
+        case .expiresNotAfterAt: return "expires must be later than the line's at"
+        case .emptyID: return "an id must not be empty"
+        case .emptyString: return "must not be empty"
+        case .duplicateID(let id, let firstAt): return "duplicate id \(quoted(id)); first used at \(firstAt)"
+        case .unknownValue(let v, let allowed, let suggestion):
+            return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))" + didYouMean(suggestion)
+        case .emptyStretches: return "a reply needs at least one stretch"
+        case .overlappingUtterance(let other): return "overlaps Dad's utterance \(quoted(other)); he has one voice"
+        case .unknownField(let f, let event, let suggestion):
+            return "unknown field \(quoted(f)) for event \(quoted(event))" + didYouMean(suggestion)
+        case .atAndBetween: return "give either at or between, not both"
+        case .windowNotAPair: return "between must be a list of two times in seconds, [from, to]"
+        case .reversedWindow: return "between's start is after its end"
+        case .routeTooShort: return "a route needs at least two points"
+        case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
+        case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
+        case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
+        case .negativeSpeed: return "a speed must not be negative"
+        case .speedStepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
+        case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
+        case .outOfRange(let range): return "must be within \(range)"
+        case .driveMissing: return "generated fixes need a drive (speed profile)"
+        case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
+        case .emptyWindow: return "a window's to must be later than its from"
+        }
+    }
+}

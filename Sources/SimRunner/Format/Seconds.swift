@@ -1,0 +1,76 @@
+import SimRunner
+
+/// Exact conversion between seconds as written in a scenario file and
+/// integer milliseconds. No floating point: the literal's digits are moved
+/// by its exponent, so `2.5` is 2500 ms and `0.0004` is refused, not rounded.
+package enum Seconds {
+    /// Why a literal is not a usable number of milliseconds.
+    package enum Problem: Error, Equatable {
+        case negative
+        case notWholeMilliseconds
+        case tooLarge
+    }
+
+    /// The literal (valid JSON number syntax) as milliseconds, at most `limitMs`.
+    ///
+    /// - Complexity: O(n) in the literal's length; exponents saturate, so
+    ///   `1e400` or a 400-digit literal is `tooLarge`, never an overflow.
+    package static func milliseconds(fromLiteral literal: String, limitMs: Int64) -> Result<Int64, Problem> {
+        let bytes = Array(literal.utf8)
+        var i = 0
+        var negative = false
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var digits: [UInt8] = []  // significant digits, integer part then fraction
+        var fractionCount = 0
+        while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i] - 48); i += 1 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i] - 48); fractionCount += 1; i += 1 }
+        }
+        var exponent = 0
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            var exponentNegative = false
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                exponentNegative = bytes[i] == UInt8(ascii: "-"); i += 1
+            }
+            while i < bytes.count, isDigit(bytes[i]) {
+                // Saturate far beyond any meaningful scale.
+                if exponent < 1_000_000_000 { exponent = exponent * 10 + Int(bytes[i] - 48) }
+                i += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        // Value = digits × 10^(exponent - fractionCount) seconds
+        //       = digits × 10^scale milliseconds.
+        var scale = exponent - fractionCount + 3
+        var start = 0, end = digits.count
+        while start < end, digits[start] == 0 { start += 1 }
+        if start == end { return .success(0) }  // -0 is zero, not negative
+        if negative { return .failure(.negative) }
+        while digits[end - 1] == 0 { end -= 1; scale += 1 }
+        // The most significant digit sits at 10^(count - 1 + scale); limits
+        // are far below 10^15, so anything from there on is too large.
+        if end - start + scale > 15 { return .failure(.tooLarge) }
+        if scale < 0 { return .failure(.notWholeMilliseconds) }
+        var ms: Int64 = 0
+        for d in digits[start..<end] { ms = ms * 10 + Int64(d) }
+        for _ in 0..<scale { ms *= 10 }
+        return ms > limitMs ? .failure(.tooLarge) : .success(ms)
+    }
+
+    /// Milliseconds as the shortest exact decimal seconds: 2500 → `2.5`,
+    /// 1 → `0.001`, 3000 → `3`.
+    package static func literal(milliseconds ms: Int64) -> String {
+        let sign = ms < 0 ? "-" : ""
+        let magnitude = ms.magnitude
+        let whole = magnitude / 1000, fraction = magnitude % 1000
+        if fraction == 0 { return sign + String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return sign + String(whole) + "." + digits
+    }
+
+    private static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+}

@@ -1,0 +1,35 @@
+import SimRunner
+
+/// Suggests the allowed word closest to `word`: a case-insensitive match,
+/// else the first with the smallest edit distance, if that is at most 2
+/// and smaller than both lengths (so `fr` does not suggest `ko`).
+public func suggestion(for word: String, among allowed: [String]) -> String? {
+    if let same = allowed.first(where: { $0.lowercased() == word.lowercased() }) { return same }
+    let w = Array(word.unicodeScalars)
+    var best: (word: String, distance: Int)? = nil
+    for candidate in allowed {
+        let c = Array(candidate.unicodeScalars)
+        guard abs(c.count - w.count) <= 2 else { continue }
+        let d = editDistance(w, c)
+        guard d <= 2, d < min(w.count, c.count) else { continue }
+        if best == nil || d < best!.distance { best = (candidate, d) }
+    }
+    return best?.word
+}
+
+/// Levenshtein distance. - Complexity: O(a.count × b.count).
+func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,79 @@
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// One fuzz campaign: generated collision scenarios, each checked against
+/// every invariant and rule check, failures shrunk to small reproducers.
+/// The same seed gives the same campaign on every machine; shards split its
+/// runs into disjoint parts.
+public struct Fuzzer {
+    public struct Settings: Sendable {
+        public var seed: UInt64 = 1
+        public var runs = 10_000
+        /// This machine's part, 1-based: runs `i` with `i % count == index - 1`.
+        public var shard = (index: 1, count: 1)
+        public var fault: TalkArbiter.Fault?
+        public init() {}
+    }
+
+    /// A run that broke a check.
+    public struct Failure: Sendable {
+        /// The run's index in the campaign (the same whatever the shard).
+        public var run: Int
+        public var violation: Violation
+        /// The scenario as generated.
+        public var scenario: Scenario
+    }
+
+    public let settings: Settings
+    /// Runs done so far.
+    public private(set) var runsDone = 0
+    public private(set) var failures: [Failure] = []
+    /// Failed runs per check.
+    public private(set) var failuresPerCheck: [Check: Int] = [:]
+    /// How often each rule fired across the campaign.
+    public private(set) var rulesFired = RuleCoverage()
+
+    public init(_ settings: Settings) { self.settings = settings }
+
+    /// The run indices of this shard, in order.
+    public var runIndices: StrideTo<Int> {
+        stride(from: settings.shard.index - 1, to: settings.runs, by: settings.shard.count)
+    }
+
+    /// The seed of one run: the campaign's seed and the run's index, mixed.
+    public static func seed(campaign: UInt64, run: Int) -> UInt64 {
+        var mixer = SplitMix64(seed: campaign ^ (UInt64(run) &* 0xD1B5_4A32_D192_ED03))
+        return mixer.next()
+    }
+
+    /// The scenario of run `run` of the campaign.
+    public static func scenario(campaign: UInt64, run: Int, fault: TalkArbiter.Fault?) -> Scenario {
+        var generator = CollisionGenerator(seed: seed(campaign: campaign, run: run), fault: fault)
+        return generator.scenario(name: "fuzz seed \(campaign) run \(run)")
+    }
+
+    /// Generates and checks one run; returns its first violation, if any.
+    public mutating func run(_ index: Int) {
+        let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, fault: settings.fault)
+        let (violations, timeline) = Fuzzer.check(scenario, fault: settings.fault)
+        runsDone += 1
+        rulesFired.add(RuleCoverage(timeline))
+        guard let first = violations.first else { return }
+        for check in Set(violations.map(\.check)).sorted() { failuresPerCheck[check, default: 0] += 1 }
+        failures.append(Failure(run: index, violation: first, scenario: scenario))
+    }
+
+    /// Every broken check of one scenario, in time order.
+    public static func violations(of scenario: Scenario, fault: TalkArbiter.Fault?) -> [Violation] {
+        check(scenario, fault: fault).0
+    }
+
+    /// Simulates twice and checks every invariant and rule check (a `Verdict`;
+    /// generated scenarios have no matchers), in time order.
+    static func check(_ scenario: Scenario, fault: TalkArbiter.Fault?) -> ([Violation], Timeline) {
+        let verdict = Verdict(scenario, fault: fault)
+        return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
+    }
+}

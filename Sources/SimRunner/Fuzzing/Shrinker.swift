@@ -1,0 +1,220 @@
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// Reduces a failing scenario to a small one that still fails the same check.
+///
+/// First it makes the scenario 1-minimal: it removes lines, replies,
+/// stretches, utterances and Dad's replies one at a time, keeping each removal
+/// that still fails, until removing any single one makes it pass. Then it
+/// simplifies what is left (settings and flags back to their defaults, times
+/// moved to start at zero, times and durations rounded to whole seconds, half
+/// seconds or tenths, so that collisions land on exact ties), and removes
+/// again, until nothing changes. A reply to Dad may become a reply of
+/// Pippa's own at the same instant, so Dad can go when he does not matter.
+public struct Shrinker {
+    /// The check the scenario must keep failing.
+    public let check: Check
+    public let fault: TalkArbiter.Fault?
+    /// How many candidate scenarios were simulated.
+    public private(set) var attempts = 0
+
+    public init(check: Check, fault: TalkArbiter.Fault? = nil) {
+        self.check = check
+        self.fault = fault
+    }
+
+    /// Whether `scenario` still fails the check.
+    public mutating func fails(_ scenario: Scenario) -> Bool {
+        attempts += 1
+        return Fuzzer.violations(of: scenario, fault: fault).contains { $0.check == check }
+    }
+
+    /// The smallest, simplest scenario found that still fails.
+    public mutating func shrink(_ scenario: Scenario) -> Scenario {
+        var current = scenario
+        current.expect = []
+        for _ in 0..<8 {
+            let before = current
+            current = removeItems(current)
+            current = simplify(current)
+            if current == before { break }
+        }
+        return current
+    }
+
+    /// The number of items: lines, stretches (a reply is its stretches) and utterances.
+    public static func size(of scenario: Scenario) -> Int {
+        scenario.guidance.count + scenario.replies.reduce(0) { $0 + $1.stretches.count }
+            + scenario.dad.reduce(0) { $0 + 1 + ($1.reply?.stretches.count ?? 0) }
+    }
+
+    // MARK: Removing
+
+    private mutating func removeItems(_ scenario: Scenario) -> Scenario {
+        var current = scenario
+        var progress = true
+        while progress {
+            progress = false
+            for candidate in removals(of: current) where fails(candidate) {
+                current = candidate
+                progress = true
+                break
+            }
+        }
+        return current
+    }
+
+    /// Every scenario with one item fewer, biggest items first.
+    private func removals(of s: Scenario) -> [Scenario] {
+        var out: [Scenario] = []
+        for i in s.replies.indices {
+            var c = s; c.replies.remove(at: i); out.append(c)
+        }
+        for i in s.dad.indices {
+            var c = s; c.dad.remove(at: i); out.append(c)
+            if let reply = s.dad[i].reply {
+                var d = s; d.dad[i].reply = nil; out.append(d)
+                // Dad's reply without Dad: a reply of Pippa's own, beginning when his would have.
+                var e = s; e.dad.remove(at: i)
+                e.replies.append(Scenario.Reply(id: reply.id, at: s.dad[i].at + s.dad[i].duration + reply.after, stretches: reply.stretches))
+                out.append(e)
+            }
+        }
+        for i in s.guidance.indices {
+            var c = s; c.guidance.remove(at: i); out.append(c)
+        }
+        for i in s.replies.indices where s.replies[i].stretches.count > 1 {
+            for k in s.replies[i].stretches.indices {
+                var c = s; c.replies[i].stretches.remove(at: k); out.append(c)
+            }
+        }
+        for i in s.dad.indices where (s.dad[i].reply?.stretches.count ?? 0) > 1 {
+            for k in s.dad[i].reply!.stretches.indices {
+                var c = s; c.dad[i].reply!.stretches.remove(at: k); out.append(c)
+            }
+        }
+        return out
+    }
+
+    // MARK: Simplifying
+
+    private mutating func simplify(_ scenario: Scenario) -> Scenario {
+        var current = scenario
+        func attempt(_ change: (inout Scenario) -> Void) {
+            var candidate = current
+            change(&candidate)
+            if candidate != current, candidate.isValidForFuzzing, fails(candidate) { current = candidate }
+        }
+        let defaults = Scenario.Settings()
+        attempt { $0.settings.afterCut = defaults.afterCut }
+        attempt { $0.settings.earsTail = defaults.earsTail }
+        attempt { $0.settings.waitLimit = defaults.waitLimit }
+        for i in current.guidance.indices {
+            attempt { $0.guidance[i].urgent = false }
+            attempt { $0.guidance[i].maneuver = nil }
+            attempt { $0.guidance[i].expires = nil }
+        }
+        for i in current.dad.indices { attempt { $0.dad[i].reply?.after = .zero } }
+        for i in current.replies.indices {
+            for k in current.replies[i].stretches.indices { attempt { $0.replies[i].stretches[k].ready = .zero } }
+        }
+        // Start at zero.
+        let first = current.allTimes.min() ?? .zero
+        if first > .zero { attempt { $0.shiftTimes(by: SimTime(ms: -first.ms)) } }
+        // Round each time and duration to the coarsest step that keeps it failing.
+        for step in [1_000, 500, 100] as [Int64] {
+            for path in current.timePaths {
+                attempt { $0[time: path] = SimTime(ms: ($0[time: path].ms + step / 2) / step * step) }
+            }
+        }
+        return current
+    }
+}
+
+extension Scenario {
+    /// A time or duration field of the scenario, for the shrinker.
+    enum TimePath: Sendable {
+        case lineAt(Int), lineDuration(Int), lineExpires(Int)
+        case replyAt(Int), stretchDuration(Int, Int), stretchReady(Int, Int)
+        case dadAt(Int), dadDuration(Int), dadAfter(Int), dadStretchDuration(Int, Int)
+    }
+
+    var timePaths: [TimePath] {
+        var out: [TimePath] = []
+        for (i, line) in guidance.enumerated() {
+            out += [.lineAt(i), .lineDuration(i)]
+            if line.expires != nil { out.append(.lineExpires(i)) }
+        }
+        for (i, reply) in replies.enumerated() {
+            out.append(.replyAt(i))
+            for k in reply.stretches.indices { out += [.stretchDuration(i, k), .stretchReady(i, k)] }
+        }
+        for (i, utterance) in dad.enumerated() {
+            out += [.dadAt(i), .dadDuration(i)]
+            if let reply = utterance.reply {
+                out.append(.dadAfter(i))
+                for k in reply.stretches.indices { out.append(.dadStretchDuration(i, k)) }
+            }
+        }
+        return out
+    }
+
+    subscript(time path: TimePath) -> SimTime {
+        get {
+            switch path {
+            case .lineAt(let i): return guidance[i].at
+            case .lineDuration(let i): return guidance[i].duration
+            case .lineExpires(let i): return guidance[i].expires ?? .zero
+            case .replyAt(let i): return replies[i].at
+            case .stretchDuration(let i, let k): return replies[i].stretches[k].duration
+            case .stretchReady(let i, let k): return replies[i].stretches[k].ready
+            case .dadAt(let i): return dad[i].at
+            case .dadDuration(let i): return dad[i].duration
+            case .dadAfter(let i): return dad[i].reply?.after ?? .zero
+            case .dadStretchDuration(let i, let k): return dad[i].reply?.stretches[k].duration ?? .zero
+            }
+        }
+        set {
+            switch path {
+            case .lineAt(let i): guidance[i].at = newValue
+            case .lineDuration(let i): guidance[i].duration = newValue
+            case .lineExpires(let i): guidance[i].expires = newValue
+            case .replyAt(let i): replies[i].at = newValue
+            case .stretchDuration(let i, let k): replies[i].stretches[k].duration = newValue
+            case .stretchReady(let i, let k): replies[i].stretches[k].ready = newValue
+            case .dadAt(let i): dad[i].at = newValue
+            case .dadDuration(let i): dad[i].duration = newValue
+            case .dadAfter(let i): dad[i].reply?.after = newValue
+            case .dadStretchDuration(let i, let k): dad[i].reply?.stretches[k].duration = newValue
+            }
+        }
+    }
+
+    /// Every absolute time: lines' `at` and `expires`, replies' and utterances' `at`.
+    var allTimes: [SimTime] {
+        guidance.flatMap { [$0.at] + ($0.expires.map { [$0] } ?? []) } + replies.map(\.at) + dad.map(\.at)
+    }
+
+    mutating func shiftTimes(by shift: SimTime) {
+        for i in guidance.indices {
+            guidance[i].at = guidance[i].at + shift
+            guidance[i].expires = guidance[i].expires.map { $0 + shift }
+        }
+        for i in replies.indices { replies[i].at = replies[i].at + shift }
+        for i in dad.indices { dad[i].at = dad[i].at + shift }
+    }
+
+    /// The rules of SPEC 3 that a shrunk scenario could break: durations
+    /// above zero, times not negative, `expires` after `at`, Dad with one voice.
+    var isValidForFuzzing: Bool {
+        let positive = guidance.allSatisfy { $0.duration > .zero && $0.at >= .zero }
+        let lines = guidance.allSatisfy { line in line.expires.map { $0 > line.at } ?? true }
+        let stretches = (replies.flatMap(\.stretches) + dad.flatMap { $0.reply?.stretches ?? [] }).allSatisfy { $0.duration > .zero }
+        let sorted = dad.sorted { $0.at < $1.at }
+        let oneVoice = zip(sorted, sorted.dropFirst()).allSatisfy { $0.at + $0.duration <= $1.at }
+        let talk = replies.allSatisfy { $0.at >= .zero } && dad.allSatisfy { $0.at >= .zero && $0.duration > .zero }
+        return positive && lines && stretches && oneVoice && talk
+    }
+}

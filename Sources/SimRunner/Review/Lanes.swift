@@ -1,0 +1,333 @@
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// A timeline laid out for people to look at: one lane per voice (guidance,
+/// Pippa, the talk's ears, Dad), each holding intervals (bars), instants
+/// where a rule decided something (marks), and arrows from a cause to its
+/// effect (flows). Every renderer for review (`lanesChart`, `svg`, `trace`)
+/// draws this one layout, so they agree on what happened.
+///
+/// It is derived from the timeline alone: waits run from
+/// `guidance.requested` to `guidance.started` or `guidance.dropped`; Dad's
+/// heard and lost parts are his utterance cut by the ears' closed windows.
+/// Every event of the timeline is named (by index) by at least one bar or
+/// mark, so a picture never silently leaves something out.
+public struct Lanes: Sendable {
+    /// The lanes, top to bottom.
+    public enum Lane: Int, Sendable, CaseIterable, Comparable {
+        case guidance, pippa, ears, dad, road
+
+        /// The row's name.
+        public var title: String {
+            switch self {
+            case .guidance: return "guidance"
+            case .pippa: return "Pippa"
+            case .ears: return "ears"
+            case .dad: return "Dad"
+            case .road: return "road"
+            }
+        }
+
+        public static func < (a: Lane, b: Lane) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// What an interval shows.
+    public enum BarKind: String, Sendable, CaseIterable {
+        /// A guidance line playing.
+        case line
+        /// A line requested but not yet playing (until it starts or is dropped).
+        case wait
+        /// A reply active: from `talk.reply.began` to its end or abandonment.
+        case reply
+        /// A reply waiting behind another (`reply-queue`).
+        case queued
+        /// A stretch held back while guidance played or was pending (`held`).
+        case held
+        /// A stretch playing (`cut` says whether it was cut short).
+        case stretch
+        /// The talk's ears closed.
+        case earsClosed = "ears-closed"
+        /// A part of Dad's utterance the ears heard.
+        case heard
+        /// A part of Dad's utterance spoken while the ears were closed.
+        case lost
+    }
+
+    /// An interval on one lane.
+    public struct Bar: Sendable, Equatable {
+        public var lane: Lane
+        public var kind: BarKind
+        public var start: SimTime
+        public var end: SimTime
+        /// The id it shows (`g1`, `r1/s1`, `u1`), empty for the ears.
+        public var label: String
+        /// Whether a stretch was cut short.
+        public var cut: Bool = false
+        /// The indices of the timeline events it stands for.
+        public var events: [Int]
+    }
+
+    /// What an instant shows.
+    public enum MarkKind: String, Sendable {
+        /// A line waits (`short-wait`, `guidance-queue`).
+        case waiting
+        /// A line dropped (`superseded`, `stale`).
+        case dropped
+        /// A stretch cut (`urgent-cut`, `long-cut`, `barge-in`).
+        case cut
+        /// A reply abandoned (`barge-in`, `after-cut`).
+        case abandoned
+        /// A reply queued (`reply-queue`).
+        case queued
+        /// A held stretch resumes (`held`).
+        case held
+        /// Something on the road: a fix, a report, a turn (docs/timeline.md).
+        case road
+    }
+
+    /// An instant at which a rule decided something.
+    public struct Mark: Sendable, Equatable {
+        public var lane: Lane
+        public var kind: MarkKind
+        public var t: SimTime
+        public var rule: Rule?
+        /// The timeline event it stands for.
+        public var event: Int
+    }
+
+    /// An arrow from a cause to its effect: the line or utterance that cut a
+    /// stretch or abandoned a reply.
+    public struct Flow: Sendable, Equatable {
+        public var from: Lane
+        /// The event that caused it (`guidance.started` of the line, `dad.started` of the utterance).
+        public var cause: Int
+        public var to: Lane
+        /// The cut or abandonment.
+        public var effect: Int
+        public var t: SimTime
+    }
+
+    public private(set) var bars: [Bar] = []
+    public private(set) var marks: [Mark] = []
+    public private(set) var flows: [Flow] = []
+    /// The lanes drawn, top to bottom: the road's only when the timeline has road events.
+    public var shown: [Lane] { marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road } }
+    /// The time of the last event (zero for an empty timeline).
+    public private(set) var end: SimTime = .zero
+
+    /// Lays out `timeline`.
+    ///
+    /// - Complexity: O(n log n) in the number of events.
+    public init(_ timeline: Timeline) {
+        let roster = timeline.roster
+        let events = timeline.events
+        end = events.last?.t ?? .zero
+        // Open intervals, by item index, holding the indices of their events so far.
+        var requested = [(t: SimTime, events: [Int])?](repeating: nil, count: roster.lines.count)
+        var playing = [(t: SimTime, events: [Int])?](repeating: nil, count: roster.lines.count)
+        var started = [Int?](repeating: nil, count: roster.lines.count)
+        var replyOpen = [(t: SimTime, events: [Int])?](repeating: nil, count: roster.replyIDs.count)
+        var queuedOpen = [(t: SimTime, event: Int)?](repeating: nil, count: roster.replyIDs.count)
+        var stretchOpen: (t: SimTime, event: Int)? = nil
+        var earsOpenSince: (t: SimTime, event: Int)? = nil
+        var speaking: (utterance: Int, t: SimTime, event: Int)? = nil
+        var closedWindows: [(start: SimTime, end: SimTime)] = []
+        var utterances: [(utterance: Int, start: SimTime, end: SimTime, events: [Int])] = []
+        var lastCut: (reply: Int32, t: SimTime)? = nil
+
+        func stretchLabel(_ e: TimelineEvent) -> String {
+            roster.replyIDs[Int(e.subject)] + "/" + (e.stretch >= 0 ? roster.stretches[Int(e.stretch)].id : "?")
+        }
+
+        for (i, e) in events.enumerated() {
+            let s = Int(e.subject)
+            switch e.kind {
+            case .guidanceRequested:
+                requested[s] = (e.t, [i])
+            case .guidanceWaiting:
+                requested[s]?.events.append(i)
+                marks.append(Mark(lane: .guidance, kind: .waiting, t: e.t, rule: e.rule, event: i))
+            case .guidanceStarted:
+                started[s] = i
+                var own = [i]
+                if let wait = requested[s] {
+                    if wait.t < e.t {
+                        bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
+                                        events: wait.events))
+                    } else {
+                        own = wait.events + own
+                    }
+                    requested[s] = nil
+                }
+                playing[s] = (e.t, own)
+            case .guidanceEnded:
+                if let play = playing[s] {
+                    bars.append(Bar(lane: .guidance, kind: .line, start: play.t, end: e.t, label: roster.lines[s].id,
+                                    events: play.events + [i]))
+                    playing[s] = nil
+                }
+            case .guidanceDropped:
+                let wait = requested[s] ?? (e.t, [])
+                bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
+                                events: wait.events + [i]))
+                requested[s] = nil
+                marks.append(Mark(lane: .guidance, kind: .dropped, t: e.t, rule: e.rule, event: i))
+            case .replyQueued:
+                queuedOpen[s] = (e.t, i)
+                marks.append(Mark(lane: .pippa, kind: .queued, t: e.t, rule: e.rule, event: i))
+            case .replyBegan:
+                if let queued = queuedOpen[s] {
+                    bars.append(Bar(lane: .pippa, kind: .queued, start: queued.t, end: e.t, label: roster.replyIDs[s],
+                                    events: [queued.event]))
+                    queuedOpen[s] = nil
+                }
+                replyOpen[s] = (e.t, [i])
+            case .replyEnded, .replyAbandoned:
+                if let reply = replyOpen[s] {
+                    bars.append(Bar(lane: .pippa, kind: .reply, start: reply.t, end: e.t, label: roster.replyIDs[s],
+                                    events: reply.events + [i]))
+                    replyOpen[s] = nil
+                }
+                if e.kind == .replyAbandoned {
+                    marks.append(Mark(lane: .pippa, kind: .abandoned, t: e.t, rule: e.rule, event: i))
+                    // Dad barged in while no stretch played: the arrow goes to the abandonment.
+                    if e.rule == .bargeIn, lastCut.map({ $0.reply != e.subject || $0.t != e.t }) ?? true,
+                       let dad = speaking {
+                        flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t))
+                    }
+                }
+            case .stretchStarted:
+                stretchOpen = (e.t, i)
+                if e.rule == .held {
+                    bars.append(Bar(lane: .pippa, kind: .held, start: e.t - SimTime(ms: e.ms), end: e.t,
+                                    label: stretchLabel(e), events: [i]))
+                    marks.append(Mark(lane: .pippa, kind: .held, t: e.t, rule: e.rule, event: i))
+                }
+            case .stretchEnded, .stretchCut:
+                let open = stretchOpen ?? (e.t, i)
+                bars.append(Bar(lane: .pippa, kind: .stretch, start: open.t, end: e.t, label: stretchLabel(e),
+                                cut: e.kind == .stretchCut, events: open.event == i ? [i] : [open.event, i]))
+                stretchOpen = nil
+                if e.kind == .stretchCut {
+                    marks.append(Mark(lane: .pippa, kind: .cut, t: e.t, rule: e.rule, event: i))
+                    lastCut = (e.subject, e.t)
+                    switch e.by {
+                    case .line(let line)?:
+                        if let cause = started[line] ?? playing[line]?.events.last {
+                            flows.append(Flow(from: .guidance, cause: cause, to: .pippa, effect: i, t: e.t))
+                        } else {
+                            // The line starts just after the cut, in the same step: point at it when it does.
+                            pendingCuts.append((line, i, e.t))
+                        }
+                    case .utterance?:
+                        if let dad = speaking { flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t)) }
+                    case nil: break
+                    }
+                }
+            case .earsClosed:
+                earsOpenSince = (e.t, i)
+            case .earsOpened:
+                let closed = earsOpenSince ?? (.zero, i)
+                bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: e.t, label: "",
+                                events: closed.event == i ? [i] : [closed.event, i]))
+                closedWindows.append((closed.t, e.t))
+                earsOpenSince = nil
+            case .dadStarted:
+                speaking = (s, e.t, i)
+            case .dadEnded:
+                let start = speaking?.t ?? e.t
+                utterances.append((s, start, e.t, speaking.map { [$0.event, i] } ?? [i]))
+                speaking = nil
+            case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
+                .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
+                .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
+                // The road's own lane; its lines show in the guidance lane.
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+            }
+            if e.kind == .guidanceStarted, !pendingCuts.isEmpty {
+                for (n, pending) in pendingCuts.enumerated().reversed() where pending.line == s {
+                    flows.append(Flow(from: .guidance, cause: i, to: .pippa, effect: pending.effect, t: pending.t))
+                    pendingCuts.remove(at: n)
+                }
+            }
+        }
+        // Whatever is still open at the end runs to the last event.
+        if let closed = earsOpenSince {
+            bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: end, label: "", events: [closed.event]))
+            closedWindows.append((closed.t, end))
+        }
+        for utterance in utterances {
+            splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
+        }
+        bars.sort { ($0.lane, $0.start, $0.end) < ($1.lane, $1.start, $1.end) }
+        flows.sort { ($0.t, $0.effect) < ($1.t, $1.effect) }
+    }
+
+    /// Cuts by a line that had not started yet when the cut was recorded.
+    private var pendingCuts: [(line: Int, effect: Int, t: SimTime)] = []
+
+    /// Dad's utterance as heard and lost parts: lost where it meets a closed window.
+    private mutating func splitUtterance(
+        _ u: (utterance: Int, start: SimTime, end: SimTime, events: [Int]), label: String,
+        closed: [(start: SimTime, end: SimTime)]
+    ) {
+        // The first closed window that ends after the utterance starts.
+        var lo = 0, hi = closed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if closed[mid].end <= u.start { lo = mid + 1 } else { hi = mid }
+        }
+        var cursor = u.start
+        var k = lo
+        func add(_ kind: BarKind, _ a: SimTime, _ b: SimTime) {
+            bars.append(Bar(lane: .dad, kind: kind, start: a, end: b, label: label, events: u.events))
+        }
+        while k < closed.count, closed[k].start < u.end {
+            let a = max(closed[k].start, u.start), b = min(closed[k].end, u.end)
+            if cursor < a { add(.heard, cursor, a) }
+            if a < b { add(.lost, a, b) }
+            cursor = max(cursor, b)
+            k += 1
+        }
+        if cursor < u.end || u.start == u.end { add(.heard, cursor, u.end) }
+    }
+}
+
+/// The part of a timeline to draw: `from`/`to` in milliseconds, both optional.
+public struct ReviewWindow: Sendable, Equatable {
+    public var from: SimTime?
+    public var to: SimTime?
+
+    public init(from: SimTime? = nil, to: SimTime? = nil) { self.from = from; self.to = to }
+
+    /// The range drawn for a timeline ending at `end`: never empty.
+    public func range(end: SimTime) -> (start: SimTime, end: SimTime) {
+        let start = from ?? .zero
+        let stop = to ?? max(end, start + SimTime(ms: 1))
+        return (start, stop > start ? stop : start + SimTime(ms: 1))
+    }
+
+    /// Whether an interval touches the window.
+    func shows(_ start: SimTime, _ end: SimTime, in range: (start: SimTime, end: SimTime)) -> Bool {
+        end >= range.start && start <= range.end
+    }
+}
+
+extension Lanes {
+    /// The bars and marks that touch `range`, bars clipped to it.
+    func visible(in range: (start: SimTime, end: SimTime)) -> (bars: [Bar], marks: [Mark], flows: [Flow]) {
+        let window = ReviewWindow()
+        let bars = self.bars.compactMap { bar -> Bar? in
+            guard window.shows(bar.start, bar.end, in: range) else { return nil }
+            var clipped = bar
+            clipped.start = max(bar.start, range.start)
+            clipped.end = min(bar.end, range.end)
+            return clipped
+        }
+        let marks = self.marks.filter { $0.t >= range.start && $0.t <= range.end }
+        let flows = self.flows.filter { $0.t >= range.start && $0.t <= range.end }
+        return (bars, marks, flows)
+    }
+}

@@ -1,0 +1,155 @@
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// The timeline as a text chart for people: one row per lane over a time
+/// axis, one column per `scale` milliseconds (a 1-2-5 step chosen to fit the
+/// width), then a legend and the decisions in the window.
+///
+///     # demo
+///               0s        5s        10s
+///               |         |         |
+///     guidance       --=====
+///     Pippa     ~~~~~~~..~~~~X
+extension Timeline {
+    /// How wide the label column is.
+    static let laneLabelWidth = 10
+    /// The most decisions listed under a chart; zoom in for the rest.
+    static let maxListedDecisions = 40
+
+    /// The chart, `width` characters wide at most (the plot gets what the labels leave).
+    public func lanesChart(width: Int = 100, window: ReviewWindow = ReviewWindow()) -> String {
+        let lanes = Lanes(self)
+        let range = window.range(end: lanes.end)
+        let columns = max(10, width - Self.laneLabelWidth)
+        let scale = LaneScale.niceStep(atLeast: (range.end.ms - range.start.ms + Int64(columns) - 1) / Int64(columns))
+        let used = Int((range.end.ms - range.start.ms + scale - 1) / scale)
+        let visible = lanes.visible(in: range)
+
+        func column(_ t: SimTime) -> Int { Int((t.ms - range.start.ms) / scale) }
+        /// The columns a bar covers: at least one; a bar ending at a column's start does not reach it.
+        func cells(_ bar: Lanes.Bar) -> ClosedRange<Int> {
+            let first = min(column(bar.start), used - 1)
+            let last = max(first, min(used - 1, column(SimTime(ms: max(bar.start.ms, bar.end.ms - 1)))))
+            return first...last
+        }
+
+        var rows = [[Character]](repeating: [Character](repeating: " ", count: used), count: lanes.shown.count)
+        // Paint in rising priority, so what matters most stays visible.
+        let order: [Lanes.BarKind] = [.wait, .line, .queued, .reply, .held, .stretch, .earsClosed, .heard, .lost]
+        for kind in order {
+            for bar in visible.bars where bar.kind == kind {
+                let mark = LaneScale.glyph(bar.kind)
+                for c in cells(bar) { rows[bar.lane.rawValue][c] = mark }
+                if bar.kind == .stretch, bar.cut { rows[bar.lane.rawValue][cells(bar).upperBound] = "X" }
+            }
+        }
+        for mark in visible.marks {
+            let glyph: Character
+            switch mark.kind {
+            case .dropped: glyph = "x"
+            case .abandoned: glyph = "/"
+            default: continue
+            }
+            let c = min(used - 1, column(SimTime(ms: max(range.start.ms, mark.t.ms - 1))))
+            rows[mark.lane.rawValue][c] = glyph
+        }
+
+        var out = "# \(scenario)\n"
+        let (labels, ticks) = LaneScale.axis(start: range.start, scale: scale, columns: used)
+        out += String(repeating: " ", count: Self.laneLabelWidth) + labels.trimmingTrailingSpaces() + "\n"
+        out += String(repeating: " ", count: Self.laneLabelWidth) + ticks.trimmingTrailingSpaces() + "\n"
+        for lane in lanes.shown {
+            out += (pad(lane.title, Self.laneLabelWidth) + String(rows[lane.rawValue])).trimmingTrailingSpaces() + "\n"
+        }
+        out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
+        out += LaneScale.legend
+        let decisions = events.indices.filter { i in
+            let e = events[i]
+            return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end
+        }
+        if !decisions.isEmpty {
+            out += "\ndecisions:\n"
+            for i in decisions.prefix(Self.maxListedDecisions) { out += "  " + line(for: events[i]) + "\n" }
+            if decisions.count > Self.maxListedDecisions {
+                out += "  … \(decisions.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
+            }
+        }
+        return out
+    }
+}
+
+/// Scales, ticks and marks shared by the text chart and the SVG.
+enum LaneScale {
+    /// The smallest 1-2-5 step (1, 2, 5, 10, 20, … ms) that is at least `ms`.
+    static func niceStep(atLeast ms: Int64) -> Int64 {
+        var base: Int64 = 1
+        while true {
+            for m: Int64 in [1, 2, 5] where base * m >= ms { return base * m }
+            base *= 10
+        }
+    }
+
+    /// The axis: a label and a `|` every ten columns, labels left-aligned on their tick.
+    static func axis(start: SimTime, scale: Int64, columns: Int) -> (labels: String, ticks: String) {
+        var labels = [Character](repeating: " ", count: columns + 12)
+        var ticks = [Character](repeating: " ", count: columns)
+        var c = 0
+        while c < columns {
+            ticks[c] = "|"
+            for (k, ch) in tick(start.ms + Int64(c) * scale).enumerated() where c + k < labels.count { labels[c + k] = ch }
+            c += 10
+        }
+        return (String(labels), String(ticks))
+    }
+
+    /// A time on an axis: `2.5s` within the first minute, `1:05` or `1:00:00` after.
+    static func tick(_ ms: Int64) -> String {
+        let fraction = ms % 1000 == 0 ? "" : "." + String(String(1000 + ms % 1000).dropFirst()).trimmingTrailing("0")
+        let seconds = ms / 1000
+        if seconds < 60 { return "\(seconds)\(fraction)s" }
+        let s = seconds % 60, m = (seconds / 60) % 60, h = seconds / 3600
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return (h > 0 ? "\(h):\(two(m))" : "\(m)") + ":\(two(s))\(fraction)"
+    }
+
+    /// A span in words: `500 ms`, `2 s`, `1 min`.
+    static func duration(_ ms: Int64) -> String {
+        if ms < 1000 { return "\(ms) ms" }
+        if ms < 60_000 || ms % 60_000 != 0 { return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms" }
+        return "\(ms / 60_000) min"
+    }
+
+    /// The character a bar is drawn with.
+    static func glyph(_ kind: Lanes.BarKind) -> Character {
+        switch kind {
+        case .line: return "="
+        case .wait: return "-"
+        case .reply: return "."
+        case .queued: return ","
+        case .held: return ":"
+        case .stretch: return "~"
+        case .earsClosed: return "#"
+        case .heard: return "+"
+        case .lost: return "!"
+        }
+    }
+
+    static let legend = """
+        legend: guidance  = line plays   - line waits   x line dropped
+                Pippa     ~ stretch plays   X stretch cut   : stretch held   . reply active, silent
+                          , reply queued   / reply abandoned
+                ears      # ears closed
+                Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+}
+
+extension String {
+    func trimmingTrailing(_ c: Character) -> String {
+        var s = self
+        while s.last == c { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,96 @@
+import DrivesimCLI
+import Fuzzing
+import Review
+import ScenarioFormat
+import SimRunner
+import TestSupport
+import Testing
+
+@Suite struct CommandLineTests {
+    static let passing = """
+        { "drivesim": 1, "name": "one line",
+          "guidance": [ { "id": "g1", "at": 1.0, "duration": 2.0 } ],
+          "expect": [ { "at": 1.0, "event": "guidance.started", "line": "g1" } ] }
+        """
+    static let failing = """
+        { "drivesim": 1, "name": "wrong expectation",
+          "guidance": [ { "id": "g1", "at": 1.0, "duration": 2.0 } ],
+          "expect": [ { "at": 1.5, "event": "guidance.started", "line": "g1" } ] }
+        """
+    static let invalid = """
+        { "drivesim": 1, "name": "typo", "guidance": [ { "id": "g1", "at": 1.0, "durration": 2.0 } ] }
+        """
+
+    @Test func theDemoRunsAndPrintsItsTimeline() throws {
+        let result = Fixtures.drivesim()
+        #expect(result.code == 0)
+        #expect(result.stdout.contains("guidance  started"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func runExitsZeroOneOrTwo() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let pass = Fixtures.drivesim("run", Fixtures.write(Self.passing, "pass.json", in: folder))
+        #expect(pass.code == 0 && pass.stderr.isEmpty)
+        let fail = Fixtures.drivesim("run", Fixtures.write(Self.failing, "fail.json", in: folder))
+        #expect(fail.code == 1)
+        #expect(fail.stderr.contains("expect[0]"))
+        #expect(fail.stdout.contains("guidance  started"), "the timeline still goes to standard output")
+        let bad = Fixtures.drivesim("run", Fixtures.write(Self.invalid, "bad.json", in: folder))
+        #expect(bad.code == 2)
+        #expect(bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("bad.json") && bad.stderr.contains("guidance[0].durration"))
+        #expect(Fixtures.drivesim("run", folder + "/missing.json").code == 2)
+    }
+
+    @Test func jsonFormatPrintsOnlyTheTimeline() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let result = Fixtures.drivesim("run", Fixtures.write(Self.passing, "pass.json", in: folder), "--format", "json")
+        #expect(result.code == 0)
+        #expect(result.stdout.hasPrefix("{\n  \"events\": ["))
+        #expect(result.stdout.contains(#"{"event": "guidance.started", "line": "g1", "t": 1000}"#))
+    }
+
+    @Test func checkKeepsGoingPastBadFilesAndCountsThem() throws {
+        let folder = try Fixtures.temporaryFolder()
+        Fixtures.write(Self.passing, "a.json", in: folder)
+        Fixtures.write(Self.failing, "b.json", in: folder)
+        Fixtures.write(Self.invalid, "c.json", in: folder)
+        Fixtures.write("not json", "d.json", in: folder)
+        let result = Fixtures.drivesim("check", folder)
+        #expect(result.code == 2)
+        #expect(result.stdout.hasSuffix("1 passed, 3 failed\n"))
+        #expect(result.stdout.contains("PASS  \(folder)/a.json"))
+        #expect(result.stdout.contains("FAIL  \(folder)/b.json"))
+        #expect(result.stderr.contains("c.json") && result.stderr.contains("d.json"))
+    }
+
+    @Test func checkExitsOneWhenAScenarioFailsAndZeroWhenAllPass() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let pass = Fixtures.write(Self.passing, "a.json", in: folder)
+        #expect(Fixtures.drivesim("check", pass).code == 0)
+        #expect(Fixtures.drivesim("check", pass, Fixtures.write(Self.failing, "b.json", in: folder)).code == 1)
+        #expect(try Fixtures.drivesim("check", Fixtures.temporaryFolder()).code == 2, "an empty folder is a mistake")
+    }
+
+    @Test(arguments: [["frobnicate"], ["run"], ["run", "a.json", "--fromat", "json"], ["run", "a.json", "--format", "yaml"], ["check"]])
+    func usageErrorsExitTwoWithAHint(arguments: [String]) throws {
+        var console = Console.captured
+        #expect(Drivesim.main(arguments, console: &console) == 2)
+        #expect(console.stderr.hasPrefix("Error: "))
+        #expect(console.stderr.contains("See 'drivesim"))
+    }
+
+    @Test func typosGetASuggestion() throws {
+        #expect(Fixtures.drivesim("chek").stderr.contains("Did you mean 'check'?"))
+        #expect(Fixtures.drivesim("run", "x.json", "--fromat", "json").stderr.contains("Did you mean '--format'?"))
+    }
+
+    @Test(arguments: ["run", "check", "bench"])
+    func everyCommandHasHelp(command: String) throws {
+        let result = Fixtures.drivesim(command, "--help")
+        #expect(result.code == 0)
+        #expect(result.stdout.hasPrefix("OVERVIEW: "))
+        #expect(result.stdout.contains("USAGE: drivesim \(command)"))
+    }
+}

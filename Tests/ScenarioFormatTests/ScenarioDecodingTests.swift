@@ -1,0 +1,430 @@
+@testable import DrivesimCLI
+@testable import Fuzzing
+import Guidance
+@testable import Review
+@testable import ScenarioFormat
+import SimClock
+@testable import SimRunner
+import Testing
+
+/// Decodes `text`, returning the error it raises (nil if it decodes).
+private func failure(_ text: String, file: String = "test.json") -> ScenarioError? {
+    failure(Array(text.utf8), file: file)
+}
+
+private func failure(_ bytes: [UInt8], file: String = "test.json") -> ScenarioError? {
+    do {
+        _ = try ScenarioDecoder.decode(bytes, file: file)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private func decode(_ text: String) throws -> Scenario {
+    try ScenarioDecoder.decode(Array(text.utf8), file: "test.json")
+}
+
+/// A scenario file with the required root keys and `body` after them.
+private func scenario(_ body: String) -> String {
+    body.isEmpty ? #"{"drivesim": 1, "name": "t"}"# : #"{"drivesim": 1, "name": "t", "# + body + "}"
+}
+
+/// The SPEC's example, verbatim.
+let specExample = #"""
+{
+  "drivesim": 1,
+  "name": "ordinary line waits for a short stretch",
+  "settings": { "earsTail": 0.5, "waitLimit": 3.0, "afterCut": "repeat" },
+  "guidance": [
+    { "id": "g1", "at": 2.0, "duration": 1.8, "urgent": false,
+      "text": "In 300 m, turn right", "language": "en", "maneuver": "m1" }
+  ],
+  "replies": [
+    { "id": "r1", "at": 0.0, "stretches": [
+      { "id": "s1", "duration": 4.0, "ready": 0.0, "text": "...", "language": "ko" },
+      { "id": "s2", "duration": 2.0, "ready": 1.0 } ] }
+  ],
+  "dad": [
+    { "id": "u1", "at": 9.0, "duration": 1.2, "language": "ko",
+      "reply": { "id": "r2", "after": 0.8, "stretches": [ { "id": "s3", "duration": 2.0 } ] } }
+  ],
+  "expect": [
+    { "at": 4.0, "event": "guidance.started", "line": "g1" },
+    { "event": "talk.stretch.cut", "count": 0 }
+  ]
+}
+"""#
+
+/// One file that must be refused, with the reason case and path it must give.
+struct BadScenario: Sendable, CustomTestStringConvertible {
+    let label: String
+    let text: String
+    let path: String
+    let reason: ScenarioError.Reason
+    var testDescription: String { label }
+
+    init(_ label: String, _ text: String, _ path: String, _ reason: ScenarioError.Reason) {
+        self.label = label; self.text = text; self.path = path; self.reason = reason
+    }
+}
+
+private let line = #""guidance": [{"id": "g1", "at": 2, "duration": 1}]"#
+private let reply = #""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 1}]}]"#
+private func line(_ extra: String) -> String { #""guidance": [{"id": "g1", "at": 2, "duration": 1, "# + extra + "}]" }
+private func matcher(_ body: String) -> String { #""expect": [{"# + body + "}]" }
+
+let badScenarios: [BadScenario] = [
+    // Not JSON.
+    BadScenario("empty file", "", "", .emptyFile),
+    BadScenario("only whitespace", " \n\t ", "", .emptyFile),
+    BadScenario("trailing comma", #"{"drivesim": 1,}"#, "", .syntax(.unexpectedCharacter("'}'", expected: .key))),
+    BadScenario("comment", "{// hi\n}", "", .syntax(.unexpectedCharacter("'/'", expected: .key))),
+    BadScenario("NaN", #"{"drivesim": NaN}"#, "drivesim", .syntax(.unexpectedCharacter("'N'", expected: .value))),
+    BadScenario("leading zero", #"{"drivesim": 01}"#, "drivesim", .syntax(.invalidNumber)),
+    BadScenario("bare decimal point", #"{"drivesim": 1.}"#, "drivesim", .syntax(.invalidNumber)),
+    BadScenario("trailing content", scenario("") + " {}", "", .syntax(.trailingContent)),
+    BadScenario("unterminated string", #"{"name": "abc"#, "name", .syntax(.unexpectedEnd(expected: .closingQuote))),
+    BadScenario("raw tab in string", "{\"name\": \"a\tb\"}", "name", .syntax(.controlCharacterInString)),
+    BadScenario("lone surrogate", #"{"name": "\ud800x"}"#, "name", .syntax(.invalidUnicodeEscape)),
+    BadScenario("bad escape", #"{"name": "\x"}"#, "name", .syntax(.invalidEscape)),
+    BadScenario("single quotes", "{'name': 1}", "", .syntax(.unexpectedCharacter("'''", expected: .key))),
+    BadScenario("duplicate key", #"{"drivesim": 1, "name": "a", "name": "b"}"#, "name", .duplicateKey("name")),
+    BadScenario("nested duplicate key", scenario(#""settings": {"earsTail": 1, "earsTail": 2}"#), "settings.earsTail", .duplicateKey("earsTail")),
+
+    // The format version, checked first.
+    BadScenario("top level not an object", "[1, 2]", "", .wrongType(expected: .object)),
+    BadScenario("drivesim missing", #"{"name": "t"}"#, "", .missingField("drivesim")),
+    BadScenario("drivesim a string", #"{"drivesim": "1", "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
+    BadScenario("drivesim fractional", #"{"drivesim": 1.5, "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
+    BadScenario("newer format", #"{"drivesim": 2, "name": "t"}"#, "drivesim", .newerFormat(2)),
+    BadScenario("newer format before unknown keys", #"{"bogus": true, "drivesim": 3}"#, "drivesim", .newerFormat(3)),
+    BadScenario("format zero", #"{"drivesim": 0, "name": "t"}"#, "drivesim", .unsupportedFormat(0)),
+    BadScenario("huge format", #"{"drivesim": 99999999999999999999999, "name": "t"}"#, "drivesim", .integerOutOfRange),
+
+    // Keys.
+    BadScenario("unknown stretch key", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 1}, {"id": "s2", "durration": 2}]}]"#),
+                "replies[0].stretches[1].durration", .unknownKey("durration", suggestion: "duration")),
+    BadScenario("unknown root key", scenario(#""guidence": []"#), "guidence", .unknownKey("guidence", suggestion: "guidance")),
+    BadScenario("key in wrong case", #"{"drivesim": 1, "Name": "t"}"#, "Name", .unknownKey("Name", suggestion: "name")),
+    BadScenario("unknown key, nothing close", scenario(#""colour": "red""#), "colour", .unknownKey("colour", suggestion: nil)),
+    BadScenario("unknown settings key", scenario(#""settings": {"earTail": 1}"#), "settings.earTail", .unknownKey("earTail", suggestion: "earsTail")),
+    BadScenario("name missing", #"{"drivesim": 1}"#, "", .missingField("name")),
+    BadScenario("line without duration", scenario(#""guidance": [{"id": "g1", "at": 2}]"#), "guidance[0]", .missingField("duration")),
+    BadScenario("stretch without id", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"duration": 1}]}]"#), "replies[0].stretches[0]", .missingField("id")),
+    BadScenario("reply without stretches", scenario(#""replies": [{"id": "r1", "at": 0}]"#), "replies[0]", .missingField("stretches")),
+    BadScenario("utterance without language", scenario(#""dad": [{"id": "u1", "at": 1, "duration": 1}]"#), "dad[0]", .missingField("language")),
+    BadScenario("reply to Dad without id", scenario(#""dad": [{"id": "u1", "at": 1, "duration": 1, "language": "ko", "reply": {"stretches": [{"id": "s1", "duration": 1}]}}]"#),
+                "dad[0].reply", .missingField("id")),
+
+    // Types.
+    BadScenario("name a number", #"{"drivesim": 1, "name": 5}"#, "name", .wrongType(expected: .string)),
+    BadScenario("name empty", #"{"drivesim": 1, "name": ""}"#, "name", .emptyString),
+    BadScenario("guidance an object", scenario(#""guidance": {}"#), "guidance", .wrongType(expected: .array)),
+    BadScenario("line a string", scenario(#""guidance": ["g1"]"#), "guidance[0]", .wrongType(expected: .object)),
+    BadScenario("time as a string", scenario(#""guidance": [{"id": "g1", "at": "2", "duration": 1}]"#), "guidance[0].at", .wrongType(expected: .seconds)),
+    BadScenario("urgent as a string", scenario(line(#""urgent": "yes""#)), "guidance[0].urgent", .wrongType(expected: .boolean)),
+    BadScenario("description a number", scenario(#""description": 1"#), "description", .wrongType(expected: .string)),
+    BadScenario("maneuver empty", scenario(line(#""maneuver": """#)), "guidance[0].maneuver", .emptyString),
+
+    // Times.
+    BadScenario("not whole milliseconds", scenario(#""guidance": [{"id": "g1", "at": 0.0004, "duration": 1}]"#), "guidance[0].at", .notWholeMilliseconds),
+    BadScenario("negative time", scenario(#""guidance": [{"id": "g1", "at": -1, "duration": 1}]"#), "guidance[0].at", .negative),
+    BadScenario("negative beats fraction", scenario(#""guidance": [{"id": "g1", "at": -0.0004, "duration": 1}]"#), "guidance[0].at", .negative),
+    BadScenario("time beyond a day", scenario(#""guidance": [{"id": "g1", "at": 86400.001, "duration": 1}]"#), "guidance[0].at", .tooLarge(limitSeconds: 86400)),
+    BadScenario("1e400", scenario(#""guidance": [{"id": "g1", "at": 1e400, "duration": 1}]"#), "guidance[0].at", .tooLarge(limitSeconds: 86400)),
+    BadScenario("400 digits", scenario(#""guidance": [{"id": "g1", "at": 2, "duration": "# + String(repeating: "9", count: 400) + "}]"),
+                "guidance[0].duration", .tooLarge(limitSeconds: 3600)),
+    BadScenario("duration beyond an hour", scenario(#""guidance": [{"id": "g1", "at": 2, "duration": 3600.5}]"#),
+                "guidance[0].duration", .tooLarge(limitSeconds: 3600)),
+    BadScenario("ready beyond an hour", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 1, "ready": 4000}]}]"#),
+                "replies[0].stretches[0].ready", .tooLarge(limitSeconds: 3600)),
+    BadScenario("zero duration", scenario(#""guidance": [{"id": "g1", "at": 2, "duration": 0}]"#), "guidance[0].duration", .notPositive),
+    BadScenario("zero stretch duration", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 0.0}]}]"#),
+                "replies[0].stretches[0].duration", .notPositive),
+    BadScenario("negative earsTail", scenario(#""settings": {"earsTail": -0.5}"#), "settings.earsTail", .negative),
+    BadScenario("expires equal to at", scenario(line(#""expires": 2.000"#)), "guidance[0].expires", .expiresNotAfterAt),
+    BadScenario("expires before at", scenario(line(#""expires": 1"#)), "guidance[0].expires", .expiresNotAfterAt),
+
+    // Values.
+    BadScenario("unknown language", scenario(#""dad": [{"id": "u1", "at": 1, "duration": 1, "language": "fr"}]"#), "dad[0].language",
+                .unknownValue("fr", allowed: ["ko", "en"], suggestion: nil)),
+    BadScenario("language in capitals", scenario(line(#""language": "EN""#)), "guidance[0].language",
+                .unknownValue("EN", allowed: ["ko", "en"], suggestion: "en")),
+    BadScenario("afterCut typo", scenario(#""settings": {"afterCut": "repaet"}"#), "settings.afterCut",
+                .unknownValue("repaet", allowed: ["repeat", "skip", "drop"], suggestion: "repeat")),
+    BadScenario("empty id", scenario(#""guidance": [{"id": "", "at": 2, "duration": 1}]"#), "guidance[0].id", .emptyID),
+    BadScenario("id a number", scenario(#""guidance": [{"id": 1, "at": 2, "duration": 1}]"#), "guidance[0].id", .wrongType(expected: .string)),
+    BadScenario("duplicate id across lists", scenario(line + ", " + #""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "g1", "duration": 1}]}]"#),
+                "replies[0].stretches[0].id", .duplicateID("g1", firstAt: "guidance[0].id")),
+    BadScenario("duplicate id in a reply to Dad", scenario(reply + ", " + #""dad": [{"id": "u1", "at": 1, "duration": 1, "language": "ko", "reply": {"id": "r1", "stretches": [{"id": "s9", "duration": 1}]}}]"#),
+                "dad[0].reply.id", .duplicateID("r1", firstAt: "replies[0].id")),
+    BadScenario("empty stretches", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": []}]"#), "replies[0].stretches", .emptyStretches),
+    BadScenario("reply to Dad with empty stretches", scenario(#""dad": [{"id": "u1", "at": 1, "duration": 1, "language": "ko", "reply": {"id": "r2", "stretches": []}}]"#),
+                "dad[0].reply.stretches", .emptyStretches),
+    BadScenario("overlapping utterances", scenario(#""dad": [{"id": "u1", "at": 1, "duration": 2, "language": "ko"}, {"id": "u2", "at": 2.999, "duration": 1, "language": "en"}]"#),
+                "dad[1]", .overlappingUtterance(with: "u1")),
+    BadScenario("utterance inside a long one listed first later", scenario(#""dad": [{"id": "u1", "at": 5, "duration": 1, "language": "ko"}, {"id": "u2", "at": 0, "duration": 10, "language": "en"}, {"id": "u3", "at": 20, "duration": 1, "language": "en"}]"#),
+                "dad[0]", .overlappingUtterance(with: "u2")),
+
+    // Expectations.
+    BadScenario("matcher without event", scenario(matcher(#""at": 1"#)), "expect[0]", .missingField("event")),
+    BadScenario("unknown event", scenario(matcher(#""event": "guidance.start""#)), "expect[0].event",
+                .unknownValue("guidance.start", allowed: EventKind.allCases.map(\.rawValue), suggestion: "guidance.started")),
+    BadScenario("unknown matcher field", scenario(matcher(#""event": "guidance.started", "lin": "g1""#)), "expect[0].lin",
+                .unknownField("lin", event: "guidance.started", suggestion: "line")),
+    BadScenario("field of another event", scenario(matcher(#""event": "guidance.ended", "stretch": "s1""#)), "expect[0].stretch",
+                .unknownField("stretch", event: "guidance.ended", suggestion: nil)),
+    BadScenario("matcher key typo", scenario(matcher(#""event": "guidance.ended", "cuont": 1"#)), "expect[0].cuont",
+                .unknownField("cuont", event: "guidance.ended", suggestion: "count")),
+    BadScenario("fractional heardMs", scenario(matcher(#""event": "dad.ended", "heardMs": 1.5"#)), "expect[0].heardMs", .wrongType(expected: .integer)),
+    BadScenario("heardMs as a string", scenario(matcher(#""event": "dad.ended", "heardMs": "1500""#)), "expect[0].heardMs", .wrongType(expected: .integer)),
+    BadScenario("urgent as a number", scenario(matcher(#""event": "guidance.requested", "urgent": 1"#)), "expect[0].urgent", .wrongType(expected: .boolean)),
+    BadScenario("line as a number", scenario(matcher(#""event": "guidance.ended", "line": 1"#)), "expect[0].line", .wrongType(expected: .string)),
+    BadScenario("between reversed", scenario(matcher(#""event": "guidance.ended", "between": [5, 4.999]"#)), "expect[0].between", .reversedWindow),
+    BadScenario("between with one time", scenario(matcher(#""event": "guidance.ended", "between": [5]"#)), "expect[0].between", .windowNotAPair),
+    BadScenario("between a number", scenario(matcher(#""event": "guidance.ended", "between": 5"#)), "expect[0].between", .wrongType(expected: .window)),
+    BadScenario("between with a bad time", scenario(matcher(#""event": "guidance.ended", "between": [1, 0.0001]"#)), "expect[0].between[1]", .notWholeMilliseconds),
+    BadScenario("at and between together", scenario(matcher(#""event": "guidance.ended", "at": 1, "between": [0, 2]"#)), "expect[0]", .atAndBetween),
+    BadScenario("negative count", scenario(matcher(#""event": "guidance.ended", "count": -1"#)), "expect[0].count", .negative),
+    BadScenario("fractional count", scenario(matcher(#""event": "guidance.ended", "count": 1.5"#)), "expect[0].count", .wrongType(expected: .integer)),
+    BadScenario("matcher not an object", scenario(#""expect": ["guidance.ended"]"#), "expect[0]", .wrongType(expected: .object)),
+]
+
+@Suite struct ScenarioDecodingTests {
+    @Test(arguments: badScenarios)
+    func badScenarioIsRefusedWithReasonAndPath(_ bad: BadScenario) throws {
+        let error = try #require(failure(bad.text), "decoded, but should have been refused")
+        #expect(error.reason == bad.reason)
+        #expect(error.path == bad.path)
+        #expect(error.file == "test.json")
+        #expect(error.line != nil && error.column != nil, "every refusal points at a line and column")
+    }
+
+    // MARK: Good scenarios
+
+    @Test func specExampleDecodesToTheRightValues() throws {
+        let s = try decode(specExample)
+        #expect(s.name == "ordinary line waits for a short stretch")
+        #expect(s.description == nil)
+        #expect(s.settings == Scenario.Settings(earsTail: SimTime(ms: 500), waitLimit: SimTime(ms: 3000), afterCut: .repeat))
+        #expect(s.guidance == [GuidanceLine(id: "g1", at: SimTime(ms: 2000), duration: SimTime(ms: 1800), urgent: false,
+                                            text: "In 300 m, turn right", language: .en, maneuver: "m1")])
+        #expect(s.replies == [Scenario.Reply(id: "r1", at: .zero, stretches: [
+            Scenario.Stretch(id: "s1", duration: SimTime(ms: 4000), ready: .zero, text: "...", language: .ko),
+            Scenario.Stretch(id: "s2", duration: SimTime(ms: 2000), ready: SimTime(ms: 1000)),
+        ])])
+        #expect(s.dad == [Scenario.Utterance(id: "u1", at: SimTime(ms: 9000), duration: SimTime(ms: 1200), language: .ko,
+                                             reply: Scenario.DadReply(id: "r2", after: SimTime(ms: 800), stretches: [
+                                                 Scenario.Stretch(id: "s3", duration: SimTime(ms: 2000)),
+                                             ]))])
+        #expect(s.expect == [
+            Matcher(event: "guidance.started", fields: [(name: "line", value: .string("g1"))], when: .at(SimTime(ms: 4000)), path: "expect[0]"),
+            Matcher(event: "talk.stretch.cut", count: 0, path: "expect[1]"),
+        ])
+    }
+
+    @Test func missingOptionalFieldsTakeTheirDefaults() throws {
+        let s = try decode(scenario(line + ", " + reply + ", " + #""dad": [{"id": "u1", "at": 1, "duration": 1, "language": "en", "reply": {"id": "r2", "stretches": [{"id": "s2", "duration": 1}]}}]"#))
+        #expect(s.settings == Scenario.Settings())
+        #expect(s.settings.earsTail == SimTime(ms: 500) && s.settings.waitLimit == SimTime(ms: 3000) && s.settings.afterCut == .repeat)
+        #expect(s.guidance[0].urgent == false && s.guidance[0].text == nil && s.guidance[0].language == nil)
+        #expect(s.guidance[0].maneuver == nil && s.guidance[0].expires == nil)
+        #expect(s.replies[0].stretches[0].ready == .zero)
+        #expect(s.dad[0].reply?.after == .zero)
+        #expect(s.expect.isEmpty)
+    }
+
+    @Test func nonDefaultSettingsAndOptionalFieldsAreRead() throws {
+        let s = try decode(scenario(#""description": "d", "settings": {"afterCut": "drop", "earsTail": 0, "waitLimit": 0}, "# + line(#""urgent": true, "expires": 2.001, "maneuver": "m""#)))
+        #expect(s.description == "d")
+        #expect(s.settings == Scenario.Settings(earsTail: .zero, waitLimit: .zero, afterCut: .drop))
+        #expect(s.guidance[0].urgent && s.guidance[0].expires == SimTime(ms: 2001) && s.guidance[0].maneuver == "m")
+    }
+
+    @Test(arguments: [
+        ("2.5", 2500), ("1e-3", 1), ("1.0000", 1000), ("0.001", 1), ("0.0010", 1), ("0", 0), ("-0", 0), ("0.0", 0),
+        ("2.5E+1", 25000), ("1e3", 1_000_000), ("3600", 3_600_000), ("12345e-3", 12345), ("0.000000e5", 0), ("3600.000", 3_600_000),
+    ] as [(String, Int64)])
+    func secondsBecomeExactMilliseconds(literal: String, ms: Int64) throws {
+        if ms == 0 {
+            // A zero duration is refused, so zero is checked as a time.
+            let t = try decode(scenario(#""guidance": [{"id": "g1", "at": "# + literal + #", "duration": 1}]"#))
+            #expect(t.guidance[0].at == .zero)
+        } else {
+            let s = try decode(scenario(#""guidance": [{"id": "g1", "at": 0, "duration": "# + literal + "}]"))
+            #expect(s.guidance[0].duration == SimTime(ms: ms))
+        }
+    }
+
+    @Test func limitsAreInclusive() throws {
+        let s = try decode(scenario(#""guidance": [{"id": "g1", "at": 86400, "duration": 3600}]"#))
+        #expect(s.guidance[0].at == SimTime(ms: 86_400_000))
+        #expect(s.guidance[0].duration == SimTime(ms: 3_600_000))
+    }
+
+    @Test func touchingUtterancesDoNotOverlap() throws {
+        let s = try decode(scenario(#""dad": [{"id": "u2", "at": 2, "duration": 1, "language": "en"}, {"id": "u1", "at": 1, "duration": 1, "language": "ko"}]"#))
+        #expect(s.dad.map(\.id) == ["u2", "u1"], "file order is kept")
+    }
+
+    @Test func keyOrderInTheFileDoesNotMatter() throws {
+        let a = try decode(#"{"drivesim": 1, "name": "n", "guidance": [{"id": "g", "at": 1, "duration": 1}], "expect": [{"event": "talk.stretch.cut", "stretch": "s", "rule": "long-cut", "by": "g", "between": [0, 1]}]}"#)
+        let b = try decode(#"{"expect": [{"between": [0, 1], "by": "g", "rule": "long-cut", "event": "talk.stretch.cut", "stretch": "s"}], "guidance": [{"duration": 1, "at": 1, "id": "g"}], "name": "n", "drivesim": 1}"#)
+        #expect(a == b)
+        #expect(a.expect[0].fields.map(\.name) == ["by", "rule", "stretch"], "fields are kept sorted by name")
+        #expect(a.expect[0].when == .between(.zero, SimTime(ms: 1000)))
+    }
+
+    @Test func matcherFieldsKeepTheirJSONTypes() throws {
+        let s = try decode(scenario(#""expect": [{"event": "dad.ended", "heardMs": 1500, "lostMs": 0, "utterance": "u1"}, {"event": "guidance.requested", "urgent": true, "count": 2, "at": 0.25}]"#))
+        #expect(s.expect[0].fields.map(\.value) == [.int(1500), .int(0), .string("u1")])
+        #expect(s.expect[1].fields.map(\.value) == [.bool(true)])
+        #expect(s.expect[1].count == 2 && s.expect[1].when == .at(SimTime(ms: 250)))
+        #expect(s.expect.map(\.path) == ["expect[0]", "expect[1]"])
+    }
+
+    @Test func escapedStringsDecode() throws {
+        let s = try decode(scenario(#""description": "caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \n\t", "guidance": [{"id": "안녕", "at": 1, "duration": 1, "text": "오른쪽"}]"#))
+        #expect(s.description == "café 😀 \"q\" \\ / \n\t")
+        #expect(s.guidance[0].id == "안녕" && s.guidance[0].text == "오른쪽")
+    }
+
+    // MARK: Positions and messages
+
+    @Test func syntaxErrorNamesLineAndColumn() throws {
+        let text = "{\n  \"drivesim\": 1,\n  \"name\": \"é\",,\n}"
+        let error = try #require(failure(text))
+        #expect(error.reason == .syntax(.unexpectedCharacter("','", expected: .key)))
+        #expect(error.line == 3)
+        #expect(error.column == 15, "columns count characters, not bytes")
+        #expect(error.description == "test.json:3:15: invalid JSON: expected a key in double quotes, found ','")
+    }
+
+    @Test func unexpectedEndIsReportedAtTheEnd() throws {
+        let error = try #require(failure("{\n\"drivesim\": 1,\n  "))
+        #expect(error.reason == .syntax(.unexpectedEnd(expected: .key)))
+        #expect(error.line == 3 && error.column == 3)
+    }
+
+    @Test func valueErrorsPointAtTheValue() throws {
+        let text = """
+        {
+          "drivesim": 1, "name": "t",
+          "replies": [{"id": "r1", "at": 0, "stretches": [
+            {"id": "s1", "duration": 1},
+            {"id": "s2", "durration": 2}]}]
+        }
+        """
+        let error = try #require(failure(text, file: "file.json"))
+        #expect(error.line == 5 && error.column == 31)
+        #expect(error.description == #"file.json:5:31: replies[0].stretches[1].durration: unknown key; did you mean "duration"?"#)
+    }
+
+    @Test func newerFormatMessageSaysTheFileIsNewer() throws {
+        let error = try #require(failure(#"{"drivesim": 2}"#))
+        #expect(error.reason == .newerFormat(2))
+        #expect(error.description.contains("newer drivesim (format 2)"))
+        #expect(error.description.contains("reads format 1"))
+    }
+
+    @Test func invalidUTF8IsReportedWithItsPosition() throws {
+        var bytes = Array("{\n  \"name\": \"ab".utf8)
+        bytes += [0xC3, 0x28]  // a lead byte followed by '('
+        bytes += Array("\"}".utf8)
+        let error = try #require(failure(bytes))
+        #expect(error.reason == .invalidUTF8)
+        #expect(error.line == 2 && error.column == 14)
+    }
+
+    @Test(arguments: [
+        [0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80],
+    ] as [[UInt8]])
+    func malformedUTF8IsRefusedAnywhere(_ bad: [UInt8]) throws {
+        // After the value, where a lax reader might never look.
+        let error = try #require(failure(Array(scenario("").utf8) + [0x20] + bad))
+        #expect(error.reason == .invalidUTF8)
+        #expect(error.line == 1 && error.column == 30)
+    }
+
+    @Test func nestingDeeperThan64IsRefused() throws {
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: Never.self) { _ = try JSONParser.parse(Array(ok.utf8)) }
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(failure(deep)?.reason == .tooDeep)
+    }
+
+    @Test func hundredThousandOpenBracketsDoNotCrash() throws {
+        let error = try #require(failure([UInt8](repeating: UInt8(ascii: "["), count: 100_000)))
+        #expect(error.reason == .tooDeep)
+        #expect(error.column == 65)
+        let objects = String(repeating: #"{"a":"#, count: 100_000)
+        #expect(failure(objects)?.reason == .tooDeep)
+    }
+
+    // MARK: Robustness
+
+    @Test func megabyteFilesDecodeInLinearTime() throws {
+        let text = String(repeating: "x", count: 2_000_000)
+        let lines = (0..<20_000).map { #"{"id": "g\#($0)", "at": \#($0 % 80000).5, "duration": 1, "text": "line \#($0) \n"}"# }
+        let file = scenario(#""description": ""# + text + #"", "guidance": ["# + lines.joined(separator: ",") + "]")
+        let s = try decode(file)
+        #expect(s.description?.utf8.count == 2_000_000)
+        #expect(s.guidance.count == 20_000)
+        #expect(s.guidance[19_999].at == SimTime(ms: 19_999_500))
+    }
+
+    @Test func noInputBytesTrap() throws {
+        // Seed 7: mutations of the SPEC example, and random bytes.
+        var rng = SplitMix64(seed: 7)
+        let base = Array(specExample.utf8)
+        for _ in 0..<3000 {
+            var bytes = base
+            for _ in 0...rng.below(4) {
+                let i = Int(rng.below(UInt64(bytes.count)))
+                switch rng.below(3) {
+                case 0: bytes[i] = UInt8(truncatingIfNeeded: rng.next())
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(rng.pick(Array("{}[]\",:0.-e\\u".utf8)), at: i)
+                }
+            }
+            _ = failure(bytes)
+        }
+        for _ in 0..<2000 {
+            let bytes = (0..<rng.below(40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            _ = failure(bytes)
+        }
+    }
+
+    @Test func suggestionsNeedSomethingInCommon() {
+        #expect(suggestion(for: "durration", among: ["id", "duration"]) == "duration")
+        #expect(suggestion(for: "fr", among: ["ko", "en"]) == nil)
+        #expect(suggestion(for: "kr", among: ["ko", "en"]) == "ko")
+        #expect(suggestion(for: "WAITLIMIT", among: ["earsTail", "waitLimit"]) == "waitLimit")
+        #expect(suggestion(for: "zzzzzz", among: ["duration"]) == nil)
+    }
+
+    // MARK: The JSON layer
+
+    @Test func parserKeepsKeyOrderNumberTextAndPositions() throws {
+        let v = try JSONParser.parse(Array("{\"b\": 1.50,\n \"a\": [true, null, -0e+2]}".utf8))
+        guard case .object(let members) = v.kind else { Issue.record("not an object"); return }
+        #expect(members.map(\.key) == ["b", "a"])
+        #expect(members[0].value.kind == JSONValue.number("1.50").kind)
+        #expect(members[1].value.line == 2 && members[1].value.column == 7)
+        #expect(members[1].value == .array([.bool(true), .null, .number("-0e+2")]))
+    }
+
+    @Test func writerSortsKeysByBytesAndEscapes() throws {
+        let v = JSONValue.object([
+            ("é", .integer(1)), ("b", .string("q\"\\\n\u{1}é")), ("B", .array([])), ("a", .object([])),
+        ])
+        let compact = String(decoding: JSONWriter.bytes(v, pretty: false), as: UTF8.self)
+        #expect(compact == #"{"B":[],"a":{},"b":"q\"\\\n\u0001é","é":1}"#)
+        let pretty = JSONWriter.bytes(v)
+        #expect(try JSONParser.parse(pretty) == JSONValue.object([
+            ("B", .array([])), ("a", .object([])), ("b", .string("q\"\\\n\u{1}é")), ("é", .integer(1)),
+        ]))
+        #expect(String(decoding: JSONWriter.bytes(.object([("k", .array([.integer(1)]))])), as: UTF8.self) == "{\n  \"k\": [\n    1\n  ]\n}\n")
+    }
+}

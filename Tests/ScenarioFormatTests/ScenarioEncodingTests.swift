@@ -1,0 +1,152 @@
+@testable import DrivesimCLI
+@testable import Fuzzing
+import Guidance
+@testable import Review
+@testable import ScenarioFormat
+import SimClock
+@testable import SimRunner
+import Testing
+
+private func decode(_ bytes: [UInt8]) throws -> Scenario {
+    try ScenarioDecoder.decode(bytes, file: "encoded.json")
+}
+
+/// A random scenario the decoder would accept, from `rng`.
+private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
+    var nextID = 0
+    func id() -> String { nextID += 1; return "id\(nextID)" }
+    func ms(_ range: ClosedRange<Int64>) -> SimTime { SimTime(ms: rng.int(in: range)) }
+    func stretches() -> [Scenario.Stretch] {
+        (0...rng.below(3)).map { _ in
+            Scenario.Stretch(id: id(), duration: ms(1...3_600_000), ready: rng.chance(50) ? .zero : ms(0...3_600_000),
+                             text: rng.chance(50) ? nil : "s \"\(rng.below(100))\"\n", language: rng.chance(30) ? nil : rng.pick(Language.allCases))
+        }
+    }
+    var s = Scenario(name: "random \(rng.next())", description: rng.chance(50) ? nil : "é ☃ \u{1}")
+    s.settings = Scenario.Settings(earsTail: ms(0...3_600_000), waitLimit: ms(0...3000), afterCut: rng.pick(Scenario.AfterCut.allCases))
+    for _ in 0..<rng.below(4) {
+        let at = ms(0...86_399_999)
+        s.guidance.append(GuidanceLine(
+            id: id(), at: at, duration: ms(1...10_000), urgent: rng.chance(50),
+            text: rng.chance(50) ? nil : "turn", language: rng.chance(50) ? nil : rng.pick(Language.allCases),
+            maneuver: rng.chance(50) ? nil : "m\(rng.below(3))",
+            expires: rng.chance(50) ? nil : SimTime(ms: rng.int(in: (at.ms + 1)...86_400_000))))
+    }
+    for _ in 0..<rng.below(3) { s.replies.append(Scenario.Reply(id: id(), at: ms(0...86_400_000), stretches: stretches())) }
+    var t: Int64 = 0
+    for _ in 0..<rng.below(3) {
+        t += rng.int(in: 0...5000)
+        let duration = rng.int(in: 1...5000)
+        s.dad.append(Scenario.Utterance(
+            id: id(), at: SimTime(ms: t), duration: SimTime(ms: duration), language: rng.pick(Language.allCases),
+            text: rng.chance(50) ? nil : "말",
+            reply: rng.chance(50) ? nil : Scenario.DadReply(id: id(), after: ms(0...5000), stretches: stretches())))
+        t += duration
+    }
+    for i in 0..<Int(rng.below(4)) {
+        let kind = rng.pick(EventKind.allCases)
+        var fields: [(name: String, value: FieldValue)] = []
+        for name in kind.fields.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where rng.chance(50) {
+            let value: FieldValue = EventKind.integerFields.contains(name) ? .int(rng.int(in: 0...100_000))
+                : EventKind.booleanFields.contains(name) ? .bool(rng.chance(50)) : .string("v\(rng.below(10))")
+            fields.append((name: name, value: value))
+        }
+        let a = ms(0...86_400_000), b = ms(a.ms...86_400_000)
+        let when: Matcher.When = rng.pick([.anywhere, .at(a), .between(a, b)])
+        s.expect.append(Matcher(event: kind.rawValue, fields: fields, when: when,
+                                    count: rng.chance(50) ? nil : Int(rng.below(5)), path: "expect[\(i)]"))
+    }
+    return s
+}
+
+@Suite struct ScenarioEncodingTests {
+    @Test(arguments: [
+        (2500, "2.5"), (1, "0.001"), (3000, "3"), (0, "0"), (10, "0.01"), (1010, "1.01"), (86_400_000, "86400"), (1_800, "1.8"),
+    ] as [(Int64, String)])
+    func millisecondsAreWrittenAsExactSeconds(ms: Int64, literal: String) {
+        #expect(Seconds.literal(milliseconds: ms) == literal)
+        #expect(Seconds.milliseconds(fromLiteral: literal, limitMs: .max) == .success(ms))
+    }
+
+    @Test func specExampleRoundTrips() throws {
+        let s = try decode(Array(specExample.utf8))
+        let encoded = ScenarioEncoder.encode(s)
+        #expect(try decode(encoded) == s)
+        #expect(ScenarioEncoder.encode(try decode(encoded)) == encoded, "encoding is a fixed point")
+    }
+
+    @Test func minimalScenarioWritesFormatAndNameOnly() {
+        let text = String(decoding: ScenarioEncoder.encode(Scenario(name: "n")), as: UTF8.self)
+        #expect(text == "{\n  \"drivesim\": 1,\n  \"name\": \"n\"\n}\n")
+    }
+
+    @Test func keysAreSortedAndDefaultsLeftOut() throws {
+        let s = Scenario(
+            name: "n", settings: Scenario.Settings(afterCut: .skip),
+            guidance: [GuidanceLine(id: "g1", at: SimTime(ms: 2500), duration: SimTime(ms: 1), maneuver: "m1")],
+            replies: [Scenario.Reply(id: "r1", at: .zero, stretches: [Scenario.Stretch(id: "s1", duration: SimTime(ms: 3000))])])
+        let text = String(decoding: ScenarioEncoder.encode(s), as: UTF8.self)
+        #expect(text == """
+        {
+          "drivesim": 1,
+          "guidance": [
+            {
+              "at": 2.5,
+              "duration": 0.001,
+              "id": "g1",
+              "maneuver": "m1"
+            }
+          ],
+          "name": "n",
+          "replies": [
+            {
+              "at": 0,
+              "id": "r1",
+              "stretches": [
+                {
+                  "duration": 3,
+                  "id": "s1"
+                }
+              ]
+            }
+          ],
+          "settings": {
+            "afterCut": "skip"
+          }
+        }
+
+        """)
+        #expect(try decode(Array(text.utf8)) == s)
+    }
+
+    @Test func everyOptionalFieldRoundTrips() throws {
+        let s = Scenario(
+            name: "all \"fields\"", description: "line\nbreak",
+            settings: Scenario.Settings(earsTail: .zero, waitLimit: SimTime(ms: 1234), afterCut: .drop),
+            guidance: [GuidanceLine(id: "g1", at: SimTime(ms: 1), duration: SimTime(ms: 3_600_000), urgent: true,
+                                    text: "In 300 m", language: .en, maneuver: "m", expires: SimTime(ms: 86_400_000))],
+            replies: [Scenario.Reply(id: "r1", at: SimTime(ms: 86_400_000), stretches: [
+                Scenario.Stretch(id: "s1", duration: SimTime(ms: 1), ready: SimTime(ms: 3_600_000), text: "", language: .ko),
+            ])],
+            dad: [Scenario.Utterance(id: "u1", at: .zero, duration: SimTime(ms: 1200), language: .en, text: "hi",
+                                     reply: Scenario.DadReply(id: "r2", after: SimTime(ms: 800), stretches: [Scenario.Stretch(id: "s2", duration: SimTime(ms: 2))]))],
+            expect: [
+                Matcher(event: "dad.ended", fields: [(name: "heardMs", value: .int(1200)), (name: "utterance", value: .string("u1"))],
+                            when: .between(.zero, SimTime(ms: 5)), count: 1, path: "expect[0]"),
+                Matcher(event: "guidance.requested", fields: [(name: "urgent", value: .bool(true))], when: .at(SimTime(ms: 1)), path: "expect[1]"),
+                Matcher(event: "talk.stretch.cut", count: 0, path: "expect[2]"),
+            ])
+        #expect(try decode(ScenarioEncoder.encode(s)) == s)
+    }
+
+    @Test func randomScenariosRoundTrip() throws {
+        for seed: UInt64 in 0..<300 {
+            var rng = SplitMix64(seed: seed)
+            let s = randomScenario(&rng)
+            let encoded = ScenarioEncoder.encode(s)
+            let decoded = try #require(try? decode(encoded), "seed \(seed): \(String(decoding: encoded, as: UTF8.self))")
+            #expect(decoded == s, "seed \(seed)")
+            #expect(ScenarioEncoder.encode(decoded) == encoded, "seed \(seed)")
+        }
+    }
+}
