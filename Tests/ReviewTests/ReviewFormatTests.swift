@@ -1,6 +1,8 @@
 @testable import DrivesimCLI
 import Foundation
+#if canImport(FoundationXML)
 import FoundationXML
+#endif
 @testable import Fuzzing
 @testable import Review
 @testable import ScenarioFormat
