@@ -9,7 +9,9 @@ extension GeneratedDrive {
     /// (legs of 600 to 1,800 m, alternating city and arterial speeds), fixes
     /// every second with noise, jitter and drops, a link, and talk throughout
     /// (replies of three stretches and Dad's questions), all from `seed`.
-    public static func roadScenario(seed: UInt64, maneuvers: Int = 100, replies: Int = 600, utterances: Int = 120) -> Scenario {
+    public static func roadScenario(
+        seed: UInt64, maneuvers: Int = 100, replies: Int = 600, utterances: Int = 120, length: SimTime = SimTime(ms: 7_200_000)
+    ) -> Scenario {
         var random = SplitMix64(seed: seed)
         let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
         var position = Vector(x: 0, y: 0)
@@ -41,9 +43,18 @@ extension GeneratedDrive {
             language: random.chance(50) ? .ko : .en, points: points, maneuvers: specs,
             drive: Scenario.Drive(profile: SpeedProfile(steps: steps)), fixes: .generated(generator))
         road.link.outages = [TimeWindow(from: SimTime(ms: 1_800_000), to: SimTime(ms: 1_860_000))]
-        var scenario = GeneratedDrive.scenario(seed: seed, lines: 0, replies: replies, utterances: utterances)
+        var scenario = GeneratedDrive.scenario(seed: seed, lines: 0, replies: replies, utterances: utterances, length: length)
         scenario.name = "generated 2-hour road drive, seed \(seed)"
         scenario.road = road
+        return scenario
+    }
+
+    /// A road drive of about `hours`: 45 maneuvers, 300 replies and 60 utterances per hour.
+    public static func roadScenario(hours: Int, seed: UInt64) -> Scenario {
+        var scenario = roadScenario(
+            seed: seed, maneuvers: 45 * hours, replies: 300 * hours, utterances: 60 * hours,
+            length: SimTime(ms: 3_600_000 * Int64(hours) - 10_000))
+        scenario.name = "generated road drive of about \(hours) h, seed \(seed)"
         return scenario
     }
 }

@@ -44,4 +44,14 @@ public enum GeneratedDrive {
         }
         return scenario
     }
+
+    /// A talk drive of `hours` at the 2-hour drive's density: per hour 1,000
+    /// lines, 1,000 replies of three stretches and 150 utterances.
+    public static func scenario(hours: Int, seed: UInt64) -> Scenario {
+        var scenario = GeneratedDrive.scenario(
+            seed: seed, lines: 1_000 * hours, replies: 1_000 * hours, utterances: 150 * hours,
+            length: SimTime(ms: 3_600_000 * Int64(hours) - 10_000))
+        scenario.name = "generated drive of \(hours) h, seed \(seed)"
+        return scenario
+    }
 }
