@@ -68,6 +68,7 @@ public enum Invariants {
         }
 
         // 3, 4. How long each line waited while Pippa spoke.
+        let pippaUnion = union(pippa.map { ($0.start, $0.end) })
         var requested = [SimTime?](repeating: nil, count: roster.lines.count)
         var settled = [Bool](repeating: false, count: roster.lines.count)
         for event in timeline.events {
@@ -77,7 +78,7 @@ public enum Invariants {
             case .guidanceStarted, .guidanceDropped:
                 guard let start = requested[line] else { continue }
                 if event.kind == .guidanceStarted { settled[line] = true }
-                let waited = overlaps([(start, event.t)], pippa.map { ($0.start, $0.end) })
+                let waited = overlaps([(start, event.t)], sortedUnion: pippaUnion)
                     .reduce(Int64(0)) { $0 + ($1.1 - $1.0).ms }
                 let id = roster.lines[line].id
                 if roster.lines[line].urgent, waited > 0 {
@@ -157,10 +158,22 @@ public enum Invariants {
     /// union of the intervals of `b` (all half-open).
     /// - Complexity: O((a + b) log b)
     static func overlaps(_ a: [(SimTime, SimTime)], _ b: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
+        overlaps(a, sortedUnion: union(b))
+    }
+
+    /// The union of `intervals` as sorted, disjoint intervals.
+    /// - Complexity: O(n log n)
+    static func union(_ intervals: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
         var union: [(SimTime, SimTime)] = []
-        for y in b.sorted(by: { $0.0 < $1.0 }) where y.0 < y.1 {
+        for y in intervals.sorted(by: { $0.0 < $1.0 }) where y.0 < y.1 {
             if let last = union.last, y.0 <= last.1 { union[union.count - 1].1 = max(last.1, y.1) } else { union.append(y) }
         }
+        return union
+    }
+
+    /// `overlaps(a, b)` with `b` already a sorted, disjoint union.
+    /// - Complexity: O(a log b + the overlaps found)
+    static func overlaps(_ a: [(SimTime, SimTime)], sortedUnion union: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
         var out: [(SimTime, SimTime)] = []
         for x in a {
             // The first interval of the union that ends after x starts.
