@@ -15,7 +15,10 @@ public struct AudioBus: Sendable {
 
     private var guidancePlaying: Int?
     private var talkPlaying: Int?
-    private var earsOpen = true
+    /// When the ears were open: the current open stretch runs to `Int64.max`
+    /// ms until they close, so an utterance's heard time is one measure.
+    private var earsOpen = IntervalSet([SimInterval(.zero, .endOfTime)])
+    private var earsAreOpen = true
     private var speech: Speech?
 
     /// A silent bus at time zero, ears open.
@@ -56,55 +59,70 @@ public struct AudioBus: Sendable {
         talkPlaying = nil
     }
 
+    /// The times guidance and Pippa sounded together, from the finished
+    /// intervals: empty on a sound bus, whatever `overlaps` recorded.
+    /// - Complexity: O(n), n the intervals played.
+    public var soundedTogether: IntervalSet { intervals(of: .guidance).intersection(intervals(of: .pippa)) }
+
     /// The talk's ears open or close.
     public mutating func setEars(open: Bool, at now: SimTime) {
-        guard open != earsOpen else { return }
-        if var current = speech {
-            if earsOpen { current.heard = current.heard + (now - current.since) }
-            current.since = now
-            speech = current
-        }
-        earsOpen = open
+        guard open != earsAreOpen else { return }
+        if open { earsOpen.insert(SimInterval(now, .endOfTime)) } else { earsOpen.remove(SimInterval(now, .endOfTime)) }
+        earsAreOpen = open
     }
 
     /// Dad starts speaking into the microphone.
     public mutating func startSpeech(_ utterance: Int, at now: SimTime) {
-        speech = Speech(utterance: utterance, start: now, since: now, heard: .zero)
+        speech = Speech(utterance: utterance, start: now)
     }
 
     /// Dad stops speaking: how much of the utterance the ears heard and lost.
+    /// - Complexity: O(log n + k), n the times the ears closed, k while he spoke.
     public mutating func endSpeech(at now: SimTime) -> (heard: SimTime, lost: SimTime) {
         guard let current = speech else { return (.zero, .zero) }
         speech = nil
-        let heard = current.heard + (earsOpen ? now - current.since : .zero)
-        let whole = now - current.start
+        let spoken = SimInterval(current.start, now)
+        let heard = earsOpen.measure(within: spoken)
         played.append(Played(voice: .dad, item: current.utterance, start: current.start, end: now, cut: false))
-        return (heard, whole - heard)
+        return (heard, spoken.duration - heard)
+    }
+
+    /// The times `voice` sounded (or Dad spoke), from the finished intervals
+    /// of `played`; a voice still playing has not added its interval yet.
+    /// - Complexity: O(n), n the intervals played.
+    public func intervals(of voice: Voice) -> IntervalSet {
+        IntervalSet(played.lazy.filter { $0.voice == voice }.map(\.interval))
     }
 
     /// One interval in which a voice was audible (or Dad spoke).
     public struct Played: Sendable, Equatable {
+        /// Who sounded.
         public var voice: Voice
         /// The line, stretch or utterance index.
         public var item: Int
+        /// When it started.
         public var start: SimTime
+        /// When it stopped; equal to `start` while still playing.
         public var end: SimTime
         /// A stretch stopped before its end.
         public var cut: Bool
+
+        /// `[start, end)`.
+        public var interval: SimInterval { SimInterval(start, end) }
     }
 
     /// Two voices audible at once: a broken bus.
     public struct Overlap: Sendable, Equatable {
+        /// When the second voice started over the first.
         public var at: SimTime
+        /// The guidance line playing.
         public var line: Int
+        /// Pippa's stretch playing.
         public var stretch: Int
     }
 
     private struct Speech: Sendable {
         var utterance: Int
         var start: SimTime
-        /// When the heard time was last brought up to date.
-        var since: SimTime
-        var heard: SimTime
     }
 }

@@ -83,14 +83,18 @@ public struct EventQueue<Event> {
             return
         }
         heap.append(entry)
-        heap.withUnsafeMutableBufferPointer { Self.siftUp(entry, from: $0.count - 1, in: $0) }
+        heap.withUnsafeMutableBufferPointer { Self.siftUp(entry, from: $0.count &- 1, in: $0.baseAddress.unsafelyUnwrapped) }
     }
 
     /// Puts `entry` in the hole at `start` or above it, moving down the parents it precedes.
-    @inlinable static func siftUp(_ entry: Entry, from start: Int, in heap: UnsafeMutableBufferPointer<Entry>) {
+    ///
+    /// The index arithmetic wraps and divides by shifting: indices are never
+    /// negative, and checked arithmetic with a signed division showed in the
+    /// hold model's profile.
+    @inlinable static func siftUp(_ entry: Entry, from start: Int, in heap: UnsafeMutablePointer<Entry>) {
         var hole = start
         while hole > 0 {
-            let parent = (hole - 1) / 4
+            let parent = (hole &- 1) >> 2
             guard entry.precedes(heap[parent]) else { break }
             heap[hole] = heap[parent]
             hole = parent
@@ -119,22 +123,40 @@ public struct EventQueue<Event> {
     /// there, which is short because it usually belongs near the bottom.
     @inlinable mutating func popHeap() -> Entry? {
         guard let last = heap.popLast() else { return nil }
-        guard !heap.isEmpty else { return last }
-        return heap.withUnsafeMutableBufferPointer { heap in
+        let count = heap.count
+        guard count > 0 else { return last }
+        return heap.withUnsafeMutableBufferPointer { buffer in
+            let heap = buffer.baseAddress.unsafelyUnwrapped
             let top = heap[0]
-            let count = heap.count
             var hole = 0
             while true {
-                let first = 4 * hole + 1
+                let first = 4 &* hole &+ 1
                 guard first < count else { break }
-                var child = first
-                for other in first + 1..<min(first + 4, count) where heap[other].precedes(heap[child]) { child = other }
+                let child = first &+ 3 < count ? Self.earliestOfFour(from: first, in: heap) : Self.earliest(from: first, to: count, in: heap)
                 heap[hole] = heap[child]
                 hole = child
             }
             Self.siftUp(last, from: hole, in: heap)
             return top
         }
+    }
+
+    /// The index of the earliest of the four siblings from `first`, as a
+    /// tournament of independent comparisons (keys are unique: no ties).
+    @inlinable static func earliestOfFour(from first: Int, in heap: UnsafeMutablePointer<Entry>) -> Int {
+        let a = heap[first].precedes(heap[first &+ 1]) ? first : first &+ 1
+        let b = heap[first &+ 2].precedes(heap[first &+ 3]) ? first &+ 2 : first &+ 3
+        return heap[a].precedes(heap[b]) ? a : b
+    }
+
+    /// The index of the earliest entry in `first..<end`, which is not empty.
+    @inlinable static func earliest(from first: Int, to end: Int, in heap: UnsafeMutablePointer<Entry>) -> Int {
+        var child = first, other = first &+ 1
+        while other < end {
+            if heap[other].precedes(heap[child]) { child = other }
+            other &+= 1
+        }
+        return child
     }
 }
 

@@ -37,3 +37,39 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         #expect(bus.played[0].cut && bus.played[0].end == ms(1_000))
     }
 }
+
+@Suite struct AudioBusIntervalTests {
+    @Test func earsClosingAndOpeningInOneInstantLoseNothing() {
+        var bus = AudioBus()
+        bus.startSpeech(0, at: ms(0))
+        bus.setEars(open: false, at: ms(300))
+        bus.setEars(open: true, at: ms(300))
+        #expect(bus.endSpeech(at: ms(1_000)) == (ms(1_000), ms(0)))
+    }
+
+    @Test func speechEndingAsTheEarsCloseIsWhollyHeard() {
+        var bus = AudioBus()
+        bus.setEars(open: false, at: ms(100))
+        bus.setEars(open: true, at: ms(200))
+        bus.startSpeech(0, at: ms(200))
+        bus.setEars(open: false, at: ms(700))
+        #expect(bus.endSpeech(at: ms(700)) == (ms(500), ms(0)))
+    }
+
+    @Test func eachVoicesIntervalsComeFromWhatPlayed() {
+        var bus = AudioBus()
+        bus.startStretch(0, at: ms(0))
+        bus.stopStretch(at: ms(1_000), cut: true)
+        bus.startGuidance(0, at: ms(1_000))
+        bus.endGuidance(at: ms(2_000))
+        bus.startStretch(0, at: ms(2_000))
+        #expect(bus.intervals(of: .pippa).intervals == [SimInterval(ms(0), ms(1_000))])
+        #expect(bus.intervals(of: .guidance).intervals == [SimInterval(ms(1_000), ms(2_000))])
+        #expect(bus.soundedTogether.isEmpty)
+        bus.startGuidance(1, at: ms(2_500))
+        bus.stopStretch(at: ms(3_000), cut: false)
+        bus.endGuidance(at: ms(3_500))
+        #expect(bus.soundedTogether.intervals == [SimInterval(ms(2_500), ms(3_000))])
+        #expect(bus.overlaps == [AudioBus.Overlap(at: ms(2_500), line: 1, stretch: 0)])
+    }
+}

@@ -24,7 +24,9 @@ enum BenchCommand: Command {
         \(usage)
 
         Measures (a) the event queue alone as the classic hold model (pop the earliest,
-        push one later) with 16, 1,000 and 100,000 pending events, and (b) a generated
+        push one later) with 16, 1,000 and 100,000 pending events, beside the same loop
+        over C++'s std::priority_queue (Benchmarks/queue_hold.cpp, compiled with the
+        first of c++, g++ or clang++ on the PATH), and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
         utterances) simulated in memory, (c) rendering that drive's timeline in every
         format of 'run --format', and (d) a generated 2-hour road drive (about 100
@@ -61,12 +63,26 @@ enum BenchCommand: Command {
     }
 
     static func benchQueue(scale: Int, console: inout Console) {
-        console.out("event queue, hold model (pop the earliest, push one later):\n")
+        console.out("event queue, hold model (pop the earliest, push one later), against C++ std::priority_queue:\n")
+        let cpp = CppHoldModel.build()
+        if case .failure(let reason) = cpp { console.out("  C++: \(reason); its rates are not measured\n") }
         for pending in [16, 1_000, 100_000] {
             let operations = (pending == 100_000 ? 5_000_000 : 10_000_000) / scale
-            let seconds = holdModel(pending: pending, operations: operations)
-            console.out("  \(pad(String(pending), 7)) pending  \(rate(Double(operations) / seconds)) events/s\n")
+            let (seconds, checksum) = holdModel(pending: pending, operations: operations)
+            let swiftRate = Double(operations) / seconds
+            var line = "  \(pad(String(pending), 7)) pending  Swift \(rate(swiftRate)) events/s"
+            if case .success(let binary) = cpp {
+                if let (cppSeconds, cppChecksum) = binary.run(pending: pending, operations: operations) {
+                    let cppRate = Double(operations) / cppSeconds
+                    line += ", C++ \(rate(cppRate)) events/s, ratio \(format2(swiftRate / cppRate))"
+                    if cppChecksum != checksum { line += " (C++ popped another order: not comparable)" }
+                } else {
+                    line += ", C++ failed to run"
+                }
+            }
+            console.out(line + "\n")
         }
+        if case .success(let binary) = cpp { binary.remove() }
     }
 
     static func benchDrive(scale: Int, console: inout Console) {
@@ -170,22 +186,103 @@ enum BenchCommand: Command {
         return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) * 1e-9
     }
 
-    /// Seconds for `operations` hold steps with `pending` events in the queue.
-    static func holdModel(pending: Int, operations: Int) -> Double {
+    /// Seconds for `operations` hold steps with `pending` events in the queue,
+    /// and a hash of the popped events in order (Benchmarks/queue_hold.cpp
+    /// runs the same loop and must give the same hash).
+    static func holdModel(pending: Int, operations: Int) -> (seconds: Double, checksum: UInt64) {
         var random = SplitMix64(seed: 42)
         var queue = EventQueue<Int>()
         queue.reserveCapacity(pending)
         for i in 0..<pending { queue.schedule(i, at: SimTime(ms: random.int(in: 0...1_000)), phase: UInt8(i & 3)) }
-        var checksum = 0
+        var checksum: UInt64 = 0
         let seconds = measure {
             for _ in 0..<operations {
                 let entry = queue.popFirst()!
-                checksum &+= entry.event
+                checksum = checksum &* 31 &+ UInt64(entry.event)
                 queue.schedule(entry.event, at: entry.time + SimTime(ms: random.int(in: 1...1_000)), phase: entry.phase)
             }
         }
         precondition(checksum != 0 && queue.count == pending)
-        return seconds
+        return (seconds, checksum)
+    }
+
+    /// Benchmarks/queue_hold.cpp, compiled into a temporary folder with the
+    /// first C++ compiler on the PATH, so the ratio is measured in each run.
+    struct CppHoldModel {
+        let folder: String
+        var binary: String { folder + "/queue_hold" }
+
+        static func build() -> Result<CppHoldModel, BuildFailure> {
+            guard let source = findSource() else { return .failure(BuildFailure("Benchmarks/queue_hold.cpp not found")) }
+            let compilers = ["c++", "g++", "clang++"]
+            guard let compiler = compilers.first(where: { shell("command -v \($0) >/dev/null 2>&1") != nil }) else {
+                return .failure(BuildFailure("no C++ compiler found (looked for \(compilers.joined(separator: ", ")) on the PATH)"))
+            }
+            var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
+            guard mkdtemp(&template) != nil else { return .failure(BuildFailure("cannot make a temporary folder")) }
+            let model = CppHoldModel(folder: string(template))
+            guard shell("\(compiler) -O2 -std=c++17 \(quoted(source)) -o \(quoted(model.binary)) 2>&1") != nil else {
+                model.remove()
+                return .failure(BuildFailure("\(compiler) failed to compile \(source)"))
+            }
+            return .success(model)
+        }
+
+        /// The C++ loop's seconds and checksum.
+        func run(pending: Int, operations: Int) -> (Double, UInt64)? {
+            guard let output = Self.shell("\(Self.quoted(binary)) \(pending) \(operations)") else { return nil }
+            let fields = output.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            guard fields.count == 2, let seconds = Double(fields[0]), let checksum = UInt64(fields[1]) else { return nil }
+            return (seconds, checksum)
+        }
+
+        func remove() {
+            unlink(binary)
+            rmdir(folder)
+        }
+
+        /// The source beside this file's package: looked for up from this
+        /// source file's folder, then up from the working directory.
+        static func findSource() -> String? {
+            var starts = [String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))]
+            var cwd = [CChar](repeating: 0, count: 4096)
+            if getcwd(&cwd, cwd.count) != nil { starts.append(string(cwd)) }
+            for start in starts {
+                var folder = start
+                while !folder.isEmpty {
+                    let candidate = folder + "/Benchmarks/queue_hold.cpp"
+                    if access(candidate, R_OK) == 0 { return candidate }
+                    folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
+                }
+            }
+            return nil
+        }
+
+        /// A NUL-terminated C string's text.
+        static func string(_ chars: [CChar]) -> String {
+            String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// Runs `command` with /bin/sh: its standard output, or nil if it failed.
+        static func shell(_ command: String) -> String? {
+            guard let pipe = popen(command, "r") else { return nil }
+            var output = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = fread(&buffer, 1, buffer.count, pipe)
+                if n <= 0 { break }
+                output += buffer[0..<n]
+            }
+            return pclose(pipe) == 0 ? String(decoding: output, as: UTF8.self) : nil
+        }
+
+        static func quoted(_ path: String) -> String { "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
+    }
+
+    /// Why the C++ comparison cannot run.
+    struct BuildFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     /// Wall-clock seconds `body` took (bench only; nothing else reads a clock).
@@ -212,6 +309,11 @@ enum BenchCommand: Command {
 
     static func rate(_ perSecond: Double) -> String {
         perSecond >= 1e6 ? format1(perSecond / 1e6) + " million" : format1(perSecond / 1e3) + " thousand"
+    }
+
+    static func format2(_ x: Double) -> String {
+        let hundredths = Int((x * 100).rounded())
+        return "\(hundredths / 100)." + (hundredths % 100 < 10 ? "0" : "") + "\(hundredths % 100)"
     }
 
     static func format1(_ x: Double) -> String {
