@@ -7,7 +7,13 @@ public enum SpeechDuration {
     /// The shortest line.
     public static let minimum = SimTime(ms: 500)
 
-    /// The estimated duration of `text` spoken in `language`, rounded up to the millisecond.
+    /// The longest line: one hour, the longest duration a scenario may give.
+    public static let maximum = SimTime(ms: 3_600_000)
+
+    /// The estimated duration of `text` spoken in `language`, rounded up to
+    /// the millisecond, within `minimum...maximum`. Bounded before it becomes
+    /// an integer, so no rate (`1e-300`, zero, NaN) can make it trap; the
+    /// decoder's ranges keep every accepted line far inside the bounds.
     public static func estimate(_ text: String, _ language: Language, rates: SpeechRates = SpeechRates()) -> SimTime {
         let spoken = spelledOut(text, language)
         let seconds: Double
@@ -15,7 +21,10 @@ public enum SpeechDuration {
         case .en: seconds = Double(words(spoken)) / rates.englishWordsPerSecond
         case .ko: seconds = Double(syllables(spoken)) / rates.koreanSyllablesPerSecond
         }
-        return max(minimum, SimTime(ms: Int64((seconds * 1000).rounded(.up))))
+        let ms = (seconds * 1000).rounded(.up)
+        guard ms < Double(maximum.ms) else { return maximum }  // NaN and infinity included
+        guard ms > Double(minimum.ms) else { return minimum }  // negative infinity included
+        return SimTime(ms: Int64(ms))
     }
 
     /// The text with numbers and units written as words.

@@ -24,14 +24,22 @@ public struct LocalProjection: Sendable, Equatable {
         metersPerDegreeLon = metersPerDegreeLat * cos(origin.latitude * .pi / 180)
     }
 
-    /// The point's position in meters east and north of the origin.
+    /// The point's position in meters east and north of the origin. The
+    /// longitude difference is taken the short way round, within -180...180
+    /// degrees, so a route across the antimeridian (179.9999° to -179.9999°)
+    /// is 22 m long, not 40,000 km.
     @inlinable public func project(_ p: GeoPoint) -> Vector {
-        Vector(x: (p.longitude - origin.longitude) * metersPerDegreeLon, y: (p.latitude - origin.latitude) * metersPerDegreeLat)
+        var dLon = p.longitude - origin.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        return Vector(x: dLon * metersPerDegreeLon, y: (p.latitude - origin.latitude) * metersPerDegreeLat)
     }
 
-    /// The point at a position in meters east and north of the origin.
+    /// The point at a position in meters east and north of the origin, its
+    /// longitude brought back within -180...180.
     @inlinable public func unproject(_ v: Vector) -> GeoPoint {
-        GeoPoint(latitude: origin.latitude + v.y / metersPerDegreeLat, longitude: origin.longitude + v.x / metersPerDegreeLon)
+        var lon = origin.longitude + v.x / metersPerDegreeLon
+        if !(-180...180).contains(lon) { lon = lon.remainder(dividingBy: 360) }
+        return GeoPoint(latitude: origin.latitude + v.y / metersPerDegreeLat, longitude: lon)
     }
 }
 

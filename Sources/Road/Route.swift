@@ -9,6 +9,10 @@ import Darwin
 public struct Route: Sendable {
     /// How far a maneuver's point may lie from the route, in meters.
     public static let maneuverTolerance = 15.0
+    /// The longest route a scenario may give, in meters (10,000 km: more
+    /// than a 24-hour drive at the highest speed). It bounds every distance,
+    /// so times computed from distances stay far inside `Int64`.
+    public static let maxLength = 10_000_000.0
 
     public let projection: LocalProjection
     /// The vertices, in meters.
@@ -24,6 +28,8 @@ public struct Route: Sendable {
         case tooFewPoints
         /// Maneuver `index` lies `meters` from the route (after the previous maneuver).
         case maneuverOffRoute(index: Int, meters: Double)
+        /// Maneuver `index` lies on the route only before the previous maneuver.
+        case maneuverOutOfOrder(index: Int)
     }
 
     /// A route through `points`, projected at the first point's latitude.
@@ -53,6 +59,7 @@ public struct Route: Sendable {
         for (i, spec) in specs.enumerated() {
             let target = projection.project(spec.point)
             guard let hit = firstNear(target, from: from) else {
+                if firstNear(target, from: 0) != nil { throw .maneuverOutOfOrder(index: i) }
                 let best = nearest(to: target, from: from, to: length)
                 throw .maneuverOffRoute(index: i, meters: best.offset)
             }

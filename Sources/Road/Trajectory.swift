@@ -22,12 +22,41 @@ public struct Trajectory: Sendable {
     /// - Complexity: O(duration / step × k), k the profile steps within braking distance.
     public init(profile: SpeedProfile, length: Double, start: SimTime) {
         self.start = start
+        var distances = [0.0], speeds = [0.0]
+        _ = Trajectory.integrate(profile, length: length, maxSteps: .max) { x, v in
+            distances.append(x)
+            speeds.append(v)
+        }
+        self.distances = distances
+        self.speeds = speeds
+        arrival = start + SimTime(ms: Int64(distances.count - 1) * Trajectory.step.ms)
+    }
+
+    /// When a car starting at `start` arrives, or nil if it would not have
+    /// arrived by `limit`: the same integration, stopped at the limit, so a
+    /// drive that would last days is refused in bounded time and memory.
+    /// - Complexity: O((limit − start) / step × k) at most.
+    public static func arrival(profile: SpeedProfile, length: Double, start: SimTime, limit: SimTime) -> SimTime? {
+        guard start <= limit else { return nil }
+        let maxSteps = (limit - start).ms / Trajectory.step.ms
+        guard let count = integrate(profile, length: length, maxSteps: maxSteps, { _, _ in }) else { return nil }
+        return start + SimTime(ms: count * Trajectory.step.ms)
+    }
+
+    /// Integrates the profile step by step, handing each step's distance and
+    /// speed to `record`; returns the number of steps, or nil if the car has
+    /// not arrived after `maxSteps`.
+    static func integrate(
+        _ profile: SpeedProfile, length: Double, maxSteps: Int64, _ record: (Double, Double) -> Void
+    ) -> Int64? {
         let dt = Double(Trajectory.step.ms) / 1000
         var x = 0.0, v = 0.0
-        var distances = [0.0], speeds = [0.0]
+        var count: Int64 = 0
         var index = 0  // the profile step in force
         let steps = profile.steps
         while x < length {
+            if count == maxSteps { return nil }
+            count += 1
             while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
             var target = steps[index].speed
             // Brake ahead for lower targets and for the end.
@@ -46,12 +75,9 @@ public struct Trajectory: Sendable {
             let next = v < target ? min(target, v + profile.accel * dt) : max(target, v - profile.decel * dt)
             x = min(length, x + (v + next) / 2 * dt)
             v = x >= length ? 0 : next
-            distances.append(x)
-            speeds.append(v)
+            record(x, v)
         }
-        self.distances = distances
-        self.speeds = speeds
-        arrival = start + SimTime(ms: Int64(distances.count - 1) * Trajectory.step.ms)
+        return count
     }
 
     /// Distance along the route and speed at `t`, interpolated between steps.

@@ -68,6 +68,20 @@ import Testing
         #expect(Fuzzer.violations(of: smallest, fault: nil).isEmpty, "the reproducer fails because of the mutant only")
     }
 
+    @Test func onlyTheFirstFailuresOfEachCheckAreKeptTheRestCounted() {
+        var settings = Fuzzer.Settings()
+        settings.fault = .urgentWaits
+        settings.keptPerCheck = 2
+        var fuzzer = Fuzzer(settings)
+        for index in 0..<400 { fuzzer.run(index) }
+        let checks = Set(fuzzer.failures.map(\.violation.check))
+        #expect(fuzzer.failedRuns > fuzzer.failures.count, "\(fuzzer.failedRuns) failed, \(fuzzer.failures.count) kept")
+        for check in checks {
+            #expect(fuzzer.failures.filter { $0.violation.check == check }.count <= 2, "\(check)")
+        }
+        #expect(fuzzer.failures.map(\.run) == fuzzer.failures.map(\.run).sorted(), "the first ones, in run order")
+    }
+
     @Test func aShrunkScenarioIsOneMinimal() throws {
         var settings = Fuzzer.Settings()
         settings.fault = .urgentWaits

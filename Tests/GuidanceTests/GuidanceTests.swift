@@ -51,6 +51,19 @@ import Testing
         #expect(SpeechDuration.estimate("300 m 앞에서 우회전", .ko) == SimTime(ms: 1_819))
     }
 
+    @Test(arguments: [1e-300, 0, -0.0, .nan, .infinity, -1])
+    func noRateMakesTheEstimateTrap(rate: Double) {
+        var rates = SpeechRates()
+        rates.englishWordsPerSecond = rate
+        rates.koreanSyllablesPerSecond = rate
+        for language in [Language.en, .ko] {
+            let d = SpeechDuration.estimate("In 300 m, turn right", language, rates: rates)
+            #expect(d >= SpeechDuration.minimum && d <= SpeechDuration.maximum, "\(rate) \(language): \(d)")
+        }
+        rates.englishWordsPerSecond = 1e-300
+        #expect(SpeechDuration.estimate("In 300 m, turn right", .en, rates: rates) == SpeechDuration.maximum)
+    }
+
     @Test func ratesAreConfigurable() {
         var rates = SpeechRates()
         rates.englishWordsPerSecond = 2

@@ -150,3 +150,44 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         #expect(link.offer(taken: SimTime(ms: 12_000), at: SimTime(ms: 12_000)) == .sent(delivered: SimTime(ms: 13_500)))
     }
 }
+
+@Suite struct RoadBoundsTests {
+    @Test func aRouteAcrossTheAntimeridianIsMeasuredTheShortWayRound() throws {
+        let route = try Route(points: [GeoPoint(latitude: 0, longitude: 179.9999), GeoPoint(latitude: 0, longitude: -179.9999)])
+        #expect(abs(route.length - 22.24) < 0.01, "\(route.length) m")
+        let back = try Route(points: [GeoPoint(latitude: 10, longitude: -179.9999), GeoPoint(latitude: 10, longitude: 179.9999)])
+        #expect(back.length < 22, "\(back.length) m")
+    }
+
+    @Test func unprojectingAcrossTheAntimeridianStaysWithinRange() {
+        let projection = LocalProjection(origin: GeoPoint(latitude: 0, longitude: 179.9999))
+        let east = projection.unproject(Vector(x: 22.24, y: 0))
+        #expect(east.longitude < -179.9998 && east.longitude > -180)
+        let v = projection.project(east)
+        #expect(abs(v.x - 22.24) < 1e-6)
+    }
+
+    @Test func aDriveThatWouldPassTheLimitIsFoundInBoundedTime() {
+        // A tiny acceleration used to integrate forever.
+        let crawl = SpeedProfile(steps: [.init(from: 0, speed: 50 / 3.6)], accel: 1e-300)
+        let limit = SimTime(ms: 86_400_000)
+        #expect(Trajectory.arrival(profile: crawl, length: 1000, start: .zero, limit: limit) == nil)
+        #expect(Trajectory.arrival(profile: crawl, length: 1000, start: SimTime(ms: 86_400_001), limit: limit) == nil)
+    }
+
+    @Test func theBoundedArrivalIsTheTrajectorysArrival() {
+        let profile = SpeedProfile(steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
+        let start = SimTime(ms: 5_000)
+        let trajectory = Trajectory(profile: profile, length: 3_000, start: start)
+        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: SimTime(ms: 86_400_000)) == trajectory.arrival)
+        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: trajectory.arrival) == trajectory.arrival)
+        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: trajectory.arrival - SimTime(ms: 1)) == nil)
+    }
+
+    @Test func maneuversInReverseRouteOrderAreOutOfOrderNotOffRoute() throws {
+        var route = try Route(points: [at(0, 0), at(1000, 0)])
+        #expect(throws: Route.Problem.maneuverOutOfOrder(index: 1)) {
+            try route.place([(at(800, 0), Maneuver(id: "b", turn: .left)), (at(200, 0), Maneuver(id: "a", turn: .right))])
+        }
+    }
+}

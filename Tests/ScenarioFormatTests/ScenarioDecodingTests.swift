@@ -96,11 +96,16 @@ let badScenarios: [BadScenario] = [
     BadScenario("top level not an object", "[1, 2]", "", .wrongType(expected: .object)),
     BadScenario("drivesim missing", #"{"name": "t"}"#, "", .missingField("drivesim")),
     BadScenario("drivesim a string", #"{"drivesim": "1", "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
-    BadScenario("drivesim fractional", #"{"drivesim": 1.5, "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
-    BadScenario("newer format", #"{"drivesim": 2, "name": "t"}"#, "drivesim", .newerFormat(2)),
-    BadScenario("newer format before unknown keys", #"{"bogus": true, "drivesim": 3}"#, "drivesim", .newerFormat(3)),
+    BadScenario("drivesim fractional", #"{"drivesim": 0.5, "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
+    BadScenario("drivesim 1.0", #"{"drivesim": 1.0, "name": "t"}"#, "drivesim", .wrongType(expected: .integer)),
+    BadScenario("newer format", #"{"drivesim": 2, "name": "t"}"#, "drivesim", .newerFormat("2")),
+    BadScenario("newer format before unknown keys", #"{"bogus": true, "drivesim": 3}"#, "drivesim", .newerFormat("3")),
+    BadScenario("newer format written 2.0", #"{"drivesim": 2.0, "name": "t"}"#, "drivesim", .newerFormat("2.0")),
+    BadScenario("newer format written 1e23", #"{"drivesim": 1e23, "name": "t"}"#, "drivesim", .newerFormat("1e23")),
+    BadScenario("newer format written 1.5", #"{"drivesim": 1.5, "name": "t"}"#, "drivesim", .newerFormat("1.5")),
     BadScenario("format zero", #"{"drivesim": 0, "name": "t"}"#, "drivesim", .unsupportedFormat(0)),
-    BadScenario("huge format", #"{"drivesim": 99999999999999999999999, "name": "t"}"#, "drivesim", .integerOutOfRange),
+    BadScenario("huge format", #"{"drivesim": 99999999999999999999999, "name": "t"}"#, "drivesim", .newerFormat("99999999999999999999999")),
+    BadScenario("huge negative format", #"{"drivesim": -99999999999999999999999, "name": "t"}"#, "drivesim", .integerOutOfRange),
 
     // Keys.
     BadScenario("unknown stretch key", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 1}, {"id": "s2", "durration": 2}]}]"#),
@@ -189,6 +194,57 @@ let badScenarios: [BadScenario] = [
     BadScenario("negative count", scenario(matcher(#""event": "guidance.ended", "count": -1"#)), "expect[0].count", .negative),
     BadScenario("fractional count", scenario(matcher(#""event": "guidance.ended", "count": 1.5"#)), "expect[0].count", .wrongType(expected: .integer)),
     BadScenario("matcher not an object", scenario(#""expect": ["guidance.ended"]"#), "expect[0]", .wrongType(expected: .object)),
+] + badRoads
+
+/// A scenario whose road section is `body` after a language and `points`.
+private func road(_ body: String, points: String = roadPoints) -> String {
+    scenario(#""road": {"language": "en", "route": {"points": "# + points + "}" + (body.isEmpty ? "" : ", " + body) + "}")
+}
+private let roadPoints = #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}]"#
+private let roadDrive = #""drive": {"speeds": [{"from": 0, "kmh": 50}]}"#
+private func roadDrive(_ extra: String) -> String { #""drive": {"speeds": [{"from": 0, "kmh": 50}], "# + extra + "}" }
+private func roadSpeed(_ kmh: String) -> String { #""drive": {"speeds": [{"from": 0, "kmh": "# + kmh + "}]}" }
+private func roadPoint(_ lat: String, _ lon: String) -> String {
+    #"[{"lat": 37.5, "lon": 127.0}, {"lat": "# + lat + #", "lon": "# + lon + "}]"
+}
+
+/// Road values the decoder refuses: every number the format accepts runs in
+/// bounded time and memory (issue 13), and none is changed silently.
+let badRoads: [BadScenario] = [
+    // Bounded time and memory.
+    BadScenario("tiny accel", road(roadDrive(#""accel": 1e-300"#)), "road.drive.accel", .outOfRange("0.1...20")),
+    BadScenario("accel that underflows", road(roadDrive(#""accel": 1e-400"#)), "road.drive.accel", .underflow),
+    BadScenario("tiny decel", road(roadDrive(#""decel": 0.01"#)), "road.drive.decel", .outOfRange("0.1...20")),
+    BadScenario("tiny English rate", road(roadDrive + #", "guidance": {"rates": {"en": 1e-300}}"#),
+                "road.guidance.rates.en", .outOfRange("0.5...50")),
+    BadScenario("tiny Korean rate", road(roadDrive + #", "guidance": {"rates": {"ko": 0.1}}"#), "road.guidance.rates.ko", .outOfRange("0.5...50")),
+    BadScenario("huge rate", road(roadDrive + #", "guidance": {"rates": {"en": 1e300}}"#), "road.guidance.rates.en", .outOfRange("0...50")),
+    BadScenario("fixes every millisecond", road(roadDrive + #", "fixes": {"every": 0.001}"#), "road.fixes.every", .outOfRange("0.1...3600")),
+    BadScenario("speed steps closer than a meter", road(#""drive": {"speeds": [{"from": 0, "kmh": 50}, {"from": 0.5, "kmh": 40}]}"#),
+                "road.drive.speeds[1].from", .speedStepsOutOfOrder),
+    BadScenario("drive past 24 h", road(roadSpeed("3.6"), points: roadPoint("37.5", "128.2")), "road.drive", .driveTooLong),
+    BadScenario("drive starting late past 24 h", road(#""drive": {"start": 86399, "speeds": [{"from": 0, "kmh": 50}]}"#),
+                "road.drive", .driveTooLong),
+    BadScenario("route longer than 10,000 km", road(roadDrive, points: #"[{"lat": -60, "lon": 0}, {"lat": 60, "lon": 0}]"#),
+                "road.route.points", .routeTooLong(kilometers: 13343)),
+    BadScenario("street too long", road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "x", count: 201) + #""}]"#),
+                "road.route.maneuvers[0].street", .stringTooLong(maxCharacters: 200)),
+
+    // Never changed silently.
+    BadScenario("speed below the creep speed", road(roadSpeed("1e-320")), "road.drive.speeds[0].kmh", .outOfRange("3.6...250")),
+    BadScenario("speed that reads as zero", road(roadSpeed("1e-400")), "road.drive.speeds[0].kmh", .outOfRange("3.6...250")),
+    BadScenario("walking speed", road(roadSpeed("2")), "road.drive.speeds[0].kmh", .outOfRange("3.6...250")),
+    BadScenario("latitude that underflows", road(roadDrive, points: roadPoint("1e-400", "127.0")), "road.route.points[1].lat", .underflow),
+    BadScenario("subnormal longitude", road(roadDrive, points: roadPoint("37.5", "1e-310")), "road.route.points[1].lon", .underflow),
+    BadScenario("noise that underflows", road(roadDrive + #", "fixes": {"noise": 5e-324}"#), "road.fixes.noise", .underflow),
+
+    // Messages that do not mislead.
+    BadScenario("latitude 1e400 is out of range", road(roadDrive, points: roadPoint("1e400", "127.0")), "road.route.points[1].lat", .coordinateOutOfRange),
+    BadScenario("longitude -1e400 is out of range", road(roadDrive, points: roadPoint("37.5", "-1e400")), "road.route.points[1].lon", .coordinateOutOfRange),
+    BadScenario("accuracy 1e400 is out of range", road(roadDrive + #", "fixes": {"accuracy": 1e400}"#), "road.fixes.accuracy", .outOfRange("0...10000")),
+    BadScenario("maneuvers in reverse route order",
+                road(roadDrive, points: #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m2", "lat": 37.5, "lon": 127.008, "turn": "left"}, {"id": "m1", "lat": 37.5, "lon": 127.002, "turn": "right"}]"#),
+                "road.route.maneuvers[1]", .maneuverOutOfOrder),
 ]
 
 @Suite struct ScenarioDecodingTests {
@@ -323,9 +379,90 @@ let badScenarios: [BadScenario] = [
 
     @Test func newerFormatMessageSaysTheFileIsNewer() throws {
         let error = try #require(failure(#"{"drivesim": 2}"#))
-        #expect(error.reason == .newerFormat(2))
+        #expect(error.reason == .newerFormat("2"))
         #expect(error.description.contains("newer drivesim (format 2)"))
         #expect(error.description.contains("reads format 1"))
+    }
+
+    @Test(arguments: [
+        "a\nb", "a\u{1B}[31mred", "tab\there", "a\rb", "a\u{2028}b", "\u{202E}evil", "nul\u{0}",
+    ])
+    func everythingFromTheFileIsEscapedSoAMessageIsOneLine(key: String) throws {
+        let escapedKey = JSONWriter.bytes(.string(key), pretty: false)
+        let text = #"{"drivesim": 1, "name": "t", "settings": {"# + String(decoding: escapedKey, as: UTF8.self) + ": 1}}"
+        let error = try #require(failure(text))
+        #expect(error.reason == .unknownKey(key, suggestion: nil))
+        let message = error.description
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x2028...0x202E).contains($0.value) },
+                "\(message.debugDescription)")
+        #expect(message.contains("settings." + ScenarioError.escaped(key)))
+    }
+
+    @Test func valuesAndIdsAreQuotedAndEscaped() throws {
+        let id = try #require(failure(scenario(#""guidance": [{"id": "a\n\"b", "at": 2, "duration": 1}, {"id": "a\n\"b", "at": 3, "duration": 1}]"#)))
+        #expect(id.description.hasSuffix(#"guidance[1].id: duplicate id "a\n\"b"; first used at guidance[0].id"#))
+        let value = try #require(failure(scenario(#""settings": {"afterCut": "x\u001b[2J"}"#)))
+        #expect(value.description.contains(#"unknown value "x\u{1B}[2J""#))
+        #expect(!value.description.contains("\u{1B}"))
+    }
+
+    @Test(arguments: [
+        ("0.9999", nil), (".9999e3", 999_900), (".9999", nil), ("9999e-4", nil), ("99.99e-2", nil), ("0.0009999e3", nil),
+        ("1.0005e3", 1_000_500), ("0.0001e1", 1), ("1e-3", 1), ("0.999", 999), ("999e-3", 999), ("1E+2", 100_000),
+        ("5e-1000000000000", nil), ("0e99999999999", 0), ("1.5000", 1_500),
+    ] as [(String, Int64?)])
+    func secondsAreExactOrRefusedNeverTruncated(literal: String, ms: Int64?) {
+        // ".9999e3" is not JSON; the conversion still never truncates it.
+        switch Seconds.milliseconds(fromLiteral: literal, limitMs: 86_400_000) {
+        case .success(let value): #expect(value == ms, "\(literal) became \(value) ms")
+        case .failure(let problem): #expect(ms == nil, "\(literal): \(problem)")
+        }
+    }
+
+    @Test func stringsWithManyEscapesDecodeInLinearTime() throws {
+        // Every other character escaped: each escape used to copy the whole
+        // string decoded so far (quadratic time, and the file held twice).
+        let body = String(repeating: "a\\n", count: 300_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let s = try decode(scenario(#""description": ""# + body + #"""#))
+        #expect(clock.now - start < .seconds(3))
+        #expect(s.description == String(repeating: "a\n", count: 300_000))
+    }
+
+    @Test func escapesDecodeToTheirScalars() throws {
+        let s = try decode(scenario(#""description": "\u00e9\u0000\ud83d\ude97\u20ac\"\\\/\b\f\n\r\t x""#))
+        #expect(s.description == "é\u{0}🚗€\"\\/\u{8}\u{C}\n\r\t x")
+    }
+
+    @Test func roadBoundsAreInclusive() throws {
+        let street = String(repeating: "x", count: 200)
+        let text = road(
+            #""drive": {"speeds": [{"from": 0, "kmh": 3.6}, {"from": 1, "kmh": 250}], "accel": 0.1, "decel": 20}, "fixes": {"every": 0.1}, "guidance": {"rates": {"en": 0.5, "ko": 50}}"#,
+            points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + street + #""}]"#)
+        let s = try decode(text)
+        #expect(s.road?.maneuvers.first?.street == street)
+        let zeros = road(roadDrive, points: #"[{"lat": 0, "lon": 0.001}, {"lat": 0.0e-400, "lon": -0.0}]"#)
+        #expect(try decode(zeros).road != nil, "zero written as zero is no underflow")
+    }
+
+    @Test func aRouteAcrossTheAntimeridianIsShortAndRuns() throws {
+        let text = road(roadDrive, points: #"[{"lat": 0, "lon": 179.9999}, {"lat": 0, "lon": -179.9999}]"#)
+        let s = try decode(text)
+        let verdict = Verdict(s)
+        let arrived = verdict.simulation.timeline.events.filter { $0.kind == .roadFixArrived }.count
+        #expect(arrived < 20, "a 22 m drive takes a few seconds: \(arrived) fixes")
+    }
+
+    @Test func anSVGOfYearsOfChainedStretchesAtTenMillionPixelsDoesNotOverflow() throws {
+        // The reported case is 257,000 hour-long stretches at 10^6 px (the
+        // CLI's widest); 26,000 at 10^7 px overflow the same product, faster.
+        var scenario = Scenario(name: "long")
+        let stretches = (0..<26_000).map { Scenario.Stretch(id: "s\($0)", duration: SimTime(ms: 3_600_000)) }
+        scenario.replies = [Scenario.Reply(id: "r1", at: .zero, stretches: stretches)]
+        let timeline = Simulation(scenario).timeline
+        let svg = timeline.svg(width: 10_000_000)
+        #expect(svg.hasSuffix("</svg>\n"))
     }
 
     @Test func invalidUTF8IsReportedWithItsPosition() throws {

@@ -77,7 +77,7 @@ enum FuzzCommand: Command {
         for index in fuzzer.runIndices {
             fuzzer.run(index)
             if fuzzer.runsDone % 1_000 == 0 {
-                if console.errIsTerminal { console.err("\r\(fuzzer.runsDone) runs, \(fuzzer.failures.count) failed") }
+                if console.errIsTerminal { console.err("\r\(fuzzer.runsDone) runs, \(fuzzer.failedRuns) failed") }
                 if let timeLimit, clock.now - start > timeLimit {
                     stoppedEarly = true
                     break
@@ -92,7 +92,7 @@ enum FuzzCommand: Command {
 
         let reproducers = writeReproducers(fuzzer, folder: out, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
-        return fuzzer.failures.isEmpty ? 0 : 1
+        return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
     /// The built-in mutant called `name`.
@@ -168,7 +168,7 @@ enum FuzzCommand: Command {
     static let candidates = 8
 
     static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
-        var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failures.count)\n"
+        var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
         text += "failed runs per check:\n"
         for check in Check.all {
             text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"

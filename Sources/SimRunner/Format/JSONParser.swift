@@ -128,11 +128,12 @@ public enum JSONParser {
             while end < b.count, b[end] & 0xC0 == 0x80 { end += 1 }
             let text = String(decoding: b[offset..<end], as: UTF8.self)
             guard let scalar = text.unicodeScalars.first else { return "'?'" }
-            if scalar.value < 0x21 || scalar.value == 0x7F || scalar.value == 0xFEFF || (0x80...0xA0).contains(scalar.value) {
+            switch scalar.value {
+            case 0x00...0x20, 0x7F...0xA0, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
                 let hex = String(scalar.value, radix: 16, uppercase: true)
                 return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: return "'\(text)'"
             }
-            return "'\(text)'"
         }
 
         mutating func unexpected(_ wanted: JSONSyntax.Wanted) -> JSONParseError {
@@ -221,87 +222,76 @@ public enum JSONParser {
             return .object(members)
         }
 
-        /// Parses a string at the cursor (on its opening quote). Runs without
-        /// escapes are copied as whole slices.
+        /// Parses a string at the cursor (on its opening quote). A first pass
+        /// finds the closing quote and checks every escape; a string without
+        /// escapes is then one slice, and one with escapes is decoded straight
+        /// into the new string's own storage (its UTF-8 is never longer than
+        /// the escaped text), so no intermediate copy is ever held.
         mutating func string() throws(JSONParseError) -> String {
             i += 1  // opening quote
-            var runStart = i
-            var buffer: [UInt8]? = nil
+            let start = i
+            var escapes = false
             while true {
                 guard i < b.count else { throw unexpected(.closingQuote) }
                 let c = b[i]
-                if c == UInt8(ascii: "\"") {
-                    let result: String
-                    if var buffer {
-                        buffer.append(contentsOf: b[runStart..<i])
-                        result = String(decoding: buffer, as: UTF8.self)
-                    } else {
-                        result = String(decoding: b[runStart..<i], as: UTF8.self)
-                    }
-                    i += 1
-                    return result
-                }
+                if c == UInt8(ascii: "\"") { break }
                 if c < 0x20 { throw error(.syntax(.controlCharacterInString)) }
                 if c != UInt8(ascii: "\\") { i += 1; continue }
-                var out = buffer ?? []
-                out.append(contentsOf: b[runStart..<i])
+                escapes = true
                 let escapeStart = i
                 i += 1
                 guard i < b.count else { throw unexpected(.closingQuote) }
                 switch b[i] {
-                case UInt8(ascii: "\""): out.append(0x22); i += 1
-                case UInt8(ascii: "\\"): out.append(0x5C); i += 1
-                case UInt8(ascii: "/"): out.append(0x2F); i += 1
-                case UInt8(ascii: "b"): out.append(0x08); i += 1
-                case UInt8(ascii: "f"): out.append(0x0C); i += 1
-                case UInt8(ascii: "n"): out.append(0x0A); i += 1
-                case UInt8(ascii: "r"): out.append(0x0D); i += 1
-                case UInt8(ascii: "t"): out.append(0x09); i += 1
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 1
                 case UInt8(ascii: "u"):
                     i += 1
-                    guard let high = hex4() else { throw error(.syntax(.invalidUnicodeEscape), at: escapeStart) }
-                    var scalarValue = high
-                    if (0xD800...0xDBFF).contains(high) {
-                        guard i + 1 < b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else {
-                            throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
-                        }
-                        i += 2
-                        guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
-                            throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
-                        }
-                        scalarValue = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(high) {
+                    guard let (_, length) = JSONParser.unicodeEscape(b, at: i) else {
                         throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
                     }
-                    guard let scalar = Unicode.Scalar(scalarValue) else {
-                        throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
-                    }
-                    out.append(contentsOf: String(Character(scalar)).utf8)
+                    i += length
                 default:
                     throw error(.syntax(.invalidEscape), at: escapeStart)
                 }
-                buffer = out
-                runStart = i
             }
-        }
-
-        /// Four hex digits at the cursor, consumed; nil if they are not there.
-        mutating func hex4() -> UInt32? {
-            guard i + 4 <= b.count else { return nil }
-            var v: UInt32 = 0
-            for k in i..<(i + 4) {
-                let c = b[k]
-                let d: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
-                default: return nil
+            let end = i
+            i += 1  // closing quote
+            guard escapes else { return String(decoding: b[start..<end], as: UTF8.self) }
+            let bytes = b
+            return String(unsafeUninitializedCapacity: end - start) { out in
+                var k = start, n = 0
+                func put(_ byte: UInt8) { out[n] = byte; n += 1 }
+                while k < end {
+                    let c = bytes[k]
+                    if c != UInt8(ascii: "\\") { put(c); k += 1; continue }
+                    let e = bytes[k + 1]
+                    k += 2
+                    switch e {
+                    case UInt8(ascii: "b"): put(0x08)
+                    case UInt8(ascii: "f"): put(0x0C)
+                    case UInt8(ascii: "n"): put(0x0A)
+                    case UInt8(ascii: "r"): put(0x0D)
+                    case UInt8(ascii: "t"): put(0x09)
+                    case UInt8(ascii: "u"):
+                        // Checked in the first pass.
+                        let (v, length) = JSONParser.unicodeEscape(bytes, at: k) ?? (0xFFFD, 4)
+                        k += length
+                        if v < 0x80 {
+                            put(UInt8(v))
+                        } else if v < 0x800 {
+                            put(UInt8(0xC0 | v >> 6)); put(UInt8(0x80 | v & 0x3F))
+                        } else if v < 0x10000 {
+                            put(UInt8(0xE0 | v >> 12)); put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
+                        } else {
+                            put(UInt8(0xF0 | v >> 18)); put(UInt8(0x80 | v >> 12 & 0x3F))
+                            put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
+                        }
+                    default: put(e)  // a quote, a backslash or a slash stands for itself
+                    }
                 }
-                v = v << 4 | UInt32(d)
+                return n
             }
-            i += 4
-            return v
         }
 
         func isDigit(_ k: Int) -> Bool { k < b.count && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9") }
@@ -330,5 +320,35 @@ public enum JSONParser {
             }
             return String(decoding: b[start..<i], as: UTF8.self)
         }
+    }
+
+    /// The scalar of a `\\u` escape whose four hex digits start at `k` (a
+    /// surrogate pair takes a second escape), and how many bytes it spans
+    /// from `k`; nil if it is not a valid escape of a Unicode scalar.
+    static func unicodeEscape(_ b: [UInt8], at k: Int) -> (scalar: UInt32, length: Int)? {
+        guard let high = hex4(b, at: k) else { return nil }
+        if (0xDC00...0xDFFF).contains(high) { return nil }
+        guard (0xD800...0xDBFF).contains(high) else { return (high, 4) }
+        guard k + 5 < b.count, b[k + 4] == UInt8(ascii: "\\"), b[k + 5] == UInt8(ascii: "u"),
+              let low = hex4(b, at: k + 6), (0xDC00...0xDFFF).contains(low)
+        else { return nil }
+        return (0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 10)
+    }
+
+    /// Four hex digits at `k`, or nil if they are not there.
+    static func hex4(_ b: [UInt8], at k: Int) -> UInt32? {
+        guard k >= 0, k + 4 <= b.count else { return nil }
+        var v: UInt32 = 0
+        for c in b[k..<(k + 4)] {
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            v = v << 4 | UInt32(d)
+        }
+        return v
     }
 }

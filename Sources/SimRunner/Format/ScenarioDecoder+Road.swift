@@ -8,15 +8,48 @@ import SimRunner
 extension Decoding {
     static let roadKeys = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance"]
 
-    /// A plain number within `range`.
-    func number(_ value: JSONValue, _ path: String, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
-        guard case .number(let literal) = value.kind, let x = Double(literal), x.isFinite else {
-            throw fail(.wrongType(expected: .number), path, value)
+    /// The documented bounds of the road's numbers (docs/scenario-format.md),
+    /// chosen so that every accepted value runs in bounded time and memory.
+    enum Limits {
+        /// A target speed, km/h: from the car's creep speed (1 m/s, so no
+        /// target is raised silently) to 250.
+        static let kmh = 3.6...250.0
+        /// `drive.accel` and `drive.decel`, m/s².
+        static let acceleration = 0.1...20.0
+        /// Speed steps lie at least this far apart, meters.
+        static let stepSpacing = 1.0
+        /// `fixes.every`, in milliseconds: at most ten fixes a second.
+        static let everyMs: Int64 = 100
+        /// `guidance.rates.en` (words/s) and `.ko` (syllables/s).
+        static let rate = 0.5...50.0
+        /// The longest `street` name, in characters.
+        static let streetCharacters = 200
+    }
+
+    /// The literal as a `Double`: nil if it is not a number. A nonzero
+    /// literal too close to zero for a normal `Double` (`1e-400`, `1e-320`) is
+    /// refused as `underflow`, never read as 0 or with lost precision; one too
+    /// large (`1e400`) is infinite, which no range holds.
+    func double(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Double? {
+        guard case .number(let literal) = value.kind, let x = Double(literal) else { return nil }
+        if x == 0 || x.isSubnormal {
+            let mantissa = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            if mantissa.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
+                throw fail(.underflow, path, value)
+            }
         }
-        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path, value) }
-        guard range.contains(x) else { throw fail(.outOfRange("\(format(range.lowerBound))...\(format(range.upperBound))"), path, value) }
         return x
     }
+
+    /// A plain number within `range`.
+    func number(_ value: JSONValue, _ path: String, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+        guard let x = try double(value, path) else { throw fail(.wrongType(expected: .number), path, value) }
+        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path, value) }
+        guard range.contains(x) else { throw fail(.outOfRange(describe(range)), path, value) }
+        return x
+    }
+
+    func describe(_ range: ClosedRange<Double>) -> String { "\(format(range.lowerBound))...\(format(range.upperBound))" }
 
     private func format(_ x: Double) -> String { x == x.rounded() ? String(Int64(x)) : String(x) }
 
@@ -26,10 +59,11 @@ extension Decoding {
             if case .number = latValue.kind { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
             throw fail(.wrongType(expected: .number), fields.path("lat"), latValue)
         }
-        let lat = try number(latValue, fields.path("lat"), -1e9...1e9)
-        if abs(lat) > 90 { throw fail(.coordinateOutOfRange, fields.path("lat"), latValue) }
-        let lon = try number(lonValue, fields.path("lon"), -1e9...1e9)
-        if abs(lon) > 180 { throw fail(.coordinateOutOfRange, fields.path("lon"), lonValue) }
+        // A number, however large (`1e400`), is out of range, not "not a number".
+        let lat = try double(latValue, fields.path("lat")) ?? .nan
+        if !(abs(lat) <= 90) { throw fail(.coordinateOutOfRange, fields.path("lat"), latValue) }
+        let lon = try double(lonValue, fields.path("lon")) ?? .nan
+        if !(abs(lon) <= 180) { throw fail(.coordinateOutOfRange, fields.path("lon"), lonValue) }
         return GeoPoint(latitude: lat, longitude: lon)
     }
 
@@ -53,9 +87,18 @@ extension Decoding {
         let fields = try object(value, path, allowed: Decoding.roadKeys)
         let language = try language(try required(fields, "language"), fields.path("language"))
         let routeValue = try required(fields, "route")
-        let (points, maneuvers) = try route(routeValue, fields.path("route"))
+        let (points, maneuvers, length) = try route(routeValue, fields.path("route"))
         var road = Scenario.Road(language: language, points: points, maneuvers: maneuvers)
-        if let v = fields.optional("drive") { road.drive = try drive(v, fields.path("drive")) }
+        if let v = fields.optional("drive") {
+            let drive = try drive(v, fields.path("drive"))
+            // SPEC 2: the road's drive ends within 24 h too. Integrated up to
+            // the limit and no further, so a crawl is refused in bounded time.
+            let limit = SimTime(ms: Int64(ScenarioDecoder.maxTimeSeconds) * 1000)
+            if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: limit) == nil {
+                throw fail(.driveTooLong, fields.path("drive"), v)
+            }
+            road.drive = drive
+        }
         if let v = fields.optional("fixes") { road.fixes = try fixes(v, fields.path("fixes")) }
         switch road.fixes {
         case .generated:
@@ -74,7 +117,8 @@ extension Decoding {
         return road
     }
 
-    mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+    /// The route's points, its maneuvers and its length in meters.
+    mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec], Double) {
         let fields = try object(value, path, allowed: ["points", "maneuvers"])
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
@@ -84,6 +128,9 @@ extension Decoding {
         }
         var route: Route
         do { route = try Route(points: points) } catch { throw fail(.routeTooShort, pointsPath, pointsValue) }
+        if route.length > Route.maxLength {
+            throw fail(.routeTooLong(kilometers: Int(route.length / 1000)), pointsPath, pointsValue)
+        }
         var specs: [Scenario.ManeuverSpec] = []
         var values: [JSONValue] = []
         if let v = fields.optional("maneuvers") {
@@ -95,18 +142,28 @@ extension Decoding {
                 let at = try point(m)
                 let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
                 var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
-                if let s = m.optional("street") { spec.street = try nonEmptyString(s, m.path("street")) }
+                if let s = m.optional("street") {
+                    let street = try nonEmptyString(s, m.path("street"))
+                    if street.count > Limits.streetCharacters {
+                        throw fail(.stringTooLong(maxCharacters: Limits.streetCharacters), m.path("street"), s)
+                    }
+                    spec.street = street
+                }
                 specs.append(spec)
             }
         }
         do {
             try route.place(specs.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street)) })
         } catch {
-            if case .maneuverOffRoute(let i, let meters) = error {
+            switch error {
+            case .maneuverOffRoute(let i, let meters):
                 throw fail(.maneuverOffRoute(meters: Int(meters.rounded(.down))), Decoding.join(fields.path("maneuvers"), i), values[i])
+            case .maneuverOutOfOrder(let i):
+                throw fail(.maneuverOutOfOrder, Decoding.join(fields.path("maneuvers"), i), values[i])
+            case .tooFewPoints: break  // checked above
             }
         }
-        return (points, specs)
+        return (points, specs, route.length)
     }
 
     func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
@@ -118,7 +175,7 @@ extension Decoding {
             let s = try object(item, Decoding.join(speedsPath, i), allowed: ["from", "kmh"])
             let fromValue = try required(s, "from")
             let from = try number(fromValue, s.path("from"), 0...100_000_000)
-            if (i == 0 && from != 0) || (i > 0 && from <= steps[i - 1].from) {
+            if (i == 0 && from != 0) || (i > 0 && from < steps[i - 1].from + Limits.stepSpacing) {
                 throw fail(.speedStepsOutOfOrder, s.path("from"), fromValue)
             }
             let kmhValue = try required(s, "kmh")
@@ -126,15 +183,18 @@ extension Decoding {
                 throw fail(.wrongType(expected: .number), s.path("kmh"), kmhValue)
             }
             if kmh < 0 { throw fail(.negativeSpeed, s.path("kmh"), kmhValue) }
-            if kmh == 0 { throw fail(.notPositive, s.path("kmh"), kmhValue) }
-            if kmh > 250 { throw fail(.outOfRange("0...250"), s.path("kmh"), kmhValue) }
+            // Zero as written (`0`, `0.0`); a tiny speed that reads as 0 is below the minimum.
+            if kmh == 0 && !literal.utf8.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
+                throw fail(.notPositive, s.path("kmh"), kmhValue)
+            }
+            if !Limits.kmh.contains(kmh) { throw fail(.outOfRange(describe(Limits.kmh)), s.path("kmh"), kmhValue) }
             steps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
         }
         if steps.isEmpty { throw fail(.speedStepsOutOfOrder, speedsPath, speedsValue) }
         var drive = Scenario.Drive(profile: SpeedProfile(steps: steps))
         if let v = fields.optional("start") { drive.start = try seconds(v, fields.path("start"), .time) }
-        if let v = fields.optional("accel") { drive.profile.accel = try positive(v, fields.path("accel"), 20) }
-        if let v = fields.optional("decel") { drive.profile.decel = try positive(v, fields.path("decel"), 20) }
+        if let v = fields.optional("accel") { drive.profile.accel = try positive(v, fields.path("accel"), Limits.acceleration) }
+        if let v = fields.optional("decel") { drive.profile.decel = try positive(v, fields.path("decel"), Limits.acceleration) }
         if let v = fields.optional("detours") {
             let dPath = fields.path("detours")
             for (i, item) in try array(v, dPath).enumerated() {
@@ -153,6 +213,14 @@ extension Decoding {
         return x
     }
 
+    /// A number above zero within `range` (its lower bound above zero).
+    func positive(_ value: JSONValue, _ path: String, _ range: ClosedRange<Double>) throws(ScenarioError) -> Double {
+        let x = try number(value, path, 0...range.upperBound)
+        if x == 0 { throw fail(.notPositive, path, value) }
+        if x < range.lowerBound { throw fail(.outOfRange(describe(range)), path, value) }
+        return x
+    }
+
     func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
         let generatedKeys = ["every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late"]
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
@@ -162,7 +230,12 @@ extension Decoding {
         }
         let fields = try object(value, path, allowed: generatedKeys + ["recorded"])
         var g = FixGenerator()
-        if let v = fields.optional("every") { g.every = try seconds(v, fields.path("every"), .duration, positive: true) }
+        if let v = fields.optional("every") {
+            g.every = try seconds(v, fields.path("every"), .duration, positive: true)
+            if g.every.ms < Limits.everyMs {
+                throw fail(.outOfRange("\(Seconds.literal(milliseconds: Limits.everyMs))...\(ScenarioDecoder.maxDurationSeconds)"), fields.path("every"), v)
+            }
+        }
         if let v = fields.optional("accuracy") { g.accuracy = try number(v, fields.path("accuracy"), 0...10_000) }
         if let v = fields.optional("noise") { g.noise = try number(v, fields.path("noise"), 0...10_000) }
         if let v = fields.optional("seed") {
@@ -253,8 +326,8 @@ extension Decoding {
         if let v = fields.optional("horizon") { road.horizon = try seconds(v, fields.path("horizon"), .duration) }
         if let v = fields.optional("rates") {
             let r = try object(v, fields.path("rates"), allowed: ["en", "ko"])
-            if let en = r.optional("en") { g.rates.englishWordsPerSecond = try positive(en, r.path("en"), 100) }
-            if let ko = r.optional("ko") { g.rates.koreanSyllablesPerSecond = try positive(ko, r.path("ko"), 100) }
+            if let en = r.optional("en") { g.rates.englishWordsPerSecond = try positive(en, r.path("en"), Limits.rate) }
+            if let ko = r.optional("ko") { g.rates.koreanSyllablesPerSecond = try positive(ko, r.path("ko"), Limits.rate) }
         }
         road.guidance = g
     }

@@ -163,8 +163,12 @@ struct Decoding {
         guard let version = members.first(where: { $0.key == "drivesim" })?.value else {
             throw fail(.missingField("drivesim"), "", root)
         }
+        // Any number above this format is a newer file, however it is
+        // written (`2`, `2.0`, `1e23`); only then must it be an integer.
+        if case .number(let literal) = version.kind, let x = Double(literal), x > Double(Scenario.formatVersion) {
+            throw fail(.newerFormat(literal), "drivesim", version)
+        }
         let n = try integer(version, "drivesim")
-        if n > Int64(Scenario.formatVersion) { throw fail(.newerFormat(Int(clamping: n)), "drivesim", version) }
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
         let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])

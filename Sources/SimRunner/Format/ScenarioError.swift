@@ -40,8 +40,9 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case unknownKey(String, suggestion: String?)
         /// A required key is absent from the object at the path.
         case missingField(String)
-        /// `drivesim` is above `Scenario.formatVersion`.
-        case newerFormat(Int)
+        /// `drivesim` is above `Scenario.formatVersion` (any number: `2`, `2.0`,
+        /// `1e23`); the payload is the literal as written.
+        case newerFormat(String)
         /// `drivesim` is below 1.
         case unsupportedFormat(Int)
         /// An integer that does not fit.
@@ -98,6 +99,19 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case speedStepsOutOfOrder
         /// A latitude outside -90...90 or a longitude outside -180...180.
         case coordinateOutOfRange
+        /// A nonzero number too close to zero to be represented (`1e-400`):
+        /// refused rather than read as 0 or with lost precision.
+        case underflow
+        /// A maneuver that lies on the route only before the previous
+        /// maneuver: maneuvers are listed in route order.
+        case maneuverOutOfOrder
+        /// A route longer than `Route.maxLength`, in whole kilometers.
+        case routeTooLong(kilometers: Int)
+        /// A drive whose car would not arrive by the end of the longest drive
+        /// (`ScenarioDecoder.maxTimeSeconds`).
+        case driveTooLong
+        /// A string longer than this many characters.
+        case stringTooLong(maxCharacters: Int)
         /// A number outside the range the field allows.
         case outOfRange(String)
         /// Generated fixes need a `drive`.
@@ -133,18 +147,45 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// `FILE:LINE:COL: PATH: reason`, leaving out what is unknown.
+    /// `FILE:LINE:COL: PATH: reason`, leaving out what is unknown. Always
+    /// one line: the file name and the path are escaped (`escaped`), and so
+    /// is everything from the file that the reason quotes.
     public var description: String {
-        var location = file
+        var location = ScenarioError.escaped(file)
         if let line, let column, line > 0 { location += ":\(line):\(column)" }
-        return path.isEmpty ? "\(location): \(reason.message)" : "\(location): \(path): \(reason.message)"
+        let where_ = ScenarioError.escaped(path)
+        return path.isEmpty ? "\(location): \(reason.message)" : "\(location): \(where_): \(reason.message)"
+    }
+
+    /// `text` safe to print on one line: a backslash becomes `\\`, and every
+    /// control, line-separating or bidirectional-override scalar becomes an
+    /// escape (`\n`, `\r`, `\t`, `\0`, else `\u{1B}`); with `quote`, a
+    /// double quote becomes `\"`, so the text can sit between quotes.
+    package static func escaped(_ text: String, quote: Bool = false) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00: out += "\\0"
+            case 0x5C: out += "\\\\"
+            case 0x22 where quote: out += "\\\""
+            case 0x01...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
 extension ScenarioError.Reason {
     /// The reason as a phrase.
     public var message: String {
-        func quoted(_ s: String) -> String { "\"\(s)\"" }
+        // Everything from the file is escaped, so a message is one line.
+        func quoted(_ s: String) -> String { "\"" + ScenarioError.escaped(s, quote: true) + "\"" }
         func didYouMean(_ s: String?) -> String { s.map { "; did you mean \(quoted($0))?" } ?? "" }
         switch self {
         case .emptyFile: return "the file is empty; a scenario is one JSON object"
@@ -169,7 +210,7 @@ extension ScenarioError.Reason {
         case .expiresNotAfterAt: return "expires must be later than the line's at"
         case .emptyID: return "an id must not be empty"
         case .emptyString: return "must not be empty"
-        case .duplicateID(let id, let firstAt): return "duplicate id \(quoted(id)); first used at \(firstAt)"
+        case .duplicateID(let id, let firstAt): return "duplicate id \(quoted(id)); first used at \(ScenarioError.escaped(firstAt))"
         case .unknownValue(let v, let allowed, let suggestion):
             return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))" + didYouMean(suggestion)
         case .emptyStretches: return "a reply needs at least one stretch"
@@ -186,6 +227,14 @@ extension ScenarioError.Reason {
         case .negativeSpeed: return "a speed must not be negative"
         case .speedStepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
         case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
+        case .underflow: return "a nonzero number too close to zero to be represented; write 0 or a larger value"
+        case .maneuverOutOfOrder:
+            return "the maneuver lies on the route only before the previous maneuver; list maneuvers in route order"
+        case .routeTooLong(let km):
+            return "the route is \(km) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
+        case .driveTooLong:
+            return "the car would not arrive within \(ScenarioDecoder.maxTimeSeconds) s (24 h), the longest drive; shorten the route or raise the speeds"
+        case .stringTooLong(let n): return "longer than \(n) characters"
         case .outOfRange(let range): return "must be within \(range)"
         case .driveMissing: return "generated fixes need a drive (speed profile)"
         case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"

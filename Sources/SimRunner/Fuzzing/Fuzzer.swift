@@ -14,6 +14,10 @@ public struct Fuzzer {
         /// This machine's part, 1-based: runs `i` with `i % count == index - 1`.
         public var shard = (index: 1, count: 1)
         public var fault: TalkArbiter.Fault?
+        /// How many failures are kept, per check (the check of a run's first
+        /// violation); the rest are only counted, so memory stays bounded
+        /// however many runs fail.
+        public var keptPerCheck = 8
         public init() {}
     }
 
@@ -29,7 +33,12 @@ public struct Fuzzer {
     public let settings: Settings
     /// Runs done so far.
     public private(set) var runsDone = 0
+    /// The first `keptPerCheck` failures of each check, in run order.
     public private(set) var failures: [Failure] = []
+    /// Every failed run, kept or not.
+    public private(set) var failedRuns = 0
+    /// Failures kept per check (the check of the first violation).
+    var kept: [Check: Int] = [:]
     /// Failed runs per check.
     public private(set) var failuresPerCheck: [Check: Int] = [:]
     /// How often each rule fired across the campaign.
@@ -62,6 +71,9 @@ public struct Fuzzer {
         rulesFired.add(RuleCoverage(timeline))
         guard let first = violations.first else { return }
         for check in Set(violations.map(\.check)).sorted() { failuresPerCheck[check, default: 0] += 1 }
+        failedRuns += 1
+        guard kept[first.check, default: 0] < settings.keptPerCheck else { return }
+        kept[first.check, default: 0] += 1
         failures.append(Failure(run: index, violation: first, scenario: scenario))
     }
 

@@ -24,8 +24,11 @@ extension Timeline {
         let height = top + axisHeight + laneHeight * lanes.shown.count + 16
         let span = range.end.ms - range.start.ms
 
-        /// x in tenths of a pixel, so output is exact and the same everywhere.
-        func x10(_ t: SimTime) -> Int64 { Int64(left) * 10 + (t.ms - range.start.ms) * Int64(plot) * 10 / span }
+        /// x in tenths of a pixel, so output is exact and the same everywhere;
+        /// the product is taken in 128 bits (a week of stretches at 10^6 px overflows 64).
+        func x10(_ t: SimTime) -> Int64 {
+            Int64(left) * 10 + span.dividingFullWidth((t.ms - range.start.ms).multipliedFullWidth(by: Int64(plot) * 10)).quotient
+        }
         func px(_ tenths: Int64) -> String { tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)" }
         func laneTop(_ lane: Lanes.Lane) -> Int { top + axisHeight + lane.rawValue * laneHeight }
 
