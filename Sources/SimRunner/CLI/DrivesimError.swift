@@ -54,7 +54,7 @@ public enum UsageProblem: Sendable, Equatable {
 }
 
 /// Why a file or folder cannot be read (from `errno`, or found before reading).
-public enum FileProblem: Sendable, Equatable {
+public enum FileProblem: Error, Sendable, Equatable {
     /// ENOENT, ENOTDIR: nothing by that name.
     case missing
     /// A folder where a file was expected.
@@ -81,7 +81,7 @@ public enum FileProblem: Sendable, Equatable {
 }
 
 /// Why a file or standard output cannot be written.
-public enum WriteProblem: Sendable, Equatable {
+public enum WriteProblem: Error, Sendable, Equatable {
     /// ENOSPC, EDQUOT.
     case noSpace
     /// EACCES, EPERM.
@@ -217,7 +217,7 @@ extension UsageProblem {
         case .reversedWindow(let from, let to):
             return "'--from' (\(from)) must be before '--to' (\(to)); swap them or widen the window"
         case .unknownValue(let option, let value, let allowed, let suggestion):
-            return "'\(option)' takes one of: \(allowed.joined(separator: ", ")), not '\(value)'.\(hint(suggestion))"
+            return "unknown \(option.drop { $0 == "-" }) '\(value)'; use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
         case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"

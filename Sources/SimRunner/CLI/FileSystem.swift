@@ -174,11 +174,15 @@ enum FileSystem {
     /// every folder or wanted file that could not be read. Symbolic links
     /// are followed; a folder that is its own ancestor (same device and
     /// inode) is reported as a loop instead of entered again.
-    static func walk(_ base: String, wanted: (String) -> Bool) -> [Found] {
+    /// `list` lists a folder; tests replace it to make one fail (as root,
+    /// permissions cannot).
+    static func walk(
+        _ base: String, wanted: (String) -> Bool, list: (String) -> Result<[String], FileProblem> = names(in:)
+    ) -> [Found] {
         var found: [Found] = []
         var info = stat()
         guard stat(base, &info) == 0 else { return [.problem(.unreadable(file: base, FileProblem(errno: errno)))] }
-        walk(base, identity: Identity(info), ancestors: [], wanted: wanted, into: &found)
+        walk(base, identity: Identity(info), ancestors: [], wanted: wanted, list: list, into: &found)
         return found
     }
 
@@ -192,26 +196,35 @@ enum FileSystem {
         }
     }
 
-    private static func walk(
-        _ folder: String, identity: Identity, ancestors: Set<Identity>, wanted: (String) -> Bool, into found: inout [Found]
-    ) {
-        guard let dir = opendir(folder) else {
-            found.append(.problem(.unreadable(file: folder, FileProblem(errno: errno))))
-            return
-        }
+    /// The names in `folder` (without `.` and `..`), or why it cannot be listed.
+    static func names(in folder: String) -> Result<[String], FileProblem> {
+        guard let dir = opendir(folder) else { return .failure(FileProblem(errno: errno)) }
+        defer { closedir(dir) }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(dir) else {
-                if errno != 0 { found.append(.problem(.unreadable(file: folder, FileProblem(errno: errno)))) }
-                break
+                if errno != 0 { return .failure(FileProblem(errno: errno)) }
+                return .success(names)
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             if name != ".", name != ".." { names.append(name) }
         }
-        closedir(dir)
+    }
+
+    private static func walk(
+        _ folder: String, identity: Identity, ancestors: Set<Identity>, wanted: (String) -> Bool,
+        list: (String) -> Result<[String], FileProblem>, into found: inout [Found]
+    ) {
+        let names: [String]
+        switch list(folder) {
+        case .failure(let problem):
+            found.append(.problem(.unreadable(file: folder, problem)))
+            return
+        case .success(let listed): names = listed
+        }
         let inside = ancestors.union([identity])
         for name in names {
             let path = folder + "/" + name
@@ -227,7 +240,7 @@ enum FileSystem {
                 if inside.contains(child) {
                     found.append(.problem(.unreadable(file: path, .symlinkLoop)))
                 } else {
-                    walk(path, identity: child, ancestors: inside, wanted: wanted, into: &found)
+                    walk(path, identity: child, ancestors: inside, wanted: wanted, list: list, into: &found)
                 }
             } else if wanted(name) {
                 found.append(.file(path))

@@ -56,7 +56,7 @@ enum RunCommand: Command {
         let width = try args.integer("--width", in: 20...1_000_000)
         let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"))
         if let from = window.from, let to = window.to, from >= to {
-            throw DrivesimError.usage(.reversedWindow(from: "\(from)", to: "\(to)"))
+            throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]

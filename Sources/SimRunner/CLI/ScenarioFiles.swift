@@ -28,7 +28,9 @@ public enum ScenarioFiles {
     /// (symbolic links followed, loops reported), sorted by path so every
     /// machine runs them in one order. A path that does not exist is
     /// returned as a file, so loading it reports it.
-    static func scan(_ paths: [String]) -> [FileSystem.Found] {
+    static func scan(
+        _ paths: [String], list: (String) -> Result<[String], FileProblem> = FileSystem.names(in:)
+    ) -> [FileSystem.Found] {
         var found: [FileSystem.Found] = []
         for path in paths {
             guard FileSystem.isFolder(path: path) else {
@@ -36,7 +38,7 @@ public enum ScenarioFiles {
                 continue
             }
             let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-            found += FileSystem.walk(base, wanted: isScenarioName).sorted {
+            found += FileSystem.walk(base, wanted: isScenarioName, list: list).sorted {
                 $0.path.utf8.lexicographicallyPrecedes($1.path.utf8)
             }
         }
