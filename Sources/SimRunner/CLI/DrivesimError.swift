@@ -29,25 +29,37 @@ public enum DrivesimError: Error, Sendable, Equatable {
 
 /// What is wrong with a command line.
 public enum UsageProblem: Sendable, Equatable {
+    /// A first word that is no command.
     case unknownCommand(String, suggestion: String?)
     /// `drivesim help NAME` for a NAME that is not a command.
     case unknownHelpTopic(String, suggestion: String?)
+    /// An option the command does not have.
     case unknownOption(String, suggestion: String?)
+    /// An option given last, without its value.
     case missingValue(option: String)
+    /// `--flag=value` for a flag.
     case flagTakesNoValue(flag: String)
     /// A required positional argument (`scenario file`, `path`, `GPX file`).
     case missingArgument(String)
     /// More positional arguments than the command takes.
     case tooManyArguments(command: String, takes: String)
+    /// An option's value is not a whole number in `from...to`.
     case notAWholeNumber(option: String, value: String, from: String, to: String)
+    /// Not a bare JSON number (`' 5'`, `soon`).
     case notSeconds(option: String, value: String)
+    /// Seconds below zero.
     case negativeSeconds(option: String, value: String)
+    /// Seconds finer than a millisecond.
     case notWholeMilliseconds(option: String, value: String)
+    /// Seconds beyond the format's limit.
     case tooManySeconds(option: String, value: String, limit: Int)
+    /// `--from` not before `--to`.
     case reversedWindow(from: String, to: String)
     /// A value that is not one of a fixed set (`--format`, `--mutant`, `--only`).
     case unknownValue(option: String, value: String, allowed: [String], suggestion: String?)
+    /// `--shard` not `i/n` with 1 ≤ i ≤ n.
     case badShard(String)
+    /// `--time-limit` not seconds above 0.
     case badTimeLimit(String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
@@ -142,36 +154,6 @@ public enum GoldenProblem: Sendable, Equatable {
 public enum CIRefusal: Sendable, Equatable {
     /// `check --record`: CI checks golden timelines, never writes them.
     case recordGoldens
-}
-
-/// One error's message and exit code, in the spirit of swift-argument-parser's
-/// `MessageInfo`: the one place that words errors.
-public struct MessageInfo: Sendable, Equatable {
-    /// What goes to standard error, ending in a newline.
-    public var message: String
-    /// The process's exit code: always 2 for a `DrivesimError` (SPEC 8).
-    public var exitCode: Int32
-
-    /// The message for `error`, raised by `command` (for the usage lines), if known.
-    public init(_ error: any Error, command: String? = nil) {
-        exitCode = 2
-        guard let error = error as? DrivesimError else {
-            message = "Error: \(error)\n"
-            return
-        }
-        message = "Error: \(error.reason)\n"
-        if case .usage(let problem) = error {
-            if case .unknownCommand = problem {
-                message += "\(Drivesim.usage)\nSee 'drivesim --help'.\n"
-            } else if case .unknownHelpTopic = problem {
-                message += "\(Drivesim.usage)\nSee 'drivesim --help'.\n"
-            } else if let command, let type = Drivesim.commands.first(where: { $0.name == command }) {
-                message += "\(type.usage)\nSee 'drivesim \(command) --help'.\n"
-            } else {
-                message += "See 'drivesim --help'.\n"
-            }
-        }
-    }
 }
 
 /// `Did you mean 'x'?` after a space, or nothing.
