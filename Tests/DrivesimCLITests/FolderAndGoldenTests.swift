@@ -165,6 +165,13 @@ import Darwin
         #expect(throws: GPXTrack.Problem.self) { try GPXTrack.points(Array(text.utf8)) }
     }
 
+    @Test func aDocumentEndingBeforeItsRootClosesIsTruncated() {
+        // FoundationXML reports success for these: the check is ours.
+        for cut in [6, 7, 30] {
+            #expect(throws: GPXTrack.Problem.truncated) { try GPXTrack.points(Array(Self.track.dropLast(cut).utf8)) }
+        }
+    }
+
     @Test func aCompleteTrackIsRead() throws {
         #expect(try GPXTrack.points(Array(Self.track.utf8)).count == 2)
     }
