@@ -13,7 +13,7 @@ struct Arguments {
     private var flags: [String] = []
 
     /// Parses `tokens` given the command's options that take a value and its flags.
-    init(_ tokens: [String], options: [String], flags knownFlags: [String]) throws(UsageError) {
+    init(_ tokens: [String], options: [String], flags knownFlags: [String]) throws(DrivesimError) {
         var i = 0
         var onlyPositional = false
         while i < tokens.count {
@@ -27,7 +27,7 @@ struct Arguments {
             let parts = token.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
             if knownFlags.contains(name) {
-                if parts.count > 1 { throw UsageError("'\(name)' takes no value") }
+                if parts.count > 1 { throw .usage(.flagTakesNoValue(flag: name)) }
                 flags.append(name)
             } else if options.contains(name) {
                 if parts.count > 1 {
@@ -36,11 +36,10 @@ struct Arguments {
                     values.append((name, tokens[i]))
                     i += 1
                 } else {
-                    throw UsageError("missing value for '\(name)'")
+                    throw .usage(.missingValue(option: name))
                 }
             } else {
-                let hint = suggestion(for: name, among: options + knownFlags).map { " Did you mean '\($0)'?" } ?? ""
-                throw UsageError("unknown option '\(name)'.\(hint)")
+                throw .usage(.unknownOption(name, suggestion: suggestion(for: name, among: options + knownFlags)))
             }
         }
     }
@@ -52,17 +51,11 @@ struct Arguments {
     func value(_ name: String) -> String? { values.last { $0.name == name }?.value }
 
     /// An option's value as a whole number in `range`.
-    func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(UsageError) -> T? {
+    func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(DrivesimError) -> T? {
         guard let text = value(name) else { return nil }
         guard let n = T(text), range.contains(n) else {
-            throw UsageError("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw .usage(.notAWholeNumber(option: name, value: text, from: "\(range.lowerBound)", to: "\(range.upperBound)"))
         }
         return n
     }
-}
-
-/// A command line that cannot be used: exit code 2.
-struct UsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }

@@ -44,10 +44,11 @@ enum BenchCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
-        guard args.positional.isEmpty else { throw UsageError("bench takes no arguments") }
+        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
         let only = args.value("--only")
-        guard only == nil || ["queue", "drive", "render", "fuzz", "road"].contains(only!) else {
-            throw UsageError("'--only' takes queue, drive, render, fuzz or road, not '\(only!)'")
+        let parts = ["queue", "drive", "render", "fuzz", "road"]
+        if let only, !parts.contains(only) {
+            throw DrivesimError.usage(.unknownValue(option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG

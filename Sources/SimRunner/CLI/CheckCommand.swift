@@ -41,51 +41,47 @@ enum CheckCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: [], flags: ["--record", "--coverage"])
-        guard !args.positional.isEmpty else { throw UsageError("missing path") }
+        guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
-        if record, console.environment["CI"] == "true" {
-            console.err(
-                "Error: refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
-                    + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it.\n")
-            return 2
-        }
-        let files = ScenarioFiles.discover(args.positional)
-        guard !files.isEmpty else { throw UsageError("no scenario files under \(args.positional.joined(separator: " "))") }
+        if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }
+        let found = ScenarioFiles.scan(args.positional)
+        guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
         var passed = 0, failed = 0, unusable = 0
         var coverage: [(file: String, rules: RuleCoverage)] = []
-        for (index, file) in files.enumerated() {
-            if console.errIsTerminal { console.err("\r[\(index + 1)/\(files.count)] ") }
+        /// A file or folder that cannot be used: listed, counted as failed, and the rest go on (SPEC 8).
+        func unusableFile(_ path: String, _ error: DrivesimError) {
+            unusable += 1
+            console.out("ERROR \(path)\n")
+            console.err(MessageInfo(error).message)
+        }
+        for (index, entry) in found.enumerated() {
+            if console.errIsTerminal { console.err("\r[\(index + 1)/\(found.count)] ") }
+            let file: String
+            switch entry {
+            case .problem(let error):
+                unusableFile(entry.path, error)
+                continue
+            case .file(let path): file = path
+            }
+            let scenario: Scenario
             switch ScenarioFiles.load(file) {
-            case .failure(let failure):
-                unusable += 1
-                console.out("ERROR \(file)\n")
-                console.err("Error: \(failure)\n")
-            case .success(let scenario):
-                let verdict = Verdict(scenario)
-                let timeline = verdict.simulation.timeline
-                if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
+            case .failure(let error):
+                unusableFile(file, error)
+                continue
+            case .success(let loaded): scenario = loaded
+            }
+            let verdict = Verdict(scenario)
+            let timeline = verdict.simulation.timeline
+            if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
+            do {
                 if record, scenario.golden != nil, verdict.passed {
-                    do {
-                        if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline) {
-                            passed += 1
-                            console.out("RECORD \(file) → \(path)\n")
-                        }
-                    } catch {
-                        unusable += 1
-                        console.out("ERROR \(file)\n")
-                        console.err("Error: \(file): cannot write its golden timeline: \(error)\n")
+                    if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline) {
+                        passed += 1
+                        console.out("RECORD \(file) → \(path)\n")
                     }
                     continue
                 }
-                var golden: GoldenFiles.Outcome = .none
-                switch GoldenFiles.check(scenario, file: file, timeline: timeline) {
-                case .failure(let failure):
-                    unusable += 1
-                    console.out("ERROR \(file)\n")
-                    console.err("Error: \(failure)\n")
-                    continue
-                case .success(let outcome): golden = outcome
-                }
+                let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
                 if verdict.passed && golden.holds {
                     passed += 1
                     console.out("PASS  \(file)\n")
@@ -96,6 +92,8 @@ enum CheckCommand: Command {
                     if case .differs(let diff) = golden { report += diff }
                     console.err(report)
                 }
+            } catch {
+                unusableFile(file, error)
             }
         }
         if console.errIsTerminal { console.err("\r") }

@@ -12,75 +12,78 @@ import Darwin
 
 /// Where a command writes: the timeline (or results) to standard output,
 /// everything else to standard error. Tests use a console that captures both.
+/// A failed write to standard output is remembered (`outputProblem`) and
+/// turned into exit code 2 by `Drivesim.main`; nothing more is written there after it.
 public struct Console: Sendable {
     /// What was written to standard output, when capturing.
     public private(set) var stdout = ""
     /// What was written to standard error, when capturing.
     public private(set) var stderr = ""
-    private let captures: Bool
+    /// Why writing to standard output failed, if it did.
+    public private(set) var outputProblem: WriteProblem?
+    /// The descriptor standard output goes to; nil when capturing it.
+    private let outDescriptor: Int32?
+    /// The descriptor standard error goes to; nil when capturing it.
+    private let errDescriptor: Int32?
     /// The environment variables commands consult (`CI`, `COLUMNS`); tests set their own.
     public var environment: [String: String]
 
-    private init(captures: Bool) {
-        self.captures = captures
-        environment = captures ? [:] : ProcessInfo.processInfo.environment
+    /// How errors name standard output.
+    public static let standardOutputName = "standard output"
+
+    private init(out: Int32?, err: Int32?, environment: [String: String]) {
+        outDescriptor = out
+        errDescriptor = err
+        self.environment = environment
     }
 
     /// The process's standard output and standard error.
-    public static var standard: Console { Console(captures: false) }
+    public static var standard: Console { Console(out: 1, err: 2, environment: ProcessInfo.processInfo.environment) }
     /// A console that keeps what was written, for tests.
-    public static var captured: Console { Console(captures: true) }
+    public static var captured: Console { Console(out: nil, err: nil, environment: [:]) }
+    /// Standard output to the descriptor `fd` (tests pass `/dev/full` or a
+    /// closed one), standard error captured.
+    public static func writingOutput(to fd: Int32) -> Console { Console(out: fd, err: nil, environment: [:]) }
 
+    /// Writes `text` to standard output, unless an earlier write failed.
     public mutating func out(_ text: String) {
-        if captures { stdout += text } else { Self.write(text, to: 1) }
+        guard let fd = outDescriptor else { stdout += text; return }
+        guard outputProblem == nil else { return }
+        outputProblem = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
+    /// Writes `text` to standard error (a failure there has nowhere to be told).
     public mutating func err(_ text: String) {
-        if captures { stderr += text } else { Self.write(text, to: 2) }
+        guard let fd = errDescriptor else { stderr += text; return }
+        _ = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
     /// Whether standard error is a terminal (progress is shown only then).
-    public var errIsTerminal: Bool { !captures && isatty(2) == 1 }
+    public var errIsTerminal: Bool { errDescriptor.map { isatty($0) == 1 } ?? false }
 
     /// The terminal's width in columns: `COLUMNS`, else the width of the
     /// terminal on standard output, else nil.
     public var terminalWidth: Int? {
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
-        guard !captures, isatty(1) == 1 else { return nil }
+        guard let fd = outDescriptor, isatty(fd) == 1 else { return nil }
         var size = winsize()
-        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
-    /// Unbuffered, so standard output and standard error interleave in order.
-    private static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-}
-
-extension Console {
-    /// Writes `text` to the file at `path` atomically, or to standard output
-    /// when there is no path. Returns false, having said why on standard
-    /// error, if the file cannot be written.
-    mutating func output(_ text: String, toFile path: String?) -> Bool {
+    /// Writes `text` to the file at `path` (see `FileSystem.write`), or to
+    /// standard output when there is no path.
+    mutating func output(_ text: String, toFile path: String?) throws(DrivesimError) {
         guard let path else {
             out(text)
-            return true
+            return
         }
-        do {
-            try ScenarioFiles.writeAtomically(text, to: path)
-            return true
-        } catch {
-            err("Error: cannot write '\(path)': check that its folder exists and is writable\n")
-            return false
-        }
+        try ScenarioFiles.write(text, to: path)
+    }
+
+    /// Standard output's writes are unbuffered (`write(2)`), so there is
+    /// nothing left to flush: this checks that they all went through.
+    public func finish() throws(DrivesimError) {
+        if let outputProblem { throw .cannotWrite(path: Self.standardOutputName, outputProblem) }
     }
 }

@@ -163,13 +163,12 @@ enum DemoCommand {
         }
         """
 
-    static func run(console: inout Console) -> Int32 {
+    static func run(console: inout Console) throws(DrivesimError) -> Int32 {
         let scenario: Scenario
         do {
             scenario = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "<demo>")
         } catch {
-            console.err("Error: the built-in demo is invalid: \(error)\n")
-            return 2
+            throw .invalidScenario(error)
         }
         let verdict = Verdict(scenario)
         console.out(verdict.simulation.timeline.text)

@@ -9,11 +9,32 @@ public enum Drivesim {
     /// Every command, for help and suggestions.
     static let commands: [Command.Type] = [RunCommand.self, CheckCommand.self, FuzzCommand.self, BenchCommand.self, ImportGPXCommand.self, GenerateCommand.self]
 
-    /// Runs the command line `arguments` (without the program name).
+    /// Runs the command line `arguments` (without the program name). The one
+    /// place where an error becomes its message and exit code (`MessageInfo`),
+    /// and where a failed write to standard output becomes exit code 2.
     public static func main(_ arguments: [String], console: inout Console) -> Int32 {
-        guard let first = arguments.first else { return DemoCommand.run(console: &console) }
+        var command: String?
+        var code: Int32
+        do {
+            code = try dispatch(arguments, command: &command, console: &console)
+            try console.finish()
+        } catch {
+            let info = MessageInfo(error, command: command)
+            console.err(info.message)
+            code = info.exitCode
+        }
+        return code
+    }
+
+    /// Finds the command and runs it; `command` is set once it is known.
+    static func dispatch(_ arguments: [String], command name: inout String?, console: inout Console) throws -> Int32 {
+        guard let first = arguments.first else { return try DemoCommand.run(console: &console) }
         if ["--help", "-h", "help"].contains(first) {
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+            if first == "help", arguments.count > 1 {
+                let topic = arguments[1]
+                guard let command = commands.first(where: { $0.name == topic }) else {
+                    throw DrivesimError.usage(.unknownHelpTopic(topic, suggestion: suggestion(for: topic, among: commands.map { $0.name })))
+                }
                 console.out(command.help)
             } else {
                 console.out(help)
@@ -21,24 +42,17 @@ public enum Drivesim {
             return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let hint = suggestion(for: first, among: commands.map { $0.name }).map { " Did you mean '\($0)'?" } ?? ""
-            console.err("Error: unknown command '\(first)'.\(hint)\n\(usage)\nSee 'drivesim --help'.\n")
-            return 2
+            throw DrivesimError.usage(.unknownCommand(first, suggestion: suggestion(for: first, among: commands.map { $0.name })))
         }
+        name = command.name
         let rest = Array(arguments.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") {
+        // After `--` everything is an argument, `--help` included.
+        let options = rest.prefix { $0 != "--" }
+        if options.contains("--help") || options.contains("-h") {
             console.out(command.help)
             return 0
         }
-        do {
-            return try command.run(rest, console: &console)
-        } catch let error as UsageError {
-            console.err("Error: \(error.message)\n\(command.usage)\nSee 'drivesim \(command.name) --help'.\n")
-            return 2
-        } catch {
-            console.err("Error: \(error)\n")
-            return 2
-        }
+        return try command.run(rest, console: &console)
     }
 
     static let usage = "USAGE: drivesim [<command>] [<arguments>]"

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -45,7 +49,7 @@ enum FuzzCommand: Command {
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
             arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--out", "--mutant"], flags: ["--list-mutants"])
-        guard args.positional.isEmpty else { throw UsageError("fuzz takes no arguments, only options") }
+        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
                 console.out("\(pad(fault.rawValue, 28)) breaks \(pad(fault.rule.rawValue, 15)) \(fault.summary)\n")
@@ -60,7 +64,7 @@ enum FuzzCommand: Command {
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                throw UsageError("'--time-limit' must be a number of seconds above 0, not '\(text)'")
+                throw DrivesimError.usage(.badTimeLimit(text))
             }
             timeLimit = .milliseconds(Int64(seconds * 1000))
         }
@@ -96,34 +100,27 @@ enum FuzzCommand: Command {
     }
 
     /// The built-in mutant called `name`.
-    static func mutant(named name: String) throws -> TalkArbiter.Fault {
+    static func mutant(named name: String) throws(DrivesimError) -> TalkArbiter.Fault {
         guard let fault = TalkArbiter.Fault(rawValue: name) else {
             let all = TalkArbiter.Fault.allCases.map(\.rawValue)
-            let hint = suggestion(for: name, among: all).map { " Did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown mutant '\(name)'.\(hint) See 'drivesim fuzz --list-mutants'.")
+            throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: all, suggestion: suggestion(for: name, among: all)))
         }
         return fault
     }
 
     /// `i/n` with 1 ≤ i ≤ n.
-    static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+    static func parseShard(_ text: String) throws(DrivesimError) -> (index: Int, count: Int) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, (1...n).contains(i) else {
-            throw UsageError("'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'")
+            throw DrivesimError.usage(.badShard(text))
         }
         return (i, n)
     }
 
     /// Creates the folder if needed and makes sure files can be written in it.
-    static func prepare(folder: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw UsageError("cannot create '--out' folder '\(folder)'")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw UsageError("cannot write to '--out' folder '\(folder)'")
-        }
+    static func prepare(folder: String) throws(DrivesimError) {
+        try FileSystem.makeFolder(folder)
+        guard access(folder, W_OK) == 0 else { throw .cannotWrite(path: folder, WriteProblem(errno: errno)) }
     }
 
     /// Shrinks the first failures of each check (up to `candidates`), keeps the
@@ -152,12 +149,12 @@ enum FuzzCommand: Command {
             console.err(
                 "FAIL run \(failure.run) (seed \(seed)): \(failure.violation.check) at \(failure.violation.t): \(failure.violation.message)\n")
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try ScenarioFiles.writeAtomically(String(decoding: ScenarioEncoder.encode(small), as: UTF8.self), to: file)
+                try FileSystem.makeFolder(folder)
+                try FileSystem.write(ScenarioEncoder.encode(small), to: file)
                 console.err("  shrunk to \(Shrinker.size(of: small)) items in \(tries) tries: drivesim run \(file)\(replay)\n")
                 written.append((failure, file))
             } catch {
-                console.err("  could not write the reproducer to \(file): \(error.localizedDescription)\n")
+                console.err("  could not write the reproducer: \(error.reason)\n")
                 written.append((failure, nil))
             }
         }

@@ -11,7 +11,11 @@ import FoundationXML
 public enum GPXTrack {
     /// Why a file is not a usable GPX track.
     public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// The bytes are not UTF-8 (checked before the XML parser sees them); `offset` of the first bad byte.
+        case notUTF8(offset: Int)
         case notXML(String)
+        /// The document ends before its root element closes.
+        case truncated
         case notGPX(root: String)
         case noTrackPoints
         /// Track point `index` (from 0) lacks or garbles `what`.
@@ -21,6 +25,8 @@ public enum GPXTrack {
 
         public var description: String {
             switch self {
+            case .notUTF8(let offset): return "not a GPX file: not UTF-8 (byte \(offset))"
+            case .truncated: return "the GPX file is truncated: it ends before </gpx>"
             case .notXML(let why): return "not a GPX file: the XML cannot be read (\(why))"
             case .notGPX(let root): return "not a GPX file: the root element is <\(root)>, not <gpx>"
             case .noTrackPoints: return "the GPX file has no track points (<trkpt>)"
@@ -38,20 +44,38 @@ public enum GPXTrack {
         public var epochMs: Int64
     }
 
-    /// Reads the track points of a GPX document.
-    public static func points(_ data: Data) throws(Problem) -> [Point] {
+    /// Reads the track points of a GPX document. The bytes must be UTF-8
+    /// (FoundationXML is not given anything else: invalid UTF-8 in an
+    /// element name crashes it) and the document complete.
+    public static func points(_ bytes: [UInt8]) throws(Problem) -> [Point] {
+        if let offset = firstInvalidUTF8(bytes) { throw .notUTF8(offset: offset) }
         let reader = Reader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: Data(bytes))
         parser.delegate = reader
         let parsed = parser.parse()
         if let root = reader.root, root != "gpx" { throw .notGPX(root: root) }
         if let problem = reader.problem { throw problem }
         if !parsed { throw .notXML(parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed") }
+        if !reader.closed || reader.current != nil { throw .truncated }
         guard !reader.points.isEmpty else { throw .noTrackPoints }
         for i in reader.points.indices.dropFirst() where reader.points[i].epochMs < reader.points[i - 1].epochMs {
             throw .timeBackwards(index: i)
         }
         return reader.points
+    }
+
+    /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     /// The road section's `fixes` value: `{"recorded": [...]}`.
@@ -82,7 +106,7 @@ public enum GPXTrack {
               s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"),
               let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
               let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, sec < 61
+              (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, sec < 61
         else { return nil }
         var i = 19
         var ms: Int64 = 0
@@ -114,6 +138,15 @@ public enum GPXTrack {
         return ((days * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - offset
     }
 
+    /// The days of month `mo` (1...12) in year `y` (Gregorian).
+    static func daysIn(month mo: Int64, year y: Int64) -> Int64 {
+        switch mo {
+        case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// The XML delegate: collects `<trkpt>` with their `<time>`.
     final class Reader: NSObject, XMLParserDelegate {
         var root: String? = nil
@@ -122,6 +155,8 @@ public enum GPXTrack {
         var current: (lat: Double, lon: Double)? = nil
         var time: String? = nil
         var inTime = false
+        /// Whether the root element's end tag was read.
+        var closed = false
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
@@ -154,6 +189,7 @@ public enum GPXTrack {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             if local == "time" { inTime = false }
+            if local == "gpx", current == nil { closed = true }
             if local == "trkpt", let point = current {
                 guard let text = time, let ms = GPXTrack.epochMs(text) else {
                     problem = .badPoint(index: points.count, what: time == nil ? "no <time>" : "unreadable <time> \"\(time!)\"")

@@ -1,6 +1,3 @@
-import Foundation
-import Fuzzing
-import Review
 import ScenarioFormat
 import SimRunner
 
@@ -18,41 +15,49 @@ enum GoldenFiles {
         var holds: Bool { if case .differs = self { return false } else { return true } }
     }
 
-    /// The golden file's path: relative to the scenario file's folder.
-    static func path(of scenario: Scenario, file: String) -> String? {
+    /// The golden file's path, beside or below the scenario `file`; nil if
+    /// the scenario names none. A golden name must be relative, contain no
+    /// `..` and end in `.timeline.json` (so no folder search takes it for a scenario).
+    static func path(of scenario: Scenario, file: String) throws(DrivesimError) -> String? {
         guard let golden = scenario.golden else { return nil }
-        if golden.hasPrefix("/") { return golden }
-        return URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(golden).relativePath
+        if golden.hasPrefix("/") { throw .golden(file: file, .absolute(golden)) }
+        if golden.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            throw .golden(file: file, .leavesTheFolder(golden))
+        }
+        guard golden.hasSuffix(".timeline.json") else { throw .golden(file: file, .notATimelineName(golden)) }
+        let folder = FileSystem.split(file).folder
+        return folder == "." && !file.hasPrefix("./") ? golden : folder + "/" + golden
     }
 
     /// Compares `timeline` with the scenario's golden file.
-    static func check(_ scenario: Scenario, file: String, timeline: Timeline) -> Result<Outcome, LoadFailure> {
-        guard let path = path(of: scenario, file: file) else { return .success(.none) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(.unreadable(
-                file: file,
-                reason: "golden: the golden timeline '\(path)' is missing; run 'drivesim check --record \(file)' to write it"))
+    static func check(_ scenario: Scenario, file: String, timeline: Timeline) throws(DrivesimError) -> Outcome {
+        guard let path = try path(of: scenario, file: file) else { return .none }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path)
+        } catch {
+            if case .unreadable(_, let problem) = error {
+                throw .golden(file: file, problem == .missing ? .missing(path: path) : .unreadable(path: path, problem))
+            }
+            throw error
         }
         do {
-            let golden = try Golden.lines(ofGolden: [UInt8](data))
-            guard let diff = Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) else { return .success(.equal) }
-            return .success(.differs("\(file): the timeline differs from the golden timeline '\(path)'\n" + diff))
+            let golden = try Golden.lines(ofGolden: bytes)
+            guard let diff = Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) else { return .equal }
+            return .differs("\(file): the timeline differs from the golden timeline '\(path)'\n" + diff)
         } catch {
-            let why: String
-            switch error {
-            case .notJSON(let line, let column): why = "is not JSON (line \(line), column \(column))"
-            case .notATimeline(let at, let reason): why = "is not a timeline (\(at.isEmpty ? "top level" : at): \(reason))"
-            }
-            return .failure(.unreadable(
-                file: file,
-                reason: "golden: the golden timeline '\(path)' \(why); fix it, or run 'drivesim check --record \(file)' to write it again"))
+            throw .golden(file: file, .malformed(path: path, error))
         }
     }
 
-    /// Writes the scenario's golden file; returns its path.
-    static func record(_ scenario: Scenario, file: String, timeline: Timeline) throws -> String? {
-        guard let path = path(of: scenario, file: file) else { return nil }
-        try ScenarioFiles.writeAtomically(timeline.json, to: path)
+    /// Writes the scenario's golden file; returns its path. Refuses to
+    /// overwrite a file that decodes as a scenario (the scenario itself included).
+    static func record(_ scenario: Scenario, file: String, timeline: Timeline) throws(DrivesimError) -> String? {
+        guard let path = try path(of: scenario, file: file) else { return nil }
+        if let existing = try? FileSystem.read(path), (try? ScenarioDecoder.decode(existing, file: path)) != nil {
+            throw .golden(file: file, .isAScenario(path: path))
+        }
+        try ScenarioFiles.write(timeline.json, to: path)
         return path
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -17,7 +16,8 @@ enum ImportGPXCommand: Command {
         \(usage)
 
         ARGUMENTS:
-          <file>                  A GPX file with a track (<trk><trkseg><trkpt lat lon><time>).
+          <file>                  A GPX file with a track (<trk><trkseg><trkpt lat lon><time>),
+                                  UTF-8, at most 64 MiB.
 
         OPTIONS:
           --out <file>            Write the JSON there instead of standard output.
@@ -34,21 +34,19 @@ enum ImportGPXCommand: Command {
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: ["--out"], flags: [])
         guard args.positional.count == 1 else {
-            throw UsageError(args.positional.isEmpty ? "missing GPX file" : "import-gpx takes one GPX file")
+            throw DrivesimError.usage(
+                args.positional.isEmpty ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))
         }
         let path = args.positional[0]
-        guard let data = FileManager.default.contents(atPath: path) else {
-            console.err("Error: \(path): cannot be read\n")
-            return 2
-        }
+        let bytes = try FileSystem.read(path)
         let points: [GPXTrack.Point]
         do {
-            points = try GPXTrack.points(data)
+            points = try GPXTrack.points(bytes)
         } catch {
-            console.err("Error: \(path): \(error)\n")
-            return 2
+            throw DrivesimError.gpx(file: path, error)
         }
         let text = String(decoding: JSONWriter.bytes(GPXTrack.recordedFixes(points)), as: UTF8.self) + "\n"
-        return console.output(text, toFile: args.value("--out")) ? 0 : 2
+        try console.output(text, toFile: args.value("--out"))
+        return 0
     }
 }

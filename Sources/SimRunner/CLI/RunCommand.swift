@@ -1,4 +1,3 @@
-import Foundation
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -46,42 +45,30 @@ enum RunCommand: Command {
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to", "--mutant"], flags: [])
         guard args.positional.count == 1 else {
-            throw UsageError(args.positional.isEmpty ? "missing scenario file" : "run takes one scenario file")
+            throw DrivesimError.usage(
+                args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
         }
         let format = args.value("--format") ?? "text"
         guard formats.contains(format) else {
-            let hint = suggestion(for: format, among: formats).map { " Did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown format '\(format)'; use one of: \(formats.joined(separator: ", ")).\(hint)")
+            throw DrivesimError.usage(
+                .unknownValue(option: "--format", value: format, allowed: formats, suggestion: suggestion(for: format, among: formats)))
         }
         let width = try args.integer("--width", in: 20...1_000_000)
         let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"))
         if let from = window.from, let to = window.to, from >= to {
-            throw UsageError("'--from' (\(from)) must be before '--to' (\(to)); swap them or widen the window")
+            throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
-        switch ScenarioFiles.load(file) {
-        case .failure(let failure):
-            console.err("Error: \(failure)\n")
-            return 2
-        case .success(let scenario):
-            let verdict = Verdict(scenario, fault: fault)
-            let timeline = verdict.simulation.timeline
-            var golden: GoldenFiles.Outcome = .none
-            if scenario.golden != nil {
-                switch GoldenFiles.check(scenario, file: file, timeline: timeline) {
-                case .failure(let failure):
-                    console.err("Error: \(failure)\n")
-                    return 2
-                case .success(let outcome): golden = outcome
-                }
-            }
-            let output = render(timeline, format: format, width: width, console: console, window: window)
-            guard console.output(output, toFile: args.value("--out")) else { return 2 }
-            if !verdict.passed { console.err(verdict.report) }
-            if case .differs(let diff) = golden { console.err(diff) }
-            return verdict.passed && golden.holds ? 0 : 1
-        }
+        let scenario = try ScenarioFiles.load(file).get()
+        let verdict = Verdict(scenario, fault: fault)
+        let timeline = verdict.simulation.timeline
+        let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
+        let output = render(timeline, format: format, width: width, console: console, window: window)
+        try console.output(output, toFile: args.value("--out"))
+        if !verdict.passed { console.err(verdict.report) }
+        if case .differs(let diff) = golden { console.err(diff) }
+        return verdict.passed && golden.holds ? 0 : 1
     }
 
     /// The timeline in one of `formats`.
@@ -95,19 +82,18 @@ enum RunCommand: Command {
         }
     }
 
-    /// An option in seconds, exact to the millisecond like scenario times.
-    static func seconds(_ args: Arguments, _ name: String) throws(UsageError) -> SimTime? {
+    /// An option in seconds, exact to the millisecond like scenario times:
+    /// a JSON number and nothing else (no spaces around it).
+    static func seconds(_ args: Arguments, _ name: String) throws(DrivesimError) -> SimTime? {
         guard let text = args.value(name) else { return nil }
-        guard let value = try? JSONParser.parse(Array(text.utf8)), case .number = value.kind else {
-            throw UsageError("'\(name)' takes seconds, like 12.5, not '\(text)'")
+        guard let value = try? JSONParser.parse(Array(text.utf8)), case .number(let literal) = value.kind, literal == text else {
+            throw .usage(.notSeconds(option: name, value: text))
         }
         switch Seconds.milliseconds(fromLiteral: text, limitMs: Int64(ScenarioDecoder.maxTimeSeconds) * 1000) {
         case .success(let ms): return SimTime(ms: ms)
-        case .failure(.negative): throw UsageError("'\(name)' must not be negative, not '\(text)'")
-        case .failure(.notWholeMilliseconds):
-            throw UsageError("'\(name)' must be seconds to a whole millisecond (like 12.5), not '\(text)'")
-        case .failure(.tooLarge):
-            throw UsageError("'\(name)' must be at most \(ScenarioDecoder.maxTimeSeconds) seconds, not '\(text)'")
+        case .failure(.negative): throw .usage(.negativeSeconds(option: name, value: text))
+        case .failure(.notWholeMilliseconds): throw .usage(.notWholeMilliseconds(option: name, value: text))
+        case .failure(.tooLarge): throw .usage(.tooManySeconds(option: name, value: text, limit: ScenarioDecoder.maxTimeSeconds))
         }
     }
 }

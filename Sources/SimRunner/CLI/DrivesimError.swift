@@ -1,0 +1,267 @@
+import ScenarioFormat
+import SimRunner
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything that makes the command line unusable: exit code 2. Commands
+/// throw it; `Drivesim.main` alone turns it into its message (`MessageInfo`).
+/// Tests compare these cases, never the prose.
+public enum DrivesimError: Error, Sendable, Equatable {
+    /// The command line cannot be used.
+    case usage(UsageProblem)
+    /// A file (or folder) that cannot be read.
+    case unreadable(file: String, FileProblem)
+    /// A scenario file that reads but does not decode.
+    case invalidScenario(ScenarioError)
+    /// The scenario `file`'s golden timeline cannot be used.
+    case golden(file: String, GoldenProblem)
+    /// A GPX file that is not a usable track.
+    case gpx(file: String, GPXTrack.Problem)
+    /// A file (or standard output, `path` `Console.standardOutputName`) that cannot be written.
+    case cannotWrite(path: String, WriteProblem)
+    /// An action that must not happen on CI (`CI=true`).
+    case refusedOnCI(CIRefusal)
+}
+
+/// What is wrong with a command line.
+public enum UsageProblem: Sendable, Equatable {
+    /// A first word that is no command.
+    case unknownCommand(String, suggestion: String?)
+    /// `drivesim help NAME` for a NAME that is not a command.
+    case unknownHelpTopic(String, suggestion: String?)
+    /// An option the command does not have.
+    case unknownOption(String, suggestion: String?)
+    /// An option given last, without its value.
+    case missingValue(option: String)
+    /// `--flag=value` for a flag.
+    case flagTakesNoValue(flag: String)
+    /// A required positional argument (`scenario file`, `path`, `GPX file`).
+    case missingArgument(String)
+    /// More positional arguments than the command takes.
+    case tooManyArguments(command: String, takes: String)
+    /// An option's value is not a whole number in `from...to`.
+    case notAWholeNumber(option: String, value: String, from: String, to: String)
+    /// Not a bare JSON number (`' 5'`, `soon`).
+    case notSeconds(option: String, value: String)
+    /// Seconds below zero.
+    case negativeSeconds(option: String, value: String)
+    /// Seconds finer than a millisecond.
+    case notWholeMilliseconds(option: String, value: String)
+    /// Seconds beyond the format's limit.
+    case tooManySeconds(option: String, value: String, limit: Int)
+    /// `--from` not before `--to`.
+    case reversedWindow(from: String, to: String)
+    /// A value that is not one of a fixed set (`--format`, `--mutant`, `--only`).
+    case unknownValue(option: String, value: String, allowed: [String], suggestion: String?)
+    /// `--shard` not `i/n` with 1 ≤ i ≤ n.
+    case badShard(String)
+    /// `--time-limit` not seconds above 0.
+    case badTimeLimit(String)
+    /// `check` found no scenario file under its paths.
+    case noScenarioFiles([String])
+}
+
+/// Why a file or folder cannot be read (from `errno`, or found before reading).
+public enum FileProblem: Error, Sendable, Equatable {
+    /// ENOENT, ENOTDIR: nothing by that name.
+    case missing
+    /// A folder where a file was expected.
+    case isFolder
+    /// EACCES, EPERM.
+    case permissionDenied
+    /// ELOOP, or a folder that contains itself through a symbolic link.
+    case symlinkLoop
+    /// Larger than the limit, in bytes; refused before reading.
+    case tooLarge(limit: Int)
+    /// Any other `errno`.
+    case other(errno: Int32)
+
+    /// The problem an `errno` of `open`, `stat`, `read` or `opendir` means.
+    public init(errno code: Int32) {
+        switch code {
+        case ENOENT, ENOTDIR: self = .missing
+        case EISDIR: self = .isFolder
+        case EACCES, EPERM: self = .permissionDenied
+        case ELOOP: self = .symlinkLoop
+        default: self = .other(errno: code)
+        }
+    }
+}
+
+/// Why a file or standard output cannot be written.
+public enum WriteProblem: Error, Sendable, Equatable {
+    /// ENOSPC, EDQUOT.
+    case noSpace
+    /// EACCES, EPERM.
+    case permissionDenied
+    /// EROFS.
+    case readOnly
+    /// ENOENT: the folder it goes in does not exist.
+    case noSuchFolder
+    /// ENOTDIR: a part of the path is not a folder.
+    case notADirectory
+    /// The path is a folder.
+    case isFolder
+    /// ELOOP.
+    case symlinkLoop
+    /// EBADF: the descriptor is closed (standard output closed by the shell).
+    case closed
+    /// EPIPE: the reader went away.
+    case brokenPipe
+    /// Any other `errno`.
+    case other(errno: Int32)
+
+    /// The problem an `errno` of `open`, `write`, `close` or `rename` means.
+    public init(errno code: Int32) {
+        switch code {
+        case ENOSPC, EDQUOT: self = .noSpace
+        case EACCES, EPERM: self = .permissionDenied
+        case EROFS: self = .readOnly
+        case ENOENT: self = .noSuchFolder
+        case ENOTDIR: self = .notADirectory
+        case EISDIR: self = .isFolder
+        case ELOOP: self = .symlinkLoop
+        case EBADF: self = .closed
+        case EPIPE: self = .brokenPipe
+        default: self = .other(errno: code)
+        }
+    }
+}
+
+/// Why a scenario's `golden` cannot be used.
+public enum GoldenProblem: Sendable, Equatable {
+    /// An absolute path; a golden timeline lives beside or below its scenario.
+    case absolute(String)
+    /// A `..` component: it would leave the scenario's folder.
+    case leavesTheFolder(String)
+    /// It does not end in `.timeline.json`, so it could be (or become) a scenario.
+    case notATimelineName(String)
+    /// The file there decodes as a scenario; `--record` refuses to overwrite it.
+    case isAScenario(path: String)
+    /// The golden file at `path` does not exist.
+    case missing(path: String)
+    /// The golden file at `path` cannot be read.
+    case unreadable(path: String, FileProblem)
+    /// The golden file at `path` is not a timeline.
+    case malformed(path: String, Golden.Failure)
+}
+
+/// What `CI=true` refuses.
+public enum CIRefusal: Sendable, Equatable {
+    /// `check --record`: CI checks golden timelines, never writes them.
+    case recordGoldens
+}
+
+/// `Did you mean 'x'?` after a space, or nothing.
+func hint(_ suggestion: String?) -> String { suggestion.map { " Did you mean '\($0)'?" } ?? "" }
+
+extension DrivesimError {
+    /// The one-line reason, without `Error: `.
+    public var reason: String {
+        switch self {
+        case .usage(let problem): return problem.reason
+        case .unreadable(let file, let problem): return "\(file): \(problem.reason)"
+        case .invalidScenario(let error): return error.description
+        case .golden(let file, let problem): return "\(file): golden: \(problem.reason(scenario: file))"
+        case .gpx(let file, let problem): return "\(file): \(problem)"
+        case .cannotWrite(let path, let problem):
+            return "cannot write \(path == Console.standardOutputName ? path : "'\(path)'"): \(problem.reason)"
+        case .refusedOnCI(.recordGoldens):
+            return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
+                + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
+        }
+    }
+}
+
+extension UsageProblem {
+    /// The reason in words.
+    public var reason: String {
+        switch self {
+        case .unknownCommand(let name, let suggestion): return "unknown command '\(name)'.\(hint(suggestion))"
+        case .unknownHelpTopic(let name, let suggestion): return "no help for '\(name)': not a command.\(hint(suggestion))"
+        case .unknownOption(let name, let suggestion): return "unknown option '\(name)'.\(hint(suggestion))"
+        case .missingValue(let option): return "missing value for '\(option)'"
+        case .flagTakesNoValue(let flag): return "'\(flag)' takes no value"
+        case .missingArgument(let what): return "missing \(what)"
+        case .tooManyArguments(let command, let takes): return "\(command) takes \(takes)"
+        case .notAWholeNumber(let option, let value, let from, let to):
+            return "'\(option)' must be a whole number from \(from) to \(to), not '\(value)'"
+        case .notSeconds(let option, let value): return "'\(option)' takes seconds, like 12.5, not '\(value)'"
+        case .negativeSeconds(let option, let value): return "'\(option)' must not be negative, not '\(value)'"
+        case .notWholeMilliseconds(let option, let value):
+            return "'\(option)' must be seconds to a whole millisecond (like 12.5), not '\(value)'"
+        case .tooManySeconds(let option, let value, let limit):
+            return "'\(option)' must be at most \(limit) seconds, not '\(value)'"
+        case .reversedWindow(let from, let to):
+            return "'--from' (\(from)) must be before '--to' (\(to)); swap them or widen the window"
+        case .unknownValue(let option, let value, let allowed, let suggestion):
+            return "unknown \(option.drop { $0 == "-" }) '\(value)'; use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
+        case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
+        case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
+        case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
+        }
+    }
+}
+
+extension FileProblem {
+    /// The reason in words.
+    public var reason: String {
+        switch self {
+        case .missing: return "no such file"
+        case .isFolder: return "is a folder, not a file"
+        case .permissionDenied: return "cannot be read: permission denied"
+        case .symlinkLoop: return "cannot be read: a loop of symbolic links"
+        case .tooLarge(let limit): return "is larger than the limit of \(limit / (1 << 20)) MiB; refused before reading"
+        case .other(let code): return "cannot be read: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+extension WriteProblem {
+    /// The reason in words.
+    public var reason: String {
+        switch self {
+        case .noSpace: return "no space left on the device"
+        case .permissionDenied: return "permission denied"
+        case .readOnly: return "the file system is read-only"
+        case .noSuchFolder: return "its folder does not exist"
+        case .notADirectory: return "a part of its path is not a folder"
+        case .isFolder: return "it is a folder"
+        case .symlinkLoop: return "a loop of symbolic links"
+        case .closed: return "it is closed"
+        case .brokenPipe: return "the reader closed the pipe"
+        case .other(let code): return String(cString: strerror(code))
+        }
+    }
+}
+
+extension GoldenProblem {
+    /// The reason in words; `scenario` is the scenario file, for the advice.
+    func reason(scenario file: String) -> String {
+        switch self {
+        case .absolute(let golden):
+            return "'\(golden)' is an absolute path; a golden timeline is named relative to its scenario, beside or below it"
+        case .leavesTheFolder(let golden):
+            return "'\(golden)' contains '..'; a golden timeline lives beside or below its scenario"
+        case .notATimelineName(let golden):
+            return "'\(golden)' does not end in '.timeline.json'; golden timelines are named NAME.timeline.json"
+        case .isAScenario(let path):
+            return "'\(path)' is a scenario file; refusing to overwrite it with a timeline"
+        case .missing(let path):
+            return "the golden timeline '\(path)' is missing; run 'drivesim check --record \(file)' to write it"
+        case .unreadable(let path, let problem):
+            return "the golden timeline '\(path)' \(problem.reason)"
+        case .malformed(let path, let failure):
+            let why: String
+            switch failure {
+            case .notJSON(let line, let column): why = "is not JSON (line \(line), column \(column))"
+            case .notATimeline(let at, let reason): why = "is not a timeline (\(at.isEmpty ? "top level" : at): \(reason))"
+            }
+            return "the golden timeline '\(path)' \(why); fix it, or run 'drivesim check --record \(file)' to write it again"
+        }
+    }
+}

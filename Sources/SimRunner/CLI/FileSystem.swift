@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `read(2)`, named apart from `FileSystem.read`.
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+/// `write(2)`, named apart from `FileSystem.write`.
+func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+
+/// The file system, through POSIX calls, so every failure keeps its `errno`
+/// (Foundation's `contents(atPath:)` answers nil for all of them).
+enum FileSystem {
+    /// The largest scenario or GPX file read: 64 MiB (a 24-hour drive is about 10 MiB).
+    static let readLimit = 64 << 20
+
+    /// The whole file at `path`, read once into one buffer. A regular file
+    /// over `limit` bytes is refused from `fstat` before reading; anything
+    /// else (a pipe) is read up to `limit` bytes and refused past them.
+    static func read(_ path: String, limit: Int = readLimit) throws(DrivesimError) -> [UInt8] {
+        let fd = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw .unreadable(file: path, FileProblem(errno: errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(file: path, FileProblem(errno: errno)) }
+        if isFolder(info) { throw .unreadable(file: path, .isFolder) }
+        let regular = isRegular(info)
+        if regular, Int(info.st_size) > limit { throw .unreadable(file: path, .tooLarge(limit: limit)) }
+        var bytes: [UInt8] = []
+        // A regular file's array is allocated once, at its size; appending
+        // through one 64 KiB chunk never reallocates it.
+        if regular { bytes.reserveCapacity(Int(info.st_size)) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { posixRead(fd, buffer.baseAddress!, buffer.count) }
+            }
+            if got < 0 { throw .unreadable(file: path, FileProblem(errno: errno)) }
+            if got == 0 { break }
+            if bytes.count + got > limit { throw .unreadable(file: path, .tooLarge(limit: limit)) }
+            bytes.append(contentsOf: chunk[..<got])
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to `path`. A regular file (or a new one) is replaced
+    /// atomically: a temporary file created exclusively beside it with a
+    /// random name, then a rename, so a reader or a second writer never sees
+    /// half a file and each writer's rename is whole. A symbolic link is
+    /// followed (its target is written, the link stays). What is not a
+    /// regular file (`/dev/null`, a FIFO, a terminal) is written into, never
+    /// replaced. On any error the temporary file is removed and the error
+    /// names the cause. `write` is the system call, replaceable by tests.
+    static func write(
+        _ bytes: [UInt8], to path: String,
+        using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite
+    ) throws(DrivesimError) {
+        let target = try resolveLinks(path)
+        var info = stat()
+        let exists = stat(target, &info) == 0
+        if !exists, errno != ENOENT { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        if exists, isFolder(info) { throw .cannotWrite(path: path, .isFolder) }
+        if exists, !isRegular(info) {
+            let fd = retryingOnInterrupt { open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
+            guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+            if let problem = writeAll(bytes, to: fd, using: write) {
+                close(fd)
+                throw .cannotWrite(path: path, problem)
+            }
+            if close(fd) != 0, errno != EINTR { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+            return
+        }
+        let (folder, name) = split(target)
+        var fd: Int32 = -1
+        var temporary = ""
+        for _ in 0..<16 {
+            temporary = folder + "/." + name + "." + randomSuffix() + ".tmp"
+            fd = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        var problem = writeAll(bytes, to: fd, using: write)
+        // A replaced file keeps its permissions.
+        if problem == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { problem = WriteProblem(errno: errno) }
+        if close(fd) != 0, problem == nil, errno != EINTR { problem = WriteProblem(errno: errno) }
+        if problem == nil, rename(temporary, target) != 0 { problem = WriteProblem(errno: errno) }
+        if let problem {
+            unlink(temporary)
+            throw .cannotWrite(path: path, problem)
+        }
+    }
+
+    /// Creates the folder `path` and any folders above it that are missing.
+    static func makeFolder(_ path: String) throws(DrivesimError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        guard isFolder(info) else { throw .cannotWrite(path: path, .notADirectory) }
+    }
+
+    /// Writes all of `bytes`; the problem if a write fails.
+    static func writeAll(
+        _ bytes: [UInt8], to fd: Int32, using write: (Int32, UnsafeRawPointer, Int) -> Int
+    ) -> WriteProblem? {
+        bytes.withUnsafeBytes { buffer -> WriteProblem? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return WriteProblem(errno: errno)
+                }
+                if written == 0 { return .noSpace }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// `path` with every symbolic link along its last component followed
+    /// (at most 40, as the kernel allows): the file a write really goes to.
+    static func resolveLinks(_ path: String) throws(DrivesimError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            if count < 0 {
+                if errno == EINVAL || errno == ENOENT { return current }  // not a link, or nothing there yet
+                throw .cannotWrite(path: path, WriteProblem(errno: errno))
+            }
+            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = link.hasPrefix("/") ? link : split(current).folder + "/" + link
+        }
+        throw .cannotWrite(path: path, .symlinkLoop)
+    }
+
+    /// The folder (`.` if none) and the last component of `path`.
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    /// 16 hex digits from the operating system's random source
+    /// (`SystemRandomNumberGenerator` is `getrandom` on Linux and
+    /// `arc4random_buf` on Darwin). Only temporary names use it; no output does.
+    static func randomSuffix() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let n = generator.next()
+        let digits = String(n, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// What one entry of a folder walk found.
+    enum Found: Sendable, Equatable {
+        case file(String)
+        case problem(DrivesimError)
+
+        var path: String {
+            switch self {
+            case .file(let path): return path
+            case .problem(.unreadable(let file, _)): return file
+            case .problem: return ""
+            }
+        }
+    }
+
+    /// The files under the folder `base` whose names satisfy `wanted`, and
+    /// every folder or wanted file that could not be read. Symbolic links
+    /// are followed; a folder that is its own ancestor (same device and
+    /// inode) is reported as a loop instead of entered again.
+    /// `list` lists a folder; tests replace it to make one fail (as root,
+    /// permissions cannot).
+    static func walk(
+        _ base: String, wanted: (String) -> Bool, list: (String) -> Result<[String], FileProblem> = names(in:)
+    ) -> [Found] {
+        var found: [Found] = []
+        var info = stat()
+        guard stat(base, &info) == 0 else { return [.problem(.unreadable(file: base, FileProblem(errno: errno)))] }
+        walk(base, identity: Identity(info), ancestors: [], wanted: wanted, list: list, into: &found)
+        return found
+    }
+
+    /// A folder's identity: its device and inode.
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+        }
+    }
+
+    /// The names in `folder` (without `.` and `..`), or why it cannot be listed.
+    static func names(in folder: String) -> Result<[String], FileProblem> {
+        guard let dir = opendir(folder) else { return .failure(FileProblem(errno: errno)) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { return .failure(FileProblem(errno: errno)) }
+                return .success(names)
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+    }
+
+    private static func walk(
+        _ folder: String, identity: Identity, ancestors: Set<Identity>, wanted: (String) -> Bool,
+        list: (String) -> Result<[String], FileProblem>, into found: inout [Found]
+    ) {
+        let names: [String]
+        switch list(folder) {
+        case .failure(let problem):
+            found.append(.problem(.unreadable(file: folder, problem)))
+            return
+        case .success(let listed): names = listed
+        }
+        let inside = ancestors.union([identity])
+        for name in names {
+            let path = folder + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                // A broken or looping link, or a file gone meanwhile: reported if it looks like one we want.
+                let problem = FileProblem(errno: errno)
+                if wanted(name) || problem == .symlinkLoop { found.append(.problem(.unreadable(file: path, problem))) }
+                continue
+            }
+            if isFolder(info) {
+                let child = Identity(info)
+                if inside.contains(child) {
+                    found.append(.problem(.unreadable(file: path, .symlinkLoop)))
+                } else {
+                    walk(path, identity: child, ancestors: inside, wanted: wanted, list: list, into: &found)
+                }
+            } else if wanted(name) {
+                found.append(.file(path))
+            }
+        }
+    }
+
+    /// Whether `path` is a folder (symbolic links followed).
+    static func isFolder(path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && isFolder(info)
+    }
+
+    /// Whether `stat` describes a folder.
+    static func isFolder(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+    /// Whether `stat` describes a regular file.
+    static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// Calls `body` again while it fails with EINTR.
+    static func retryingOnInterrupt<T: FixedWidthInteger>(_ body: () -> T) -> T {
+        while true {
+            let result = body()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+@testable import DrivesimCLI
+import Foundation
+@testable import SimRunner
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file type bits of `path` (`lstat`: a link is a link).
+private func type(_ path: String) -> mode_t {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return 0 }
+    return info.st_mode & S_IFMT
+}
+
+/// The timeline `run pass.json` prints.
+private var passingTimeline: String {
+    get throws {
+        let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: try Fixtures.temporaryFolder())
+        return Fixtures.drivesim("run", file).stdout
+    }
+}
+
+@Suite struct FileWritingTests {
+    @Test func outWritesThroughASymlinkAndKeepsTheLink() throws {
+        let folder = try Fixtures.temporaryFolder()
+        Fixtures.write("old", "real.txt", in: folder)
+        symlink("real.txt", folder + "/link.txt")
+        let scenario = Fixtures.write(CommandLineTests.passing, "pass.json", in: folder)
+        #expect(Fixtures.drivesim("run", scenario, "--out", folder + "/link.txt").code == 0)
+        #expect(type(folder + "/link.txt") == S_IFLNK, "the link is not replaced")
+        #expect(try String(contentsOfFile: folder + "/real.txt", encoding: .utf8) == (try passingTimeline))
+    }
+
+    @Test func outThroughADanglingSymlinkCreatesItsTarget() throws {
+        let folder = try Fixtures.temporaryFolder()
+        symlink("made.txt", folder + "/link.txt")
+        try FileSystem.write(Array("x".utf8), to: folder + "/link.txt")
+        #expect(type(folder + "/link.txt") == S_IFLNK)
+        #expect(try String(contentsOfFile: folder + "/made.txt", encoding: .utf8) == "x")
+    }
+
+    @Test func outWritesIntoAFIFOWithoutReplacingIt() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let fifo = folder + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader first, so the writer's open does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        try FileSystem.write(Array("through the pipe".utf8), to: fifo)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let got = read(reader, &buffer, buffer.count)
+        #expect(got == 16 && String(decoding: buffer.prefix(max(got, 0)), as: UTF8.self) == "through the pipe")
+        #expect(type(fifo) == S_IFIFO, "still a FIFO")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["pipe"])
+    }
+
+    @Test func outWritesIntoADeviceWithoutReplacingIt() throws {
+        // A device node of our own (the null device's numbers), so no test ever
+        // risks the machine's /dev/null. Making one needs root; elsewhere /dev/null itself is safe.
+        let folder = try Fixtures.temporaryFolder()
+        var device = folder + "/null"
+        #if os(Linux)
+        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) != 0 { device = "/dev/null" }  // makedev(1, 3)
+        #else
+        device = "/dev/null"
+        #endif
+        let scenario = Fixtures.write(CommandLineTests.passing, "pass.json", in: folder)
+        #expect(Fixtures.drivesim("run", scenario, "--out", device).code == 0)
+        #expect(type(device) == S_IFCHR, "the device is not replaced by a regular file")
+    }
+
+    @Test func aPlantedSymlinkAtAPredictableTemporaryNameIsNotFollowed() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let victim = Fixtures.write("keep me", "victim.txt", in: folder)
+        symlink(victim, folder + "/.out.txt.tmp")  // the old predictable name
+        try FileSystem.write(Array("new".utf8), to: folder + "/out.txt")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+        #expect(try String(contentsOfFile: folder + "/out.txt", encoding: .utf8) == "new")
+    }
+
+    @Test func aFailedWriteRemovesItsTemporaryFileAndNamesTheCause() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("before", "out.txt", in: folder)
+        let full: (Int32, UnsafeRawPointer, Int) -> Int = { _, _, _ in
+            errno = ENOSPC
+            return -1
+        }
+        #expect(throws: DrivesimError.cannotWrite(path: target, .noSpace)) {
+            try FileSystem.write(Array("after".utf8), to: target, using: full)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.txt"], "no temporary file left")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "before", "the old file is untouched")
+    }
+
+    @Test func writingThroughDevFullFailsWithNoSpace() throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"), "Linux has /dev/full")
+        #expect(throws: DrivesimError.cannotWrite(path: "/dev/full", .noSpace)) {
+            try FileSystem.write(Array("x".utf8), to: "/dev/full")
+        }
+    }
+
+    @Test func aReplacedFileKeepsItsPermissions() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("before", "out.txt", in: folder)
+        chmod(target, 0o640)
+        try FileSystem.write(Array("after".utf8), to: target)
+        var info = stat()
+        stat(target, &info)
+        #expect(info.st_mode & 0o7777 == 0o640)
+    }
+
+    @Test func twoWritersToOneFileNeverLoseTheOneThatSucceeded() async throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = folder + "/out.txt"
+        let texts = (0..<2).map { String(repeating: "\($0)", count: 100_000) }
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for text in texts {
+                group.addTask {
+                    var failed = 0
+                    for _ in 0..<40 {
+                        do { try FileSystem.write(Array(text.utf8), to: target) } catch { failed += 1 }
+                    }
+                    return failed
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0, "every write succeeded")
+        #expect(texts.contains(try String(contentsOfFile: target, encoding: .utf8)), "the file is one writer's whole text")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.txt"])
+    }
+}
+
+@Suite struct StandardOutputTests {
+    @Test func runToAFullDiskExitsTwoWithTheReason() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0, "Linux has /dev/full")
+        defer { close(fd) }
+        let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["run", file], console: .writingOutput(to: fd)) == .cannotWrite(path: Console.standardOutputName, .noSpace))
+        var console = Console.writingOutput(to: fd)
+        #expect(Drivesim.main(["run", file], console: &console) == 2)
+        #expect(console.stderr == MessageInfo(DrivesimError.cannotWrite(path: Console.standardOutputName, .noSpace)).message)
+    }
+
+    @Test func aClosedStandardOutputExitsTwo() throws {
+        let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: try Fixtures.temporaryFolder())
+        // -1 is never open, as a closed descriptor is.
+        #expect(thrown(["run", file], console: .writingOutput(to: -1)) == .cannotWrite(path: Console.standardOutputName, .closed))
+        #expect(thrown(["check", file], console: .writingOutput(to: -1)) == .cannotWrite(path: Console.standardOutputName, .closed))
+    }
+
+    @Test func importGPXToAFullDiskExitsTwo() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0, "Linux has /dev/full")
+        defer { close(fd) }
+        let file = Fixtures.write(GPXTests.track, "drive.gpx", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["import-gpx", file], console: .writingOutput(to: fd)) == .cannotWrite(path: Console.standardOutputName, .noSpace))
+    }
+
+    @Test func aGoodRunThroughADescriptorWritesTheTimeline() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: folder)
+        let fd = open(folder + "/out", O_WRONLY | O_CREAT, 0o644)
+        var console = Console.writingOutput(to: fd)
+        #expect(Drivesim.main(["run", file], console: &console) == 0)
+        close(fd)
+        #expect(try String(contentsOfFile: folder + "/out", encoding: .utf8) == (try passingTimeline))
+    }
+}
