@@ -1,4 +1,5 @@
 import Fuzzing
+import Guidance
 import Review
 import ScenarioFormat
 import SimClock
@@ -146,9 +147,9 @@ enum BenchCommand: Command {
                 fixes += run.timeline.roster.road.fixCount
             }
         }
-        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive) } }
-        let plan = RoadPlan(drive)
-        let end = plan.records.last?.t.ms ?? 0
+        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive.road) } }
+        let plan = RoadPlan(drive.road)
+        let end = plan.events.last?.t.ms ?? 0
         console.out(
             """
             2-hour road drive (\(format1(Double(end) / 3_600_000)) h, \(plan.maneuvers.count) maneuvers, \

@@ -41,8 +41,8 @@ extension ExpectationFailure {
     /// `expect[2]: expected guidance.started line="g1" at 00:04.000; found none`.
     public var summary: String {
         let e = matcher
-        var what = e.event
-        for (name, value) in e.fields { what += " \(name)=\(value)" }
+        var what = e.event.rawValue
+        for (field, value) in e.fields { what += " \(field.rawValue)=\(value)" }
         switch e.when {
         case .anywhere: break
         case .at(let t): what += " at \(t)"
