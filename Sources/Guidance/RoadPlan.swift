@@ -7,7 +7,7 @@ import SimClock
 /// the generated guidance lines. The simulation puts the events on its
 /// queue and appends the lines to its line table, so the arbiter sees them
 /// exactly like hand-written ones.
-public struct RoadPlan: Sendable {
+public struct RoadPlan: Sendable, Equatable {
     /// Road events, in the order they happen (time, then completions first).
     public var events: [RoadEvent] = []
     /// The generated lines, by request time.

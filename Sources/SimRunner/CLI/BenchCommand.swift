@@ -106,8 +106,10 @@ enum BenchCommand: Command {
                         .utf8.count
                 }
             }
+            let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
             console.out(
-                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB\n")
+                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB, "
+                    + "\(format1(megabytesPerSecond)) MB/s\n")
         }
     }
 
