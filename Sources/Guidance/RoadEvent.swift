@@ -50,9 +50,12 @@ public struct RoadEvent: Sendable, Equatable {
 
     /// A maneuver ahead and how far it is, in whole meters.
     public struct Ahead: Sendable, Equatable {
+        /// The maneuver.
         public var maneuver: ManeuverIndex
+        /// How far ahead it is.
         public var distanceM: Int64
 
+        /// `maneuver`, `distanceM` ahead.
         public init(_ maneuver: ManeuverIndex, distanceM: Int64) { self.maneuver = maneuver; self.distanceM = distanceM }
     }
 

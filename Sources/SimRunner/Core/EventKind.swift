@@ -53,7 +53,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .stretchCut: return ([.reply, .stretch, .rule, .by, .playedMs], [.afterCut])
         case .replyEnded: return ([.reply], [])
         case .replyAbandoned: return ([.reply, .rule], [])
-        case .earsClosed: return ([.rule], [])
+        case .earsClosed: return ([], [.rule])
         case .earsOpened: return ([], [])
         case .dadStarted: return ([.utterance, .language], [.text])
         case .dadEnded: return ([.utterance, .heardMs, .lostMs], [])
@@ -137,12 +137,16 @@ public enum EventKind: String, Sendable, CaseIterable {
 /// A field of the timeline: raw values are its names in SPEC 5 and
 /// docs/timeline.md. Which kinds carry which is `EventKind.schema`.
 public enum Field: String, Sendable, CaseIterable {
+    /// The guidance's and the talk's fields.
     case line, urgent, maneuver, stage, text, language, rule, stretch, reply, heldMs, by, playedMs, afterCut
+    /// Dad's fields.
     case utterance, heardMs, lostMs
+    /// The road's fields.
     case fix, ageMs, trusted, reason, reporter, onRoute, distanceM, offsetM, progressM, turn, etaMs, after, afterDistanceM
 
     /// What a field's values are.
     public enum ValueType: Sendable, Equatable {
+        /// A JSON string, an integer, a boolean.
         case string, int, bool
     }
 

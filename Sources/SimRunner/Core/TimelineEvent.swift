@@ -26,25 +26,37 @@ public struct TimelineEvent: Sendable, Equatable {
 
     /// One case per event name of SPEC 5 (the road's in one case, typed by `RoadEvent`).
     public enum What: Sendable, Equatable {
+        /// A line was requested.
         case guidanceRequested(LineIndex)
         /// Waiting by `short-wait` (for a stretch) or `guidance-queue`.
         case guidanceWaiting(LineIndex, rule: Rule, stretch: StretchIndex?)
+        /// A line started playing.
         case guidanceStarted(LineIndex)
+        /// A line played to its end.
         case guidanceEnded(LineIndex)
+        /// A line was dropped (`superseded` or `stale`).
         case guidanceDropped(LineIndex, rule: Rule)
         /// Queued behind the active reply (`reply-queue`).
         case replyQueued(ReplyIndex)
+        /// A reply became the active one.
         case replyBegan(ReplyIndex)
         /// A stretch started; `heldMs` when it was held first (`held`).
         case stretchStarted(ReplyIndex, StretchIndex, heldMs: Int64?)
+        /// A stretch played to its end.
         case stretchEnded(ReplyIndex, StretchIndex)
+        /// A stretch was cut by a line or an utterance, after `playedMs`.
         case stretchCut(ReplyIndex, StretchIndex, rule: Rule, by: TalkArbiter.Cause, playedMs: Int64, afterCut: TalkArbiter.AfterCut?)
+        /// A reply played all its stretches.
         case replyEnded(ReplyIndex)
+        /// A reply was abandoned (`barge-in` or `after-cut`).
         case replyAbandoned(ReplyIndex, rule: Rule)
         /// The ears closed (`ears-closed`).
         case earsClosed
+        /// The ears opened.
         case earsOpened
+        /// Dad started speaking.
         case dadStarted(UtteranceIndex)
+        /// Dad stopped; how much of it the ears heard and lost.
         case dadEnded(UtteranceIndex, heardMs: Int64, lostMs: Int64)
         /// A road event of the plan, with its payload.
         case road(RoadEvent.What)
