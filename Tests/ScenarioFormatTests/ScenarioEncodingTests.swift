@@ -45,15 +45,18 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
     }
     for i in 0..<Int(rng.below(4)) {
         let kind = rng.pick(EventKind.allCases)
-        var fields: [(name: String, value: FieldValue)] = []
-        for name in kind.fields.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where rng.chance(50) {
-            let value: FieldValue = EventKind.integerFields.contains(name) ? .int(rng.int(in: 0...100_000))
-                : EventKind.booleanFields.contains(name) ? .bool(rng.chance(50)) : .string("v\(rng.below(10))")
-            fields.append((name: name, value: value))
+        var fields: [(field: Field, value: FieldValue)] = []
+        for field in kind.fields.sorted(by: { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }) where rng.chance(50) {
+            let value: FieldValue = switch field.type {
+            case .int: .int(rng.int(in: 0...100_000))
+            case .bool: .bool(rng.chance(50))
+            case .string: .string("v\(rng.below(10))")
+            }
+            fields.append((field: field, value: value))
         }
         let a = ms(0...86_400_000), b = ms(a.ms...86_400_000)
         let when: Matcher.When = rng.pick([.anywhere, .at(a), .between(a, b)])
-        s.expect.append(Matcher(event: kind.rawValue, fields: fields, when: when,
+        s.expect.append(Matcher(event: kind, fields: fields, when: when,
                                     count: rng.chance(50) ? nil : Int(rng.below(5)), path: "expect[\(i)]"))
     }
     return s
@@ -131,10 +134,10 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
             dad: [Scenario.Utterance(id: "u1", at: .zero, duration: SimTime(ms: 1200), language: .en, text: "hi",
                                      reply: Scenario.DadReply(id: "r2", after: SimTime(ms: 800), stretches: [Scenario.Stretch(id: "s2", duration: SimTime(ms: 2))]))],
             expect: [
-                Matcher(event: "dad.ended", fields: [(name: "heardMs", value: .int(1200)), (name: "utterance", value: .string("u1"))],
+                Matcher(event: .dadEnded, fields: [(field: .heardMs, value: .int(1200)), (field: .utterance, value: .string("u1"))],
                             when: .between(.zero, SimTime(ms: 5)), count: 1, path: "expect[0]"),
-                Matcher(event: "guidance.requested", fields: [(name: "urgent", value: .bool(true))], when: .at(SimTime(ms: 1)), path: "expect[1]"),
-                Matcher(event: "talk.stretch.cut", count: 0, path: "expect[2]"),
+                Matcher(event: .guidanceRequested, fields: [(field: .urgent, value: .bool(true))], when: .at(SimTime(ms: 1)), path: "expect[1]"),
+                Matcher(event: .stretchCut, count: 0, path: "expect[2]"),
             ])
         #expect(try decode(ScenarioEncoder.encode(s)) == s)
     }

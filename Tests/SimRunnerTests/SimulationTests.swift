@@ -23,8 +23,8 @@ private func s(_ seconds: Double) -> SimTime { SimTime(ms: Int64((seconds * 1000
         dad: [.init(id: "u1", at: s(9), duration: s(1.2), language: .ko,
                     reply: .init(id: "r2", after: s(0.8), stretches: [.init(id: "s3", duration: s(2))]))],
         expect: [
-            Matcher(event: "guidance.started", fields: [("line", .string("g1"))], when: .at(s(4))),
-            Matcher(event: "talk.stretch.cut", count: 0),
+            Matcher(event: .guidanceStarted, fields: [(.line, .string("g1"))], when: .at(s(4))),
+            Matcher(event: .stretchCut, count: 0),
         ])
 
     @Test func theSpecExampleBuiltAsValuesWaitsForTheShortStretch() {

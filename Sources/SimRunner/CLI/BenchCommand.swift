@@ -1,4 +1,5 @@
 import Fuzzing
+import Guidance
 import Review
 import ScenarioFormat
 import SimClock
@@ -122,8 +123,10 @@ enum BenchCommand: Command {
                         .utf8.count
                 }
             }
+            let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
             console.out(
-                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB\n")
+                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB, "
+                    + "\(format1(megabytesPerSecond)) MB/s\n")
         }
     }
 
@@ -163,9 +166,9 @@ enum BenchCommand: Command {
                 fixes += run.timeline.roster.road.fixCount
             }
         }
-        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive) } }
-        let plan = RoadPlan(drive)
-        let end = plan.records.last?.t.ms ?? 0
+        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive.road) } }
+        let plan = RoadPlan(drive.road)
+        let end = plan.events.last?.t.ms ?? 0
         console.out(
             """
             2-hour road drive (\(format1(Double(end) / 3_600_000)) h, \(plan.maneuvers.count) maneuvers, \

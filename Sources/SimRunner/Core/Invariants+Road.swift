@@ -28,11 +28,9 @@ extension Invariants {
         var passed: [String: SimTime] = [:]
         var unannounced: Set<String> = []
         for event in timeline.events {
-            switch event.kind {
-            case .roadTurnPassed:
-                if case .string(let m)? = timeline.value(of: "maneuver", in: event) { passed[m] = event.t }
-            case .roadTurnUnannounced:
-                if case .string(let m)? = timeline.value(of: "maneuver", in: event) { unannounced.insert(m) }
+            switch event.what {
+            case .road(.turnPassed(let m)): passed[roster.road.maneuvers[m.int].id] = event.t
+            case .road(.turnUnannounced(let m, _)): unannounced.insert(roster.road.maneuvers[m.int].id)
             default: continue
             }
         }
@@ -40,11 +38,11 @@ extension Invariants {
         var nowEnded: [String: SimTime] = [:]
         var nowDropped: Set<String> = []
         for event in timeline.events {
-            let line = Int(event.subject)
-            switch event.kind {
-            case .guidanceEnded, .guidanceDropped:
+            switch event.what {
+            case .guidanceEnded(let l), .guidanceDropped(let l, _):
+                let line = l.int
                 guard let maneuver = roster.lines[line].maneuver else { continue }
-                let isNow = line < roster.lineStages.count && roster.lineStages[line] == .now
+                let isNow = roster.stage(of: l) == .now
                 if event.kind == .guidanceDropped {
                     if isNow { nowDropped.insert(maneuver) }
                     continue
@@ -66,16 +64,16 @@ extension Invariants {
         // R3: the link.
         var inFlight: String? = nil
         for event in timeline.events {
-            switch event.kind {
-            case .roadReportSent:
-                if case .int(let age)? = timeline.value(of: "ageMs", in: event), age > road.link.freshness.ms {
+            switch event.what {
+            case .road(.reportSent(let fix, let age, _, _)):
+                if age > road.link.freshness.ms {
                     found.append(.init(check: .road(.link), t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
                 }
                 if let other = inFlight {
                     found.append(.init(check: .road(.link), t: event.t, message: "a report was sent while \(other) was in flight"))
                 }
-                if case .string(let fix)? = timeline.value(of: "fix", in: event) { inFlight = fix }
-            case .roadReportDelivered: inFlight = nil
+                inFlight = "f\(fix.raw)"
+            case .road(.reportDelivered): inFlight = nil
             default: continue
             }
         }

@@ -29,14 +29,16 @@ extension Invariants {
             found.append(Violation(check: .rule(rule), t: t, message: message))
         }
         for event in timeline.events {
-            let line = Int(event.subject), t = event.t
-            switch event.kind {
-            case .guidanceRequested:
+            let t = event.t
+            switch event.what {
+            case .guidanceRequested(let l):
+                let line = l.int
                 if let maneuver = lines[line].maneuver {
                     for other in pending where lines[other].maneuver == maneuver { supersededAt[other] = t }
                 }
                 pending.append(line)
-            case .guidanceStarted, .guidanceDropped:
+            case .guidanceStarted(let l), .guidanceDropped(let l, _):
+                let line = l.int
                 guard let index = pending.firstIndex(of: line) else { continue }
                 pending.remove(at: index)
                 let id = lines[line].id
@@ -83,8 +85,8 @@ extension Invariants {
             }
         }
         for event in timeline.events {
-            let reply = Int(event.subject), t = event.t
-            switch event.kind {
+            let reply = event.reply?.int ?? -1, t = event.t
+            switch event.what {
             case .replyQueued:
                 arrivals.append(reply)
             case .replyBegan:
@@ -110,16 +112,16 @@ extension Invariants {
                     if !ok { fail(.afterCut, t, "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch") }
                 }
                 close(reply, at: t)
-            case .stretchStarted:
+            case .stretchStarted(_, let stretch, _):
                 if let expected = afterCut[reply] {
                     afterCut[reply] = nil
                     let next = expected.then == .repeat ? expected.stretch : expected.stretch + 1
-                    if expected.then == .drop || Int(event.stretch) != next {
+                    if expected.then == .drop || stretch.int != next {
                         fail(.afterCut, t, "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch")
                     }
                 }
-            case .stretchCut:
-                if let then = event.afterCut { afterCut[reply] = (then, Int(event.stretch), t) }
+            case .stretchCut(_, let stretch, _, _, _, let then):
+                if let then { afterCut[reply] = (then, stretch.int, t) }
             case .dadStarted:
                 dadSince = t
             case .dadEnded:

@@ -72,10 +72,10 @@ public enum Invariants {
         var requested = [SimTime?](repeating: nil, count: roster.lines.count)
         var settled = [Bool](repeating: false, count: roster.lines.count)
         for event in timeline.events {
-            let line = Int(event.subject)
-            switch event.kind {
-            case .guidanceRequested: requested[line] = event.t
-            case .guidanceStarted, .guidanceDropped:
+            switch event.what {
+            case .guidanceRequested(let l): requested[l.int] = event.t
+            case .guidanceStarted(let l), .guidanceDropped(let l, _):
+                let line = l.int
                 guard let start = requested[line] else { continue }
                 if event.kind == .guidanceStarted { settled[line] = true }
                 let waited = overlaps([(start, event.t)], sortedUnion: pippaUnion)
@@ -93,9 +93,9 @@ public enum Invariants {
         }
 
         // 5. A stretch cut by guidance: by an urgent line, or with more than waitLimit left.
-        for event in timeline.events where event.kind == .stretchCut {
-            guard case .line(let line)? = event.by else { continue }
-            let left = roster.stretches[Int(event.stretch)].duration.ms - event.ms
+        for event in timeline.events {
+            guard case .stretchCut(_, let stretch, _, .line(let line), let played, _) = event.what else { continue }
+            let left = roster.stretches[stretch.int].duration.ms - played
             if !roster.lines[line].urgent, left <= settings.waitLimit.ms {
                 found.append(
                     .init(check: .invariant(5), t: event.t,
@@ -120,18 +120,18 @@ public enum Invariants {
         var stretchOpen = [Bool](repeating: false, count: roster.stretches.count)
         var dadEnded = [Bool](repeating: false, count: roster.utterances.count)
         for event in timeline.events {
-            let s = Int(event.subject)
-            switch event.kind {
-            case .guidanceEnded: lineEnded[s] = true
-            case .guidanceDropped: lineDropped[s] = true
-            case .replyQueued, .replyBegan: replySeen[s] = true
-            case .replyEnded, .replyAbandoned: replyDone[s] = true
-            case .stretchStarted: stretchOpen[Int(event.stretch)] = true
-            case .stretchEnded, .stretchCut: stretchOpen[Int(event.stretch)] = false
-            case .dadEnded:
+            switch event.what {
+            case .guidanceEnded(let l): lineEnded[l.int] = true
+            case .guidanceDropped(let l, _): lineDropped[l.int] = true
+            case .replyQueued(let r), .replyBegan(let r): replySeen[r.int] = true
+            case .replyEnded(let r), .replyAbandoned(let r, _): replyDone[r.int] = true
+            case .stretchStarted(_, let k, _): stretchOpen[k.int] = true
+            case .stretchEnded(_, let k), .stretchCut(_, let k, _, _, _, _): stretchOpen[k.int] = false
+            case .dadEnded(let u, let heard, let lost):
+                let s = u.int
                 dadEnded[s] = true
                 let whole = roster.utterances[s].duration.ms
-                if event.ms < 0 || event.lostMs < 0 || event.ms + event.lostMs != whole {
+                if heard < 0 || lost < 0 || heard + lost != whole {
                     found.append(
                         .init(check: .invariant(6), t: event.t,
                               message: "utterance \(roster.utterances[s].id): heard + lost is not its \(whole) ms"))

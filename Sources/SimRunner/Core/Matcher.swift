@@ -2,10 +2,10 @@ import SimClock
 
 /// One matcher of a scenario's `expect` list (SPEC 6).
 public struct Matcher: Sendable, Equatable {
-    /// The event name it matches, e.g. `guidance.started`.
-    public var event: String
-    /// Fields that must be equal, sorted by name.
-    public var fields: [(name: String, value: FieldValue)]
+    /// The event it matches, e.g. `guidance.started`.
+    public var event: EventKind
+    /// Fields that must be equal, sorted by name; each is one of `event`'s (`EventKind.fields`).
+    public var fields: [(field: Field, value: FieldValue)]
     /// Where it must happen: anywhere, at an instant, or within a window (inclusive).
     public var when: When
     /// Exactly this many matching events, instead of at least one.
@@ -19,13 +19,13 @@ public struct Matcher: Sendable, Equatable {
         case between(SimTime, SimTime)
     }
 
-    public init(event: String, fields: [(name: String, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil, path: String = "expect") {
+    public init(event: EventKind, fields: [(field: Field, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil, path: String = "expect") {
         self.event = event; self.fields = fields; self.when = when; self.count = count; self.path = path
     }
 
     public static func == (a: Matcher, b: Matcher) -> Bool {
         a.event == b.event && a.when == b.when && a.count == b.count
-            && a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value)
+            && a.fields.map(\.field) == b.fields.map(\.field) && a.fields.map(\.value) == b.fields.map(\.value)
     }
 }
 

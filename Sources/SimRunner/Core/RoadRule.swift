@@ -1,3 +1,5 @@
+import Guidance
+
 /// The road's decisions, named in the style of the arbiter's rules, for rule
 /// coverage: each is one kind of road event, or one reason it gives.
 public enum RoadRule: String, Sendable, CaseIterable {
@@ -26,22 +28,24 @@ public enum RoadRule: String, Sendable, CaseIterable {
     /// Measuring paused in the background outside a guidance segment.
     case measuringPaused = "measuring-paused"
 
-    /// The road rule an event of `kind` with `reason` shows, if any.
-    init?(_ kind: EventKind, reason: String?) {
-        switch (kind, reason) {
-        case (.roadFixDropped, "out-of-order"): self = .fixOutOfOrder
-        case (.roadFixDropped, _): self = .fixInaccurate
-        case (.roadReportDropped, "offline"): self = .reportOffline
-        case (.roadReportDropped, "stale"): self = .reportStale
-        case (.roadReportDropped, _): self = .reportBusy
-        case (.roadOffRoute, _): self = .offRoute
-        case (.roadOnRoute, _): self = .backOnRoute
-        case (.roadStageSkipped, "then"): self = .thenLine
-        case (.roadStageSkipped, "repeated"): self = .stageRepeated
-        case (.roadStageSkipped, _): self = .stageLate
-        case (.roadTurnUnannounced, _): self = .turnUnannounced
-        case (.roadMeasuringPaused, _): self = .measuringPaused
-        default: return nil
+    /// The road rule a road event shows, if any.
+    init?(_ event: RoadEvent.What) {
+        switch event {
+        case .fixDropped(_, .outOfOrder): self = .fixOutOfOrder
+        case .fixDropped(_, .inaccurate): self = .fixInaccurate
+        case .reportDropped(_, .offline): self = .reportOffline
+        case .reportDropped(_, .stale): self = .reportStale
+        case .reportDropped(_, .busy): self = .reportBusy
+        case .offRoute: self = .offRoute
+        case .onRoute: self = .backOnRoute
+        case .stageSkipped(_, _, .then): self = .thenLine
+        case .stageSkipped(_, _, .repeated): self = .stageRepeated
+        case .stageSkipped(_, _, .late): self = .stageLate
+        case .turnUnannounced: self = .turnUnannounced
+        case .measuringPaused: self = .measuringPaused
+        case .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
+            .segmentEnded:
+            return nil
         }
     }
 }

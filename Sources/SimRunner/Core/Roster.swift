@@ -20,7 +20,7 @@ public struct Roster: Sendable {
     public let fileReplyCount: Int
     /// Maneuver names numbered for the arbiter.
     let maneuverIndex: [Int?]
-    /// The planned road: its records, maneuvers and generated lines (which
+    /// The planned road: its events, maneuvers and generated lines (which
     /// follow the file's lines in `lines`).
     public let road: RoadPlan
     /// Each line's stage, for generated lines.

@@ -27,12 +27,11 @@ public struct RuleCoverage: Sendable, Equatable {
     /// The firings in one timeline.
     public init(_ timeline: Timeline) {
         for event in timeline.events {
-            if event.kind.isRoad {
-                let reason: String? = if case .string(let s)? = timeline.value(of: "reason", in: event) { s } else { nil }
-                if let rule = RoadRule(event.kind, reason: reason) { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] += 1 }
+            if case .road(let road) = event.what {
+                if let rule = RoadRule(road) { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] += 1 }
                 continue
             }
-            if event.kind == .stretchCut, event.afterCut != nil { add(.afterCut) }
+            if case .stretchCut(_, _, _, _, _, _?) = event.what { add(.afterCut) }
             guard let rule = event.rule else { continue }
             if event.kind == .stretchCut, rule == .bargeIn { continue }
             if event.kind == .replyAbandoned, rule == .afterCut { continue }

@@ -1,87 +1,18 @@
 import Guidance
-import Road
-import SimClock
 
+/// The road section's types live beside the planner, in `Guidance`
+/// (`RoadSetup`); the scenario names them as its own.
 extension Scenario {
-    /// The road section: a route with maneuvers, a drive along it, the fixes
-    /// it yields, the location link, when the app measures, and how the
-    /// guidance speaks. See `docs/scenario-format.md`.
-    public struct Road: Sendable, Equatable {
-        /// The language of every generated line; required, never guessed.
-        public var language: Language
-        /// The route's polyline, at least two points.
-        public var points: [GeoPoint]
-        /// The maneuvers in route order, each given by a point near the route.
-        public var maneuvers: [ManeuverSpec]
-        /// How the car drives; required with generated fixes, refused with recorded ones.
-        public var drive: Drive?
-        public var fixes: Fixes
-        public var link = LocationLink()
-        /// When the app is in the background.
-        public var background: [TimeWindow] = []
-        /// When Dad's guidance segments run; nil means one segment for the whole drive.
-        public var segments: [TimeWindow]? = nil
-        public var follow = RouteFollower.Settings()
-        public var guidance: GuidanceSettings
-        /// How long after the last trusted fix the guidance keeps predicting.
-        public var horizon = SimTime(ms: 3000)
-
-        public init(language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
-                    fixes: Fixes = .generated(FixGenerator())) {
-            self.language = language; self.points = points; self.maneuvers = maneuvers; self.drive = drive
-            self.fixes = fixes; guidance = GuidanceSettings(language: language)
-        }
-    }
-
-    /// A maneuver as written: a point near the route, the turn, the street.
-    public struct ManeuverSpec: Sendable, Equatable {
-        public var id: String
-        public var point: GeoPoint
-        public var turn: Turn
-        public var street: String?
-
-        public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil) {
-            self.id = id; self.point = point; self.turn = turn; self.street = street
-        }
-    }
-
-    /// The drive: when the car sets off, its speed profile, and detours off the route.
-    public struct Drive: Sendable, Equatable {
-        public var start = SimTime.zero
-        public var profile: SpeedProfile
-        /// Windows in which the car is `offset` meters beside the route (right is positive).
-        public var detours: [Detour] = []
-
-        public init(start: SimTime = .zero, profile: SpeedProfile, detours: [Detour] = []) {
-            self.start = start; self.profile = profile; self.detours = detours
-        }
-    }
-
-    /// The car beside its route for a while (a wrong turn and back).
-    public struct Detour: Sendable, Equatable {
-        public var window: TimeWindow
-        public var offset: Double
-
-        public init(window: TimeWindow, offset: Double) { self.window = window; self.offset = offset }
-    }
-
+    /// The road section (see `RoadSetup`).
+    public typealias Road = RoadSetup
+    /// A maneuver as written.
+    public typealias ManeuverSpec = RoadSetup.ManeuverSpec
+    /// The drive along the route.
+    public typealias Drive = RoadSetup.Drive
+    /// The car beside its route for a while.
+    public typealias Detour = RoadSetup.Detour
     /// Where the fixes come from.
-    public enum Fixes: Sendable, Equatable {
-        case generated(FixGenerator)
-        /// Fixes with their own times and arrival times, positions in degrees.
-        case recorded([RecordedFix])
-    }
-
+    public typealias Fixes = RoadSetup.Fixes
     /// One recorded fix.
-    public struct RecordedFix: Sendable, Equatable {
-        public var taken: SimTime
-        public var arrives: SimTime
-        public var point: GeoPoint
-        public var accuracy: Double
-        public var speed: Double?
-
-        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil) {
-            self.taken = taken; self.arrives = arrives; self.point = point; self.accuracy = accuracy; self.speed = speed
-        }
-    }
+    public typealias RecordedFix = RoadSetup.RecordedFix
 }

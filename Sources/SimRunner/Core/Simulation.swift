@@ -1,4 +1,5 @@
 import AudioBus
+import Guidance
 import SimClock
 import TalkArbiter
 
@@ -38,7 +39,7 @@ enum SimEvent: Sendable {
     case replyBegins(Int)
     case chunkReady(Int)
     case dadStarts(Int)
-    /// A road record of the plan (by index) happens.
+    /// A road event of the plan (by index) happens.
     case road(Int)
 
     /// SPEC 4.2: completions (lines, stretches, utterances, the ears' timer),
@@ -72,14 +73,14 @@ private struct Run {
 
     init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         self.scenario = scenario
-        roster = Roster(scenario, road: RoadPlan(scenario))
+        roster = Roster(scenario, road: RoadPlan(scenario.road))
         arbiter = TalkArbiter(
             settings: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
             stretchDurations: roster.stretches.map(\.duration), fault: fault)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
-        let records = roster.road.records
+        let records = roster.road.events
         loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
         timeline.events.reserveCapacity(
             roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
@@ -137,7 +138,7 @@ private struct Run {
         case .stretchEnded(let stretch): arbiter.stretchEnded(stretch, at: now, into: &actions)
         case .dadEnded(let utterance):
             let (heard, lost) = bus.endSpeech(at: now)
-            record(now, .dadEnded, subject: utterance, ms: heard.ms, lostMs: lost.ms)
+            record(now, .dadEnded(UtteranceIndex(utterance), heardMs: heard.ms, lostMs: lost.ms))
             arbiter.dadEnded(utterance, at: now, into: &actions)
             if heard > .zero, let reply = roster.answer[utterance] {
                 schedule(.replyBegins(reply), at: now + scenario.dad[utterance].reply!.after)
@@ -145,16 +146,16 @@ private struct Run {
         case .earsTimer: arbiter.earsTimer(at: now, into: &actions)
         case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
         case .lineRequested(let line):
-            record(now, .guidanceRequested, subject: line)
+            record(now, .guidanceRequested(LineIndex(line)))
             arbiter.lineRequested(line, at: now, into: &actions)
         case .replyBegins(let reply): replyBegins(reply, at: now)
         case .chunkReady(let stretch): arbiter.chunkReady(stretch, at: now, into: &actions)
         case .dadStarts(let utterance):
-            record(now, .dadStarted, subject: utterance)
+            record(now, .dadStarted(UtteranceIndex(utterance)))
             bus.startSpeech(utterance, at: now)
             arbiter.dadStarted(utterance, at: now, into: &actions)
         case .road(let i):
-            record(now, roster.road.records[i].kind, subject: i)
+            record(now, .road(roster.road.events[i].what))
             return
         }
         perform(at: now)
@@ -167,39 +168,36 @@ private struct Run {
         for action in actions {
             switch action {
             case .lineWaiting(let line, let rule, let stretch):
-                record(now, .guidanceWaiting, subject: line, stretch: stretch ?? -1, rule: rule)
+                record(now, .guidanceWaiting(LineIndex(line), rule: rule, stretch: stretch.map(StretchIndex.init)))
             case .lineStarted(let line, let end):
-                record(now, .guidanceStarted, subject: line)
+                record(now, .guidanceStarted(LineIndex(line)))
                 bus.startGuidance(line, at: now)
                 schedule(.lineEnded(line), at: end)
             case .lineEnded(let line):
-                record(now, .guidanceEnded, subject: line)
+                record(now, .guidanceEnded(LineIndex(line)))
                 bus.endGuidance(at: now)
             case .lineDropped(let line, let rule):
-                record(now, .guidanceDropped, subject: line, rule: rule)
+                record(now, .guidanceDropped(LineIndex(line), rule: rule))
             case .replyQueued(let reply):
-                record(now, .replyQueued, subject: reply, rule: .replyQueue)
+                record(now, .replyQueued(ReplyIndex(reply)))
             case .replyBegan(let reply):
-                record(now, .replyBegan, subject: reply)
+                record(now, .replyBegan(ReplyIndex(reply)))
             case .stretchStarted(let reply, let stretch, let end, let held):
-                record(now, .stretchStarted, subject: reply, stretch: stretch, rule: held == nil ? nil : .held,
-                       ms: held?.ms ?? 0)
+                record(now, .stretchStarted(ReplyIndex(reply), StretchIndex(stretch), heldMs: held?.ms))
                 bus.startStretch(stretch, at: now)
                 schedule(.stretchEnded(stretch), at: end)
             case .stretchEnded(let reply, let stretch):
-                record(now, .stretchEnded, subject: reply, stretch: stretch)
+                record(now, .stretchEnded(ReplyIndex(reply), StretchIndex(stretch)))
                 bus.stopStretch(at: now, cut: false)
             case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
-                timeline.events.append(
-                    TimelineEvent(t: now, kind: .stretchCut, subject: reply, stretch: stretch, rule: rule, by: by,
-                                  ms: played.ms, afterCut: then))
+                record(now, .stretchCut(ReplyIndex(reply), StretchIndex(stretch), rule: rule, by: by, playedMs: played.ms, afterCut: then))
                 bus.stopStretch(at: now, cut: true)
             case .replyEnded(let reply):
-                record(now, .replyEnded, subject: reply)
+                record(now, .replyEnded(ReplyIndex(reply)))
             case .replyAbandoned(let reply, let rule):
-                record(now, .replyAbandoned, subject: reply, rule: rule)
+                record(now, .replyAbandoned(ReplyIndex(reply), rule: rule))
             case .earsClosed:
-                record(now, .earsClosed, rule: .earsClosed)
+                record(now, .earsClosed)
                 bus.setEars(open: false, at: now)
             case .earsOpened:
                 record(now, .earsOpened)
@@ -211,11 +209,7 @@ private struct Run {
         actions.removeAll(keepingCapacity: true)
     }
 
-    mutating func record(
-        _ t: SimTime, _ kind: EventKind, subject: Int = -1, stretch: Int = -1, rule: Rule? = nil, ms: Int64 = 0,
-        lostMs: Int64 = 0
-    ) {
-        timeline.events.append(
-            TimelineEvent(t: t, kind: kind, subject: subject, stretch: stretch, rule: rule, ms: ms, lostMs: lostMs))
+    mutating func record(_ t: SimTime, _ what: TimelineEvent.What) {
+        timeline.events.append(TimelineEvent(t: t, what))
     }
 }

@@ -21,18 +21,18 @@ extension Timeline {
 
     /// Whether `event` matches the matcher: name, time and every field.
     public func matches(_ matcher: Matcher, _ event: TimelineEvent) -> Bool {
-        event.kind.rawValue == matcher.event && matcher.when.contains(event.t)
-            && matcher.fields.allSatisfy { value(of: $0.name, in: event) == $0.value }
+        event.kind == matcher.event && matcher.when.contains(event.t)
+            && matcher.fields.allSatisfy { value(of: $0.field, in: event) == $0.value }
     }
 
     /// Up to three events that came close: of the same kind, fewest fields
     /// wrong, then nearest in time; other events by time if none is of that kind.
     func nearest(to matcher: Matcher) -> [TimelineEvent] {
         let target = matcher.when
-        let sameKind = events.filter { $0.kind.rawValue == matcher.event }
+        let sameKind = events.filter { $0.kind == matcher.event }
         let pool = sameKind.isEmpty ? events : sameKind
         func score(_ event: TimelineEvent) -> (Int, Int64, Int64) {
-            let wrong = matcher.fields.filter { value(of: $0.name, in: event) != $0.value }.count
+            let wrong = matcher.fields.filter { value(of: $0.field, in: event) != $0.value }.count
             return (wrong, target.distance(to: event.t), event.t.ms)
         }
         return pool.map { (score($0), $0) }.sorted { $0.0 < $1.0 }.prefix(3).map(\.1)

@@ -1,4 +1,5 @@
 import Guidance
+import Road
 import SimClock
 import TalkArbiter
 
@@ -15,62 +16,167 @@ public struct Timeline: Sendable {
         self.roster = roster
     }
 
-    /// An event's fields by name, in the order of `EventKind.fields`; optional
+    /// An event's fields, in the order of `EventKind.fields`; optional
     /// extras appear only when they have a value.
-    public func fields(of event: TimelineEvent) -> [(name: String, value: FieldValue)] {
-        var out: [(name: String, value: FieldValue)] = []
-        for name in event.kind.fields {
-            if let value = value(of: name, in: event) { out.append((name, value)) }
-        }
-        return out
+    public func fields(of event: TimelineEvent) -> [(field: Field, value: FieldValue)] {
+        event.kind.fields.compactMap { field in value(of: field, in: event).map { (field, $0) } }
     }
 
-    /// One field of an event, or nil if the event does not carry it.
-    public func value(of field: String, in event: TimelineEvent) -> FieldValue? {
-        let s = Int(event.subject), k = Int(event.stretch)
-        switch (event.kind, field) {
-        case (.guidanceRequested, "line"), (.guidanceWaiting, "line"), (.guidanceStarted, "line"),
-            (.guidanceEnded, "line"), (.guidanceDropped, "line"):
-            return .string(roster.lines[s].id)
-        case (.guidanceRequested, "urgent"): return .bool(roster.lines[s].urgent)
-        case (.guidanceRequested, "maneuver"): return roster.lines[s].maneuver.map(FieldValue.string)
-        case (.guidanceRequested, "text"), (.guidanceStarted, "text"): return roster.lines[s].text.map(FieldValue.string)
-        case (.guidanceRequested, "language"), (.guidanceStarted, "language"):
-            return roster.lines[s].language.map { .string($0.rawValue) }
-        case (.replyQueued, "reply"), (.replyBegan, "reply"), (.replyEnded, "reply"), (.replyAbandoned, "reply"),
-            (.stretchStarted, "reply"), (.stretchEnded, "reply"), (.stretchCut, "reply"):
-            return .string(roster.replyIDs[s])
-        case (.guidanceWaiting, "stretch"), (.stretchStarted, "stretch"), (.stretchEnded, "stretch"),
-            (.stretchCut, "stretch"):
-            return k < 0 ? nil : .string(roster.stretches[k].id)
-        case (.stretchStarted, "text"): return roster.stretches[k].text.map(FieldValue.string)
-        case (.stretchStarted, "language"): return roster.stretches[k].language.map { .string($0.rawValue) }
-        case (.stretchStarted, "heldMs"): return event.rule == nil ? nil : .int(event.ms)
-        case (.stretchCut, "playedMs"): return .int(event.ms)
-        case (.stretchCut, "by"):
-            switch event.by {
-            case .line(let i): return .string(roster.lines[i].id)
-            case .utterance(let i): return .string(roster.utterances[i].id)
-            case nil: return nil
+    /// One field of an event, or nil if the event does not carry it (a field
+    /// of another kind, or an optional extra without a value).
+    public func value(of field: Field, in event: TimelineEvent) -> FieldValue? {
+        if let rule = event.rule, field == .rule { return .string(rule.rawValue) }
+        switch event.what {
+        case .guidanceRequested(let l):
+            let line = roster.lines[l.int]
+            switch field {
+            case .line: return .string(line.id)
+            case .urgent: return .bool(line.urgent)
+            case .maneuver: return line.maneuver.map(FieldValue.string)
+            case .stage: return roster.stage(of: l).map { .string($0.rawValue) }
+            case .text: return line.text.map(FieldValue.string)
+            case .language: return line.language.map { .string($0.rawValue) }
+            default: return nil
             }
-        case (.stretchCut, "afterCut"): return event.afterCut.map { .string($0.rawValue) }
-        case (.dadStarted, "utterance"), (.dadEnded, "utterance"): return .string(roster.utterances[s].id)
-        case (.dadStarted, "language"): return .string(roster.utterances[s].language.rawValue)
-        case (.dadStarted, "text"): return roster.utterances[s].text.map(FieldValue.string)
-        case (.dadEnded, "heardMs"): return .int(event.ms)
-        case (.dadEnded, "lostMs"): return .int(event.lostMs)
-        case (.guidanceRequested, "stage"):
-            return s < roster.lineStages.count ? roster.lineStages[s].map { .string($0.rawValue) } : nil
-        case (let kind, _) where kind.isRoad: return roadValue(of: field, in: roster.road.records[s])
-        case (_, "rule"): return event.rule.map { .string($0.rawValue) }
-        default: return nil
+        case .guidanceStarted(let l):
+            let line = roster.lines[l.int]
+            switch field {
+            case .line: return .string(line.id)
+            case .text: return line.text.map(FieldValue.string)
+            case .language: return line.language.map { .string($0.rawValue) }
+            default: return nil
+            }
+        case .guidanceWaiting(let l, _, let stretch):
+            switch field {
+            case .line: return .string(roster.lines[l.int].id)
+            case .stretch: return stretch.map { .string(roster.stretches[$0.int].id) }
+            default: return nil
+            }
+        case .guidanceEnded(let l), .guidanceDropped(let l, _):
+            return field == .line ? .string(roster.lines[l.int].id) : nil
+        case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):
+            return field == .reply ? .string(roster.replyIDs[r.int]) : nil
+        case .stretchStarted(let r, let s, let held):
+            let stretch = roster.stretches[s.int]
+            switch field {
+            case .reply: return .string(roster.replyIDs[r.int])
+            case .stretch: return .string(stretch.id)
+            case .heldMs: return held.map(FieldValue.int)
+            case .text: return stretch.text.map(FieldValue.string)
+            case .language: return stretch.language.map { .string($0.rawValue) }
+            default: return nil
+            }
+        case .stretchEnded(let r, let s):
+            switch field {
+            case .reply: return .string(roster.replyIDs[r.int])
+            case .stretch: return .string(roster.stretches[s.int].id)
+            default: return nil
+            }
+        case .stretchCut(let r, let s, _, let by, let played, let afterCut):
+            switch field {
+            case .reply: return .string(roster.replyIDs[r.int])
+            case .stretch: return .string(roster.stretches[s.int].id)
+            case .by: return .string(roster.id(of: by))
+            case .playedMs: return .int(played)
+            case .afterCut: return afterCut.map { .string($0.rawValue) }
+            default: return nil
+            }
+        case .earsClosed, .earsOpened:
+            return nil
+        case .dadStarted(let u):
+            let utterance = roster.utterances[u.int]
+            switch field {
+            case .utterance: return .string(utterance.id)
+            case .language: return .string(utterance.language.rawValue)
+            case .text: return utterance.text.map(FieldValue.string)
+            default: return nil
+            }
+        case .dadEnded(let u, let heard, let lost):
+            switch field {
+            case .utterance: return .string(roster.utterances[u.int].id)
+            case .heardMs: return .int(heard)
+            case .lostMs: return .int(lost)
+            default: return nil
+            }
+        case .road(let road):
+            return value(of: field, in: road)
+        }
+    }
+
+    /// One field of a road event, or nil if it does not carry it.
+    func value(of field: Field, in road: RoadEvent.What) -> FieldValue? {
+        func fix(_ f: FixIndex) -> FieldValue { .string("f\(f.raw)") }
+        func maneuver(_ m: ManeuverIndex) -> FieldValue { .string(roster.road.maneuvers[m.int].id) }
+        switch road {
+        case .fixArrived(let f, let age, let trusted):
+            switch field {
+            case .fix: return fix(f)
+            case .ageMs: return .int(age)
+            case .trusted: return .bool(trusted)
+            default: return nil
+            }
+        case .fixDropped(let f, let reason):
+            return field == .fix ? fix(f) : field == .reason ? .string(reason.rawValue) : nil
+        case .reportDropped(let f, let reason):
+            return field == .fix ? fix(f) : field == .reason ? .string(reason.rawValue) : nil
+        case .reportDelivered(let f):
+            return field == .fix ? fix(f) : nil
+        case .reportSent(let f, let age, let onRoute, let next):
+            switch field {
+            case .fix: return fix(f)
+            case .reporter: return .string(LocationLink.reporter)
+            case .ageMs: return .int(age)
+            case .onRoute: return .bool(onRoute)
+            case .maneuver: return next.map { maneuver($0.maneuver) }
+            case .distanceM: return next.map { .int($0.distanceM) }
+            default: return nil
+            }
+        case .offRoute(let offset): return field == .offsetM ? .int(offset) : nil
+        case .onRoute(let progress): return field == .progressM ? .int(progress) : nil
+        case .turnUpcoming(let next, let eta, let after):
+            switch field {
+            case .maneuver: return maneuver(next.maneuver)
+            case .turn: return .string(roster.road.maneuvers[next.maneuver.int].turn.rawValue)
+            case .distanceM: return .int(next.distanceM)
+            case .etaMs: return eta.map(FieldValue.int)
+            case .after: return after.map { maneuver($0.maneuver) }
+            case .afterDistanceM: return after.map { .int($0.distanceM) }
+            default: return nil
+            }
+        case .turnPassed(let m): return field == .maneuver ? maneuver(m) : nil
+        case .turnUnannounced(let m, let reason):
+            return field == .maneuver ? maneuver(m) : field == .reason ? .string(reason.rawValue) : nil
+        case .stageSkipped(let m, let stage, let reason):
+            switch field {
+            case .maneuver: return maneuver(m)
+            case .stage: return .string(stage.rawValue)
+            case .reason: return .string(reason.rawValue)
+            default: return nil
+            }
+        case .measuringPaused(let reason): return field == .reason ? .string(reason.rawValue) : nil
+        case .measuringResumed, .segmentStarted, .segmentEnded: return nil
         }
     }
 
     /// One event in one line, for messages: `00:02.000 guidance.waiting line="g1" rule="short-wait"`.
     public func summary(of event: TimelineEvent) -> String {
         var out = "\(event.t) \(event.kind.rawValue)"
-        for (name, value) in fields(of: event) { out += " \(name)=\(value)" }
+        for (field, value) in fields(of: event) { out += " \(field.rawValue)=\(value)" }
         return out
+    }
+}
+
+extension Roster {
+    /// A generated line's stage (nil for the file's lines and reroute lines).
+    public func stage(of line: LineIndex) -> Stage? {
+        line.int < lineStages.count ? lineStages[line.int] : nil
+    }
+
+    /// The id of who cut a stretch: a line or an utterance.
+    public func id(of cause: TalkArbiter.Cause) -> String {
+        switch cause {
+        case .line(let i): return lines[i].id
+        case .utterance(let i): return utterances[i].id
+        }
     }
 }

@@ -24,12 +24,15 @@ public struct Verdict: Sendable {
     public var passed: Bool { violations.isEmpty && failures.isEmpty }
 
     /// The first event at which two timelines of one scenario differ, as a
-    /// violation of invariant 7. Both share one roster and every rendering is a
-    /// pure function of the events, so equal events mean equal bytes.
+    /// violation of invariant 7. Events are typed and carry their road
+    /// payload, so equal events over equal road plans (the generated lines
+    /// they name) mean equal bytes; otherwise events are compared by every
+    /// field they render, names resolved in each run's own roster.
     static func firstDifference(_ a: Timeline, _ b: Timeline) -> Violation? {
-        guard a.events != b.events else { return nil }
+        if a.events == b.events, a.roster.road == b.roster.road { return nil }
         let shared = min(a.events.count, b.events.count)
-        let i = (0..<shared).first { a.summary(of: a.events[$0]) != b.summary(of: b.events[$0]) } ?? shared
+        let i = (0..<shared).first { !a.renders(a.events[$0], like: b.events[$0], in: b) } ?? shared
+        guard i < shared || a.events.count != b.events.count else { return nil }
         let first = i < a.events.count ? a.summary(of: a.events[i]) : "the end of the timeline"
         let second = i < b.events.count ? b.summary(of: b.events[i]) : "the end of the timeline"
         let t = (i < a.events.count ? a.events[i].t : a.events.last?.t) ?? .zero
@@ -37,12 +40,21 @@ public struct Verdict: Sendable {
     }
 }
 
+extension Timeline {
+    /// Whether `event` of this timeline shows the same as `other` of `timeline`:
+    /// the time, the name and every field's value.
+    func renders(_ event: TimelineEvent, like other: TimelineEvent, in timeline: Timeline) -> Bool {
+        event.t == other.t && event.kind == other.kind
+            && event.kind.fields.allSatisfy { value(of: $0, in: event) == timeline.value(of: $0, in: other) }
+    }
+}
+
 extension ExpectationFailure {
     /// `expect[2]: expected guidance.started line="g1" at 00:04.000; found none`.
     public var summary: String {
         let e = matcher
-        var what = e.event
-        for (name, value) in e.fields { what += " \(name)=\(value)" }
+        var what = e.event.rawValue
+        for (field, value) in e.fields { what += " \(field.rawValue)=\(value)" }
         switch e.when {
         case .anywhere: break
         case .at(let t): what += " at \(t)"

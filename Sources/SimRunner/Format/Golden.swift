@@ -3,7 +3,7 @@ import SimRunner
 
 /// Golden timelines: a scenario may name a file holding the whole timeline
 /// it must produce (its `--format json` text). Timelines are compared on the
-/// SPEC 5 fields only (`t`, `event` and the fields the SPEC's table names),
+/// SPEC 5 fields only (`t`, `event` and `EventKind.specFields`),
 /// so an extra drivesim adds later (a line's text) does not break a golden file.
 public enum Golden {
     /// Why a golden file cannot be used.
@@ -14,35 +14,13 @@ public enum Golden {
         case notATimeline(path: String, reason: String)
     }
 
-    /// The fields SPEC 5 names for each event (the ones compared).
-    public static func specFields(_ kind: EventKind) -> [String] {
-        switch kind {
-        case .guidanceRequested: return ["line", "urgent"]
-        case .guidanceWaiting: return ["line", "rule", "stretch"]
-        case .guidanceStarted, .guidanceEnded: return ["line"]
-        case .guidanceDropped: return ["line", "rule"]
-        case .replyQueued, .replyAbandoned: return ["reply", "rule"]
-        case .replyBegan, .replyEnded: return ["reply"]
-        case .stretchStarted, .stretchEnded: return ["reply", "stretch"]
-        case .stretchCut: return ["reply", "stretch", "rule", "by", "playedMs"]
-        case .earsClosed, .earsOpened: return []
-        case .dadStarted: return ["utterance", "language"]
-        case .dadEnded: return ["utterance", "heardMs", "lostMs"]
-        // The road's events are drivesim's own (docs/timeline.md): every field is compared.
-        case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
-            .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
-            .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
-            return kind.fields
-        }
-    }
-
     /// Each event as one comparable line: its time, its name and its SPEC fields.
     ///
     ///     00:02.000  guidance.waiting  line=g1 rule=short-wait stretch=s1
     public static func lines(of timeline: Timeline) -> [String] {
         timeline.events.map { event in
-            let fields = specFields(event.kind).compactMap { name in
-                timeline.value(of: name, in: event).map { (name, $0.json) }
+            let fields = event.kind.specFields.compactMap { field in
+                timeline.value(of: field, in: event).map { (field.rawValue, $0.json) }
             }
             return line(t: event.t, event: event.kind.rawValue, fields: fields)
         }
@@ -70,7 +48,8 @@ public enum Golden {
             guard let nameValue = member("event"), case .string(let name) = nameValue.kind, let kind = EventKind(rawValue: name)
             else { throw .notATimeline(path: path + ".event", reason: "expected an event name of SPEC 5") }
             var compared: [(String, String)] = []
-            for key in specFields(kind) {
+            for field in kind.specFields {
+                let key = field.rawValue
                 guard let value = member(key) else { continue }
                 switch value.kind {
                 case .string(let s): compared.append((key, JSONWriter.quoted(s)))

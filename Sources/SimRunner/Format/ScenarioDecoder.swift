@@ -316,8 +316,9 @@ struct Decoding {
         let event = try oneOf(eventValue, fields.path("event"), names)
         // `oneOf` guarantees the kind exists.
         let kind = EventKind(rawValue: event) ?? .guidanceRequested
+        let allowed = kind.fields.map(\.rawValue)
 
-        var expectation = Matcher(event: event, path: path)
+        var expectation = Matcher(event: kind, path: path)
         var at: (SimTime, JSONValue)? = nil
         var between: (SimTime, SimTime)? = nil
         for member in members {
@@ -331,10 +332,12 @@ struct Decoding {
                 if n < 0 { throw fail(.negative, memberPath, member.value) }
                 guard let count = Int(exactly: n) else { throw fail(.integerOutOfRange, memberPath, member.value) }
                 expectation.count = count
-            case let name where kind.fields.contains(name):
-                expectation.fields.append((name: name, value: try fieldValue(member.value, memberPath, name: name)))
             default:
-                let hint = suggestion(for: member.key, among: kind.fields + Decoding.matcherKeys)
+                if let field = kind.fields.first(where: { $0.rawValue == member.key }) {
+                    expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
+                    continue
+                }
+                let hint = suggestion(for: member.key, among: allowed + Decoding.matcherKeys)
                 throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
@@ -345,7 +348,7 @@ struct Decoding {
         case (nil, nil): expectation.when = .anywhere
         }
         // Canonical order, so key order in the file does not matter.
-        expectation.fields.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        expectation.fields.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
         return expectation
     }
 
@@ -360,9 +363,11 @@ struct Decoding {
 
     /// Strictly typed: integers for millisecond fields, a boolean for
     /// `urgent`, strings for the rest.
-    func fieldValue(_ value: JSONValue, _ path: String, name: String) throws(ScenarioError) -> FieldValue {
-        if EventKind.integerFields.contains(name) { return .int(try integer(value, path)) }
-        if EventKind.booleanFields.contains(name) { return .bool(try bool(value, path)) }
-        return .string(try string(value, path))
+    func fieldValue(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldValue {
+        switch field.type {
+        case .int: return .int(try integer(value, path))
+        case .bool: return .bool(try bool(value, path))
+        case .string: return .string(try string(value, path))
+        }
     }
 }

@@ -83,7 +83,7 @@ public enum ScenarioEncoder {
     }
 
     static func expectation(_ e: Matcher) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("event", .string(e.event))]
+        var members: [(key: String, value: JSONValue)] = [("event", .string(e.event.rawValue))]
         switch e.when {
         case .anywhere: break
         case .at(let t): members.append(("at", seconds(t)))
@@ -92,9 +92,9 @@ public enum ScenarioEncoder {
         if let c = e.count { members.append(("count", .integer(c))) }
         for field in e.fields {
             switch field.value {
-            case .string(let s): members.append((field.name, .string(s)))
-            case .int(let i): members.append((field.name, .integer(i)))
-            case .bool(let b): members.append((field.name, .bool(b)))
+            case .string(let s): members.append((field.field.rawValue, .string(s)))
+            case .int(let i): members.append((field.field.rawValue, .integer(i)))
+            case .bool(let b): members.append((field.field.rawValue, .bool(b)))
             }
         }
         return .object(members)

@@ -168,16 +168,16 @@ public struct CollisionGenerator {
         init(_ timeline: Timeline, settings: Scenario.Settings) {
             var requested: [Int: SimTime] = [:]
             for event in timeline.events {
-                switch event.kind {
-                case .stretchStarted:
-                    stretchEnds.append(event.t + timeline.roster.stretches[Int(event.stretch)].duration)
+                switch event.what {
+                case .stretchStarted(_, let stretch, _):
+                    stretchEnds.append(event.t + timeline.roster.stretches[stretch.int].duration)
                 case .guidanceEnded:
                     lineEnds.append(event.t)
                     reopenings.append(event.t + settings.earsTail)
-                case .guidanceRequested:
-                    requested[Int(event.subject)] = event.t
-                case .guidanceStarted:
-                    if let at = requested[Int(event.subject)], at < event.t { waitedLines.append((Int(event.subject), event.t)) }
+                case .guidanceRequested(let line):
+                    requested[line.int] = event.t
+                case .guidanceStarted(let line):
+                    if let at = requested[line.int], at < event.t { waitedLines.append((line.int, event.t)) }
                 default: continue
                 }
             }

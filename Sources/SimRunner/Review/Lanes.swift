@@ -135,14 +135,15 @@ public struct Lanes: Sendable {
         var speaking: (utterance: Int, t: SimTime, event: Int)? = nil
         var closedWindows: [(start: SimTime, end: SimTime)] = []
         var utterances: [(utterance: Int, start: SimTime, end: SimTime, events: [Int])] = []
-        var lastCut: (reply: Int32, t: SimTime)? = nil
+        var lastCut: (reply: Int, t: SimTime)? = nil
 
         func stretchLabel(_ e: TimelineEvent) -> String {
-            roster.replyIDs[Int(e.subject)] + "/" + (e.stretch >= 0 ? roster.stretches[Int(e.stretch)].id : "?")
+            (e.reply.map { roster.replyIDs[$0.int] } ?? "?") + "/" + (e.stretch.map { roster.stretches[$0.int].id } ?? "?")
         }
 
         for (i, e) in events.enumerated() {
-            let s = Int(e.subject)
+            // The line, reply or utterance the event concerns.
+            let s = (e.line?.int ?? e.reply?.int ?? e.utterance?.int) ?? -1
             switch e.kind {
             case .guidanceRequested:
                 requested[s] = (e.t, [i])
@@ -193,15 +194,15 @@ public struct Lanes: Sendable {
                 if e.kind == .replyAbandoned {
                     marks.append(Mark(lane: .pippa, kind: .abandoned, t: e.t, rule: e.rule, event: i))
                     // Dad barged in while no stretch played: the arrow goes to the abandonment.
-                    if e.rule == .bargeIn, lastCut.map({ $0.reply != e.subject || $0.t != e.t }) ?? true,
+                    if e.rule == .bargeIn, lastCut.map({ $0.reply != s || $0.t != e.t }) ?? true,
                        let dad = speaking {
                         flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t))
                     }
                 }
             case .stretchStarted:
                 stretchOpen = (e.t, i)
-                if e.rule == .held {
-                    bars.append(Bar(lane: .pippa, kind: .held, start: e.t - SimTime(ms: e.ms), end: e.t,
+                if case .stretchStarted(_, _, let held?) = e.what {
+                    bars.append(Bar(lane: .pippa, kind: .held, start: e.t - SimTime(ms: held), end: e.t,
                                     label: stretchLabel(e), events: [i]))
                     marks.append(Mark(lane: .pippa, kind: .held, t: e.t, rule: e.rule, event: i))
                 }
@@ -210,20 +211,19 @@ public struct Lanes: Sendable {
                 bars.append(Bar(lane: .pippa, kind: .stretch, start: open.t, end: e.t, label: stretchLabel(e),
                                 cut: e.kind == .stretchCut, events: open.event == i ? [i] : [open.event, i]))
                 stretchOpen = nil
-                if e.kind == .stretchCut {
+                if case .stretchCut(_, _, _, let by, _, _) = e.what {
                     marks.append(Mark(lane: .pippa, kind: .cut, t: e.t, rule: e.rule, event: i))
-                    lastCut = (e.subject, e.t)
-                    switch e.by {
-                    case .line(let line)?:
+                    lastCut = (s, e.t)
+                    switch by {
+                    case .line(let line):
                         if let cause = started[line] ?? playing[line]?.events.last {
                             flows.append(Flow(from: .guidance, cause: cause, to: .pippa, effect: i, t: e.t))
                         } else {
                             // The line starts just after the cut, in the same step: point at it when it does.
                             pendingCuts.append((line, i, e.t))
                         }
-                    case .utterance?:
+                    case .utterance:
                         if let dad = speaking { flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t)) }
-                    case nil: break
                     }
                 }
             case .earsClosed:

@@ -1,20 +1,20 @@
-import Guidance
 import Road
 import SimClock
 
 /// The road planned as one pure pass before the talk runs (the road never
 /// depends on the talk): the drive, its fixes in arrival order, the follower,
-/// the location link and the guidance produce the road's timeline records
-/// and the generated guidance lines. `Simulation` puts the records on the
-/// queue and appends the lines to the line table, so the arbiter sees them
+/// the location link and the guidance produce the road's typed events and
+/// the generated guidance lines. The simulation puts the events on its
+/// queue and appends the lines to its line table, so the arbiter sees them
 /// exactly like hand-written ones.
-public struct RoadPlan: Sendable {
+public struct RoadPlan: Sendable, Equatable {
     /// Road events, in the order they happen (time, then completions first).
-    public var records: [RoadRecord] = []
+    public var events: [RoadEvent] = []
     /// The generated lines, by request time.
     public var lines: [GuidanceLine] = []
     /// Each generated line's stage (nil for reroute lines).
     public var stages: [Stage?] = []
+    /// The route's maneuvers, which road events index.
     public var maneuvers: [Maneuver] = []
     /// How many fixes the receiver took (including ones never delivered).
     public var fixCount = 0
@@ -22,9 +22,9 @@ public struct RoadPlan: Sendable {
     /// No road.
     public static let empty = RoadPlan()
 
-    /// Plans the road of a scenario (empty when it has none).
-    public init(_ scenario: Scenario) {
-        guard let road = scenario.road else { return }
+    /// Plans a road (empty when there is none).
+    public init(_ road: RoadSetup?) {
+        guard let road else { return }
         var planner = RoadPlanner(road)
         planner.run()
         self = planner.plan
@@ -35,7 +35,7 @@ public struct RoadPlan: Sendable {
 
 /// The planning pass.
 struct RoadPlanner {
-    let road: Scenario.Road
+    let road: RoadSetup
     let route: Route
     let trajectory: Trajectory?
     var plan = RoadPlan()
@@ -44,7 +44,7 @@ struct RoadPlanner {
     var announcer: Announcer
     var announcements: [Announcement] = []
     /// Spans in which the guidance said nothing, and why.
-    var silences: [(from: SimTime, to: SimTime, reason: String)] = []
+    var silences: [(from: SimTime, to: SimTime, reason: RoadEvent.UnannouncedReason)] = []
     /// The believed pass time of each maneuver.
     var believedPass: [SimTime?]
     /// Truth (or best estimate) of when the car passed each maneuver.
@@ -61,7 +61,7 @@ struct RoadPlanner {
         return ahead < route.maneuvers.count ? ahead : nil
     }
 
-    init(_ road: Scenario.Road) {
+    init(_ road: RoadSetup) {
         self.road = road
         var route = try! Route(points: road.points)  // the decoder checked it
         try! route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street)) })
@@ -78,8 +78,8 @@ struct RoadPlanner {
     func measuring(_ t: SimTime) -> Bool { !road.background.holds(t) || guiding(t) }
     func guiding(_ t: SimTime) -> Bool { road.segments?.holds(t) ?? true }
 
-    mutating func add(_ record: RoadRecord, rank: UInt8 = 1) {
-        plan.records.append(record)
+    mutating func add(_ t: SimTime, _ what: RoadEvent.What, rank: UInt8 = 1) {
+        plan.events.append(RoadEvent(t: t, what))
         ranks.append(rank)
     }
 
@@ -95,10 +95,10 @@ struct RoadPlanner {
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
         passes()
         // Stable order: time, then completions (rank 0) before the rest.
-        let order = plan.records.indices.sorted {
-            (plan.records[$0].t, ranks[$0], $0) < (plan.records[$1].t, ranks[$1], $1)
+        let order = plan.events.indices.sorted {
+            (plan.events[$0].t, ranks[$0], $0) < (plan.events[$1].t, ranks[$1], $1)
         }
-        plan.records = order.map { plan.records[$0] }
+        plan.events = order.map { plan.events[$0] }
         let lineOrder = plan.lines.indices.sorted { (plan.lines[$0].at, $0) < (plan.lines[$1].at, $1) }
         plan.lines = lineOrder.map { plan.lines[$0] }
         plan.stages = lineOrder.map { plan.stages[$0] }
@@ -134,15 +134,13 @@ struct RoadPlanner {
         for t in edges {
             let now = measuring(t)
             if now != measured {
-                var record = RoadRecord(t: t, kind: now ? .roadMeasuringResumed : .roadMeasuringPaused)
-                if !now { record.reason = "background" }
-                add(record)
+                add(t, now ? .measuringResumed : .measuringPaused(reason: .background))
                 measured = now
             }
         }
         for segment in road.segments ?? [] {
-            add(RoadRecord(t: segment.from, kind: .roadSegmentStarted))
-            add(RoadRecord(t: segment.to, kind: .roadSegmentEnded), rank: 0)
+            add(segment.from, .segmentStarted)
+            add(segment.to, .segmentEnded, rank: 0)
         }
     }
 
@@ -150,11 +148,11 @@ struct RoadPlanner {
     mutating func guide(_ state: RoadState?, from cursor: inout SimTime, until: SimTime) {
         guard cursor < until else { return }
         defer { cursor = until }
-        guard let state else { silences.append((cursor, until, "no-fix")); return }
-        if follower.offRoute { silences.append((cursor, until, "off-route")); return }
-        if !guiding(cursor) { silences.append((cursor, until, "not-guiding")); return }
+        guard let state else { silences.append((cursor, until, .noFix)); return }
+        if follower.offRoute { silences.append((cursor, until, .offRoute)); return }
+        if !guiding(cursor) { silences.append((cursor, until, .notGuiding)); return }
         let end = min(until, state.taken + road.horizon)
-        if end < until { silences.append((max(cursor, end), until, "no-fix")) }
+        if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
         announcements.removeAll(keepingCapacity: true)
         announcer.announce(state, from: cursor, until: end, into: &announcements)
@@ -164,9 +162,7 @@ struct RoadPlanner {
                 plan.lines.append(line)
                 plan.stages.append(stage)
             case .skipped(let m, let stage, let reason, let t):
-                var record = RoadRecord(t: t, kind: .roadStageSkipped)
-                record.maneuver = Int32(m); record.stage = stage; record.reason = reason.rawValue
-                add(record)
+                add(t, .stageSkipped(ManeuverIndex(m), stage: stage, reason: reason))
             case .passed(let m, let t):
                 believedPass[m] = t
             }
@@ -176,30 +172,21 @@ struct RoadPlanner {
     /// Handles one fix as it arrives; returns the new road state if it moved the car.
     mutating func take(_ fix: Fix) -> RoadState? {
         let t = fix.arrives
-        var arrived = RoadRecord(t: t, kind: .roadFixArrived)
-        arrived.fix = Int32(fix.index); arrived.ms = (t - fix.taken).ms
-        arrived.flag = fix.accuracy <= road.follow.accuracyLimit
-        add(arrived)
+        let index = FixIndex(fix.index)
+        add(t, .fixArrived(index, ageMs: (t - fix.taken).ms, trusted: fix.accuracy <= road.follow.accuracyLimit))
         var state: RoadState? = nil
         switch follower.accepts(fix) {
         case nil, false?:
-            var dropped = RoadRecord(t: t, kind: .roadFixDropped)
-            dropped.fix = Int32(fix.index)
-            dropped.reason = follower.accepts(fix) == nil ? "out-of-order" : "inaccurate"
-            add(dropped)
+            add(t, .fixDropped(index, reason: follower.accepts(fix) == nil ? .outOfOrder : .inaccurate))
         case true?:
             let before = follower.progress
             switch follower.observe(fix, on: route) {
             case .none: break
             case .leftRoute(let offset):
-                var record = RoadRecord(t: t, kind: .roadOffRoute)
-                record.meters = Int64(offset.rounded(.down))
-                add(record)
+                add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
                 if guiding(t) { addLine(announcer.offRouteLine(at: t)) }
             case .rejoined:
-                var record = RoadRecord(t: t, kind: .roadOnRoute)
-                record.meters = Int64(follower.progress.rounded(.down))
-                add(record)
+                add(t, .onRoute(progressM: Int64(follower.progress.rounded(.down))))
                 if guiding(t) { addLine(announcer.recalculatedLine(at: t)) }
             }
             if trajectory == nil { estimatePasses(from: before, taken: fix.taken) }
@@ -234,16 +221,12 @@ struct RoadPlanner {
         let progress = follower.progress
         guard let m = nextManeuver(), m != upcoming else { return }
         upcoming = m
-        var record = RoadRecord(t: t, kind: .roadTurnUpcoming)
-        record.maneuver = Int32(m)
         let left = route.maneuvers[m].distance - progress
-        record.meters = Int64(left.rounded(.down))
-        record.ms = follower.speed > 0.5 ? Int64((left / follower.speed * 1000).rounded(.down)) : -1
-        if m + 1 < route.maneuvers.count {
-            record.after = Int32(m + 1)
-            record.meters2 = Int64((route.maneuvers[m + 1].distance - progress).rounded(.down))
-        }
-        add(record)
+        let eta = follower.speed > 0.5 ? Int64((left / follower.speed * 1000).rounded(.down)) : nil
+        let after = m + 1 < route.maneuvers.count
+            ? RoadEvent.Ahead(ManeuverIndex(m + 1), distanceM: Int64((route.maneuvers[m + 1].distance - progress).rounded(.down)))
+            : nil
+        add(t, .turnUpcoming(RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64(left.rounded(.down))), etaMs: eta, after: after))
     }
 
     /// Offers the fix's report, with the navigation report beside it.
@@ -251,21 +234,13 @@ struct RoadPlanner {
         let t = fix.arrives
         switch link.offer(taken: fix.taken, at: t) {
         case .dropped(let reason):
-            var record = RoadRecord(t: t, kind: .roadReportDropped)
-            record.fix = Int32(fix.index); record.reason = reason.rawValue
-            add(record)
+            add(t, .reportDropped(FixIndex(fix.index), reason: reason))
         case .sent(let delivered):
-            var record = RoadRecord(t: t, kind: .roadReportSent)
-            record.fix = Int32(fix.index); record.ms = (t - fix.taken).ms
-            record.flag = !follower.offRoute
-            if let m = nextManeuver() {
-                record.maneuver = Int32(m)
-                record.meters = Int64((route.maneuvers[m].distance - follower.progress).rounded(.down))
+            let next = nextManeuver().map { m in
+                RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
             }
-            add(record)
-            var landed = RoadRecord(t: delivered, kind: .roadReportDelivered)
-            landed.fix = Int32(fix.index)
-            add(landed, rank: 0)
+            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: next))
+            add(delivered, .reportDelivered(FixIndex(fix.index)), rank: 0)
         }
     }
 
@@ -275,17 +250,12 @@ struct RoadPlanner {
         for (m, maneuver) in route.maneuvers.enumerated() {
             let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m]
             guard let pass else { continue }
-            var passed = RoadRecord(t: pass, kind: .roadTurnPassed)
-            passed.maneuver = Int32(m)
-            add(passed, rank: 0)
+            add(pass, .turnPassed(ManeuverIndex(m)), rank: 0)
             guard !announcer.nowSpoken[m] else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }
-            var record = RoadRecord(t: pass, kind: .roadTurnUnannounced)
-            record.maneuver = Int32(m)
-            record.reason = silence?.reason ?? "late"
-            add(record, rank: 0)
+            add(pass, .turnUnannounced(ManeuverIndex(m), reason: silence?.reason ?? .late), rank: 0)
         }
     }
 }

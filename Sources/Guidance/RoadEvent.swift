@@ -1,0 +1,87 @@
+import Road
+import SimClock
+
+/// One road event of a plan, typed: each case carries exactly the fields
+/// its timeline entry shows (docs/timeline.md, road part), with typed
+/// indices and typed reasons. The timeline holds these payloads themselves,
+/// so two runs' road entries compare by what they say.
+public struct RoadEvent: Sendable, Equatable {
+    /// When it happens.
+    public var t: SimTime
+    /// What happens.
+    public var what: What
+
+    /// An event `what` at `t`.
+    public init(t: SimTime, _ what: What) { self.t = t; self.what = what }
+
+    /// The road's events, one case per timeline event name.
+    public enum What: Sendable, Equatable {
+        /// `road.fix.arrived`: a fix reached the app, `ageMs` after it was taken.
+        case fixArrived(FixIndex, ageMs: Int64, trusted: Bool)
+        /// `road.fix.dropped`: a fix not used for progress.
+        case fixDropped(FixIndex, reason: FixDropReason)
+        /// `road.report.sent`: a fix's report, with the next maneuver and its distance if there is one.
+        case reportSent(FixIndex, ageMs: Int64, onRoute: Bool, next: Ahead?)
+        /// `road.report.delivered`.
+        case reportDelivered(FixIndex)
+        /// `road.report.dropped`.
+        case reportDropped(FixIndex, reason: LocationLink.DropReason)
+        /// `road.off-route`, whole meters from the route.
+        case offRoute(offsetM: Int64)
+        /// `road.on-route`, at whole meters of progress.
+        case onRoute(progressM: Int64)
+        /// `road.turn.upcoming`: the next maneuver changed; its eta is nil when the car is (nearly) still.
+        case turnUpcoming(Ahead, etaMs: Int64?, after: Ahead?)
+        /// `road.turn.passed`.
+        case turnPassed(ManeuverIndex)
+        /// `road.turn.unannounced`: passed without a "now" line.
+        case turnUnannounced(ManeuverIndex, reason: UnannouncedReason)
+        /// `road.stage.skipped`.
+        case stageSkipped(ManeuverIndex, stage: Stage, reason: SkipReason)
+        /// `road.measuring.paused`.
+        case measuringPaused(reason: PauseReason)
+        /// `road.measuring.resumed`.
+        case measuringResumed
+        /// `road.segment.started`.
+        case segmentStarted
+        /// `road.segment.ended`.
+        case segmentEnded
+    }
+
+    /// A maneuver ahead and how far it is, in whole meters.
+    public struct Ahead: Sendable, Equatable {
+        /// The maneuver.
+        public var maneuver: ManeuverIndex
+        /// How far ahead it is.
+        public var distanceM: Int64
+
+        /// `maneuver`, `distanceM` ahead.
+        public init(_ maneuver: ManeuverIndex, distanceM: Int64) { self.maneuver = maneuver; self.distanceM = distanceM }
+    }
+
+    /// Why a fix was not used. Raw values are the timeline's words.
+    public enum FixDropReason: String, Sendable, Equatable, CaseIterable {
+        /// Taken before one already used.
+        case outOfOrder = "out-of-order"
+        /// Worse than the accuracy limit.
+        case inaccurate
+    }
+
+    /// Why a maneuver got no "now" line. Raw values are the timeline's words.
+    public enum UnannouncedReason: String, Sendable, Equatable, CaseIterable {
+        /// The guidance spoke, but too late.
+        case late
+        /// No fix to guide by.
+        case noFix = "no-fix"
+        /// The car was off the route.
+        case offRoute = "off-route"
+        /// Outside Dad's guidance segments.
+        case notGuiding = "not-guiding"
+    }
+
+    /// Why measuring paused. Raw values are the timeline's words.
+    public enum PauseReason: String, Sendable, Equatable, CaseIterable {
+        /// The app is in the background outside a guidance segment.
+        case background
+    }
+}

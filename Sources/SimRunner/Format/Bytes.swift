@@ -1,0 +1,72 @@
+import SimClock
+
+/// Appending text to a byte buffer without building intermediate strings:
+/// the timeline's renderers write every event straight into one reserved
+/// `[UInt8]`.
+extension Array where Element == UInt8 {
+    /// The UTF-8 bytes of `s`.
+    @inlinable package mutating func append(utf8 s: String) {
+        var s = s
+        s.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// The decimal digits of `v`.
+    package mutating func append(int v: Int64) {
+        if v < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = v.magnitude
+        if magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        var count = 0, rest = magnitude
+        while rest > 0 { rest /= 10; count += 1 }
+        append(contentsOf: repeatElement(0, count: count))
+        var i = endIndex
+        while magnitude > 0 {
+            i -= 1
+            self[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        }
+    }
+
+    /// `v` with at least `width` digits, zeros in front (v ≥ 0).
+    package mutating func append(int v: Int64, width: Int) {
+        var digits = 1, q = v
+        while q >= 10 { q /= 10; digits += 1 }
+        for _ in digits..<Swift.max(digits, width) { append(UInt8(ascii: "0")) }
+        append(int: v)
+    }
+
+    /// A time as `SimTime.description` writes it: `[h:]mm:ss.mmm`.
+    package mutating func append(time t: SimTime) {
+        let total = t.ms < 0 ? -t.ms : t.ms
+        if t.ms < 0 { append(UInt8(ascii: "-")) }
+        let hours = total / 3_600_000
+        if hours > 0 { append(int: hours); append(UInt8(ascii: ":")) }
+        append(int: (total / 60_000) % 60, width: 2)
+        append(UInt8(ascii: ":"))
+        append(int: (total / 1000) % 60, width: 2)
+        append(UInt8(ascii: "."))
+        append(int: total % 1000, width: 3)
+    }
+
+    /// `s` as a JSON string literal, escaped as `JSONWriter` does.
+    package mutating func append(quoted s: String) {
+        append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var clean = 0  // bytes[clean...] not yet copied
+            for i in bytes.indices {
+                let byte = bytes[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                clean = i + 1
+                JSONWriter.appendEscape(byte, to: &self)
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// `n` spaces.
+    package mutating func append(spaces n: Int) {
+        if n > 0 { append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
+    }
+}
