@@ -1,26 +1,20 @@
 import Road
 
-/// What a line says, in the language the user chose: "In 300 m, turn right"
-/// or "300 m 앞에서 우회전".
+/// What a line says, in the language the user chose, as one complete
+/// sentence written for the voice: "In 300 meters, turn right onto
+/// Gangnam-daero." or "300미터 앞에서 강남대로로 우회전하세요." Every phrase
+/// is listed in docs/road.md.
 public enum Phrasebook {
     /// The line for `stage` of a maneuver, with the spoken distance (far and
-    /// near stages) and the maneuver that follows closely, if any.
+    /// near stages; nil gives the "now" form) and the maneuver that follows
+    /// closely, if any.
     public static func line(
         _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language
     ) -> String {
+        let lead = stage == .now ? nil : distance
         switch language {
-        case .en:
-            var action = english(maneuver.turn)
-            if let street = maneuver.street { action += " onto \(street)" }
-            if let next { action += ", then \(english(next.turn))" }
-            if stage == .now || distance == nil { return "Now " + action }
-            return "In \(SpokenDistance.written(distance!)), \(action)"
-        case .ko:
-            var action = korean(maneuver.turn)
-            if let street = maneuver.street { action = "\(street) 방면 " + action }
-            if let next { action += " 후 \(korean(next.turn))" }
-            if stage == .now || distance == nil { return "지금 " + action }
-            return "\(SpokenDistance.written(distance!)) 앞에서 \(action)"
+        case .en: return english(maneuver, distance: lead, then: next)
+        case .ko: return korean(maneuver, distance: lead, then: next)
         }
     }
 
@@ -31,38 +25,235 @@ public enum Phrasebook {
 
     /// The urgent line when the car is back on a route.
     public static func recalculated(_ language: Language) -> String {
-        language == .en ? "Route recalculated." : "경로를 다시 안내합니다."
+        language == .en ? "The route has been recalculated." : "경로를 다시 안내합니다."
     }
 
-    static func english(_ turn: Turn) -> String {
-        switch turn {
-        case .left: return "turn left"
-        case .right: return "turn right"
-        case .slightLeft: return "bear left"
-        case .slightRight: return "bear right"
-        case .sharpLeft: return "turn sharp left"
-        case .sharpRight: return "turn sharp right"
-        case .keepLeft: return "keep left"
-        case .keepRight: return "keep right"
-        case .uTurn: return "make a U-turn"
-        case .straight: return "continue straight"
-        case .arrive: return "arrive at your destination"
+    // MARK: English
+
+    static func english(_ m: Maneuver, distance: Int?, then next: Maneuver?) -> String {
+        let lead = distance.map { "In \(SpokenDistance.written($0, .en)), " }
+        if m.turn == .arrive && next == nil {
+            if let lead { return lead + englishArrival(m.details.side) + "." }
+            switch m.details.side {
+            case nil: return "You have arrived at your destination."
+            case let side?: return "Your destination is \(englishSide(side))."
+            }
+        }
+        let (place, action) = englishAction(m)
+        var clause = place.map { "\($0), \(action)" } ?? action
+        if let next { clause += ", then " + englishFollowing(next) }
+        if let lead { return lead + clause + "." }
+        if place != nil || m.turn == .arrive { return capitalized(clause) + "." }
+        return "Now " + clause + "."
+    }
+
+    /// An arrival as a clause: "you will arrive at your destination", "your destination will be on the right".
+    static func englishArrival(_ side: ArrivalSide?) -> String {
+        guard let side else { return "you will arrive at your destination" }
+        return "your destination will be \(englishSide(side))"
+    }
+
+    static func englishSide(_ side: ArrivalSide) -> String {
+        switch side {
+        case .left: return "on the left"
+        case .right: return "on the right"
+        case .ahead: return "ahead"
         }
     }
 
-    static func korean(_ turn: Turn) -> String {
-        switch turn {
-        case .left: return "좌회전"
-        case .right: return "우회전"
-        case .slightLeft: return "왼쪽 방향"
-        case .slightRight: return "오른쪽 방향"
-        case .sharpLeft: return "급좌회전"
-        case .sharpRight: return "급우회전"
-        case .keepLeft: return "왼쪽 길 유지"
-        case .keepRight: return "오른쪽 길 유지"
-        case .uTurn: return "유턴"
-        case .straight: return "직진"
-        case .arrive: return "목적지 도착"
+    /// The maneuver after ", then".
+    static func englishFollowing(_ m: Maneuver) -> String {
+        if m.turn == .arrive { return englishArrival(m.details.side) }
+        let (place, action) = englishAction(m)
+        return place.map { "\($0), \(action)" } ?? action
+    }
+
+    /// Where the maneuver happens, if it names a place ("at the roundabout"), and what to do there.
+    static func englishAction(_ m: Maneuver) -> (place: String?, action: String) {
+        let onto = m.street.map { " onto \($0)" } ?? ""
+        let toward = m.details.toward.map { " toward \($0)" } ?? ""
+        let signs = onto + toward
+        switch m.turn {
+        case .left: return (nil, "turn left" + signs)
+        case .right: return (nil, "turn right" + signs)
+        case .slightLeft: return (nil, "bear left" + signs)
+        case .slightRight: return (nil, "bear right" + signs)
+        case .sharpLeft: return (nil, "turn sharp left" + signs)
+        case .sharpRight: return (nil, "turn sharp right" + signs)
+        case .keepLeft: return (nil, "keep left" + signs)
+        case .keepRight: return (nil, "keep right" + signs)
+        case .forkLeft: return ("at the fork", "keep left" + signs)
+        case .forkRight: return ("at the fork", "keep right" + signs)
+        case .merge: return (nil, (m.street == nil ? "merge onto the main road" : "merge") + signs)
+        case .onRamp: return (nil, "take the ramp" + signs)
+        case .offRamp:
+            let exit: String
+            switch (m.details.exitNumber, m.details.exitName) {
+            case let (number?, name?): exit = "take exit \(number), \(name)" + (signs.isEmpty ? "" : ",")
+            case let (number?, nil): exit = "take exit \(number)"
+            case let (nil, name?): exit = "take the \(name) exit"
+            case (nil, nil): exit = "take the exit"
+            }
+            return (nil, exit + signs)
+        case .roundabout:
+            guard let n = m.details.exit else { return (nil, "go through the roundabout" + signs) }
+            return ("at the roundabout", "take the \(englishOrdinal(n)) exit" + signs)
+        case .uTurn: return (nil, "make a U-turn" + signs)
+        case .straight: return (nil, "continue straight" + signs)
+        case .arrive: return (nil, "you will arrive at your destination")
         }
+    }
+
+    static let englishOrdinals = ["first", "second", "third", "fourth", "fifth", "sixth",
+                                  "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
+
+    /// 1 to 12 as ordinal words, which every voice reads right.
+    static func englishOrdinal(_ n: Int) -> String {
+        (1...englishOrdinals.count).contains(n) ? englishOrdinals[n - 1] : "number \(n)"
+    }
+
+    static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
+
+    // MARK: Korean
+
+    static func korean(_ m: Maneuver, distance: Int?, then next: Maneuver?) -> String {
+        let dist = distance.map { SpokenDistance.written($0, .ko) }
+        if m.turn == .arrive && next == nil {
+            let side = m.details.side.map(koreanSide)
+            if let dist { return side.map { "\(dist) 앞 \($0)에 목적지가 있습니다." } ?? "\(dist) 앞에 목적지가 있습니다." }
+            return side.map { "목적지가 \($0)에 있습니다." } ?? "목적지에 도착했습니다."
+        }
+        let (place, stem) = koreanAction(m)
+        var body: String
+        if let next {
+            if next.turn == .arrive {
+                // "우회전하면 목적지에 도착합니다."
+                body = stem + "면 " + (next.details.side.map { "\(koreanSide($0))에 목적지가 있습니다" } ?? "목적지에 도착합니다")
+            } else {
+                let (nextPlace, nextStem) = koreanAction(next)
+                body = attributive(stem) + " 후 " + (nextPlace.map { $0 + " " } ?? "") + nextStem + "세요"
+            }
+        } else {
+            body = stem + "세요"
+        }
+        if let place { body = place + " " + body }
+        if let dist { return dist + (place == nil ? " 앞에서 " : " 앞 ") + body + "." }
+        return (place == nil ? "지금 " : "") + body + "."
+    }
+
+    static func koreanSide(_ side: ArrivalSide) -> String {
+        switch side {
+        case .left: return "왼쪽"
+        case .right: return "오른쪽"
+        case .ahead: return "정면"
+        }
+    }
+
+    /// Where the maneuver happens, if it names a place ("회전교차로에서"), and
+    /// the verb phrase up to its stem ("강남대로로 우회전하"), to which "세요",
+    /// "면" or the attributive "ㄴ 후" is added.
+    static func koreanAction(_ m: Maneuver) -> (place: String?, stem: String) {
+        let toward = m.details.toward.map { "\($0) 방면" }
+        let targetWords = [toward, m.street].compactMap { $0 }
+        // "수원 방면 강남대로로": where the maneuver leads, with 로/으로.
+        let target = targetWords.isEmpty ? nil : withRo(targetWords.joined(separator: " "))
+        func turn(_ verb: String) -> (String?, String) { (nil, target.map { "\($0) \(verb)" } ?? verb) }
+        switch m.turn {
+        case .left: return turn("좌회전하")
+        case .right: return turn("우회전하")
+        case .sharpLeft: return turn("급좌회전하")
+        case .sharpRight: return turn("급우회전하")
+        case .straight: return turn("직진하")
+        case .slightLeft: return (nil, target.map { "왼쪽 방향 \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
+        case .slightRight: return (nil, target.map { "오른쪽 방향 \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
+        case .keepLeft: return (nil, target.map { "왼쪽 차로를 유지해 \($0) 진행하" } ?? "왼쪽 차로를 유지하")
+        case .keepRight: return (nil, target.map { "오른쪽 차로를 유지해 \($0) 진행하" } ?? "오른쪽 차로를 유지하")
+        case .forkLeft: return ("갈림길에서", target.map { "왼쪽 방향 \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
+        case .forkRight: return ("갈림길에서", target.map { "오른쪽 방향 \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
+        case .uTurn: return (nil, target.map { "유턴해 \($0) 진행하" } ?? "유턴하")
+        case .merge: return (nil, target.map { "\($0) 합류하" } ?? "본선으로 합류하")
+        case .onRamp: return (nil, target.map { "\($0) 진입하" } ?? "진입로로 들어가")
+        case .offRamp:
+            var exit = [m.details.exitName, m.details.exitNumber.map { "\($0)번 출구" }].compactMap { $0 }.joined(separator: " ")
+            if exit.isEmpty { exit = "출구" }
+            return (nil, leave(exit, m))
+        case .roundabout:
+            guard let n = m.details.exit else {
+                return (nil, target.map { "회전교차로를 지나 \($0) 진행하" } ?? "회전교차로로 진입하")
+            }
+            return ("회전교차로에서", leave("\(koreanOrdinal(n)) 출구", m))
+        case .arrive: return (nil, "목적지에 도착하")
+        }
+    }
+
+    /// Leaving by `exit`: "수원 방면 12번 출구로 나가", then "강남대로로 진입하" for a street.
+    static func leave(_ exit: String, _ m: Maneuver) -> String {
+        let signed = m.details.toward.map { "\($0) 방면 \(exit)" } ?? exit
+        let out = withRo(signed) + " 나가"
+        return m.street.map { out + " \(withRo($0)) 진입하" } ?? out
+    }
+
+    static let koreanOrdinals = ["첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열", "열한", "열두"]
+
+    /// 1 to 12 in native Korean ordinals ("두 번째"), written out because a
+    /// voice reading "2번째" may say 이 instead of 두.
+    static func koreanOrdinal(_ n: Int) -> String {
+        (1...koreanOrdinals.count).contains(n) ? koreanOrdinals[n - 1] + " 번째" : "\(n)번째"
+    }
+
+    /// `text` with the particle 로 or 으로 ("to, onto"), chosen by how its
+    /// last letter or digit is read.
+    public static func withRo(_ text: String) -> String { text + roParticle(after: text) }
+
+    /// 로 after a vowel or ㄹ, 으로 after any other final consonant, judged on
+    /// the last Hangul syllable, digit or Latin letter of `text` (trailing
+    /// punctuation is skipped):
+    /// - a Hangul syllable by its final consonant (jongseong): none or ㄹ
+    ///   gives 로 (강남대로로, 서울로), any other 으로 (한강진으로, 을지로입구역으로);
+    /// - a digit as it is read in Sino-Korean: 0 (영, 십, 백, 천, 만), 3 (삼) and
+    ///   6 (육) end in a consonant and take 으로; 1 (일), 7 (칠) and 8 (팔) end in ㄹ,
+    ///   2, 4, 5 and 9 in a vowel, and take 로;
+    /// - a Latin word in capitals (an acronym, read letter by letter) by the
+    ///   last letter's Korean name: M (엠) and N (엔) take 으로, every other letter
+    ///   ends in a vowel or ㄹ (엘, 알) and takes 로 (IC로);
+    /// - any other Latin word as Korean writes loanwords: a final m, n or ng
+    ///   is a consonant (Station → 스테이션으로), anything else is followed by a
+    ///   vowel or is ㄹ (Street → 스트리트로, Seoul → 서울로).
+    /// Anything else (no letter or digit at all) takes 로.
+    public static func roParticle(after text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func isLatin(_ s: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(s.value) || (0x61...0x7A).contains(s.value) }
+        func isDigit(_ s: Unicode.Scalar) -> Bool { (0x30...0x39).contains(s.value) }
+        func isSyllable(_ s: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(s.value) }
+        guard let i = scalars.lastIndex(where: { isSyllable($0) || isDigit($0) || isLatin($0) }) else { return "로" }
+        let last = scalars[i]
+        let closed: Bool
+        if isSyllable(last) {
+            let final = (last.value - 0xAC00) % 28
+            closed = final != 0 && final != 8  // 8 is ㄹ
+        } else if isDigit(last) {
+            closed = [0, 3, 6].contains(last.value - 0x30)
+        } else {
+            var start = i
+            while start > 0, isLatin(scalars[start - 1]) { start -= 1 }
+            let word = scalars[start...i]
+            if word.allSatisfy({ (0x41...0x5A).contains($0.value) }) {
+                closed = last == "M" || last == "N"
+            } else {
+                let lower = Character(last).lowercased()
+                closed = lower == "m" || lower == "n"
+                    || (lower == "g" && i > start && Character(scalars[i - 1]).lowercased() == "n")
+            }
+        }
+        return closed ? "으로" : "로"
+    }
+
+    /// A verb stem ending in an open syllable ("우회전하", "나가") in its
+    /// attributive form ("우회전한", "나간"), for "…한 후".
+    static func attributive(_ stem: String) -> String {
+        guard let last = stem.unicodeScalars.last, (0xAC00...0xD7A3).contains(last.value),
+              (last.value - 0xAC00) % 28 == 0, let withN = Unicode.Scalar(last.value + 4)
+        else { return stem + "은" }
+        return String(stem.unicodeScalars.dropLast()) + String(Character(withN))
     }
 }

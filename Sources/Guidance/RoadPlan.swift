@@ -64,7 +64,7 @@ struct RoadPlanner {
     init(_ road: RoadSetup) {
         self.road = road
         var route = try! Route(points: road.points)  // the decoder checked it
-        try! route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street)) })
+        try! route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
         self.route = route
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         follower = RouteFollower(settings: road.follow)

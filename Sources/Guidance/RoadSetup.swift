@@ -37,9 +37,11 @@ public struct RoadSetup: Sendable, Equatable {
         public var point: GeoPoint
         public var turn: Turn
         public var street: String?
+        /// The kind's details: signs, exit, side.
+        public var details: ManeuverDetails
 
-        public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil) {
-            self.id = id; self.point = point; self.turn = turn; self.street = street
+        public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil, details: ManeuverDetails = ManeuverDetails()) {
+            self.id = id; self.point = point; self.turn = turn; self.street = street; self.details = details
         }
     }
 

@@ -50,6 +50,11 @@ public enum SpeechDuration {
         case ("km", .ko): return "킬로미터"
         default: break
         }
+        // A number glued to a word ("500미터", "1.5킬로미터", "12번", "12A"): the number is spelled, the rest kept.
+        let numberEnd = token.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? token.endIndex
+        if numberEnd != token.startIndex && numberEnd != token.endIndex {
+            return spell(String(token[..<numberEnd]), language) + (language == .en ? " " : "") + token[numberEnd...]
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               let whole = Int(parts[0]), whole < 100_000

@@ -9,9 +9,19 @@ public enum SpokenDistance {
         presets.last { Double($0) <= meters }
     }
 
-    /// The written form: `300 m`, `1 km`, `1.5 km`.
-    public static func written(_ meters: Int) -> String {
-        if meters < 1000 { return "\(meters) m" }
-        return meters % 1000 == 0 ? "\(meters / 1000) km" : "\(meters / 1000).\(meters % 1000 / 100) km"
+    /// The form written for the voice: digits and the unit as a word, never
+    /// a symbol a voice may misread. English: `300 meters`, `1 kilometer`,
+    /// `1.5 kilometers`; Korean: `300미터`, `1킬로미터`, `1.5킬로미터` (read
+    /// 일점오 킬로미터, as Korean navigation apps say it).
+    public static func written(_ meters: Int, _ language: Language) -> String {
+        let number = meters < 1000 ? "\(meters)"
+            : meters % 1000 == 0 ? "\(meters / 1000)" : "\(meters / 1000).\(meters % 1000 / 100)"
+        switch language {
+        case .en:
+            if meters < 1000 { return number + (meters == 1 ? " meter" : " meters") }
+            return number + (meters == 1000 ? " kilometer" : " kilometers")
+        case .ko:
+            return number + (meters < 1000 ? "미터" : "킬로미터")
+        }
     }
 }

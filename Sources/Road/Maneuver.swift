@@ -1,15 +1,20 @@
-/// A maneuver on the route: what the driver does there and, optionally, the
-/// street it leads onto.
+/// A maneuver on the route: what the driver does there, optionally the
+/// street it leads onto, and the kind's details (signs, exit, side).
 public struct Maneuver: Sendable, Equatable {
     /// Unique across the scenario.
     public var id: String
+    /// The kind of maneuver.
     public var turn: Turn
+    /// The street the maneuver leads onto ("Gangnam-daero", "강남대로").
     public var street: String?
     /// Distance along the route, in meters (set when placed on a route).
     public var distance: Double
+    /// What the signs say and the kind's own values.
+    public var details: ManeuverDetails
 
-    public init(id: String, turn: Turn, street: String? = nil, distance: Double = 0) {
-        self.id = id; self.turn = turn; self.street = street; self.distance = distance
+    /// A maneuver of kind `turn`; `distance` is set when it is placed on a route.
+    public init(id: String, turn: Turn, street: String? = nil, distance: Double = 0, details: ManeuverDetails = ManeuverDetails()) {
+        self.id = id; self.turn = turn; self.street = street; self.distance = distance; self.details = details
     }
 }
 
@@ -23,7 +28,52 @@ public enum Turn: String, Sendable, Equatable, CaseIterable {
     case sharpRight = "sharp-right"
     case keepLeft = "keep-left"
     case keepRight = "keep-right"
+    /// The left branch where the road splits in two.
+    case forkLeft = "fork-left"
+    /// The right branch where the road splits in two.
+    case forkRight = "fork-right"
+    /// Joining a road from a slip road.
+    case merge
+    /// Taking a ramp onto a highway.
+    case onRamp = "on-ramp"
+    /// Leaving a highway by an exit; see `ManeuverDetails.exitNumber` and `exitName`.
+    case offRamp = "off-ramp"
+    /// Leaving a roundabout by an exit; see `ManeuverDetails.exit`.
+    case roundabout
     case uTurn = "u-turn"
     case straight
+    /// The destination; see `ManeuverDetails.side`.
     case arrive
+}
+
+/// The values a kind of maneuver carries besides its street; each is nil
+/// when not given. Which kinds take which is in docs/scenario-format.md.
+public struct ManeuverDetails: Sendable, Equatable {
+    /// The direction or destination on the signs ("Suwon", "수원"): "toward
+    /// Suwon", "수원 방면". Any kind but `arrive`.
+    public var toward: String?
+    /// A roundabout's exit to take, counted from the one after the entry, 1 to `ManeuverDetails.exits`.
+    public var exit: Int?
+    /// An off-ramp's exit number as signed ("12", "12A").
+    public var exitNumber: String?
+    /// An off-ramp's exit name as signed ("Pangyo IC", "판교IC").
+    public var exitName: String?
+    /// Which side of the road the destination is on (`arrive` only).
+    public var side: ArrivalSide?
+
+    /// The highest roundabout exit number.
+    public static let exits = 12
+
+    /// Details; all nil unless given.
+    public init(toward: String? = nil, exit: Int? = nil, exitNumber: String? = nil, exitName: String? = nil, side: ArrivalSide? = nil) {
+        self.toward = toward; self.exit = exit; self.exitNumber = exitNumber; self.exitName = exitName; self.side = side
+    }
+}
+
+/// Where the destination is as the car reaches it. Raw values are the scenario's words.
+public enum ArrivalSide: String, Sendable, Equatable, CaseIterable {
+    case left
+    case right
+    /// At the end of the road, straight on.
+    case ahead
 }

@@ -12,27 +12,14 @@ import Testing
         #expect(SpokenDistance.roundDown(49.9) == nil)
     }
 
-    @Test func writtenFormsUseMetersThenKilometers() {
-        #expect(SpokenDistance.written(300) == "300 m")
-        #expect(SpokenDistance.written(1_000) == "1 km")
-        #expect(SpokenDistance.written(1_500) == "1.5 km")
-    }
-}
-
-@Suite struct PhrasingTests {
-    let right = Maneuver(id: "m1", turn: .right)
-
-    @Test func linesArePhrasedInTheChosenLanguage() {
-        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .en) == "In 300 m, turn right")
-        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .ko) == "300 m 앞에서 우회전")
-        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Now turn right")
-        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .ko) == "지금 우회전")
-    }
-
-    @Test func aThenLineCombinesTwoManeuvers() {
-        let left = Maneuver(id: "m2", turn: .left)
-        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left")
-        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .ko) == "지금 우회전 후 좌회전")
+    @Test func writtenFormsSpellTheUnitForTheVoice() {
+        #expect(SpokenDistance.written(300, .en) == "300 meters")
+        #expect(SpokenDistance.written(1_000, .en) == "1 kilometer")
+        #expect(SpokenDistance.written(1_500, .en) == "1.5 kilometers")
+        #expect(SpokenDistance.written(2_000, .en) == "2 kilometers")
+        #expect(SpokenDistance.written(300, .ko) == "300미터")
+        #expect(SpokenDistance.written(1_000, .ko) == "1킬로미터")
+        #expect(SpokenDistance.written(1_500, .ko) == "1.5킬로미터")
     }
 }
 
@@ -42,6 +29,16 @@ import Testing
         #expect(SpeechDuration.spelledOut("In 1.5 km, keep left", .en) == "In one point five kilometers, keep left")
         #expect(SpeechDuration.spelledOut("300 m 앞에서 우회전", .ko) == "삼백 미터 앞에서 우회전")
         #expect(SpeechDuration.spelledOut("1150 m", .ko) == "천백오십 미터")
+    }
+
+    @Test func numbersGluedToAWordAreSpelledToo() {
+        #expect(SpeechDuration.spelledOut("500미터 앞에서 유턴하세요.", .ko) == "오백미터 앞에서 유턴하세요.")
+        #expect(SpeechDuration.spelledOut("1.5킬로미터 앞에서 12번 출구로 나가세요.", .ko) == "일점오킬로미터 앞에서 십이번 출구로 나가세요.")
+        #expect(SpeechDuration.spelledOut("Now take exit 12A.", .en) == "Now take exit twelve A.")
+        // "오백미터 앞에서 유턴하세요": 4 + 3 + 5 = 12 syllables at 5.5 per second.
+        #expect(SpeechDuration.estimate("500미터 앞에서 유턴하세요.", .ko) == SimTime(ms: 2_182))
+        // "In three hundred meters, turn right": 6 words.
+        #expect(SpeechDuration.estimate("In 300 meters, turn right.", .en) == SimTime(ms: 2_308))
     }
 
     @Test func englishIsCountedInWordsAndKoreanInSyllables() {
@@ -127,9 +124,9 @@ import Testing
     @Test func closeManeuversAreAnnouncedTogether() {
         let out = announce(distance: 2_000, speed: 40 / 3.6, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_150)])
         let texts = lines(out).map(\.0.text!)
-        #expect(texts.contains("Now turn right, then turn left"))
+        #expect(texts.contains("Now turn right, then turn left."))
         #expect(out.contains { if case .skipped(1, .far, .then, _) = $0 { return true } else { return false } })
-        #expect(texts.contains("Now turn left"))
+        #expect(texts.contains("Now turn left."))
     }
 
     @Test func oneLinePerStagePerManeuver() {

@@ -137,23 +137,13 @@ extension Decoding {
             let mPath = fields.path("maneuvers")
             values = try array(v, mPath)
             for (i, item) in values.enumerated() {
-                let m = try object(item, Decoding.join(mPath, i), allowed: ["id", "lat", "lon", "turn", "street"])
-                let id = try id(m)
-                let at = try point(m)
-                let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
-                var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
-                if let s = m.optional("street") {
-                    let street = try nonEmptyString(s, m.path("street"))
-                    if street.count > Limits.streetCharacters {
-                        throw fail(.stringTooLong(maxCharacters: Limits.streetCharacters), m.path("street"), s)
-                    }
-                    spec.street = street
-                }
-                specs.append(spec)
+                let m = try object(item, Decoding.join(mPath, i), allowed: Decoding.maneuverKeys)
+                if let last = specs.last, last.turn == .arrive { throw fail(.arrivalNotLast, Decoding.join(mPath, i), item) }
+                specs.append(try maneuver(m))
             }
         }
         do {
-            try route.place(specs.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street)) })
+            try route.place(specs.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
         } catch {
             switch error {
             case .maneuverOffRoute(let i, let meters):
@@ -164,6 +154,49 @@ extension Decoding {
             }
         }
         return (points, specs, route.length)
+    }
+
+    static let maneuverKeys = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side"]
+
+    /// One maneuver; each kind takes only its own keys (docs/scenario-format.md).
+    mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {
+        let id = try id(m)
+        let at = try point(m)
+        // `oneOf` guarantees the raw value exists.
+        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
+        /// The value of `key`, refused unless `turn` is one of `kinds`.
+        func only(_ key: String, _ kinds: [Turn]) throws(ScenarioError) -> JSONValue? {
+            guard let v = m.optional(key) else { return nil }
+            if !kinds.contains(turn) { throw fail(.keyNotForTurn(key, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key), v) }
+            return v
+        }
+        let notArrival = Turn.allCases.filter { $0 != .arrive }
+        var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
+        if let s = try only("street", notArrival) {
+            let street = try nonEmptyString(s, m.path("street"))
+            if street.count > Limits.streetCharacters {
+                throw fail(.stringTooLong(maxCharacters: Limits.streetCharacters), m.path("street"), s)
+            }
+            spec.street = street
+        }
+        if let s = try only("toward", notArrival) { spec.details.toward = try nonEmptyString(s, m.path("toward")) }
+        if let v = try only("exit", [.roundabout]) {
+            let n = try integer(v, m.path("exit"))
+            if n < 1 || n > Int64(ManeuverDetails.exits) { throw fail(.outOfRange("1...\(ManeuverDetails.exits)"), m.path("exit"), v) }
+            spec.details.exit = Int(n)
+        } else if turn == .roundabout {
+            throw fail(.missingField("exit"), m.path, m.value)
+        }
+        if let v = try only("ref", [.offRamp]) {
+            let ref = try nonEmptyString(v, m.path("ref"))
+            if ref.count > 8 { throw fail(.outOfRange("1...8 characters"), m.path("ref"), v) }
+            spec.details.exitNumber = ref
+        }
+        if let v = try only("name", [.offRamp]) { spec.details.exitName = try nonEmptyString(v, m.path("name")) }
+        if let v = try only("side", [.arrive]) {
+            spec.details.side = ArrivalSide(rawValue: try oneOf(v, m.path("side"), ArrivalSide.allCases.map(\.rawValue)))
+        }
+        return spec
     }
 
     func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {

@@ -26,6 +26,11 @@ extension ScenarioEncoder {
                 var fields: [(key: String, value: JSONValue)] = [("id", .string(m.id))] + point(m.point)
                 fields.append(("turn", .string(m.turn.rawValue)))
                 if let s = m.street { fields.append(("street", .string(s))) }
+                if let s = m.details.toward { fields.append(("toward", .string(s))) }
+                if let n = m.details.exit { fields.append(("exit", .integer(Int64(n)))) }
+                if let s = m.details.exitNumber { fields.append(("ref", .string(s))) }
+                if let s = m.details.exitName { fields.append(("name", .string(s))) }
+                if let s = m.details.side { fields.append(("side", .string(s.rawValue))) }
                 return .object(fields)
             })))
         }

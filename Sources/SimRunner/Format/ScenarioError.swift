@@ -120,6 +120,10 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case driveWithRecordedFixes
         /// A time window whose `to` is not after its `from`.
         case emptyWindow
+        /// A maneuver key that its kind does not take (`exit` on a `left`); `only` lists the kinds that do.
+        case keyNotForTurn(String, turn: String, only: [String])
+        /// A maneuver listed after the `arrive`: the destination ends the route.
+        case arrivalNotLast
     }
 
     /// What a value should have been.
@@ -239,6 +243,9 @@ extension ScenarioError.Reason {
         case .driveMissing: return "generated fixes need a drive (speed profile)"
         case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
         case .emptyWindow: return "a window's to must be later than its from"
+        case .keyNotForTurn(let key, let turn, let only):
+            return "a \(quoted(turn)) maneuver has no \(quoted(key)); it is only for " + only.map(quoted).joined(separator: ", ")
+        case .arrivalNotLast: return "no maneuver may follow the arrival; the destination ends the route"
         }
     }
 }

@@ -1,0 +1,238 @@
+import Foundation
+@testable import Guidance
+import Road
+import Testing
+
+/// Maneuvers of every kind, with and without the words they carry, named
+/// in the language they are spoken in.
+enum Examples {
+    struct Variant: Sendable {
+        let label: String
+        let maneuver: @Sendable (Language) -> Maneuver
+    }
+
+    static func street(_ language: Language) -> String { language == .en ? "Gangnam-daero" : "강남대로" }
+    static func toward(_ language: Language) -> String { language == .en ? "Seoul Station" : "서울역" }
+
+    /// Every kind of maneuver, bare and with its words.
+    static let variants: [Variant] = Turn.allCases.flatMap { turn -> [Variant] in
+        func v(_ label: String, _ make: @escaping @Sendable (Language) -> Maneuver) -> Variant { Variant(label: label, maneuver: make) }
+        switch turn {
+        case .roundabout:
+            return [
+                v("`roundabout`, `exit` 2", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 2)) }),
+                v("`roundabout`, `exit` 1, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
+                v("`roundabout`, `exit` 3, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
+            ]
+        case .offRamp:
+            return [
+                v("`off-ramp`", { _ in Maneuver(id: "m", turn: turn) }),
+                v("`off-ramp`, `ref`", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitNumber: "12A")) }),
+                v("`off-ramp`, `name`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Pangyo IC" : "판교IC")) }),
+                v("`off-ramp`, `ref`, `name`, `toward`", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: l == .en ? "Seongnam" : "성남", exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC"))
+                }),
+                v("`off-ramp`, `ref`, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exitNumber: "3")) }),
+            ]
+        case .arrive:
+            return [v("`arrive`", { _ in Maneuver(id: "m", turn: turn) })]
+                + ArrivalSide.allCases.map { side in v("`arrive`, `side` \(side.rawValue)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: side)) }) }
+        default:
+            return [
+                v("`\(turn.rawValue)`", { _ in Maneuver(id: "m", turn: turn) }),
+                v("`\(turn.rawValue)`, `street`, `toward`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l))) }),
+            ]
+        }
+    }
+
+    /// Pairs announced together ("…, then …").
+    static let pairs: [(String, @Sendable (Language) -> (Maneuver, Maneuver))] = [
+        ("`right` `street`, then `left` `street`", { l in
+            (Maneuver(id: "a", turn: .right, street: street(l)), Maneuver(id: "b", turn: .left, street: l == .en ? "Teheran-ro" : "테헤란로"))
+        }),
+        ("`left`, then `roundabout` `exit` 2", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .roundabout, details: ManeuverDetails(exit: 2))) }),
+        ("`roundabout` `exit` 1, then `right`", { _ in (Maneuver(id: "a", turn: .roundabout, details: ManeuverDetails(exit: 1)), Maneuver(id: "b", turn: .right)) }),
+        ("`off-ramp` `ref`, then `fork-left`", { _ in (Maneuver(id: "a", turn: .offRamp, details: ManeuverDetails(exitNumber: "5")), Maneuver(id: "b", turn: .forkLeft)) }),
+        ("`right`, then `arrive`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .arrive)) }),
+        ("`left`, then `arrive` `side` right", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .arrive, details: ManeuverDetails(side: .right))) }),
+    ]
+
+    /// Every distance a line can say.
+    static let distances = SpokenDistance.presets
+}
+
+/// Whether `line` is one full Korean sentence in the polite style.
+func isPoliteKorean(_ line: String) -> Bool {
+    guard line.hasSuffix(".") else { return false }
+    let body = line.dropLast()
+    return body.hasSuffix("요") || body.hasSuffix("니다")
+}
+
+/// Whether `line` is one English sentence: a capital first, a period last.
+func isEnglishSentence(_ line: String) -> Bool {
+    guard let first = line.first, first.isUppercase, line.hasSuffix(".") else { return false }
+    return !line.contains("  ") && !line.contains(" ,") && !line.contains(",,") && !line.contains(", .")
+}
+
+@Suite struct PhrasebookTests {
+    @Test func linesArePhrasedInTheChosenLanguage() {
+        let right = Maneuver(id: "m1", turn: .right, street: "Gangnam-daero")
+        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .en) == "In 300 meters, turn right onto Gangnam-daero.")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Now turn right onto Gangnam-daero.")
+        let 우회전 = Maneuver(id: "m1", turn: .right, street: "강남대로")
+        #expect(Phrasebook.line(.near, 우회전, distance: 300, then: nil, language: .ko) == "300미터 앞에서 강남대로로 우회전하세요.")
+        #expect(Phrasebook.line(.now, 우회전, distance: nil, then: nil, language: .ko) == "지금 강남대로로 우회전하세요.")
+        let uTurn = Maneuver(id: "m1", turn: .uTurn)
+        #expect(Phrasebook.line(.far, uTurn, distance: 500, then: nil, language: .ko) == "500미터 앞에서 유턴하세요.")
+        #expect(Phrasebook.line(.far, uTurn, distance: 1_500, then: nil, language: .en) == "In 1.5 kilometers, make a U-turn.")
+    }
+
+    @Test func arrivalSaysWhereTheDestinationIs() {
+        let arrive = Maneuver(id: "m", turn: .arrive)
+        #expect(Phrasebook.line(.now, arrive, distance: nil, then: nil, language: .en) == "You have arrived at your destination.")
+        #expect(Phrasebook.line(.now, arrive, distance: nil, then: nil, language: .ko) == "목적지에 도착했습니다.")
+        let right = Maneuver(id: "m", turn: .arrive, details: ManeuverDetails(side: .right))
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Your destination is on the right.")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .ko) == "목적지가 오른쪽에 있습니다.")
+        #expect(Phrasebook.line(.near, right, distance: 200, then: nil, language: .en) == "In 200 meters, your destination will be on the right.")
+        #expect(Phrasebook.line(.near, right, distance: 200, then: nil, language: .ko) == "200미터 앞 오른쪽에 목적지가 있습니다.")
+    }
+
+    @Test func roundaboutsAndRampsNameTheirExit() {
+        let roundabout = Maneuver(id: "m", turn: .roundabout, details: ManeuverDetails(exit: 2))
+        #expect(Phrasebook.line(.now, roundabout, distance: nil, then: nil, language: .en) == "At the roundabout, take the second exit.")
+        #expect(Phrasebook.line(.now, roundabout, distance: nil, then: nil, language: .ko) == "회전교차로에서 두 번째 출구로 나가세요.")
+        #expect(Phrasebook.line(.far, roundabout, distance: 300, then: nil, language: .ko) == "300미터 앞 회전교차로에서 두 번째 출구로 나가세요.")
+        let exit = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "수원", exitNumber: "12"))
+        #expect(Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko) == "500미터 앞에서 수원 방면 12번 출구로 나가세요.")
+        let exitEn = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "Suwon", exitNumber: "12"))
+        #expect(Phrasebook.line(.near, exitEn, distance: 500, then: nil, language: .en) == "In 500 meters, take exit 12 toward Suwon.")
+    }
+
+    @Test func aThenLineCombinesTwoManeuvers() {
+        let right = Maneuver(id: "m1", turn: .right), left = Maneuver(id: "m2", turn: .left)
+        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left.")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .ko) == "지금 우회전한 후 좌회전하세요.")
+        let arrive = Maneuver(id: "m3", turn: .arrive, details: ManeuverDetails(side: .left))
+        #expect(Phrasebook.line(.near, right, distance: 150, then: arrive, language: .en) == "In 150 meters, turn right, then your destination will be on the left.")
+        #expect(Phrasebook.line(.near, right, distance: 150, then: arrive, language: .ko) == "150미터 앞에서 우회전하면 왼쪽에 목적지가 있습니다.")
+    }
+
+    @Test func towardIsSaidOnlyForADirectionNeverForTheStreet() {
+        let street = Maneuver(id: "m", turn: .left, street: "테헤란로")
+        #expect(!Phrasebook.line(.now, street, distance: nil, then: nil, language: .ko).contains("방면"))
+        let toward = Maneuver(id: "m", turn: .left, details: ManeuverDetails(toward: "수원"))
+        #expect(Phrasebook.line(.now, toward, distance: nil, then: nil, language: .ko) == "지금 수원 방면으로 좌회전하세요.")
+        let both = Maneuver(id: "m", turn: .left, street: "테헤란로", details: ManeuverDetails(toward: "수원"))
+        #expect(Phrasebook.line(.now, both, distance: nil, then: nil, language: .ko) == "지금 수원 방면 테헤란로로 좌회전하세요.")
+    }
+
+    @Test(arguments: [
+        ("강남대로", "로"), ("테헤란로", "로"), ("올림픽대로", "로"), ("세종로", "로"), ("영동대교", "로"),
+        ("을지로입구역", "으로"), ("한강진", "으로"), ("서울", "로"), ("강변북로", "로"), ("남산1호터널", "로"),
+        ("국도 1", "로"), ("국도 3", "으로"), ("국도 6", "으로"), ("국도 7", "로"), ("국도 10", "으로"), ("국도 2", "로"),
+        ("IC", "로"), ("판교IC", "로"), ("KTX", "로"), ("Exit M", "으로"), ("Gangnam-daero", "로"), ("Seoul", "로"),
+        ("Seoul Station", "으로"), ("Main Street", "로"), ("Gimpo Airport", "로"), ("Jamsil Bridge", "로"), ("Daechi-dong", "으로"),
+        ("강남대로)", "로"), ("역 ", "으로"), ("...", "로"),
+    ])
+    func roOrEuroFollowsTheLastSound(_ name: String, _ particle: String) {
+        #expect(Phrasebook.roParticle(after: name) == particle)
+    }
+
+    @Test func everyKindStageAndLanguageIsAFullSentence() {
+        var count = 0
+        for variant in Examples.variants {
+            for language in Language.allCases {
+                let m = variant.maneuver(language)
+                for stage in Stage.allCases {
+                    for distance in stage == .now ? [nil] : Examples.distances.map(Optional.some) {
+                        for next in [nil, Maneuver(id: "n", turn: .left), Maneuver(id: "n", turn: .roundabout, details: ManeuverDetails(exit: 3)),
+                                     Maneuver(id: "n", turn: .arrive), Maneuver(id: "n", turn: .arrive, details: ManeuverDetails(side: .ahead))]
+                            where m.turn != .arrive || next == nil {
+                            let line = Phrasebook.line(stage, m, distance: distance, then: next, language: language)
+                            count += 1
+                            switch language {
+                            case .en:
+                                #expect(isEnglishSentence(line), "\(variant.label): \(line)")
+                                #expect(!line.contains(" m ") && !line.contains(" km") && !line.contains(" m,"), "\(line)")
+                                #expect(stage == .now ? !line.hasPrefix("In ") : line.hasPrefix("In "), "\(line)")
+                            case .ko:
+                                #expect(isPoliteKorean(line), "\(variant.label): \(line)")
+                                // No Latin at all unless a name given in Latin (none here but 12A, IC).
+                                let latin = line.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }
+                                #expect(String(String.UnicodeScalarView(latin)).allSatisfy { "ACI".contains($0) }, "\(line)")
+                                #expect(!line.contains("방면") || m.details.toward != nil, "\(line)")
+                                #expect(!line.contains("  ") && !line.contains(" ."), "\(line)")
+                            }
+                            if let next, next.turn == .roundabout { #expect(line.contains(language == .en ? "third exit" : "세 번째 출구"), "\(line)") }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(count > 1_000)
+    }
+
+    @Test func everyKoreanStemTakesTheAttributiveEnding() {
+        for variant in Examples.variants {
+            let (_, stem) = Phrasebook.koreanAction(variant.maneuver(.ko))
+            let attributive = Phrasebook.attributive(stem)
+            #expect(!attributive.hasSuffix("은"), "\(stem)")
+            #expect(attributive.hasSuffix("한") || attributive.hasSuffix("간"), "\(stem) → \(attributive)")
+        }
+    }
+
+    @Test func ordinalsAreWordsForEveryExit() {
+        for n in 1...ManeuverDetails.exits {
+            #expect(!Phrasebook.koreanOrdinal(n).contains { $0.isNumber })
+            #expect(!Phrasebook.englishOrdinal(n).contains { $0.isNumber })
+        }
+        #expect(Phrasebook.koreanOrdinal(1) == "첫 번째" && Phrasebook.koreanOrdinal(12) == "열두 번째")
+        #expect(Phrasebook.englishOrdinal(3) == "third" && Phrasebook.englishOrdinal(12) == "twelfth")
+    }
+
+    /// The table in docs/road.md is this one; on a change, run this test
+    /// with `PHRASEBOOK_TABLE=<file>` to write the new table there, and
+    /// paste it between the markers.
+    @Test func theDocsTableListsEveryPhrase() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/road.md"), encoding: .utf8)
+        let begin = "<!-- phrasebook table: begin -->\n", end = "<!-- phrasebook table: end -->"
+        guard let from = doc.range(of: begin), let to = doc.range(of: end) else {
+            Issue.record("docs/road.md has no phrasebook table markers")
+            return
+        }
+        let expected = Self.table()
+        if let out = ProcessInfo.processInfo.environment["PHRASEBOOK_TABLE"] {
+            try expected.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+        #expect(String(doc[from.upperBound..<to.lowerBound]) == expected, "the table in docs/road.md is out of date")
+    }
+
+    static func table() -> String {
+        func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+        var out = "| maneuver | language | far (1.5 km) and near (300 m) | now |\n|---|---|---|---|\n"
+        for variant in Examples.variants {
+            for language in [Language.en, .ko] {
+                let m = variant.maneuver(language)
+                let far = Phrasebook.line(.far, m, distance: 1_500, then: nil, language: language)
+                let near = Phrasebook.line(.near, m, distance: 300, then: nil, language: language)
+                let now = Phrasebook.line(.now, m, distance: nil, then: nil, language: language)
+                out += "| \(variant.label) | \(language.rawValue) | \(cell(far))<br>\(cell(near)) | \(cell(now)) |\n"
+            }
+        }
+        out += "\n| announced together | language | near (300 m) | now |\n|---|---|---|---|\n"
+        for (label, make) in Examples.pairs {
+            for language in [Language.en, .ko] {
+                let (m, n) = make(language)
+                let near = Phrasebook.line(.near, m, distance: 300, then: n, language: language)
+                let now = Phrasebook.line(.now, m, distance: nil, then: n, language: language)
+                out += "| \(label) | \(language.rawValue) | \(cell(near)) | \(cell(now)) |\n"
+            }
+        }
+        out += "\n| line | en | ko |\n|---|---|---|\n"
+        out += "| off route | \(Phrasebook.offRoute(.en)) | \(Phrasebook.offRoute(.ko)) |\n"
+        out += "| recalculated | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        return out
+    }
+}

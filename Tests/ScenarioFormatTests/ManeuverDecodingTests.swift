@@ -1,0 +1,73 @@
+import Guidance
+import Road
+@testable import ScenarioFormat
+@testable import SimRunner
+import Testing
+
+/// A road scenario whose route (885 m due east) has `maneuvers`.
+private func withManeuvers(_ maneuvers: String) -> String {
+    #"{"drivesim": 1, "name": "t", "road": {"language": "ko", "route": {"points": [{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": ["#
+        + maneuvers + #"]}, "drive": {"speeds": [{"from": 0, "kmh": 50}]}}}"#
+}
+
+/// One maneuver at 265 m with `fields` after its id and point.
+private func one(_ fields: String) -> String { withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "# + fields + "}") }
+
+private func failure(_ text: String) -> ScenarioError? {
+    do {
+        _ = try ScenarioDecoder.decode(Array(text.utf8), file: "road.json")
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite struct ManeuverDecodingTests {
+    @Test(arguments: [
+        (one(#""turn": "roundabout""#), ScenarioError.Reason.missingField("exit"), "road.route.maneuvers[0]"),
+        (one(#""turn": "roundabout", "exit": 0"#), .outOfRange("1...12"), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "roundabout", "exit": 13"#), .outOfRange("1...12"), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "roundabout", "exit": 2.5"#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "roundabout", "exit": "2""#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "left", "exit": 2"#), .keyNotForTurn("exit", turn: "left", only: ["roundabout"]), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "left", "ref": "12""#), .keyNotForTurn("ref", turn: "left", only: ["off-ramp"]), "road.route.maneuvers[0].ref"),
+        (one(#""turn": "roundabout", "exit": 1, "name": "x""#), .keyNotForTurn("name", turn: "roundabout", only: ["off-ramp"]), "road.route.maneuvers[0].name"),
+        (one(#""turn": "off-ramp", "ref": """#), .emptyString, "road.route.maneuvers[0].ref"),
+        (one(#""turn": "off-ramp", "ref": "123456789""#), .outOfRange("1...8 characters"), "road.route.maneuvers[0].ref"),
+        (one(#""turn": "off-ramp", "name": 12"#), .wrongType(expected: .string), "road.route.maneuvers[0].name"),
+        (one(#""turn": "right", "side": "right""#), .keyNotForTurn("side", turn: "right", only: ["arrive"]), "road.route.maneuvers[0].side"),
+        (one(#""turn": "arrive", "side": "rigth""#),
+         .unknownValue("rigth", allowed: ["left", "right", "ahead"], suggestion: "right"), "road.route.maneuvers[0].side"),
+        (one(#""turn": "arrive", "street": "강남대로""#),
+         .keyNotForTurn("street", turn: "arrive", only: Turn.allCases.filter { $0 != .arrive }.map(\.rawValue)), "road.route.maneuvers[0].street"),
+        (one(#""turn": "arrive", "toward": "수원""#),
+         .keyNotForTurn("toward", turn: "arrive", only: Turn.allCases.filter { $0 != .arrive }.map(\.rawValue)), "road.route.maneuvers[0].toward"),
+        (one(#""turn": "left", "toward": """#), .emptyString, "road.route.maneuvers[0].toward"),
+        (one(#""turn": "roundabuot", "exit": 2"#),
+         .unknownValue("roundabuot", allowed: Turn.allCases.map(\.rawValue), suggestion: "roundabout"), "road.route.maneuvers[0].turn"),
+        (one(#""turn": "left", "exitt": 2"#), .unknownKey("exitt", suggestion: "exit"), "road.route.maneuvers[0].exitt"),
+        (withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "turn": "arrive"}, {"id": "m2", "lat": 37.5, "lon": 127.006, "turn": "left"}"#),
+         .arrivalNotLast, "road.route.maneuvers[1]"),
+    ] as [(String, ScenarioError.Reason, String)])
+    func badManeuverIsRefusedWithReasonAndPath(text: String, reason: ScenarioError.Reason, path: String) throws {
+        let error = try #require(failure(text), "decoded, but should have been refused")
+        #expect(error.reason == reason)
+        #expect(error.path == path)
+    }
+
+    @Test func eachKindReadsItsOwnDetails() throws {
+        let text = withManeuvers(#"""
+            {"id": "a", "lat": 37.5, "lon": 127.002, "turn": "roundabout", "exit": 2, "toward": "수원", "street": "강남대로"},
+            {"id": "b", "lat": 37.5, "lon": 127.004, "turn": "off-ramp", "ref": "12A", "name": "판교IC"},
+            {"id": "c", "lat": 37.5, "lon": 127.006, "turn": "arrive", "side": "ahead"}
+            """#)
+        let s = try ScenarioDecoder.decode(Array(text.utf8), file: "road.json")
+        let m = try #require(s.road).maneuvers
+        #expect(m.map(\.turn) == [.roundabout, .offRamp, .arrive])
+        #expect(m[0].details == ManeuverDetails(toward: "수원", exit: 2) && m[0].street == "강남대로")
+        #expect(m[1].details == ManeuverDetails(exitNumber: "12A", exitName: "판교IC"))
+        #expect(m[2].details == ManeuverDetails(side: .ahead))
+        let again = try ScenarioDecoder.decode(ScenarioEncoder.encode(s), file: "again")
+        #expect(again == s)
+    }
+}
