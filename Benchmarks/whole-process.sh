@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Whole-process speed of `drivesim run FILE --format json` on generated talk
+# drives of 1, 6, 12 and 24 hours, against the plain-Python reference model
+# (Benchmarks/reference_model.py) on the 12-hour one: issue 8's "Speed" targets
+# (12 h at least 30 times faster than Python; 24 h at most 2.2 times 12 h).
+#
+#   Benchmarks/whole-process.sh            # builds release first
+#   Benchmarks/whole-process.sh --no-build # uses the existing .build/release/drivesim
+#
+# CPU time is user + sys of the process, best of 3 for drivesim, one run for
+# Python (it takes seconds). Figures depend on the machine and its load.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if [ -d /opt/swift/usr/bin ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
+if [ "${1:-}" != "--no-build" ]; then
+    swift build -c release >&2
+fi
+DRIVESIM=.build/release/drivesim
+[ -x "$DRIVESIM" ] || { echo "no $DRIVESIM: build with 'swift build -c release'" >&2; exit 2; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+TIMEFORMAT='%3U %3S'
+SEED=1
+HOURS=(1 6 12 24)
+
+# cpu_seconds OUT CMD...: user + sys CPU seconds of one run of CMD, its stdout to OUT.
+cpu_seconds() {
+    local out=$1 t
+    shift
+    t=$( { time "$@" > "$out" 2> /dev/null; } 2>&1 ) || true
+    awk '{ printf "%.3f", $1 + $2 }' <<< "$t"
+}
+
+# best_of_3 CMD...: the least of three cpu_seconds.
+best_of_3() {
+    local best="" s
+    for _ in 1 2 3; do
+        s=$(cpu_seconds /dev/null "$@")
+        if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; fi
+    done
+    echo "$best"
+}
+
+declare -A EVENTS CPU
+for h in "${HOURS[@]}"; do
+    file="$WORK/drive-${h}h.json"
+    "$DRIVESIM" generate --hours "$h" --seed "$SEED" --out "$file"
+    "$DRIVESIM" run "$file" --format json > "$WORK/drive-${h}h.timeline.json" || {
+        echo "drivesim run failed on the ${h}-hour drive" >&2; exit 1; }
+    EVENTS[$h]=$(grep -c '"t": ' "$WORK/drive-${h}h.timeline.json")
+    CPU[$h]=$(best_of_3 "$DRIVESIM" run "$file" --format json)
+done
+
+python_cpu=$(cpu_seconds "$WORK/python-12h.timeline.json" python3 Benchmarks/reference_model.py "$WORK/drive-12h.json")
+if cmp -s "$WORK/python-12h.timeline.json" "$WORK/drive-12h.timeline.json"; then
+    same="byte-identical"
+else
+    same="DIFFERENT (see Benchmarks/reference_model.py)"
+fi
+
+echo "drivesim run FILE --format json, generated talk drives (seed $SEED), CPU user+sys, best of 3"
+printf '%6s  %9s  %14s  %11s\n' hours events "drivesim CPU s" "÷ 12 h run"
+for h in "${HOURS[@]}"; do
+    ratio=$(awk -v a="${CPU[$h]}" -v b="${CPU[12]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+    printf '%6s  %9s  %14s  %11s\n' "$h" "${EVENTS[$h]}" "${CPU[$h]}" "$ratio"
+done
+speedup=$(awk -v p="$python_cpu" -v d="${CPU[12]}" 'BEGIN { if (d > 0) printf "%.1f", p / d; else print "-" }')
+echo
+echo "python3 Benchmarks/reference_model.py, 12 h: ${python_cpu} s CPU (one run); timeline $same"
+echo "Python / drivesim at 12 h: ${speedup}x   (issue 8 target: at least 30x; 24 h / 12 h target: at most 2.2)"
