@@ -25,12 +25,28 @@ extension TalkArbiter {
         }
     }
 
-    /// Where the caller is in the current instant.
-    struct InstantOrder: Sendable {
+    /// Where the caller is in the current instant, to check that it keeps
+    /// SPEC 4.2's order: one instant at a time, time never going back, each
+    /// instant's inputs in step order, then its end.
+    struct InstantOrder: Sendable, Equatable {
         var now = SimTime.zero
         var step = 0
-        /// Whether inputs came since the last `endInstant`.
+        /// Whether inputs came since the last end of an instant.
         var open = false
+
+        /// Takes `input` at `now`; false if it is out of order.
+        mutating func admit(_ input: Input, at now: SimTime) -> Bool {
+            let inOrder = open ? now == self.now && input.step >= step : now >= self.now
+            (self.now, step, open) = (now, input.step, true)
+            return inOrder
+        }
+
+        /// Ends the instant `now`; false if inputs of another instant are open or time went back.
+        mutating func end(at now: SimTime) -> Bool {
+            let inOrder = open ? now == self.now : now >= self.now
+            (self.now, step, open) = (now, 0, false)
+            return inOrder
+        }
     }
 
     /// Something the state or the order of the calls should never show.
@@ -148,14 +164,7 @@ extension TalkArbiter {
     mutating func checkInput(_ input: Input, at now: SimTime) {
         #if DEBUG
         var found = inconsistencies(at: now, endOfInstant: false)
-        if instant.open {
-            if now != instant.now || input.step < instant.step { found.append(.outOfOrder) }
-        } else {
-            if now < instant.now { found.append(.outOfOrder) }
-            instant.now = now
-            instant.open = true
-        }
-        instant.step = input.step
+        if !instant.admit(input, at: now) { found.append(.outOfOrder) }
         assert(found.isEmpty, "TalkArbiter after \(input) at \(now): \(found)")
         #endif
     }
@@ -165,8 +174,7 @@ extension TalkArbiter {
     mutating func checkEndOfInstant(at now: SimTime) {
         #if DEBUG
         var found = inconsistencies(at: now, endOfInstant: true)
-        if instant.open ? now != instant.now : now < instant.now { found.append(.outOfOrder) }
-        instant = InstantOrder(now: now, step: 0, open: false)
+        if !instant.end(at: now) { found.append(.outOfOrder) }
         assert(found.isEmpty, "TalkArbiter at the end of instant \(now): \(found)")
         #endif
     }
