@@ -59,6 +59,8 @@ extension TalkArbiter {
         case playingLineNotPlaying(line: Int)
         /// A queued line is not marked pending.
         case queuedLineNotPending(line: Int)
+        /// A queue's links disagree with each other or with its ends.
+        case brokenQueue
         /// A queued line is in the other class's queue.
         case queuedInWrongClass(line: Int)
         /// A line and a stretch play at once.
@@ -145,16 +147,23 @@ extension TalkArbiter {
         case .idle: queue = PendingLines()
         case .playing(_, let pending), .pending(let pending): queue = pending
         }
-        for (lines, urgent) in [(queue.urgent.lines, true), (queue.ordinary.lines, false)] {
-            for line in lines {
+        for urgent in [true, false] {
+            let ends = urgent ? queue.urgent : queue.ordinary
+            var previous: Int?
+            var next = ends.first
+            var steps = 0
+            while let line = next, steps <= lines.count {
+                if queueLinks[line].previous != previous { found.append(.brokenQueue) }
                 if lineProgress[line] != .pending { found.append(.queuedLineNotPending(line: line)) }
-                if self.lines[line].urgent != urgent, fault != .urgentNotAhead || urgent {
+                if lines[line].urgent != urgent, fault != .urgentNotAhead || urgent {
                     found.append(.queuedInWrongClass(line: line))
                 }
-                if let expires = self.lines[line].expires, expires <= now, fault != .staleIgnored {
+                if let expires = lines[line].expires, expires <= now, fault != .staleIgnored {
                     found.append(.pendingAfterExpiry(line: line))
                 }
+                (previous, next, steps) = (line, queueLinks[line].next, steps + 1)
             }
+            if previous != ends.last || steps > lines.count { found.append(.brokenQueue) }
         }
         return found
     }

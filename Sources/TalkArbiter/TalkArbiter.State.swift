@@ -90,35 +90,34 @@ extension TalkArbiter {
     }
 
     /// Pending guidance lines in the order they will start: urgent first, each
-    /// class first come first served.
+    /// class first come first served. A line waits in one queue at most, so
+    /// the lines are linked through the arbiter's `queueLinks` table and a
+    /// queue is just its two ends: no allocation, and a plain value to copy.
     struct PendingLines: Sendable, Equatable {
-        var urgent = IndexQueue()
-        var ordinary = IndexQueue()
+        var urgent = LineQueue()
+        var ordinary = LineQueue()
 
-        var isEmpty: Bool { urgent.isEmpty && ordinary.isEmpty }
-
-        /// The next line to start, removed.
-        mutating func popFirst() -> Int? { urgent.popFirst() ?? ordinary.popFirst() }
-
-        mutating func remove(_ line: Int) {
-            urgent.remove(line)
-            ordinary.remove(line)
-        }
-
-        /// Removes the lines that match, urgent ones first, each class in
-        /// order, and returns them in that order.
-        mutating func removeAll(where match: (Int) -> Bool) -> [Int] {
-            urgent.removeAll(where: match) + ordinary.removeAll(where: match)
-        }
+        var isEmpty: Bool { urgent.first == nil && ordinary.first == nil }
     }
 
-    /// A first-in first-out queue of indices (lines or replies); popping is O(1).
-    struct IndexQueue: Sendable, Equatable {
+    /// The ends of one class of pending lines.
+    struct LineQueue: Sendable, Equatable {
+        var first: Int?
+        var last: Int?
+    }
+
+    /// A pending line's neighbours in its queue.
+    struct QueueLink: Sendable, Equatable {
+        var previous: Int?
+        var next: Int?
+    }
+
+    /// A first-in first-out queue of replies; popping is O(1).
+    struct ReplyQueue: Sendable, Equatable {
         private var items: [Int] = []
         private var head = 0
 
         var isEmpty: Bool { head == items.count }
-        var lines: ArraySlice<Int> { items[head...] }
 
         mutating func append(_ item: Int) { items.append(item) }
 
@@ -136,21 +135,7 @@ extension TalkArbiter {
             return items.removeLast()
         }
 
-        mutating func remove(_ item: Int) {
-            guard let i = items[head...].firstIndex(of: item) else { return }
-            items.remove(at: i)
-        }
-
-        mutating func removeAll(where match: (Int) -> Bool) -> [Int] {
-            var removed: [Int] = []
-            var i = head
-            while i < items.count {
-                if match(items[i]) { removed.append(items.remove(at: i)) } else { i += 1 }
-            }
-            return removed
-        }
-
-        static func == (a: IndexQueue, b: IndexQueue) -> Bool { a.lines.elementsEqual(b.lines) }
+        static func == (a: ReplyQueue, b: ReplyQueue) -> Bool { a.items[a.head...].elementsEqual(b.items[b.head...]) }
     }
 
     /// Where a guidance line is in its life.

@@ -29,12 +29,14 @@ public struct TalkArbiter: Sendable {
     var guidance = GuidanceState.idle
     var ears = EarsState.open
     /// Replies that began while another was active, in the order they began.
-    var waitingReplies = IndexQueue()
+    var waitingReplies = ReplyQueue()
     /// The utterance Dad is speaking, if any.
     var dadSpeaking: Int?
     /// Whether the ears were open when last recorded (`observe`); open at time zero.
     var earsRecordedOpen = true
     var lineProgress: [LineProgress]
+    /// Per line: its neighbours while it is pending.
+    var queueLinks: [QueueLink]
     var chunkReady: [Bool]
 
     #if DEBUG
@@ -59,6 +61,7 @@ public struct TalkArbiter: Sendable {
         self.replies = replies
         self.stretchDurations = stretchDurations
         lineProgress = Array(repeating: .idle, count: lines.count)
+        queueLinks = Array(repeating: QueueLink(), count: lines.count)
         chunkReady = Array(repeating: false, count: stretchDurations.count)
     }
 
@@ -107,7 +110,9 @@ public struct TalkArbiter: Sendable {
     public mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) {
         defer { checkInput(.lineExpired, at: now) }
         guard lineProgress[line] == .pending, lines[line].expires == now, fault != .staleIgnored else { return }
-        removePending { $0.remove(line) }
+        var pending = pendingLines
+        unlink(line, from: &pending)
+        setPendingLines(pending)
         lineProgress[line] = .done
         actions.append(.lineDropped(line: line, rule: .stale))
     }
@@ -118,11 +123,19 @@ public struct TalkArbiter: Sendable {
         guard lineProgress[line] == .idle else { return }
         let request = lines[line]
         if let maneuver = request.maneuver, fault != .supersedingIgnored, guidance.hasPendingLines {
-            let lines = self.lines
-            for pending in removePending({ $0.removeAll { lines[$0].maneuver == maneuver } }) {
-                lineProgress[pending] = .done
-                actions.append(.lineDropped(line: pending, rule: .superseded))
+            var pending = pendingLines
+            // Urgent ones first, each class in order.
+            for urgentClass in [true, false] {
+                var next = urgentClass ? pending.urgent.first : pending.ordinary.first
+                while let line = next {
+                    next = queueLinks[line].next
+                    guard lines[line].maneuver == maneuver else { continue }
+                    unlink(line, from: &pending)
+                    lineProgress[line] = .done
+                    actions.append(.lineDropped(line: line, rule: .superseded))
+                }
             }
+            setPendingLines(pending)
         }
         lineProgress[line] = .pending
         if case .playing(_, let stretch, _, let end) = talk {
@@ -194,8 +207,9 @@ public struct TalkArbiter: Sendable {
     private mutating func settle(at now: SimTime, into actions: inout [Action]) {
         while true {
             // a. Nothing plays: the first pending line starts.
-            if case .pending(var queue) = guidance, !talk.isPlaying, let line = queue.popFirst() {
-                guidance = queue.isEmpty ? .idle : .pending(queue)
+            if case .pending(var pending) = guidance, !talk.isPlaying, let line = pending.urgent.first ?? pending.ordinary.first {
+                unlink(line, from: &pending)
+                guidance = pending.isEmpty ? .idle : .pending(pending)
                 startLine(line, at: now, into: &actions)
                 continue
             }
@@ -245,49 +259,62 @@ public struct TalkArbiter: Sendable {
         }
     }
 
-    /// Changes the pending lines in place (never copying the queue) and
-    /// returns what `change` returns; guidance with nothing left pending and
-    /// nothing playing is idle.
-    private mutating func removePending<T>(_ change: (inout PendingLines) -> T) -> T {
+    /// The lines waiting for guidance, urgent and ordinary.
+    private var pendingLines: PendingLines {
         switch guidance {
-        case .idle:
-            var none = PendingLines()
-            return change(&none)
-        case .playing(let line, var queue):
-            guidance = .idle
-            defer { guidance = .playing(line: line, queue: queue) }
-            return change(&queue)
-        case .pending(var queue):
-            guidance = .idle
-            defer { guidance = queue.isEmpty ? .idle : .pending(queue) }
-            return change(&queue)
+        case .idle: return PendingLines()
+        case .playing(_, let pending), .pending(let pending): return pending
         }
     }
 
-    private mutating func enqueue(_ line: Int) {
-        let urgent = lines[line].urgent && fault != .urgentNotAhead
-        var queue: PendingLines
-        let playing: Int?
+    /// Puts back the pending lines; with nothing playing and nothing left, guidance is idle.
+    private mutating func setPendingLines(_ pending: PendingLines) {
         switch guidance {
-        case .idle: (queue, playing) = (PendingLines(), nil)
-        case .playing(let line, let pending): (queue, playing) = (pending, line)
-        case .pending(let pending): (queue, playing) = (pending, nil)
+        case .idle, .pending: guidance = pending.isEmpty ? .idle : .pending(pending)
+        case .playing(let line, _): guidance = .playing(line: line, queue: pending)
         }
-        guidance = .idle
-        if urgent { queue.urgent.append(line) } else { queue.ordinary.append(line) }
-        guidance = playing.map { .playing(line: $0, queue: queue) } ?? .pending(queue)
+    }
+
+    /// The class a line queues in: `guidance-queue` puts urgent lines ahead.
+    private func queuesAsUrgent(_ line: Int) -> Bool { lines[line].urgent && fault != .urgentNotAhead }
+
+    private mutating func enqueue(_ line: Int) {
+        var pending = pendingLines
+        if queuesAsUrgent(line) { append(line, to: &pending.urgent) } else { append(line, to: &pending.ordinary) }
+        setPendingLines(pending)
+    }
+
+    private mutating func append(_ line: Int, to queue: inout LineQueue) {
+        queueLinks[line] = QueueLink(previous: queue.last, next: nil)
+        if let last = queue.last { queueLinks[last].next = line } else { queue.first = line }
+        queue.last = line
+    }
+
+    /// Takes a pending line out of its queue.
+    private mutating func unlink(_ line: Int, from pending: inout PendingLines) {
+        let link = queueLinks[line]
+        queueLinks[line] = QueueLink()
+        let urgent = queuesAsUrgent(line)
+        if let previous = link.previous {
+            queueLinks[previous].next = link.next
+        } else if urgent {
+            pending.urgent.first = link.next
+        } else {
+            pending.ordinary.first = link.next
+        }
+        if let next = link.next {
+            queueLinks[next].previous = link.previous
+        } else if urgent {
+            pending.urgent.last = link.previous
+        } else {
+            pending.ordinary.last = link.previous
+        }
     }
 
     /// Starts `line` now; whatever was pending stays pending behind it.
     private mutating func startLine(_ line: Int, at now: SimTime, into actions: inout [Action]) {
-        let queue: PendingLines
-        switch guidance {
-        case .idle: queue = PendingLines()
-        case .playing(_, let pending): queue = pending  // only the held-ignored mutant gets here
-        case .pending(let pending): queue = pending
-        }
-        guidance = .idle
-        guidance = .playing(line: line, queue: queue)
+        // Only the held-ignored mutant starts a line while another plays.
+        guidance = .playing(line: line, queue: pendingLines)
         ears = .closed
         lineProgress[line] = .playing
         actions.append(.lineStarted(line: line, endsAt: now + lines[line].duration))

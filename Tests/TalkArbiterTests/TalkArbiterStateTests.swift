@@ -190,12 +190,10 @@ private func inconsistencies(
             == [.heldWithoutGuidance(reply: 0)])
         #expect(inconsistencies(at: 499, endOfInstant: true) { $0.ears = .tail(until: ms(500)) }.isEmpty)
         #expect(inconsistencies(at: 500, endOfInstant: true) { $0.ears = .tail(until: ms(500)) } == [.tailOver])
-        var pending = TalkArbiter.PendingLines()
-        pending.ordinary.append(0)
+        let pending = TalkArbiter.PendingLines(ordinary: .init(first: 0, last: 0))
         #expect(inconsistencies(endOfInstant: true) { $0.guidance = .pending(pending); $0.lineProgress[0] = .pending } == [.pendingOnFreeBus])
         #expect(inconsistencies(endOfInstant: true) { $0.guidance = .pending(pending) } == [.pendingOnFreeBus, .queuedLineNotPending(line: 0)])
-        var urgentAsOrdinary = TalkArbiter.PendingLines()
-        urgentAsOrdinary.ordinary.append(1)
+        let urgentAsOrdinary = TalkArbiter.PendingLines(ordinary: .init(first: 1, last: 1))
         let misfiled: (inout TalkArbiter) -> Void = {
             $0.guidance = .playing(line: 0, queue: urgentAsOrdinary)
             $0.lineProgress = [.playing, .pending]
@@ -203,6 +201,13 @@ private func inconsistencies(
         }
         #expect(inconsistencies(endOfInstant: true, misfiled) == [.queuedInWrongClass(line: 1)])
         #expect(inconsistencies(endOfInstant: true, fault: .urgentNotAhead, misfiled).isEmpty)
+        let broken: (inout TalkArbiter) -> Void = {
+            $0.guidance = .pending(.init(ordinary: .init(first: 0, last: 1)))
+            $0.lineProgress = [.pending, .pending]
+            $0.chunkReady[0] = true
+            $0.talk = .playing(reply: 0, stretch: 0, start: .zero, end: ms(1_000))
+        }
+        #expect(inconsistencies(endOfInstant: true, broken) == [.brokenQueue], "line 0 does not link to line 1")
         let heard: (inout TalkArbiter) -> Void = { $0.dadSpeaking = 0; $0.talk = .waiting(reply: 0, next: 0) }
         #expect(inconsistencies(endOfInstant: true, heard) == [.bargeInMissed(reply: 0)])
         #expect(inconsistencies(endOfInstant: true, fault: .bargeInWhilePlayingOnly, heard).isEmpty)
@@ -323,6 +328,31 @@ private func inconsistencies(
         #expect(a.isIdle)
     }
 
+    @Test func aLineLeavesTheMiddleOfTheQueueWhenSupersededOrStale() {
+        let lines: [TalkArbiter.Line] = [
+            .init(duration: ms(1_000)), .init(duration: ms(100), maneuver: 1), .init(duration: ms(100), maneuver: 2),
+            .init(duration: ms(100), maneuver: 3, expires: ms(500)), .init(duration: ms(100), maneuver: 4),
+            .init(duration: ms(100), maneuver: 2),
+        ]
+        var a = TalkArbiter(settings: .init(), lines: lines, replies: [], stretchDurations: [])
+        var out: [TalkArbiter.Action] = []
+        for line in 0..<5 { a.lineRequested(line, at: .zero, into: &out) }
+        a.endInstant(at: .zero, into: &out)
+        a.lineRequested(5, at: ms(200), into: &out)
+        a.endInstant(at: ms(200), into: &out)
+        a.lineExpired(3, at: ms(500), into: &out)
+        a.endInstant(at: ms(500), into: &out)
+        #expect(a.inconsistencies(at: ms(500), endOfInstant: true).isEmpty)
+        for t in stride(from: Int64(1_000), through: 1_300, by: 100) {
+            if case .playing(let line, _) = a.guidance { a.lineEnded(line, at: ms(t), into: &out) }
+            a.endInstant(at: ms(t), into: &out)
+        }
+        let started = out.compactMap { if case .lineStarted(let line, _) = $0 { return line } else { return nil } }
+        #expect(started == [0, 1, 4, 5])
+        #expect(out.contains(.lineDropped(line: 2, rule: .superseded)) && out.contains(.lineDropped(line: 3, rule: .stale)))
+        #expect(a.isIdle)
+    }
+
     @Test func everyMutantHasTheSameNameInCodeAndOnTheCommandLine() {
         for fault in TalkArbiter.Fault.allCases {
             #expect(fault.rawValue == kebabCase("\(fault)"))
@@ -346,8 +376,7 @@ private func kebabCase(_ name: String) -> String {
 extension TalkArbiter {
     /// Pending lines holding just `line`, as the state would.
     fileprivate func pendingForTest(_ line: Int) -> PendingLines {
-        var pending = PendingLines()
-        if lines[line].urgent { pending.urgent.append(line) } else { pending.ordinary.append(line) }
-        return pending
+        let only = LineQueue(first: line, last: line)
+        return lines[line].urgent ? PendingLines(urgent: only) : PendingLines(ordinary: only)
     }
 }
