@@ -127,12 +127,12 @@ public struct TalkArbiter: Sendable {
             // Urgent ones first, each class in order.
             for urgentClass in [true, false] {
                 var next = urgentClass ? pending.urgent.first : pending.ordinary.first
-                while let line = next {
-                    next = queueLinks[line].next
-                    guard lines[line].maneuver == maneuver else { continue }
-                    unlink(line, from: &pending)
-                    lineProgress[line] = .done
-                    actions.append(.lineDropped(line: line, rule: .superseded))
+                while let queued = next {
+                    next = queueLinks[queued].next
+                    guard lines[queued].maneuver == maneuver else { continue }
+                    unlink(queued, from: &pending)
+                    lineProgress[queued] = .done
+                    actions.append(.lineDropped(line: queued, rule: .superseded))
                 }
             }
             setPendingLines(pending)
