@@ -4,7 +4,7 @@ import SimClock
 // what cannot happen cannot be written: a playing stretch always belongs to the
 // active reply, a held reply has a time it is held since, closed ears have no
 // reopen time. Internal, not private, so that the tests can build a state that
-// should not exist and see `inconsistencies(at:)` name it.
+// should not exist and see `inconsistencies(at:endOfInstant:)` name it.
 
 extension TalkArbiter {
     /// Pippa's side: the active reply and what its next stretch is doing.
