@@ -2,11 +2,11 @@
 /// `EmbeddedEventLoop`: `advance()` moves `now` to the next instant that has
 /// events, `nextEvent()` hands them over in queue order (including any the
 /// caller schedules at `now` meanwhile), and the caller finishes the instant
-/// (settle, observe) before advancing again. Time never moves backwards.
+/// (the arbiter's `endInstant`) before advancing again. Time never moves backwards.
 ///
 ///     while let now = loop.advance() {
 ///         while let event = loop.nextEvent() { handle(event, at: now) }
-///         settle(at: now)
+///         endInstant(at: now)
 ///     }
 public struct SimLoop<Event> {
     /// The events still to come.

@@ -1,8 +1,9 @@
 extension TalkArbiter {
     /// Deliberately broken variants of the arbiter, one per rule, for showing
     /// that the fuzzer and the checks have teeth (`drivesim fuzz --mutant`).
-    /// A real run never sets one.
-    public enum Fault: String, Sendable, CaseIterable {
+    /// A real run never sets one, so they are not public API. Each raw value
+    /// is its case's name in kebab case, the name the command line takes.
+    package enum Fault: String, Sendable, CaseIterable {
         /// `ears-closed`: the ears reopen 1 ms before the tail has passed.
         case earsEarly = "ears-early"
         /// `urgent-cut`: urgent lines wait for a stretch like ordinary ones.
@@ -27,7 +28,7 @@ extension TalkArbiter {
         case replyQueueLIFO = "reply-queue-lifo"
 
         /// The rule this fault breaks.
-        public var rule: Rule {
+        package var rule: Rule {
             switch self {
             case .earsEarly: return .earsClosed
             case .urgentWaits: return .urgentCut

@@ -142,6 +142,6 @@ import Testing
         #expect(Fixtures.drivesim("fuzz", "--mutant", "ears-erly").stderr.contains("Did you mean 'ears-early'?"))
         let list = Fixtures.drivesim("fuzz", "--list-mutants")
         #expect(list.code == 0)
-        #expect(list.stdout.split(separator: "\n").count == TalkArbiter.Fault.allCases.count)
+        #expect(list.stdout.split(separator: "\n").map { $0.prefix { $0 != " " } } == TalkArbiter.Fault.allCases.map { Substring($0.rawValue) })
     }
 }

@@ -23,15 +23,14 @@ private struct Bench {
         arbiter = TalkArbiter(settings: settings, lines: lines, replies: replies, stretchDurations: durations)
     }
 
-    /// Runs one instant: `inputs` in order, then settle and observe; returns its actions.
+    /// Runs one instant: `inputs` in order, then its end; returns its actions.
     @discardableResult
     mutating func instant(_ t: Int64, _ inputs: (inout TalkArbiter, SimTime, inout [TalkArbiter.Action]) -> Void = { _, _, _ in })
         -> [TalkArbiter.Action]
     {
         var out: [TalkArbiter.Action] = []
         inputs(&arbiter, ms(t), &out)
-        arbiter.settle(at: ms(t), into: &out)
-        arbiter.observe(at: ms(t), into: &out)
+        arbiter.endInstant(at: ms(t), into: &out)
         actions += out
         return out
     }

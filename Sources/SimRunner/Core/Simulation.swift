@@ -17,8 +17,10 @@ public struct Simulation: Sendable {
     public var eventsHandled: Int
 
     /// Simulates `scenario` from time zero until nothing is left to happen.
-    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
-    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+    public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
+
+    /// Simulates `scenario` with a deliberately broken arbiter, for mutation testing.
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         var run = Run(scenario, fault: fault)
         run.simulate()
         timeline = run.timeline
@@ -125,9 +127,7 @@ private struct Run {
                 eventsHandled += 1
                 handle(event, at: now)
             }
-            arbiter.settle(at: now, into: &actions)
-            perform(at: now)
-            arbiter.observe(at: now, into: &actions)
+            arbiter.endInstant(at: now, into: &actions)
             perform(at: now)
         }
     }

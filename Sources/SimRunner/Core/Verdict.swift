@@ -9,8 +9,10 @@ public struct Verdict: Sendable {
 
     /// Simulates `scenario` twice (invariant 7 compares the two timelines),
     /// checks the other invariants, the rule checks and the expectations.
-    /// - Parameter fault: a deliberately broken arbiter, for mutation testing.
-    public init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+    public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
+
+    /// The same with a deliberately broken arbiter, for mutation testing.
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         simulation = Simulation(scenario, fault: fault)
         violations = Invariants.check(scenario, simulation)
         let again = Simulation(scenario, fault: fault)

@@ -19,7 +19,7 @@ public struct CollisionGenerator {
     private let fault: TalkArbiter.Fault?
 
     /// A generator for one scenario; the dry runs use the arbiter under test.
-    public init(seed: UInt64, fault: TalkArbiter.Fault? = nil) {
+    package init(seed: UInt64, fault: TalkArbiter.Fault? = nil) {
         random = SplitMix64(seed: seed)
         self.fault = fault
     }

@@ -13,7 +13,7 @@ public struct Fuzzer {
         public var runs = 10_000
         /// This machine's part, 1-based: runs `i` with `i % count == index - 1`.
         public var shard = (index: 1, count: 1)
-        public var fault: TalkArbiter.Fault?
+        package var fault: TalkArbiter.Fault?
         /// How many failures are kept, per check (the check of a run's first
         /// violation); the rest are only counted, so memory stays bounded
         /// however many runs fail.
@@ -58,7 +58,7 @@ public struct Fuzzer {
     }
 
     /// The scenario of run `run` of the campaign.
-    public static func scenario(campaign: UInt64, run: Int, fault: TalkArbiter.Fault?) -> Scenario {
+    package static func scenario(campaign: UInt64, run: Int, fault: TalkArbiter.Fault?) -> Scenario {
         var generator = CollisionGenerator(seed: seed(campaign: campaign, run: run), fault: fault)
         return generator.scenario(name: "fuzz seed \(campaign) run \(run)")
     }
@@ -78,7 +78,7 @@ public struct Fuzzer {
     }
 
     /// Every broken check of one scenario, in time order.
-    public static func violations(of scenario: Scenario, fault: TalkArbiter.Fault?) -> [Violation] {
+    package static func violations(of scenario: Scenario, fault: TalkArbiter.Fault?) -> [Violation] {
         check(scenario, fault: fault).0
     }
 

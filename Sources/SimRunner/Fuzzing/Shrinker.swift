@@ -16,11 +16,11 @@ import TalkArbiter
 public struct Shrinker {
     /// The check the scenario must keep failing.
     public let check: Check
-    public let fault: TalkArbiter.Fault?
+    package let fault: TalkArbiter.Fault?
     /// How many candidate scenarios were simulated.
     public private(set) var attempts = 0
 
-    public init(check: Check, fault: TalkArbiter.Fault? = nil) {
+    package init(check: Check, fault: TalkArbiter.Fault? = nil) {
         self.check = check
         self.fault = fault
     }
