@@ -131,6 +131,7 @@ import Testing
     @Test(arguments: [
         ["--runs", "-1"], ["--runs", "0"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"], ["--mutant", "ears-erly"],
         ["--out", "/proc/drivesim-cannot-write"], ["--time-limit", "-5"], ["--seed", "x"], ["extra"],
+        ["--jobs", "0"], ["--jobs", "abc"], ["--jobs", "-2"], ["--jobs"],
     ])
     func badArgumentsExitTwo(arguments: [String]) {
         var console = Console.captured

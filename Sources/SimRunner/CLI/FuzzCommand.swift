@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -16,7 +17,7 @@ enum FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
-        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--out <dir>] [--mutant <name>]"
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -36,6 +37,8 @@ enum FuzzCommand: Command {
           --time-limit <seconds>  Stop early after this much wall-clock time.
           --shard <i>/<n>         Do only part i of n (1-based) of the campaign's runs;
                                   n machines with i = 1...n together do exactly the whole.
+          --jobs <n>              Workers, 1 to 1024 (default: this machine's cores); the
+                                  results, files and output are the same for every n.
           --out <dir>             Where reproducers go (default fuzz-failures).
           --mutant <name>         Fuzz a deliberately broken arbiter instead (see --list-mutants).
           --list-mutants          List the built-in mutants.
@@ -48,7 +51,7 @@ enum FuzzCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--out", "--mutant"], flags: ["--list-mutants"])
+            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant"], flags: ["--list-mutants"])
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
@@ -61,6 +64,7 @@ enum FuzzCommand: Command {
         settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
         settings.fault = try args.value("--mutant").map(mutant(named:))
+        let jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
@@ -74,27 +78,22 @@ enum FuzzCommand: Command {
         let mutant = settings.fault.map { "mutant \($0.rawValue) (breaks \($0.rule.rawValue))" } ?? "the arbiter"
         console.out(
             "drivesim fuzz: seed \(settings.seed), runs \(settings.runs), shard \(settings.shard.index)/\(settings.shard.count), \(mutant)\n")
-        var fuzzer = Fuzzer(settings)
         let clock = ContinuousClock()
         let start = clock.now
-        var stoppedEarly = false
-        for index in fuzzer.runIndices {
-            fuzzer.run(index)
-            if fuzzer.runsDone % 1_000 == 0 {
-                if console.errIsTerminal { console.err("\r\(fuzzer.runsDone) runs, \(fuzzer.failedRuns) failed") }
-                if let timeLimit, clock.now - start > timeLimit {
-                    stoppedEarly = true
-                    break
-                }
-            }
+        let showsProgress = console.errIsTerminal
+        // With a time limit, the result is the contiguous prefix of runs done (see `Campaign`).
+        let outcome = Campaign.run(settings, jobs: jobs) { progress in
+            if showsProgress { console.err("\r\(progress.runsDone) runs, \(progress.failedRuns) failed") }
+            return timeLimit.map { clock.now - start <= $0 } ?? true
         }
+        let fuzzer = outcome.fuzzer, stoppedEarly = outcome.stoppedEarly
         let elapsed = clock.now - start
         if console.errIsTerminal { console.err("\r") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         console.err("\(fuzzer.runsDone) runs in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
         if stoppedEarly { console.out("stopped by --time-limit after \(fuzzer.runsDone) runs\n") }
 
-        let reproducers = writeReproducers(fuzzer, folder: out, console: &console)
+        let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
@@ -123,22 +122,16 @@ enum FuzzCommand: Command {
         guard access(folder, W_OK) == 0 else { throw .cannotWrite(path: folder, WriteProblem(errno: errno)) }
     }
 
-    /// Shrinks the first failures of each check (up to `candidates`), keeps the
-    /// smallest result and writes it; returns what was written, per check.
-    static func writeReproducers(_ fuzzer: Fuzzer, folder: String, console: inout Console) -> [(Fuzzer.Failure, String?)] {
+    /// Shrinks the first failures of each check (up to `candidates`, on `jobs`
+    /// workers), keeps the smallest result and writes it; returns what was
+    /// written, per check.
+    static func writeReproducers(
+        _ fuzzer: Fuzzer, folder: String, jobs: Int = 1, console: inout Console
+    ) -> [(Fuzzer.Failure, String?)] {
         var written: [(Fuzzer.Failure, String?)] = []
-        for check in Check.all {
-            let failing = fuzzer.failures.filter { $0.violation.check == check }.prefix(candidates)
-            var best: (failure: Fuzzer.Failure, scenario: Scenario, tries: Int)?
-            for failure in failing {
-                var shrinker = Shrinker(check: check, fault: fuzzer.settings.fault)
-                let small = shrinker.shrink(failure.scenario)
-                if best.map({ Shrinker.size(of: small) < Shrinker.size(of: $0.scenario) }) ?? true {
-                    best = (failure, small, shrinker.attempts)
-                }
-            }
-            guard let (failure, shrunk, tries) = best else { continue }
-            var small = shrunk
+        for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
+            let (failure, tries) = (reproducer.failure, reproducer.tries)
+            var small = reproducer.scenario
             let seed = fuzzer.settings.seed, replay = fuzzer.settings.fault.map { " --mutant \($0.rawValue)" } ?? ""
             small.name = "fuzz seed \(seed) run \(failure.run): \(failure.violation.check)"
             let file = "\(folder)/seed-\(seed)-run-\(failure.run).json"

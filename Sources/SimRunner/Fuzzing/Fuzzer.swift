@@ -7,7 +7,7 @@ import TalkArbiter
 /// every invariant and rule check, failures shrunk to small reproducers.
 /// The same seed gives the same campaign on every machine; shards split its
 /// runs into disjoint parts.
-public struct Fuzzer {
+public struct Fuzzer: Sendable {
     public struct Settings: Sendable {
         public var seed: UInt64 = 1
         public var runs = 10_000
@@ -75,6 +75,20 @@ public struct Fuzzer {
         guard kept[first.check, default: 0] < settings.keptPerCheck else { return }
         kept[first.check, default: 0] += 1
         failures.append(Failure(run: index, violation: first, scenario: scenario))
+    }
+
+    /// Adds the runs of `later`, which come after this fuzzer's in run order
+    /// (a campaign split across workers, see `Campaign`): the result is that
+    /// of one fuzzer doing both in order.
+    public mutating func append(_ later: Fuzzer) {
+        runsDone += later.runsDone
+        failedRuns += later.failedRuns
+        for failure in later.failures where kept[failure.violation.check, default: 0] < settings.keptPerCheck {
+            kept[failure.violation.check, default: 0] += 1
+            failures.append(failure)
+        }
+        for (check, count) in later.failuresPerCheck { failuresPerCheck[check, default: 0] += count }
+        rulesFired.add(later.rulesFired)
     }
 
     /// Every broken check of one scenario, in time order.
