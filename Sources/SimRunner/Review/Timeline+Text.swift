@@ -32,6 +32,13 @@ extension Timeline {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `s` escaped to one safe line (see `append(escaped:)`), for names from the input in headings.
+    static func oneLine(_ s: String) -> String {
+        var out: [UInt8] = []
+        out.append(escaped: s)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// How many characters `append(time:)` writes for `t` (t ≥ 0): `mm:ss.mmm`, with `h:` in front past an hour.
     static func timeWidth(_ t: SimTime) -> Int {
         var hours = t.ms / 3_600_000, width = 9
