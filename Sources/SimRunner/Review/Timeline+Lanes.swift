@@ -99,16 +99,44 @@ extension Timeline {
         }
         out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
         out += LaneScale.legend
+        if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
             return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end
         }
         if !decisions.isEmpty {
             out += "\ndecisions:\n"
-            for i in decisions.prefix(Self.maxListedDecisions) { out += "  " + line(for: events[i]) + "\n" }
+            for i in decisions.prefix(Self.maxListedDecisions) { out += decisionLine(events[i], width: width) + "\n" }
             if decisions.count > Self.maxListedDecisions {
                 out += "  … \(decisions.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
             }
+        }
+        return out
+    }
+}
+
+extension Timeline {
+    /// A decision under the chart: its time, its rule, then what happened,
+    /// cut with `…` to fit `width` (so the rule is never the part cut off).
+    func decisionLine(_ event: TimelineEvent, width: Int) -> String {
+        var text = line(for: event)
+        var tag = ""
+        if text.hasSuffix("]"), let open = text.lastIndex(of: "["), open > text.startIndex,
+           text[text.index(before: open)] == " " {
+            tag = String(text[open...])
+            text = String(text[..<text.index(before: open)]).trimmingTrailingSpaces()
+        }
+        let time = text.prefix { $0 != " " }
+        var out = "  \(time)  \(tag)" + text.dropFirst(time.count)
+        if displayWidth(out) > width {
+            var cut = "", used = 0
+            for c in out {
+                let w = displayWidth(String(c))
+                if used + w > width - 1 { break }
+                cut.append(c)
+                used += w
+            }
+            out = cut + "…"
         }
         return out
     }
@@ -172,11 +200,16 @@ enum LaneScale {
     }
 
     static let legend = """
-        legend: guidance  = line plays   | next bar starts   waits: - line waits, x dropped
+        legend: guidance  = line plays   | next bar   waits: - line waits, x dropped
                 Pippa     ~ stretch plays   X stretch cut   . reply active, silent
                           / reply abandoned   held: : stretch held, , reply queued
                 ears      # ears closed
                 Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+
+    /// The road row's legend, shown with the road row.
+    static let roadLegend = """
                 road      o off route   t turn upcoming   T turn passed
                           ! turn unannounced   x fix or report dropped
 

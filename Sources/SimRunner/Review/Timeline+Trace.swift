@@ -16,7 +16,7 @@ import SimRunner
 /// stays topmost until the next one begins), and reads events in timestamp
 /// order, keeping file order within a timestamp. So entries are written in
 /// `(ts, class)` order, the classes being: async ends, slices (longer first),
-/// flow starts, instants, flow ends. A flow starts at the effect's instant on
+/// flow starts, then instants, each followed by the ends of the flows into it. A flow starts at the effect's instant on
 /// the cause's thread, inside the line or utterance that caused it, and ends at
 /// the same instant on the effect's thread with `"bp": "e"`, bound to the
 /// decision's own instant slice: it goes forward in time (end = start) and
@@ -33,11 +33,11 @@ extension Timeline {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(visible.bars.count * 200 + visible.marks.count * 160 + 1024)
         // Each entry's bytes are `buffer[start..<end]`; the entries are sorted, then joined.
-        var entries: [(ts: Int64, rank: Int, dur: Int64, start: Int, end: Int)] = []
+        var entries: [(ts: Int64, rank: Int, dur: Int64, sub: Int, start: Int, end: Int)] = []
         func us(_ t: SimTime) -> Int64 { t.ms * 1000 }
         func tid(_ lane: Lanes.Lane) -> Int64 { Int64(lane.rawValue + 1) }
         func begin() -> Int { buffer.count }
-        func finish(_ start: Int, ts: Int64, rank: Int, dur: Int64 = 0) { entries.append((ts, rank, dur, start, buffer.count)) }
+        func finish(_ start: Int, ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0) { entries.append((ts, rank, dur, sub, start, buffer.count)) }
         func args(_ indices: [Int]) {
             buffer.append(utf8: "{\"args\": {\"events\": [")
             for (n, i) in indices.enumerated() {
@@ -124,7 +124,7 @@ extension Timeline {
             buffer.append(utf8: ", \"ts\": ")
             buffer.append(int: us(mark.t))
             buffer.append(UInt8(ascii: "}"))
-            finish(start, ts: us(mark.t), rank: 3)
+            finish(start, ts: us(mark.t), rank: 3, sub: mark.event * 2)
         }
         for (n, flow) in visible.flows.enumerated() {
             let name = events[flow.effect].rule?.rawValue ?? "cause"
@@ -137,7 +137,8 @@ extension Timeline {
                 buffer.append(quoted: name)
                 buffer.append(utf8: ", ")
                 tail(ph: ph, tid: tid(lane), ts: us(flow.t))
-                finish(start, ts: us(flow.t), rank: rank)
+                // A flow's end comes right after its effect's instant, before any other decision of the instant.
+                finish(start, ts: us(flow.t), rank: rank == 4 ? 3 : rank, sub: rank == 4 ? flow.effect * 2 + 1 : 0)
             }
         }
         // Longer slices first within a timestamp, so a parent begins before what it holds.
@@ -147,6 +148,7 @@ extension Timeline {
             if x.ts != y.ts { return x.ts < y.ts }
             if x.rank != y.rank { return x.rank < y.rank }
             if x.dur != y.dur { return x.dur > y.dur }
+            if x.sub != y.sub { return x.sub < y.sub }
             return a < b
         }
         var out: [UInt8] = []
