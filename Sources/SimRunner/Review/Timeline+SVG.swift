@@ -94,8 +94,8 @@ extension Timeline {
             let bend = fromY < toY ? 8 : -8
             out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(",\(fromY) C"); out.px(x); out.text(",\(fromY + bend) ")
             out.px(x); out.text(",\(toY - bend) "); out.px(x); out.text(",\(toY)\" data-events=\"\(flow.cause) \(flow.effect)\" ")
-            out.text("marker-end=\"url(#arrow)\"><title>"); out.xml(line(for: events[flow.cause])); out.text(" → ")
-            out.xml(line(for: events[flow.effect])); out.text("</title></path>\n")
+            out.text("marker-end=\"url(#arrow)\"><title>"); out.xmlLine(events[flow.cause], of: self); out.text(" → ")
+            out.xmlLine(events[flow.effect], of: self); out.text("</title></path>\n")
         }
         out.text("</g>\n</svg>\n")
 
@@ -123,7 +123,9 @@ extension Timeline {
             if n > 0 { out.text(" ") }
             out.bytes.append(int: Int64(e))
         }
-        out.text("\"><title>"); out.xml(tooltip(bar)); out.text("</title></rect>")
+        out.text("\"><title>"); out.xml(tooltip(bar))
+        for i in bar.events { out.text("\n"); out.xmlLine(events[i], of: self) }
+        out.text("</title></rect>")
         // The id inside the bar, if it fits; else it is hidden (and counted).
         let text = bar.kind == .stretch || bar.kind == .line || bar.kind == .heard || bar.kind == .lost ? bar.label : ""
         if !text.isEmpty {
@@ -147,7 +149,7 @@ extension Timeline {
     ) {
         let x = x10(mark.t)
         out.text("<g class=\"mark \(mark.kind.rawValue)\" data-events=\"\(mark.event)\"><title>")
-        out.xml(line(for: events[mark.event])); out.text("</title>")
+        out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
         case .dropped:
             out.text("<path class=\"drop\" d=\"M"); out.px(x - 35); out.text(",\(y + 39) l7,7 m0,-7 l-7,7\"/>")
@@ -173,7 +175,7 @@ extension Timeline {
         out.text("</g>\n")
     }
 
-    /// What a bar's tooltip says: what it is, when, and its events as text lines.
+    /// What a bar's tooltip says first: what it is and when (its events' text lines follow).
     private func tooltip(_ bar: Lanes.Bar) -> String {
         let what: String
         let label = Self.oneLine(bar.label)
@@ -189,9 +191,7 @@ extension Timeline {
         case .lost: what = "Dad's \(label): lost (ears closed)"
         case .offRoute: what = "off route"
         }
-        var out = "\(what), \(bar.start) – \(bar.end) (\(bar.end.ms - bar.start.ms) ms)"
-        for i in bar.events { out += "\n" + line(for: events[i]) }
-        return out
+        return "\(what), \(bar.start) – \(bar.end) (\(bar.end.ms - bar.start.ms) ms)"
     }
 
     static let svgStyle = """
@@ -288,7 +288,12 @@ struct SVGWriter {
     /// as a visible escape (`\u{1B}`); newlines and tabs kept (tooltips use them).
     mutating func xml(_ s: String) {
         var s = s
-        s.withUTF8 { utf8 in
+        s.withUTF8 { xml(bytes: $0) }
+    }
+
+    /// UTF-8 bytes escaped as `xml(_:)` does.
+    mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) {
+        do {
             var clean = 0
             for i in utf8.indices {
                 let byte = utf8[i]
@@ -309,6 +314,17 @@ struct SVGWriter {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+    }
+
+    /// A scratch buffer for one event's text line, reused.
+    var scratch: [UInt8] = []
+
+    /// An event's text line, XML-escaped.
+    mutating func xmlLine(_ event: TimelineEvent, of timeline: Timeline) {
+        scratch.removeAll(keepingCapacity: true)
+        timeline.writeLine(event, into: &scratch)
+        let line = scratch
+        line.withUnsafeBufferPointer { xml(bytes: $0) }
     }
 }
 

@@ -38,11 +38,20 @@ extension Timeline {
         func tid(_ lane: Lanes.Lane) -> Int64 { Int64(lane.rawValue + 1) }
         func begin() -> Int { buffer.count }
         func finish(_ start: Int, ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0) { entries.append((ts, rank, dur, sub, start, buffer.count)) }
+        var scratch: [UInt8] = []
         func args(_ indices: [Int]) {
             buffer.append(utf8: "{\"args\": {\"events\": [")
             for (n, i) in indices.enumerated() {
                 if n > 0 { buffer.append(utf8: ", ") }
-                buffer.append(quoted: line(for: events[i]))
+                // The line is already escaped to one line; only quotes and backslashes need JSON escapes.
+                scratch.removeAll(keepingCapacity: true)
+                writeLine(events[i], into: &scratch)
+                buffer.append(UInt8(ascii: "\""))
+                for byte in scratch {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(UInt8(ascii: "\\")) }
+                    if byte < 0x20 { buffer.append(utf8: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)) } else { buffer.append(byte) }
+                }
+                buffer.append(UInt8(ascii: "\""))
             }
             buffer.append(utf8: "]}, ")
         }
