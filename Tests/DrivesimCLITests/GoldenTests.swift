@@ -27,21 +27,49 @@ import Testing
         #expect(Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) == nil)
     }
 
-    @Test func goldensCompareTheSpecFieldsOnly() throws {
+    @Test func goldensCompareTheSpokenWordsAndTheirLanguage() throws {
         let timeline = Simulation(try Fixtures.scenario("short-wait")).timeline
-        // A line's text is an extra: a golden without it still matches.
+        // A changed phrase, or a phrase gone, is changed behaviour.
+        let changed = timeline.json.replacingOccurrences(of: #""text": "In 300 m, turn right""#, with: #""text": "In 300 m, turn left""#)
         let stripped = timeline.json.replacingOccurrences(of: #", "text": "In 300 m, turn right""#, with: "")
-        #expect(stripped != timeline.json)
-        #expect(try Golden.lines(ofGolden: Array(stripped.utf8)) == Golden.lines(of: timeline))
+        let english = timeline.json.replacingOccurrences(of: #""language": "en""#, with: #""language": "ko""#)
+        for golden in [changed, stripped, english] {
+            #expect(golden != timeline.json)
+            #expect(try Golden.lines(ofGolden: Array(golden.utf8)) != Golden.lines(of: timeline))
+        }
+        // Other extras (how long a stretch was held) still do not count.
+        #expect(Golden.comparedFields(of: .stretchStarted) == [.reply, .stretch, .text, .language])
     }
 
     @Test func theDiffShowsTheFirstDifferenceWithContext() throws {
         let a = ["0", "1", "2", "3", "4", "5"], b = ["0", "1", "2", "x", "4", "5"]
         let diff = try #require(Golden.diff(golden: a, actual: b))
         #expect(diff.contains("first difference at event 3"))
-        #expect(diff.contains("    1\n    2\n  - 3\n  + x\n    4\n    5\n"))
+        #expect(diff.contains("    0\n    1\n    2\n  - 3\n  + x\n    4\n    5\n"))
         #expect(Golden.diff(golden: a, actual: a) == nil)
         #expect(try #require(Golden.diff(golden: a, actual: Array(a.prefix(4)))).contains("  - 4\n  - 5\n"))
+    }
+
+    @Test func theDiffIsAlignedSoOneMovedEventIsTwoLines() throws {
+        // One event moved later among 200: the aligned diff shows it removed and added, nothing else changed.
+        let a = (0..<200).map { "e\($0)" }
+        var b = a
+        b.remove(at: 50)
+        b.insert("e50", at: 120)
+        let diff = try #require(Golden.diff(golden: a, actual: b))
+        let changed = diff.split(separator: "\n").filter { $0.hasPrefix("  - ") || $0.hasPrefix("  + ") }
+        #expect(changed == ["  - e50", "  + e50"])
+        #expect(diff.contains("    …\n"))
+        #expect(diff.contains("1 removed, 1 added"))
+    }
+
+    @Test func theDiffOfTwoUnrelatedLongTimelinesIsBounded() throws {
+        // Past `maxEdits` changes the diff is one block, at most `limit` lines: no quadratic time or memory.
+        let a = (0..<50_000).map { "a\($0)" }, b = (0..<50_000).map { "b\($0)" }
+        let diff = try #require(Golden.diff(golden: a, actual: b))
+        #expect(diff.contains("more than \(Golden.maxEdits) changes"))
+        #expect(diff.split(separator: "\n").count < 60)
+        #expect(diff.contains("99960 more changed events"))
     }
 
     @Test func theGoldenKeyIsDecodedAndEncoded() throws {
@@ -65,6 +93,7 @@ import Testing
         #expect(Drivesim.main(["check", other], console: &console) == 1)
         #expect(console.stdout.hasPrefix("FAIL"))
         #expect(console.stderr.contains("  - 00:05.501  ears.opened\n  + 00:05.500  ears.opened\n"))
+        #expect(console.stderr.contains("record it with 'drivesim check --record \(other)'"))
         console = .captured
         #expect(Drivesim.main(["run", other], console: &console) == 1)
         #expect(console.stderr.contains("differs from the golden timeline"))

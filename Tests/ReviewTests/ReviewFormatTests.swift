@@ -51,7 +51,10 @@ import Testing
         let rows = Self.rows(chart)
         #expect(Self.column(rows["Pippa"], 0) == "~")
         #expect(Self.column(rows["Pippa"], 19) == "X")
-        #expect(Self.column(rows["Pippa"], 20) == ":")
+        #expect(Self.column(rows["Pippa"], 20) == ".")
+        // The held stretch has its own row, under Pippa's.
+        let held = try #require(chart.split(separator: "\n").first { $0.hasPrefix("  held") }).dropFirst(Timeline.laneLabelWidth)
+        #expect((20...34).allSatisfy { Self.column(String(held), $0) == ":" })
         #expect(Self.column(rows["Pippa"], 35) == "~")
         #expect(Self.column(rows["guidance"], 19) == " ")
         #expect((20...34).allSatisfy { Self.column(rows["guidance"], $0) == "=" })
@@ -91,6 +94,122 @@ import Testing
             #expect(rows.count == 4)
             #expect(rows.values.allSatisfy { $0.count + Timeline.laneLabelWidth <= width })
         }
+    }
+
+    @Test func aWaitingLineHasItsOwnRowAndBackToBackLinesStayApart() throws {
+        // guidance-queue: g1 plays 1–4 s, g2 waits 2–4 s and plays 4–5 s right after it.
+        let chart = try Self.timeline("guidance-queue").lanesChart(width: 80)
+        let lines = chart.split(separator: "\n").map(String.init)
+        let waits = try #require(lines.first { $0.hasPrefix("  waits") }).dropFirst(Timeline.laneLabelWidth)
+        #expect(Array(waits)[20...39].allSatisfy { $0 == "-" })
+        let guidance = try #require(Self.rows(chart)["guidance"])
+        #expect(Self.column(guidance, 39) == "=" && Self.column(guidance, 40) == "|" && Self.column(guidance, 41) == "=")
+    }
+
+    @Test func aWindowEndingInsideAStretchDrawsNoCut() throws {
+        // long-cut: s1 plays 0–4 s and is cut at 4 s; a window to 3 s holds no cut.
+        let timeline = try Self.timeline("long-cut")
+        let chart = timeline.lanesChart(width: 80, window: ReviewWindow(from: .zero, to: SimTime(ms: 3_000)))
+        #expect(!(Self.rows(chart)["Pippa"] ?? "").contains("X"))
+        let svg = try #require(Self.parse(timeline.svg(window: ReviewWindow(from: .zero, to: SimTime(ms: 3_000)))))
+        #expect(Self.shapes(svg, "stretch cut").isEmpty && !Self.shapes(svg, "stretch").isEmpty)
+        // The whole drive does show it.
+        #expect((Self.rows(timeline.lanesChart(width: 80))["Pippa"] ?? "").contains("X"))
+    }
+
+    @Test func theRoadRowShowsTurnsOffRouteSpansAndDrops() throws {
+        let timeline = Simulation(try ScenarioFiles.load(Fixtures.path("Scenarios/road/gps-gap.json")).get()).timeline
+        let lanes = Lanes(timeline)
+        #expect(lanes.shown.last == .road)
+        let chart = timeline.lanesChart(width: 120)
+        let road = try #require(Self.rows(chart)["road"])
+        #expect(road.contains("T") || road.contains("t"))
+        #expect(chart.contains("road      o off route"))
+        // Every off-route stretch is a bar from road.off-route to road.on-route.
+        let offRoute = timeline.events.filter { $0.kind == .roadOffRoute }.count
+        #expect(lanes.bars.filter { $0.kind == .offRoute }.count <= offRoute)
+    }
+
+    @Test func svgWaitsSitBelowWhatPlaysAndHiddenLabelsAreCounted() throws {
+        let timeline = try Self.timeline("guidance-queue")
+        let elements = try #require(Self.parse(timeline.svg()))
+        let line = try #require(Self.shapes(elements, "line").first), wait = try #require(Self.shapes(elements, "wait").first)
+        // The wait strip starts below the line's bar: never under it.
+        #expect(Double(wait["y"]!)! >= Double(line["y"]!)! + Double(line["height"]!)!)
+        // A narrow picture cannot hold every rule's name: the heading says how many are hidden.
+        let narrow = try Self.timeline("barge-in-before-held-stretch-resumes").svg(width: 100)
+        #expect(narrow.contains("labels hidden") || narrow.contains("label hidden"))
+        let labels = try #require(Self.parse(narrow)).elements.filter { $0.attributes["class"] == "rule" }
+        let xs = labels.compactMap { Double($0.attributes["x"] ?? "") }
+        #expect(labels.isEmpty || xs.count == labels.count)
+    }
+
+    // MARK: escaping
+
+    /// short-wait with control characters and markup in its name, a line's id and its text.
+    static func hostile() throws -> Timeline {
+        var text = try String(contentsOfFile: Fixtures.path("Scenarios/short-wait.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: #""id": "g1""#, with: #""id": "g\u001b[31m<1>\n&'""#)
+        text = text.replacingOccurrences(of: #""In 300 m, turn right""#, with: #""In 300\u0085m,\r turn \u202eright""#)
+        text = text.replacingOccurrences(of: #""name": "ordinary line waits for a short stretch""#, with: #""name": "a\nb\u0007""#)
+        text = text.replacingOccurrences(of: #""line": "g1""#, with: #""line": "g\u001b[31m<1>\n&'""#)
+        let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "hostile.json")
+        return Simulation(scenario).timeline
+    }
+
+    @Test func controlCharactersFromTheInputAreEscapedInEveryPicture() throws {
+        let timeline = try Self.hostile()
+        // Text: one line per event, no control character but the newlines between them.
+        let text = timeline.text
+        #expect(text.split(separator: "\n").count == timeline.events.count + 1)
+        let unsafe: (Unicode.Scalar) -> Bool = { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }
+        #expect(!text.unicodeScalars.contains(where: unsafe))
+        #expect(text.contains(#"g\u{1B}[31m<1>\n&'"#))
+        let chart = timeline.lanesChart()
+        #expect(!chart.unicodeScalars.contains(where: unsafe))
+        // SVG: well-formed XML, no raw control character at all.
+        let svg = timeline.svg()
+        #expect(Self.parse(svg) != nil)
+        #expect(!svg.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!svg.contains("<1>") && svg.contains("&lt;1&gt;") && svg.contains("&apos;"))
+        // Trace: valid JSON.
+        #expect(try JSONSerialization.jsonObject(with: Data(timeline.trace().utf8)) is [String: Any])
+    }
+
+    // MARK: columns
+
+    @Test func textColumnsHoldPastAnHourAndWithKoreanText() throws {
+        let timeline = Simulation(GeneratedDrive.scenario(hours: 2, seed: 1)).timeline
+        let lines = timeline.text.split(separator: "\n").dropFirst()
+        // The time is right-aligned, so the lane column starts at one place before and after an hour.
+        #expect(lines.contains { $0.hasPrefix("1:") } && lines.contains { $0.hasPrefix("  00:") })
+        #expect(lines.allSatisfy { line in
+            let bytes = Array(line.utf8)
+            return bytes.count > 13 && (0x30...0x39).contains(bytes[10]) && bytes[11] == 0x20 && bytes[13] != 0x20
+        })
+        #expect(Timeline.timeWidth(SimTime(ms: 3_599_999)) == 9 && Timeline.timeWidth(SimTime(ms: 3_600_000)) == 11)
+        // The rule column by display width: a Korean syllable takes two columns.
+        #expect(displayWidth("세 번째") == 2 + 1 + 4 && displayWidth("abc") == 3 && displayWidth("e\u{301}") == 1)
+        let held = try Self.timeline("held").text.split(separator: "\n").map(String.init)
+        for line in held where line.hasSuffix("]") {
+            let before = line[..<line.range(of: " [", options: .backwards)!.lowerBound]
+            #expect(displayWidth(String(before)) >= 36 + 29)
+        }
+    }
+
+    @Test func helpAndLanesFitEightyColumns() throws {
+        for arguments in [["--help"], ["help", "run"], ["help", "check"], ["help", "fuzz"], ["help", "bench"],
+                          ["help", "import-gpx"], ["help", "generate"], ["run", Fixtures.path("Scenarios/urgent-cut.json"), "--format", "lanes"]] {
+            var console = Console.captured
+            _ = Drivesim.main(arguments, console: &console)
+            for line in console.stdout.split(separator: "\n") { #expect(displayWidth(String(line)) <= 80, "\(arguments): \(line)") }
+        }
+        var console = Console.captured
+        _ = Drivesim.main(["--help"], console: &console)
+        #expect(console.stdout.contains("  import-gpx  Turn a GPX track"))
+        var wide = Console.captured
+        wide.environment["COLUMNS"] = "120"
+        #expect(wide.columns == 120 && Console.captured.columns == 80)
     }
 
     // MARK: SVG
@@ -184,6 +303,56 @@ import Testing
         let starts = events.filter { $0["ph"] as? String == "s" }, finishes = events.filter { $0["ph"] as? String == "f" }
         #expect(!starts.isEmpty && starts.count == lanes.flows.count && finishes.count == starts.count)
         #expect(Set(starts.compactMap { $0["id"] as? Int }) == Set(finishes.compactMap { $0["id"] as? Int }))
+    }
+
+    /// Perfetto's JSON importer, as far as flows go: it reads events in
+    /// timestamp order (file order within one), and binds a flow event to the
+    /// topmost slice of its thread, the last begun there (`X` or a thread-scoped `i`).
+    static func checkPerfettoFlowRules(_ trace: String) throws -> (flows: Int, asyncTracks: Int) {
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(trace.utf8)) as? [String: Any])
+        let events = try #require(root["traceEvents"] as? [[String: Any]])
+        let timed = events.filter { $0["ts"] != nil }
+        let stamps = timed.compactMap { $0["ts"] as? Int }
+        #expect(stamps == stamps.sorted(), "events are written in timestamp order")
+        var top: [Int: (ts: Int, end: Int, name: String)] = [:]
+        var starts: [Int: Int] = [:], ends: [Int: Int] = [:]
+        var asyncTracks = Set<String>()
+        for e in timed {
+            let ph = e["ph"] as? String ?? "", tid = e["tid"] as? Int ?? -1, ts = e["ts"] as? Int ?? -1
+            switch ph {
+            case "X": top[tid] = (ts, ts + (e["dur"] as? Int ?? 0), e["name"] as? String ?? "")
+            case "i": top[tid] = (ts, ts, e["name"] as? String ?? "")
+            case "b": asyncTracks.insert("\(e["cat"] ?? "")/\(e["id"] ?? "")")
+            case "s", "f":
+                let slice = try #require(top[tid], "a flow on thread \(tid) at \(ts) has no slice")
+                #expect(slice.ts <= ts && ts <= slice.end, "a flow at \(ts) lies outside its slice \(slice)")
+                let id = e["id"] as? Int ?? -1
+                if ph == "s" { starts[id] = ts } else {
+                    ends[id] = ts
+                    #expect(e["bp"] as? String == "e")
+                    // The end binds to the decision's own instant.
+                    #expect(slice.name == e["name"] as? String)
+                }
+            default: break
+            }
+        }
+        #expect(Set(starts.keys) == Set(ends.keys))
+        for (id, start) in starts { #expect((ends[id] ?? -1) >= start, "flow \(id) goes back in time") }
+        return (starts.count, asyncTracks.count)
+    }
+
+    @Test(arguments: Fixtures.scenarioFiles)
+    func traceFlowsGoForwardAndBindToRealSlices(_ file: ScenarioFile) throws {
+        let timeline = Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let (flows, _) = try Self.checkPerfettoFlowRules(timeline.trace())
+        #expect(flows == Lanes(timeline).flows.count)
+    }
+
+    @Test func aTwoHourDriveMakesAFewAsyncTracks() throws {
+        let timeline = Simulation(GeneratedDrive.roadScenario(hours: 2, seed: 7)).timeline
+        let (flows, tracks) = try Self.checkPerfettoFlowRules(timeline.trace())
+        #expect(flows > 100)
+        #expect(tracks <= 12)
     }
 
     @Test func flowsPointFromTheCauseToTheCut() throws {

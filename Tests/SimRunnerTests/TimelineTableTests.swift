@@ -58,13 +58,16 @@ import Testing
         }
     }
 
-    @Test func goldenLinesCompareExactlyTheTablesSpecFields() {
+    @Test func goldenLinesCompareExactlyTheTablesSpecFieldsAndTheSpokenWords() {
         for timeline in Self.timelines.prefix(20) {
             for (event, line) in zip(timeline.events, Golden.lines(of: timeline)) {
-                // `00:02.000  guidance.waiting  line="g1" rule="short-wait"`: the names after the time and event.
-                let named = line.split(separator: " ").dropFirst(2).map { String($0.prefix { $0 != "=" }) }
-                let spec = event.kind.specFields.filter { timeline.value(of: $0, in: event) != nil }.map(\.rawValue)
-                #expect(named == spec, "\(line)")
+                // `00:02.000  guidance.waiting  line="g1" rule="short-wait"`: the fields after the time and event, in order.
+                let compared = Golden.comparedFields(of: event.kind).compactMap { field in
+                    timeline.value(of: field, in: event).map { " \(field.rawValue)=\($0.json)" }
+                }
+                #expect(line == "\(event.t)  \(event.kind.rawValue)" + compared.joined(), "\(line)")
+                #expect(Set(Golden.comparedFields(of: event.kind)) == Set(event.kind.specFields).union(
+                    event.kind.schema.extras.filter { $0 == .text || $0 == .language }))
             }
         }
     }

@@ -71,6 +71,12 @@ public struct Console: Sendable {
         return Int(size.ws_col)
     }
 
+    /// The width to fit: the terminal's (`terminalWidth`), 80 columns when unknown.
+    public var columns: Int { terminalWidth ?? Self.defaultColumns }
+
+    /// The width assumed when the terminal's is unknown (not a terminal, no `COLUMNS`).
+    public static let defaultColumns = 80
+
     /// Writes `text` to the file at `path` (see `FileSystem.write`), or to
     /// standard output when there is no path.
     mutating func output(_ text: String, toFile path: String?) throws(DrivesimError) {

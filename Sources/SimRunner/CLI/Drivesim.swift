@@ -35,9 +35,9 @@ public enum Drivesim {
                 guard let command = commands.first(where: { $0.name == topic }) else {
                     throw DrivesimError.usage(.unknownHelpTopic(topic, suggestion: suggestion(for: topic, among: commands.map { $0.name })))
                 }
-                console.out(command.help)
+                console.out(fit(command.help, width: console.columns))
             } else {
-                console.out(help)
+                console.out(help(width: console.columns))
             }
             return 0
         }
@@ -49,7 +49,7 @@ public enum Drivesim {
         // After `--` everything is an argument, `--help` included.
         let options = rest.prefix { $0 != "--" }
         if options.contains("--help") || options.contains("-h") {
-            console.out(command.help)
+            console.out(fit(command.help, width: console.columns))
             return 0
         }
         return try command.run(rest, console: &console)
@@ -57,21 +57,86 @@ public enum Drivesim {
 
     static let usage = "USAGE: drivesim [<command>] [<arguments>]"
 
-    static var help: String {
-        var text = """
-            OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and \
-            its conversation with Pippa, refereed on one audio bus.
-
-            \(usage)
-
-            With no command, drivesim runs a built-in demo drive and prints its timeline.
-
-            COMMANDS:
-
-            """
-        for command in commands { text += "  \(pad(command.name, 8))\(command.abstract)\n" }
+    /// The top-level help, its paragraphs wrapped to `width` columns (at least 40)
+    /// and each command's abstract in a column after the longest name.
+    static func help(width: Int = Console.defaultColumns) -> String {
+        let width = max(40, width)
+        var text = wrap("OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and "
+            + "its conversation with Pippa, refereed on one audio bus.", width: width, indent: 0)
+        text += "\n\(usage)\n\n"
+        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline.", width: width, indent: 0)
+        text += "\nCOMMANDS:\n"
+        let column = 2 + (commands.map { $0.name.count }.max() ?? 8) + 2
+        for command in commands {
+            let lines = wrap(command.abstract, width: width, indent: column).dropFirst(column)
+            text += "  " + pad(command.name, column - 2) + lines
+        }
         text += "\nSee 'drivesim <command> --help' for a command's options.\n"
         return text
+    }
+
+    /// A help text fitted to `width` columns (at least 40): each line that is
+    /// longer is broken at spaces, its continuation lines indented under where
+    /// its text starts (an option's description, the text after `USAGE: `).
+    static func fit(_ help: String, width: Int) -> String {
+        let width = max(40, width)
+        // Where a line's text starts: after `USAGE: `, at an option's description, or after its spaces.
+        func indent(of line: [Character]) -> Int {
+            let leading = line.prefix { $0 == " " }.count
+            if let colon = (0..<max(0, line.count - 1)).first(where: { line[$0] == ":" && line[$0 + 1] == " " }),
+               line[..<colon].allSatisfy({ $0.isUppercase || $0 == " " }) {
+                return colon + 2
+            }
+            guard leading > 0 else { return 0 }
+            var i = leading
+            while i + 1 < line.count, !(line[i] == " " && line[i + 1] == " ") { i += 1 }
+            while i < line.count, line[i] == " " { i += 1 }
+            return i < line.count && i < width / 2 ? i : leading
+        }
+        // Paragraphs: a line, then the lines indented exactly where its text starts.
+        var groups: [(head: [Character], indent: Int, lines: [String])] = []
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let chars = Array(line)
+            let leading = chars.prefix { $0 == " " }.count
+            if var last = groups.last, !chars.isEmpty, leading == last.indent, leading < chars.count,
+               !(last.lines.last ?? "").isEmpty, !(leading == 0 && line.hasSuffix(":")),
+               !line.dropFirst(leading).hasPrefix("drivesim ") {
+                last.lines.append(line)
+                groups[groups.count - 1] = last
+            } else {
+                groups.append((chars, indent(of: chars), [line]))
+            }
+        }
+        var out: [String] = []
+        for group in groups {
+            guard group.lines.contains(where: { displayWidth($0) > width }) else { out += group.lines; continue }
+            let head = String(group.head.prefix(group.indent))
+            let text = ([String(group.head.dropFirst(group.indent))] + group.lines.dropFirst().map {
+                String($0.drop { $0 == " " })
+            }).joined(separator: " ")
+            let body = wrap(text, width: width, indent: group.indent)
+            out.append(String((head + body.dropFirst(group.indent)).dropLast()))
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// `paragraph` broken at spaces into lines of at most `width` columns, every
+    /// line indented by `indent` spaces, each ending in a newline. A word longer
+    /// than a line stands on its own line.
+    static func wrap(_ paragraph: String, width: Int, indent: Int) -> String {
+        var out = "", line = String(repeating: " ", count: indent), lineWidth = indent
+        for word in paragraph.split(separator: " ") {
+            let w = displayWidth(String(word))
+            if lineWidth > indent, lineWidth + 1 + w > width {
+                out += line + "\n"
+                line = String(repeating: " ", count: indent)
+                lineWidth = indent
+            }
+            if lineWidth > indent { line += " "; lineWidth += 1 }
+            line += word
+            lineWidth += w
+        }
+        return out + line + "\n"
     }
 }
 

@@ -44,7 +44,9 @@ enum GoldenFiles {
         do {
             let golden = try Golden.lines(ofGolden: bytes)
             guard let diff = Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) else { return .equal }
-            return .differs("\(file): the timeline differs from the golden timeline '\(path)'\n" + diff)
+            return .differs(
+                "\(file): the timeline differs from the golden timeline '\(path)'\n" + diff
+                    + "if this run is right, record it with 'drivesim check --record \(file)' and review the diff before committing\n")
         } catch {
             throw .golden(file: file, .malformed(path: path, error))
         }

@@ -28,7 +28,7 @@ enum RunCommand: Command {
           --out <file>            Write the timeline to this file (atomically) instead of
                                   standard output.
           --width <n>             lanes: characters per line (default: the terminal's width,
-                                  or 100); svg: pixels for the time axis (default 1200).
+                                  or 80); svg: pixels for the time axis (default 1200).
           --from <seconds>        Draw from this time on (lanes, svg, trace).
           --to <seconds>          Draw up to this time (lanes, svg, trace).
           --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
@@ -75,7 +75,7 @@ enum RunCommand: Command {
     static func render(_ timeline: Timeline, format: String, width: Int?, console: Console, window: ReviewWindow) -> String {
         switch format {
         case "json": return timeline.json
-        case "lanes": return timeline.lanesChart(width: width ?? console.terminalWidth ?? 100, window: window)
+        case "lanes": return timeline.lanesChart(width: width ?? console.columns, window: window)
         case "svg": return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
         case "trace": return timeline.trace(window: window)
         default: return timeline.text

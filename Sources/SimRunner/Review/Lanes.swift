@@ -53,6 +53,12 @@ public struct Lanes: Sendable {
         case heard
         /// A part of Dad's utterance spoken while the ears were closed.
         case lost
+        /// The car off the route: from `road.off-route` to `road.on-route` (or the end).
+        case offRoute = "off-route"
+
+        /// Whether it is a wait drawn on its own row (a line waiting, a reply queued, a stretch held),
+        /// so that it never hides under what plays.
+        public var isWait: Bool { self == .wait || self == .queued || self == .held }
     }
 
     /// An interval on one lane.
@@ -113,7 +119,7 @@ public struct Lanes: Sendable {
     public private(set) var marks: [Mark] = []
     public private(set) var flows: [Flow] = []
     /// The lanes drawn, top to bottom: the road's only when the timeline has road events.
-    public var shown: [Lane] { marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road } }
+    public private(set) var shown: [Lane] = []
     /// The time of the last event (zero for an empty timeline).
     public private(set) var end: SimTime = .zero
 
@@ -136,6 +142,7 @@ public struct Lanes: Sendable {
         var closedWindows: [(start: SimTime, end: SimTime)] = []
         var utterances: [(utterance: Int, start: SimTime, end: SimTime, events: [Int])] = []
         var lastCut: (reply: Int, t: SimTime)? = nil
+        var offRouteSince: (t: SimTime, event: Int)? = nil
 
         func stretchLabel(_ e: TimelineEvent) -> String {
             (e.reply.map { roster.replyIDs[$0.int] } ?? "?") + "/" + (e.stretch.map { roster.stretches[$0.int].id } ?? "?")
@@ -240,8 +247,17 @@ public struct Lanes: Sendable {
                 let start = speaking?.t ?? e.t
                 utterances.append((s, start, e.t, speaking.map { [$0.event, i] } ?? [i]))
                 speaking = nil
-            case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
-                .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
+            case .roadOffRoute:
+                if offRouteSince == nil { offRouteSince = (e.t, i) }
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+            case .roadOnRoute:
+                if let since = offRouteSince {
+                    bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: e.t, label: "off route",
+                                    events: [since.event, i]))
+                    offRouteSince = nil
+                }
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+            case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
                 .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
                 // The road's own lane; its lines show in the guidance lane.
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
@@ -258,10 +274,14 @@ public struct Lanes: Sendable {
             bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: end, label: "", events: [closed.event]))
             closedWindows.append((closed.t, end))
         }
+        if let since = offRouteSince {
+            bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: end, label: "off route", events: [since.event]))
+        }
         for utterance in utterances {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
         }
         bars.sort { ($0.lane, $0.start, $0.end) < ($1.lane, $1.start, $1.end) }
+        shown = marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road }
         flows.sort { ($0.t, $0.effect) < ($1.t, $1.effect) }
     }
 
@@ -324,6 +344,8 @@ extension Lanes {
             var clipped = bar
             clipped.start = max(bar.start, range.start)
             clipped.end = min(bar.end, range.end)
+            // A stretch cut after the window ends is not cut inside it: draw no cut that the window does not hold.
+            if bar.end > range.end { clipped.cut = false }
             return clipped
         }
         let marks = self.marks.filter { $0.t >= range.start && $0.t <= range.end }

@@ -35,14 +35,33 @@ extension Timeline {
             return first...last
         }
 
-        var rows = [[Character]](repeating: [Character](repeating: " ", count: used), count: lanes.shown.count)
+        // One row per lane, and below a lane a row of its waits (lines waiting, replies
+        // queued, stretches held) when the window has any, so that nothing hides under what plays.
+        struct Row { var lane: Lanes.Lane; var waits: Bool; var cells: [Character]; var owner: [Int] }
+        var rows: [Row] = []
+        var rowIndex: [Int: Int] = [:]  // lane.rawValue * 2 + (waits ? 1 : 0) → row
+        for lane in lanes.shown {
+            for waits in [false, true] where !waits || visible.bars.contains(where: { $0.lane == lane && $0.kind.isWait }) {
+                rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] = rows.count
+                rows.append(Row(lane: lane, waits: waits, cells: [Character](repeating: " ", count: used),
+                                owner: [Int](repeating: -1, count: used)))
+            }
+        }
+        func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
         // Paint in rising priority, so what matters most stays visible.
-        let order: [Lanes.BarKind] = [.wait, .line, .queued, .reply, .held, .stretch, .earsClosed, .heard, .lost]
+        let order: [Lanes.BarKind] = [.wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost]
         for kind in order {
-            for bar in visible.bars where bar.kind == kind {
+            for (n, bar) in visible.bars.enumerated() where bar.kind == kind {
+                let r = row(bar.lane, waits: bar.kind.isWait)
                 let mark = LaneScale.glyph(bar.kind)
-                for c in cells(bar) { rows[bar.lane.rawValue][c] = mark }
-                if bar.kind == .stretch, bar.cut { rows[bar.lane.rawValue][cells(bar).upperBound] = "X" }
+                let span = cells(bar)
+                // A bar that starts right where another of its kind ends begins with `|`, so back-to-back bars stay apart.
+                let first = span.lowerBound
+                let adjacent = first > 0 && rows[r].owner[first - 1] >= 0 && rows[r].owner[first - 1] != n
+                    && visible.bars[rows[r].owner[first - 1]].kind == kind
+                for c in span { rows[r].cells[c] = mark; rows[r].owner[c] = n }
+                if adjacent, span.count > 1 || kind != .stretch { rows[r].cells[first] = "|" }
+                if bar.kind == .stretch, bar.cut { rows[r].cells[span.upperBound] = "X" }
             }
         }
         for mark in visible.marks {
@@ -50,31 +69,74 @@ extension Timeline {
             switch mark.kind {
             case .dropped: glyph = "x"
             case .abandoned: glyph = "/"
+            case .road:
+                switch events[mark.event].kind {
+                case .roadTurnPassed: glyph = "T"
+                case .roadTurnUpcoming: glyph = "t"
+                case .roadTurnUnannounced: glyph = "!"
+                case .roadFixDropped, .roadReportDropped: glyph = "x"
+                default: continue
+                }
             default: continue
             }
             let c = min(used - 1, column(SimTime(ms: max(range.start.ms, mark.t.ms - 1))))
-            rows[mark.lane.rawValue][c] = glyph
+            let r = row(mark.lane, waits: mark.kind == .dropped)
+            // An abandonment in the column of a cut keeps the cut visible: it goes one column on, if free.
+            if glyph == "/", rows[r].cells[c] == "X" {
+                if c + 1 < used, rows[r].cells[c + 1] == " " { rows[r].cells[c + 1] = glyph }
+                continue
+            }
+            rows[r].cells[c] = glyph
         }
 
-        var out = "# \(scenario)\n"
+        var out = "# \(Self.oneLine(scenario))\n"
         let (labels, ticks) = LaneScale.axis(start: range.start, scale: scale, columns: used)
         out += String(repeating: " ", count: Self.laneLabelWidth) + labels.trimmingTrailingSpaces() + "\n"
         out += String(repeating: " ", count: Self.laneLabelWidth) + ticks.trimmingTrailingSpaces() + "\n"
-        for lane in lanes.shown {
-            out += (pad(lane.title, Self.laneLabelWidth) + String(rows[lane.rawValue])).trimmingTrailingSpaces() + "\n"
+        for r in rows {
+            let title = r.waits ? "  " + (r.lane == .guidance ? "waits" : "held") : r.lane.title
+            out += (pad(title, Self.laneLabelWidth) + String(r.cells)).trimmingTrailingSpaces() + "\n"
         }
         out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
         out += LaneScale.legend
+        if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
             return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end
         }
         if !decisions.isEmpty {
             out += "\ndecisions:\n"
-            for i in decisions.prefix(Self.maxListedDecisions) { out += "  " + line(for: events[i]) + "\n" }
+            for i in decisions.prefix(Self.maxListedDecisions) { out += decisionLine(events[i], width: width) + "\n" }
             if decisions.count > Self.maxListedDecisions {
                 out += "  … \(decisions.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
             }
+        }
+        return out
+    }
+}
+
+extension Timeline {
+    /// A decision under the chart: its time, its rule, then what happened,
+    /// cut with `…` to fit `width` (so the rule is never the part cut off).
+    func decisionLine(_ event: TimelineEvent, width: Int) -> String {
+        var text = line(for: event)
+        var tag = ""
+        if text.hasSuffix("]"), let open = text.lastIndex(of: "["), open > text.startIndex,
+           text[text.index(before: open)] == " " {
+            tag = String(text[open...])
+            text = String(text[..<text.index(before: open)]).trimmingTrailingSpaces()
+        }
+        let time = text.prefix { $0 != " " }
+        var out = "  \(time)  \(tag)" + text.dropFirst(time.count)
+        if displayWidth(out) > width {
+            var cut = "", used = 0
+            for c in out {
+                let w = displayWidth(String(c))
+                if used + w > width - 1 { break }
+                cut.append(c)
+                used += w
+            }
+            out = cut + "…"
         }
         return out
     }
@@ -133,15 +195,23 @@ enum LaneScale {
         case .earsClosed: return "#"
         case .heard: return "+"
         case .lost: return "!"
+        case .offRoute: return "o"
         }
     }
 
     static let legend = """
-        legend: guidance  = line plays   - line waits   x line dropped
-                Pippa     ~ stretch plays   X stretch cut   : stretch held   . reply active, silent
-                          , reply queued   / reply abandoned
+        legend: guidance  = line plays   | next bar   waits: - line waits, x dropped
+                Pippa     ~ stretch plays   X stretch cut   . reply active, silent
+                          / reply abandoned   held: : stretch held, , reply queued
                 ears      # ears closed
                 Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+
+    /// The road row's legend, shown with the road row.
+    static let roadLegend = """
+                road      o off route   t turn upcoming   T turn passed
+                          ! turn unannounced   x fix or report dropped
 
         """
 }

@@ -13,7 +13,13 @@ extension Timeline {
     /// The time axis's default width in pixels.
     public static let defaultSVGWidth = 1200
 
-    /// The SVG text; `width` is the time axis in pixels.
+    /// The SVG text; `width` is the time axis in pixels. Written into one byte buffer.
+    ///
+    /// Each lane has three strips: rule labels and decision marks at the top,
+    /// what plays in the middle (back-to-back bars apart by a white edge), and
+    /// at the bottom what waits (lines waiting, replies queued, stretches held),
+    /// hatched, so a wait never hides under what plays. Rule labels that would
+    /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
         let lanes = Lanes(self)
         let range = window.range(end: lanes.end)
@@ -23,150 +29,185 @@ extension Timeline {
         let totalWidth = left + plot + right
         let height = top + axisHeight + laneHeight * lanes.shown.count + 16
         let span = range.end.ms - range.start.ms
+        let row = Dictionary(uniqueKeysWithValues: lanes.shown.enumerated().map { ($1, $0) })
 
         /// x in tenths of a pixel, so output is exact and the same everywhere;
         /// the product is taken in 128 bits (a week of stretches at 10^6 px overflows 64).
         func x10(_ t: SimTime) -> Int64 {
             Int64(left) * 10 + span.dividingFullWidth((t.ms - range.start.ms).multipliedFullWidth(by: Int64(plot) * 10)).quotient
         }
-        func px(_ tenths: Int64) -> String { tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)" }
-        func laneTop(_ lane: Lanes.Lane) -> Int { top + axisHeight + lane.rawValue * laneHeight }
+        func laneTop(_ lane: Lanes.Lane) -> Int { top + axisHeight + (row[lane] ?? 0) * laneHeight }
 
-        var out = """
+        var out = SVGWriter()
+        out.reserve(visible.bars.count * 260 + visible.marks.count * 220 + 8192)
+        out.text("""
             <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" \
             viewBox="0 0 \(totalWidth) \(height)" font-family="Helvetica, Arial, sans-serif" font-size="11">
 
-            """
-        out += Self.svgStyle
-        out += "<title>\(xml(scenario))</title>\n"
-        out += "<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n"
-        out += "<text class=\"heading\" x=\"10\" y=\"20\">\(xml(scenario))</text>\n"
-        out += "<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)</text>\n"
-        out += Self.svgLegend(y: 42)
-        if lanes.shown.contains(.road) { out += Self.svgRoadLegend(y: 58) }
+            """)
+        out.text(Self.svgStyle)
+        out.text("<title>"); out.xml(Self.oneLine(scenario)); out.text("</title>\n")
+        out.text("<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n")
+        out.text("<text class=\"heading\" x=\"10\" y=\"20\">"); out.xml(Self.oneLine(scenario)); out.text("</text>\n")
+        // The note, which counts hidden labels, is known only after the lanes: it is filled in at the end.
+        let notePlace = out.bytes.count
+        out.text(Self.svgLegend(y: 42))
+        if lanes.shown.contains(.road) { out.text(Self.svgRoadLegend(y: 58)) }
 
         // The axis: a tick every 1-2-5 step that leaves about 100 px between ticks.
         let step = LaneScale.niceStep(atLeast: max(1, span * 100 / Int64(plot)))
-        out += "<g class=\"axis\">\n"
+        out.text("<g class=\"axis\">\n")
         var tick = (range.start.ms + step - 1) / step * step
         let axisY = top + axisHeight - 6
         let bottom = laneTop(lanes.shown.last ?? .dad) + laneHeight
         while tick <= range.end.ms {
-            let x = px(x10(SimTime(ms: tick)))
-            out += "<line class=\"grid\" x1=\"\(x)\" y1=\"\(axisY)\" x2=\"\(x)\" y2=\"\(bottom)\"/>"
-            out += "<text x=\"\(x)\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n"
+            let x = x10(SimTime(ms: tick))
+            out.text("<line class=\"grid\" x1=\""); out.px(x); out.text("\" y1=\"\(axisY)\" x2=\""); out.px(x)
+            out.text("\" y2=\"\(bottom)\"/><text x=\""); out.px(x)
+            out.text("\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
             tick += step
         }
-        out += "</g>\n"
+        out.text("</g>\n")
 
+        var hidden = 0
+        var barsByLane: [Lanes.Lane: [Lanes.Bar]] = [:]
+        for bar in visible.bars { barsByLane[bar.lane, default: []].append(bar) }
+        var marksByLane: [Lanes.Lane: [Lanes.Mark]] = [:]
+        for mark in visible.marks { marksByLane[mark.lane, default: []].append(mark) }
         for lane in lanes.shown {
             let y = laneTop(lane)
-            out += "<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n"
-            out += "<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>"
-            out += "<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n"
-            for bar in visible.bars where bar.lane == lane {
-                out += svgBar(bar, y: y, height: laneHeight, x10: x10, px: px)
+            out.text("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
+            out.text("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
+            out.text("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
+            for bar in barsByLane[lane] ?? [] { svgBar(bar, y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
+            var labelEnd = Int64.min
+            for mark in marksByLane[lane] ?? [] {
+                svgMark(mark, y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
             }
-            var labelEnd: Int64 = 0
-            for mark in visible.marks where mark.lane == lane {
-                out += svgMark(mark, y: y, height: laneHeight, x10: x10, px: px, labelEnd: &labelEnd)
-            }
-            out += "</g>\n"
+            out.text("</g>\n")
         }
 
-        out += "<g class=\"flows\">\n"
+        out.text("<g class=\"flows\">\n")
         for flow in visible.flows {
-            let x = px(x10(flow.t))
-            let fromY = laneTop(flow.from) + laneHeight / 2, toY = laneTop(flow.to) + laneHeight / 2
+            let x = x10(flow.t)
+            let fromY = laneTop(flow.from) + 24, toY = laneTop(flow.to) + 24
             let bend = fromY < toY ? 8 : -8
-            out += "<path class=\"flow\" d=\"M\(x),\(fromY) C\(x),\(fromY + bend) \(x),\(toY - bend) \(x),\(toY)\" "
-            out += "data-events=\"\(flow.cause) \(flow.effect)\" marker-end=\"url(#arrow)\">"
-            out += "<title>\(xml(line(for: events[flow.cause]))) → \(xml(line(for: events[flow.effect])))</title></path>\n"
+            out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(",\(fromY) C"); out.px(x); out.text(",\(fromY + bend) ")
+            out.px(x); out.text(",\(toY - bend) "); out.px(x); out.text(",\(toY)\" data-events=\"\(flow.cause) \(flow.effect)\" ")
+            out.text("marker-end=\"url(#arrow)\"><title>"); out.xmlLine(events[flow.cause], of: self); out.text(" → ")
+            out.xmlLine(events[flow.effect], of: self); out.text("</title></path>\n")
         }
-        out += "</g>\n</svg>\n"
-        return out
+        out.text("</g>\n</svg>\n")
+
+        var note = SVGWriter()
+        note.text("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
+        if hidden > 0 { note.text(hidden == 1 ? "; 1 label hidden, zoom in to see it" : "; \(hidden) labels hidden, zoom in to see them") }
+        note.text("</text>\n")
+        out.bytes.insert(contentsOf: note.bytes, at: notePlace)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     private func svgBar(
-        _ bar: Lanes.Bar, y: Int, height: Int, x10: (SimTime) -> Int64, px: (Int64) -> String
-    ) -> String {
+        _ bar: Lanes.Bar, y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter, hidden: inout Int
+    ) {
         let a = x10(bar.start), b = max(x10(bar.end), a + 10)  // at least one pixel
         let (dy, h): (Int, Int)
         switch bar.kind {
-        case .wait, .queued, .held: (dy, h) = (height / 2 + 2, 10)
-        case .reply: (dy, h) = (height - 12, 4)
-        default: (dy, h) = (16, height - 22)
+        case .wait, .queued, .held: (dy, h) = (39, 7)
+        case .reply: (dy, h) = (35, 3)
+        default: (dy, h) = (14, 20)
         }
-        let classes = bar.kind.rawValue + (bar.cut ? " cut" : "")
-        var out = "<rect class=\"\(classes)\" x=\"\(px(a))\" y=\"\(y + dy)\" width=\"\(px(b - a))\" height=\"\(h)\" "
-        out += "data-events=\"\(bar.events.map(String.init).joined(separator: " "))\">"
-        out += "<title>\(xml(tooltip(bar)))</title></rect>"
-        // The id inside the bar, if it fits.
+        out.text("<rect class=\"\(bar.kind.rawValue)\(bar.cut ? " cut" : "")\" x=\""); out.px(a)
+        out.text("\" y=\"\(y + dy)\" width=\""); out.px(b - a); out.text("\" height=\"\(h)\" data-events=\"")
+        for (n, e) in bar.events.enumerated() {
+            if n > 0 { out.text(" ") }
+            out.bytes.append(int: Int64(e))
+        }
+        out.text("\"><title>"); out.xml(tooltip(bar))
+        for i in bar.events { out.text("\n"); out.xmlLine(events[i], of: self) }
+        out.text("</title></rect>")
+        // The id inside the bar, if it fits; else it is hidden (and counted).
         let text = bar.kind == .stretch || bar.kind == .line || bar.kind == .heard || bar.kind == .lost ? bar.label : ""
-        if !text.isEmpty, b - a >= Int64(text.count * 70 + 40) {
-            out += "<text class=\"barlabel\" x=\"\(px(a + 20))\" y=\"\(y + dy + h / 2 + 4)\">\(xml(text))</text>"
+        if !text.isEmpty {
+            if b - a >= Int64(displayWidth(text) * 70 + 40) {
+                out.text("<text class=\"barlabel\" x=\""); out.px(a + 20); out.text("\" y=\"\(y + dy + h / 2 + 4)\">")
+                out.xml(text); out.text("</text>")
+            } else if b - a >= 40 {
+                hidden += 1
+            }
         }
         if bar.cut {
-            out += "<line class=\"cutline\" x1=\"\(px(b))\" y1=\"\(y + 10)\" x2=\"\(px(b))\" y2=\"\(y + height - 2)\"/>"
+            out.text("<line class=\"cutline\" x1=\""); out.px(b); out.text("\" y1=\"\(y + 10)\" x2=\""); out.px(b)
+            out.text("\" y2=\"\(y + height - 2)\"/>")
         }
-        return out + "\n"
+        out.text("\n")
     }
 
     private func svgMark(
-        _ mark: Lanes.Mark, y: Int, height: Int, x10: (SimTime) -> Int64, px: (Int64) -> String, labelEnd: inout Int64
-    ) -> String {
+        _ mark: Lanes.Mark, y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter,
+        labelEnd: inout Int64, hidden: inout Int
+    ) {
         let x = x10(mark.t)
-        var out = "<g class=\"mark \(mark.kind.rawValue)\" data-events=\"\(mark.event)\">"
-        out += "<title>\(xml(line(for: events[mark.event])))</title>"
+        out.text("<g class=\"mark \(mark.kind.rawValue)\" data-events=\"\(mark.event)\"><title>")
+        out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
         case .dropped:
-            out += "<path class=\"drop\" d=\"M\(px(x - 40)),\(y + 14) l8,8 m0,-8 l-8,8\"/>"
+            out.text("<path class=\"drop\" d=\"M"); out.px(x - 35); out.text(",\(y + 39) l7,7 m0,-7 l-7,7\"/>")
         case .cut, .abandoned:
-            out += "<path class=\"cutmark\" d=\"M\(px(x)),\(y + 14) l-4,-6 l8,0 z\"/>"
+            out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(",\(y + 14) l-4,-6 l8,0 z\"/>")
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
             let kind = events[mark.event].kind.rawValue.split(separator: ".").joined(separator: "-")
-            out += "<line class=\"roadmark \(kind)\" x1=\"\(px(x))\" y1=\"\(y + 10)\" x2=\"\(px(x))\" y2=\"\(y + height - 10)\"/>"
+            out.text("<line class=\"roadmark \(kind)\" x1=\""); out.px(x); out.text("\" y1=\"\(y + 10)\" x2=\""); out.px(x)
+            out.text("\" y2=\"\(y + height - 10)\"/>")
         default:
-            out += "<circle class=\"decision\" cx=\"\(px(x))\" cy=\"\(y + 11)\" r=\"2.5\"/>"
+            out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\"\(y + 11)\" r=\"2.5\"/>")
         }
-        if let rule = mark.rule, x >= labelEnd {
-            out += "<text class=\"rule\" x=\"\(px(x + 30))\" y=\"\(y + 12)\">\(rule.rawValue)</text>"
-            labelEnd = x + Int64(rule.rawValue.count * 60 + 80)
+        if let rule = mark.rule {
+            // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
+            if x + 30 >= labelEnd {
+                out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\"\(y + 11)\">\(rule.rawValue)</text>")
+                labelEnd = x + 30 + Int64(rule.rawValue.count * 55 + 40)
+            } else {
+                hidden += 1
+            }
         }
-        return out + "</g>\n"
+        out.text("</g>\n")
     }
 
-    /// What a bar's tooltip says: what it is, when, and its events as text lines.
+    /// What a bar's tooltip says first: what it is and when (its events' text lines follow).
     private func tooltip(_ bar: Lanes.Bar) -> String {
         let what: String
+        let label = Self.oneLine(bar.label)
         switch bar.kind {
-        case .line: what = "line \(bar.label) plays"
-        case .wait: what = "line \(bar.label) waits"
-        case .reply: what = "reply \(bar.label) active"
-        case .queued: what = "reply \(bar.label) queued"
-        case .held: what = "stretch \(bar.label) held"
-        case .stretch: what = "stretch \(bar.label) " + (bar.cut ? "plays, cut" : "plays")
+        case .line: what = "line \(label) plays"
+        case .wait: what = "line \(label) waits"
+        case .reply: what = "reply \(label) active"
+        case .queued: what = "reply \(label) queued"
+        case .held: what = "stretch \(label) held"
+        case .stretch: what = "stretch \(label) " + (bar.cut ? "plays, cut" : "plays")
         case .earsClosed: what = "ears closed"
-        case .heard: what = "Dad's \(bar.label): heard"
-        case .lost: what = "Dad's \(bar.label): lost (ears closed)"
+        case .heard: what = "Dad's \(label): heard"
+        case .lost: what = "Dad's \(label): lost (ears closed)"
+        case .offRoute: what = "off route"
         }
-        var out = "\(what), \(bar.start) – \(bar.end) (\(bar.end.ms - bar.start.ms) ms)"
-        for i in bar.events { out += "\n" + line(for: events[i]) }
-        return out
+        return "\(what), \(bar.start) – \(bar.end) (\(bar.end.ms - bar.start.ms) ms)"
     }
 
     static let svgStyle = """
         <defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">\
-        <path d="M0,0 L8,4 L0,8 z" fill="#7a3db8"/></marker></defs>
+        <path d="M0,0 L8,4 L0,8 z" fill="#7a3db8"/></marker>\
+        <pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
+        <rect width="4" height="4" fill="#ffffff"/><line x1="0" y1="0" x2="0" y2="4" stroke="#888" stroke-width="1.5"/></pattern></defs>
         <style>
         .page { fill: #ffffff; } .heading { font-size: 14px; font-weight: bold; fill: #222; } .note { fill: #666; }
         .band { fill: #f6f6f6; } .lanename { font-size: 13px; font-weight: bold; fill: #333; }
         .axis text { fill: #555; font-size: 10px; } .grid { stroke: #e2e2e2; stroke-width: 1; }
-        .line { fill: #2f6fdb; } .wait { fill: #2f6fdb; fill-opacity: 0.25; stroke: #2f6fdb; stroke-dasharray: 3 2; stroke-width: 0.6; }
+        .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #2f6fdb; stroke-width: 1; }
+        .line, .stretch, .heard, .lost { stroke: #ffffff; stroke-width: 1; }
         .stretch { fill: #2e9e5b; } .stretch.cut { fill: #7fc79b; }
-        .reply { fill: #2e9e5b; fill-opacity: 0.35; } .queued { fill: #999; fill-opacity: 0.35; }
-        .held { fill: #e8a23a; fill-opacity: 0.45; }
+        .reply { fill: #2e9e5b; fill-opacity: 0.35; } .queued { fill: url(#hatch); stroke: #777; stroke-width: 1; }
+        .held { fill: url(#hatch); stroke: #e8a23a; stroke-width: 1; } .off-route { fill: #e8a23a; fill-opacity: 0.35; }
         .ears-closed { fill: #555; fill-opacity: 0.75; }
         .heard { fill: #8a5cc9; } .lost { fill: #d93b3b; }
         .barlabel { fill: #fff; font-size: 10px; pointer-events: none; }
@@ -222,18 +263,74 @@ extension Timeline {
     }
 }
 
-/// Text escaped for XML content and attributes.
-func xml(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.utf8.count)
-    for c in s.unicodeScalars {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.unicodeScalars.append(c)
+/// An SVG document being written: bytes, with XML escaping and exact pixel numbers.
+struct SVGWriter {
+    var bytes: [UInt8] = []
+
+    mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
+
+    /// Markup, as it is.
+    mutating func text(_ s: String) { bytes.append(utf8: s) }
+
+    /// Tenths of a pixel as a decimal (`12`, `12.5`).
+    mutating func px(_ tenths: Int64) {
+        if tenths < 0 { bytes.append(UInt8(ascii: "-")) }
+        let m = tenths.magnitude
+        bytes.append(int: Int64(m / 10))
+        if m % 10 != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(m % 10))
         }
     }
-    return out
+
+    /// Text for XML content or an attribute: `& < > " '` as entities; a
+    /// control character (which XML 1.0 does not allow, even as a reference)
+    /// as a visible escape (`\u{1B}`); newlines and tabs kept (tooltips use them).
+    mutating func xml(_ s: String) {
+        var s = s
+        s.withUTF8 { xml(bytes: $0) }
+    }
+
+    /// UTF-8 bytes escaped as `xml(_:)` does.
+    mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) {
+        do {
+            var clean = 0
+            for i in utf8.indices {
+                let byte = utf8[i]
+                let entity: String
+                switch byte {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                case UInt8(ascii: "'"): entity = "&apos;"
+                case 0x09, 0x0A: continue
+                case 0x00...0x1F, 0x7F: entity = "\\u{" + String(byte, radix: 16, uppercase: true) + "}"
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
+                bytes.append(utf8: entity)
+                clean = i + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+        }
+    }
+
+    /// A scratch buffer for one event's text line, reused.
+    var scratch: [UInt8] = []
+
+    /// An event's text line, XML-escaped.
+    mutating func xmlLine(_ event: TimelineEvent, of timeline: Timeline) {
+        scratch.removeAll(keepingCapacity: true)
+        timeline.writeLine(event, into: &scratch)
+        let line = scratch
+        line.withUnsafeBufferPointer { xml(bytes: $0) }
+    }
+}
+
+/// Text escaped for XML content and attributes (see `SVGWriter.xml`).
+func xml(_ s: String) -> String {
+    var out = SVGWriter()
+    out.xml(s)
+    return String(decoding: out.bytes, as: UTF8.self)
 }

@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 import SimRunner
 
 /// The timeline as text for people: one line per event, the time, the lane,
@@ -10,20 +11,40 @@ import SimRunner
 ///     00:03.000  talk      cut        r1/s1 by g2 after 2000 ms          [long-cut]
 ///
 /// Each line is written straight into one byte buffer from the typed event;
-/// the lane and verb columns are made once per kind.
+/// the lane and verb columns are made once per kind. Everything from the
+/// input (ids, texts, the scenario's name) is escaped, so an event is always
+/// one line and never drives the terminal. Times are right-aligned to the
+/// widest (`   59:59.000`, `1:00:00.000`), and the rule column is placed by
+/// display width (a Korean syllable takes two columns), so columns hold.
 extension Timeline {
     /// The whole timeline, a header line and one line per event.
     public var text: String {
         var out: [UInt8] = []
         out.reserveCapacity(events.count * 72 + scenario.utf8.count + 4)
         out.append(utf8: "# ")
-        out.append(utf8: scenario)
+        out.append(escaped: scenario)
         out.append(UInt8(ascii: "\n"))
+        let width = Self.timeWidth(events.last?.t ?? .zero)
         for event in events {
-            writeLine(event, into: &out)
+            writeLine(event, timeWidth: width, into: &out)
             out.append(UInt8(ascii: "\n"))
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `s` escaped to one safe line (see `append(escaped:)`), for names from the input in headings.
+    static func oneLine(_ s: String) -> String {
+        var out: [UInt8] = []
+        out.append(escaped: s)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// How many characters `append(time:)` writes for `t` (t ≥ 0): `mm:ss.mmm`, with `h:` in front past an hour.
+    static func timeWidth(_ t: SimTime) -> Int {
+        var hours = t.ms / 3_600_000, width = 9
+        if hours > 0 { width += 1 }
+        while hours > 0 { width += 1; hours /= 10 }
+        return width
     }
 
     /// One event as a line of text.
@@ -33,9 +54,10 @@ extension Timeline {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends one event's line, without its newline.
-    func writeLine(_ event: TimelineEvent, into out: inout [UInt8]) {
+    /// Appends one event's line, without its newline; the time right-aligned in `timeWidth` characters.
+    func writeLine(_ event: TimelineEvent, timeWidth: Int = 0, into out: inout [UInt8]) {
         let start = out.count
+        out.append(spaces: timeWidth - Self.timeWidth(event.t))
         out.append(time: event.t)
         out.append(contentsOf: TextLayout.columns[event.kind.ordinal])
         let details = out.count
@@ -43,7 +65,7 @@ extension Timeline {
         let tag: String? = if let rule = event.rule, event.kind != .earsClosed { rule.rawValue }
             else if case .road(let road) = event.what { road.reason } else { nil }
         if let tag {
-            out.append(spaces: 36 - characterCount(out[details...]))
+            out.append(spaces: 36 - displayWidth(out[details...]))
             out.append(utf8: " [")
             out.append(utf8: tag)
             out.append(UInt8(ascii: "]"))
@@ -51,25 +73,25 @@ extension Timeline {
         while out.count > start, out.last == UInt8(ascii: " ") { out.removeLast() }
     }
 
-    private func characterCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        bytes.allSatisfy { $0 < 0x80 } ? bytes.count : String(decoding: bytes, as: UTF8.self).count
+    private func displayWidth(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.allSatisfy { $0 < 0x80 } ? bytes.count : Review.displayWidth(String(decoding: bytes, as: UTF8.self))
     }
 
     private func writeDetail(of event: TimelineEvent, into out: inout [UInt8]) {
         func text(_ s: String?) {
             guard let s else { return }
             out.append(UInt8(ascii: " "))
-            out.append(quoted: s)
+            out.append(displayQuoted: s)
         }
         func replyStretch(_ r: ReplyIndex, _ s: StretchIndex) {
-            out.append(utf8: roster.replyIDs[r.int])
+            out.append(escaped: roster.replyIDs[r.int])
             out.append(UInt8(ascii: "/"))
-            out.append(utf8: roster.stretches[s.int].id)
+            out.append(escaped: roster.stretches[s.int].id)
         }
         switch event.what {
         case .guidanceRequested(let l):
             let line = roster.lines[l.int]
-            out.append(utf8: line.id)
+            out.append(escaped: line.id)
             if line.urgent { out.append(utf8: " urgent") }
             if let stage = roster.stage(of: l) {
                 out.append(utf8: " (")
@@ -78,18 +100,18 @@ extension Timeline {
             }
             text(line.text)
         case .guidanceWaiting(let l, _, let stretch):
-            out.append(utf8: roster.lines[l.int].id)
+            out.append(escaped: roster.lines[l.int].id)
             if let stretch {
                 out.append(utf8: " for ")
-                out.append(utf8: roster.stretches[stretch.int].id)
+                out.append(escaped: roster.stretches[stretch.int].id)
             }
         case .guidanceStarted(let l):
-            out.append(utf8: roster.lines[l.int].id)
+            out.append(escaped: roster.lines[l.int].id)
             text(roster.lines[l.int].text)
         case .guidanceEnded(let l), .guidanceDropped(let l, _):
-            out.append(utf8: roster.lines[l.int].id)
+            out.append(escaped: roster.lines[l.int].id)
         case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):
-            out.append(utf8: roster.replyIDs[r.int])
+            out.append(escaped: roster.replyIDs[r.int])
         case .stretchStarted(let r, let s, let held):
             replyStretch(r, s)
             if let held {
@@ -103,7 +125,7 @@ extension Timeline {
         case .stretchCut(let r, let s, _, let by, let played, let then):
             replyStretch(r, s)
             out.append(utf8: " by ")
-            out.append(utf8: roster.id(of: by))
+            out.append(escaped: roster.id(of: by))
             out.append(utf8: " after ")
             out.append(int: played)
             out.append(utf8: " ms")
@@ -115,13 +137,13 @@ extension Timeline {
             break
         case .dadStarted(let u):
             let utterance = roster.utterances[u.int]
-            out.append(utf8: utterance.id)
+            out.append(escaped: utterance.id)
             out.append(utf8: " (")
             out.append(utf8: utterance.language.rawValue)
             out.append(UInt8(ascii: ")"))
             text(utterance.text)
         case .dadEnded(let u, let heard, let lost):
-            out.append(utf8: roster.utterances[u.int].id)
+            out.append(escaped: roster.utterances[u.int].id)
             out.append(utf8: " heard ")
             out.append(int: heard)
             out.append(utf8: " ms, lost ")
@@ -158,7 +180,7 @@ extension Timeline {
             if !onRoute { out.append(utf8: ", off route") }
             if let next {
                 out.append(utf8: ", ")
-                out.append(utf8: maneuvers[next.maneuver.int].id)
+                out.append(escaped: maneuvers[next.maneuver.int].id)
                 out.append(utf8: " in ")
                 out.append(int: next.distanceM)
                 out.append(utf8: " m")
@@ -172,7 +194,7 @@ extension Timeline {
             out.append(utf8: " m")
         case .turnUpcoming(let next, let eta, let after):
             let maneuver = maneuvers[next.maneuver.int]
-            out.append(utf8: maneuver.id)
+            out.append(escaped: maneuver.id)
             out.append(UInt8(ascii: " "))
             out.append(utf8: maneuver.turn.rawValue)
             out.append(utf8: " in ")
@@ -185,15 +207,15 @@ extension Timeline {
             }
             if let after {
                 out.append(utf8: ", then ")
-                out.append(utf8: maneuvers[after.maneuver.int].id)
+                out.append(escaped: maneuvers[after.maneuver.int].id)
                 out.append(utf8: " at ")
                 out.append(int: after.distanceM)
                 out.append(utf8: " m")
             }
         case .turnPassed(let m), .turnUnannounced(let m, _):
-            out.append(utf8: maneuvers[m.int].id)
+            out.append(escaped: maneuvers[m.int].id)
         case .stageSkipped(let m, let stage, _):
-            out.append(utf8: maneuvers[m.int].id)
+            out.append(escaped: maneuvers[m.int].id)
             out.append(UInt8(ascii: " "))
             out.append(utf8: stage.rawValue)
         case .measuringPaused, .measuringResumed, .segmentStarted, .segmentEnded:
@@ -213,8 +235,80 @@ enum TextLayout {
     }
 }
 
+/// `s` padded with spaces to `width` display columns.
 package func pad(_ s: String, _ width: Int) -> String {
-    s.count >= width ? s : s + String(repeating: " ", count: width - s.count)
+    let w = displayWidth(s)
+    return w >= width ? s : s + String(repeating: " ", count: width - w)
+}
+
+/// How many terminal columns `s` takes: East Asian wide and fullwidth
+/// characters (Hangul, CJK, fullwidth forms, most emoji) count two,
+/// combining marks and zero-width characters none, everything else one.
+package func displayWidth(_ s: String) -> Int {
+    var width = 0
+    for scalar in s.unicodeScalars { width += displayWidth(scalar) }
+    return width
+}
+
+/// One scalar's terminal columns (see `displayWidth(_:)` for strings).
+package func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+    let v = scalar.value
+    if v < 0x300 { return 1 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    switch v {
+    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+         0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+         0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        return 2
+    default:
+        return 1
+    }
+}
+
+/// Whether a scalar must not reach a terminal or a picture as it is: C0 and
+/// C1 controls, DEL, line and paragraph separators, bidirectional overrides
+/// and the byte-order mark.
+package func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: return true
+    default: return false
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `s` as it is, except that unsafe scalars (`isUnsafeForDisplay`) and
+    /// backslashes are written as escapes (`\n`, `\u{1B}`), so it stays on one line.
+    mutating func append(escaped s: String) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) { append(utf8: s); return }
+        append(utf8: ScenarioError.escaped(s))
+    }
+
+    /// `s` as a JSON string literal (`append(quoted:)`), with the unsafe
+    /// scalars above U+007F escaped too (`\u0085`), so it stays on one line.
+    mutating func append(displayQuoted s: String) {
+        guard s.unicodeScalars.contains(where: { $0.value >= 0x7F && isUnsafeForDisplay($0) }) else {
+            append(quoted: s)
+            return
+        }
+        append(UInt8(ascii: "\""))
+        let hex = Array("0123456789abcdef".utf8)
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            if v < 0x7F, v >= 0x20 {
+                if v == 0x22 || v == 0x5C { append(UInt8(ascii: "\\")) }
+                append(UInt8(v))
+            } else if isUnsafeForDisplay(scalar) {
+                append(contentsOf: "\\u".utf8)
+                for shift in [12, 8, 4, 0] { append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
+            } else {
+                append(contentsOf: String(scalar).utf8)
+            }
+        }
+        append(UInt8(ascii: "\""))
+    }
 }
 
 extension String {

@@ -10,25 +10,72 @@ import SimRunner
 /// instant events (`i`) for every decision with its rule, and flow arrows
 /// (`s`/`f`) from the line or utterance that cut a stretch or abandoned a reply.
 /// Timestamps are microseconds (simulated milliseconds × 1000); keys sorted.
+///
+/// Perfetto's JSON importer binds a flow event to the topmost slice on its
+/// thread's track when it reads it (the last one begun there; an ended slice
+/// stays topmost until the next one begins), and reads events in timestamp
+/// order, keeping file order within a timestamp. So entries are written in
+/// `(ts, class)` order, the classes being: async ends, slices (longer first),
+/// flow starts, then instants, each followed by the ends of the flows into it. A flow starts at the effect's instant on
+/// the cause's thread, inside the line or utterance that caused it, and ends at
+/// the same instant on the effect's thread with `"bp": "e"`, bound to the
+/// decision's own instant slice: it goes forward in time (end = start) and
+/// both ends bind to real slices.
+///
+/// Async waits reuse a few ids (the fewest that keep one id's waits apart),
+/// so a long drive makes a handful of async tracks, not one per wait.
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
         let lanes = Lanes(self)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
-        var entries: [String] = []
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(visible.bars.count * 200 + visible.marks.count * 160 + 1024)
+        // Each entry's bytes are `buffer[start..<end]`; the entries are sorted, then joined.
+        var entries: [(ts: Int64, rank: Int, dur: Int64, sub: Int, start: Int, end: Int)] = []
         func us(_ t: SimTime) -> Int64 { t.ms * 1000 }
-        func tid(_ lane: Lanes.Lane) -> Int { lane.rawValue + 1 }
-        func args(_ indices: [Int]) -> String {
-            "{\"events\": [" + indices.map { JSONWriter.quoted(line(for: events[$0])) }.joined(separator: ", ") + "]}"
+        func tid(_ lane: Lanes.Lane) -> Int64 { Int64(lane.rawValue + 1) }
+        func begin() -> Int { buffer.count }
+        func finish(_ start: Int, ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0) { entries.append((ts, rank, dur, sub, start, buffer.count)) }
+        var scratch: [UInt8] = []
+        func args(_ indices: [Int]) {
+            buffer.append(utf8: "{\"args\": {\"events\": [")
+            for (n, i) in indices.enumerated() {
+                if n > 0 { buffer.append(utf8: ", ") }
+                // The line is already escaped to one line; only quotes and backslashes need JSON escapes.
+                scratch.removeAll(keepingCapacity: true)
+                writeLine(events[i], into: &scratch)
+                buffer.append(UInt8(ascii: "\""))
+                for byte in scratch {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(UInt8(ascii: "\\")) }
+                    if byte < 0x20 { buffer.append(utf8: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)) } else { buffer.append(byte) }
+                }
+                buffer.append(UInt8(ascii: "\""))
+            }
+            buffer.append(utf8: "]}, ")
+        }
+        func tail(ph: String, tid t: Int64, ts: Int64) {
+            buffer.append(utf8: "\"ph\": \"")
+            buffer.append(utf8: ph)
+            buffer.append(utf8: "\", \"pid\": 1, \"tid\": ")
+            buffer.append(int: t)
+            buffer.append(utf8: ", \"ts\": ")
+            buffer.append(int: ts)
+            buffer.append(UInt8(ascii: "}"))
         }
 
-        entries.append(#"{"args": {"name": \#(JSONWriter.quoted("drivesim: " + scenario))}, "name": "process_name", "ph": "M", "pid": 1}"#)
+        var header: [UInt8] = []
+        header.append(utf8: "{\"args\": {\"name\": ")
+        header.append(quoted: "drivesim: " + scenario)
+        header.append(utf8: "}, \"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1}")
         for lane in lanes.shown {
-            entries.append(#"{"args": {"name": "\#(lane.title)"}, "name": "thread_name", "ph": "M", "pid": 1, "tid": \#(tid(lane))}"#)
-            entries.append(#"{"args": {"sort_index": \#(lane.rawValue)}, "name": "thread_sort_index", "ph": "M", "pid": 1, "tid": \#(tid(lane))}"#)
+            header.append(utf8: ",\n    {\"args\": {\"name\": \"\(lane.title)\"}, \"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
+            header.append(utf8: ",\n    {\"args\": {\"sort_index\": \(lane.rawValue)}, \"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
         }
-        var asyncID = 0
+
+        // The async ids: per kind, the lowest id whose last wait has ended.
+        var slotEnds: [Lanes.BarKind: [SimTime]] = [:]
         for bar in visible.bars {
             let name: String
             switch bar.kind {
@@ -41,39 +88,87 @@ extension Timeline {
             case .wait: name = bar.label + " waits"
             case .queued: name = bar.label + " queued"
             case .held: name = bar.label + " held"
+            case .offRoute: name = "off route"
             }
-            let cat = JSONWriter.quoted(bar.kind.rawValue)
             switch bar.kind {
             case .wait, .queued, .held:
-                asyncID += 1
-                for (ph, t) in [("b", bar.start), ("e", bar.end)] {
-                    entries.append(
-                        "{\"args\": \(args(bar.events)), \"cat\": \(cat), \"id\": \(asyncID), \"name\": \(JSONWriter.quoted(name)), "
-                            + "\"ph\": \"\(ph)\", \"pid\": 1, \"tid\": \(tid(bar.lane)), \"ts\": \(us(t))}")
+                var ends = slotEnds[bar.kind] ?? []
+                let slot = ends.firstIndex { $0 <= bar.start } ?? ends.count
+                if slot == ends.count { ends.append(bar.end) } else { ends[slot] = bar.end }
+                slotEnds[bar.kind] = ends
+                for (ph, t, rank) in [("b", bar.start, 1), ("e", bar.end, 0)] {
+                    let start = begin()
+                    args(bar.events)
+                    buffer.append(utf8: "\"cat\": \"")
+                    buffer.append(utf8: bar.kind.rawValue)
+                    buffer.append(utf8: "\", \"id\": ")
+                    buffer.append(int: Int64(slot + 1))
+                    buffer.append(utf8: ", \"name\": ")
+                    buffer.append(quoted: name)
+                    buffer.append(utf8: ", ")
+                    tail(ph: ph, tid: tid(bar.lane), ts: us(t))
+                    finish(start, ts: us(t), rank: rank)
                 }
             default:
-                entries.append(
-                    "{\"args\": \(args(bar.events)), \"cat\": \(cat), \"dur\": \(us(bar.end) - us(bar.start)), "
-                        + "\"name\": \(JSONWriter.quoted(name)), \"ph\": \"X\", \"pid\": 1, \"tid\": \(tid(bar.lane)), \"ts\": \(us(bar.start))}")
+                let start = begin()
+                args(bar.events)
+                buffer.append(utf8: "\"cat\": \"")
+                buffer.append(utf8: bar.kind.rawValue)
+                buffer.append(utf8: "\", \"dur\": ")
+                buffer.append(int: us(bar.end) - us(bar.start))
+                buffer.append(utf8: ", \"name\": ")
+                buffer.append(quoted: name)
+                buffer.append(utf8: ", ")
+                tail(ph: "X", tid: tid(bar.lane), ts: us(bar.start))
+                finish(start, ts: us(bar.start), rank: 1, dur: us(bar.end) - us(bar.start))
             }
         }
         for mark in visible.marks {
-            let name = mark.rule?.rawValue ?? mark.kind.rawValue
-            entries.append(
-                "{\"args\": \(args([mark.event])), \"cat\": \"decision\", \"name\": \(JSONWriter.quoted(name)), "
-                    + "\"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": \(tid(mark.lane)), \"ts\": \(us(mark.t))}")
+            let start = begin()
+            args([mark.event])
+            buffer.append(utf8: "\"cat\": \"decision\", \"name\": ")
+            buffer.append(quoted: mark.rule?.rawValue ?? mark.kind.rawValue)
+            buffer.append(utf8: ", \"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": ")
+            buffer.append(int: tid(mark.lane))
+            buffer.append(utf8: ", \"ts\": ")
+            buffer.append(int: us(mark.t))
+            buffer.append(UInt8(ascii: "}"))
+            finish(start, ts: us(mark.t), rank: 3, sub: mark.event * 2)
         }
-        // Flow arrows bind to the enclosing slices: the cause's starts at the
-        // instant (1 µs in), the effect's ends there (1 µs before).
         for (n, flow) in visible.flows.enumerated() {
-            let name = JSONWriter.quoted(events[flow.effect].rule?.rawValue ?? "cause")
-            entries.append(
-                "{\"cat\": \"cause\", \"id\": \(n + 1), \"name\": \(name), \"ph\": \"s\", \"pid\": 1, "
-                    + "\"tid\": \(tid(flow.from)), \"ts\": \(us(flow.t) + 1)}")
-            entries.append(
-                "{\"bp\": \"e\", \"cat\": \"cause\", \"id\": \(n + 1), \"name\": \(name), \"ph\": \"f\", \"pid\": 1, "
-                    + "\"tid\": \(tid(flow.to)), \"ts\": \(max(0, us(flow.t) - 1))}")
+            let name = events[flow.effect].rule?.rawValue ?? "cause"
+            for (ph, lane, rank) in [("s", flow.from, 2), ("f", flow.to, 4)] {
+                let start = begin()
+                if ph == "f" { buffer.append(utf8: "{\"bp\": \"e\", ") } else { buffer.append(UInt8(ascii: "{")) }
+                buffer.append(utf8: "\"cat\": \"cause\", \"id\": ")
+                buffer.append(int: Int64(n + 1))
+                buffer.append(utf8: ", \"name\": ")
+                buffer.append(quoted: name)
+                buffer.append(utf8: ", ")
+                tail(ph: ph, tid: tid(lane), ts: us(flow.t))
+                // A flow's end comes right after its effect's instant, before any other decision of the instant.
+                finish(start, ts: us(flow.t), rank: rank == 4 ? 3 : rank, sub: rank == 4 ? flow.effect * 2 + 1 : 0)
+            }
         }
-        return "{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    " + entries.joined(separator: ",\n    ") + "\n  ]\n}\n"
+        // Longer slices first within a timestamp, so a parent begins before what it holds.
+        var order = Array(entries.indices)
+        order.sort { a, b in
+            let x = entries[a], y = entries[b]
+            if x.ts != y.ts { return x.ts < y.ts }
+            if x.rank != y.rank { return x.rank < y.rank }
+            if x.dur != y.dur { return x.dur > y.dur }
+            if x.sub != y.sub { return x.sub < y.sub }
+            return a < b
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(buffer.count + header.count + entries.count * 6 + 64)
+        out.append(utf8: "{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    ")
+        out.append(contentsOf: header)
+        for i in order {
+            out.append(utf8: ",\n    ")
+            out.append(contentsOf: buffer[entries[i].start..<entries[i].end])
+        }
+        out.append(utf8: "\n  ]\n}\n")
+        return String(decoding: out, as: UTF8.self)
     }
 }
