@@ -25,7 +25,7 @@ public enum Phrasebook {
 
     /// The urgent line when the car is back on a route.
     public static func recalculated(_ language: Language) -> String {
-        language == .en ? "The route has been recalculated." : "경로를 다시 안내합니다."
+        language == .en ? "The route has been recalculated." : "새로운 경로로 안내합니다."
     }
 
     // MARK: English
@@ -57,7 +57,7 @@ public enum Phrasebook {
         switch side {
         case .left: return "on the left"
         case .right: return "on the right"
-        case .ahead: return "ahead"
+        case .ahead: return "straight ahead"
         }
     }
 
@@ -164,29 +164,33 @@ public enum Phrasebook {
         case .sharpLeft: return turn("급좌회전하")
         case .sharpRight: return turn("급우회전하")
         case .straight: return turn("직진하")
-        case .slightLeft: return (nil, target.map { "왼쪽 방향 \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
-        case .slightRight: return (nil, target.map { "오른쪽 방향 \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
-        case .keepLeft: return (nil, target.map { "왼쪽 차로를 유지해 \($0) 진행하" } ?? "왼쪽 차로를 유지하")
-        case .keepRight: return (nil, target.map { "오른쪽 차로를 유지해 \($0) 진행하" } ?? "오른쪽 차로를 유지하")
-        case .forkLeft: return ("갈림길에서", target.map { "왼쪽 방향 \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
-        case .forkRight: return ("갈림길에서", target.map { "오른쪽 방향 \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
+        // "왼쪽 방향, 수원 방면으로": the pause keeps 방향 (the side) apart from 방면 (the signs).
+        case .slightLeft: return (nil, target.map { "왼쪽 방향, \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
+        case .slightRight: return (nil, target.map { "오른쪽 방향, \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
+        case .keepLeft: return (nil, target.map { "왼쪽 차로를 따라 \($0) 진행하" } ?? "왼쪽 차로를 유지하")
+        case .keepRight: return (nil, target.map { "오른쪽 차로를 따라 \($0) 진행하" } ?? "오른쪽 차로를 유지하")
+        case .forkLeft: return ("갈림길에서", target.map { "왼쪽 방향, \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
+        case .forkRight: return ("갈림길에서", target.map { "오른쪽 방향, \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
         case .uTurn: return (nil, target.map { "유턴해 \($0) 진행하" } ?? "유턴하")
         case .merge: return (nil, target.map { "\($0) 합류하" } ?? "본선으로 합류하")
         case .onRamp: return (nil, target.map { "\($0) 진입하" } ?? "진입로로 들어가")
         case .offRamp:
-            var exit = [m.details.exitName, m.details.exitNumber.map { "\($0)번 출구" }].compactMap { $0 }.joined(separator: " ")
+            // "12번 출구, 판교IC": the number first, the name after a pause;
+            // "판교IC 12번 출구" would be heard as an exit 12 of the interchange.
+            var exit = [m.details.exitNumber.map { "\($0)번 출구" }, m.details.exitName].compactMap { $0 }.joined(separator: ", ")
             if exit.isEmpty { exit = "출구" }
             return (nil, leave(exit, m))
         case .roundabout:
             guard let n = m.details.exit else {
-                return (nil, target.map { "회전교차로를 지나 \($0) 진행하" } ?? "회전교차로로 진입하")
+                return (nil, target.map { "회전교차로를 지나 \($0) 진행하" } ?? "회전교차로를 통과하")
             }
             return ("회전교차로에서", leave("\(koreanOrdinal(n)) 출구", m))
         case .arrive: return (nil, "목적지에 도착하")
         }
     }
 
-    /// Leaving by `exit`: "수원 방면 12번 출구로 나가", then "강남대로로 진입하" for a street.
+    /// Leaving by `exit`: "수원 방면 12번 출구로 나가", "12번 출구, 판교IC로 나가",
+    /// then "강남대로로 진입하" for a street.
     static func leave(_ exit: String, _ m: Maneuver) -> String {
         let signed = m.details.toward.map { "\($0) 방면 \(exit)" } ?? exit
         let out = withRo(signed) + " 나가"

@@ -20,6 +20,7 @@ enum Examples {
         switch turn {
         case .roundabout:
             return [
+                v("`roundabout`", { _ in Maneuver(id: "m", turn: turn) }),
                 v("`roundabout`, `exit` 2", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 2)) }),
                 v("`roundabout`, `exit` 1, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
                 v("`roundabout`, `exit` 3, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
@@ -109,6 +110,39 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.line(.near, exitEn, distance: 500, then: nil, language: .en) == "In 500 meters, take exit 12 toward Suwon.")
     }
 
+    @Test func aSideAndTheSignsArePhrasedApart() {
+        let fork = Maneuver(id: "m", turn: .forkLeft, details: ManeuverDetails(toward: "수원"))
+        #expect(Phrasebook.line(.near, fork, distance: 300, then: nil, language: .ko) == "300미터 앞 갈림길에서 왼쪽 방향, 수원 방면으로 진행하세요.")
+        let bare = Maneuver(id: "m", turn: .forkRight)
+        #expect(Phrasebook.line(.now, bare, distance: nil, then: nil, language: .ko) == "갈림길에서 오른쪽 방향으로 진행하세요.")
+        let slight = Maneuver(id: "m", turn: .slightRight, street: "강변북로")
+        #expect(Phrasebook.line(.now, slight, distance: nil, then: nil, language: .ko) == "지금 오른쪽 방향, 강변북로로 진행하세요.")
+        let keep = Maneuver(id: "m", turn: .keepLeft, street: "경부고속도로")
+        #expect(Phrasebook.line(.far, keep, distance: 1_000, then: nil, language: .ko) == "1킬로미터 앞에서 왼쪽 차로를 따라 경부고속도로로 진행하세요.")
+        #expect(Phrasebook.line(.now, Maneuver(id: "m", turn: .keepRight), distance: nil, then: nil, language: .ko) == "지금 오른쪽 차로를 유지하세요.")
+    }
+
+    @Test func anExitSaysItsNumberBeforeItsName() {
+        let exit = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "성남", exitNumber: "12", exitName: "판교IC"))
+        #expect(Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko) == "500미터 앞에서 성남 방면 12번 출구, 판교IC로 나가세요.")
+        let named = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(exitName: "판교IC"))
+        #expect(Phrasebook.line(.now, named, distance: nil, then: nil, language: .ko) == "지금 판교IC로 나가세요.")
+        let exitEn = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "Seongnam", exitNumber: "12", exitName: "Pangyo IC"))
+        #expect(Phrasebook.line(.now, exitEn, distance: nil, then: nil, language: .en) == "Now take exit 12, Pangyo IC, toward Seongnam.")
+    }
+
+    @Test func bothLanguagesSayTheSameThing() {
+        let through = Maneuver(id: "m", turn: .roundabout)
+        #expect(Phrasebook.line(.now, through, distance: nil, then: nil, language: .en) == "Now go through the roundabout.")
+        #expect(Phrasebook.line(.now, through, distance: nil, then: nil, language: .ko) == "지금 회전교차로를 통과하세요.")
+        let ahead = Maneuver(id: "m", turn: .arrive, details: ManeuverDetails(side: .ahead))
+        #expect(Phrasebook.line(.now, ahead, distance: nil, then: nil, language: .en) == "Your destination is straight ahead.")
+        #expect(Phrasebook.line(.now, ahead, distance: nil, then: nil, language: .ko) == "목적지가 정면에 있습니다.")
+        #expect(Phrasebook.offRoute(.ko) == "경로를 벗어났습니다. 경로를 재탐색합니다.")
+        #expect(Phrasebook.recalculated(.en) == "The route has been recalculated.")
+        #expect(Phrasebook.recalculated(.ko) == "새로운 경로로 안내합니다.")
+    }
+
     @Test func aThenLineCombinesTwoManeuvers() {
         let right = Maneuver(id: "m1", turn: .right), left = Maneuver(id: "m2", turn: .left)
         #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left.")
@@ -163,6 +197,10 @@ func isEnglishSentence(_ line: String) -> Bool {
                                 #expect(String(String.UnicodeScalarView(latin)).allSatisfy { "ACI".contains($0) }, "\(line)")
                                 #expect(!line.contains("방면") || m.details.toward != nil, "\(line)")
                                 #expect(!line.contains("  ") && !line.contains(" ."), "\(line)")
+                                // 방향 (the side) never runs into a name: "왼쪽 방향으로" or "왼쪽 방향, 서울역 방면…".
+                                #expect(!line.contains("방향 "), "\(line)")
+                                // An exit's number comes before its name, never "판교IC 12번 출구".
+                                #expect(!line.contains("IC 12번"), "\(line)")
                             }
                             if let next, next.turn == .roundabout { #expect(line.contains(language == .en ? "third exit" : "세 번째 출구"), "\(line)") }
                         }
