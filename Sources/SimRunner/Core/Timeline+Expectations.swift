@@ -17,6 +17,7 @@ public struct ExpectationFailure: Sendable {
 
 /// One field of a matcher that an event did not have.
 public struct FieldDifference: Sendable, Equatable {
+    /// The field, one the matcher names.
     public var field: Field
     /// What the matcher wants.
     public var expected: FieldValue
