@@ -32,7 +32,7 @@ public enum Announcement: Sendable, Equatable {
 }
 
 /// Why a stage is not spoken. Raw values are the timeline's words.
-public enum SkipReason: String, Sendable, Equatable {
+public enum SkipReason: String, Sendable, Equatable, CaseIterable {
     /// A more imminent stage was already due, or a "now" line could no longer finish in time.
     case late
     /// The previous maneuver's lines announced this one ("…, then turn left").
@@ -194,7 +194,7 @@ public struct Announcer: Sendable {
             return
         }
         let line = GuidanceLine(
-            id: "\(maneuvers[m].id).\(stage.rawValue)", at: t, duration: length, urgent: stage == .now, text: words,
+            id: RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage), at: t, duration: length, urgent: stage == .now, text: words,
             language: settings.language, maneuver: maneuvers[m].id, expires: expires)
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
@@ -210,7 +210,7 @@ public struct Announcer: Sendable {
         reroutes += 1
         let words = Phrasebook.offRoute(settings.language)
         return GuidanceLine(
-            id: "reroute\(reroutes).off", at: t, duration: duration(words), urgent: true, text: words,
+            id: RoadPlan.rerouteLineID(reroutes, back: false), at: t, duration: duration(words), urgent: true, text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
     }
 
@@ -218,7 +218,7 @@ public struct Announcer: Sendable {
     public mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
         let words = Phrasebook.recalculated(settings.language)
         return GuidanceLine(
-            id: "reroute\(reroutes).back", at: t, duration: duration(words), urgent: true, text: words,
+            id: RoadPlan.rerouteLineID(reroutes, back: true), at: t, duration: duration(words), urgent: true, text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
     }
 }

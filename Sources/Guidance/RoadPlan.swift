@@ -259,3 +259,31 @@ struct RoadPlanner {
         }
     }
 }
+
+extension RoadPlan {
+    /// The id of the line generated for a maneuver at a stage: `m1.near`.
+    /// Known from the route alone, so a scenario's ids and matchers are
+    /// checked against it before anything runs.
+    public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+
+    /// The id of the `n`th reroute's line (n from 1): `reroute1.off` when
+    /// the car leaves the route, `reroute1.back` when it rejoins it.
+    public static func rerouteLineID(_ n: Int, back: Bool) -> String { "reroute\(n).\(back ? "back" : "off")" }
+
+    /// Whether `id` has the shape of a reroute line's id: `reroute<n>.off` or
+    /// `reroute<n>.back`, n a positive integer without leading zeros. How
+    /// many reroutes a drive has is known only by planning it.
+    public static func isRerouteLineID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        let prefix = Array("reroute".utf8)
+        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
+              let dot = bytes[prefix.count...].firstIndex(of: UInt8(ascii: "."))
+        else { return false }
+        let digits = bytes[prefix.count..<dot]
+        let suffix = Array(bytes[(dot + 1)...])
+        guard let first = digits.first, first != UInt8(ascii: "0"),
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        return suffix == Array("off".utf8) || suffix == Array("back".utf8)
+    }
+}

@@ -1,6 +1,7 @@
 @testable import DrivesimCLI
 @testable import Fuzzing
 import Guidance
+import Road
 @testable import Review
 @testable import ScenarioFormat
 import SimClock
@@ -194,7 +195,82 @@ let badScenarios: [BadScenario] = [
     BadScenario("negative count", scenario(matcher(#""event": "guidance.ended", "count": -1"#)), "expect[0].count", .negative),
     BadScenario("fractional count", scenario(matcher(#""event": "guidance.ended", "count": 1.5"#)), "expect[0].count", .wrongType(expected: .integer)),
     BadScenario("matcher not an object", scenario(#""expect": ["guidance.ended"]"#), "expect[0]", .wrongType(expected: .object)),
-] + badRoads
+] + badMatchers + badRoads
+
+/// A road with one maneuver, `m1`, and a drive, as a root member.
+private let roadM1 = #""road": {"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left"}]}, "drive": {"speeds": [{"from": 0, "kmh": 50}]}}"#
+private let dad = #""dad": [{"id": "u1", "at": 5, "duration": 1, "language": "ko"}]"#
+
+/// Matchers that name what the scenario does not have (SPEC 6), and ids a
+/// generated line takes: refused before anything runs.
+let badMatchers: [BadScenario] = [
+    BadScenario("stretch id in the wrong case", scenario(line + ", " + reply + ", " + matcher(#""event": "talk.stretch.cut", "stretch": "S1", "count": 0"#)),
+                "expect[0].stretch", .unknownID("S1", kind: "stretch", suggestion: "s1")),
+    BadScenario("rule in snake case", scenario(line + ", " + reply + ", " + matcher(#""event": "talk.stretch.cut", "rule": "long_cut""#)),
+                "expect[0].rule", .unknownValue("long_cut", allowed: ["urgent-cut", "long-cut", "barge-in"], suggestion: "long-cut")),
+    BadScenario("rule another event carries", scenario(matcher(#""event": "guidance.waiting", "rule": "long-cut""#)),
+                "expect[0].rule", .unknownValue("long-cut", allowed: ["short-wait", "guidance-queue"], suggestion: nil)),
+    BadScenario("rule on an event of one rule", scenario(matcher(#""event": "ears.closed", "rule": "held""#)),
+                "expect[0].rule", .unknownValue("held", allowed: ["ears-closed"], suggestion: nil)),
+    BadScenario("rule on an event without rules", scenario(matcher(#""event": "guidance.started", "rule": "held""#)),
+                "expect[0].rule", .unknownField("rule", event: "guidance.started", suggestion: nil)),
+    BadScenario("line that does not exist", scenario(line + ", " + matcher(#""event": "guidance.started", "line": "g2""#)),
+                "expect[0].line", .unknownID("g2", kind: "line", suggestion: "g1")),
+    BadScenario("line in a scenario without lines", scenario(matcher(#""event": "guidance.ended", "line": "g1", "count": 0"#)),
+                "expect[0].line", .unknownID("g1", kind: "line", suggestion: nil)),
+    BadScenario("reply that does not exist", scenario(reply + ", " + matcher(#""event": "talk.reply.began", "reply": "r2""#)),
+                "expect[0].reply", .unknownID("r2", kind: "reply", suggestion: "r1")),
+    BadScenario("a stretch's id as a reply", scenario(reply + ", " + matcher(#""event": "talk.reply.ended", "reply": "s1""#)),
+                "expect[0].reply", .unknownID("s1", kind: "reply", suggestion: "r1")),
+    BadScenario("utterance that does not exist", scenario(dad + ", " + matcher(#""event": "dad.ended", "utterance": "u2", "heardMs": 1000"#)),
+                "expect[0].utterance", .unknownID("u2", kind: "utterance", suggestion: "u1")),
+    BadScenario("by names a reply", scenario(reply + ", " + matcher(#""event": "talk.stretch.cut", "by": "r1""#)),
+                "expect[0].by", .unknownID("r1", kind: "line or utterance", suggestion: nil)),
+    BadScenario("maneuver no line announces", scenario(line(#""maneuver": "m1""#) + ", " + matcher(#""event": "guidance.requested", "maneuver": "m2""#)),
+                "expect[0].maneuver", .unknownID("m2", kind: "maneuver", suggestion: "m1")),
+    BadScenario("stage that does not exist", scenario(matcher(#""event": "guidance.requested", "stage": "nearr""#)),
+                "expect[0].stage", .unknownValue("nearr", allowed: ["far", "near", "now"], suggestion: "near")),
+    BadScenario("reason another event carries", scenario(roadM1 + ", " + matcher(#""event": "road.fix.dropped", "reason": "stale""#)),
+                "expect[0].reason", .unknownValue("stale", allowed: ["out-of-order", "inaccurate"], suggestion: nil)),
+    BadScenario("skip reason typo", scenario(roadM1 + ", " + matcher(#""event": "road.stage.skipped", "reason": "than""#)),
+                "expect[0].reason", .unknownValue("than", allowed: ["late", "then", "repeated"], suggestion: "then")),
+    BadScenario("language of a matcher", scenario(dad + ", " + matcher(#""event": "dad.started", "language": "kr""#)),
+                "expect[0].language", .unknownValue("kr", allowed: ["ko", "en"], suggestion: "ko")),
+    BadScenario("road maneuver that does not exist", scenario(roadM1 + ", " + matcher(#""event": "road.turn.passed", "maneuver": "m2""#)),
+                "expect[0].maneuver", .unknownID("m2", kind: "maneuver", suggestion: "m1")),
+    BadScenario("a line's maneuver on a road event", scenario(line(#""maneuver": "x1""#) + ", " + roadM1 + ", " + matcher(#""event": "road.turn.passed", "maneuver": "x1""#)),
+                "expect[0].maneuver", .unknownID("x1", kind: "maneuver", suggestion: "m1")),
+    BadScenario("generated line of no stage", scenario(roadM1 + ", " + matcher(#""event": "guidance.started", "line": "m1.nwo""#)),
+                "expect[0].line", .unknownID("m1.nwo", kind: "line", suggestion: "m1.now")),
+    BadScenario("generated line of no maneuver", scenario(roadM1 + ", " + matcher(#""event": "guidance.started", "line": "m2.near""#)),
+                "expect[0].line", .unknownID("m2.near", kind: "line", suggestion: "m1.near")),
+    BadScenario("reroute line without a road", scenario(matcher(#""event": "guidance.started", "line": "reroute1.off""#)),
+                "expect[0].line", .unknownID("reroute1.off", kind: "line", suggestion: nil)),
+    BadScenario("reroute zero", scenario(roadM1 + ", " + matcher(#""event": "guidance.started", "line": "reroute0.off""#)),
+                "expect[0].line", .unknownID("reroute0.off", kind: "line", suggestion: nil)),
+    BadScenario("fix without a road", scenario(matcher(#""event": "road.fix.arrived", "fix": "f1""#)),
+                "expect[0].fix", .unknownID("f1", kind: "fix", suggestion: nil)),
+    BadScenario("fix with a leading zero", scenario(roadM1 + ", " + matcher(#""event": "road.fix.arrived", "fix": "f01""#)),
+                "expect[0].fix", .unknownID("f01", kind: "fix", suggestion: nil)),
+    BadScenario("reporter that does not exist", scenario(roadM1 + ", " + matcher(#""event": "road.report.sent", "reporter": "pathfindr""#)),
+                "expect[0].reporter", .unknownValue("pathfindr", allowed: ["pathfinder"], suggestion: "pathfinder")),
+    BadScenario("turn that does not exist", scenario(roadM1 + ", " + matcher(#""event": "road.turn.upcoming", "turn": "lef""#)),
+                "expect[0].turn", .unknownValue("lef", allowed: Turn.allCases.map(\.rawValue), suggestion: "left")),
+    BadScenario("true is not 1 for a road flag", scenario(roadM1 + ", " + matcher(#""event": "road.fix.arrived", "trusted": 1"#)),
+                "expect[0].trusted", .wrongType(expected: .boolean)),
+    BadScenario("1 is not true for milliseconds", scenario(matcher(#""event": "talk.stretch.cut", "playedMs": true"#)),
+                "expect[0].playedMs", .wrongType(expected: .integer)),
+    BadScenario("matcher after a day", scenario(matcher(#""event": "guidance.ended", "at": 86400.001"#)),
+                "expect[0].at", .tooLarge(limitSeconds: 86400)),
+
+    // Generated line ids against the file's ids.
+    BadScenario("hand-written line with a generated id", scenario(#""guidance": [{"id": "m1.near", "at": 2, "duration": 1}], "# + roadM1),
+                "guidance[0].id", .generatedLineID("m1.near")),
+    BadScenario("stretch with a reroute line's id", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "reroute2.back", "duration": 1}]}], "# + roadM1),
+                "replies[0].stretches[0].id", .generatedLineID("reroute2.back")),
+    BadScenario("maneuver with a line's id", scenario(#""guidance": [{"id": "m1", "at": 2, "duration": 1}], "# + roadM1),
+                "road.route.maneuvers[0].id", .duplicateID("m1", firstAt: "guidance[0].id")),
+]
 
 /// A scenario whose road section is `body` after a language and `points`.
 private func road(_ body: String, points: String = roadPoints) -> String {
@@ -325,19 +401,37 @@ let badRoads: [BadScenario] = [
     }
 
     @Test func keyOrderInTheFileDoesNotMatter() throws {
-        let a = try decode(#"{"drivesim": 1, "name": "n", "guidance": [{"id": "g", "at": 1, "duration": 1}], "expect": [{"event": "talk.stretch.cut", "stretch": "s", "rule": "long-cut", "by": "g", "between": [0, 1]}]}"#)
-        let b = try decode(#"{"expect": [{"between": [0, 1], "by": "g", "rule": "long-cut", "event": "talk.stretch.cut", "stretch": "s"}], "guidance": [{"duration": 1, "at": 1, "id": "g"}], "name": "n", "drivesim": 1}"#)
+        let a = try decode(#"{"drivesim": 1, "name": "n", "guidance": [{"id": "g", "at": 1, "duration": 1}], "replies": [{"id": "r", "at": 0, "stretches": [{"id": "s", "duration": 9}]}], "expect": [{"event": "talk.stretch.cut", "stretch": "s", "rule": "long-cut", "by": "g", "between": [0, 1]}]}"#)
+        let b = try decode(#"{"expect": [{"between": [0, 1], "by": "g", "rule": "long-cut", "event": "talk.stretch.cut", "stretch": "s"}], "replies": [{"stretches": [{"duration": 9, "id": "s"}], "at": 0, "id": "r"}], "guidance": [{"duration": 1, "at": 1, "id": "g"}], "name": "n", "drivesim": 1}"#)
         #expect(a == b)
         #expect(a.expect[0].fields.map(\.field) == [.by, .rule, .stretch], "fields are kept sorted by name")
         #expect(a.expect[0].when == .between(.zero, SimTime(ms: 1000)))
     }
 
     @Test func matcherFieldsKeepTheirJSONTypes() throws {
-        let s = try decode(scenario(#""expect": [{"event": "dad.ended", "heardMs": 1500, "lostMs": 0, "utterance": "u1"}, {"event": "guidance.requested", "urgent": true, "count": 2, "at": 0.25}]"#))
+        let s = try decode(scenario(dad + ", " + #""expect": [{"event": "dad.ended", "heardMs": 1500, "lostMs": 0, "utterance": "u1"}, {"event": "guidance.requested", "urgent": true, "count": 2, "at": 0.25}]"#))
         #expect(s.expect[0].fields.map(\.value) == [.int(1500), .int(0), .string("u1")])
         #expect(s.expect[1].fields.map(\.value) == [.bool(true)])
         #expect(s.expect[1].count == 2 && s.expect[1].when == .at(SimTime(ms: 250)))
         #expect(s.expect.map(\.path) == ["expect[0]", "expect[1]"])
+    }
+
+    @Test func matchersMayNameGeneratedLinesRerouteLinesFixesAndRoadManeuvers() throws {
+        let s = try decode(scenario(roadM1 + ", " + #""expect": [{"event": "guidance.started", "line": "m1.near", "count": 0}, "# + #"{"event": "guidance.started", "line": "reroute12.back", "count": 0}, {"event": "road.fix.arrived", "fix": "f0"}, "# + #"{"event": "guidance.requested", "maneuver": "reroute", "count": 0}, {"event": "road.turn.passed", "maneuver": "m1"}, "# + #"{"event": "talk.stretch.cut", "by": "m1.now", "count": 0}]"#))
+        #expect(s.expect.count == 6)
+        #expect(s.generatedLineIDs.map(\.id) == ["m1.far", "m1.near", "m1.now"])
+    }
+
+    @Test func aMatcherKeepsItsLineAndColumn() throws {
+        let s = try decode("{\"drivesim\": 1, \"name\": \"t\",\n  \"expect\": [\n    {\"event\": \"ears.opened\"}]}")
+        #expect(s.expect[0].line == 3 && s.expect[0].column == 5)
+    }
+
+    @Test func aRefusedMatcherSaysWhatItNamesAndSuggests() throws {
+        let error = try #require(failure(scenario(reply + ", " + matcher(#""event": "talk.stretch.cut", "stretch": "S1", "count": 0"#))))
+        #expect(error.description.hasSuffix(#"expect[0].stretch: no stretch of this scenario has the id "S1"; did you mean "s1"?"#))
+        let generated = try #require(failure(scenario(#""guidance": [{"id": "m1.near", "at": 2, "duration": 1}], "# + roadM1)))
+        #expect(generated.description.hasSuffix(#"guidance[0].id: the road generates a guidance line with the id "m1.near"; choose another id"#))
     }
 
     @Test func escapedStringsDecode() throws {

@@ -12,6 +12,9 @@ public struct Matcher: Sendable, Equatable {
     public var count: Int?
     /// Its position in the file, for messages: `expect[3]`. Not part of equality.
     public var path: String
+    /// The 1-based line and column of its `{` in the file; 0 when built in
+    /// code. Not part of equality.
+    public var line = 0, column = 0
 
     public enum When: Sendable, Equatable {
         case anywhere
@@ -30,7 +33,7 @@ public struct Matcher: Sendable, Equatable {
 }
 
 /// A value of a timeline field. Comparison is strict by type: `true` is not `1`.
-public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
+public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case int(Int64)
     case bool(Bool)

@@ -52,7 +52,8 @@ extension Timeline {
 }
 
 extension ExpectationFailure {
-    /// `expect[2]: expected guidance.started line="g1" at 00:04.000; found none`.
+    /// `expect[2] (line 12, column 5): expected guidance.started line="g1" at 00:04.000; found none`
+    /// (the position when the matcher came from a file).
     public var summary: String {
         let e = matcher
         var what = e.event.rawValue
@@ -64,6 +65,7 @@ extension ExpectationFailure {
         }
         let quantity = e.count.map { "exactly \($0) × " } ?? ""
         let got = found == 0 ? "found none" : "found \(found)"
-        return "\(e.path): expected \(quantity)\(what); \(got)"
+        let position = e.line > 0 ? " (line \(e.line), column \(e.column))" : ""
+        return "\(e.path)\(position): expected \(quantity)\(what); \(got)"
     }
 }

@@ -8,12 +8,15 @@ import SimRunner
 /// and name the file, the path inside it, its line and column, and a reason case.
 public enum ScenarioDecoder {
     /// The longest drive, in seconds: bounds every absolute time (`at`, `expires`).
-    public static let maxTimeSeconds = 86_400
+    public static let maxTimeSeconds = Int(Scenario.Limits.maxTime.ms / 1000)
     /// The longest single span, in seconds: bounds `duration`, `ready`,
     /// `after`, `earsTail`, `waitLimit`.
-    public static let maxDurationSeconds = 3_600
+    public static let maxDurationSeconds = Int(Scenario.Limits.maxDuration.ms / 1000)
 
-    /// Decodes one scenario from the bytes of `file` (named only for errors).
+    /// Decodes one scenario from the bytes of `file` (named only for errors):
+    /// first its shape and values as JSON, then `Scenario.validate()` (the
+    /// one definition of validity), whose problem is placed in the file by
+    /// its path.
     ///
     /// - Throws: `ScenarioError` (typed), the first problem found.
     /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
@@ -25,7 +28,13 @@ public enum ScenarioDecoder {
             throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
         }
         var decoding = Decoding(file: file)
-        return try decoding.scenario(root)
+        let scenario = try decoding.scenario(root)
+        do {
+            try scenario.validate()
+        } catch {
+            throw decoding.error(for: error, in: root)
+        }
+        return scenario
     }
 }
 
@@ -41,11 +50,9 @@ extension JSONParseError.Reason {
     }
 }
 
-/// One decoding pass: the file name for errors and the ids seen so far.
+/// One decoding pass: the file name for errors.
 struct Decoding {
     let file: String
-    /// Every id seen, with the path of its first use.
-    var ids: [String: String] = [:]
 
     init(file: String) { self.file = file }
 
@@ -148,11 +155,8 @@ struct Decoding {
     mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
         let value = try required(fields, "id")
         let path = fields.path("id")
-        let id = try string(value, path)
-        if id.isEmpty { throw fail(.emptyID, path, value) }
-        if let first = ids[id] { throw fail(.duplicateID(id, firstAt: first), path, value) }
-        ids[id] = path
-        return id
+        // Empty and duplicate ids are `Scenario.validate()`'s to refuse.
+        return try string(value, path)
     }
 
     // MARK: The scenario
@@ -172,7 +176,7 @@ struct Decoding {
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
         let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
-        let name = try nonEmptyString(try required(fields, "name"), "name")
+        let name = try string(try required(fields, "name"), "name")
         var scenario = Scenario(name: name)
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
@@ -186,14 +190,11 @@ struct Decoding {
                 scenario.replies.append(try reply(item, Decoding.join("replies", i)))
             }
         }
-        var dadValues: [JSONValue] = []
         if let v = fields.optional("dad") {
-            dadValues = try array(v, "dad")
-            for (i, item) in dadValues.enumerated() {
+            for (i, item) in try array(v, "dad").enumerated() {
                 scenario.dad.append(try utterance(item, Decoding.join("dad", i)))
             }
         }
-        try checkOverlaps(scenario.dad, dadValues)
         if let v = fields.optional("road") { scenario.road = try road(v, "road") }
         if let v = fields.optional("expect") {
             for (i, item) in try array(v, "expect").enumerated() {
@@ -220,17 +221,13 @@ struct Decoding {
         let fields = try object(value, path, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
-        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
         var line = GuidanceLine(id: id, at: at, duration: duration)
         if let v = fields.optional("urgent") { line.urgent = try bool(v, fields.path("urgent")) }
         if let v = fields.optional("text") { line.text = try string(v, fields.path("text")) }
         if let v = fields.optional("language") { line.language = try language(v, fields.path("language")) }
-        if let v = fields.optional("maneuver") { line.maneuver = try nonEmptyString(v, fields.path("maneuver")) }
-        if let v = fields.optional("expires") {
-            let expires = try seconds(v, fields.path("expires"), .time)
-            if expires <= at { throw fail(.expiresNotAfterAt, fields.path("expires"), v) }
-            line.expires = expires
-        }
+        if let v = fields.optional("maneuver") { line.maneuver = try string(v, fields.path("maneuver")) }
+        if let v = fields.optional("expires") { line.expires = try seconds(v, fields.path("expires"), .time) }
         return line
     }
 
@@ -238,7 +235,6 @@ struct Decoding {
         let value = try required(fields, "stretches")
         let path = fields.path("stretches")
         let items = try array(value, path)
-        if items.isEmpty { throw fail(.emptyStretches, path, value) }
         var result: [Scenario.Stretch] = []
         for (i, item) in items.enumerated() {
             result.append(try stretch(item, Decoding.join(path, i)))
@@ -249,7 +245,7 @@ struct Decoding {
     mutating func stretch(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Stretch {
         let fields = try object(value, path, allowed: ["id", "duration", "ready", "text", "language"])
         let id = try id(fields)
-        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
         var stretch = Scenario.Stretch(id: id, duration: duration)
         if let v = fields.optional("ready") { stretch.ready = try seconds(v, fields.path("ready"), .duration) }
         if let v = fields.optional("text") { stretch.text = try string(v, fields.path("text")) }
@@ -268,7 +264,7 @@ struct Decoding {
         let fields = try object(value, path, allowed: ["id", "at", "duration", "language", "text", "reply"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
-        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
+        let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
         let language = try language(try required(fields, "language"), fields.path("language"))
         var utterance = Scenario.Utterance(id: id, at: at, duration: duration, language: language)
         if let v = fields.optional("text") { utterance.text = try string(v, fields.path("text")) }
@@ -283,25 +279,6 @@ struct Decoding {
         if let v = fields.optional("after") { reply.after = try seconds(v, fields.path("after"), .duration) }
         reply.stretches = try stretches(fields)
         return reply
-    }
-
-    /// Dad has one voice: intervals [at, at + duration) must not intersect
-    /// (touching is fine). Sweeps in order of start, against the utterance
-    /// that ends last so far, and reports the later-starting one.
-    func checkOverlaps(_ dad: [Scenario.Utterance], _ values: [JSONValue]) throws(ScenarioError) {
-        let order = dad.indices.sorted { (dad[$0].at, $0) < (dad[$1].at, $1) }
-        var latest: Int? = nil
-        for i in order {
-            if let l = latest {
-                let end = dad[l].at + dad[l].duration
-                if dad[i].at < end {
-                    throw fail(.overlappingUtterance(with: dad[l].id), Decoding.join("dad", i), values[i])
-                }
-                if dad[i].at + dad[i].duration > end { latest = i }
-            } else {
-                latest = i
-            }
-        }
     }
 
     // MARK: Expectations
@@ -319,6 +296,8 @@ struct Decoding {
         let allowed = kind.fields.map(\.rawValue)
 
         var expectation = Matcher(event: kind, path: path)
+        expectation.line = value.line
+        expectation.column = value.column
         var at: (SimTime, JSONValue)? = nil
         var between: (SimTime, SimTime)? = nil
         for member in members {

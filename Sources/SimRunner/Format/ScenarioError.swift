@@ -83,6 +83,13 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case windowNotAPair
         /// `between: [a, b]` with a after b.
         case reversedWindow
+        /// A matcher id that names no item of its kind (`line`, `stretch`,
+        /// `line or utterance`…) in the scenario, road maneuvers and
+        /// generated lines included.
+        case unknownID(String, kind: String, suggestion: String?)
+        /// An id that a line generated from the road carries
+        /// (`<maneuver>.<stage>`, `reroute<n>.off`, `reroute<n>.back`): two lines would share it.
+        case generatedLineID(String)
 
         // The road.
         /// A route with fewer than two points.
@@ -224,6 +231,10 @@ extension ScenarioError.Reason {
         case .atAndBetween: return "give either at or between, not both"
         case .windowNotAPair: return "between must be a list of two times in seconds, [from, to]"
         case .reversedWindow: return "between's start is after its end"
+        case .unknownID(let id, let kind, let suggestion):
+            return "no \(kind) of this scenario has the id \(quoted(id))" + didYouMean(suggestion)
+        case .generatedLineID(let id):
+            return "the road generates a guidance line with the id \(quoted(id)); choose another id"
         case .routeTooShort: return "a route needs at least two points"
         case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"

@@ -24,11 +24,16 @@ public struct CollisionGenerator {
         self.fault = fault
     }
 
-    /// One scenario.
+    /// One scenario, valid by `Scenario.validate()`: the base is valid by
+    /// construction, and a snap that would make it invalid is not kept.
     public mutating func scenario(name: String) -> Scenario {
         let profile = Profile(&random)
         var scenario = base(profile, name: name)
-        for _ in 0..<Int(random.int(in: 1...3)) { snap(&scenario) }
+        for _ in 0..<Int(random.int(in: 1...3)) {
+            var candidate = scenario
+            snap(&candidate)
+            if candidate.isValid { scenario = candidate }
+        }
         return scenario
     }
 

@@ -25,8 +25,11 @@ public struct Shrinker {
         self.fault = fault
     }
 
-    /// Whether `scenario` still fails the check.
+    /// Whether `scenario` is valid (`Scenario.validate()`, the decoder's
+    /// definition) and still fails the check; an invalid candidate is never
+    /// simulated, so every reproducer can be written and read back.
     public mutating func fails(_ scenario: Scenario) -> Bool {
+        guard scenario.isValid else { return false }
         attempts += 1
         return Fuzzer.violations(of: scenario, fault: fault).contains { $0.check == check }
     }
@@ -105,7 +108,7 @@ public struct Shrinker {
         func attempt(_ change: (inout Scenario) -> Void) {
             var candidate = current
             change(&candidate)
-            if candidate != current, candidate.isValidForFuzzing, fails(candidate) { current = candidate }
+            if candidate != current, fails(candidate) { current = candidate }
         }
         let defaults = Scenario.Settings()
         attempt { $0.settings.afterCut = defaults.afterCut }
@@ -204,17 +207,5 @@ extension Scenario {
         }
         for i in replies.indices { replies[i].at = replies[i].at + shift }
         for i in dad.indices { dad[i].at = dad[i].at + shift }
-    }
-
-    /// The rules of SPEC 3 that a shrunk scenario could break: durations
-    /// above zero, times not negative, `expires` after `at`, Dad with one voice.
-    var isValidForFuzzing: Bool {
-        let positive = guidance.allSatisfy { $0.duration > .zero && $0.at >= .zero }
-        let lines = guidance.allSatisfy { line in line.expires.map { $0 > line.at } ?? true }
-        let stretches = (replies.flatMap(\.stretches) + dad.flatMap { $0.reply?.stretches ?? [] }).allSatisfy { $0.duration > .zero }
-        let sorted = dad.sorted { $0.at < $1.at }
-        let oneVoice = zip(sorted, sorted.dropFirst()).allSatisfy { $0.at + $0.duration <= $1.at }
-        let talk = replies.allSatisfy { $0.at >= .zero } && dad.allSatisfy { $0.at >= .zero && $0.duration > .zero }
-        return positive && lines && stretches && oneVoice && talk
     }
 }

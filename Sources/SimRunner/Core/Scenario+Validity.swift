@@ -1,0 +1,367 @@
+import Guidance
+import Road
+import SimClock
+import TalkArbiter
+
+/// Why a scenario is not valid, and where: the one definition of validity
+/// (SPEC 2, 3 and 6) that the decoder, the shrinker and the generator share.
+/// The decoder maps `path` to the file's path, line and column.
+public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where: the keys and indices of the file's JSON (`guidance`, 0, `duration`).
+    public var path: [Step]
+    /// What is wrong.
+    public var reason: Reason
+
+    /// A problem at `path`.
+    public init(_ reason: Reason, at path: [Step]) { self.reason = reason; self.path = path }
+
+    /// One step of a path: an object's key or an array's index.
+    public enum Step: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// What kind of item an id names, for messages.
+    public enum IDKind: String, Sendable, Equatable {
+        case line, reply, stretch, utterance, maneuver, fix
+        /// `by`: a line that cut a stretch, or an utterance that barged in.
+        case lineOrUtterance = "line or utterance"
+    }
+
+    /// What is wrong with a scenario.
+    public enum Reason: Sendable, Equatable {
+        /// An empty `name` or line `maneuver`.
+        case emptyString
+        /// An empty `id`.
+        case emptyID
+        /// An id already used at `firstAt`; ids are unique across the scenario.
+        case duplicateID(String, firstAt: [Step])
+        /// An id that a line generated from the road will carry
+        /// (`<maneuver>.<stage>`, `reroute<n>.off`, `reroute<n>.back`).
+        case generatedLineID(String)
+        /// A time, duration or count below zero.
+        case negative
+        /// A duration that is zero.
+        case notPositive
+        /// A time above 24 h or a duration above 1 h (`Scenario.Limits`).
+        case tooLarge(limitSeconds: Int)
+        /// A line's `expires` not later than its `at`.
+        case expiresNotAfterAt
+        /// A reply with no stretches.
+        case emptyStretches
+        /// Dad's utterance overlaps the one with this id.
+        case overlappingUtterance(with: String)
+        /// A matcher's window that ends before it starts.
+        case reversedWindow
+        /// A matcher field its event does not carry.
+        case fieldNotCarried(Field, event: EventKind)
+        /// A matcher value of the wrong type for its field.
+        case wrongType(Field.ValueType)
+        /// A matcher id that names nothing of its kind in the scenario;
+        /// `known` lists the ids it could name, in file order (for a suggestion).
+        case unknownID(String, kind: IDKind, known: [String])
+        /// A matcher value outside its field's fixed set for the event (a rule, a reason, a stage…).
+        case unknownValue(String, allowed: [String])
+    }
+
+    /// The path as written in messages: `replies[0].stretches[1].duration`.
+    public static func render(_ path: [Step]) -> String {
+        var out = ""
+        for step in path {
+            switch step {
+            case .key(let k): out += out.isEmpty ? k : "." + k
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
+
+    /// `path: reason`, for debugging; the decoder words problems for users.
+    public var description: String { "\(ScenarioProblem.render(path)): \(reason)" }
+}
+
+extension Scenario {
+    /// The limits of SPEC 2: every absolute time within a day, every single
+    /// span (durations, `ready`, `after`, `earsTail`, `waitLimit`) within an hour.
+    public enum Limits {
+        /// The latest absolute time (`at`, `expires`, a matcher's window).
+        public static let maxTime = SimTime(ms: 86_400_000)
+        /// The longest single span.
+        public static let maxDuration = SimTime(ms: 3_600_000)
+    }
+
+    /// Checks every rule of validity, in file order, and throws the first
+    /// problem: a non-empty name; ids non-empty and unique across the
+    /// scenario (road maneuvers included) and none taken by a generated
+    /// line; times within 0...24 h and spans within 0...1 h; durations above
+    /// zero; `expires` after `at`; replies with stretches; Dad with one voice;
+    /// and every matcher against its event and the scenario (SPEC 6). The
+    /// road's geometry (route, drive, fixes) is checked by the decoder, which
+    /// needs the route to do it.
+    ///
+    /// - Complexity: O(n log n) in the number of items and matchers.
+    public func validate() throws(ScenarioProblem) {
+        var v = Validation(self)
+        try v.run()
+    }
+
+    /// Whether `validate()` passes.
+    public var isValid: Bool {
+        do { try validate(); return true } catch { return false }
+    }
+
+    /// Every id a line generated from the road may carry that is known from
+    /// the route alone: `<maneuver>.<stage>` for each maneuver and stage,
+    /// with the maneuver it belongs to. Reroute lines (`reroute<n>.off`,
+    /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
+    public var generatedLineIDs: [(id: String, maneuver: String)] {
+        guard let road else { return [] }
+        return road.maneuvers.flatMap { m in Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) } }
+    }
+
+    /// Whether `id` has the shape of a fix's id in the timeline: `f<n>`, n ≥ 0, no leading zeros.
+    static func isFixID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        let digits = bytes.dropFirst()
+        guard bytes.first == UInt8(ascii: "f"), let first = digits.first,
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        return first != UInt8(ascii: "0") || digits.count == 1
+    }
+}
+
+/// One validation pass: the ids seen so far and what the matchers may name.
+private struct Validation {
+    typealias Step = ScenarioProblem.Step
+    let s: Scenario
+    /// Every id, with the path of its first use and its place in file order.
+    var ids: [String: (path: [Step], order: Int)] = [:]
+    /// The ids of each kind, in file order.
+    var lines: [String] = [], replies: [String] = [], stretches: [String] = [], utterances: [String] = []
+    var roadManeuvers: [String] = [], lineManeuvers: [String] = []
+
+    init(_ s: Scenario) { self.s = s }
+
+    func fail(_ reason: ScenarioProblem.Reason, _ path: [Step]) -> ScenarioProblem { ScenarioProblem(reason, at: path) }
+
+    mutating func id(_ id: String, _ path: [Step]) throws(ScenarioProblem) {
+        let at = path + [.key("id")]
+        if id.isEmpty { throw fail(.emptyID, at) }
+        if let first = ids[id] { throw fail(.duplicateID(id, firstAt: first.path), at) }
+        ids[id] = (at, ids.count)
+    }
+
+    func time(_ t: SimTime, _ path: [Step]) throws(ScenarioProblem) {
+        if t < .zero { throw fail(.negative, path) }
+        if t > Scenario.Limits.maxTime { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxTime.ms / 1000)), path) }
+    }
+
+    func span(_ t: SimTime, _ path: [Step], positive: Bool = false) throws(ScenarioProblem) {
+        if t < .zero { throw fail(.negative, path) }
+        if t > Scenario.Limits.maxDuration { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxDuration.ms / 1000)), path) }
+        if positive && t == .zero { throw fail(.notPositive, path) }
+    }
+
+    mutating func run() throws(ScenarioProblem) {
+        if s.name.isEmpty { throw fail(.emptyString, [.key("name")]) }
+        try span(s.settings.earsTail, [.key("settings"), .key("earsTail")])
+        try span(s.settings.waitLimit, [.key("settings"), .key("waitLimit")])
+        for (i, line) in s.guidance.enumerated() {
+            let path: [Step] = [.key("guidance"), .index(i)]
+            try id(line.id, path)
+            lines.append(line.id)
+            try time(line.at, path + [.key("at")])
+            try span(line.duration, path + [.key("duration")], positive: true)
+            if let m = line.maneuver {
+                if m.isEmpty { throw fail(.emptyString, path + [.key("maneuver")]) }
+                lineManeuvers.append(m)
+            }
+            if let e = line.expires {
+                try time(e, path + [.key("expires")])
+                if e <= line.at { throw fail(.expiresNotAfterAt, path + [.key("expires")]) }
+            }
+        }
+        for (i, reply) in s.replies.enumerated() {
+            let path: [Step] = [.key("replies"), .index(i)]
+            try id(reply.id, path)
+            replies.append(reply.id)
+            try time(reply.at, path + [.key("at")])
+            try stretches(reply.stretches, path)
+        }
+        for (i, u) in s.dad.enumerated() {
+            let path: [Step] = [.key("dad"), .index(i)]
+            try id(u.id, path)
+            utterances.append(u.id)
+            try time(u.at, path + [.key("at")])
+            try span(u.duration, path + [.key("duration")], positive: true)
+            if let reply = u.reply {
+                let rPath = path + [.key("reply")]
+                try id(reply.id, rPath)
+                replies.append(reply.id)
+                try span(reply.after, rPath + [.key("after")])
+                try stretches(reply.stretches, rPath)
+            }
+        }
+        try oneVoice()
+        if let road = s.road {
+            for (i, m) in road.maneuvers.enumerated() {
+                try id(m.id, [.key("road"), .key("route"), .key("maneuvers"), .index(i)])
+                roadManeuvers.append(m.id)
+            }
+            try generatedIDs()
+        }
+        try matchers()
+    }
+
+    mutating func stretches(_ list: [Scenario.Stretch], _ path: [Step]) throws(ScenarioProblem) {
+        if list.isEmpty { throw fail(.emptyStretches, path + [.key("stretches")]) }
+        for (k, stretch) in list.enumerated() {
+            let sPath = path + [.key("stretches"), .index(k)]
+            try id(stretch.id, sPath)
+            stretches.append(stretch.id)
+            try span(stretch.duration, sPath + [.key("duration")], positive: true)
+            try span(stretch.ready, sPath + [.key("ready")])
+        }
+    }
+
+    /// Dad has one voice: intervals [at, at + duration) must not intersect
+    /// (touching is fine). Sweeps in order of start, against the utterance
+    /// that ends last so far, and reports the later-starting one.
+    func oneVoice() throws(ScenarioProblem) {
+        let dad = s.dad
+        let order = dad.indices.sorted { (dad[$0].at, $0) < (dad[$1].at, $1) }
+        var latest: Int? = nil
+        for i in order {
+            guard let l = latest else { latest = i; continue }
+            let end = dad[l].at + dad[l].duration
+            if dad[i].at < end { throw fail(.overlappingUtterance(with: dad[l].id), [.key("dad"), .index(i)]) }
+            if dad[i].at + dad[i].duration > end { latest = i }
+        }
+    }
+
+    /// No id of the file may be one a generated line will carry: two lines
+    /// (or a line and another item) would share it. The first in file order is reported.
+    func generatedIDs() throws(ScenarioProblem) {
+        var clashes: [(path: [Step], order: Int, id: String)] = []
+        for g in s.generatedLineIDs { if let first = ids[g.id] { clashes.append((first.path, first.order, g.id)) } }
+        for (id, first) in ids where RoadPlan.isRerouteLineID(id) { clashes.append((first.path, first.order, id)) }
+        guard let first = clashes.min(by: { $0.order < $1.order }) else { return }
+        throw fail(.generatedLineID(first.id), first.path)
+    }
+
+    // MARK: Matchers (SPEC 6)
+
+    mutating func matchers() throws(ScenarioProblem) {
+        guard !s.expect.isEmpty else { return }
+        let domains = Domains(self)
+        for (i, matcher) in s.expect.enumerated() {
+            let path: [Step] = [.key("expect"), .index(i)]
+            switch matcher.when {
+            case .anywhere: break
+            case .at(let t): try time(t, path + [.key("at")])
+            case .between(let a, let b):
+                try time(a, path + [.key("between"), .index(0)])
+                try time(b, path + [.key("between"), .index(1)])
+                if a > b { throw fail(.reversedWindow, path + [.key("between")]) }
+            }
+            if let n = matcher.count, n < 0 { throw fail(.negative, path + [.key("count")]) }
+            for (field, value) in matcher.fields {
+                let fPath = path + [.key(field.rawValue)]
+                guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
+                switch (field.type, value) {
+                case (.string, .string(let text)): try domains.check(text, field, matcher.event, fPath)
+                case (.int, .int), (.bool, .bool): break
+                default: throw fail(.wrongType(field.type), fPath)
+                }
+            }
+        }
+    }
+}
+
+/// What each matcher field may name in one scenario.
+private struct Domains {
+    typealias Step = ScenarioProblem.Step
+    struct IDs {
+        let list: [String]
+        let set: Set<String>
+        init(_ list: [String]) { self.list = list; set = Set(list) }
+    }
+    let lines: IDs, replies: IDs, stretches: IDs, utterances: IDs, by: IDs
+    /// A guidance line's maneuver: the file's, the route's, and `reroute` with a road.
+    let lineManeuvers: IDs
+    /// A road event's maneuver: the route's.
+    let roadManeuvers: IDs
+    let hasRoad: Bool
+
+    init(_ v: Validation) {
+        hasRoad = v.s.road != nil
+        let generated = v.s.generatedLineIDs.map(\.id)
+        lines = IDs(v.lines + generated)
+        replies = IDs(v.replies)
+        stretches = IDs(v.stretches)
+        utterances = IDs(v.utterances)
+        by = IDs(v.lines + generated + v.utterances)
+        var seen = Set<String>()
+        let maneuvers = (v.lineManeuvers + v.roadManeuvers + (hasRoad ? ["reroute"] : [])).filter { seen.insert($0).inserted }
+        lineManeuvers = IDs(maneuvers)
+        roadManeuvers = IDs(v.roadManeuvers)
+    }
+
+    func check(_ value: String, _ field: Field, _ event: EventKind, _ path: [Step]) throws(ScenarioProblem) {
+        func id(_ ids: IDs, _ kind: ScenarioProblem.IDKind, reroute: Bool = false) throws(ScenarioProblem) {
+            if ids.set.contains(value) || (reroute && hasRoad && RoadPlan.isRerouteLineID(value)) { return }
+            throw ScenarioProblem(.unknownID(value, kind: kind, known: ids.list), at: path)
+        }
+        func oneOf(_ allowed: [String]) throws(ScenarioProblem) {
+            if !allowed.contains(value) { throw ScenarioProblem(.unknownValue(value, allowed: allowed), at: path) }
+        }
+        switch field {
+        case .line: try id(lines, .line, reroute: true)
+        case .reply: try id(replies, .reply)
+        case .stretch: try id(stretches, .stretch)
+        case .utterance: try id(utterances, .utterance)
+        case .by: try id(by, .lineOrUtterance, reroute: true)
+        case .maneuver: try id(event == .guidanceRequested ? lineManeuvers : roadManeuvers, .maneuver)
+        case .after: try id(roadManeuvers, .maneuver)
+        case .fix:
+            if !(hasRoad && Scenario.isFixID(value)) { throw ScenarioProblem(.unknownID(value, kind: .fix, known: []), at: path) }
+        case .rule: try oneOf(Domains.rules(of: event).map(\.rawValue))
+        case .reason: try oneOf(Domains.reasons(of: event))
+        case .stage: try oneOf(Stage.allCases.map(\.rawValue))
+        case .language: try oneOf(Language.allCases.map(\.rawValue))
+        case .afterCut: try oneOf(TalkArbiter.AfterCut.allCases.map(\.rawValue))
+        case .turn: try oneOf(Turn.allCases.map(\.rawValue))
+        case .reporter: try oneOf([LocationLink.reporter])
+        case .text: return
+        case .urgent, .heldMs, .playedMs, .heardMs, .lostMs, .ageMs, .trusted, .onRoute, .distanceM, .offsetM, .progressM,
+            .etaMs, .afterDistanceM:
+            return  // not strings; the type was checked
+        }
+    }
+
+    /// The rules an event of `kind` can carry (SPEC 5 and docs/timeline.md), in the SPEC's order.
+    static func rules(of kind: EventKind) -> [Rule] {
+        switch kind {
+        case .guidanceWaiting: return [.shortWait, .guidanceQueue]
+        case .guidanceDropped: return [.superseded, .stale]
+        case .replyQueued: return [.replyQueue]
+        case .stretchStarted: return [.held]
+        case .stretchCut: return [.urgentCut, .longCut, .bargeIn]
+        case .replyAbandoned: return [.afterCut, .bargeIn]
+        case .earsClosed: return [.earsClosed]
+        default: return []
+        }
+    }
+
+    /// The reasons an event of `kind` can carry (docs/timeline.md, road part).
+    static func reasons(of kind: EventKind) -> [String] {
+        switch kind {
+        case .roadFixDropped: return RoadEvent.FixDropReason.allCases.map(\.rawValue)
+        case .roadReportDropped: return LocationLink.DropReason.allCases.map(\.rawValue)
+        case .roadTurnUnannounced: return RoadEvent.UnannouncedReason.allCases.map(\.rawValue)
+        case .roadStageSkipped: return SkipReason.allCases.map(\.rawValue)
+        case .roadMeasuringPaused: return RoadEvent.PauseReason.allCases.map(\.rawValue)
+        default: return []
+        }
+    }
+}

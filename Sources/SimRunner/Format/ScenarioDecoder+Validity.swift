@@ -1,0 +1,53 @@
+import SimRunner
+
+/// `Scenario.validate()`'s problems placed in the file: the path rendered
+/// as the decoder's paths are, the line and column of the value it names
+/// (or of the nearest enclosing one), and the reason worded as a
+/// `ScenarioError.Reason`, with a did-you-mean where one is close.
+extension Decoding {
+    func error(for problem: ScenarioProblem, in root: JSONValue) -> ScenarioError {
+        var value = root
+        for step in problem.path {
+            switch (step, value.kind) {
+            case (.key(let k), .object(let members)):
+                guard let next = members.first(where: { $0.key == k })?.value else { break }
+                value = next
+                continue
+            case (.index(let i), .array(let items)):
+                guard items.indices.contains(i) else { break }
+                value = items[i]
+                continue
+            default: break
+            }
+            break
+        }
+        return fail(Decoding.reason(problem.reason), ScenarioProblem.render(problem.path), value)
+    }
+
+    static func reason(_ reason: ScenarioProblem.Reason) -> ScenarioError.Reason {
+        switch reason {
+        case .emptyString: return .emptyString
+        case .emptyID: return .emptyID
+        case .duplicateID(let id, let first): return .duplicateID(id, firstAt: ScenarioProblem.render(first))
+        case .generatedLineID(let id): return .generatedLineID(id)
+        case .negative: return .negative
+        case .notPositive: return .notPositive
+        case .tooLarge(let limit): return .tooLarge(limitSeconds: limit)
+        case .expiresNotAfterAt: return .expiresNotAfterAt
+        case .emptyStretches: return .emptyStretches
+        case .overlappingUtterance(let other): return .overlappingUtterance(with: other)
+        case .reversedWindow: return .reversedWindow
+        case .fieldNotCarried(let field, let event): return .unknownField(field.rawValue, event: event.rawValue, suggestion: nil)
+        case .wrongType(let type):
+            switch type {
+            case .string: return .wrongType(expected: .string)
+            case .int: return .wrongType(expected: .integer)
+            case .bool: return .wrongType(expected: .boolean)
+            }
+        case .unknownID(let id, let kind, let known):
+            return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
+        case .unknownValue(let value, let allowed):
+            return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
+        }
+    }
+}
