@@ -285,22 +285,21 @@ struct Decoding {
         return reply
     }
 
-    /// Dad has one voice: intervals [at, at + duration) must not intersect
-    /// (touching is fine). Sweeps in order of start, against the utterance
-    /// that ends last so far, and reports the later-starting one.
+    /// Dad has one voice: his utterances' `SimInterval`s [at, at + duration)
+    /// must not overlap (touching is fine). Sweeps in order of start, against
+    /// the utterance that ends last so far, and names the later-starting one
+    /// and the one it overlaps.
+    /// - Complexity: O(n log n), n the utterances (one sort).
     func checkOverlaps(_ dad: [Scenario.Utterance], _ values: [JSONValue]) throws(ScenarioError) {
+        func interval(_ i: Int) -> SimInterval { SimInterval(dad[i].at, dad[i].at + dad[i].duration) }
         let order = dad.indices.sorted { (dad[$0].at, $0) < (dad[$1].at, $1) }
-        var latest: Int? = nil
+        var latest: (index: Int, interval: SimInterval)? = nil
         for i in order {
-            if let l = latest {
-                let end = dad[l].at + dad[l].duration
-                if dad[i].at < end {
-                    throw fail(.overlappingUtterance(with: dad[l].id), Decoding.join("dad", i), values[i])
-                }
-                if dad[i].at + dad[i].duration > end { latest = i }
-            } else {
-                latest = i
+            let spoken = interval(i)
+            if let l = latest, spoken.overlaps(l.interval) {
+                throw fail(.overlappingUtterance(with: dad[l.index].id), Decoding.join("dad", i), values[i])
             }
+            if latest.map({ spoken.end > $0.interval.end }) ?? true { latest = (i, spoken) }
         }
     }
 
