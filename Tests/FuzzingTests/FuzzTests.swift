@@ -51,13 +51,38 @@ import Testing
         #expect(fuzzer.rulesFired.neverFired.isEmpty, "the generator reaches every rule")
     }
 
+    /// The check each mutant is meant to trip first in a campaign of seed 1
+    /// (docs/fuzzing.md), and the other checks that campaign must trip too.
+    static let caughtBy: [TalkArbiter.Fault: (first: Check, also: [Check])] = [
+        .earsEarly: (.invariant(2), []),
+        .urgentWaits: (.decision(.longCut), [.invariant(3)]),
+        .waitLimitStrict: (.invariant(5), [.decision(.longCut)]),
+        .waitLimitLoose: (.invariant(4), [.decision(.shortWait)]),
+        .urgentNotAhead: (.rule(.guidanceQueue), []),
+        .supersedingIgnored: (.rule(.superseded), []),
+        .staleIgnored: (.rule(.stale), []),
+        .heldIgnored: (.invariant(1), []),
+        .repeatSkips: (.rule(.afterCut), []),
+        .bargeInWhilePlayingOnly: (.decision(.bargeIn), []),
+        .replyQueueLIFO: (.rule(.replyQueue), []),
+    ]
+
+    @Test func everyMutantHasTheCheckItIsMeantToTrip() {
+        #expect(Set(Self.caughtBy.keys) == Set(TalkArbiter.Fault.allCases))
+    }
+
     @Test(arguments: TalkArbiter.Fault.allCases)
-    func everyMutantIsCaughtAndShrunkToAtMostFourItems(fault: TalkArbiter.Fault) throws {
+    func everyMutantIsCaughtByItsCheckAndShrunkToAtMostFourItems(fault: TalkArbiter.Fault) throws {
+        let expected = try #require(Self.caughtBy[fault])
         var settings = Fuzzer.Settings()
         settings.fault = fault
         var fuzzer = Fuzzer(settings)
         for index in 0..<10_000 where fuzzer.failures.count < FuzzCommand.candidates { fuzzer.run(index) }
         let first = try #require(fuzzer.failures.first, "\(fault.rawValue) survived 10,000 runs of seed 1")
+        #expect(first.violation.check == expected.first, "\(fault.rawValue) first broke \(first.violation.check)")
+        for check in expected.also {
+            #expect(fuzzer.failuresPerCheck[check, default: 0] > 0, "\(fault.rawValue) never broke \(check)")
+        }
         let failing = fuzzer.failures.filter { $0.violation.check == first.violation.check }
         let smallest = failing.map { failure -> Scenario in
             var shrinker = Shrinker(check: failure.violation.check, fault: fault)

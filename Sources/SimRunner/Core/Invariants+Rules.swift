@@ -9,7 +9,9 @@ extension Invariants {
     /// The rules with a check of their own (the others are covered by the invariants).
     static let ruleChecks: [Rule] = [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue]
 
-    static func ruleChecks(_ timeline: Timeline, earsOpen: [(SimTime, SimTime)]) -> [Violation] {
+    /// Every rule check of one run.
+    /// - Complexity: O(n log n) in the events.
+    static func ruleChecks(_ timeline: Timeline, earsOpen: IntervalSet) -> [Violation] {
         var found: [Violation] = []
         found += lineChecks(timeline)
         found += talkChecks(timeline, earsOpen: earsOpen)
@@ -20,39 +22,61 @@ extension Invariants {
     /// (urgent first, then first come first served). `superseded`: a pending
     /// line is dropped the instant a newer line for its maneuver is requested.
     /// `stale`: no line is pending after its `expires` instant.
+    /// - Complexity: O(n) in the events: the pending lines are two queues
+    ///   (one per class) whose heads skip lines already gone, and a
+    ///   maneuver's newest request is looked up, never searched for.
     private static func lineChecks(_ timeline: Timeline) -> [Violation] {
         let lines = timeline.roster.lines
         var found: [Violation] = []
-        var pending: [Int] = []  // in the order they were requested
-        var supersededAt = [SimTime?](repeating: nil, count: lines.count)
+        // Pending lines by class, in the order they were requested; a line
+        // stays in its queue after it leaves, until it reaches the head.
+        var queues: (urgent: [Int], ordinary: [Int]) = ([], [])
+        var heads: (urgent: Int, ordinary: Int) = (0, 0)
+        var pending = [Bool](repeating: false, count: lines.count)
+        // When each line was requested (as the request's place in the
+        // timeline), and each maneuver's newest request: a pending line was
+        // superseded when its maneuver was requested again after it.
+        var requestedAt = [Int](repeating: -1, count: lines.count)
+        var newest: [String: (event: Int, t: SimTime)] = [:]
         func fail(_ rule: Rule, _ t: SimTime, _ message: String) {
             found.append(Violation(check: .rule(rule), t: t, message: message))
         }
-        for event in timeline.events {
+        func head(urgent: Bool) -> Int? {
+            if urgent {
+                while heads.urgent < queues.urgent.count, !pending[queues.urgent[heads.urgent]] { heads.urgent += 1 }
+                return heads.urgent < queues.urgent.count ? queues.urgent[heads.urgent] : nil
+            }
+            while heads.ordinary < queues.ordinary.count, !pending[queues.ordinary[heads.ordinary]] { heads.ordinary += 1 }
+            return heads.ordinary < queues.ordinary.count ? queues.ordinary[heads.ordinary] : nil
+        }
+        for (n, event) in timeline.events.enumerated() {
             let t = event.t
             switch event.what {
             case .guidanceRequested(let l):
                 let line = l.int
-                if let maneuver = lines[line].maneuver {
-                    for other in pending where lines[other].maneuver == maneuver { supersededAt[other] = t }
-                }
-                pending.append(line)
+                if let maneuver = lines[line].maneuver { newest[maneuver] = (n, t) }
+                guard !pending[line] else { continue }
+                pending[line] = true
+                requestedAt[line] = n
+                if lines[line].urgent { queues.urgent.append(line) } else { queues.ordinary.append(line) }
             case .guidanceStarted(let l), .guidanceDropped(let l, _):
                 let line = l.int
-                guard let index = pending.firstIndex(of: line) else { continue }
-                pending.remove(at: index)
-                let id = lines[line].id
-                if let due = supersededAt[line], event.kind == .guidanceStarted || event.rule != .superseded || t != due {
-                    fail(.superseded, t, "line \(id) was still pending after a newer line for its maneuver at \(due)")
+                guard pending[line] else { continue }
+                let id = lines[line].id, urgent = lines[line].urgent
+                // Ahead of it: an earlier line of its class, or any urgent line if it is ordinary.
+                let first = head(urgent: urgent)
+                let ahead = first != line ? first : urgent ? nil : head(urgent: true)
+                pending[line] = false
+                if let maneuver = lines[line].maneuver, let due = newest[maneuver], due.event > requestedAt[line],
+                    event.kind == .guidanceStarted || event.rule != .superseded || t != due.t
+                {
+                    fail(.superseded, t, "line \(id) was still pending after a newer line for its maneuver at \(due.t)")
                 }
                 if let expires = lines[line].expires, event.kind == .guidanceStarted ? t >= expires : t > expires {
                     fail(.stale, t, "line \(id) was still pending after it expired at \(expires)")
                 }
                 guard event.kind == .guidanceStarted else { continue }
-                // Ahead of it: an earlier line of its class, or any urgent line if it is ordinary.
-                let urgent = lines[line].urgent
-                let earlier = pending[..<index].first { lines[$0].urgent == urgent }
-                if let ahead = earlier ?? (urgent ? nil : pending.first { lines[$0].urgent }) {
+                if let ahead {
                     fail(.guidanceQueue, t, "line \(id) started while \(lines[ahead].id) was ahead of it in the queue")
                 }
             default: continue
@@ -64,23 +88,26 @@ extension Invariants {
     /// `reply-queue`: one reply active at a time, taken in the order they
     /// began. `barge-in`: no reply stays active while Dad is heard.
     /// `after-cut`: what follows a cut by guidance is what `afterCut` says.
-    private static func talkChecks(_ timeline: Timeline, earsOpen: [(SimTime, SimTime)]) -> [Violation] {
+    /// - Complexity: O(n log n) in the events (the final sort of what it
+    ///   found; the walk and the interval arithmetic are linear).
+    private static func talkChecks(_ timeline: Timeline, earsOpen: IntervalSet) -> [Violation] {
         let roster = timeline.roster
         var found: [Violation] = []
         func fail(_ rule: Rule, _ t: SimTime, _ message: String) {
             found.append(Violation(check: .rule(rule), t: t, message: message))
         }
         var arrivals: [Int] = [], began = 0
+        var arrived = [Bool](repeating: false, count: roster.replyIDs.count)
         var active: Int?
         var activeSince = SimTime.zero
-        var activeIntervals: [(SimTime, SimTime)] = []
-        var speech: [(SimTime, SimTime)] = []
+        var activeIntervals = IntervalSet()
+        var speech = IntervalSet()
         var dadSince: SimTime?
         // After a cut by guidance: what the reply must do next.
         var afterCut = [(then: TalkArbiter.AfterCut, stretch: Int, at: SimTime)?](repeating: nil, count: roster.replyIDs.count)
         func close(_ reply: Int, at t: SimTime) {
             if active == reply {
-                activeIntervals.append((activeSince, t))
+                activeIntervals.insert(SimInterval(activeSince, max(activeSince, t)))
                 active = nil
             }
         }
@@ -89,8 +116,12 @@ extension Invariants {
             switch event.what {
             case .replyQueued:
                 arrivals.append(reply)
+                arrived[reply] = true
             case .replyBegan:
-                if !arrivals.contains(reply) { arrivals.append(reply) }
+                if !arrived[reply] {
+                    arrivals.append(reply)
+                    arrived[reply] = true
+                }
                 if let current = active {
                     fail(.replyQueue, t, "reply \(roster.replyIDs[reply]) began while \(roster.replyIDs[current]) was active")
                 }
@@ -125,19 +156,90 @@ extension Invariants {
             case .dadStarted:
                 dadSince = t
             case .dadEnded:
-                if let since = dadSince { speech.append((since, t)) }
+                if let since = dadSince { speech.insert(SimInterval(since, max(since, t))) }
                 dadSince = nil
             default: continue
             }
         }
-        if active != nil { activeIntervals.append((activeSince, SimTime(ms: .max))) }
+        if active != nil { activeIntervals.insert(SimInterval(activeSince, .endOfTime)) }
         for (reply, expected) in afterCut.enumerated() where expected?.then == .drop {
             fail(.afterCut, expected!.at, "reply \(roster.replyIDs[reply]) was not abandoned after its cut")
         }
-        let heard = overlaps(speech, earsOpen)
-        for overlap in overlaps(heard, activeIntervals) {
-            fail(.bargeIn, overlap.0, "a reply stayed active while Dad was heard")
+        for overlap in speech.intersection(earsOpen).intersection(activeIntervals).intervals {
+            fail(.bargeIn, overlap.start, "a reply stayed active while Dad was heard")
         }
         return found.sorted { $0.t < $1.t }
+    }
+}
+
+/// drivesim's decision checks: a rule applied in an instant where SPEC 4.1
+/// and 4.2 allowed it, judged by the state at that instant as the timeline
+/// records it, whatever happened later (a barge-in that shortens a wait
+/// hides a wrong `short-wait` from invariant 4).
+extension Invariants {
+    /// The rules whose decisions are checked at the instant they were made.
+    static let decisionChecks: [Rule] = [.shortWait, .longCut, .bargeIn]
+
+    /// `short-wait`: an ordinary line waited for the stretch playing at the
+    /// request, which had at most `waitLimit` left (its start plus its
+    /// duration, minus now). `long-cut`: an ordinary line cut the stretch
+    /// playing, which had more than `waitLimit` left. `barge-in`: never cuts a
+    /// stretch in the millisecond it started (settle step c starts a stretch
+    /// only when step b found nothing to do, and starting it cannot make Dad
+    /// heard or a reply active, so b has nothing to do after it either).
+    /// - Complexity: O(n) in the events.
+    static func decisionChecks(_ timeline: Timeline, settings: Scenario.Settings) -> [Violation] {
+        let roster = timeline.roster
+        var found: [Violation] = []
+        func fail(_ rule: Rule, _ t: SimTime, _ message: String) {
+            found.append(Violation(check: .decision(rule), t: t, message: message))
+        }
+        // The stretch playing now, and when it started.
+        var playing: (stretch: Int, start: SimTime)?
+        /// What was left of `stretch` at `t`, if it was the one playing.
+        func remaining(_ stretch: Int, at t: SimTime) -> Int64? {
+            guard let playing, playing.stretch == stretch else { return nil }
+            return (playing.start + roster.stretches[stretch].duration - t).ms
+        }
+        for event in timeline.events {
+            let t = event.t
+            switch event.what {
+            case .stretchStarted(_, let k, _):
+                playing = (k.int, t)
+            case .stretchEnded(_, let k):
+                if playing?.stretch == k.int { playing = nil }
+            case .guidanceWaiting(let l, .shortWait, let k):
+                let id = roster.lines[l.int].id
+                guard let k, let left = remaining(k.int, at: t) else {
+                    fail(.shortWait, t, "line \(id) waited by short-wait for a stretch that was not playing")
+                    continue
+                }
+                if roster.lines[l.int].urgent {
+                    fail(.shortWait, t, "urgent line \(id) waited by short-wait")
+                } else if left > settings.waitLimit.ms {
+                    fail(.shortWait, t, "line \(id) waited by short-wait with \(left) ms left, over waitLimit")
+                }
+            case .stretchCut(_, let k, let rule, let by, _, _):
+                defer { if playing?.stretch == k.int { playing = nil } }
+                let id = roster.stretches[k.int].id
+                switch rule {
+                case .longCut:
+                    guard case .line(let l) = by, !roster.lines[l].urgent, let left = remaining(k.int, at: t) else {
+                        fail(.longCut, t, "stretch \(id) was cut by long-cut, but not by an ordinary line while it played")
+                        continue
+                    }
+                    if left <= settings.waitLimit.ms {
+                        fail(.longCut, t, "stretch \(id) was cut by long-cut with only \(left) ms left")
+                    }
+                case .bargeIn:
+                    if let playing, playing.stretch == k.int, playing.start == t {
+                        fail(.bargeIn, t, "stretch \(id) was cut by barge-in in the millisecond it started")
+                    }
+                default: continue
+                }
+            default: continue
+            }
+        }
+        return found
     }
 }

@@ -2,9 +2,11 @@ import AudioBus
 import SimClock
 import TalkArbiter
 
-/// A check every run must pass: an invariant of SPEC 7, or one of
-/// drivesim's rule checks, which pin a rule of SPEC 4.1 that no invariant
-/// covers (a superseded line that still plays, a queue served out of order).
+/// A check every run must pass: an invariant of SPEC 7, one of drivesim's
+/// rule checks, which pin a rule of SPEC 4.1 that no invariant covers (a
+/// superseded line that still plays, a queue served out of order), a
+/// decision check (a rule applied in an instant where it was allowed), or a
+/// road check.
 public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// SPEC 7's invariant by number, 1 to 7.
     case invariant(Int)
@@ -12,18 +14,24 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     case rule(Rule)
     /// One of the road's invariants (docs/timeline.md).
     case road(RoadCheck)
+    /// That a decision by one rule was allowed in the instant it was made
+    /// (`short-wait`, `long-cut`, `barge-in`; docs/timeline.md).
+    case decision(Rule)
 
+    /// `invariant 2`, `rule stale`, `road link`, `decision short-wait`.
     public var description: String {
         switch self {
         case .invariant(let n): return "invariant \(n)"
         case .rule(let rule): return "rule \(rule.rawValue)"
         case .road(let check): return "road \(check.rawValue)"
+        case .decision(let rule): return "decision \(rule.rawValue)"
         }
     }
 
     /// Every check, in report order.
     public static let all: [Check] =
-        (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + RoadCheck.allCases.map(Check.road)
+        (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + Invariants.decisionChecks.map(Check.decision)
+        + RoadCheck.allCases.map(Check.road)
 }
 
 /// A broken check.
@@ -39,11 +47,11 @@ public struct Violation: Sendable, Equatable {
 /// for itself.
 public enum Invariants {
     /// Every check but invariant 7 (which needs a second run) for one run.
+    /// - Complexity: O(n log n) in the drive (events and intervals played):
+    ///   each check walks the timeline once; waits are measured in O(log n).
     public static func check(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         var found: [Violation] = checkRoad(scenario, run)
         let timeline = run.timeline, roster = timeline.roster, settings = scenario.settings
-        let guidance = run.bus.played.filter { $0.voice == .guidance }
-        let pippa = run.bus.played.filter { $0.voice == .pippa }
 
         // 1. One voice at a time: the bus records every start over another voice.
         for overlap in run.bus.overlaps {
@@ -52,23 +60,15 @@ public enum Invariants {
         }
 
         // 2. Ears closed during every line and for earsTail after it.
-        var open: [(SimTime, SimTime)] = []
-        var openSince: SimTime? = .zero
-        for event in timeline.events {
-            if event.kind == .earsOpened, openSince == nil { openSince = event.t }
-            if event.kind == .earsClosed, let since = openSince {
-                open.append((since, event.t))
-                openSince = nil
-            }
-        }
-        if let since = openSince { open.append((since, SimTime(ms: .max))) }
-        let closedWindows = guidance.map { ($0.start, $0.end + settings.earsTail) }
-        for overlap in overlaps(open, closedWindows) {
-            found.append(.init(check: .invariant(2), t: overlap.0, message: "the ears are open within a line or its earsTail"))
+        let open = earsOpen(timeline)
+        let closedWindows = IntervalSet(
+            run.bus.played.lazy.filter { $0.voice == .guidance }.map { SimInterval($0.start, $0.end + settings.earsTail) })
+        for overlap in open.intersection(closedWindows).intervals {
+            found.append(.init(check: .invariant(2), t: overlap.start, message: "the ears are open within a line or its earsTail"))
         }
 
         // 3, 4. How long each line waited while Pippa spoke.
-        let pippaUnion = union(pippa.map { ($0.start, $0.end) })
+        let pippa = CumulativeMeasure(run.bus.intervals(of: .pippa))
         var requested = [SimTime?](repeating: nil, count: roster.lines.count)
         var settled = [Bool](repeating: false, count: roster.lines.count)
         for event in timeline.events {
@@ -78,8 +78,7 @@ public enum Invariants {
                 let line = l.int
                 guard let start = requested[line] else { continue }
                 if event.kind == .guidanceStarted { settled[line] = true }
-                let waited = overlaps([(start, event.t)], sortedUnion: pippaUnion)
-                    .reduce(Int64(0)) { $0 + ($1.1 - $1.0).ms }
+                let waited = pippa.within(start, event.t).ms
                 let id = roster.lines[line].id
                 if roster.lines[line].urgent, waited > 0 {
                     found.append(.init(check: .invariant(3), t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
@@ -106,9 +105,30 @@ public enum Invariants {
         // 6. Nothing vanishes.
         found += vanished(timeline, settled: settled, requested: requested)
         found += ruleChecks(timeline, earsOpen: open)
+        found += decisionChecks(timeline, settings: settings)
         return found
     }
 
+    /// When the ears were open, from the timeline's `ears.opened` and
+    /// `ears.closed` (open from time zero; still open at the end runs to the
+    /// end of time).
+    /// - Complexity: O(n) in the events.
+    static func earsOpen(_ timeline: Timeline) -> IntervalSet {
+        var open = IntervalSet()
+        var openSince: SimTime? = .zero
+        for event in timeline.events {
+            if event.kind == .earsOpened, openSince == nil { openSince = event.t }
+            if event.kind == .earsClosed, let since = openSince {
+                open.insert(SimInterval(since, max(since, event.t)))
+                openSince = nil
+            }
+        }
+        if let since = openSince { open.insert(SimInterval(since, .endOfTime)) }
+        return open
+    }
+
+    /// Invariant 6: every line, reply, stretch and utterance is accounted for.
+    /// - Complexity: O(n) in the events and the roster's items.
     private static func vanished(_ timeline: Timeline, settled: [Bool], requested: [SimTime?]) -> [Violation] {
         let roster = timeline.roster
         var found: [Violation] = []
@@ -153,41 +173,46 @@ public enum Invariants {
         }
         return found
     }
+}
 
-    /// The positive-length intersections of the intervals of `a` with the
-    /// union of the intervals of `b` (all half-open).
-    /// - Complexity: O((a + b) log b)
-    static func overlaps(_ a: [(SimTime, SimTime)], _ b: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
-        overlaps(a, sortedUnion: union(b))
+/// An `IntervalSet` with the running total of its measure, so that the time
+/// it holds within any window is two binary searches, however many of its
+/// intervals the window meets.
+struct CumulativeMeasure {
+    /// The set's intervals, in time order.
+    let intervals: [SimInterval]
+    /// `before[i]`: the measure of the first `i` intervals.
+    let before: [Int64]
+
+    /// The running totals of `set`.
+    /// - Complexity: O(n)
+    init(_ set: IntervalSet) {
+        intervals = set.intervals
+        var total: Int64 = 0, before: [Int64] = [0]
+        before.reserveCapacity(intervals.count + 1)
+        for interval in intervals {
+            total &+= interval.duration.ms
+            before.append(total)
+        }
+        self.before = before
     }
 
-    /// The union of `intervals` as sorted, disjoint intervals.
-    /// - Complexity: O(n log n)
-    static func union(_ intervals: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
-        var union: [(SimTime, SimTime)] = []
-        for y in intervals.sorted(by: { $0.0 < $1.0 }) where y.0 < y.1 {
-            if let last = union.last, y.0 <= last.1 { union[union.count - 1].1 = max(last.1, y.1) } else { union.append(y) }
+    /// The time held before `t`.
+    /// - Complexity: O(log n)
+    func upTo(_ t: SimTime) -> Int64 {
+        // The first interval that ends after t.
+        var low = 0, high = intervals.count
+        while low < high {
+            let mid = (low + high) / 2
+            if intervals[mid].end <= t { low = mid + 1 } else { high = mid }
         }
-        return union
+        guard low < intervals.count, intervals[low].start < t else { return before[low] }
+        return before[low] &+ (t - intervals[low].start).ms
     }
 
-    /// `overlaps(a, b)` with `b` already a sorted, disjoint union.
-    /// - Complexity: O(a log b + the overlaps found)
-    static func overlaps(_ a: [(SimTime, SimTime)], sortedUnion union: [(SimTime, SimTime)]) -> [(SimTime, SimTime)] {
-        var out: [(SimTime, SimTime)] = []
-        for x in a {
-            // The first interval of the union that ends after x starts.
-            var low = 0, high = union.count
-            while low < high {
-                let mid = (low + high) / 2
-                if union[mid].1 <= x.0 { low = mid + 1 } else { high = mid }
-            }
-            while low < union.count, union[low].0 < x.1 {
-                let start = max(x.0, union[low].0), end = min(x.1, union[low].1)
-                if start < end { out.append((start, end)) }
-                low += 1
-            }
-        }
-        return out
+    /// The time held within `[from, to)` (none if `to` is not after `from`).
+    /// - Complexity: O(log n)
+    func within(_ from: SimTime, _ to: SimTime) -> SimTime {
+        to > from ? SimTime(ms: upTo(to) &- upTo(from)) : .zero
     }
 }

@@ -153,11 +153,14 @@ public struct CollisionGenerator {
         if let expires = scenario.guidance[i].expires { scenario.guidance[i].expires = expires + shift }
     }
 
+    /// Moves utterance `i` to start at `at`, unless Dad would then speak over
+    /// himself (touching is fine: intervals are half-open).
+    /// - Complexity: O(n), n the utterances.
     private func moveUtterance(_ scenario: inout Scenario, _ i: Int, to at: SimTime) {
         guard at >= .zero else { return }
-        let end = at + scenario.dad[i].duration
+        let moved = SimInterval(at, at + scenario.dad[i].duration)
         let clash = scenario.dad.indices.contains { j in
-            j != i && scenario.dad[j].at < end && at < scenario.dad[j].at + scenario.dad[j].duration
+            j != i && SimInterval(scenario.dad[j].at, scenario.dad[j].at + scenario.dad[j].duration).overlaps(moved)
         }
         if !clash { scenario.dad[i].at = at }
     }

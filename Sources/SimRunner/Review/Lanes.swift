@@ -139,7 +139,7 @@ public struct Lanes: Sendable {
         var stretchOpen: (t: SimTime, event: Int)? = nil
         var earsOpenSince: (t: SimTime, event: Int)? = nil
         var speaking: (utterance: Int, t: SimTime, event: Int)? = nil
-        var closedWindows: [(start: SimTime, end: SimTime)] = []
+        var closedWindows = IntervalSet()
         var utterances: [(utterance: Int, start: SimTime, end: SimTime, events: [Int])] = []
         var lastCut: (reply: Int, t: SimTime)? = nil
         var offRouteSince: (t: SimTime, event: Int)? = nil
@@ -239,7 +239,7 @@ public struct Lanes: Sendable {
                 let closed = earsOpenSince ?? (.zero, i)
                 bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: e.t, label: "",
                                 events: closed.event == i ? [i] : [closed.event, i]))
-                closedWindows.append((closed.t, e.t))
+                closedWindows.insert(SimInterval(closed.t, e.t))
                 earsOpenSince = nil
             case .dadStarted:
                 speaking = (s, e.t, i)
@@ -272,7 +272,7 @@ public struct Lanes: Sendable {
         // Whatever is still open at the end runs to the last event.
         if let closed = earsOpenSince {
             bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: end, label: "", events: [closed.event]))
-            closedWindows.append((closed.t, end))
+            closedWindows.insert(SimInterval(closed.t, end))
         }
         if let since = offRouteSince {
             bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: end, label: "off route", events: [since.event]))
@@ -288,28 +288,20 @@ public struct Lanes: Sendable {
     /// Cuts by a line that had not started yet when the cut was recorded.
     private var pendingCuts: [(line: Int, effect: Int, t: SimTime)] = []
 
-    /// Dad's utterance as heard and lost parts: lost where it meets a closed window.
+    /// Dad's utterance as heard and lost parts: lost where it meets a closed
+    /// window, heard in between; a zero-length utterance is one heard bar.
+    /// - Complexity: O(log n + k), k the closed windows it meets.
     private mutating func splitUtterance(
-        _ u: (utterance: Int, start: SimTime, end: SimTime, events: [Int]), label: String,
-        closed: [(start: SimTime, end: SimTime)]
+        _ u: (utterance: Int, start: SimTime, end: SimTime, events: [Int]), label: String, closed: IntervalSet
     ) {
-        // The first closed window that ends after the utterance starts.
-        var lo = 0, hi = closed.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if closed[mid].end <= u.start { lo = mid + 1 } else { hi = mid }
-        }
         var cursor = u.start
-        var k = lo
         func add(_ kind: BarKind, _ a: SimTime, _ b: SimTime) {
             bars.append(Bar(lane: .dad, kind: kind, start: a, end: b, label: label, events: u.events))
         }
-        while k < closed.count, closed[k].start < u.end {
-            let a = max(closed[k].start, u.start), b = min(closed[k].end, u.end)
-            if cursor < a { add(.heard, cursor, a) }
-            if a < b { add(.lost, a, b) }
-            cursor = max(cursor, b)
-            k += 1
+        for lost in closed.intersection(SimInterval(u.start, u.end)).intervals {
+            if cursor < lost.start { add(.heard, cursor, lost.start) }
+            add(.lost, lost.start, lost.end)
+            cursor = lost.end
         }
         if cursor < u.end || u.start == u.end { add(.heard, cursor, u.end) }
     }
@@ -329,7 +321,9 @@ public struct ReviewWindow: Sendable, Equatable {
         return (start, stop > start ? stop : start + SimTime(ms: 1))
     }
 
-    /// Whether an interval touches the window.
+    /// Whether an interval touches the window. Both are closed here, not
+    /// half-open like `SimInterval`: a bar ending where the window starts,
+    /// or a zero-length one on its edge, is still drawn.
     func shows(_ start: SimTime, _ end: SimTime, in range: (start: SimTime, end: SimTime)) -> Bool {
         end >= range.start && start <= range.end
     }

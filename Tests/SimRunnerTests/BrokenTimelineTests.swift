@@ -1,0 +1,288 @@
+import AudioBus
+import Guidance
+import SimClock
+@testable import SimRunner
+import TalkArbiter
+import TestSupport
+import Testing
+
+private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
+
+/// One run of a corpus scenario (or of a scenario built here), to be broken
+/// by hand: its checks must pass before the break, so nothing passes vacuously.
+private struct Case {
+    var scenario: Scenario
+    var run: Simulation
+
+    init(_ name: String) throws { try self.init(Fixtures.scenario(name)) }
+
+    init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        self.scenario = scenario
+        run = Simulation(scenario, fault: fault)
+    }
+
+    var events: [TimelineEvent] {
+        get { run.timeline.events }
+        set { run.timeline.events = newValue }
+    }
+
+    /// The index of the first event that matches.
+    func first(_ matches: (TimelineEvent) -> Bool) throws -> Int {
+        let i = events.firstIndex(where: matches)
+        return try #require(i, "the scenario has the event to break")
+    }
+
+    /// Moves event `i` to time `t`, after every event up to `t`, so the timeline stays in time order.
+    mutating func move(_ i: Int, to t: SimTime) {
+        var event = events.remove(at: i)
+        event.t = t
+        events.insert(event, at: events.firstIndex { $0.t > t } ?? events.count)
+    }
+
+    /// Every check of the run but invariant 7.
+    var checks: Set<Check> { Set(Invariants.check(scenario, run).map(\.check)) }
+}
+
+/// A timeline (or the bus's record) broken so that exactly one check must
+/// fire, for every check there is: switch any check off and its test fails.
+@Suite struct BrokenTimelineTests {
+    /// The checks that fire on the broken record (and, for invariant 7, the
+    /// two runs compared); each case first requires its unbroken run to pass.
+    static func fired(breaking check: Check) throws -> Set<Check> {
+        switch check {
+        case .invariant(1):
+            // The bus hears a line start over a stretch (after the drive ends);
+            // the timeline closes the ears for it, as a line does.
+            var c = try Case("urgent-cut")
+            try #require(c.checks.isEmpty)
+            let end = c.events.last!.t + ms(10_000)
+            c.run.bus.startStretch(0, at: end)
+            c.run.bus.startGuidance(0, at: end)
+            c.events.append(TimelineEvent(t: end, .earsClosed))
+            return c.checks
+        case .invariant(2):
+            // The ears never close for the line.
+            var c = try Case("short-wait")
+            try #require(c.checks.isEmpty)
+            c.events.remove(at: try c.first { $0.kind == .earsClosed })
+            return c.checks
+        case .invariant(3):
+            // The urgent line was requested 500 ms before it cut the stretch.
+            var c = try Case("urgent-cut")
+            try #require(c.checks.isEmpty)
+            c.move(try c.first { $0.kind == .guidanceRequested }, to: ms(1_500))
+            return c.checks
+        case .invariant(4):
+            // The line was requested at 0.5 s: it waited 3.5 s for s1 (its
+            // short-wait decision at 2 s, with 2 s left, still stands).
+            var c = try Case("short-wait")
+            try #require(c.checks.isEmpty)
+            c.move(try c.first { $0.kind == .guidanceRequested }, to: ms(500))
+            return c.checks
+        case .invariant(5):
+            // The cut says s1 (10 s) had played 8 s: only 2 s left, within waitLimit.
+            var c = try Case("long-cut")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .stretchCut }
+            guard case .stretchCut(let r, let k, let rule, let by, _, let then) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .stretchCut(r, k, rule: rule, by: by, playedMs: 8_000, afterCut: then)
+            return c.checks
+        case .invariant(6):
+            // The line never ends.
+            var c = try Case("short-wait")
+            try #require(c.checks.isEmpty)
+            c.events.remove(at: try c.first { $0.kind == .guidanceEnded })
+            return c.checks
+        case .invariant(7):
+            // Two runs that differ in one event's time.
+            let a = try Case("spec-example")
+            var b = a
+            try #require(a.checks.isEmpty && Verdict.firstDifference(a.run.timeline, b.run.timeline) == nil)
+            b.events[b.events.count - 1].t = b.events[b.events.count - 1].t + ms(1)
+            return a.checks.union([Verdict.firstDifference(a.run.timeline, b.run.timeline)].compactMap { $0?.check })
+        case .rule(.guidanceQueue):
+            // o2 plays before o1, which was requested first.
+            var c = try Case("guidance-queue-fcfs")
+            try #require(c.checks.isEmpty)
+            let o1 = c.run.timeline.roster.lines.firstIndex { $0.id == "o1" }!
+            let o2 = c.run.timeline.roster.lines.firstIndex { $0.id == "o2" }!
+            func swap(_ l: LineIndex) -> LineIndex { l.int == o1 ? LineIndex(o2) : l.int == o2 ? LineIndex(o1) : l }
+            for i in c.events.indices {
+                switch c.events[i].what {
+                case .guidanceStarted(let l): c.events[i].what = .guidanceStarted(swap(l))
+                case .guidanceEnded(let l): c.events[i].what = .guidanceEnded(swap(l))
+                default: continue
+                }
+            }
+            return c.checks
+        case .rule(.superseded):
+            // g2 is dropped in the right instant, but as stale, not superseded.
+            var c = try Case("superseded")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .guidanceDropped }
+            guard case .guidanceDropped(let l, _) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .guidanceDropped(l, rule: .stale)
+            return c.checks
+        case .rule(.stale):
+            // g2 is dropped 1 ms after it expired.
+            var c = try Case("stale")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .guidanceDropped }
+            c.move(i, to: c.events[i].t + ms(1))
+            return c.checks
+        case .rule(.afterCut):
+            // The cut says skip, but s1 is played again.
+            var c = try Case("after-cut-repeat")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .stretchCut }
+            guard case .stretchCut(let r, let k, let rule, let by, let played, _) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .stretchCut(r, k, rule: rule, by: by, playedMs: played, afterCut: .skip)
+            return c.checks
+        case .rule(.bargeIn):
+            // Dad is heard from 1.9 s, but the reply is abandoned only at 2 s.
+            var c = try Case("barge-in")
+            try #require(c.checks.isEmpty)
+            c.move(try c.first { $0.kind == .dadStarted }, to: ms(1_900))
+            return c.checks
+        case .rule(.replyQueue):
+            // r2 becomes active before r1 has ended (same instant, wrong order).
+            var c = try Case("reply-queue")
+            try #require(c.checks.isEmpty)
+            let ended = try c.first { $0.kind == .replyEnded }
+            let began = try c.first { $0.kind == .replyBegan && $0.t == c.events[ended].t }
+            c.events.swapAt(ended, began)
+            return c.checks
+        case .decision(.shortWait):
+            // A real broken decision: with `wait-limit-loose`, g1 waits for s1
+            // with 3001 ms left; Dad's barge-in then ends s1 after 501 ms of
+            // waiting, so invariant 4 sees nothing wrong.
+            let c = Case(Self.waitOverLimitThenBargeIn(requestAt: ms(6_999)), fault: .waitLimitLoose)
+            try #require(Case(Self.waitOverLimitThenBargeIn(requestAt: ms(6_999))).checks.isEmpty)
+            return c.checks
+        case .decision(.longCut):
+            // The urgent line's cut is labelled long-cut: only an ordinary line may long-cut.
+            var c = try Case("urgent-cut")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .stretchCut }
+            guard case .stretchCut(let r, let k, _, let by, let played, let then) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .stretchCut(r, k, rule: .longCut, by: by, playedMs: played, afterCut: then)
+            return c.checks
+        case .decision(.bargeIn):
+            // A real broken decision: with `barge-in-while-playing-only`, s1
+            // starts in the instant Dad is heard and is cut by barge-in at once.
+            let c = Case(Self.dadAtChunkReady(dadAt: ms(1_000)), fault: .bargeInWhilePlayingOnly)
+            try #require(Case(Self.dadAtChunkReady(dadAt: ms(1_000))).checks.isEmpty)
+            return c.checks
+        case .road(.lineAfterManeuver):
+            // m2's near line ends 1 ms after m2 was passed.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            let roster = c.run.timeline.roster
+            let passed = try c.first {
+                if case .road(.turnPassed(let m)) = $0.what { roster.road.maneuvers[m.int].id == "m2" } else { false }
+            }
+            let ended = try c.first {
+                if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m2.near" } else { false }
+            }
+            c.move(ended, to: c.events[passed].t + ms(1))
+            return c.checks
+        case .road(.nowLine):
+            // m1 is passed without a now line, and the timeline no longer says why.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            c.events.remove(at: try c.first { if case .road(.turnUnannounced) = $0.what { true } else { false } })
+            return c.checks
+        case .road(.link):
+            // A report sent 1 ms older than the link's freshness.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            let freshness = try #require(c.scenario.road).link.freshness.ms
+            let i = try c.first { if case .road(.reportSent) = $0.what { true } else { false } }
+            guard case .road(.reportSent(let fix, _, let onRoute, let next)) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .road(.reportSent(fix, ageMs: freshness + 1, onRoute: onRoute, next: next))
+            return c.checks
+        default:
+            Issue.record("no broken timeline for \(check)")
+            return []
+        }
+    }
+
+    struct Broken: Error {}
+
+    @Test(arguments: Check.all)
+    func eachCheckFiresOnATimelineBrokenForItAlone(check: Check) throws {
+        #expect(try Self.fired(breaking: check) == [check])
+    }
+
+    @Test func everyCheckIsOneOfTheListedOnes() {
+        let expected: [Check] =
+            (1...7).map(Check.invariant)
+            + [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
+            + [.shortWait, .longCut, .bargeIn].map(Check.decision)
+            + [.lineAfterManeuver, .nowLine, .link].map(Check.road)
+        #expect(Check.all == expected, "a new check needs its broken timeline above")
+    }
+
+    // MARK: Decisions at their boundaries
+
+    /// s1 (10 s) plays from 0; g1 is requested at `requestAt`; Dad speaks at 7.5 s.
+    static func waitOverLimitThenBargeIn(requestAt: SimTime) -> Scenario {
+        Scenario(
+            name: "a wait cut short by barge-in",
+            guidance: [GuidanceLine(id: "g1", at: requestAt, duration: ms(1_000))],
+            replies: [.init(id: "r1", at: .zero, stretches: [.init(id: "s1", duration: ms(10_000))])],
+            dad: [.init(id: "u1", at: ms(7_500), duration: ms(1_000), language: .en)])
+    }
+
+    /// r1 begins at 0, its chunk ready at 1 s; Dad speaks from `dadAt`.
+    static func dadAtChunkReady(dadAt: SimTime) -> Scenario {
+        Scenario(
+            name: "Dad at the chunk's instant",
+            replies: [.init(id: "r1", at: .zero, stretches: [.init(id: "s1", duration: ms(2_000), ready: ms(1_000))])],
+            dad: [.init(id: "u1", at: dadAt, duration: ms(1_000), language: .en)])
+    }
+
+    @Test func aShortWaitWithExactlyWaitLimitLeftIsAllowedEvenWhenABargeInEndsIt() {
+        let c = Case(Self.waitOverLimitThenBargeIn(requestAt: ms(7_000)))
+        #expect(c.events.contains { $0.rule == .shortWait })
+        #expect(c.events.contains { $0.kind == .stretchCut && $0.rule == .bargeIn })
+        #expect(c.checks.isEmpty)
+    }
+
+    @Test func aShortWaitWithOneMillisecondOverWaitLimitIsCaughtThoughTheWaitWasShort() {
+        let c = Case(Self.waitOverLimitThenBargeIn(requestAt: ms(6_999)), fault: .waitLimitLoose)
+        #expect(c.events.contains { $0.rule == .shortWait })
+        let found = Invariants.check(c.scenario, c.run)
+        #expect(found.map(\.check) == [.decision(.shortWait)])
+        #expect(found.first?.t == ms(6_999))
+    }
+
+    @Test func aLongCutWithExactlyWaitLimitLeftIsCaughtAsADecisionAndByInvariant5() {
+        // s1 has exactly 3000 ms left at 7 s: `wait-limit-strict` cuts it.
+        let c = Case(Self.waitOverLimitThenBargeIn(requestAt: ms(7_000)), fault: .waitLimitStrict)
+        #expect(c.events.contains { $0.rule == .longCut })
+        #expect(c.checks == [.invariant(5), .decision(.longCut)])
+        #expect(Case(Self.waitOverLimitThenBargeIn(requestAt: ms(6_999))).events.contains { $0.rule == .longCut })
+    }
+
+    @Test func aBargeInOneMillisecondAfterTheStretchStartedIsAllowed() {
+        let c = Case(Self.dadAtChunkReady(dadAt: ms(1_001)))
+        let cut = c.events.first { $0.kind == .stretchCut }
+        #expect(cut?.t == ms(1_001) && cut?.rule == .bargeIn)
+        #expect(c.checks.isEmpty)
+    }
+
+    @Test func dadHeardInTheInstantTheChunkIsReadyAbandonsTheReplyBeforeItsStretchStarts() {
+        let c = Case(Self.dadAtChunkReady(dadAt: ms(1_000)))
+        #expect(!c.events.contains { $0.kind == .stretchStarted })
+        #expect(c.events.contains { $0.kind == .replyAbandoned && $0.rule == .bargeIn && $0.t == ms(1_000) })
+        #expect(c.checks.isEmpty)
+    }
+
+    @Test func aBargeInInTheMillisecondTheStretchStartedIsCaught() {
+        let c = Case(Self.dadAtChunkReady(dadAt: ms(1_000)), fault: .bargeInWhilePlayingOnly)
+        let cut = c.events.first { $0.kind == .stretchCut }
+        #expect(cut?.t == ms(1_000) && cut?.rule == .bargeIn)
+        #expect(c.checks == [.decision(.bargeIn)], "the old barge-in check sees no overlap: active until 1 s, heard from 1 s")
+    }
+}
