@@ -121,7 +121,7 @@ func renderings(_ timeline: Timeline, windows: [ReviewWindow]) -> [String] {
 
 func fuzzGPX(_ bytes: [UInt8]) {
     do {
-        let points = try GPXTrack.points(Data(bytes))
+        let points = try GPXTrack.points(bytes)
         _ = JSONWriter.bytes(GPXTrack.recordedFixes(points))
     } catch {
         _ = "\(error)"
