@@ -22,8 +22,12 @@ public struct RoadSetup: Sendable, Equatable {
     public var segments: [TimeWindow]? = nil
     public var follow = RouteFollower.Settings()
     public var guidance: GuidanceSettings
-    /// How long after the last trusted fix the guidance keeps predicting.
-    public var horizon = SimTime(ms: 3000)
+    /// How long after the last trusted fix the guidance keeps predicting
+    /// (dead reckoning at the believed speed, through a tunnel or a run of
+    /// bad fixes): 120 s by default, `guidance.horizon` 0...600 s.
+    public var horizon = RoadSetup.defaultHorizon
+    /// The default `horizon`.
+    public static let defaultHorizon = SimTime(ms: 120_000)
 
     public init(language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
                 fixes: Fixes = .generated(FixGenerator())) {
@@ -79,9 +83,27 @@ public struct RoadSetup: Sendable, Equatable {
         public var point: GeoPoint
         public var accuracy: Double
         public var speed: Double?
+        /// The receiver's course, degrees clockwise from north.
+        public var course: Double?
+        /// Where the car really was, when known (`true` in the file): the
+        /// checks compare against it; the follower never sees it.
+        public var truth: GeoPoint?
 
-        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil) {
+        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil,
+                    course: Double? = nil, truth: GeoPoint? = nil) {
             self.taken = taken; self.arrives = arrives; self.point = point; self.accuracy = accuracy; self.speed = speed
+            self.course = course; self.truth = truth
         }
+    }
+}
+
+extension RoadSetup {
+    /// The recorded fixes' true positions as a track on `route`'s plane, or
+    /// nil when the fixes are generated or none gives one (the
+    /// trajectory, or nothing, is the truth then).
+    public func trueTrack(on route: Route) -> TrueTrack? {
+        guard case .recorded(let list) = fixes else { return nil }
+        let points = list.compactMap { f in f.truth.map { (t: f.taken, position: route.projection.project($0)) } }
+        return points.isEmpty ? nil : TrueTrack(points: points)
     }
 }
