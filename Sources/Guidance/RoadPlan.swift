@@ -117,7 +117,7 @@ struct RoadPlanner {
             guard let trajectory, let drive = road.drive else { return [] }
             let fixes = generator.fixes(
                 along: route, trajectory: trajectory, measuring: measuring,
-                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset ?? 0 })
+                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             return fixes
         case .recorded(let list):

@@ -67,6 +67,20 @@ public struct RoadSetup: Sendable, Equatable {
         public var offset: Double
 
         public init(window: TimeWindow, offset: Double) { self.window = window; self.offset = offset }
+
+        /// How fast the car moves sideways leaving and rejoining the route, m/s.
+        public static let lateralSpeed = 8.0
+
+        /// The car's offset at `t`: it drives off at `lateralSpeed` from the
+        /// window's start, and is back on the route at its end (a wrong turn
+        /// and back, not a teleport, so the plausibility gate lets it through).
+        public func offset(at t: SimTime) -> Double {
+            guard window.contains(t) else { return 0 }
+            let ramp = abs(offset) / Detour.lateralSpeed * 1000
+            guard ramp >= 1 else { return offset }
+            let u = min(1, Double((t - window.from).ms) / ramp, Double((window.to - t).ms) / ramp)
+            return offset * u
+        }
     }
 
     /// Where the fixes come from.
