@@ -82,6 +82,8 @@ extension Invariants {
                 }
                 inFlight = "f\(fix.raw)"
             case .road(.reportDelivered): inFlight = nil
+            case .road(.reportDropped(let fix, .interrupted)), .road(.reportDropped(let fix, .timeout)):
+                if inFlight == "f\(fix.raw)" { inFlight = nil }  // it failed in flight
             default: continue
             }
         }
