@@ -62,9 +62,9 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         let route = try eastRoute(2_000, step: 10)
         var follower = RouteFollower()
         _ = follower.observe(fix(0, 0), on: route)  // the first fix was the wrong one
-        for i in 1...3 { #expect(follower.observe(fix(i, 500 + Double(i) * 14), on: route) == .implausible) }
-        #expect(follower.observe(fix(4, 556), on: route) == .none)
-        #expect(follower.progress > 500)
+        for i in 1...3 { #expect(follower.observe(fix(i, 250 + Double(i) * 14), on: route) == .implausible) }
+        #expect(follower.observe(fix(4, 306), on: route) == .none)
+        #expect(abs(follower.progress - 306) < 1e-6)
     }
 }
 

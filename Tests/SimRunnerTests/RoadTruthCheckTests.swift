@@ -79,10 +79,13 @@ import Testing
         #expect(!checks(s, run).contains(.spokenDistance))
         // The near line ("In 200 meters") started 15 s later, when far fewer meters are left.
         var bad = run
-        let i = bad.timeline.events.firstIndex { e in
-            if case .guidanceStarted(let l) = e.what { bad.timeline.roster.lines[l.int].id == "m1.near" } else { false }
-        }!
-        bad.timeline.events[i].t = bad.timeline.events[i].t + SimTime(ms: 8_000)
+        for i in bad.timeline.events.indices {
+            switch bad.timeline.events[i].what {
+            case .guidanceRequested(let l), .guidanceStarted(let l):
+                if bad.timeline.roster.lines[l.int].id == "m1.near" { bad.timeline.events[i].t = bad.timeline.events[i].t + SimTime(ms: 8_000) }
+            default: continue
+            }
+        }
         #expect(checks(s, bad).contains(.spokenDistance))
     }
 

@@ -83,14 +83,19 @@ extension Invariants {
         var newestSent: SimTime? = nil
         var arrived: [Int32] = []
         var reported: Set<Int32> = []
+        var requestedAt = [SimTime?](repeating: nil, count: roster.lines.count)
         for event in timeline.events {
             switch event.what {
+            case .guidanceRequested(let l): requestedAt[l.int] = event.t
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
             case .road(.turnUnannounced(let m, _)): reason[m.int] = true
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 if roster.stage(of: l) == .now, let id = roster.lines[l.int].maneuver, let m = index[id] { reason[m] = true }
             case .guidanceStarted(let l):
-                guard let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
+                // Only lines that start when requested: a line that waited keeps the words of its
+                // request until guidance decides its words when it starts (issue 10, not yet merged).
+                guard requestedAt[l.int] == event.t,
+                      let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
                       let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.lines[l.int].text,
                       let said = spokenMeters(text)
                 else { continue }
