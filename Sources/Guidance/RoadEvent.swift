@@ -24,7 +24,8 @@ public struct RoadEvent: Sendable, Equatable {
         case reportSent(FixIndex, ageMs: Int64, onRoute: Bool, next: Ahead?)
         /// `road.report.delivered`.
         case reportDelivered(FixIndex)
-        /// `road.report.dropped`.
+        /// `road.report.dropped`: not sent (at the fix's arrival), or sent and
+        /// failed in flight (`interrupted`, `timeout`, at the instant it failed).
         case reportDropped(FixIndex, reason: LocationLink.DropReason)
         /// `road.off-route`, whole meters from the route.
         case offRoute(offsetM: Int64)
@@ -65,6 +66,8 @@ public struct RoadEvent: Sendable, Equatable {
         case outOfOrder = "out-of-order"
         /// Worse than the accuracy limit.
         case inaccurate
+        /// Farther from the last used fix than any car could have gone (a multipath jump).
+        case implausible
     }
 
     /// Why a maneuver got no "now" line. Raw values are the timeline's words.

@@ -49,6 +49,10 @@ struct RoadPlanner {
     var believedPass: [SimTime?]
     /// Truth (or best estimate) of when the car passed each maneuver.
     var truePass: [SimTime?]
+    /// Recorded true positions, when the fixes give them.
+    let trueTrack: TrueTrack?
+    /// When the true track passed each maneuver (empty without one).
+    var trueTrackPass: [SimTime?]
     /// Completions at an instant come before arrivals: (rank, sequence) order within a millisecond.
     var ranks: [UInt8] = []
     var upcoming = -1
@@ -72,6 +76,8 @@ struct RoadPlanner {
         announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
+        trueTrack = road.trueTrack(on: route)
+        trueTrackPass = trueTrack?.passTimes(on: route) ?? []
         plan.maneuvers = route.maneuvers
     }
 
@@ -111,7 +117,7 @@ struct RoadPlanner {
             guard let trajectory, let drive = road.drive else { return [] }
             let fixes = generator.fixes(
                 along: route, trajectory: trajectory, measuring: measuring,
-                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset ?? 0 })
+                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             return fixes
         case .recorded(let list):
@@ -119,7 +125,7 @@ struct RoadPlanner {
             return list.enumerated().compactMap { i, r in
                 measuring(r.taken)
                     ? Fix(index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
-                          accuracy: r.accuracy, speed: r.speed)
+                          accuracy: r.accuracy, speed: r.speed, course: r.course, truth: r.truth.map(route.projection.project))
                     : nil
             }
         }
@@ -182,6 +188,10 @@ struct RoadPlanner {
             let before = follower.progress
             switch follower.observe(fix, on: route) {
             case .none: break
+            case .implausible:
+                add(t, .fixDropped(index, reason: .implausible))
+                report(fix)
+                return nil
             case .leftRoute(let offset):
                 add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
                 if guiding(t) { addLine(announcer.offRouteLine(at: t)) }
@@ -189,7 +199,7 @@ struct RoadPlanner {
                 add(t, .onRoute(progressM: Int64(follower.progress.rounded(.down))))
                 if guiding(t) { addLine(announcer.recalculatedLine(at: t)) }
             }
-            if trajectory == nil { estimatePasses(from: before, taken: fix.taken) }
+            if trajectory == nil && trueTrack == nil { estimatePasses(from: before, taken: fix.taken) }
             state = RoadState(progress: follower.progress, taken: fix.taken, speed: follower.speed)
             upcomingRecord(at: t)
         }
@@ -229,17 +239,24 @@ struct RoadPlanner {
         add(t, .turnUpcoming(RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64(left.rounded(.down))), etaMs: eta, after: after))
     }
 
+    /// The next maneuver and its distance by the follower's progress.
+    mutating func nextAhead() -> RoadEvent.Ahead? {
+        nextManeuver().map { m in
+            RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
+        }
+    }
+
     /// Offers the fix's report, with the navigation report beside it.
     mutating func report(_ fix: Fix) {
         let t = fix.arrives
         switch link.offer(taken: fix.taken, at: t) {
         case .dropped(let reason):
             add(t, .reportDropped(FixIndex(fix.index), reason: reason))
+        case .failed(let at, let reason):
+            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+            add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: 0)
         case .sent(let delivered):
-            let next = nextManeuver().map { m in
-                RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
-            }
-            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: next))
+            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
             add(delivered, .reportDelivered(FixIndex(fix.index)), rank: 0)
         }
     }
@@ -248,7 +265,7 @@ struct RoadPlanner {
     /// `road.turn.unannounced` with the reason when it got no "now" line.
     mutating func passes() {
         for (m, maneuver) in route.maneuvers.enumerated() {
-            let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m]
+            let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
             guard let pass else { continue }
             add(pass, .turnPassed(ManeuverIndex(m)), rank: 0)
             guard !announcer.nowSpoken[m] else { continue }

@@ -22,8 +22,12 @@ public struct RoadSetup: Sendable, Equatable {
     public var segments: [TimeWindow]? = nil
     public var follow = RouteFollower.Settings()
     public var guidance: GuidanceSettings
-    /// How long after the last trusted fix the guidance keeps predicting.
-    public var horizon = SimTime(ms: 3000)
+    /// How long after the last trusted fix the guidance keeps predicting
+    /// (dead reckoning at the believed speed, through a tunnel or a run of
+    /// bad fixes): 120 s by default, `guidance.horizon` 0...600 s.
+    public var horizon = RoadSetup.defaultHorizon
+    /// The default `horizon`.
+    public static let defaultHorizon = SimTime(ms: 120_000)
 
     public init(language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
                 fixes: Fixes = .generated(FixGenerator())) {
@@ -63,6 +67,20 @@ public struct RoadSetup: Sendable, Equatable {
         public var offset: Double
 
         public init(window: TimeWindow, offset: Double) { self.window = window; self.offset = offset }
+
+        /// How fast the car moves sideways leaving and rejoining the route, m/s.
+        public static let lateralSpeed = 8.0
+
+        /// The car's offset at `t`: it drives off at `lateralSpeed` from the
+        /// window's start, and is back on the route at its end (a wrong turn
+        /// and back, not a teleport, so the plausibility gate lets it through).
+        public func offset(at t: SimTime) -> Double {
+            guard window.contains(t) else { return 0 }
+            let ramp = abs(offset) / Detour.lateralSpeed * 1000
+            guard ramp >= 1 else { return offset }
+            let u = min(1, Double((t - window.from).ms) / ramp, Double((window.to - t).ms) / ramp)
+            return offset * u
+        }
     }
 
     /// Where the fixes come from.
@@ -79,9 +97,27 @@ public struct RoadSetup: Sendable, Equatable {
         public var point: GeoPoint
         public var accuracy: Double
         public var speed: Double?
+        /// The receiver's course, degrees clockwise from north.
+        public var course: Double?
+        /// Where the car really was, when known (`true` in the file): the
+        /// checks compare against it; the follower never sees it.
+        public var truth: GeoPoint?
 
-        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil) {
+        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil,
+                    course: Double? = nil, truth: GeoPoint? = nil) {
             self.taken = taken; self.arrives = arrives; self.point = point; self.accuracy = accuracy; self.speed = speed
+            self.course = course; self.truth = truth
         }
+    }
+}
+
+extension RoadSetup {
+    /// The recorded fixes' true positions as a track on `route`'s plane, or
+    /// nil when the fixes are generated or none gives one (the
+    /// trajectory, or nothing, is the truth then).
+    public func trueTrack(on route: Route) -> TrueTrack? {
+        guard case .recorded(let list) = fixes else { return nil }
+        let points = list.compactMap { f in f.truth.map { (t: f.taken, position: route.projection.project($0)) } }
+        return points.isEmpty ? nil : TrueTrack(points: points)
     }
 }

@@ -15,9 +15,16 @@ public struct Fix: Sendable, Equatable {
     public var accuracy: Double
     /// The receiver's speed, in m/s, if it reports one.
     public var speed: Double?
+    /// The receiver's course, degrees clockwise from north (0..<360), if it
+    /// reports one (a receiver standing still reports none).
+    public var course: Double?
+    /// Where the car really was when the fix was taken, when that is known
+    /// (generated fixes; recorded ones that give `true`): for the checks, never for matching.
+    public var truth: Vector?
 
-    public init(index: Int, taken: SimTime, arrives: SimTime, position: Vector, accuracy: Double, speed: Double? = nil) {
+    public init(index: Int, taken: SimTime, arrives: SimTime, position: Vector, accuracy: Double, speed: Double? = nil,
+                course: Double? = nil, truth: Vector? = nil) {
         self.index = index; self.taken = taken; self.arrives = arrives; self.position = position
-        self.accuracy = accuracy; self.speed = speed
+        self.accuracy = accuracy; self.speed = speed; self.course = course; self.truth = truth
     }
 }

@@ -117,15 +117,33 @@ public struct Route: Sendable {
         return RouteMatch(distance: cumulative[i] + u * (cumulative[i + 1] - cumulative[i]), offset: (p - foot).length)
     }
 
+    /// Where `p` falls on the part of segment `i` between distances `from`
+    /// and `to`: the foot is clamped to that part *before* the offset is
+    /// measured, so the offset is to a point the window holds, never to a
+    /// part of the segment outside it (on a route with a vertex every 10 m
+    /// and on one with two vertices alike).
+    func projectOnSegment(_ p: Vector, _ i: Int, from: Double, to: Double) -> RouteMatch {
+        let a = points[i], b = points[i + 1]
+        let start = cumulative[i], span = cumulative[i + 1] - start
+        let ab = b - a, ap = p - a
+        let span2 = ab.x * ab.x + ab.y * ab.y
+        var u = span2 > 0 ? (ap.x * ab.x + ap.y * ab.y) / span2 : 0
+        if span > 0 {
+            u = min(max(u, (from - start) / span), (to - start) / span)
+        }
+        u = min(max(u, 0), 1)
+        let foot = a + ab * u
+        return RouteMatch(distance: min(max(start + u * span, from), to), offset: (p - foot).length)
+    }
+
     /// The nearest point of the route to `p` between distances `from` and
-    /// `to`; on a tie, the earlier one.
+    /// `to`, measured to the window's own points; on a tie, the earlier one.
     /// - Complexity: O(log n + k), k the segments in the window.
     public func nearest(to p: Vector, from: Double, to: Double) -> RouteMatch {
         var best = RouteMatch(distance: from, offset: .infinity)
         let last = segment(at: to)
         for i in segment(at: from)...last {
-            var hit = projectOnSegment(p, i)
-            hit.distance = min(max(hit.distance, from), to)
+            let hit = projectOnSegment(p, i, from: from, to: to)
             if hit.offset < best.offset { best = hit }
         }
         return best

@@ -2,9 +2,13 @@ import SimClock
 
 /// Follows the car along the route from its fixes: each trusted fix is
 /// matched to the nearest point of the route *ahead of* the last progress
-/// (within a window that grows with the time since the last match), so
+/// (within a window that grows with the time since progress was last
+/// matched on the route, so a detour of any length is rejoined), so
 /// progress never jumps back, even where the route crosses itself; being
-/// off route is decided with hysteresis.
+/// off route is decided with hysteresis. A fix that implies an impossible
+/// speed is not used (`Change.implausible`), and progress does not move
+/// while the car stands (its speed, or its displacement within the noise,
+/// says so).
 public struct RouteFollower: Sendable {
     /// The follower's settings.
     public struct Settings: Sendable, Equatable {
@@ -22,6 +26,16 @@ public struct RouteFollower: Sendable {
         public var searchAhead = 100.0
         /// The fastest the car is assumed to go when widening the search, m/s.
         public var searchSpeed = 70.0
+        /// A fix farther from the last used one than this speed allows over
+        /// the time between them (plus both fixes' accuracies) is
+        /// implausible and not used, m/s (1...150; 70 m/s is 252 km/h).
+        public var plausibleSpeed = 70.0
+        /// After this many implausible fixes in a row the next one is used
+        /// anyway: the earlier fix was the wrong one (0 turns the gate off).
+        public var implausibleCount = 3
+        /// A fix reporting a speed below this (m/s) says the car stands:
+        /// progress holds (0...5).
+        public var stoppedSpeed = 0.5
 
         public init() {}
     }
@@ -31,6 +45,8 @@ public struct RouteFollower: Sendable {
         case none
         case leftRoute(offset: Double)
         case rejoined
+        /// Not used: it implies a speed over `Settings.plausibleSpeed`.
+        case implausible
     }
 
     public let settings: Settings
@@ -46,6 +62,15 @@ public struct RouteFollower: Sendable {
     var streak = 0
     /// Recent (time, progress) pairs, for a speed estimate when fixes carry none.
     var history: [(SimTime, Double)] = []
+    /// The last used fix's position and accuracy, for the plausibility gate.
+    var lastFix: (position: Vector, accuracy: Double)? = nil
+    /// Implausible fixes in a row.
+    var implausibleStreak = 0
+    /// When progress was last matched on the route: the search reaches
+    /// ahead from here, so it keeps growing through a detour.
+    var matchedAt: SimTime? = nil
+    /// Where the car was when progress last moved, for fixes without a speed.
+    var anchor: Vector? = nil
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -55,14 +80,35 @@ public struct RouteFollower: Sendable {
         return fix.accuracy <= settings.accuracyLimit
     }
 
+    /// Whether the fix implies a speed over the plausible one since the last used fix.
+    func implausible(_ fix: Fix) -> Bool {
+        guard let last = lastFix, let taken = lastTaken else { return false }
+        let seconds = Double((fix.taken - taken).ms) / 1000
+        return (fix.position - last.position).length - last.accuracy - fix.accuracy > settings.plausibleSpeed * seconds
+    }
+
+    /// Whether the fix says the car moves: its own speed if it reports one,
+    /// else a displacement from where progress last moved beyond its accuracy (at least 3 m).
+    func moving(_ fix: Fix) -> Bool {
+        if let v = fix.speed { return v >= settings.stoppedSpeed }
+        guard let anchor else { return true }
+        return (fix.position - anchor).length > max(fix.accuracy, 3)
+    }
+
     /// Takes one trusted fix.
     public mutating func observe(_ fix: Fix, on route: Route) -> Change {
-        let elapsed = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
+        if implausible(fix) && implausibleStreak < settings.implausibleCount {
+            implausibleStreak += 1
+            return .implausible
+        }
+        implausibleStreak = 0
+        let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead))
         offset = match.offset
         lastTaken = fix.taken
+        lastFix = (fix.position, fix.accuracy)
         var change = Change.none
         if offRoute {
             streak = match.offset <= settings.offRouteExit ? streak + 1 : 0
@@ -72,7 +118,11 @@ public struct RouteFollower: Sendable {
             if streak >= settings.offRouteCount { offRoute = true; streak = 0; change = .leftRoute(offset: match.offset) }
         }
         if !offRoute && match.offset < settings.offRouteEnter {
-            progress = max(progress, match.distance)
+            matchedAt = fix.taken
+            if change == .rejoined || moving(fix) {
+                progress = max(progress, match.distance)
+                anchor = fix.position
+            }
         }
         history.append((fix.taken, progress))
         if history.count > 4 { history.removeFirst() }

@@ -1,3 +1,5 @@
+import SimClock
+
 /// How fast the driver wants to go along the route: target speeds by
 /// distance, and the car's limits on speeding up and slowing down.
 public struct SpeedProfile: Sendable, Equatable {
@@ -14,9 +16,18 @@ public struct SpeedProfile: Sendable, Equatable {
     public var accel: Double
     /// Largest deceleration, m/s² (positive).
     public var decel: Double
+    /// Where the car stops and for how long (red lights, traffic), sorted by distance.
+    public var stops: [Stop] = []
 
-    public init(steps: [Step], accel: Double = 2.0, decel: Double = 3.0) {
-        self.steps = steps; self.accel = accel; self.decel = decel
+    /// The car brakes to a standstill `at` meters along the route and waits `dwell` there.
+    public struct Stop: Sendable, Equatable {
+        public var at: Double
+        public var dwell: SimTime
+        public init(at: Double, dwell: SimTime) { self.at = at; self.dwell = dwell }
+    }
+
+    public init(steps: [Step], accel: Double = 2.0, decel: Double = 3.0, stops: [Stop] = []) {
+        self.steps = steps; self.accel = accel; self.decel = decel; self.stops = stops
     }
 
     /// The target speed at distance `d`.

@@ -2,7 +2,8 @@ import SimClock
 
 /// Where the car really is: the speed profile integrated along the route in
 /// steps of `step`, braking ahead of every lower target and of the route's
-/// end so that it never exceeds its deceleration limit. Before `start` the
+/// end so that it never exceeds its deceleration limit; it brakes to a
+/// standstill at each stop and waits its dwell there. Before `start` the
 /// car waits at the route's start; after arriving it stays at the end.
 public struct Trajectory: Sendable {
     /// The integration step.
@@ -53,9 +54,22 @@ public struct Trajectory: Sendable {
         var x = 0.0, v = 0.0
         var count: Int64 = 0
         var index = 0  // the profile step in force
+        var stop = 0  // the next stop
         let steps = profile.steps
         while x < length {
             if count == maxSteps { return nil }
+            if stop < profile.stops.count, x >= profile.stops[stop].at {
+                // Standing at the stop: whole steps of dwell, then on.
+                let dwellSteps = (profile.stops[stop].dwell.ms + Trajectory.step.ms - 1) / Trajectory.step.ms
+                stop += 1
+                for _ in 0..<dwellSteps {
+                    if count == maxSteps { return nil }
+                    count += 1
+                    record(x, 0)
+                }
+                v = 0
+                continue
+            }
             count += 1
             while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
             var target = steps[index].speed
@@ -71,10 +85,12 @@ public struct Trajectory: Sendable {
                 j += 1
             }
             target = min(target, (2 * profile.decel * max(0, length - x - v * dt)).squareRoot())
+            let end = stop < profile.stops.count ? min(length, profile.stops[stop].at) : length
+            if end < length { target = min(target, (2 * profile.decel * max(0, end - x - v * dt)).squareRoot()) }
             target = max(target, Trajectory.creep)
             let next = v < target ? min(target, v + profile.accel * dt) : max(target, v - profile.decel * dt)
-            x = min(length, x + (v + next) / 2 * dt)
-            v = x >= length ? 0 : next
+            x = min(end, x + (v + next) / 2 * dt)
+            v = x >= end ? 0 : next
             record(x, v)
         }
         return count

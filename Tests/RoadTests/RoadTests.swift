@@ -143,9 +143,11 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
                                 outages: [TimeWindow(from: SimTime(ms: 10_000), to: SimTime(ms: 12_000))])
         #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .sent(delivered: SimTime(ms: 1_700)))
         #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_699)) == .dropped(.busy))
-        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_700)) == .sent(delivered: SimTime(ms: 3_200)))
+        // Taken at 1 s, it would land at 3.2 s, older than the freshness limit: it times out at 3 s.
+        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_700)) == .failed(at: SimTime(ms: 3_000), reason: .timeout))
         #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_001)) == .dropped(.stale))
-        #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_000)) == .sent(delivered: SimTime(ms: 6_500)))
+        #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_000)) == .failed(at: SimTime(ms: 5_000), reason: .timeout))
+        #expect(link.offer(taken: SimTime(ms: 4_500), at: SimTime(ms: 5_000)) == .sent(delivered: SimTime(ms: 6_500)))
         #expect(link.offer(taken: SimTime(ms: 10_000), at: SimTime(ms: 10_000)) == .dropped(.offline))
         #expect(link.offer(taken: SimTime(ms: 12_000), at: SimTime(ms: 12_000)) == .sent(delivered: SimTime(ms: 13_500)))
     }

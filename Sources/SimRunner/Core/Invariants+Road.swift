@@ -9,6 +9,14 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case nowLine = "now-line"
     /// No report is sent stale, and never two are in flight.
     case link
+    /// Every maneuver the true track reaches is passed, with a "now" line or a reason (Invariants+RoadTruth).
+    case announced
+    /// No report lands in an outage or stale, none out of order, every one accounted for.
+    case linkHonest = "link-honest"
+    /// A far or near line never says more meters than are truly left when it starts.
+    case spokenDistance = "spoken-distance"
+    /// "Turn passed" never before the true track passed the turn.
+    case passedTruth = "passed-truth"
 
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -74,9 +82,11 @@ extension Invariants {
                 }
                 inFlight = "f\(fix.raw)"
             case .road(.reportDelivered): inFlight = nil
+            case .road(.reportDropped(let fix, .interrupted)), .road(.reportDropped(let fix, .timeout)):
+                if inFlight == "f\(fix.raw)" { inFlight = nil }  // it failed in flight
             default: continue
             }
         }
-        return found
+        return found + checkRoadTruth(scenario, run)
     }
 }

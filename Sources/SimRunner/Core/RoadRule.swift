@@ -7,12 +7,20 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case fixOutOfOrder = "fix-out-of-order"
     /// A fix worse than the accuracy limit is not used for progress.
     case fixInaccurate = "fix-inaccurate"
+    /// A fix implying an impossible speed is not used for progress.
+    case fixImplausible = "fix-implausible"
     /// A report dropped because the link is offline.
     case reportOffline = "report-offline"
     /// A report dropped because its fix is older than the freshness limit.
     case reportStale = "report-stale"
     /// A report dropped because another is in flight.
     case reportBusy = "report-busy"
+    /// A report dropped because its fix was taken before one already reported.
+    case reportOutOfOrder = "report-out-of-order"
+    /// A report in flight failed because an outage began.
+    case reportInterrupted = "report-interrupted"
+    /// A report in flight timed out at its freshness limit.
+    case reportTimeout = "report-timeout"
     /// The car left the route (after the hysteresis).
     case offRoute = "off-route"
     /// The car is back on the route.
@@ -33,9 +41,13 @@ public enum RoadRule: String, Sendable, CaseIterable {
         switch event {
         case .fixDropped(_, .outOfOrder): self = .fixOutOfOrder
         case .fixDropped(_, .inaccurate): self = .fixInaccurate
+        case .fixDropped(_, .implausible): self = .fixImplausible
         case .reportDropped(_, .offline): self = .reportOffline
         case .reportDropped(_, .stale): self = .reportStale
         case .reportDropped(_, .busy): self = .reportBusy
+        case .reportDropped(_, .outOfOrder): self = .reportOutOfOrder
+        case .reportDropped(_, .interrupted): self = .reportInterrupted
+        case .reportDropped(_, .timeout): self = .reportTimeout
         case .offRoute: self = .offRoute
         case .onRoute: self = .backOnRoute
         case .stageSkipped(_, _, .then): self = .thenLine

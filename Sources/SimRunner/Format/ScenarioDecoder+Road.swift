@@ -22,6 +22,8 @@ extension Decoding {
         static let everyMs: Int64 = 100
         /// `guidance.rates.en` (words/s) and `.ko` (syllables/s).
         static let rate = 0.5...50.0
+        /// `guidance.horizon`, the dead-reckoning limit, at most 600 s.
+        static let horizonMs: Int64 = 600_000
         /// The longest `street` name, in characters.
         static let streetCharacters = 200
     }
@@ -200,7 +202,7 @@ extension Decoding {
     }
 
     func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
-        let fields = try object(value, path, allowed: ["start", "speeds", "accel", "decel", "detours"])
+        let fields = try object(value, path, allowed: ["start", "speeds", "accel", "decel", "detours", "stops"])
         let speedsValue = try required(fields, "speeds")
         let speedsPath = fields.path("speeds")
         var steps: [SpeedProfile.Step] = []
@@ -236,6 +238,19 @@ extension Decoding {
                 drive.detours.append(Scenario.Detour(window: try window(d), offset: offset))
             }
         }
+        if let v = fields.optional("stops") {
+            let sPath = fields.path("stops")
+            for (i, item) in try array(v, sPath).enumerated() {
+                let d = try object(item, Decoding.join(sPath, i), allowed: ["at", "dwell"])
+                let atValue = try required(d, "at")
+                let at = try number(atValue, d.path("at"), 0...Route.maxLength)
+                if let last = drive.profile.stops.last, at < last.at + Limits.stepSpacing {
+                    throw fail(.speedStepsOutOfOrder, d.path("at"), atValue)
+                }
+                let dwell = try seconds(try required(d, "dwell"), d.path("dwell"), .duration)
+                drive.profile.stops.append(SpeedProfile.Stop(at: at, dwell: dwell))
+            }
+        }
         return drive
     }
 
@@ -255,7 +270,10 @@ extension Decoding {
     }
 
     func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
-        let generatedKeys = ["every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late"]
+        let generatedKeys = [
+            "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
+            "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
+        ]
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
         if members.contains(where: { $0.key == "recorded" }) {
             let fields = try object(value, path, allowed: ["recorded"])
@@ -292,13 +310,48 @@ extension Decoding {
                 g.late.append((try window(l), try seconds(try required(l, "delay"), l.path("delay"), .duration)))
             }
         }
+        if let v = fields.optional("correlation") { g.correlation = try seconds(v, fields.path("correlation"), .duration, positive: true) }
+        if let v = fields.optional("stretches") {
+            let sPath = fields.path("stretches")
+            for (i, item) in try array(v, sPath).enumerated() {
+                let st = try object(item, Decoding.join(sPath, i), allowed: ["from", "to", "accuracy", "noise"])
+                let from = try number(try required(st, "from"), st.path("from"), 0...Route.maxLength)
+                let toValue = try required(st, "to")
+                let to = try number(toValue, st.path("to"), 0...Route.maxLength)
+                if to <= from { throw fail(.emptyWindow, st.path("to"), toValue) }
+                let accuracy = try number(try required(st, "accuracy"), st.path("accuracy"), 0...10_000)
+                let noise = try number(try required(st, "noise"), st.path("noise"), 0...10_000)
+                g.stretches.append(FixGenerator.Stretch(from: from, to: to, accuracy: accuracy, noise: noise))
+            }
+        }
+        if let v = fields.optional("accuracySpread") {
+            let n = try integer(v, fields.path("accuracySpread"))
+            if n < 0 || n > 90 { throw fail(.outOfRange("0...90"), fields.path("accuracySpread"), v) }
+            g.accuracySpread = Int(n)
+        }
+        if let v = fields.optional("jumps") {
+            let jPath = fields.path("jumps")
+            for (i, item) in try array(v, jPath).enumerated() {
+                let j = try object(item, Decoding.join(jPath, i), allowed: ["at", "along", "across"])
+                var jump = FixGenerator.Jump(at: try seconds(try required(j, "at"), j.path("at"), .time), along: 0, across: 0)
+                if let a = j.optional("along") { jump.along = try number(a, j.path("along"), -10_000...10_000) }
+                if let a = j.optional("across") { jump.across = try number(a, j.path("across"), -10_000...10_000) }
+                g.jumps.append(jump)
+            }
+        }
+        if let v = fields.optional("jumpPercent") {
+            let n = try integer(v, fields.path("jumpPercent"))
+            if n < 0 || n > 100 { throw fail(.outOfRange("0...100"), fields.path("jumpPercent"), v) }
+            g.jumpPercent = Int(n)
+        }
+        if let v = fields.optional("jumpMeters") { g.jumpMeters = try number(v, fields.path("jumpMeters"), 0...10_000) }
         return .generated(g)
     }
 
     func recorded(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
         var out: [Scenario.RecordedFix] = []
         for (i, item) in try array(value, path).enumerated() {
-            let f = try object(item, Decoding.join(path, i), allowed: ["at", "arrives", "lat", "lon", "accuracy", "speed"])
+            let f = try object(item, Decoding.join(path, i), allowed: ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"])
             let atValue = try required(f, "at")
             let at = try seconds(atValue, f.path("at"), .time)
             if let previous = out.last, at < previous.taken { throw fail(.fixTimeBackwards, f.path("at"), atValue) }
@@ -309,6 +362,12 @@ extension Decoding {
             }
             if let v = f.optional("accuracy") { fix.accuracy = try number(v, f.path("accuracy"), 0...100_000) }
             if let v = f.optional("speed") { fix.speed = try number(v, f.path("speed"), 0...150) }
+            if let v = f.optional("course") {
+                let c = try number(v, f.path("course"), 0...360)
+                if c == 360 { throw fail(.outOfRange("0...<360"), f.path("course"), v) }
+                fix.course = c
+            }
+            if let v = f.optional("true") { fix.truth = try point(object(v, f.path("true"), allowed: ["lat", "lon"])) }
             out.append(fix)
         }
         return out
@@ -324,7 +383,9 @@ extension Decoding {
     }
 
     func follow(_ value: JSONValue, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
-        let fields = try object(value, path, allowed: ["accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount"])
+        let fields = try object(value, path, allowed: [
+            "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "implausibleCount", "stoppedSpeed",
+        ])
         var s = RouteFollower.Settings()
         if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try positive(v, fields.path("accuracyLimit"), 100_000) }
         if let v = fields.optional("offRouteEnter") { s.offRouteEnter = try positive(v, fields.path("offRouteEnter"), 10_000) }
@@ -334,6 +395,13 @@ extension Decoding {
             if n < 1 || n > 100 { throw fail(.outOfRange("1...100"), fields.path("offRouteCount"), v) }
             s.offRouteCount = Int(n)
         }
+        if let v = fields.optional("plausibleSpeed") { s.plausibleSpeed = try positive(v, fields.path("plausibleSpeed"), 1...150) }
+        if let v = fields.optional("implausibleCount") {
+            let n = try integer(v, fields.path("implausibleCount"))
+            if n < 0 || n > 100 { throw fail(.outOfRange("0...100"), fields.path("implausibleCount"), v) }
+            s.implausibleCount = Int(n)
+        }
+        if let v = fields.optional("stoppedSpeed") { s.stoppedSpeed = try number(v, fields.path("stoppedSpeed"), 0...5) }
         if s.offRouteExit > s.offRouteEnter, let v = fields.optional("offRouteExit") {
             throw fail(.outOfRange("0...offRouteEnter (\(Int(s.offRouteEnter)))"), fields.path("offRouteExit"), v)
         }
@@ -356,7 +424,10 @@ extension Decoding {
         g.now = try lead("now", g.now)
         if let v = fields.optional("thenWithin") { g.thenWithin = try number(v, fields.path("thenWithin"), 0...10_000) }
         if let v = fields.optional("margin") { g.margin = try seconds(v, fields.path("margin"), .duration) }
-        if let v = fields.optional("horizon") { road.horizon = try seconds(v, fields.path("horizon"), .duration) }
+        if let v = fields.optional("horizon") {
+            road.horizon = try seconds(v, fields.path("horizon"), .duration)
+            if road.horizon.ms > Limits.horizonMs { throw fail(.outOfRange("0...600"), fields.path("horizon"), v) }
+        }
         if let v = fields.optional("rates") {
             let r = try object(v, fields.path("rates"), allowed: ["en", "ko"])
             if let en = r.optional("en") { g.rates.englishWordsPerSecond = try positive(en, r.path("en"), Limits.rate) }

@@ -45,6 +45,9 @@ extension ScenarioEncoder {
             if !d.detours.isEmpty {
                 drive.append(("detours", .array(d.detours.map { .object(window($0.window) + [("offset", number($0.offset))]) })))
             }
+            if !d.profile.stops.isEmpty {
+                drive.append(("stops", .array(d.profile.stops.map { .object([("at", number($0.at)), ("dwell", seconds($0.dwell))]) })))
+            }
             members.append(("drive", .object(drive)))
         }
         switch r.fixes {
@@ -55,6 +58,8 @@ extension ScenarioEncoder {
                 fields += point(f.point)
                 if f.accuracy != 5 { fields.append(("accuracy", number(f.accuracy))) }
                 if let s = f.speed { fields.append(("speed", number(s))) }
+                if let c = f.course { fields.append(("course", number(c))) }
+                if let p = f.truth { fields.append(("true", .object(point(p)))) }
                 return .object(fields)
             }))])))
         case .generated(let g):
@@ -71,6 +76,18 @@ extension ScenarioEncoder {
             if !g.late.isEmpty {
                 fixes.append(("late", .array(g.late.map { .object(window($0.window) + [("delay", seconds($0.delay))]) })))
             }
+            if let c = g.correlation { fixes.append(("correlation", seconds(c))) }
+            if !g.stretches.isEmpty {
+                fixes.append(("stretches", .array(g.stretches.map {
+                    .object([("from", number($0.from)), ("to", number($0.to)), ("accuracy", number($0.accuracy)), ("noise", number($0.noise))])
+                })))
+            }
+            if g.accuracySpread != base.accuracySpread { fixes.append(("accuracySpread", .integer(g.accuracySpread))) }
+            if !g.jumps.isEmpty {
+                fixes.append(("jumps", .array(g.jumps.map { .object([("at", seconds($0.at)), ("along", number($0.along)), ("across", number($0.across))]) })))
+            }
+            if g.jumpPercent != base.jumpPercent { fixes.append(("jumpPercent", .integer(g.jumpPercent))) }
+            if g.jumpMeters != base.jumpMeters { fixes.append(("jumpMeters", number(g.jumpMeters))) }
             if !fixes.isEmpty { members.append(("fixes", .object(fixes))) }
         }
         let link = LocationLink()
@@ -89,6 +106,9 @@ extension ScenarioEncoder {
         if r.follow.offRouteEnter != f.offRouteEnter { follow.append(("offRouteEnter", number(r.follow.offRouteEnter))) }
         if r.follow.offRouteExit != f.offRouteExit { follow.append(("offRouteExit", number(r.follow.offRouteExit))) }
         if r.follow.offRouteCount != f.offRouteCount { follow.append(("offRouteCount", .integer(r.follow.offRouteCount))) }
+        if r.follow.plausibleSpeed != f.plausibleSpeed { follow.append(("plausibleSpeed", number(r.follow.plausibleSpeed))) }
+        if r.follow.implausibleCount != f.implausibleCount { follow.append(("implausibleCount", .integer(r.follow.implausibleCount))) }
+        if r.follow.stoppedSpeed != f.stoppedSpeed { follow.append(("stoppedSpeed", number(r.follow.stoppedSpeed))) }
         if !follow.isEmpty { members.append(("follow", .object(follow))) }
         let g = GuidanceSettings(language: r.language)
         var guidance: [(key: String, value: JSONValue)] = []
@@ -98,7 +118,7 @@ extension ScenarioEncoder {
         }
         if r.guidance.thenWithin != g.thenWithin { guidance.append(("thenWithin", number(r.guidance.thenWithin))) }
         if r.guidance.margin != g.margin { guidance.append(("margin", seconds(r.guidance.margin))) }
-        if r.horizon != Scenario.Road(language: r.language, points: []).horizon { guidance.append(("horizon", seconds(r.horizon))) }
+        if r.horizon != RoadSetup.defaultHorizon { guidance.append(("horizon", seconds(r.horizon))) }
         if r.guidance.rates != g.rates {
             guidance.append(("rates", .object([
                 ("en", number(r.guidance.rates.englishWordsPerSecond)), ("ko", number(r.guidance.rates.koreanSyllablesPerSecond)),

@@ -1,0 +1,157 @@
+import Guidance
+import Road
+import SimClock
+
+/// The road's checks against the truth: the true track (the generated
+/// drive's trajectory, or the recorded fixes' `true` positions) and the
+/// recorded timeline, never the planner's or the follower's state.
+extension Invariants {
+    /// The truth of a road, recomputed from the scenario alone.
+    struct RoadTruth {
+        let route: Route
+        let trajectory: Trajectory?
+        /// When the true track reached each maneuver (nil: never, or no truth).
+        let passes: [SimTime?]
+        /// How far the believed position may honestly lie from the truth:
+        /// the worst accuracy the generated fixes report, meters.
+        let tolerance: Double
+        /// Whether there is any truth to compare with.
+        var known: Bool { trajectory != nil || passes.contains { $0 != nil } }
+
+        init?(_ road: Scenario.Road) {
+            guard var route = try? Route(points: road.points) else { return nil }
+            guard (try? route.place(road.maneuvers.map {
+                ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details))
+            })) != nil else { return nil }
+            self.route = route
+            switch road.fixes {
+            case .generated(let g):
+                tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
+                let t = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
+                trajectory = t
+                passes = route.maneuvers.map { m in t?.time(reaching: m.distance) }
+            case .recorded:
+                tolerance = 0
+                trajectory = nil
+                passes = road.trueTrack(on: route)?.passTimes(on: route) ?? Array(repeating: nil, count: route.maneuvers.count)
+            }
+        }
+    }
+
+    /// The spoken distance of a far or near line, meters: the first number
+    /// followed by its unit (`meters`, `kilometers`, `미터`, `킬로미터`).
+    static func spokenMeters(_ text: String) -> Double? {
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            guard ("0"..."9").contains(scalars[i]) else { i += 1; continue }
+            var j = i
+            while j < scalars.count, ("0"..."9").contains(scalars[j]) || scalars[j] == "." || scalars[j] == "," { j += 1 }
+            let number = Double(String(String.UnicodeScalarView(scalars[i..<j].filter { $0 != "," })))
+            var k = j
+            while k < scalars.count, scalars[k] == " " { k += 1 }
+            let rest = String(String.UnicodeScalarView(scalars[k..<min(scalars.count, k + 10)]))
+            if let number {
+                if rest.hasPrefix("kilometer") || rest.hasPrefix("킬로미터") { return number * 1000 }
+                if rest.hasPrefix("meter") || rest.hasPrefix("미터") { return number }
+            }
+            i = j
+        }
+        return nil
+    }
+
+    /// R4 `announced`: every maneuver the true track reaches is passed in the
+    /// timeline, got a "now" line or a reason; R5 `link-honest`: no report
+    /// lands in an outage or older than the freshness limit, none is sent
+    /// for a fix older than one already reported, every fix that arrives
+    /// is reported or dropped with a reason; R6 `spoken-distance`: a far or
+    /// near line never says more meters than are truly left when it starts;
+    /// R7 `passed-truth`: "turn passed" never before the true track passed it.
+    public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        guard let road = scenario.road else { return [] }
+        let timeline = run.timeline, roster = timeline.roster
+        var found: [Violation] = []
+        let truth = RoadTruth(road)
+        let count = roster.road.maneuvers.count
+        var passedAt = [SimTime?](repeating: nil, count: count)
+        var reason = [Bool](repeating: false, count: count)
+        var index: [String: Int] = [:]
+        for (i, m) in roster.road.maneuvers.enumerated() { index[m.id] = i }
+        // The link: reports sent and in flight, by fix.
+        var sentTaken: [Int32: SimTime] = [:]
+        var sentAt: [Int32: SimTime] = [:]
+        var newestSent: SimTime? = nil
+        var arrived: [Int32] = []
+        var reported: Set<Int32> = []
+        var requestedAt = [SimTime?](repeating: nil, count: roster.lines.count)
+        for event in timeline.events {
+            switch event.what {
+            case .guidanceRequested(let l): requestedAt[l.int] = event.t
+            case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
+            case .road(.turnUnannounced(let m, _)): reason[m.int] = true
+            case .guidanceEnded(let l), .guidanceDropped(let l, _):
+                if roster.stage(of: l) == .now, let id = roster.lines[l.int].maneuver, let m = index[id] { reason[m] = true }
+            case .guidanceStarted(let l):
+                // Only lines that start when requested: a line that waited keeps the words of its
+                // request until guidance decides its words when it starts (issue 10, not yet merged).
+                guard requestedAt[l.int] == event.t,
+                      let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
+                      let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.lines[l.int].text,
+                      let said = spokenMeters(text)
+                else { continue }
+                let left = truth.route.maneuvers[m].distance - trajectory.state(at: event.t).distance
+                // The app knows where it is only to its fixes' accuracy.
+                if said > left + truth.tolerance {
+                    found.append(.init(check: .road(.spokenDistance), t: event.t,
+                                       message: "line \(roster.lines[l.int].id) says \(Int(said)) m when \(Int(max(0, left))) m are left"))
+                }
+            case .road(.fixArrived(let f, _, _)): arrived.append(f.raw)
+            case .road(.reportSent(let f, let age, _, _)):
+                reported.insert(f.raw)
+                let taken = event.t - SimTime(ms: age)
+                if let newest = newestSent, taken <= newest {
+                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was reported after a newer fix"))
+                }
+                newestSent = max(newestSent ?? taken, taken)
+                sentTaken[f.raw] = taken
+                sentAt[f.raw] = event.t
+            case .road(.reportDropped(let f, _)): reported.insert(f.raw)
+            case .road(.reportDelivered(let f)):
+                guard let taken = sentTaken[f.raw] else {
+                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered but never sent"))
+                    continue
+                }
+                let sent = sentAt[f.raw] ?? taken  // no outage may begin between the send and the landing
+                if road.link.outages.contains(where: { $0.contains(event.t) || ($0.from > sent && $0.from < event.t) }) {
+                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage"))
+                }
+                if (event.t - taken).ms > road.link.freshness.ms {
+                    found.append(.init(check: .road(.linkHonest), t: event.t,
+                                       message: "f\(f.raw) was delivered \((event.t - taken).ms) ms old, over its freshness"))
+                }
+            default: continue
+            }
+        }
+        for f in arrived where !reported.contains(f) {
+            found.append(.init(check: .road(.linkHonest), t: .zero, message: "f\(f) arrived but was neither reported nor dropped with a reason"))
+        }
+        guard let truth, truth.known else { return found }
+        let end = timeline.events.last?.t ?? .zero
+        for m in 0..<count {
+            let id = roster.road.maneuvers[m].id
+            if let pass = passedAt[m], let truePass = truth.passes[m], pass < truePass {
+                found.append(.init(check: .road(.passedTruth), t: pass,
+                                   message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
+            }
+            guard let truePass = truth.passes[m], truePass <= end else { continue }
+            if passedAt[m] == nil {
+                found.append(.init(check: .road(.announced), t: truePass,
+                                   message: "the car passed \(id) at \(truePass) but the timeline never says so"))
+            } else if !reason[m] {
+                found.append(.init(check: .road(.announced), t: truePass,
+                                   message: "\(id) got no \"now\" line and the timeline gives no reason"))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,190 @@
+import Road
+import SimClock
+import Testing
+
+/// A route east from the origin, `length` meters, a vertex every `step` meters.
+private func eastRoute(_ length: Double, step: Double) throws -> Route {
+    let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
+    var points: [GeoPoint] = []
+    var x = 0.0
+    while x < length { points.append(projection.unproject(Vector(x: x, y: 0))); x += step }
+    points.append(projection.unproject(Vector(x: length, y: 0)))
+    return try Route(points: points)
+}
+
+private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, accuracy: Double = 5) -> Fix {
+    Fix(index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000), position: Vector(x: x, y: y),
+        accuracy: accuracy, speed: speed)
+}
+
+@Suite struct DenseMatchingTests {
+    @Test func theOffsetIsMeasuredToThePartOfTheRouteTheWindowHolds() throws {
+        for step in [10.0, 2_000.0] {
+            let route = try eastRoute(2_000, step: step)
+            // A point on the route 500 m ahead, searched within 0...200 m: 300 m away, on sparse and dense routes alike.
+            let match = route.nearest(to: Vector(x: 500, y: 0), from: 0, to: 200)
+            #expect(abs(match.offset - 300) < 1e-6, "step \(step): offset \(match.offset)")
+            #expect(abs(match.distance - 200) < 1e-6)
+        }
+    }
+
+    @Test func aDetourOfAnyLengthIsRejoinedOnADenseRoute() throws {
+        let route = try eastRoute(10_000, step: 10)
+        for seconds in [12, 180] {
+            var follower = RouteFollower()
+            var i = 0
+            var rejoined = false
+            // 10 s on the route, `seconds` 100 m beside it, then on it again.
+            while i < 10 + seconds + 10 {
+                let beside = i >= 10 && i < 10 + seconds
+                if follower.observe(fix(i, Double(i) * 14, beside ? -100 : 0), on: route) == .rejoined { rejoined = true }
+                i += 1
+            }
+            #expect(rejoined, "a \(seconds) s detour")
+            #expect(!follower.offRoute)
+            #expect(abs(follower.progress - Double(i - 1) * 14) < 1)
+        }
+    }
+}
+
+@Suite struct PlausibilityTests {
+    @Test func aFixThatJumps150MetersIsNotUsed() throws {
+        let route = try eastRoute(2_000, step: 10)
+        var follower = RouteFollower()
+        for i in 0..<5 { _ = follower.observe(fix(i, Double(i) * 14), on: route) }
+        #expect(follower.observe(fix(5, 5 * 14 + 150), on: route) == .implausible)
+        #expect(abs(follower.progress - 56) < 1e-6)
+        #expect(follower.observe(fix(6, 6 * 14), on: route) == .none)
+        #expect(abs(follower.progress - 84) < 1e-6)
+    }
+
+    @Test func afterTheLimitOfImplausibleFixesTheNextIsUsed() throws {
+        let route = try eastRoute(2_000, step: 10)
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 0), on: route)  // the first fix was the wrong one
+        for i in 1...3 { #expect(follower.observe(fix(i, 250 + Double(i) * 14), on: route) == .implausible) }
+        #expect(follower.observe(fix(4, 306), on: route) == .none)
+        #expect(abs(follower.progress - 306) < 1e-6)
+    }
+}
+
+@Suite struct StandingStillTests {
+    @Test func noiseAtARedLightDoesNotRatchetProgressForward() throws {
+        let route = try eastRoute(1_000, step: 10)
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 488), on: route)
+        var random = SplitMix64(seed: 3)
+        for i in 1...60 {
+            let noise = Double(random.int(in: -10_000...10_000)) / 1000  // ±10 m
+            _ = follower.observe(fix(i, 488 + noise, speed: 0.1), on: route)
+        }
+        #expect(follower.progress == 488)
+    }
+
+    @Test func withoutASpeedADisplacementWithinTheAccuracyDoesNotMoveTheCar() throws {
+        let route = try eastRoute(1_000, step: 10)
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 488, speed: nil), on: route)
+        for i in 1...20 { _ = follower.observe(fix(i, 488 + (i % 2 == 0 ? 4 : -4), speed: nil), on: route) }
+        #expect(follower.progress == 488)
+        _ = follower.observe(fix(21, 520, speed: nil), on: route)
+        #expect(follower.progress == 520)
+    }
+}
+
+@Suite struct HonestLinkTests {
+    @Test func anOutageFailsTheReportInFlight() {
+        var link = LocationLink(latency: SimTime(ms: 800), outages: [TimeWindow(from: SimTime(ms: 30_500), to: SimTime(ms: 40_000))])
+        #expect(link.offer(taken: SimTime(ms: 30_000), at: SimTime(ms: 30_000)) == .failed(at: SimTime(ms: 30_500), reason: .interrupted))
+        #expect(link.offer(taken: SimTime(ms: 31_000), at: SimTime(ms: 31_000)) == .dropped(.offline))
+        #expect(link.offer(taken: SimTime(ms: 40_000), at: SimTime(ms: 40_000)) == .sent(delivered: SimTime(ms: 40_800)))
+    }
+
+    @Test func aReportTimesOutAtItsFreshnessLimit() {
+        var link = LocationLink(latency: SimTime(ms: 2_500), freshness: SimTime(ms: 2_000))
+        #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .failed(at: SimTime(ms: 2_000), reason: .timeout))
+        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_200)) == .dropped(.busy))
+        #expect(link.offer(taken: SimTime(ms: 2_000), at: SimTime(ms: 2_200)) == .failed(at: SimTime(ms: 4_000), reason: .timeout))
+    }
+
+    @Test func anOlderFixIsNeverReportedAfterANewerOne() {
+        var link = LocationLink()
+        #expect(link.offer(taken: SimTime(ms: 11_000), at: SimTime(ms: 11_200)) == .sent(delivered: SimTime(ms: 11_500)))
+        #expect(link.offer(taken: SimTime(ms: 10_000), at: SimTime(ms: 11_500)) == .dropped(.outOfOrder))
+    }
+}
+
+@Suite struct RealisticFixTests {
+    let route: Route
+    let trajectory: Trajectory
+
+    init() throws {
+        route = try eastRoute(3_000, step: 10)
+        trajectory = Trajectory(profile: SpeedProfile(steps: [.init(from: 0, speed: 14)]), length: 3_000, start: .zero)
+    }
+
+    func errors(_ g: FixGenerator) -> [Double] {
+        g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 }).map { f in
+            f.position.y - f.truth!.y
+        }
+    }
+
+    /// The lag-one autocorrelation of a series.
+    func lagOne(_ e: [Double]) -> Double {
+        let mean = e.reduce(0, +) / Double(e.count)
+        let d = e.map { $0 - mean }
+        return zip(d, d.dropFirst()).map { $0 * $1 }.reduce(0, +) / d.map { $0 * $0 }.reduce(0, +)
+    }
+
+    @Test func gaussMarkovNoiseIsCorrelatedOverTimeAndUniformNoiseIsNot() {
+        var g = FixGenerator()
+        g.noise = 5
+        #expect(abs(lagOne(errors(g))) < 0.2)
+        g.correlation = SimTime(ms: 20_000)
+        #expect(lagOne(errors(g)) > 0.8)
+    }
+
+    @Test func aGivenJumpDisplacesExactlyOneFix() {
+        var g = FixGenerator()
+        g.noise = 0
+        g.jumps = [.init(at: SimTime(ms: 30_000), along: 150, across: 0)]
+        let far = g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+            .filter { ($0.position - $0.truth!).length > 100 }
+        #expect(far.map(\.taken) == [SimTime(ms: 30_000)])
+    }
+
+    @Test func fixesCarryCourseWhileMovingAndNoneStanding() {
+        let fixes = FixGenerator().fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let moving = fixes.first { ($0.speed ?? 0) > 5 }!
+        #expect(abs(moving.course! - 90) < 1e-6)  // east
+        #expect(fixes.last!.course == nil)  // arrived
+    }
+
+    @Test func aStretchGivesItsOwnAccuracy() {
+        var g = FixGenerator()
+        g.stretches = [.init(from: 1_000, to: 2_000, accuracy: 40, noise: 10)]
+        let fixes = g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        #expect(fixes.filter { $0.accuracy == 40 }.allSatisfy { $0.truth!.x >= 1_000 && $0.truth!.x < 2_000 })
+        #expect(fixes.contains { $0.accuracy == 40 })
+    }
+}
+
+@Suite struct StopTests {
+    @Test func theCarStandsAtAStopForItsDwell() {
+        var profile = SpeedProfile(steps: [.init(from: 0, speed: 14)])
+        profile.stops = [.init(at: 500, dwell: SimTime(ms: 45_000))]
+        let t = Trajectory(profile: profile, length: 1_000, start: .zero)
+        let reached = t.time(reaching: 499.999)!
+        #expect(t.state(at: reached + SimTime(ms: 1_000)).speed == 0)
+        #expect(abs(t.state(at: reached + SimTime(ms: 40_000)).distance - 500) < 1e-9)
+        #expect(t.time(reaching: 500.5)! > reached + SimTime(ms: 45_000))
+    }
+
+    @Test func theTrueTrackPassesAManeuverWhenItReachesIt() throws {
+        var route = try eastRoute(1_000, step: 10)
+        let p = route.projection
+        try route.place([(p.unproject(Vector(x: 500, y: 0)), Maneuver(id: "m1", turn: .right))])
+        let track = TrueTrack(points: (0...10).map { (SimTime(ms: Int64($0) * 1000), Vector(x: Double($0) * 100, y: 0)) })
+        #expect(track.passTimes(on: route) == [SimTime(ms: 5_000)])
+    }
+}

@@ -1,0 +1,115 @@
+import Guidance
+import Road
+import SimClock
+@testable import SimRunner
+import TestSupport
+import Testing
+
+/// Each road truth check fires on a timeline broken on purpose, and stays
+/// quiet on the timeline as recorded.
+@Suite struct RoadTruthCheckTests {
+    func checks(_ scenario: Scenario, _ run: Simulation) -> Set<RoadCheck> {
+        Set(Invariants.checkRoadTruth(scenario, run).compactMap { if case .road(let c) = $0.check { c } else { nil } })
+    }
+
+    /// The scenario, its run, and a copy with `edit` applied to the timeline's events.
+    func broken(_ name: String, _ edit: (inout [TimelineEvent]) -> Void) throws -> (Scenario, Simulation, Simulation) {
+        let scenario = try Fixtures.scenario("road/\(name)")
+        let run = Simulation(scenario)
+        var bad = run
+        edit(&bad.timeline.events)
+        return (scenario, run, bad)
+    }
+
+    @Test func aManeuverThePassedAndTheReasonsForgetFiresAnnounced() throws {
+        let (s, run, bad) = try broken("tunnel-beyond-horizon") { events in
+            events.removeAll { if case .road(.turnUnannounced) = $0.what { true } else { false } }
+        }
+        #expect(!checks(s, run).contains(.announced))
+        #expect(checks(s, bad).contains(.announced))
+    }
+
+    @Test func aManeuverNeverPassedInTheTimelineFiresAnnounced() throws {
+        let (s, _, bad) = try broken("highway-120") { events in
+            events.removeAll { if case .road(.turnPassed) = $0.what { true } else { false } }
+        }
+        #expect(checks(s, bad).contains(.announced))
+    }
+
+    @Test func aReportDeliveredThroughAnOutageFiresLinkHonest() throws {
+        let (s, run, bad) = try broken("outage-report-in-flight") { events in
+            let i = events.firstIndex { if case .road(.reportDropped(_, .interrupted)) = $0.what { true } else { false } }!
+            guard case .road(.reportDropped(let f, _)) = events[i].what else { return }
+            events[i] = TimelineEvent(t: SimTime(ms: 30_800), .road(.reportDelivered(f)))
+        }
+        #expect(!checks(s, run).contains(.linkHonest))
+        #expect(checks(s, bad).contains(.linkHonest))
+    }
+
+    @Test func aReportDeliveredPastItsFreshnessFiresLinkHonest() throws {
+        let (s, run, bad) = try broken("slow-link-timeout") { events in
+            let i = events.firstIndex { if case .road(.reportDropped(_, .timeout)) = $0.what { true } else { false } }!
+            guard case .road(.reportDropped(let f, _)) = events[i].what else { return }
+            events[i] = TimelineEvent(t: events[i].t + SimTime(ms: 700), .road(.reportDelivered(f)))
+        }
+        #expect(!checks(s, run).contains(.linkHonest))
+        #expect(checks(s, bad).contains(.linkHonest))
+    }
+
+    @Test func anOlderFixReportedAfterANewerOneFiresLinkHonest() throws {
+        let (s, run, bad) = try broken("out-of-order-arrival") { events in
+            let i = events.firstIndex { if case .road(.reportDropped(_, .outOfOrder)) = $0.what { true } else { false } }!
+            guard case .road(.reportDropped(let f, _)) = events[i].what else { return }
+            events[i] = TimelineEvent(t: events[i].t, .road(.reportSent(f, ageMs: 1_500, onRoute: true, next: nil)))
+        }
+        #expect(!checks(s, run).contains(.linkHonest))
+        #expect(checks(s, bad).contains(.linkHonest))
+    }
+
+    @Test func aFixNeitherReportedNorDroppedFiresLinkHonest() throws {
+        let (s, _, bad) = try broken("slow-link-timeout") { events in
+            let i = events.firstIndex { if case .road(.reportDropped(_, .busy)) = $0.what { true } else { false } }!
+            events.remove(at: i)
+        }
+        #expect(checks(s, bad).contains(.linkHonest))
+    }
+
+    @Test func aLineThatSaysMoreMetersThanAreLeftFiresSpokenDistance() throws {
+        let (s, run, _) = try broken("dense-detour") { _ in }
+        #expect(!checks(s, run).contains(.spokenDistance))
+        // The near line ("In 200 meters") started 15 s later, when far fewer meters are left.
+        var bad = run
+        for i in bad.timeline.events.indices {
+            switch bad.timeline.events[i].what {
+            case .guidanceRequested(let l), .guidanceStarted(let l):
+                if bad.timeline.roster.lines[l.int].id == "m1.near" { bad.timeline.events[i].t = bad.timeline.events[i].t + SimTime(ms: 8_000) }
+            default: continue
+            }
+        }
+        #expect(checks(s, bad).contains(.spokenDistance))
+    }
+
+    @Test func aTurnPassedBeforeTheTrueTrackFiresPassedTruth() throws {
+        let (s, run, bad) = try broken("recorded-true-track") { events in
+            let i = events.firstIndex { if case .road(.turnPassed) = $0.what { true } else { false } }!
+            events[i].t = events[i].t - SimTime(ms: 1_700)  // where the biased fixes would put it
+        }
+        #expect(!checks(s, run).contains(.passedTruth))
+        #expect(checks(s, bad).contains(.passedTruth))
+    }
+
+    @Test func theSpokenDistanceIsReadInBothLanguages() {
+        #expect(Invariants.spokenMeters("In 300 meters, turn right.") == 300)
+        #expect(Invariants.spokenMeters("In 1.5 kilometers, keep left.") == 1_500)
+        #expect(Invariants.spokenMeters("500미터 앞에서 유턴하세요.") == 500)
+        #expect(Invariants.spokenMeters("12번 출구로 나가세요. 2킬로미터 앞") == 2_000)
+        #expect(Invariants.spokenMeters("Now turn right.") == nil)
+    }
+
+    @Test func everyRoadScenarioPassesTheTruthChecks() throws {
+        for name in ["dense-detour", "red-light-12m", "phone-like-fixes", "recorded-true-track", "tunnel-60s-170m"] {
+            let s = try Fixtures.scenario("road/\(name)")
+            #expect(Invariants.checkRoadTruth(s, Simulation(s)).isEmpty, "\(name)")
+        }
+    }
+}
