@@ -231,7 +231,7 @@ let badMatchers: [BadScenario] = [
     BadScenario("stage that does not exist", scenario(matcher(#""event": "guidance.requested", "stage": "nearr""#)),
                 "expect[0].stage", .unknownValue("nearr", allowed: ["far", "near", "now"], suggestion: "near")),
     BadScenario("reason another event carries", scenario(roadM1 + ", " + matcher(#""event": "road.fix.dropped", "reason": "stale""#)),
-                "expect[0].reason", .unknownValue("stale", allowed: ["out-of-order", "inaccurate"], suggestion: nil)),
+                "expect[0].reason", .unknownValue("stale", allowed: ["out-of-order", "inaccurate", "implausible"], suggestion: nil)),
     BadScenario("skip reason typo", scenario(roadM1 + ", " + matcher(#""event": "road.stage.skipped", "reason": "than""#)),
                 "expect[0].reason", .unknownValue("than", allowed: ["late", "then", "repeated"], suggestion: "then")),
     BadScenario("language of a matcher", scenario(dad + ", " + matcher(#""event": "dad.started", "language": "kr""#)),
