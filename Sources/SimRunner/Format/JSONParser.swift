@@ -27,32 +27,51 @@ public enum JSONParser {
 
     /// Finds the first byte sequence that is not UTF-8 (overlongs,
     /// surrogates and values above U+10FFFF included) and reports where it is.
+    ///
+    /// ASCII runs are skipped eight bytes at a time; lines and columns are
+    /// counted only when a file turns out not to be UTF-8.
     static func validateUTF8(_ b: [UInt8]) throws(JSONParseError) {
-        var i = 0, line = 1, column = 1
-        let n = b.count
-        func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
-        while i < n {
-            let c = b[i]
-            var length = 0
-            switch c {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = isContinuation(i + 1) ? 2 : 0
-            case 0xE0: length = i + 1 < n && (0xA0...0xBF).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
-            case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
-            case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
-            case 0xF0:
-                length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            case 0xF1...0xF3:
-                length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            case 0xF4:
-                length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            default: length = 0
+        if let bad = firstInvalidUTF8(b) {
+            var line = 1, column = 1
+            for k in 0..<bad where b[k] & 0xC0 != 0x80 {
+                if b[k] == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
             }
-            if length == 0 {
-                throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
+            throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
+        }
+    }
+
+    /// The offset of the first byte that does not start a valid UTF-8
+    /// sequence, or nil if all of `b` is UTF-8.
+    static func firstInvalidUTF8(_ b: [UInt8]) -> Int? {
+        b.withUnsafeBufferPointer { b in
+            let n = b.count
+            var i = 0
+            func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
+            while i < n {
+                if i + 8 <= n, UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                let c = b[i]
+                var length = 0
+                switch c {
+                case 0x00...0x7F: length = 1
+                case 0xC2...0xDF: length = isContinuation(i + 1) ? 2 : 0
+                case 0xE0: length = i + 1 < n && (0xA0...0xBF).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+                case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
+                case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+                case 0xF0:
+                    length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                case 0xF1...0xF3:
+                    length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                case 0xF4:
+                    length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                default: length = 0
+                }
+                if length == 0 { return i }
+                i += length
             }
-            if c == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-            i += length
+            return nil
         }
     }
 
@@ -197,6 +216,9 @@ public enum JSONParser {
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
             i += 1  // {
             var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(8)
+            // Keys seen, for duplicates: a scan of the members while they
+            // are few, a set once there are many.
             var seen: Set<String> = []
             skipWhitespace()
             if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
@@ -206,7 +228,14 @@ public enum JSONParser {
                 let keyOffset = i
                 let key = try string()
                 path.append(.key(key))
-                guard seen.insert(key).inserted else { throw error(.duplicateKey(key), at: keyOffset) }
+                let duplicate: Bool
+                if members.count < 16 {
+                    duplicate = members.contains { $0.key == key }
+                } else {
+                    if seen.isEmpty { seen = Set(members.lazy.map(\.key)) }
+                    duplicate = !seen.insert(key).inserted
+                }
+                guard !duplicate else { throw error(.duplicateKey(key), at: keyOffset) }
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
                 i += 1

@@ -42,18 +42,23 @@ extension JSONParseError.Reason {
 }
 
 /// One decoding pass: the file name for errors and the ids seen so far.
+///
+/// Paths inside the file are built only for an error: the helpers take them
+/// as autoclosures, and each id remembers the path of the object it named
+/// (a string that exists anyway), so a long drive's decoding allocates no
+/// path per field.
 struct Decoding {
     let file: String
-    /// Every id seen, with the path of its first use.
+    /// Every id seen, with the path of the object that first used it.
     var ids: [String: String] = [:]
 
     init(file: String) { self.file = file }
 
     // MARK: Errors and paths
 
-    func fail(_ reason: ScenarioError.Reason, _ path: String, _ value: JSONValue) -> ScenarioError {
+    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONValue) -> ScenarioError {
         let known = value.line > 0
-        return ScenarioError(file: file, path: path, line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
+        return ScenarioError(file: file, path: path(), line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
@@ -85,73 +90,75 @@ struct Decoding {
         return value
     }
 
-    func array(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [JSONValue] {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path, value) }
+    func array(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> [JSONValue] {
+        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path(), value) }
         return items
     }
 
-    func string(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path, value) }
+    func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path(), value) }
         return s
     }
 
-    func nonEmptyString(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-        let s = try string(value, path)
-        if s.isEmpty { throw fail(.emptyString, path, value) }
+    func nonEmptyString(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        let s = try string(value, path())
+        if s.isEmpty { throw fail(.emptyString, path(), value) }
         return s
     }
 
-    func bool(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bool {
-        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path, value) }
+    func bool(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
+        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path(), value) }
         return b
     }
 
     /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
-    func integer(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Int64 {
+    func integer(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
         guard case .number(let literal) = value.kind,
               !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
-        else { throw fail(.wrongType(expected: .integer), path, value) }
-        guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path, value) }
+        else { throw fail(.wrongType(expected: .integer), path(), value) }
+        guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path(), value) }
         return n
     }
 
     enum Span { case time, duration }
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
-    func seconds(_ value: JSONValue, _ path: String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
-        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path, value) }
+    func seconds(_ value: JSONValue, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
+        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path(), value) }
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
         switch Seconds.milliseconds(fromLiteral: literal, limitMs: Int64(limit) * 1000) {
         case .success(let ms):
-            if positive && ms == 0 { throw fail(.notPositive, path, value) }
+            if positive && ms == 0 { throw fail(.notPositive, path(), value) }
             return SimTime(ms: ms)
-        case .failure(.negative): throw fail(.negative, path, value)
-        case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path, value)
-        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path, value)
+        case .failure(.negative): throw fail(.negative, path(), value)
+        case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path(), value)
+        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path(), value)
         }
     }
 
-    func oneOf(_ value: JSONValue, _ path: String, _ allowed: [String]) throws(ScenarioError) -> String {
-        let s = try string(value, path)
+    func oneOf(_ value: JSONValue, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+        let s = try string(value, path())
         guard allowed.contains(s) else {
-            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path, value)
+            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
         }
         return s
     }
 
-    func language(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Language {
-        let allowed = Language.allCases.map(\.rawValue)
+    func language(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
         // `oneOf` guarantees the raw value exists.
-        return Language(rawValue: try oneOf(value, path, allowed)) ?? .ko
+        return Language(rawValue: try oneOf(value, path(), Decoding.languages)) ?? .ko
     }
+
+    /// Every language's raw value, for `language`.
+    static let languages = Language.allCases.map(\.rawValue)
 
     mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
         let value = try required(fields, "id")
-        let path = fields.path("id")
-        let id = try string(value, path)
-        if id.isEmpty { throw fail(.emptyID, path, value) }
-        if let first = ids[id] { throw fail(.duplicateID(id, firstAt: first), path, value) }
-        ids[id] = path
+        let id = try string(value, fields.path("id"))
+        if id.isEmpty { throw fail(.emptyID, fields.path("id"), value) }
+        if let first = ids.updateValue(fields.path, forKey: id) {
+            throw fail(.duplicateID(id, firstAt: Decoding.join(first, "id")), fields.path("id"), value)
+        }
         return id
     }
 
@@ -174,21 +181,33 @@ struct Decoding {
         let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
         let name = try nonEmptyString(try required(fields, "name"), "name")
         var scenario = Scenario(name: name)
+        // Room for every id of a long drive at once, so the table is not
+        // rehashed as it grows (a reply has a few stretches, an utterance a reply).
+        func count(_ key: String) -> Int {
+            if case .array(let items)? = fields.optional(key)?.kind { return items.count }
+            return 0
+        }
+        ids.reserveCapacity(count("guidance") + 4 * count("replies") + 3 * count("dad"))
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         if let v = fields.optional("guidance") {
-            for (i, item) in try array(v, "guidance").enumerated() {
+            let items = try array(v, "guidance")
+            scenario.guidance.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
                 scenario.guidance.append(try line(item, Decoding.join("guidance", i)))
             }
         }
         if let v = fields.optional("replies") {
-            for (i, item) in try array(v, "replies").enumerated() {
+            let items = try array(v, "replies")
+            scenario.replies.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
                 scenario.replies.append(try reply(item, Decoding.join("replies", i)))
             }
         }
         var dadValues: [JSONValue] = []
         if let v = fields.optional("dad") {
             dadValues = try array(v, "dad")
+            scenario.dad.reserveCapacity(dadValues.count)
             for (i, item) in dadValues.enumerated() {
                 scenario.dad.append(try utterance(item, Decoding.join("dad", i)))
             }
@@ -240,6 +259,7 @@ struct Decoding {
         let items = try array(value, path)
         if items.isEmpty { throw fail(.emptyStretches, path, value) }
         var result: [Scenario.Stretch] = []
+        result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             result.append(try stretch(item, Decoding.join(path, i)))
         }
