@@ -24,6 +24,12 @@ public struct Simulation: Sendable {
         self.init(scenario, roster: Roster(scenario, road: RoadPlan(scenario.road)), fault: fault)
     }
 
+    /// Simulates `scenario` over a road planned beforehand (`bench` times
+    /// the planning and the whole run over the same runs).
+    package init(_ scenario: Scenario, plan: RoadPlan) {
+        self.init(scenario, roster: Roster(scenario, road: plan), fault: nil)
+    }
+
     /// Simulates `scenario` over a roster already numbered for it (a second
     /// run of the same scenario, or a road planned beforehand).
     package init(_ scenario: Scenario, roster: Roster, fault: TalkArbiter.Fault?) {

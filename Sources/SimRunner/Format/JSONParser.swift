@@ -105,6 +105,11 @@ public enum JSONParser {
         var cachedOffset = 0
         var cachedColumn = 1
         var path: [PathComponent] = []
+        /// The items and members of the containers being parsed, innermost
+        /// last: each container takes its own as one array of exactly its
+        /// size when it closes, so no array grows one element at a time.
+        var itemStack: [JSONValue] = []
+        var memberStack: [(key: String, value: JSONValue)] = []
 
         init(bytes: [UInt8]) { self.b = bytes }
 
@@ -195,14 +200,15 @@ public enum JSONParser {
 
         mutating func array(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
             i += 1  // [
-            var items: [JSONValue] = []
             skipWhitespace()
-            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array([]) }
+            let base = itemStack.count
             path.append(.index(0))
             while true {
-                path[path.count - 1] = .index(items.count)
+                path[path.count - 1] = .index(itemStack.count - base)
                 skipWhitespace()
-                items.append(try value(depth: depth))
+                let item = try value(depth: depth)
+                itemStack.append(item)
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -210,18 +216,19 @@ public enum JSONParser {
                 throw unexpected(.commaOrCloseBracket)
             }
             path.removeLast()
+            let items = Array(itemStack[base...])
+            itemStack.removeSubrange(base...)
             return .array(items)
         }
 
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
             i += 1  // {
-            var members: [(key: String, value: JSONValue)] = []
-            members.reserveCapacity(8)
             // Keys seen, for duplicates: a scan of the members while they
             // are few, a set once there are many.
             var seen: Set<String> = []
             skipWhitespace()
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([]) }
+            let base = memberStack.count
             while true {
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw unexpected(.key) }
@@ -229,10 +236,10 @@ public enum JSONParser {
                 let key = try string()
                 path.append(.key(key))
                 let duplicate: Bool
-                if members.count < 16 {
-                    duplicate = members.contains { $0.key == key }
+                if memberStack.count - base < 16 {
+                    duplicate = memberStack[base...].contains { $0.key == key }
                 } else {
-                    if seen.isEmpty { seen = Set(members.lazy.map(\.key)) }
+                    if seen.isEmpty { seen = Set(memberStack[base...].lazy.map(\.key)) }
                     duplicate = !seen.insert(key).inserted
                 }
                 guard !duplicate else { throw error(.duplicateKey(key), at: keyOffset) }
@@ -240,7 +247,8 @@ public enum JSONParser {
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
                 i += 1
                 skipWhitespace()
-                members.append((key: key, value: try value(depth: depth)))
+                let member = try value(depth: depth)
+                memberStack.append((key: key, value: member))
                 path.removeLast()
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
@@ -248,6 +256,8 @@ public enum JSONParser {
                 if b[i] == UInt8(ascii: "}") { i += 1; break }
                 throw unexpected(.commaOrCloseBrace)
             }
+            let members = Array(memberStack[base...])
+            memberStack.removeSubrange(base...)
             return .object(members)
         }
 

@@ -49,8 +49,8 @@ extension JSONParseError.Reason {
 /// path per field.
 struct Decoding {
     let file: String
-    /// Every id seen, with the path of the object that first used it.
-    var ids: [String: String] = [:]
+    /// Every id seen, with where the object that first used it is.
+    var ids: [String: Location] = [:]
 
     init(file: String) { self.file = file }
 
@@ -61,28 +61,55 @@ struct Decoding {
         return ScenarioError(file: file, path: path(), line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
     }
 
+    /// Whether two keys are equal, telling keys of different lengths apart
+    /// without a full string comparison.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
+
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
     static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
 
     // MARK: Shapes
 
+    /// Where an object is: at `base`, or item `index` of the array at `base`
+    /// (rendered only when an error needs it).
+    struct Location {
+        let base: String
+        let index: Int?
+
+        var path: String { index.map { Decoding.join(base, $0) } ?? base }
+    }
+
     /// An object whose keys have all been checked against `allowed`.
     struct Fields {
         let value: JSONValue
         let members: [(key: String, value: JSONValue)]
-        let path: String
+        let location: Location
 
-        func optional(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        init(value: JSONValue, members: [(key: String, value: JSONValue)], path: String) {
+            self.init(value: value, members: members, location: Location(base: path, index: nil))
+        }
+
+        init(value: JSONValue, members: [(key: String, value: JSONValue)], location: Location) {
+            self.value = value; self.members = members; self.location = location
+        }
+
+        var path: String { location.path }
+
+        func optional(_ key: String) -> JSONValue? { members.first { Decoding.same($0.key, key) }?.value }
         func path(_ key: String) -> String { Decoding.join(path, key) }
     }
 
     func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
-        for member in members where !allowed.contains(member.key) {
+        try object(value, Location(base: path, index: nil), allowed: allowed)
+    }
+
+    func object(_ value: JSONValue, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
+        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), location.path, value) }
+        for member in members where !allowed.contains(where: { Decoding.same($0, member.key) }) {
             let hint = suggestion(for: member.key, among: allowed)
-            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(path, member.key), member.value)
+            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(location.path, member.key), member.value)
         }
-        return Fields(value: value, members: members, path: path)
+        return Fields(value: value, members: members, location: location)
     }
 
     func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONValue {
@@ -156,8 +183,8 @@ struct Decoding {
         let value = try required(fields, "id")
         let id = try string(value, fields.path("id"))
         if id.isEmpty { throw fail(.emptyID, fields.path("id"), value) }
-        if let first = ids.updateValue(fields.path, forKey: id) {
-            throw fail(.duplicateID(id, firstAt: Decoding.join(first, "id")), fields.path("id"), value)
+        if let first = ids.updateValue(fields.location, forKey: id) {
+            throw fail(.duplicateID(id, firstAt: Decoding.join(first.path, "id")), fields.path("id"), value)
         }
         return id
     }
@@ -194,14 +221,14 @@ struct Decoding {
             let items = try array(v, "guidance")
             scenario.guidance.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                scenario.guidance.append(try line(item, Decoding.join("guidance", i)))
+                scenario.guidance.append(try line(item, Location(base: "guidance", index: i)))
             }
         }
         if let v = fields.optional("replies") {
             let items = try array(v, "replies")
             scenario.replies.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                scenario.replies.append(try reply(item, Decoding.join("replies", i)))
+                scenario.replies.append(try reply(item, Location(base: "replies", index: i)))
             }
         }
         var dadValues: [JSONValue] = []
@@ -209,7 +236,7 @@ struct Decoding {
             dadValues = try array(v, "dad")
             scenario.dad.reserveCapacity(dadValues.count)
             for (i, item) in dadValues.enumerated() {
-                scenario.dad.append(try utterance(item, Decoding.join("dad", i)))
+                scenario.dad.append(try utterance(item, Location(base: "dad", index: i)))
             }
         }
         try checkOverlaps(scenario.dad, dadValues)
@@ -235,8 +262,8 @@ struct Decoding {
         return settings
     }
 
-    mutating func line(_ value: JSONValue, _ path: String) throws(ScenarioError) -> GuidanceLine {
-        let fields = try object(value, path, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
+    mutating func line(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> GuidanceLine {
+        let fields = try object(value, location, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
@@ -261,13 +288,13 @@ struct Decoding {
         var result: [Scenario.Stretch] = []
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            result.append(try stretch(item, Decoding.join(path, i)))
+            result.append(try stretch(item, Location(base: path, index: i)))
         }
         return result
     }
 
-    mutating func stretch(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Stretch {
-        let fields = try object(value, path, allowed: ["id", "duration", "ready", "text", "language"])
+    mutating func stretch(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
+        let fields = try object(value, location, allowed: ["id", "duration", "ready", "text", "language"])
         let id = try id(fields)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
         var stretch = Scenario.Stretch(id: id, duration: duration)
@@ -277,15 +304,15 @@ struct Decoding {
         return stretch
     }
 
-    mutating func reply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Reply {
-        let fields = try object(value, path, allowed: ["id", "at", "stretches"])
+    mutating func reply(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
+        let fields = try object(value, location, allowed: ["id", "at", "stretches"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
     }
 
-    mutating func utterance(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Utterance {
-        let fields = try object(value, path, allowed: ["id", "at", "duration", "language", "text", "reply"])
+    mutating func utterance(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
+        let fields = try object(value, location, allowed: ["id", "at", "duration", "language", "text", "reply"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration, positive: true)
