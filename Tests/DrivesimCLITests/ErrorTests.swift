@@ -135,7 +135,7 @@ let badCommandLines: [BadCommandLine] = [
         "fuzz --out under a file", ["fuzz", "--out", Bench.path("pass.json/x")], .cannotWrite(path: Bench.path("pass.json/x"), .notADirectory)),
     BadCommandLine(
         "bench part unknown", ["bench", "--only", "rode"],
-        .usage(.unknownValue(option: "--only", value: "rode", allowed: ["queue", "drive", "render", "fuzz", "road"], suggestion: "road"))),
+        .usage(.unknownValue(option: "--only", value: "rode", allowed: ["queue", "drive", "render", "growth", "fuzz", "road"], suggestion: "road"))),
 ]
 
 /// The mutants' names, as `--mutant` lists them.

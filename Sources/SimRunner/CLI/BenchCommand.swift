@@ -13,11 +13,12 @@ import Darwin
 #endif
 
 /// `drivesim bench`: throughput of the event queue and of a whole generated
-/// drive, measured in this process. Meant for a release build.
+/// drive, and what `run` does (decoding, the verdict, each rendering) on
+/// drives of growing length, measured in this process. Meant for a release build.
 enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
-    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|fuzz|road]"
+    static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|growth|fuzz|road]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -30,14 +31,19 @@ enum BenchCommand: Command {
         first of c++, g++ or clang++ on the PATH), and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
         utterances) simulated in memory, (c) rendering that drive's timeline in every
-        format of 'run --format', and (d) a generated 2-hour road drive (about 100
-        maneuvers, a fix every second, talk throughout), planned and simulated, in CPU
-        time per run. Reports events per second, render times and peak memory.
-        Build with 'swift build -c release' and run .build/release/drivesim bench.
+        format of 'run --format', (d) what 'run' does on generated talk drives of 1, 6
+        and 24 hours: decoding the file, the whole verdict (both runs and every check)
+        and each rendering, in CPU time, with how each grows per hour against the
+        1-hour drive, (e) fuzzing and shrinking, and (f) a generated 2-hour road
+        drive (about 100 maneuvers, a fix every second, talk throughout), planned and
+        simulated, in CPU time per run. Reports events per second, render times and
+        peak memory. Build with 'swift build -c release' and run
+        .build/release/drivesim bench.
 
         OPTIONS:
-          --quick                 Fewer repetitions, for a smoke test.
-          --only <part>           Measure only the queue, the drive, the rendering, the fuzzer or the road drive.
+          --quick                 Fewer repetitions and drives of 1, 2 and 4 hours, for a smoke test.
+          --only <part>           Measure only the queue, the drive, the rendering, the growth with the
+                                  drive's length, the fuzzer or the road drive.
           -h, --help              Show help information.
 
         """
@@ -47,7 +53,7 @@ enum BenchCommand: Command {
         let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
         let only = args.value("--only")
-        let parts = ["queue", "drive", "render", "fuzz", "road"]
+        let parts = ["queue", "drive", "render", "growth", "fuzz", "road"]
         if let only, !parts.contains(only) {
             throw DrivesimError.usage(.unknownValue(option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
         }
@@ -58,6 +64,7 @@ enum BenchCommand: Command {
         if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
         if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
         if only == nil || only == "render" { benchRender(scale: scale, console: &console) }
+        if only == nil || only == "growth" { benchGrowth(quick: scale > 1, console: &console) }
         if only == nil || only == "fuzz" { benchFuzz(scale: scale, console: &console) }
         if only == nil || only == "road" { benchRoad(scale: scale, console: &console) }
         console.out("peak memory: \(peakMemoryMiB().map { format1($0) + " MiB" } ?? "unknown")\n")
@@ -153,20 +160,74 @@ enum BenchCommand: Command {
         }
     }
 
+    /// What `run FILE` does, stage by stage, on generated talk drives of
+    /// growing length: CPU milliseconds per run (the best of a few), and
+    /// each figure per hour against the 1-hour drive's (1.00 is linear).
+    static func benchGrowth(quick: Bool, console: inout Console) {
+        let hours = quick ? [1, 2, 4] : [1, 6, 24]
+        let stages = ["decode", "verdict"] + RunCommand.formats
+        var best: [[Double]] = []  // [drive][stage], CPU seconds
+        var sizes: [(bytes: Int, events: Int)] = []
+        for h in hours {
+            let repetitions = quick ? 1 : max(2, 12 / h)
+            let bytes = ScenarioEncoder.encode(GeneratedDrive.scenario(hours: h, seed: 1))
+            var figures = [Double](repeating: .infinity, count: stages.count)
+            var events = 0
+            for _ in 0..<repetitions {
+                var scenario: Scenario? = nil
+                figures[0] = min(figures[0], cpuSeconds { scenario = try? ScenarioDecoder.decode(bytes, file: "drive.json") })
+                guard let scenario else { console.out("  the generated \(h)-hour drive does not decode\n"); return }
+                var verdict: Verdict? = nil
+                figures[1] = min(figures[1], cpuSeconds { verdict = Verdict(scenario) })
+                guard let timeline = verdict?.simulation.timeline else { return }
+                events = timeline.events.count
+                for (k, format) in RunCommand.formats.enumerated() {
+                    figures[2 + k] = min(figures[2 + k], cpuSeconds {
+                        _ = RunCommand.render(timeline, format: format, width: nil, console: .captured, window: ReviewWindow()).utf8.count
+                    })
+                }
+            }
+            best.append(figures)
+            sizes.append((bytes.count, events))
+        }
+        let drives = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(separator: "; ")
+        console.out("what 'run FILE' does, on generated talk drives (seed 1: \(drives)), CPU ms per run, best of a few:\n")
+        var header = "  " + pad("", 8)
+        for h in hours { header += padLeft("\(h) h", 10) }
+        header += "   per hour ÷ 1 h:"
+        for h in hours.dropFirst() { header += padLeft("\(h) h", 7) }
+        console.out(header + "\n")
+        for (k, stage) in stages.enumerated() {
+            var line = "  " + pad(stage, 8)
+            for d in hours.indices { line += padLeft(format1(best[d][k] * 1000), 10) }
+            line += pad("", 18)
+            for d in hours.indices.dropFirst() {
+                let perHour = best[d][k] / Double(hours[d]), first = best[0][k]
+                line += padLeft(first > 0 ? format2(perHour / first) : "-", 7)
+            }
+            console.out(line + "\n")
+        }
+    }
+
     static func benchRoad(scale: Int, console: inout Console) {
         let drive = GeneratedDrive.roadScenario(seed: 1)
         let repetitions = max(1, 50 / scale)
         var handled = 0, entries = 0, lines = 0, fixes = 0
-        let seconds = cpuSeconds {
-            for _ in 0..<repetitions {
-                let run = Simulation(drive)
-                handled += run.eventsHandled
-                entries += run.timeline.events.count
-                lines += run.timeline.roster.road.lines.count
-                fixes += run.timeline.roster.road.fixCount
-            }
+        // Both parts in CPU time over the same runs: each run plans the road,
+        // then simulates over that plan, so the part is never more than the whole.
+        var seconds = 0.0, planSeconds = 0.0
+        for _ in 0..<repetitions {
+            var plan = RoadPlan.empty
+            planSeconds += cpuSeconds { plan = RoadPlan(drive.road) }
+            var run: Simulation? = nil
+            seconds += cpuSeconds { run = Simulation(drive, plan: plan) }
+            guard let run else { continue }
+            handled += run.eventsHandled
+            entries += run.timeline.events.count
+            lines += run.timeline.roster.road.lines.count
+            fixes += run.timeline.roster.road.fixCount
         }
-        let planSeconds = cpuSeconds { for _ in 0..<repetitions { _ = RoadPlan(drive.road) } }
+        seconds += planSeconds
         let plan = RoadPlan(drive.road)
         let end = plan.events.last?.t.ms ?? 0
         console.out(
@@ -313,6 +374,11 @@ enum BenchCommand: Command {
 
     static func rate(_ perSecond: Double) -> String {
         perSecond >= 1e6 ? format1(perSecond / 1e6) + " million" : format1(perSecond / 1e3) + " thousand"
+    }
+
+    /// `s` right-aligned in `width` characters.
+    static func padLeft(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
 
     static func format2(_ x: Double) -> String {

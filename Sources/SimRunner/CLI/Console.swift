@@ -87,6 +87,15 @@ public struct Console: Sendable {
         try ScenarioFiles.write(text, to: path)
     }
 
+    /// Writes `bytes` (UTF-8) to the file at `path`, or to standard output,
+    /// as they are: a long timeline is not copied into a string and back.
+    mutating func output(bytes: [UInt8], toFile path: String?) throws(DrivesimError) {
+        if let path { return try FileSystem.write(bytes, to: path) }
+        guard let fd = outDescriptor else { stdout += String(decoding: bytes, as: UTF8.self); return }
+        guard outputProblem == nil else { return }
+        outputProblem = FileSystem.writeAll(bytes, to: fd, using: posixWrite)
+    }
+
     /// Standard output's writes are unbuffered (`write(2)`), so there is
     /// nothing left to flush: this checks that they all went through.
     public func finish() throws(DrivesimError) {

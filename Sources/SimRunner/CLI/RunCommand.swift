@@ -64,8 +64,12 @@ enum RunCommand: Command {
         let verdict = Verdict(scenario, fault: fault)
         let timeline = verdict.simulation.timeline
         let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
-        let output = render(timeline, format: format, width: width, console: console, window: window)
-        try console.output(output, toFile: args.value("--out"))
+        if format == "json" {
+            try console.output(bytes: timeline.jsonBytes, toFile: args.value("--out"))
+        } else {
+            let output = render(timeline, format: format, width: width, console: console, window: window)
+            try console.output(output, toFile: args.value("--out"))
+        }
         if !verdict.passed { console.err(verdict.report) }
         if case .differs(let diff) = golden { console.err(diff) }
         return verdict.passed && golden.holds ? 0 : 1

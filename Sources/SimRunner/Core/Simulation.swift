@@ -21,7 +21,19 @@ public struct Simulation: Sendable {
 
     /// Simulates `scenario` with a deliberately broken arbiter, for mutation testing.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
-        var run = Run(scenario, fault: fault)
+        self.init(scenario, roster: Roster(scenario, road: RoadPlan(scenario.road)), fault: fault)
+    }
+
+    /// Simulates `scenario` over a road planned beforehand (`bench` times
+    /// the planning and the whole run over the same runs).
+    package init(_ scenario: Scenario, plan: RoadPlan) {
+        self.init(scenario, roster: Roster(scenario, road: plan), fault: nil)
+    }
+
+    /// Simulates `scenario` over a roster already numbered for it (a second
+    /// run of the same scenario, or a road planned beforehand).
+    package init(_ scenario: Scenario, roster: Roster, fault: TalkArbiter.Fault?) {
+        var run = Run(scenario, roster: roster, fault: fault)
         run.simulate()
         timeline = run.timeline
         bus = run.bus
@@ -73,9 +85,9 @@ private struct Run {
     var actions: [TalkArbiter.Action] = []
     var eventsHandled = 0
 
-    init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
+    init(_ scenario: Scenario, roster: Roster, fault: TalkArbiter.Fault?) {
         self.scenario = scenario
-        roster = Roster(scenario, road: RoadPlan(scenario.road))
+        self.roster = roster
         arbiter = TalkArbiter(
             settings: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),

@@ -9,13 +9,18 @@ public struct Verdict: Sendable {
 
     /// Simulates `scenario` twice (invariant 7 compares the two timelines),
     /// checks the other invariants, the rule checks and the expectations.
+    /// The second run of a talk-only scenario reuses the first one's roster
+    /// (numbering the file's items is a pure function of the file); one with
+    /// a road plans it again, so a planner that is not deterministic shows.
     public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
 
     /// The same with a deliberately broken arbiter, for mutation testing.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         simulation = Simulation(scenario, fault: fault)
         violations = Invariants.check(scenario, simulation)
-        let again = Simulation(scenario, fault: fault)
+        let again = scenario.road == nil
+            ? Simulation(scenario, roster: simulation.timeline.roster, fault: fault)
+            : Simulation(scenario, fault: fault)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
         }

@@ -27,32 +27,51 @@ public enum JSONParser {
 
     /// Finds the first byte sequence that is not UTF-8 (overlongs,
     /// surrogates and values above U+10FFFF included) and reports where it is.
+    ///
+    /// ASCII runs are skipped eight bytes at a time; lines and columns are
+    /// counted only when a file turns out not to be UTF-8.
     static func validateUTF8(_ b: [UInt8]) throws(JSONParseError) {
-        var i = 0, line = 1, column = 1
-        let n = b.count
-        func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
-        while i < n {
-            let c = b[i]
-            var length = 0
-            switch c {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = isContinuation(i + 1) ? 2 : 0
-            case 0xE0: length = i + 1 < n && (0xA0...0xBF).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
-            case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
-            case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
-            case 0xF0:
-                length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            case 0xF1...0xF3:
-                length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            case 0xF4:
-                length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
-            default: length = 0
+        if let bad = firstInvalidUTF8(b) {
+            var line = 1, column = 1
+            for k in 0..<bad where b[k] & 0xC0 != 0x80 {
+                if b[k] == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
             }
-            if length == 0 {
-                throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
+            throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
+        }
+    }
+
+    /// The offset of the first byte that does not start a valid UTF-8
+    /// sequence, or nil if all of `b` is UTF-8.
+    static func firstInvalidUTF8(_ b: [UInt8]) -> Int? {
+        b.withUnsafeBufferPointer { b in
+            let n = b.count
+            var i = 0
+            func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
+            while i < n {
+                if i + 8 <= n, UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                let c = b[i]
+                var length = 0
+                switch c {
+                case 0x00...0x7F: length = 1
+                case 0xC2...0xDF: length = isContinuation(i + 1) ? 2 : 0
+                case 0xE0: length = i + 1 < n && (0xA0...0xBF).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+                case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
+                case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
+                case 0xF0:
+                    length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                case 0xF1...0xF3:
+                    length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                case 0xF4:
+                    length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                default: length = 0
+                }
+                if length == 0 { return i }
+                i += length
             }
-            if c == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-            i += length
+            return nil
         }
     }
 
@@ -86,6 +105,11 @@ public enum JSONParser {
         var cachedOffset = 0
         var cachedColumn = 1
         var path: [PathComponent] = []
+        /// The items and members of the containers being parsed, innermost
+        /// last: each container takes its own as one array of exactly its
+        /// size when it closes, so no array grows one element at a time.
+        var itemStack: [JSONValue] = []
+        var memberStack: [(key: String, value: JSONValue)] = []
 
         init(bytes: [UInt8]) { self.b = bytes }
 
@@ -176,14 +200,15 @@ public enum JSONParser {
 
         mutating func array(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
             i += 1  // [
-            var items: [JSONValue] = []
             skipWhitespace()
-            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array([]) }
+            let base = itemStack.count
             path.append(.index(0))
             while true {
-                path[path.count - 1] = .index(items.count)
+                path[path.count - 1] = .index(itemStack.count - base)
                 skipWhitespace()
-                items.append(try value(depth: depth))
+                let item = try value(depth: depth)
+                itemStack.append(item)
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -191,27 +216,39 @@ public enum JSONParser {
                 throw unexpected(.commaOrCloseBracket)
             }
             path.removeLast()
+            let items = Array(itemStack[base...])
+            itemStack.removeSubrange(base...)
             return .array(items)
         }
 
         mutating func object(depth: Int) throws(JSONParseError) -> JSONValue.Kind {
             i += 1  // {
-            var members: [(key: String, value: JSONValue)] = []
+            // Keys seen, for duplicates: a scan of the members while they
+            // are few, a set once there are many.
             var seen: Set<String> = []
             skipWhitespace()
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([]) }
+            let base = memberStack.count
             while true {
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw unexpected(.key) }
                 let keyOffset = i
                 let key = try string()
                 path.append(.key(key))
-                guard seen.insert(key).inserted else { throw error(.duplicateKey(key), at: keyOffset) }
+                let duplicate: Bool
+                if memberStack.count - base < 16 {
+                    duplicate = memberStack[base...].contains { $0.key == key }
+                } else {
+                    if seen.isEmpty { seen = Set(memberStack[base...].lazy.map(\.key)) }
+                    duplicate = !seen.insert(key).inserted
+                }
+                guard !duplicate else { throw error(.duplicateKey(key), at: keyOffset) }
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
                 i += 1
                 skipWhitespace()
-                members.append((key: key, value: try value(depth: depth)))
+                let member = try value(depth: depth)
+                memberStack.append((key: key, value: member))
                 path.removeLast()
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
@@ -219,6 +256,8 @@ public enum JSONParser {
                 if b[i] == UInt8(ascii: "}") { i += 1; break }
                 throw unexpected(.commaOrCloseBrace)
             }
+            let members = Array(memberStack[base...])
+            memberStack.removeSubrange(base...)
             return .object(members)
         }
 

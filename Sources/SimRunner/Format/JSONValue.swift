@@ -10,10 +10,19 @@ import SimRunner
 public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
     /// What the value is.
     public var kind: Kind
+    /// The position, stored in 32 bits each (files are at most 64 MiB), so
+    /// that a long drive's tree is a fifth smaller.
+    private var storedLine: Int32, storedColumn: Int32
     /// The 1-based line of its first character; 0 for a value built in code.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
     /// The 1-based column (in Unicode scalars) of its first character; 0 for a value built in code.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     /// The shape of a JSON value.
     public enum Kind: Sendable, Equatable {
@@ -44,7 +53,7 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// A value of the given kind at the given position (0 when built in code).
     public init(_ kind: Kind, line: Int = 0, column: Int = 0) {
-        self.kind = kind; self.line = line; self.column = column
+        self.kind = kind; storedLine = Int32(clamping: line); storedColumn = Int32(clamping: column)
     }
 
     /// Two values are equal when their contents are; positions are ignored.

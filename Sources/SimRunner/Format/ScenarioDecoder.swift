@@ -51,6 +51,9 @@ extension JSONParseError.Reason {
 }
 
 /// One decoding pass: the file name for errors.
+///
+/// Paths inside the file are built only for an error: the helpers take them
+/// as autoclosures, so a long drive's decoding allocates no path per field.
 struct Decoding {
     let file: String
 
@@ -58,33 +61,60 @@ struct Decoding {
 
     // MARK: Errors and paths
 
-    func fail(_ reason: ScenarioError.Reason, _ path: String, _ value: JSONValue) -> ScenarioError {
+    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONValue) -> ScenarioError {
         let known = value.line > 0
-        return ScenarioError(file: file, path: path, line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
+        return ScenarioError(file: file, path: path(), line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
     }
+
+    /// Whether two keys are equal, telling keys of different lengths apart
+    /// without a full string comparison.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
     static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
 
     // MARK: Shapes
 
+    /// Where an object is: at `base`, or item `index` of the array at `base`
+    /// (rendered only when an error needs it).
+    struct Location {
+        let base: String
+        let index: Int?
+
+        var path: String { index.map { Decoding.join(base, $0) } ?? base }
+    }
+
     /// An object whose keys have all been checked against `allowed`.
     struct Fields {
         let value: JSONValue
         let members: [(key: String, value: JSONValue)]
-        let path: String
+        let location: Location
 
-        func optional(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        init(value: JSONValue, members: [(key: String, value: JSONValue)], path: String) {
+            self.init(value: value, members: members, location: Location(base: path, index: nil))
+        }
+
+        init(value: JSONValue, members: [(key: String, value: JSONValue)], location: Location) {
+            self.value = value; self.members = members; self.location = location
+        }
+
+        var path: String { location.path }
+
+        func optional(_ key: String) -> JSONValue? { members.first { Decoding.same($0.key, key) }?.value }
         func path(_ key: String) -> String { Decoding.join(path, key) }
     }
 
     func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
-        for member in members where !allowed.contains(member.key) {
+        try object(value, Location(base: path, index: nil), allowed: allowed)
+    }
+
+    func object(_ value: JSONValue, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
+        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), location.path, value) }
+        for member in members where !allowed.contains(where: { Decoding.same($0, member.key) }) {
             let hint = suggestion(for: member.key, among: allowed)
-            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(path, member.key), member.value)
+            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(location.path, member.key), member.value)
         }
-        return Fields(value: value, members: members, path: path)
+        return Fields(value: value, members: members, location: location)
     }
 
     func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONValue {
@@ -92,65 +122,67 @@ struct Decoding {
         return value
     }
 
-    func array(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [JSONValue] {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path, value) }
+    func array(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> [JSONValue] {
+        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path(), value) }
         return items
     }
 
-    func string(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path, value) }
+    func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path(), value) }
         return s
     }
 
-    func nonEmptyString(_ value: JSONValue, _ path: String) throws(ScenarioError) -> String {
-        let s = try string(value, path)
-        if s.isEmpty { throw fail(.emptyString, path, value) }
+    func nonEmptyString(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        let s = try string(value, path())
+        if s.isEmpty { throw fail(.emptyString, path(), value) }
         return s
     }
 
-    func bool(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bool {
-        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path, value) }
+    func bool(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
+        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path(), value) }
         return b
     }
 
     /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
-    func integer(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Int64 {
+    func integer(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
         guard case .number(let literal) = value.kind,
               !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
-        else { throw fail(.wrongType(expected: .integer), path, value) }
-        guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path, value) }
+        else { throw fail(.wrongType(expected: .integer), path(), value) }
+        guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path(), value) }
         return n
     }
 
     enum Span { case time, duration }
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
-    func seconds(_ value: JSONValue, _ path: String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
-        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path, value) }
+    func seconds(_ value: JSONValue, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
+        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path(), value) }
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
         switch Seconds.milliseconds(fromLiteral: literal, limitMs: Int64(limit) * 1000) {
         case .success(let ms):
-            if positive && ms == 0 { throw fail(.notPositive, path, value) }
+            if positive && ms == 0 { throw fail(.notPositive, path(), value) }
             return SimTime(ms: ms)
-        case .failure(.negative): throw fail(.negative, path, value)
-        case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path, value)
-        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path, value)
+        case .failure(.negative): throw fail(.negative, path(), value)
+        case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path(), value)
+        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path(), value)
         }
     }
 
-    func oneOf(_ value: JSONValue, _ path: String, _ allowed: [String]) throws(ScenarioError) -> String {
-        let s = try string(value, path)
+    func oneOf(_ value: JSONValue, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+        let s = try string(value, path())
         guard allowed.contains(s) else {
-            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path, value)
+            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
         }
         return s
     }
 
-    func language(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Language {
-        let allowed = Language.allCases.map(\.rawValue)
+    func language(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
         // `oneOf` guarantees the raw value exists.
-        return Language(rawValue: try oneOf(value, path, allowed)) ?? .ko
+        return Language(rawValue: try oneOf(value, path(), Decoding.languages)) ?? .ko
     }
+
+    /// Every language's raw value, for `language`.
+    static let languages = Language.allCases.map(\.rawValue)
 
     mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
         let value = try required(fields, "id")
@@ -181,18 +213,24 @@ struct Decoding {
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         if let v = fields.optional("guidance") {
-            for (i, item) in try array(v, "guidance").enumerated() {
-                scenario.guidance.append(try line(item, Decoding.join("guidance", i)))
+            let items = try array(v, "guidance")
+            scenario.guidance.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                scenario.guidance.append(try line(item, Location(base: "guidance", index: i)))
             }
         }
         if let v = fields.optional("replies") {
-            for (i, item) in try array(v, "replies").enumerated() {
-                scenario.replies.append(try reply(item, Decoding.join("replies", i)))
+            let items = try array(v, "replies")
+            scenario.replies.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                scenario.replies.append(try reply(item, Location(base: "replies", index: i)))
             }
         }
         if let v = fields.optional("dad") {
-            for (i, item) in try array(v, "dad").enumerated() {
-                scenario.dad.append(try utterance(item, Decoding.join("dad", i)))
+            let items = try array(v, "dad")
+            scenario.dad.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                scenario.dad.append(try utterance(item, Location(base: "dad", index: i)))
             }
         }
         if let v = fields.optional("road") { scenario.road = try road(v, "road") }
@@ -217,8 +255,8 @@ struct Decoding {
         return settings
     }
 
-    mutating func line(_ value: JSONValue, _ path: String) throws(ScenarioError) -> GuidanceLine {
-        let fields = try object(value, path, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
+    mutating func line(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> GuidanceLine {
+        let fields = try object(value, location, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
@@ -236,14 +274,15 @@ struct Decoding {
         let path = fields.path("stretches")
         let items = try array(value, path)
         var result: [Scenario.Stretch] = []
+        result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            result.append(try stretch(item, Decoding.join(path, i)))
+            result.append(try stretch(item, Location(base: path, index: i)))
         }
         return result
     }
 
-    mutating func stretch(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Stretch {
-        let fields = try object(value, path, allowed: ["id", "duration", "ready", "text", "language"])
+    mutating func stretch(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
+        let fields = try object(value, location, allowed: ["id", "duration", "ready", "text", "language"])
         let id = try id(fields)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
         var stretch = Scenario.Stretch(id: id, duration: duration)
@@ -253,15 +292,15 @@ struct Decoding {
         return stretch
     }
 
-    mutating func reply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Reply {
-        let fields = try object(value, path, allowed: ["id", "at", "stretches"])
+    mutating func reply(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
+        let fields = try object(value, location, allowed: ["id", "at", "stretches"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
     }
 
-    mutating func utterance(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Utterance {
-        let fields = try object(value, path, allowed: ["id", "at", "duration", "language", "text", "reply"])
+    mutating func utterance(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
+        let fields = try object(value, location, allowed: ["id", "at", "duration", "language", "text", "reply"])
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)

@@ -16,16 +16,27 @@ package enum Seconds {
     /// - Complexity: O(n) in the literal's length; exponents saturate, so
     ///   `1e400` or a 400-digit literal is `tooLarge`, never an overflow.
     package static func milliseconds(fromLiteral literal: String, limitMs: Int64) -> Result<Int64, Problem> {
-        let bytes = Array(literal.utf8)
+        var literal = literal
+        return literal.withUTF8 { milliseconds(fromLiteral: $0, limitMs: limitMs) }
+    }
+
+    /// The same over the literal's bytes, reading them in place.
+    static func milliseconds(fromLiteral bytes: UnsafeBufferPointer<UInt8>, limitMs: Int64) -> Result<Int64, Problem> {
         var i = 0
         var negative = false
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        var digits: [UInt8] = []  // significant digits, integer part then fraction
-        var fractionCount = 0
-        while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i] - 48); i += 1 }
+        // The significant digits are the integer part, then the fraction.
+        let integerStart = i
+        while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        let integerCount = i - integerStart
+        var fractionStart = i, fractionCount = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i] - 48); fractionCount += 1; i += 1 }
+            fractionStart = i
+            while i < bytes.count, isDigit(bytes[i]) { fractionCount += 1; i += 1 }
+        }
+        func digit(_ k: Int) -> Int64 {
+            Int64(k < integerCount ? bytes[integerStart + k] - 48 : bytes[fractionStart + k - integerCount] - 48)
         }
         var exponent = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
@@ -44,17 +55,17 @@ package enum Seconds {
         // Value = digits × 10^(exponent - fractionCount) seconds
         //       = digits × 10^scale milliseconds.
         var scale = exponent - fractionCount + 3
-        var start = 0, end = digits.count
-        while start < end, digits[start] == 0 { start += 1 }
+        var start = 0, end = integerCount + fractionCount
+        while start < end, digit(start) == 0 { start += 1 }
         if start == end { return .success(0) }  // -0 is zero, not negative
         if negative { return .failure(.negative) }
-        while digits[end - 1] == 0 { end -= 1; scale += 1 }
+        while digit(end - 1) == 0 { end -= 1; scale += 1 }
         // The most significant digit sits at 10^(count - 1 + scale); limits
         // are far below 10^15, so anything from there on is too large.
         if end - start + scale > 15 { return .failure(.tooLarge) }
         if scale < 0 { return .failure(.notWholeMilliseconds) }
         var ms: Int64 = 0
-        for d in digits[start..<end] { ms = ms * 10 + Int64(d) }
+        for k in start..<end { ms = ms * 10 + digit(k) }
         for _ in 0..<scale { ms *= 10 }
         return ms > limitMs ? .failure(.tooLarge) : .success(ms)
     }

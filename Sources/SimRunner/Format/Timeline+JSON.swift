@@ -15,9 +15,11 @@ extension Timeline {
         var out: [UInt8] = []
         out.reserveCapacity(events.count * 112 + scenario.utf8.count + 48)
         out.append(utf8: "{\n  \"events\": [")
-        for (i, event) in events.enumerated() {
-            out.append(utf8: i == 0 ? "\n    " : ",\n    ")
-            writeJSON(event, into: &out)
+        JSONLayout.shared.withTables { tables in
+            for (i, event) in events.enumerated() {
+                out.append(utf8: i == 0 ? "\n    " : ",\n    ")
+                writeJSON(event, into: &out, tables)
+            }
         }
         out.append(utf8: events.isEmpty ? "],\n" : "\n  ],\n")
         out.append(utf8: "  \"scenario\": ")
@@ -29,16 +31,16 @@ extension Timeline {
     /// One event as a one-line JSON object with sorted keys.
     public func jsonObject(_ event: TimelineEvent) -> String {
         var out: [UInt8] = []
-        writeJSON(event, into: &out)
+        JSONLayout.shared.withTables { writeJSON(event, into: &out, $0) }
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends one event's JSON object.
-    func writeJSON(_ event: TimelineEvent, into out: inout [UInt8]) {
-        let layout = JSONLayout.kinds[event.kind.ordinal]
+    func writeJSON(_ event: TimelineEvent, into out: inout [UInt8], _ tables: JSONLayout.Tables) {
+        let kind = tables.kinds[event.kind.ordinal]
         out.append(UInt8(ascii: "{"))
         var first = true
-        for key in layout.keys {
+        for key in tables.keys[kind.keys] {
             let value: FieldValue?
             switch key.slot {
             case .event: value = nil
@@ -49,9 +51,9 @@ extension Timeline {
             }
             if !first { out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: " ")) }
             first = false
-            out.append(contentsOf: key.prefix)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
             switch (key.slot, value) {
-            case (.event, _): out.append(contentsOf: layout.name)
+            case (.event, _): out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[kind.name]))
             case (.t, _): out.append(int: event.t.ms)
             case (_, .string(let s)?): out.append(quoted: s)
             case (_, .int(let i)?): out.append(int: i)
@@ -63,32 +65,64 @@ extension Timeline {
     }
 }
 
-/// The JSON keys of each event kind, in byte order, worked out once.
-enum JSONLayout {
+/// The JSON keys of each event kind, in byte order, worked out once, in
+/// flat tables of plain values (byte ranges into one buffer), so writing an
+/// event touches no reference counts.
+struct JSONLayout: Sendable {
     enum Slot { case event, t, field(Field) }
 
     struct Key {
         var slot: Slot
-        /// `"name": `
-        var prefix: [UInt8]
+        /// `"name": `, in `bytes`.
+        var prefix: Range<Int>
     }
 
     struct Kind {
-        var keys: [Key]
-        /// The event's name, quoted.
-        var name: [UInt8]
+        /// In `keys`.
+        var keys: Range<Int>
+        /// The event's name, quoted, in `bytes`.
+        var name: Range<Int>
     }
 
+    /// Every prefix and name, one after another.
+    var bytes: [UInt8] = []
+    var keys: [Key] = []
     /// By `EventKind.ordinal`.
-    static let kinds: [Kind] = EventKind.allCases.map { kind in
-        var keys: [(String, Slot)] = kind.fields.map { ($0.rawValue, .field($0)) }
-        keys.append(("event", .event))
-        keys.append(("t", .t))
-        keys.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-        return Kind(
-            keys: keys.map { Key(slot: $0.1, prefix: Array((JSONWriter.quoted($0.0) + ": ").utf8)) },
-            name: Array(JSONWriter.quoted(kind.rawValue).utf8))
+    var kinds: [Kind] = []
+
+    /// The tables for the duration of a write.
+    struct Tables {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let keys: UnsafeBufferPointer<Key>
+        let kinds: UnsafeBufferPointer<Kind>
     }
+
+    func withTables<R>(_ body: (Tables) -> R) -> R {
+        bytes.withUnsafeBufferPointer { b in
+            keys.withUnsafeBufferPointer { k in
+                kinds.withUnsafeBufferPointer { body(Tables(bytes: b, keys: k, kinds: $0)) }
+            }
+        }
+    }
+
+    static let shared: JSONLayout = {
+        var layout = JSONLayout()
+        func add(_ text: String) -> Range<Int> {
+            let start = layout.bytes.count
+            layout.bytes.append(contentsOf: text.utf8)
+            return start..<layout.bytes.count
+        }
+        for kind in EventKind.allCases {
+            var names: [(String, Slot)] = kind.fields.map { ($0.rawValue, .field($0)) }
+            names.append(("event", .event))
+            names.append(("t", .t))
+            names.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            let first = layout.keys.count
+            for (name, slot) in names { layout.keys.append(Key(slot: slot, prefix: add(JSONWriter.quoted(name) + ": "))) }
+            layout.kinds.append(Kind(keys: first..<layout.keys.count, name: add(JSONWriter.quoted(kind.rawValue))))
+        }
+        return layout
+    }()
 }
 
 extension FieldValue {
