@@ -194,7 +194,10 @@ struct Decoding {
             }
         }
         try checkOverlaps(scenario.dad, dadValues)
-        if let v = fields.optional("road") { scenario.road = try road(v, "road") }
+        if let v = fields.optional("road") {
+            scenario.road = try road(v, "road")
+            scenario.servicePrompts = try servicePrompts(v, "road")
+        }
         if let v = fields.optional("expect") {
             for (i, item) in try array(v, "expect").enumerated() {
                 scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
