@@ -47,8 +47,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "RouteImport",
+            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance"],
+            path: "Sources/SimRunner/Import",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DrivesimCLI",
-            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "SimClock", "Road", "Guidance", "TalkArbiter"],
             path: "Sources/SimRunner/CLI",
             swiftSettings: swiftSettings
         ),
@@ -69,6 +75,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImportTests",
+            dependencies: ["RouteImport", "SimRunner", "TestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
     ]
 )

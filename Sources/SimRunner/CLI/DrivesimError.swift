@@ -1,3 +1,4 @@
+import RouteImport
 import ScenarioFormat
 import SimRunner
 
@@ -21,6 +22,8 @@ public enum DrivesimError: Error, Sendable, Equatable {
     case golden(file: String, GoldenProblem)
     /// A GPX file that is not a usable track.
     case gpx(file: String, GPXTrack.Problem)
+    /// A route response (or GeoJSON line) that cannot be imported: the file, the path inside it, the reason.
+    case importProblem(file: String, ImportProblem)
     /// A file (or standard output, `path` `Console.standardOutputName`) that cannot be written.
     case cannotWrite(path: String, WriteProblem)
     /// An action that must not happen on CI (`CI=true`).
@@ -168,6 +171,8 @@ extension DrivesimError {
         case .invalidScenario(let error): return error.description
         case .golden(let file, let problem): return "\(file): golden: \(problem.reason(scenario: file))"
         case .gpx(let file, let problem): return "\(file): \(problem)"
+        case .importProblem(let file, let problem):
+            return "\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)"
         case .cannotWrite(let path, let problem):
             return "cannot write \(path == Console.standardOutputName ? path : "'\(path)'"): \(problem.reason)"
         case .refusedOnCI(.recordGoldens):

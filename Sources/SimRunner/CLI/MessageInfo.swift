@@ -1,3 +1,5 @@
+import RouteImport
+
 /// One error's message and exit code, in the spirit of swift-argument-parser's
 /// `MessageInfo`: the one place that words errors.
 public struct MessageInfo: Sendable, Equatable {
@@ -24,6 +26,49 @@ public struct MessageInfo: Sendable, Equatable {
             } else {
                 message += "See 'drivesim --help'.\n"
             }
+        }
+    }
+}
+
+extension ImportProblem.Reason {
+    /// The reason in words.
+    var words: String {
+        switch self {
+        case .notJSON(let line, let column): return "not JSON (line \(line), column \(column))"
+        case .notARouteResponse:
+            return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox) and not a GeoJSON LineString or Feature"
+        case .serviceError(let code, let message):
+            return "the routing service answered with an error, code \"\(code)\"\(message.map { ": \($0)" } ?? "")"
+        case .noRoutes: return "the response has no routes"
+        case .routeOutOfRange(let index, let count):
+            return "there is no route \(index): the response has \(count) (use --route 0\(count > 1 ? "...\(count - 1)" : ""))"
+        case .missingField(let key): return "missing \"\(key)\""
+        case .wrongType(let expected): return "must be \(expected)"
+        case .negative: return "must not be negative"
+        case .polylineDoesNotDecode(let offset): return "the encoded polyline does not decode (character \(offset))"
+        case .polylineImplausible(let precision):
+            return precision.map { "the polyline at precision \($0) gives coordinates beyond ±90° latitude or ±180° longitude" }
+                ?? "the polyline gives no plausible coordinates at precision 5 or 6"
+        case .coordinateOutOfRange: return "a coordinate beyond ±90° latitude or ±180° longitude"
+        case .tooFewPoints: return "the geometry has fewer than two distinct points"
+        case .routeTooLong(let km): return "the route is \(km) km long, beyond the format's 10000 km"
+        case .driveTooLong: return "at the response's speeds the drive would last beyond 24 hours"
+        case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
+        case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"
+        }
+    }
+}
+
+extension ImportWarning {
+    /// The warning in words.
+    var reason: String {
+        switch kind {
+        case .unknownManeuverType(let type, let kept): return "unknown maneuver type \"\(type)\"; kept as a plain turn (\(kept))"
+        case .roundaboutWithoutExit(let kept): return "a roundabout without an exit from 1 to 12; kept as a plain turn (\(kept))"
+        case .tooCloseToPrevious: return "less than a meter after the maneuver before; left out"
+        case .lengthDiffers(let g, let r): return "the geometry is \(g) m long but the route's distance is \(r) m"
+        case .speedClamped(let kmh): return "a speed of \(kmh) km/h, outside 3.6...250; clamped"
+        case .promptWithoutManeuver: return "a voice instruction with no maneuver after it; not kept"
         }
     }
 }

@@ -10,8 +10,8 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--mutant <name>]"
-    static let formats = ["text", "json", "lanes", "svg", "trace"]
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--mutant <name>] [--prompts <text|json>]"
+    static let formats = ["text", "json", "lanes", "svg", "trace", "geojson"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -24,7 +24,8 @@ enum RunCommand: Command {
         OPTIONS:
           --format <format>       text (default), json, lanes (a text chart, one row per lane),
                                   svg (a picture for a browser) or trace (Chrome Trace Event
-                                  JSON for Perfetto and chrome://tracing).
+                                  JSON for Perfetto and chrome://tracing) or geojson (the route,
+                                  fixes, where each line was spoken, dropped reports).
           --out <file>            Write the timeline to this file (atomically) instead of
                                   standard output.
           --width <n>             lanes: characters per line (default: the terminal's width,
@@ -33,6 +34,9 @@ enum RunCommand: Command {
           --to <seconds>          Draw up to this time (lanes, svg, trace).
           --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
                                   that 'drivesim fuzz --mutant' wrote.
+          --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
+                                  against the routing service's own prompts (an imported route's
+                                  "servicePrompts"), as a table or as JSON.
           -h, --help              Show help information.
 
         If the scenario names a golden timeline ("golden"), the whole timeline must equal it.
@@ -43,7 +47,7 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to", "--mutant"], flags: [])
+        let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to", "--mutant", "--prompts"], flags: [])
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -58,6 +62,10 @@ enum RunCommand: Command {
         if let from = window.from, let to = window.to, from >= to {
             throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
+        let prompts = args.value("--prompts")
+        if let p = prompts, p != "text", p != "json" {
+            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: ["text", "json"], suggestion: suggestion(for: p, among: ["text", "json"])))
+        }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         let scenario = try ScenarioFiles.load(file).get()
@@ -67,8 +75,13 @@ enum RunCommand: Command {
         if format == "json" {
             try console.output(bytes: timeline.jsonBytes, toFile: args.value("--out"))
         } else {
-            let output = render(timeline, format: format, width: width, console: console, window: window)
+            let output = format == "geojson" ? timeline.geoJSON(scenario)
+                : render(timeline, format: format, width: width, console: console, window: window)
             try console.output(output, toFile: args.value("--out"))
+        }
+        if let prompts {
+            let comparison = PromptComparison(timeline, scenario)
+            console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
         }
         if !verdict.passed { console.err(verdict.report) }
         if case .differs(let diff) = golden { console.err(diff) }

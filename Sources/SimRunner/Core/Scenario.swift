@@ -17,6 +17,8 @@ public struct Scenario: Sendable, Equatable {
     public var expect: [Matcher]
     /// The simulated drive, if any: its lines join `guidance` (see `RoadPlan`).
     public var road: Road?
+    /// The routing service's own prompts for the road's maneuvers (`road.servicePrompts`), if imported.
+    public var servicePrompts: [ServicePrompt] = []
     /// A golden timeline file (the `--format json` timeline) that the whole
     /// timeline must equal, as a path relative to the scenario file.
     public var golden: String?

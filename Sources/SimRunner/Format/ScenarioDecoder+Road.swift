@@ -6,7 +6,7 @@ import SimRunner
 /// The `road` section (docs/scenario-format.md), decoded as strictly as the
 /// core: every key checked, every problem typed and placed by path.
 extension Decoding {
-    static let roadKeys = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance"]
+    static let roadKeys = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
 
     /// The documented bounds of the road's numbers (docs/scenario-format.md),
     /// chosen so that every accepted value runs in bounded time and memory.

@@ -233,7 +233,10 @@ struct Decoding {
                 scenario.dad.append(try utterance(item, Location(base: "dad", index: i)))
             }
         }
-        if let v = fields.optional("road") { scenario.road = try road(v, "road") }
+        if let v = fields.optional("road") {
+            scenario.road = try road(v, "road")
+            scenario.servicePrompts = try servicePrompts(v, "road")
+        }
         if let v = fields.optional("expect") {
             for (i, item) in try array(v, "expect").enumerated() {
                 scenario.expect.append(try expectation(item, Decoding.join("expect", i)))

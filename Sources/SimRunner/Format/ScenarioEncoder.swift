@@ -27,7 +27,7 @@ public enum ScenarioEncoder {
         if !s.guidance.isEmpty { members.append(("guidance", .array(s.guidance.map(line)))) }
         if !s.replies.isEmpty { members.append(("replies", .array(s.replies.map(reply)))) }
         if !s.dad.isEmpty { members.append(("dad", .array(s.dad.map(utterance)))) }
-        if let r = s.road { members.append(("road", road(r))) }
+        if let r = s.road { members.append(("road", road(r, servicePrompts: s.servicePrompts))) }
         if !s.expect.isEmpty { members.append(("expect", .array(s.expect.map(expectation)))) }
         if let g = s.golden { members.append(("golden", .string(g))) }
         return .object(members)

@@ -1,0 +1,75 @@
+import Guidance
+import RouteImport
+import ScenarioFormat
+import SimRunner
+
+/// `drivesim import-route RESPONSE.json --language ko|en [--route N]
+/// [--precision 5|6] [--out SCENARIO]`: a routing service's route response
+/// (or a GeoJSON line) as a scenario that `drivesim run` drives.
+enum ImportRouteCommand: Command {
+    static let name = "import-route"
+    static let abstract = "Turn an OSRM, Valhalla or Mapbox route response, or a GeoJSON line, into a scenario."
+    static let usage =
+        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--out <file>]"
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+
+        ARGUMENTS:
+          <file>                  A route response in the OSRM format (OSRM, Valhalla's osrm
+                                  output, Mapbox Directions), or a GeoJSON LineString or Feature.
+
+        OPTIONS:
+          --language <ko|en>      The road's language (required: never guessed from the response).
+          --route <n>             The route to take, counted from 0 (default 0).
+          --precision <5|6>       The polyline's precision (default: detected).
+          --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
+          --out <file>            Write the scenario there (atomically) instead of standard output.
+          -h, --help              Show help information.
+
+        Warnings (an unknown maneuver type kept as a plain turn, a maneuver too close to the one
+        before) go to standard error. See docs/import.md.
+
+        EXIT CODES: 0 written, 2 unusable input.
+
+        """
+    }
+
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
+        let args = try Arguments(arguments, options: ["--language", "--route", "--precision", "--kmh", "--out"], flags: [])
+        guard args.positional.count == 1 else {
+            throw DrivesimError.usage(
+                args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))
+        }
+        let languages = Language.allCases.map(\.rawValue)
+        guard let word = args.value("--language") else { throw DrivesimError.usage(.missingValue(option: "--language")) }
+        guard let language = Language(rawValue: word) else {
+            throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
+        }
+        let file = args.positional[0]
+        var options = RouteImporter.Options(language: language, source: FileSystem.split(file).name)
+        options.route = try args.integer("--route", in: 0...999) ?? 0
+        if let p = args.value("--precision") {
+            guard p == "5" || p == "6" else {
+                throw DrivesimError.usage(.unknownValue(option: "--precision", value: p, allowed: ["5", "6"], suggestion: nil))
+            }
+            options.precision = Int(p)
+        }
+        options.kmh = Double(try args.integer("--kmh", in: 4...250) ?? 50)
+        let bytes = try FileSystem.read(file)
+        let imported: RouteImporter.Imported
+        do {
+            imported = try RouteImporter.importRoute(bytes, options: options)
+        } catch {
+            throw DrivesimError.importProblem(file: file, error)
+        }
+        for warning in imported.warnings { console.err("warning: \(file): \(warning.path): \(warning.reason)\n") }
+        let encoded = ScenarioEncoder.encode(imported.scenario)
+        // The import's own check: what it writes must read back as written.
+        do { _ = try ScenarioDecoder.decode(encoded, file: options.source) } catch { throw DrivesimError.invalidScenario(error) }
+        try console.output(String(decoding: encoded, as: UTF8.self) + "\n", toFile: args.value("--out"))
+        return 0
+    }
+}

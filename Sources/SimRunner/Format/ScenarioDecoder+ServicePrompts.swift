@@ -1,0 +1,35 @@
+import SimRunner
+
+/// The road's optional `servicePrompts` (docs/import.md): a routing service's
+/// own voice prompts, kept for comparison; they never change the run.
+extension Decoding {
+    /// The longest prompt text, in characters.
+    static let servicePromptCharacters = 1000
+
+    /// `road.servicePrompts`, each naming one of the road's maneuvers; empty when absent.
+    func servicePrompts(_ road: JSONValue, _ path: String) throws(ScenarioError) -> [ServicePrompt] {
+        guard let value = road["servicePrompts"] else { return [] }
+        let listPath = Decoding.join(path, "servicePrompts")
+        var maneuverIDs: [String] = []
+        if let maneuvers = road["route"]?["maneuvers"], case .array(let items) = maneuvers.kind {
+            for item in items { if let id = item["id"], case .string(let s) = id.kind { maneuverIDs.append(s) } }
+        }
+        var out: [ServicePrompt] = []
+        for (i, item) in try array(value, listPath).enumerated() {
+            let p = try object(item, Decoding.join(listPath, i), allowed: ["maneuver", "before", "text"])
+            let idValue = try required(p, "maneuver")
+            let id = try nonEmptyString(idValue, p.path("maneuver"))
+            if !maneuverIDs.contains(id) {
+                throw fail(.unknownValue(id, allowed: maneuverIDs, suggestion: suggestion(for: id, among: maneuverIDs)), p.path("maneuver"), idValue)
+            }
+            let before = try number(try required(p, "before"), p.path("before"), 0...10_000_000)
+            let textValue = try required(p, "text")
+            let text = try nonEmptyString(textValue, p.path("text"))
+            if text.count > Decoding.servicePromptCharacters {
+                throw fail(.stringTooLong(maxCharacters: Decoding.servicePromptCharacters), p.path("text"), textValue)
+            }
+            out.append(ServicePrompt(maneuver: id, before: before, text: text))
+        }
+        return out
+    }
+}

@@ -1,0 +1,77 @@
+/// Why a route response (or a GeoJSON line) cannot be imported, and where
+/// inside it: `routes[0].legs[1].steps[4].maneuver.type`. Typed; the CLI
+/// words it (`MessageInfo`). Tests compare cases, never prose.
+public struct ImportProblem: Error, Sendable, Equatable {
+    /// Where in the document (`routes[0].geometry`); empty at the top level.
+    public var path: String
+    /// What is wrong.
+    public var reason: Reason
+
+    /// A problem at `path`.
+    public init(_ reason: Reason, at path: String) { self.reason = reason; self.path = path }
+
+    /// What is wrong, as a case.
+    public enum Reason: Sendable, Equatable {
+        /// The bytes are not one JSON value; 1-based line and column.
+        case notJSON(line: Int, column: Int)
+        /// Neither an OSRM-style response (`routes`) nor a GeoJSON `LineString` or `Feature`.
+        case notARouteResponse
+        /// The service answered with an error (`code` other than `Ok`).
+        case serviceError(code: String, message: String?)
+        /// `routes` is empty.
+        case noRoutes
+        /// `--route` asked for a route the response does not have.
+        case routeOutOfRange(index: Int, count: Int)
+        /// A required member is missing.
+        case missingField(String)
+        /// A member of the wrong JSON type; `expected` in words ("a number").
+        case wrongType(expected: String)
+        /// A number below zero where only zero or more makes sense.
+        case negative
+        /// An encoded polyline that does not decode: a bad character or a
+        /// value cut short at `offset` (0-based, in characters).
+        case polylineDoesNotDecode(offset: Int)
+        /// The polyline decodes to no plausible latitude and longitude at the
+        /// asked precision (or at neither 5 nor 6).
+        case polylineImplausible(precision: Int?)
+        /// A latitude beyond ±90° or a longitude beyond ±180°.
+        case coordinateOutOfRange
+        /// Fewer than two distinct points.
+        case tooFewPoints
+        /// Longer than the scenario format's limit (`Route.maxLength`).
+        case routeTooLong(kilometers: Int)
+        /// The drive at the response's speeds would last beyond 24 hours.
+        case driveTooLong
+        /// A step's maneuver lies `meters` from the route's geometry.
+        case maneuverOffGeometry(meters: Int)
+        /// A GeoJSON `type` that is not a `LineString` (or a `Feature` of one).
+        case unsupportedGeoJSON(String)
+    }
+}
+
+/// Something the import did not take as given, and where; the import goes on.
+public struct ImportWarning: Sendable, Equatable {
+    /// Where in the document (`routes[0].legs[0].steps[3].maneuver.type`).
+    public var path: String
+    /// What was done instead.
+    public var kind: Kind
+
+    /// A warning at `path`.
+    public init(_ kind: Kind, at path: String) { self.kind = kind; self.path = path }
+
+    /// What was done instead, as a case.
+    public enum Kind: Sendable, Equatable {
+        /// A maneuver type not in OSRM's list: kept as a plain turn by its modifier (`turn`).
+        case unknownManeuverType(String, keptAs: String)
+        /// A roundabout without a usable `exit` (absent or beyond 1...12): kept as a plain turn by its modifier.
+        case roundaboutWithoutExit(keptAs: String)
+        /// A maneuver less than a meter after the one before: left out.
+        case tooCloseToPrevious
+        /// The geometry's length differs from the route's `distance` by more than 3%.
+        case lengthDiffers(geometryMeters: Int, responseMeters: Int)
+        /// A step's speed (`distance / duration`) outside 3.6...250 km/h: clamped.
+        case speedClamped(kmh: Double)
+        /// A voice instruction whose maneuver was left out: not kept.
+        case promptWithoutManeuver
+    }
+}

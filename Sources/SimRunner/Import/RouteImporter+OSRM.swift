@@ -1,0 +1,346 @@
+import Guidance
+import Road
+import ScenarioFormat
+import SimRunner
+
+/// The OSRM route response (docs/http.md of Project-OSRM/osrm-backend), as
+/// Valhalla's `osrm` output and Mapbox Directions write it too.
+extension RouteImporter {
+    /// One step as read: its path in the document and what the import uses.
+    struct Step {
+        var path: String
+        var leg: Int
+        var index: Int
+        var lastOfLeg: Bool
+        var type: String
+        var modifier: String?
+        var exit: Int?
+        var location: GeoPoint
+        var name: String?
+        var ref: String?
+        var destinations: String?
+        var exits: String?
+        var distance: Double
+        var duration: Double
+        var voice: [(before: Double, text: String, path: String)]
+    }
+
+    /// The OSRM maneuver types (StepManeuver `type`).
+    static let maneuverTypes = [
+        "turn", "new name", "depart", "arrive", "merge", "on ramp", "off ramp", "fork", "end of road", "continue",
+        "roundabout", "rotary", "roundabout turn", "notification", "exit roundabout", "exit rotary",
+        // Older OSRM versions wrote these two for ramps; read as on and off ramp.
+        "ramp", "use lane",
+    ]
+
+    /// A modifier as a plain turn: `uturn`, `sharp right`, …; nil or unknown is straight on.
+    static func plainTurn(_ modifier: String?) -> Turn {
+        switch modifier {
+        case "uturn": return .uTurn
+        case "sharp right": return .sharpRight
+        case "right": return .right
+        case "slight right": return .slightRight
+        case "slight left": return .slightLeft
+        case "left": return .left
+        case "sharp left": return .sharpLeft
+        default: return .straight
+        }
+    }
+
+    /// The road maneuver for a step, or nil for a step the road does not say
+    /// (departures, roundabout exits); `warning` when it was not taken as given.
+    static func maneuver(for step: Step, finalLeg: Bool) -> (turn: Turn, details: ManeuverDetails, warning: ImportWarning.Kind?)? {
+        var details = ManeuverDetails()
+        if let d = step.destinations, !d.isEmpty { details.toward = d }
+        let plain = plainTurn(step.modifier)
+        switch step.type {
+        case "depart", "exit roundabout", "exit rotary":
+            return nil
+        case "arrive":
+            if !finalLeg || !step.lastOfLeg { return (.straight, ManeuverDetails(), nil) }
+            var side: ArrivalSide? = nil
+            switch step.modifier {
+            case "left", "slight left", "sharp left": side = .left
+            case "right", "slight right", "sharp right": side = .right
+            case "straight": side = .ahead
+            default: side = nil
+            }
+            return (.arrive, ManeuverDetails(side: side), nil)
+        case "turn", "new name", "end of road", "notification", "use lane":
+            return (plain, details, nil)
+        case "continue":
+            switch plain {
+            case .slightLeft: return (.keepLeft, details, nil)
+            case .slightRight: return (.keepRight, details, nil)
+            default: return (plain, details, nil)
+            }
+        case "merge": return (.merge, details, nil)
+        case "on ramp": return (.onRamp, details, nil)
+        case "off ramp", "ramp":
+            if let e = step.exits?.split(separator: ";").first.map(String.init), !e.isEmpty, e.count <= 8 { details.exitNumber = e }
+            return (.offRamp, details, nil)
+        case "fork":
+            switch plain {
+            case .left, .slightLeft, .sharpLeft: return (.forkLeft, details, nil)
+            case .right, .slightRight, .sharpRight: return (.forkRight, details, nil)
+            default: return (.straight, details, nil)
+            }
+        case "roundabout", "rotary", "roundabout turn":
+            if let exit = step.exit, (1...ManeuverDetails.exits).contains(exit) {
+                details.exit = exit
+                return (.roundabout, details, nil)
+            }
+            return (plain, details, .roundaboutWithoutExit(keptAs: plain.rawValue))
+        default:
+            return (plain, details, .unknownManeuverType(step.type, keptAs: plain.rawValue))
+        }
+    }
+
+    /// One reading pass over a response.
+    struct Reader {
+        // MARK: Values
+
+        func member(_ v: JSONValue, _ key: String, _ path: String) throws(ImportProblem) -> JSONValue {
+            guard let m = v[key] else { throw ImportProblem(.missingField(key), at: path) }
+            return m
+        }
+
+        func array(_ v: JSONValue, _ path: String) throws(ImportProblem) -> [JSONValue] {
+            guard case .array(let items) = v.kind else { throw ImportProblem(.wrongType(expected: "an array"), at: path) }
+            return items
+        }
+
+        func number(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
+            guard case .number(let literal) = v.kind, let x = Double(literal), x.isFinite else {
+                throw ImportProblem(.wrongType(expected: "a number"), at: path)
+            }
+            return x
+        }
+
+        func distance(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
+            let x = try number(v, path)
+            if x < 0 { throw ImportProblem(.negative, at: path) }
+            return x
+        }
+
+        /// An optional string member; empty strings count as absent.
+        func string(_ v: JSONValue, _ key: String, _ path: String) throws(ImportProblem) -> String? {
+            guard let m = v[key] else { return nil }
+            switch m.kind {
+            case .null: return nil
+            case .string(let s): return s.isEmpty ? nil : s
+            default: throw ImportProblem(.wrongType(expected: "a string"), at: RouteImporter.join(path, key))
+            }
+        }
+
+        /// `[lon, lat]`, checked.
+        func position(_ v: JSONValue, _ path: String) throws(ImportProblem) -> GeoPoint {
+            let items = try array(v, path)
+            guard items.count >= 2 else { throw ImportProblem(.wrongType(expected: "[longitude, latitude]"), at: path) }
+            let lon = try number(items[0], RouteImporter.join(path, 0)), lat = try number(items[1], RouteImporter.join(path, 1))
+            guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 1)) }
+            guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 0)) }
+            return GeoPoint(latitude: lat, longitude: lon)
+        }
+
+        /// A GeoJSON LineString's `coordinates`.
+        func coordinates(_ line: JSONValue, _ path: String) throws(ImportProblem) -> [GeoPoint] {
+            let items = try array(try member(line, "coordinates", String(path.dropLast(".coordinates".count))), path)
+            var out: [GeoPoint] = []
+            out.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() { out.append(try position(item, RouteImporter.join(path, i))) }
+            return out
+        }
+
+        // MARK: The response
+
+        mutating func response(_ root: JSONValue, options: Options) throws(ImportProblem) -> Imported {
+            if let code = root["code"], case .string(let c) = code.kind, c != "Ok" {
+                throw ImportProblem(.serviceError(code: c, message: try string(root, "message", "")), at: "code")
+            }
+            let routes = try array(try member(root, "routes", ""), "routes")
+            if routes.isEmpty { throw ImportProblem(.noRoutes, at: "routes") }
+            guard options.route >= 0, options.route < routes.count else {
+                throw ImportProblem(.routeOutOfRange(index: options.route, count: routes.count), at: "routes")
+            }
+            let path = "routes[\(options.route)]"
+            let route = routes[options.route]
+            guard case .object = route.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: path) }
+            let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
+            let (points, precision) = try geometry(try member(route, "geometry", path), RouteImporter.join(path, "geometry"),
+                                                   distance: total, asked: options.precision)
+            let kept = RouteImporter.thin(points)
+            guard kept.count >= 2, let line = try? Route(points: kept) else {
+                throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
+            }
+            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"))
+            var warnings: [ImportWarning] = []
+            if total > 0, abs(line.length - total) > 0.03 * total {
+                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: Int(line.length.rounded()), responseMeters: Int(total.rounded())),
+                                              at: RouteImporter.join(path, "geometry")))
+            }
+            let steps = try self.steps(route, path)
+            return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
+        }
+
+        /// The geometry's points: an encoded polyline (precision detected or
+        /// given) or a GeoJSON LineString.
+        func geometry(_ v: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> ([GeoPoint], Int?) {
+            switch v.kind {
+            case .object:
+                if let t = v["type"], case .string(let s) = t.kind, s != "LineString" {
+                    throw ImportProblem(.unsupportedGeoJSON(s), at: RouteImporter.join(path, "type"))
+                }
+                return (try coordinates(v, RouteImporter.join(path, "coordinates")), nil)
+            case .string(let text):
+                let raw: [(lat: Int64, lon: Int64)]
+                switch Polyline.decode(text) {
+                case .success(let r): raw = r
+                case .failure(let e): throw ImportProblem(.polylineDoesNotDecode(offset: e.offset), at: path)
+                }
+                func points(_ p: Int) -> [GeoPoint] {
+                    let scale = p == 6 ? 1e6 : 1e5
+                    return raw.map { GeoPoint(latitude: Double($0.lat) / scale, longitude: Double($0.lon) / scale) }
+                }
+                if let asked {
+                    guard Polyline.plausible(raw, precision: asked) else { throw ImportProblem(.polylineImplausible(precision: asked), at: path) }
+                    return (points(asked), asked)
+                }
+                // Both precisions that give real coordinates; the one whose
+                // length is nearer the route's `distance` wins (6 on a tie).
+                let candidates = [6, 5].filter { Polyline.plausible(raw, precision: $0) }
+                guard let first = candidates.first else { throw ImportProblem(.polylineImplausible(precision: nil), at: path) }
+                guard candidates.count == 2, distance > 0 else { return (points(first), first) }
+                func error(_ p: Int) -> Double { abs(RouteImporter.pathLength(points(p)) - distance) }
+                let best = error(5) < error(6) ? 5 : 6
+                return (points(best), best)
+            default:
+                throw ImportProblem(.wrongType(expected: "an encoded polyline or a GeoJSON LineString"), at: path)
+            }
+        }
+
+        func steps(_ route: JSONValue, _ path: String) throws(ImportProblem) -> [Step] {
+            let legs = try array(try member(route, "legs", path), RouteImporter.join(path, "legs"))
+            var out: [Step] = []
+            for (l, leg) in legs.enumerated() {
+                let legPath = RouteImporter.join(path, "legs") + "[\(l)]"
+                let steps = try array(try member(leg, "steps", legPath), RouteImporter.join(legPath, "steps"))
+                for (s, step) in steps.enumerated() {
+                    let p = RouteImporter.join(legPath, "steps") + "[\(s)]"
+                    let m = try member(step, "maneuver", p)
+                    let mPath = RouteImporter.join(p, "maneuver")
+                    let typeValue = try member(m, "type", mPath)
+                    guard case .string(let type) = typeValue.kind else {
+                        throw ImportProblem(.wrongType(expected: "a string"), at: RouteImporter.join(mPath, "type"))
+                    }
+                    var exit: Int? = nil
+                    if let e = m["exit"] {
+                        let x = try number(e, RouteImporter.join(mPath, "exit"))
+                        if x >= 0, x <= 1000, x == x.rounded() { exit = Int(x) }
+                    }
+                    var voice: [(before: Double, text: String, path: String)] = []
+                    if let v = step["voiceInstructions"] {
+                        let vPath = RouteImporter.join(p, "voiceInstructions")
+                        for (i, item) in try array(v, vPath).enumerated() {
+                            let iPath = vPath + "[\(i)]"
+                            let before = try distance(try member(item, "distanceAlongGeometry", iPath), RouteImporter.join(iPath, "distanceAlongGeometry"))
+                            guard let text = try string(item, "announcement", iPath) else {
+                                throw ImportProblem(.missingField("announcement"), at: iPath)
+                            }
+                            voice.append((before, String(text.prefix(1000)), iPath))
+                        }
+                    }
+                    out.append(Step(
+                        path: p, leg: l, index: s, lastOfLeg: s == steps.count - 1, type: type,
+                        modifier: try string(m, "modifier", mPath), exit: exit,
+                        location: try position(try member(m, "location", mPath), RouteImporter.join(mPath, "location")),
+                        name: try string(step, "name", p), ref: try string(step, "ref", p),
+                        destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
+                        distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
+                        duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
+                        voice: voice))
+                }
+            }
+            return out
+        }
+
+        // MARK: The scenario
+
+        func build(
+            _ steps: [Step], points: [GeoPoint], route: Route, total: Double, precision: Int?, options: Options,
+            warnings: inout [ImportWarning]
+        ) throws(ImportProblem) -> Imported {
+            let legCount = (steps.last?.leg ?? -1) + 1
+            var specs: [Scenario.ManeuverSpec] = []
+            var specPaths: [String] = []
+            var specStep: [Int] = []
+            for (k, step) in steps.enumerated() {
+                guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
+                if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, "maneuver.type"))) }
+                var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
+                spec.details = m.details
+                if m.turn != .arrive {
+                    let street = step.name ?? step.ref
+                    spec.street = street.map { String($0.prefix(RouteImporter.streetCharacters)) }
+                }
+                specs.append(spec)
+                specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
+                specStep.append(k)
+            }
+            let placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
+            // Speeds: each step from where it starts (its share of the
+            // response's distance, scaled to the geometry), at distance / duration.
+            let stepTotal = steps.reduce(0) { $0 + $1.distance }
+            let scale = stepTotal > 0 ? route.length / stepTotal : 1
+            var speedSteps: [SpeedProfile.Step] = []
+            var start = 0.0
+            for step in steps {
+                defer { start += step.distance * scale }
+                guard step.distance > 0, step.duration > 0 else { continue }
+                var kmh = step.distance / step.duration * 3.6
+                if !RouteImporter.kmhLimits.contains(kmh) {
+                    warnings.append(ImportWarning(.speedClamped(kmh: (kmh * 10).rounded() / 10), at: RouteImporter.join(step.path, "duration")))
+                    kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
+                }
+                kmh = (kmh * 10).rounded() / 10
+                let from = speedSteps.isEmpty ? 0 : (start * 10).rounded() / 10
+                if let last = speedSteps.last {
+                    if abs(last.speed * 3.6 - kmh) < 1e-9 { continue }
+                    if from < last.from + 1 { speedSteps[speedSteps.count - 1].speed = kmh / 3.6; continue }
+                }
+                speedSteps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
+            }
+            if speedSteps.isEmpty { speedSteps = [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)] }
+            var road = Scenario.Road(language: options.language, points: points, maneuvers: placed.map(\.spec))
+            road.drive = Scenario.Drive(profile: SpeedProfile(steps: speedSteps))
+            try RouteImporter.checkDrive(road, length: route.length)
+            // The service's prompts: each step's voice instructions announce
+            // the maneuver that ends the step, the next one kept after it.
+            var prompts: [ServicePrompt] = []
+            for (k, step) in steps.enumerated() where !step.voice.isEmpty {
+                guard let target = placed.first(where: { specStep[$0.index] > k }) else {
+                    for v in step.voice { warnings.append(ImportWarning(.promptWithoutManeuver, at: v.path)) }
+                    continue
+                }
+                for v in step.voice {
+                    prompts.append(ServicePrompt(maneuver: target.spec.id, before: (v.before * 10).rounded() / 10, text: v.text))
+                }
+            }
+            let minutes = Int((steps.reduce(0) { $0 + $1.duration } / 60).rounded())
+            var scenario = Scenario(
+                name: "route from \(options.source)",
+                description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(legCount) "
+                    + "\(legCount == 1 ? "leg" : "legs"), \(steps.count) steps, \(placed.count) maneuvers, "
+                    + "\(Int(total.rounded())) m in about \(minutes) min at the response's own speeds.",
+                road: road)
+            scenario.servicePrompts = prompts
+            return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)
+        }
+    }
+
+    /// The length of a line of points, meters (the road's own projection).
+    static func pathLength(_ points: [GeoPoint]) -> Double {
+        guard points.count >= 2, let r = try? Route(points: points) else { return 0 }
+        return r.length
+    }
+}

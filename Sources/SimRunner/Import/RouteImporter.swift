@@ -1,0 +1,185 @@
+import Guidance
+import Road
+import ScenarioFormat
+import SimClock
+import SimRunner
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns a route response in the OSRM format (OSRM, Valhalla's `osrm`
+/// output, Mapbox Directions) or a GeoJSON line into a scenario: the
+/// geometry as the road's points, one maneuver per step the road can say,
+/// a drive at the response's own per-step speeds, generated fixes, and the
+/// service's voice prompts kept for comparison. What is read, ignored and
+/// refused is in docs/import.md.
+public enum RouteImporter {
+    /// What to import and how.
+    public struct Options: Sendable, Equatable {
+        /// The route to take, 0-based (`routes[N]`).
+        public var route = 0
+        /// The road's language: given, never guessed from the response.
+        public var language: Language
+        /// The polyline precision (5 or 6); nil detects it.
+        public var precision: Int? = nil
+        /// The file's name, for the scenario's name and description.
+        public var source: String
+        /// GeoJSON lines only: the speed of the generated drive, km/h.
+        public var kmh = 50.0
+
+        /// Options for `source` in `language`.
+        public init(language: Language, source: String) { self.language = language; self.source = source }
+    }
+
+    /// A finished import.
+    public struct Imported: Sendable, Equatable {
+        /// The scenario, checked by decoding its own encoding.
+        public var scenario: Scenario
+        /// What was not taken as given.
+        public var warnings: [ImportWarning]
+        /// The geometry's length, meters.
+        public var length: Double
+        /// The response's `distance` for the route, meters (nil for GeoJSON).
+        public var responseDistance: Double?
+        /// The polyline precision used (nil for GeoJSON coordinates).
+        public var precision: Int?
+    }
+
+    /// A turn in a plain line sharper than this (degrees) becomes a maneuver.
+    public static let turnAngle = 30.0
+    /// The scenario format's speed range, km/h (docs/scenario-format.md).
+    static let kmhLimits = 3.6...250.0
+    /// The scenario format's longest street name, in characters.
+    static let streetCharacters = 200
+    /// Points closer than this to the previous kept one are left out (meters).
+    static let duplicateMeters = 0.5
+
+    /// Imports the bytes of a response or GeoJSON document.
+    public static func importRoute(_ bytes: [UInt8], options: Options) throws(ImportProblem) -> Imported {
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes) } catch {
+            throw ImportProblem(.notJSON(line: error.line, column: error.column), at: error.path)
+        }
+        guard case .object = root.kind else { throw ImportProblem(.notARouteResponse, at: "") }
+        if root["routes"] == nil, let type = root["type"] {
+            return try geoJSON(root, type: type, options: options)
+        }
+        var reader = Reader()
+        return try reader.response(root, options: options)
+    }
+
+    // MARK: GeoJSON
+
+    static func geoJSON(_ root: JSONValue, type: JSONValue, options: Options) throws(ImportProblem) -> Imported {
+        var line = root, path = ""
+        var name: String? = nil
+        guard case .string(let t) = type.kind else { throw ImportProblem(.wrongType(expected: "a string"), at: "type") }
+        if t == "Feature" {
+            guard let g = root["geometry"] else { throw ImportProblem(.missingField("geometry"), at: "") }
+            line = g
+            path = "geometry"
+            if let n = root["properties"]?["name"], case .string(let s) = n.kind, !s.isEmpty { name = s }
+            guard let gt = g["type"], case .string(let s) = gt.kind else { throw ImportProblem(.missingField("type"), at: path) }
+            guard s == "LineString" else { throw ImportProblem(.unsupportedGeoJSON(s), at: join(path, "type")) }
+        } else if t != "LineString" {
+            throw ImportProblem(.unsupportedGeoJSON(t), at: "type")
+        }
+        let points = try Reader().coordinates(line, join(path, "coordinates"))
+        let kept = thin(points)
+        guard kept.count >= 2, let route = try? Route(points: kept) else { throw ImportProblem(.tooFewPoints, at: join(path, "coordinates")) }
+        try checkLength(route, join(path, "coordinates"))
+        var specs: [Scenario.ManeuverSpec] = []
+        let p = route.points
+        var n = 0
+        for i in 1..<max(1, p.count - 1) {
+            let a = p[i] - p[i - 1], b = p[i + 1] - p[i]
+            guard a.length >= 1, b.length >= 1 else { continue }
+            let cross = a.x * b.y - a.y * b.x, dot = a.x * b.x + a.y * b.y
+            let angle = atan2Degrees(cross, dot)  // positive: to the left
+            let size = abs(angle)
+            guard size > turnAngle else { continue }
+            let left = angle > 0
+            let turn: Turn = size > 170 ? .uTurn : size > 135 ? (left ? .sharpLeft : .sharpRight)
+                : size > 45 ? (left ? .left : .right) : (left ? .slightLeft : .slightRight)
+            n += 1
+            specs.append(Scenario.ManeuverSpec(id: "t\(n)", point: kept[i], turn: turn))
+        }
+        specs.append(Scenario.ManeuverSpec(id: "arrive", point: kept[kept.count - 1], turn: .arrive))
+        var warnings: [ImportWarning] = []
+        let placed = try place(specs, on: route, paths: specs.map { _ in join(path, "coordinates") }, warnings: &warnings)
+        var road = Scenario.Road(language: options.language, points: kept, maneuvers: placed.map(\.spec))
+        road.drive = Scenario.Drive(profile: SpeedProfile(steps: [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)]))
+        try checkDrive(road, length: route.length)
+        let scenario = Scenario(
+            name: name ?? "line from \(options.source)",
+            description: "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
+                + "\(Int(route.length.rounded())) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
+            road: road)
+        return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil)
+    }
+
+    // MARK: Shared steps
+
+    /// Points without consecutive near-duplicates; the last point is kept.
+    static func thin(_ points: [GeoPoint]) -> [GeoPoint] {
+        guard var last = points.first else { return [] }
+        var out = [last]
+        for p in points.dropFirst() where greatCircleDistance(last, p) >= duplicateMeters {
+            out.append(p)
+            last = p
+        }
+        if let end = points.last, out.count > 1, out[out.count - 1] != end { out[out.count - 1] = end }
+        return out
+    }
+
+    static func checkLength(_ route: Route, _ path: String) throws(ImportProblem) {
+        if !(route.length <= Route.maxLength) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
+    }
+
+    static func checkDrive(_ road: Scenario.Road, length: Double) throws(ImportProblem) {
+        guard let drive = road.drive else { return }
+        let limit = SimTime(ms: Int64(ScenarioDecoder.maxTimeSeconds) * 1000)
+        if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: limit) == nil {
+            throw ImportProblem(.driveTooLong, at: "")
+        }
+    }
+
+    /// Places the maneuvers on the route; one less than a meter after the
+    /// previous is left out with a warning, one off the route is refused.
+    static func place(
+        _ specs: [Scenario.ManeuverSpec], on route: Route, paths: [String], warnings: inout [ImportWarning]
+    ) throws(ImportProblem) -> [(spec: Scenario.ManeuverSpec, distance: Double, index: Int)] {
+        var kept: [(spec: Scenario.ManeuverSpec, distance: Double, index: Int)] = []
+        var r = route
+        for (i, spec) in specs.enumerated() {
+            let attempt = kept.map { ($0.spec.point, maneuver($0.spec)) } + [(spec.point, maneuver(spec))]
+            do {
+                try r.place(attempt)
+                kept.append((spec, r.maneuvers[r.maneuvers.count - 1].distance, i))
+            } catch {
+                switch error {
+                case .maneuverOutOfOrder: warnings.append(ImportWarning(.tooCloseToPrevious, at: paths[i]))
+                case .maneuverOffRoute(_, let meters):
+                    throw ImportProblem(.maneuverOffGeometry(meters: Int(min(meters, 1e9))), at: paths[i])
+                case .tooFewPoints: throw ImportProblem(.tooFewPoints, at: paths[i])
+                }
+            }
+        }
+        return kept
+    }
+
+    static func maneuver(_ s: Scenario.ManeuverSpec) -> Maneuver {
+        Maneuver(id: s.id, turn: s.turn, street: s.street, details: s.details)
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
+
+    static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+
+    /// The signed angle of (x, y), in degrees (-180...180).
+    static func atan2Degrees(_ y: Double, _ x: Double) -> Double { atan2(y, x) * 180 / .pi }
+}

@@ -1,0 +1,111 @@
+import Guidance
+import Road
+import ScenarioFormat
+import SimClock
+import SimRunner
+
+/// Where things were on the road: the route, the car's true position over
+/// time, and each fix's position, rebuilt from the scenario exactly as the
+/// planner builds them (the same route, trajectory and fix generator).
+struct RoadGeometry {
+    let route: Route
+    let trajectory: Trajectory?
+    /// Each fix's position, by fix number (nil for a fix never taken).
+    let fixes: [Vector?]
+    let fixTimes: [SimTime?]
+
+    init?(_ road: Scenario.Road?) {
+        guard let road, var route = try? Route(points: road.points) else { return nil }
+        try? route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
+        self.route = route
+        let trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
+        self.trajectory = trajectory
+        switch road.fixes {
+        case .recorded(let list):
+            fixes = list.map { route.projection.project($0.point) }
+            fixTimes = list.map(\.taken)
+        case .generated(let generator):
+            guard let trajectory, let drive = road.drive else { fixes = []; fixTimes = []; return }
+            let made = generator.fixes(
+                along: route, trajectory: trajectory,
+                measuring: { t in !road.background.holds(t) || (road.segments?.holds(t) ?? true) },
+                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset ?? 0 })
+            var positions = [Vector?](repeating: nil, count: (made.last?.index ?? -1) + 1)
+            var times = [SimTime?](repeating: nil, count: positions.count)
+            for f in made { positions[f.index] = f.position; times[f.index] = f.taken }
+            fixes = positions
+            fixTimes = times
+        }
+    }
+
+    /// How far along the route the car truly is at `t`: the trajectory, or
+    /// the last fix taken by then matched to the route.
+    func distance(at t: SimTime) -> Double? {
+        if let trajectory { return trajectory.state(at: t).distance }
+        var best: Vector? = nil
+        for (i, p) in fixes.enumerated() { if let taken = fixTimes[i], taken <= t, let p { best = p } }
+        return best.map { route.nearest(to: $0, from: 0, to: route.length).distance }
+    }
+
+    func geo(_ v: Vector) -> GeoPoint { route.projection.unproject(v) }
+}
+
+extension Timeline {
+    /// The drive as a GeoJSON FeatureCollection (RFC 7946) any map tool
+    /// opens: the route, its maneuvers, every fix, where each guidance line
+    /// started, and every dropped report, each with a `kind` property.
+    /// Without a road, an empty collection.
+    public func geoJSON(_ scenario: Scenario) -> String {
+        var features: [JSONValue] = []
+        func point(_ p: GeoPoint) -> JSONValue {
+            .object([("type", .string("Point")), ("coordinates", .array([ScenarioEncoderNumbers.number(p.longitude), ScenarioEncoderNumbers.number(p.latitude)]))])
+        }
+        func feature(_ geometry: JSONValue, _ properties: [(key: String, value: JSONValue)]) -> JSONValue {
+            .object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))])
+        }
+        func seconds(_ t: SimTime) -> JSONValue { .number(Seconds.literal(milliseconds: t.ms)) }
+        if let g = RoadGeometry(scenario.road), let road = scenario.road {
+            features.append(feature(
+                .object([("type", .string("LineString")), ("coordinates", .array(road.points.map {
+                    .array([ScenarioEncoderNumbers.number($0.longitude), ScenarioEncoderNumbers.number($0.latitude)])
+                }))]),
+                [("kind", .string("route")), ("meters", .integer(Int64(g.route.length.rounded())))]))
+            for m in g.route.maneuvers {
+                features.append(feature(point(g.geo(g.route.location(at: m.distance).point)), [
+                    ("kind", .string("maneuver")), ("id", .string(m.id)), ("turn", .string(m.turn.rawValue)),
+                    ("distance", .integer(Int64(m.distance.rounded()))),
+                ]))
+            }
+            for (i, p) in g.fixes.enumerated() {
+                guard let p, let taken = g.fixTimes[i] else { continue }
+                features.append(feature(point(g.geo(p)), [("kind", .string("fix")), ("fix", .string("f\(i)")), ("taken", seconds(taken))]))
+            }
+            for event in events {
+                switch event.what {
+                case .guidanceStarted(let l):
+                    guard let d = g.distance(at: event.t) else { continue }
+                    let line = roster.lines[l.int]
+                    var props: [(key: String, value: JSONValue)] = [("kind", .string("spoken")), ("line", .string(line.id)), ("t", seconds(event.t))]
+                    if let text = line.text { props.append(("text", .string(text))) }
+                    features.append(feature(point(g.geo(g.route.location(at: d).point)), props))
+                case .road(.reportDropped(let f, let reason)):
+                    guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }
+                    features.append(feature(point(g.geo(p)), [
+                        ("kind", .string("report-dropped")), ("fix", .string("f\(f.int)")), ("t", seconds(event.t)),
+                        ("reason", .string(reason.rawValue)),
+                    ]))
+                default: continue
+                }
+            }
+        }
+        let collection = JSONValue.object([("type", .string("FeatureCollection")), ("name", .string(scenario.name)), ("features", .array(features))])
+        return String(decoding: JSONWriter.bytes(collection), as: UTF8.self) + "\n"
+    }
+}
+
+/// Numbers as their shortest round-tripping literal.
+enum ScenarioEncoderNumbers {
+    static func number(_ x: Double) -> JSONValue {
+        x == x.rounded() && abs(x) < 1e15 ? .integer(Int64(x)) : .number(String(x))
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Guidance
+import Road
+import RouteImport
+import ScenarioFormat
+import SimRunner
+import Testing
+import TestSupport
+@testable import DrivesimCLI
+
+/// A sample response and what its import must give.
+struct Sample: Sendable, CustomStringConvertible {
+    var response: String
+    var scenario: String
+    var language: Language
+    var turns: [Turn]
+    var precision: Int
+    var description: String { response }
+}
+
+let samples = [
+    Sample(response: "roundabout.osrm", scenario: "roundabout", language: .en, turns: [.right, .roundabout, .arrive], precision: 5),
+    Sample(response: "motorway-exit.mapbox", scenario: "motorway-exit", language: .en,
+           turns: [.onRamp, .merge, .offRamp, .forkLeft, .left, .arrive], precision: 6),
+    Sample(response: "via-point.valhalla", scenario: "via-point", language: .ko, turns: [.left, .straight, .left, .arrive], precision: 6),
+]
+
+func importSample(_ s: Sample) throws -> RouteImporter.Imported {
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/responses/\(s.response)"))))
+    return try RouteImporter.importRoute(bytes, options: RouteImporter.Options(language: s.language, source: s.response))
+}
+
+func responseJSON(_ s: Sample) throws -> JSONValue {
+    try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/responses/\(s.response)")))))
+}
+
+@Suite struct RouteImportTests {
+    @Test("Each sample imports to its maneuver kinds, at the detected precision", arguments: samples)
+    func kinds(_ s: Sample) throws {
+        let imported = try importSample(s)
+        #expect(imported.scenario.road?.maneuvers.map(\.turn) == s.turns)
+        #expect(imported.precision == s.precision)
+        #expect(imported.warnings.isEmpty)
+    }
+
+    @Test("Each sample's geometry is within 1% of the response's distance", arguments: samples)
+    func length(_ s: Sample) throws {
+        let imported = try importSample(s)
+        let distance = try #require(imported.responseDistance)
+        #expect(abs(imported.length - distance) <= 0.01 * distance)
+    }
+
+    @Test("Each sample drives at the response's own step speeds", arguments: samples)
+    func speeds(_ s: Sample) throws {
+        let imported = try importSample(s)
+        guard case .array(let routes) = try responseJSON(s)["routes"]?.kind ?? .null, case .array(let legs) = routes[0]["legs"]?.kind ?? .null else {
+            Issue.record("no legs"); return
+        }
+        var expected: [Double] = []
+        for leg in legs {
+            guard case .array(let steps) = leg["steps"]?.kind ?? .null else { continue }
+            for step in steps {
+                guard case .number(let d) = step["distance"]?.kind, case .number(let t) = step["duration"]?.kind,
+                      let dd = Double(d), let tt = Double(t), dd > 0, tt > 0 else { continue }
+                let kmh = (dd / tt * 3.6 * 10).rounded() / 10
+                if expected.last != kmh { expected.append(kmh) }
+            }
+        }
+        let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
+        #expect(got == expected)
+    }
+
+    @Test("Each committed sample scenario is what the import writes, plus its golden", arguments: samples)
+    func pinned(_ s: Sample) throws {
+        var scenario = try importSample(s).scenario
+        scenario.golden = "\(s.scenario).timeline.json"
+        let committed = try Fixtures.scenario("routes/\(s.scenario)")
+        // Added by hand after the import: every maneuver's "now" line starts.
+        #expect(committed.expect.count == s.turns.count)
+        scenario.expect = committed.expect
+        #expect(scenario == committed)
+    }
+
+    @Test("Each sample's run announces every maneuver and leaves none unannounced", arguments: samples)
+    func announced(_ s: Sample) throws {
+        let scenario = try importSample(s).scenario
+        let timeline = Simulation(scenario).timeline
+        var nows = 0, unannounced = 0
+        for e in timeline.events {
+            if case .guidanceStarted(let l) = e.what, timeline.roster.stage(of: l) == .now { nows += 1 }
+            if case .road(.turnUnannounced) = e.what { unannounced += 1 }
+        }
+        #expect(nows == s.turns.count)
+        #expect(unannounced == 0)
+    }
+
+    @Test("The motorway sample keeps the service's voice prompts, each naming a maneuver")
+    func prompts() throws {
+        let imported = try importSample(samples[1])
+        #expect(imported.scenario.servicePrompts.count >= 10)
+        let ids = Set(imported.scenario.road?.maneuvers.map(\.id) ?? [])
+        #expect(imported.scenario.servicePrompts.allSatisfy { ids.contains($0.maneuver) })
+        let bytes = ScenarioEncoder.encode(imported.scenario)
+        #expect(try ScenarioDecoder.decode(bytes, file: "x").servicePrompts == imported.scenario.servicePrompts)
+    }
+
+    @Test("A service prompt naming no maneuver is refused with its path")
+    func promptUnknownManeuver() throws {
+        var text = String(decoding: ScenarioEncoder.encode(try importSample(samples[1]).scenario), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"maneuver\": \"l0s3\"", with: "\"maneuver\": \"nope\"")
+        #expect(throws: ScenarioError.self) { try ScenarioDecoder.decode(Array(text.utf8), file: "x") }
+    }
+}
+
+@Suite struct RouteImportProblemTests {
+    func problem(_ json: String, _ options: (inout RouteImporter.Options) -> Void = { _ in }) -> ImportProblem? {
+        var o = RouteImporter.Options(language: .en, source: "t.json")
+        options(&o)
+        do { _ = try RouteImporter.importRoute(Array(json.utf8), options: o); return nil } catch { return error }
+    }
+
+    @Test("A response with no routes is refused at routes")
+    func noRoutes() {
+        #expect(problem(#"{"code":"Ok","routes":[]}"#) == ImportProblem(.noRoutes, at: "routes"))
+    }
+
+    @Test("A route index beyond the response is refused with the count")
+    func outOfRange() {
+        #expect(problem(#"{"routes":[{}]}"#) { $0.route = 2 } == ImportProblem(.routeOutOfRange(index: 2, count: 1), at: "routes"))
+    }
+
+    @Test("A polyline cut short does not decode, with its offset")
+    func badPolyline() {
+        #expect(problem(#"{"routes":[{"distance":10,"geometry":"_p~iF~","legs":[]}]}"#)
+            == ImportProblem(.polylineDoesNotDecode(offset: 6), at: "routes[0].geometry"))
+    }
+
+    @Test("A coordinate beyond the poles is refused at its path")
+    func outOfRangeCoordinate() {
+        let json = #"{"routes":[{"distance":10,"geometry":{"type":"LineString","coordinates":[[127,37],[127,91]]},"legs":[]}]}"#
+        #expect(problem(json) == ImportProblem(.coordinateOutOfRange, at: "routes[0].geometry.coordinates[1][1]"))
+    }
+
+    @Test("A maneuver type that is not a string is refused at steps[i].maneuver.type")
+    func badType() {
+        let json = #"{"routes":[{"distance":150,"geometry":{"type":"LineString","coordinates":[[127,37],[127.001,37.001]]},"legs":[{"steps":[{"maneuver":{"type":3,"location":[127,37]},"distance":1,"duration":1}]}]}]}"#
+        #expect(problem(json) == ImportProblem(.wrongType(expected: "a string"), at: "routes[0].legs[0].steps[0].maneuver.type"))
+    }
+
+    @Test("A service error is refused with its code")
+    func serviceError() {
+        #expect(problem(#"{"code":"NoRoute","message":"Impossible route","routes":[]}"#)
+            == ImportProblem(.serviceError(code: "NoRoute", message: "Impossible route"), at: "code"))
+    }
+
+    @Test("An unknown maneuver type is kept as a plain turn with a warning naming the step")
+    func unknownType() throws {
+        let json = #"{"routes":[{"distance":200,"geometry":{"type":"LineString","coordinates":[[127,37],[127.001,37],[127.001,37.001]]},"legs":[{"steps":[{"maneuver":{"type":"depart","location":[127,37]},"distance":89,"duration":8},{"maneuver":{"type":"teleport","modifier":"left","location":[127.001,37]},"distance":111,"duration":10},{"maneuver":{"type":"arrive","location":[127.001,37.001]},"distance":0,"duration":0}]}]}]}"#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .en, source: "t"))
+        #expect(imported.scenario.road?.maneuvers.map(\.turn) == [.left, .arrive])
+        #expect(imported.warnings == [ImportWarning(.unknownManeuverType("teleport", keptAs: "left"), at: "routes[0].legs[0].steps[1].maneuver.type")])
+    }
+
+    @Test("A GeoJSON line's turns over 30 degrees become maneuvers")
+    func geoJSONLine() throws {
+        let json = #"{"type":"Feature","properties":{"name":"block"},"geometry":{"type":"LineString","coordinates":[[127,37],[127.005,37],[127.005,37.004],[127.0052,37.008]]}}"#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .en, source: "t"))
+        #expect(imported.scenario.road?.maneuvers.map(\.turn) == [.left, .arrive])
+        #expect(imported.scenario.name == "block")
+    }
+
+    @Test("The command exits 2 naming the file, the path and the reason")
+    func command() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(#"{"routes":[]}"#, "r.json", in: folder)
+        let (code, out, err) = Fixtures.drivesim("import-route", file, "--language", "en")
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.contains("r.json: routes: the response has no routes"))
+        #expect(Fixtures.drivesim("import-route", file).code == 2, "the language is required")
+    }
+
+    @Test("run --format geojson writes a FeatureCollection with the route and the spoken lines")
+    func geoJSONOut() throws {
+        let (code, out, _) = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/roundabout.json"), "--format", "geojson")
+        #expect(code == 0)
+        let value = try JSONParser.parse(Array(out.utf8))
+        #expect(value["type"] == .string("FeatureCollection"))
+        guard case .array(let features) = value["features"]?.kind ?? .null else { Issue.record("no features"); return }
+        let kinds = features.compactMap { $0["properties"]?["kind"] }
+        #expect(kinds.filter { $0 == .string("route") }.count == 1)
+        #expect(kinds.filter { $0 == .string("spoken") }.count >= 9)
+    }
+
+    @Test("run --prompts text puts the comparison on standard error, never on standard output")
+    func promptsTable() throws {
+        let plain = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/motorway-exit.json"))
+        let (code, out, err) = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/motorway-exit.json"), "--prompts", "text")
+        #expect(code == 0)
+        #expect(out == plain.stdout)
+        #expect(err.contains("l0s3      far"))
+        let json = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/motorway-exit.json"), "--prompts", "json").stderr
+        #expect(json.contains("\"serviceBefore\": 1000"))
+    }
+}
