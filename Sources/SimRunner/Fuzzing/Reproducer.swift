@@ -61,8 +61,8 @@ package enum ReproducerFile {
     /// Matchers that the real arbiter's timeline meets and the mutant's does
     /// not: the real arbiter's events at the violation's instant (each with
     /// its SPEC fields), and, if the mutant meets those too, its events at the
-    /// first instant where the two timelines differ, with a `count` of what the
-    /// mutant did there instead. Empty without a mutant (the real arbiter
+    /// instants where the two timelines first differ (the real event's and
+    /// the mutant's), with a `count` of what the mutant did there instead. Empty without a mutant (the real arbiter
     /// failed, so there is no correct behaviour to pin) or when no such
     /// matchers exist.
     package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher] {
@@ -72,8 +72,10 @@ package enum ReproducerFile {
         let real = Verdict(plain, fault: nil).simulation.timeline
         let mutant = Verdict(plain, fault: fault).simulation.timeline
         var matchers = pins(real, at: violation.t, against: nil)
-        if mutant.failures(of: matchers).isEmpty, let t = firstDifference(real, mutant) {
-            for matcher in pins(real, at: t, against: mutant) where !matchers.contains(matcher) { matchers.append(matcher) }
+        if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
+            for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {
+                for matcher in pins(real, at: t, against: mutant) where !matchers.contains(matcher) { matchers.append(matcher) }
+            }
         }
         guard !mutant.failures(of: matchers).isEmpty, real.failures(of: matchers).isEmpty else { return [] }
         for i in matchers.indices { matchers[i].path = "expect[\(i)]" }
@@ -102,19 +104,19 @@ package enum ReproducerFile {
         return out
     }
 
-    /// The instant of the first event where the two timelines differ (kind,
-    /// time or SPEC fields), or nil if they are the same.
-    static func firstDifference(_ a: Timeline, _ b: Timeline) -> SimTime? {
+    /// Where the two timelines first differ (kind, time or SPEC fields): the
+    /// time of each one's event there (nil for one that has ended), or nil if
+    /// they are the same.
+    static func firstDifference(_ real: Timeline, _ mutant: Timeline) -> (real: SimTime?, mutant: SimTime?)? {
         func key(_ timeline: Timeline, _ event: TimelineEvent) -> [String] {
             [event.kind.rawValue, String(event.t.ms)]
                 + event.kind.specFields.map { timeline.value(of: $0, in: event)?.description ?? "-" }
         }
-        for i in 0..<min(a.events.count, b.events.count) where key(a, a.events[i]) != key(b, b.events[i]) {
-            return min(a.events[i].t, b.events[i].t)
-        }
-        if a.events.count != b.events.count {
-            let longer = a.events.count > b.events.count ? a : b
-            return longer.events[min(a.events.count, b.events.count)].t
+        let n = max(real.events.count, mutant.events.count)
+        for i in 0..<n {
+            let a = i < real.events.count ? real.events[i] : nil, b = i < mutant.events.count ? mutant.events[i] : nil
+            if let a, let b, key(real, a) == key(mutant, b) { continue }
+            return (a?.t, b?.t)
         }
         return nil
     }
