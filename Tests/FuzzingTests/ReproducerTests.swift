@@ -33,6 +33,13 @@ import Testing
         #expect(ReproducerFile.fileName(check: .rule(.superseded), fault: nil, seed: 7, run: 0) == "rule-superseded-seed-7-run-0.json")
     }
 
+    @Test func onlyAMutantsNoteInTheDescriptionMakesRunAddTheNote() {
+        #expect(ReproducerFile.mutant(noted: "x. " + ReproducerFile.mutantNote(.earsEarly)) == .earsEarly)
+        #expect(ReproducerFile.mutant(noted: nil) == nil)
+        #expect(ReproducerFile.mutant(noted: "Without --mutant ears-early it passes") == nil, "only the whole sentence")
+        #expect(ReproducerFile.mutant(noted: "Without --mutant bogus this scenario passes only because the real arbiter is right") == nil)
+    }
+
     @Test(arguments: TalkArbiter.Fault.allCases)
     func everyMutantsReproducerPinsTheRealArbiterSoTheMutantFailsItsExpectations(fault: TalkArbiter.Fault) throws {
         let (scenario, _, _) = try Self.reproducer(fault)
@@ -86,7 +93,10 @@ import Testing
         #expect(replay.code == 1)
         #expect(replay.stderr.contains("invariant 3 broken at \(at)"))
         #expect(replay.stderr.contains("expect[")) // the pinned correct behaviour fails too
+        #expect(!replay.stderr.contains("note:"))
         let plain = Fixtures.drivesim("run", folder + "/" + name)
         #expect(plain.code == 0)
+        #expect(plain.stderr == "note: a reproducer of mutant urgent-waits; it passes only because the real arbiter is right "
+            + "(replay the failure with --mutant urgent-waits)\n")
     }
 }

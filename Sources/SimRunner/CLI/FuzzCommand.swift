@@ -155,6 +155,15 @@ enum FuzzCommand: Command {
         return written
     }
 
+    /// Replaying a mutant's reproducer without `--mutant` (`run`): a note on
+    /// standard error that it passes only because the real arbiter is right.
+    static func noteMutantReproducer(_ scenario: Scenario, fault: TalkArbiter.Fault?, console: inout Console) {
+        guard fault == nil, let noted = ReproducerFile.mutant(noted: scenario.description) else { return }
+        console.err(
+            "note: a reproducer of mutant \(noted.rawValue); it passes only because the real arbiter is right "
+                + "(replay the failure with --mutant \(noted.rawValue))\n")
+    }
+
     /// How many failures of one check are shrunk to find the smallest reproducer.
     static let candidates = 8
 

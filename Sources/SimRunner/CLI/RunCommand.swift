@@ -67,6 +67,7 @@ enum RunCommand: Command {
         let output = render(timeline, format: format, width: width, console: console, window: window)
         try console.output(output, toFile: args.value("--out"))
         if !verdict.passed { console.err(verdict.report) }
+        FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         return verdict.passed && golden.holds ? 0 : 1
     }

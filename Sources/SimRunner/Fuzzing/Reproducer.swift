@@ -36,6 +36,14 @@ package enum ReproducerFile {
             + "its expectations pin what the real arbiter does at the collision."
     }
 
+    /// The mutant a reproducer's description names in its `mutantNote`, if any.
+    package static func mutant(noted description: String?) -> TalkArbiter.Fault? {
+        guard let description, let start = description.firstRange(of: "Without --mutant ")?.upperBound else { return nil }
+        let name = description[start...].prefix { $0 != " " }
+        guard let fault = TalkArbiter.Fault(rawValue: String(name)), description.contains(mutantNote(fault)) else { return nil }
+        return fault
+    }
+
     /// `small` (a shrunk scenario that breaks `check`) ready to be written as
     /// `file` (a bare file name): its name, description and matchers.
     package static func prepare(
