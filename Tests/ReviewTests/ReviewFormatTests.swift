@@ -206,7 +206,7 @@ import Testing
         }
         var console = Console.captured
         _ = Drivesim.main(["--help"], console: &console)
-        #expect(console.stdout.contains("  import-gpx    Turn a GPX track"))
+        #expect(console.stdout.split(separator: "\n").contains { $0.hasPrefix("  import-gpx ") && $0.contains(" Turn a GPX track") })
         var wide = Console.captured
         wide.environment["COLUMNS"] = "120"
         #expect(wide.columns == 120 && Console.captured.columns == 80)

@@ -51,7 +51,7 @@ enum CheckCommand: Command {
         /// A file or folder that cannot be used: listed, counted as failed, and the rest go on (SPEC 8).
         func unusableFile(_ path: String, _ error: DrivesimError) {
             unusable += 1
-            console.out("ERROR \(path)\n")
+            console.out("\(console.coloured("ERROR", .red)) \(path)\n")
             console.err(MessageInfo(error).message)
         }
         for (index, entry) in found.enumerated() {
@@ -84,10 +84,10 @@ enum CheckCommand: Command {
                 let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
                 if verdict.passed && golden.holds {
                     passed += 1
-                    console.out("PASS  \(file)\n")
+                    console.out("\(console.coloured("PASS", .green))  \(file)\n")
                 } else {
                     failed += 1
-                    console.out("FAIL  \(file)\n")
+                    console.out("\(console.coloured("FAIL", .red))  \(file)\n")
                     var report = "\(file): \(scenario.name)\n" + verdict.report
                     if case .differs(let diff) = golden { report += diff }
                     console.err(report)

@@ -28,6 +28,11 @@ public struct Console: Sendable {
     /// The environment variables commands consult (`CI`, `COLUMNS`); tests set their own.
     public var environment: [String: String]
 
+    /// Whether standard output is a terminal: colour is used only then (see
+    /// `usesColour`). Taken from `isatty` for the process's console, false
+    /// when capturing; tests set it.
+    public var outIsTerminal: Bool
+
     /// How errors name standard output.
     public static let standardOutputName = "standard output"
 
@@ -35,6 +40,7 @@ public struct Console: Sendable {
         outDescriptor = out
         errDescriptor = err
         self.environment = environment
+        outIsTerminal = out.map { isatty($0) == 1 } ?? false
     }
 
     /// The process's standard output and standard error.
@@ -60,6 +66,20 @@ public struct Console: Sendable {
 
     /// Whether standard error is a terminal (progress is shown only then).
     public var errIsTerminal: Bool { errDescriptor.map { isatty($0) == 1 } ?? false }
+
+    /// Whether PASS and FAIL are coloured: only on a terminal, and never when
+    /// `NO_COLOR` is set to anything but the empty string (no-color.org).
+    public var usesColour: Bool { outIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+
+    /// `word` in `colour` when `usesColour`, else as it is.
+    func coloured(_ word: String, _ colour: Colour) -> String {
+        usesColour ? "\u{1B}[\(colour.rawValue)m\(word)\u{1B}[0m" : word
+    }
+
+    /// The colours used: SGR codes.
+    enum Colour: String {
+        case green = "32", red = "31"
+    }
 
     /// The terminal's width in columns: `COLUMNS`, else the width of the
     /// terminal on standard output, else nil.

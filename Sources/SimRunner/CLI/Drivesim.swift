@@ -7,7 +7,10 @@ import SimRunner
 /// Returns the exit code: 0 all held, 1 something failed, 2 unusable input.
 public enum Drivesim {
     /// Every command, for help and suggestions.
-    static let commands: [Command.Type] = [RunCommand.self, CheckCommand.self, FuzzCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self, GenerateCommand.self]
+    static let commands: [Command.Type] = [
+        RunCommand.self, CheckCommand.self, FuzzCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
+        GenerateCommand.self, SchemaCommand.self, CompletionsCommand.self,
+    ]
 
     /// Runs the command line `arguments` (without the program name). The one
     /// place where an error becomes its message and exit code (`MessageInfo`),

@@ -131,16 +131,17 @@ enum FuzzCommand: Command {
         var written: [(Fuzzer.Failure, String?)] = []
         for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
-            var small = reproducer.scenario
-            let seed = fuzzer.settings.seed, replay = fuzzer.settings.fault.map { " --mutant \($0.rawValue)" } ?? ""
-            small.name = "fuzz seed \(seed) run \(failure.run): \(failure.violation.check)"
-            let file = "\(folder)/seed-\(seed)-run-\(failure.run).json"
-            small.description =
-                "Breaks \(failure.violation.check): \(failure.violation.message). Found by drivesim fuzz --seed \(seed), "
-                + "run \(failure.run)\(replay); shrunk from \(Shrinker.size(of: failure.scenario)) to "
-                + "\(Shrinker.size(of: small)) items. Replay: drivesim run \(file)\(replay)"
-            console.err(
-                "FAIL run \(failure.run) (seed \(seed)): \(failure.violation.check) at \(failure.violation.t): \(failure.violation.message)\n")
+            let seed = fuzzer.settings.seed, fault = fuzzer.settings.fault
+            let replay = fault.map { " --mutant \($0.rawValue)" } ?? ""
+            let check = failure.violation.check
+            // The shrunk file's own violation: its times are what the file shows.
+            let violation = Fuzzer.violations(of: reproducer.scenario, fault: fault).first { $0.check == check } ?? failure.violation
+            let name = ReproducerFile.fileName(check: check, fault: fault, seed: seed, run: failure.run)
+            let file = "\(folder)/\(name)"
+            let small = ReproducerFile.prepare(
+                reproducer.scenario, check: check, violation: violation, fault: fault, seed: seed, run: failure.run,
+                unshrunkSize: Shrinker.size(of: failure.scenario), file: name)
+            console.err("FAIL run \(failure.run) (seed \(seed)): \(check) at \(violation.t): \(violation.message)\n")
             do {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
@@ -152,6 +153,15 @@ enum FuzzCommand: Command {
             }
         }
         return written
+    }
+
+    /// Replaying a mutant's reproducer without `--mutant` (`run`): a note on
+    /// standard error that it passes only because the real arbiter is right.
+    static func noteMutantReproducer(_ scenario: Scenario, fault: TalkArbiter.Fault?, console: inout Console) {
+        guard fault == nil, let noted = ReproducerFile.mutant(noted: scenario.description) else { return }
+        console.err(
+            "note: a reproducer of mutant \(noted.rawValue); it passes only because the real arbiter is right "
+                + "(replay the failure with --mutant \(noted.rawValue))\n")
     }
 
     /// How many failures of one check are shrunk to find the smallest reproducer.

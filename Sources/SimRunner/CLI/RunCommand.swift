@@ -84,6 +84,7 @@ enum RunCommand: Command {
             console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
         }
         if !verdict.passed { console.err(verdict.report) }
+        FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         return verdict.passed && golden.holds ? 0 : 1
     }

@@ -207,7 +207,9 @@ struct Decoding {
         let n = try integer(version, "drivesim")
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
-        let fields = try object(root, "", allowed: ["drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
+        let fields = try object(root, "", allowed: ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
+        // `$schema` names the JSON Schema an editor checks the file with (`drivesim schema`); otherwise ignored.
+        if let v = fields.optional("$schema") { _ = try string(v, "$schema") }
         let name = try string(try required(fields, "name"), "name")
         var scenario = Scenario(name: name)
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }

@@ -8,9 +8,10 @@ import TalkArbiter
 /// First it makes the scenario 1-minimal: it removes lines, replies,
 /// stretches, utterances and Dad's replies one at a time, keeping each removal
 /// that still fails, until removing any single one makes it pass. Then it
-/// simplifies what is left (settings and flags back to their defaults, times
-/// moved to start at zero, times and durations rounded to whole seconds, half
-/// seconds or tenths, so that collisions land on exact ties), and removes
+/// simplifies what is left (settings and flags back to their defaults, texts
+/// and optional languages dropped, times moved to start at zero, times and
+/// durations rounded to whole seconds, half seconds or tenths, so that
+/// collisions land on exact ties), each only where the failure survives, and removes
 /// again, until nothing changes. A reply to Dad may become a reply of
 /// Pippa's own at the same instant, so Dad can go when he does not matter.
 public struct Shrinker {
@@ -119,10 +120,15 @@ public struct Shrinker {
             attempt { $0.guidance[i].maneuver = nil }
             attempt { $0.guidance[i].expires = nil }
         }
-        for i in current.dad.indices { attempt { $0.dad[i].reply?.after = .zero } }
+        for i in current.dad.indices {
+            attempt { $0.dad[i].reply?.after = .zero }
+            for k in current.dad[i].reply?.stretches.indices ?? 0..<0 { attempt { $0.dad[i].reply?.stretches[k].ready = .zero } }
+        }
         for i in current.replies.indices {
             for k in current.replies[i].stretches.indices { attempt { $0.replies[i].stretches[k].ready = .zero } }
         }
+        // Words are not behaviour the arbiter reads: drop them where the failure survives.
+        attempt { $0.dropTexts() }
         // Start at zero.
         let first = current.allTimes.min() ?? .zero
         if first > .zero { attempt { $0.shiftTimes(by: SimTime(ms: -first.ms)) } }
@@ -141,7 +147,7 @@ extension Scenario {
     enum TimePath: Sendable {
         case lineAt(Int), lineDuration(Int), lineExpires(Int)
         case replyAt(Int), stretchDuration(Int, Int), stretchReady(Int, Int)
-        case dadAt(Int), dadDuration(Int), dadAfter(Int), dadStretchDuration(Int, Int)
+        case dadAt(Int), dadDuration(Int), dadAfter(Int), dadStretchDuration(Int, Int), dadStretchReady(Int, Int)
     }
 
     var timePaths: [TimePath] {
@@ -158,7 +164,7 @@ extension Scenario {
             out += [.dadAt(i), .dadDuration(i)]
             if let reply = utterance.reply {
                 out.append(.dadAfter(i))
-                for k in reply.stretches.indices { out.append(.dadStretchDuration(i, k)) }
+                for k in reply.stretches.indices { out += [.dadStretchDuration(i, k), .dadStretchReady(i, k)] }
             }
         }
         return out
@@ -177,6 +183,7 @@ extension Scenario {
             case .dadDuration(let i): return dad[i].duration
             case .dadAfter(let i): return dad[i].reply?.after ?? .zero
             case .dadStretchDuration(let i, let k): return dad[i].reply?.stretches[k].duration ?? .zero
+            case .dadStretchReady(let i, let k): return dad[i].reply?.stretches[k].ready ?? .zero
             }
         }
         set {
@@ -191,6 +198,7 @@ extension Scenario {
             case .dadDuration(let i): dad[i].duration = newValue
             case .dadAfter(let i): dad[i].reply?.after = newValue
             case .dadStretchDuration(let i, let k): dad[i].reply?.stretches[k].duration = newValue
+            case .dadStretchReady(let i, let k): dad[i].reply?.stretches[k].ready = newValue
             }
         }
     }
@@ -198,6 +206,21 @@ extension Scenario {
     /// Every absolute time: lines' `at` and `expires`, replies' and utterances' `at`.
     var allTimes: [SimTime] {
         guidance.flatMap { [$0.at] + ($0.expires.map { [$0] } ?? []) } + replies.map(\.at) + dad.map(\.at)
+    }
+
+    /// Every text, and every optional language (a line's, a stretch's;
+    /// Dad's is required), removed.
+    mutating func dropTexts() {
+        description = nil
+        for i in guidance.indices { guidance[i].text = nil; guidance[i].language = nil }
+        func plain(_ stretches: inout [Stretch]) {
+            for k in stretches.indices { stretches[k].text = nil; stretches[k].language = nil }
+        }
+        for i in replies.indices { plain(&replies[i].stretches) }
+        for i in dad.indices {
+            dad[i].text = nil
+            if dad[i].reply != nil { plain(&dad[i].reply!.stretches) }
+        }
     }
 
     mutating func shiftTimes(by shift: SimTime) {

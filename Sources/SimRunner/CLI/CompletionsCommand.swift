@@ -1,0 +1,249 @@
+import ScenarioFormat
+import TalkArbiter
+
+/// `drivesim completions SHELL`: a completion script for bash, zsh or fish,
+/// generated from the command table (each command's options are read from
+/// its help), the formats and the mutants' names.
+enum CompletionsCommand: Command {
+    static let name = "completions"
+    static let abstract = "Print a shell completion script for bash, zsh or fish."
+    static let usage = "USAGE: drivesim completions <shell>"
+    static let shells = ["bash", "zsh", "fish"]
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+
+        ARGUMENTS:
+          <shell>                 bash, zsh or fish.
+
+        Install, for example:
+          drivesim completions bash > ~/.local/share/bash-completion/completions/drivesim
+          drivesim completions zsh > "${fpath[1]}/_drivesim"
+          drivesim completions fish > ~/.config/fish/completions/drivesim.fish
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        EXIT CODES: 0 printed, 2 bad arguments.
+
+        """
+    }
+
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
+        let args = try Arguments(arguments, options: [], flags: [])
+        guard let shell = args.positional.first else { throw DrivesimError.usage(.missingArgument("shell")) }
+        guard args.positional.count == 1 else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "one shell")) }
+        switch shell {
+        case "bash": console.out(bash)
+        case "zsh": console.out(zsh)
+        case "fish": console.out(fish)
+        default:
+            throw DrivesimError.usage(.unknownValue(option: "<shell>", value: shell, allowed: shells, suggestion: suggestion(for: shell, among: shells)))
+        }
+        return 0
+    }
+
+    // MARK: The table
+
+    /// One option of a command: its spellings, what it takes, and its description.
+    struct Option {
+        var names: [String]
+        /// The value's placeholder (`file`, `seconds`), nil for a flag.
+        var value: String?
+        var summary: String
+
+        /// Whether the value is a file or folder name.
+        var takesPath: Bool { ["file", "dir", "path"].contains(value ?? "") }
+    }
+
+    /// A command's options, read from the OPTIONS section of its help:
+    /// each line `  --name <value>   Description`, `  -h, --help   …`, and the
+    /// lines indented under a description continue it.
+    static func options(of command: Command.Type) -> [Option] {
+        var out: [Option] = []
+        var inOptions = false
+        for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("OPTIONS:") { inOptions = true; continue }
+            guard inOptions else { continue }
+            if !line.isEmpty && !line.hasPrefix(" ") { break }
+            let text = line.drop { $0 == " " }
+            guard text.hasPrefix("-") else {
+                if !text.isEmpty, !out.isEmpty { out[out.count - 1].summary += " " + text }
+                continue
+            }
+            // The spellings end at two spaces; the description follows.
+            let parts = text.split(separator: "  ", maxSplits: 1, omittingEmptySubsequences: true)
+            let head = parts[0]
+            let summary = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
+            let names = head.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+            let value = head.split(separator: "<", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != ">" }) }
+            out.append(Option(names: names, value: value, summary: summary))
+        }
+        return out
+    }
+
+    /// The values an option takes, when there is a fixed list.
+    static func values(of option: String) -> [String]? {
+        switch option {
+        case "--format": return RunCommand.formats
+        case "--mutant": return TalkArbiter.Fault.allCases.map(\.rawValue)
+        default: return nil
+        }
+    }
+
+    static var commands: [Command.Type] { Drivesim.commands }
+
+    // MARK: bash
+
+    static var bash: String {
+        let names = commands.map { $0.name }.joined(separator: " ")
+        var cases = ""
+        for command in commands {
+            let opts = options(of: command)
+            let words = opts.flatMap(\.names).joined(separator: " ")
+            let valued = opts.filter { $0.value != nil }
+            cases += "    \(command.name))\n"
+            if !valued.isEmpty {
+                cases += "      case \"$prev\" in\n"
+                for option in valued {
+                    let pattern = option.names.joined(separator: "|")
+                    if let list = option.names.lazy.compactMap(values(of:)).first {
+                        cases += "        \(pattern)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                    } else if option.takesPath {
+                        cases += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+                    } else {
+                        cases += "        \(pattern)) COMPREPLY=(); return ;;\n"
+                    }
+                }
+                cases += "      esac\n"
+            }
+            let positional = command.name == name ? "compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"" : "compgen -f -- \"$cur\""
+            cases += "      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\")); "
+            cases += "else COMPREPLY=($(\(positional))); fi\n      ;;\n"
+        }
+        return """
+            # bash completion for drivesim (generated by 'drivesim completions bash')
+            _drivesim() {
+              local cur prev command
+              cur="${COMP_WORDS[COMP_CWORD]}"
+              prev="${COMP_WORDS[COMP_CWORD-1]}"
+              if [[ $COMP_CWORD -eq 1 ]]; then
+                COMPREPLY=($(compgen -W "\(names) help --help" -- "$cur"))
+                return
+              fi
+              command="${COMP_WORDS[1]}"
+              case "$command" in
+            \(cases)    help)
+                  COMPREPLY=($(compgen -W "\(names)" -- "$cur"))
+                  ;;
+              esac
+            }
+            complete -o filenames -F _drivesim drivesim
+
+            """
+    }
+
+    // MARK: zsh
+
+    /// Text inside a zsh single-quoted string, with `[`, `]` and `:` escaped for `_arguments`.
+    static func zshQuoted(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "'": out += "'\\''"
+            case "[", "]", ":": out += "\\\(c)"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    static var zsh: String {
+        var described = ""
+        for command in commands { described += "    '\(command.name):\(zshQuoted(command.abstract))'\n" }
+        var cases = ""
+        for command in commands {
+            var specs: [String] = []
+            for option in options(of: command) {
+                let action: String
+                if let value = option.value {
+                    let list = option.names.lazy.compactMap(values(of:)).first
+                    action = ":\(zshQuoted(value)):" + (list.map { "(\($0.joined(separator: " ")))" } ?? (option.takesPath ? "_files" : " "))
+                } else {
+                    action = ""
+                }
+                for name in option.names {
+                    specs.append("'\(name)[\(zshQuoted(option.summary))]\(action)'")
+                }
+            }
+            let positional = command.name == name ? "'1:shell:(\(shells.joined(separator: " ")))'" : "'*:file:_files'"
+            specs.append(positional)
+            cases += "    \(command.name))\n      _arguments \\\n        " + specs.joined(separator: " \\\n        ") + "\n      ;;\n"
+        }
+        return """
+            #compdef drivesim
+            # zsh completion for drivesim (generated by 'drivesim completions zsh')
+
+            _drivesim() {
+              local -a commands
+              commands=(
+            \(described)  )
+              if (( CURRENT == 2 )); then
+                _describe 'command' commands
+                return
+              fi
+              local command=${words[2]}
+              shift words
+              (( CURRENT-- ))
+              case $command in
+            \(cases)    help)
+                  _describe 'command' commands
+                  ;;
+              esac
+            }
+
+            _drivesim "$@"
+
+            """
+    }
+
+    // MARK: fish
+
+    /// Text inside a fish single-quoted string.
+    static func fishQuoted(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
+    }
+
+    static var fish: String {
+        var out = "# fish completion for drivesim (generated by 'drivesim completions fish')\n"
+        let names = commands.map { $0.name }.joined(separator: " ")
+        out += "complete -c drivesim -f\n"
+        for command in commands {
+            out += "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a \(command.name) -d '\(fishQuoted(command.abstract))'\n"
+        }
+        out += "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a help -d 'Show help for a command'\n"
+        out += "complete -c drivesim -n '__fish_seen_subcommand_from help' -a '\(names)'\n"
+        for command in commands {
+            let when = "-n '__fish_seen_subcommand_from \(command.name)'"
+            if command.name == name {
+                out += "complete -c drivesim \(when) -a '\(shells.joined(separator: " "))'\n"
+            } else {
+                out += "complete -c drivesim \(when) -F\n"
+            }
+            for option in options(of: command) {
+                var spec = "complete -c drivesim \(when)"
+                for spelling in option.names {
+                    spec += spelling.hasPrefix("--") ? " -l \(spelling.dropFirst(2))" : " -s \(spelling.dropFirst())"
+                }
+                if option.value != nil {
+                    let list = option.names.lazy.compactMap(values(of:)).first
+                    spec += list.map { " -x -a '\($0.joined(separator: " "))'" } ?? (option.takesPath ? " -r -F" : " -x")
+                }
+                out += spec + " -d '\(fishQuoted(option.summary))'\n"
+            }
+        }
+        return out
+    }
+}

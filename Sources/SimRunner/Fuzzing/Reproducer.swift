@@ -1,0 +1,132 @@
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// What makes a shrunk failure a file ready to commit: a readable file name
+/// (the check it breaks), a name and description that name no path but the
+/// file's own, and `expect` matchers that pin the correct behaviour at the
+/// collision (docs/fuzzing.md#reproducers).
+package enum ReproducerFile {
+    /// The file name, without a folder: the check, the mutant if any, the
+    /// campaign's seed and the run, e.g. `invariant-3-urgent-waits-seed-1-run-268.json`
+    /// or `rule-barge-in-seed-1-run-268.json`. One campaign writes one file per
+    /// check, so names never collide; the same campaign always gives the same names.
+    package static func fileName(check: Check, fault: TalkArbiter.Fault?, seed: UInt64, run: Int) -> String {
+        let mutant = fault.map { "-\($0.rawValue)" } ?? ""
+        return "\(slug(check))\(mutant)-seed-\(seed)-run-\(run).json"
+    }
+
+    /// A check in kebab case: `invariant-3`, `rule-barge-in`, `road-<check>`.
+    package static func slug(_ check: Check) -> String {
+        let text: String
+        switch check {
+        case .invariant(let n): text = "invariant-\(n)"
+        case .rule(let rule): text = "rule-\(rule.rawValue)"
+        case .road(let road): text = "road-\(road.rawValue)"
+        case .decision(let rule): text = "decision-\(rule.rawValue)"
+        }
+        // Only letters, digits and `-`, so the name is safe on every file system.
+        return String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
+    }
+
+    /// The sentence a mutant's reproducer carries in its `description`, so
+    /// that replaying it without `--mutant` (which passes) says why it passes.
+    package static func mutantNote(_ fault: TalkArbiter.Fault) -> String {
+        "Without --mutant \(fault.rawValue) this scenario passes only because the real arbiter is right: "
+            + "its expectations pin what the real arbiter does at the collision."
+    }
+
+    /// The mutant a reproducer's description names in its `mutantNote`, if any.
+    package static func mutant(noted description: String?) -> TalkArbiter.Fault? {
+        guard let description, let start = description.firstRange(of: "Without --mutant ")?.upperBound else { return nil }
+        let name = description[start...].prefix { $0 != " " }
+        guard let fault = TalkArbiter.Fault(rawValue: String(name)), description.contains(mutantNote(fault)) else { return nil }
+        return fault
+    }
+
+    /// `small` (a shrunk scenario that breaks `check`) ready to be written as
+    /// `file` (a bare file name): its name, description and matchers.
+    package static func prepare(
+        _ small: Scenario, check: Check, violation: Violation, fault: TalkArbiter.Fault?,
+        seed: UInt64, run: Int, unshrunkSize: Int, file: String
+    ) -> Scenario {
+        var out = small
+        let replay = fault.map { " --mutant \($0.rawValue)" } ?? ""
+        out.name = "fuzz seed \(seed) run \(run): \(check)"
+        out.expect = expectations(small, violation: violation, fault: fault)
+        var text =
+            "Breaks \(check) at \(violation.t): \(violation.message). Found by drivesim fuzz --seed \(seed), run \(run)\(replay); "
+            + "shrunk from \(unshrunkSize) to \(Shrinker.size(of: small)) items. Replay: drivesim run \(file)\(replay)."
+        if let fault {
+            text += " " + mutantNote(fault)
+        } else {
+            text += " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
+        }
+        out.description = text
+        return out
+    }
+
+    /// Matchers that the real arbiter's timeline meets and the mutant's does
+    /// not: the real arbiter's events at the violation's instant (each with
+    /// its SPEC fields), and, if the mutant meets those too, its events at the
+    /// instants where the two timelines first differ (the real event's and
+    /// the mutant's), with a `count` of what the mutant did there instead. Empty without a mutant (the real arbiter
+    /// failed, so there is no correct behaviour to pin) or when no such
+    /// matchers exist.
+    package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher] {
+        guard let fault else { return [] }
+        var plain = scenario
+        plain.expect = []
+        let real = Verdict(plain, fault: nil).simulation.timeline
+        let mutant = Verdict(plain, fault: fault).simulation.timeline
+        var matchers = pins(real, at: violation.t, against: nil)
+        if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
+            for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {
+                for matcher in pins(real, at: t, against: mutant) where !matchers.contains(matcher) { matchers.append(matcher) }
+            }
+        }
+        guard !mutant.failures(of: matchers).isEmpty, real.failures(of: matchers).isEmpty else { return [] }
+        for i in matchers.indices { matchers[i].path = "expect[\(i)]" }
+        return matchers
+    }
+
+    /// One matcher per distinct event of `real` at `t` (a `count` when the
+    /// same event happens more than once then); with `other`, also a `count`
+    /// matcher for each distinct event of `other` at `t` that `real` has a
+    /// different number of.
+    static func pins(_ real: Timeline, at t: SimTime, against other: Timeline?) -> [Matcher] {
+        var out: [Matcher] = []
+        func add(_ timeline: Timeline, countAlways: Bool) {
+            for event in timeline.events where event.t == t {
+                let fields = event.kind.specFields.compactMap { field in timeline.value(of: field, in: event).map { (field: field, value: $0) } }
+                    .sorted { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+                var matcher = Matcher(event: event.kind, fields: fields, when: .at(t))
+                let inReal = real.events.filter { real.matches(matcher, $0) }.count
+                if countAlways || inReal != 1 { matcher.count = inReal }
+                if countAlways, let other, other.events.filter({ other.matches(matcher, $0) }).count == inReal { continue }
+                if !out.contains(matcher) { out.append(matcher) }
+            }
+        }
+        add(real, countAlways: false)
+        if let other { add(other, countAlways: true) }
+        return out
+    }
+
+    /// Where the two timelines first differ (kind, time or SPEC fields): the
+    /// time of each one's event there (nil for one that has ended), or nil if
+    /// they are the same.
+    static func firstDifference(_ real: Timeline, _ mutant: Timeline) -> (real: SimTime?, mutant: SimTime?)? {
+        func key(_ timeline: Timeline, _ event: TimelineEvent) -> [String] {
+            [event.kind.rawValue, String(event.t.ms)]
+                + event.kind.specFields.map { timeline.value(of: $0, in: event)?.description ?? "-" }
+        }
+        let n = max(real.events.count, mutant.events.count)
+        for i in 0..<n {
+            let a = i < real.events.count ? real.events[i] : nil, b = i < mutant.events.count ? mutant.events[i] : nil
+            if let a, let b, key(real, a) == key(mutant, b) { continue }
+            return (a?.t, b?.t)
+        }
+        return nil
+    }
+}
