@@ -263,6 +263,21 @@ private struct Case {
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }
 
+    @Test func aNowLineEndingAfterItsPassIsLineAfterManeuversFaultAlone() throws {
+        // m1's now line ends 1 ms after m1 was passed: it did end, so now-line is content.
+        var c = try Case("road/gps-gap")
+        try #require(c.checks.isEmpty)
+        let roster = c.run.timeline.roster
+        let passed = try c.first {
+            if case .road(.turnPassed(let m)) = $0.what { roster.road.maneuvers[m.int].id == "m1" } else { false }
+        }
+        let ended = try c.first {
+            if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m1.now" } else { false }
+        }
+        c.move(ended, to: c.events[passed].t + ms(1))
+        #expect(c.checks == [.road(.lineAfterManeuver)])
+    }
+
     // MARK: Decisions at their boundaries
 
     /// s1 (10 s) plays from 0; g1 is requested at `requestAt`; Dad speaks at 7.5 s.
