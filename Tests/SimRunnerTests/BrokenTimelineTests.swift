@@ -187,19 +187,59 @@ private struct Case {
             c.move(ended, to: c.events[passed].t + ms(1))
             return c.checks
         case .road(.nowLine):
-            // m1 is passed without a now line, and the timeline no longer says why.
-            var c = try Case("road/gps-gap")
+            // m1 is passed without a now line (no fix in the tunnel), and the timeline no longer says why.
+            var c = try Case("road/tunnel-beyond-horizon")
             try #require(c.checks.isEmpty)
             c.events.remove(at: try c.first { if case .road(.turnUnannounced) = $0.what { true } else { false } })
             return c.checks
         case .road(.link):
-            // A report sent 1 ms older than the link's freshness.
+            // The first report sent 1 ms older than the link's freshness (and delivered:
+            // that it lands stale is the sender's fault, not the link's).
             var c = try Case("road/gps-gap")
             try #require(c.checks.isEmpty)
             let freshness = try #require(c.scenario.road).link.freshness.ms
             let i = try c.first { if case .road(.reportSent) = $0.what { true } else { false } }
             guard case .road(.reportSent(let fix, _, let onRoute, let next)) = c.events[i].what else { throw Broken() }
             c.events[i].what = .road(.reportSent(fix, ageMs: freshness + 1, onRoute: onRoute, next: next))
+            return c.checks
+        case .road(.announced):
+            // The car reaches the exit, but the timeline never says it passed it.
+            var c = try Case("road/highway-120")
+            try #require(c.checks.isEmpty)
+            let roster = c.run.timeline.roster
+            c.events.remove(at: try c.first {
+                if case .road(.turnPassed(let m)) = $0.what { roster.road.maneuvers[m.int].id == "exit" } else { false }
+            })
+            return c.checks
+        case .road(.linkHonest):
+            // A fix the busy link dropped is no longer accounted for.
+            var c = try Case("road/slow-link-timeout")
+            try #require(c.checks.isEmpty)
+            c.events.remove(at: try c.first { if case .road(.reportDropped(_, .busy)) = $0.what { true } else { false } })
+            return c.checks
+        case .road(.spokenDistance):
+            // m1's near line ("In 200 meters") is requested, played and ended 8 s later,
+            // still before the now line, when far fewer meters are left.
+            var c = try Case("road/dense-detour")
+            try #require(c.checks.isEmpty)
+            let roster = c.run.timeline.roster
+            for kind in [EventKind.guidanceRequested, .guidanceStarted, .guidanceEnded] {
+                let i = try c.first {
+                    switch $0.what {
+                    case .guidanceRequested(let l), .guidanceStarted(let l), .guidanceEnded(let l):
+                        $0.kind == kind && roster.lines[l.int].id == "m1.near"
+                    default: false
+                    }
+                }
+                c.move(i, to: c.events[i].t + ms(8_000))
+            }
+            return c.checks
+        case .road(.passedTruth):
+            // m1 is passed 1 ms before the true track reaches it.
+            var c = try Case("road/recorded-true-track")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { if case .road(.turnPassed) = $0.what { true } else { false } }
+            c.move(i, to: c.events[i].t - ms(1))
             return c.checks
         default:
             Issue.record("no broken timeline for \(check)")
@@ -219,8 +259,23 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth].map(Check.road)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
+    }
+
+    @Test func aNowLineEndingAfterItsPassIsLineAfterManeuversFaultAlone() throws {
+        // m1's now line ends 1 ms after m1 was passed: it did end, so now-line is content.
+        var c = try Case("road/gps-gap")
+        try #require(c.checks.isEmpty)
+        let roster = c.run.timeline.roster
+        let passed = try c.first {
+            if case .road(.turnPassed(let m)) = $0.what { roster.road.maneuvers[m.int].id == "m1" } else { false }
+        }
+        let ended = try c.first {
+            if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m1.now" } else { false }
+        }
+        c.move(ended, to: c.events[passed].t + ms(1))
+        #expect(c.checks == [.road(.lineAfterManeuver)])
     }
 
     // MARK: Decisions at their boundaries

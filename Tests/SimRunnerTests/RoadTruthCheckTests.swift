@@ -21,12 +21,13 @@ import Testing
         return (scenario, run, bad)
     }
 
-    @Test func aManeuverThePassedAndTheReasonsForgetFiresAnnounced() throws {
+    @Test func aManeuverPassedWithoutANowLineOrAReasonIsNowLinesFaultNotAnnounceds() throws {
         let (s, run, bad) = try broken("tunnel-beyond-horizon") { events in
             events.removeAll { if case .road(.turnUnannounced) = $0.what { true } else { false } }
         }
-        #expect(!checks(s, run).contains(.announced))
-        #expect(checks(s, bad).contains(.announced))
+        #expect(Invariants.checkRoad(s, run).isEmpty)
+        #expect(checks(s, bad).isEmpty)
+        #expect(Set(Invariants.checkRoad(s, bad).map(\.check)) == [.road(.nowLine)])
     }
 
     @Test func aManeuverNeverPassedInTheTimelineFiresAnnounced() throws {
@@ -44,6 +45,17 @@ import Testing
         }
         #expect(!checks(s, run).contains(.linkHonest))
         #expect(checks(s, bad).contains(.linkHonest))
+    }
+
+    @Test func aReportSentStaleAndDeliveredIsTheSendersFaultNotTheLinks() throws {
+        let (s, _, bad) = try broken("gps-gap") { events in
+            let i = events.firstIndex { if case .road(.reportSent) = $0.what { true } else { false } }!
+            guard case .road(.reportSent(let f, _, let onRoute, let next)) = events[i].what else { return }
+            events[i].what = .road(.reportSent(f, ageMs: 2_500, onRoute: onRoute, next: next))
+        }
+        #expect(bad.timeline.events.contains { if case .road(.reportDelivered) = $0.what { true } else { false } })
+        #expect(!checks(s, bad).contains(.linkHonest))
+        #expect(Invariants.checkRoad(s, bad).map(\.check).contains(.road(.link)))
     }
 
     @Test func aReportDeliveredPastItsFreshnessFiresLinkHonest() throws {

@@ -5,13 +5,13 @@ import SimClock
 public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// No guidance line plays after its maneuver has been passed.
     case lineAfterManeuver = "line-after-maneuver"
-    /// Every maneuver passed got a "now" line that ended before it, or the timeline says why not.
+    /// Every maneuver passed got a "now" line, or the timeline says why not (when it ended is R1's).
     case nowLine = "now-line"
     /// No report is sent stale, and never two are in flight.
     case link
-    /// Every maneuver the true track reaches is passed, with a "now" line or a reason (Invariants+RoadTruth).
+    /// Every maneuver the true track reaches is passed in the timeline (Invariants+RoadTruth).
     case announced
-    /// No report lands in an outage or stale, none out of order, every one accounted for.
+    /// No report lands in an outage, none sent fresh lands stale, none out of order, every fix accounted for.
     case linkHonest = "link-honest"
     /// A far or near line never says more meters than are truly left when it starts.
     case spokenDistance = "spoken-distance"
@@ -27,8 +27,8 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
 /// from the planner's state: a wrong planner cannot vouch for itself.
 extension Invariants {
     /// R1 no guidance line plays after its maneuver has been passed; R2 every
-    /// maneuver passed got a "now" line that ended before it, or the timeline
-    /// says why not; R3 no report is sent stale, never two in flight.
+    /// maneuver passed got a "now" line (R1 sees that it ended before), or
+    /// the timeline says why not; R3 no report is sent stale, never two in flight.
     public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -43,7 +43,7 @@ extension Invariants {
             }
         }
         // R1 and R2: lines by maneuver.
-        var nowEnded: [String: SimTime] = [:]
+        var nowEnded: Set<String> = []
         var nowDropped: Set<String> = []
         for event in timeline.events {
             switch event.what {
@@ -59,15 +59,14 @@ extension Invariants {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) played after \(maneuver) was passed at \(pass)"))
                 }
-                if isNow { nowEnded[maneuver] = min(nowEnded[maneuver] ?? event.t, event.t) }
+                if isNow { nowEnded.insert(maneuver) }
             default: continue
             }
         }
         for (maneuver, pass) in passed.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-            if let end = nowEnded[maneuver], end <= pass { continue }
-            if unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
+            if nowEnded.contains(maneuver) || unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
             found.append(.init(check: .road(.nowLine), t: pass,
-                               message: "maneuver \(maneuver) was passed without a \"now\" line ending before it, and the timeline does not say why"))
+                               message: "maneuver \(maneuver) was passed without a \"now\" line, and the timeline does not say why"))
         }
         // R3: the link.
         var inFlight: String? = nil

@@ -61,8 +61,9 @@ extension Invariants {
     }
 
     /// R4 `announced`: every maneuver the true track reaches is passed in the
-    /// timeline, got a "now" line or a reason; R5 `link-honest`: no report
-    /// lands in an outage or older than the freshness limit, none is sent
+    /// timeline (whether it got a "now" line or a reason is R2's); R5
+    /// `link-honest`: no report lands in an outage, none sent fresh lands
+    /// older than the freshness limit (one sent stale is R3's), none is sent
     /// for a fix older than one already reported, every fix that arrives
     /// is reported or dropped with a reason; R6 `spoken-distance`: a far or
     /// near line never says more meters than are truly left when it starts;
@@ -74,7 +75,6 @@ extension Invariants {
         let truth = RoadTruth(road)
         let count = roster.road.maneuvers.count
         var passedAt = [SimTime?](repeating: nil, count: count)
-        var reason = [Bool](repeating: false, count: count)
         var index: [String: Int] = [:]
         for (i, m) in roster.road.maneuvers.enumerated() { index[m.id] = i }
         // The link: reports sent and in flight, by fix.
@@ -88,9 +88,6 @@ extension Invariants {
             switch event.what {
             case .guidanceRequested(let l): requestedAt[l.int] = event.t
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
-            case .road(.turnUnannounced(let m, _)): reason[m.int] = true
-            case .guidanceEnded(let l), .guidanceDropped(let l, _):
-                if roster.stage(of: l) == .now, let id = roster.lines[l.int].maneuver, let m = index[id] { reason[m] = true }
             case .guidanceStarted(let l):
                 // Only lines that start when requested: a line that waited keeps the words of its
                 // request until guidance decides its words when it starts (issue 10, not yet merged).
@@ -125,9 +122,10 @@ extension Invariants {
                 if road.link.outages.contains(where: { $0.contains(event.t) || ($0.from > sent && $0.from < event.t) }) {
                     found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage"))
                 }
-                if (event.t - taken).ms > road.link.freshness.ms {
+                // A report sent stale is the sender's fault (R3 `link`); one sent fresh must not go stale in flight.
+                if (sent - taken).ms <= road.link.freshness.ms, (event.t - taken).ms > road.link.freshness.ms {
                     found.append(.init(check: .road(.linkHonest), t: event.t,
-                                       message: "f\(f.raw) was delivered \((event.t - taken).ms) ms old, over its freshness"))
+                                       message: "f\(f.raw) was sent fresh but delivered \((event.t - taken).ms) ms old, over its freshness"))
                 }
             default: continue
             }
@@ -143,14 +141,9 @@ extension Invariants {
                 found.append(.init(check: .road(.passedTruth), t: pass,
                                    message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
             }
-            guard let truePass = truth.passes[m], truePass <= end else { continue }
-            if passedAt[m] == nil {
-                found.append(.init(check: .road(.announced), t: truePass,
-                                   message: "the car passed \(id) at \(truePass) but the timeline never says so"))
-            } else if !reason[m] {
-                found.append(.init(check: .road(.announced), t: truePass,
-                                   message: "\(id) got no \"now\" line and the timeline gives no reason"))
-            }
+            guard let truePass = truth.passes[m], truePass <= end, passedAt[m] == nil else { continue }
+            found.append(.init(check: .road(.announced), t: truePass,
+                               message: "the car passed \(id) at \(truePass) but the timeline never says so"))
         }
         return found
     }
