@@ -29,6 +29,10 @@ public enum Drivesim {
     /// Finds the command and runs it; `command` is set once it is known.
     static func dispatch(_ arguments: [String], command name: inout String?, console: inout Console) throws -> Int32 {
         guard let first = arguments.first else { return try DemoCommand.run(console: &console) }
+        if first == "--version" {
+            console.out("drivesim \(DrivesimVersion.current)\n")
+            return 0
+        }
         if ["--help", "-h", "help"].contains(first) {
             if first == "help", arguments.count > 1 {
                 let topic = arguments[1]
@@ -65,6 +69,7 @@ public enum Drivesim {
             \(usage)
 
             With no command, drivesim runs a built-in demo drive and prints its timeline.
+            'drivesim --version' prints the version.
 
             COMMANDS:
 

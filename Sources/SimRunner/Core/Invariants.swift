@@ -12,18 +12,23 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     case rule(Rule)
     /// One of the road's invariants (docs/timeline.md).
     case road(RoadCheck)
+    /// What is checked of an arbiter beyond the timeline: its actions can be
+    /// carried out, and, in differential mode, it decides as the reference does.
+    case arbiter(ArbiterCheck)
 
     public var description: String {
         switch self {
         case .invariant(let n): return "invariant \(n)"
         case .rule(let rule): return "rule \(rule.rawValue)"
         case .road(let check): return "road \(check.rawValue)"
+        case .arbiter(let check): return "arbiter \(check.rawValue)"
         }
     }
 
     /// Every check, in report order.
     public static let all: [Check] =
         (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + RoadCheck.allCases.map(Check.road)
+        + ArbiterCheck.allCases.map(Check.arbiter)
 }
 
 /// A broken check.
