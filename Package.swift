@@ -11,6 +11,13 @@ let package = Package(
     name: "drivesim",
     products: [
         .executable(name: "drivesim", targets: ["drivesim"]),
+        // The simulator as a library (docs/library.md): import the modules you use.
+        .library(
+            name: "Drivesim",
+            targets: ["SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus", "SimRunner", "ScenarioFormat", "Review", "Fuzzing"]
+        ),
+        // The conformance kit: the SPEC corpus and fuzzing for your own arbiter, from Swift Testing.
+        .library(name: "DrivesimTesting", targets: ["DrivesimTesting"]),
     ],
     targets: [
         // The folder is `Sources/Clock`; the module is `SimClock` so that it
@@ -52,6 +59,13 @@ let package = Package(
             path: "Sources/SimRunner/CLI",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "DrivesimTesting",
+            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "TalkArbiter", "SimClock"],
+            // SPEC's talk scenarios, a copy of Scenarios/*.json (.ci/run checks they agree).
+            resources: [.copy("Corpus")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
         .target(name: "TestSupport", dependencies: ["DrivesimCLI", "ScenarioFormat", "SimRunner"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
@@ -69,6 +83,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,22 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// An app's own talk arbiter, tested with drivesim's conformance kit.
+let package = Package(
+    name: "app-conformance",
+    dependencies: [
+        .package(path: "../.."),
+    ],
+    targets: [
+        // The app's arbiter: no dependency on drivesim at all.
+        .target(name: "AppTalk"),
+        .testTarget(
+            name: "AppTalkTests",
+            dependencies: [
+                "AppTalk",
+                .product(name: "Drivesim", package: "drivesim"),
+                .product(name: "DrivesimTesting", package: "drivesim"),
+            ]
+        ),
+    ]
+)
