@@ -60,7 +60,7 @@ public enum Conformance {
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 return ConformanceScenario(name: name, loaded: .failure(.unreadable(name)))
             }
-            do {
+            do throws(ScenarioError) {
                 return ConformanceScenario(name: name, loaded: .success(try ScenarioDecoder.decode(Array(data), file: name)))
             } catch {
                 return ConformanceScenario(name: name, loaded: .failure(.invalid(error)))

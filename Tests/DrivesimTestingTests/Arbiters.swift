@@ -43,18 +43,20 @@ struct Impossible: Arbiter {
     var isIdle: Bool { true }
 }
 
-/// An arbiter that cuts a stretch when none plays.
+/// An arbiter that cuts a reply's first stretch, by Dad, the moment the reply begins: nothing plays yet.
 struct PhantomCut: Arbiter {
-    init(_ tables: ArbiterTables) {}
+    let replies: [TalkArbiter.Reply]
+    init(_ tables: ArbiterTables) { replies = tables.replies }
     mutating func lineEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func earsTimer(at t: SimTime, into a: inout [Action]) {}
     mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {}
-    mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {
-        a.append(.stretchCut(reply: 0, stretch: 0, rule: .longCut, by: .line(i), played: .zero, then: .repeat))
+    mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {}
+    mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        a.append(.replyBegan(reply: i))
+        a.append(.stretchCut(reply: i, stretch: replies[i].stretches.lowerBound, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil))
     }
-    mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func endInstant(at t: SimTime, into a: inout [Action]) {}

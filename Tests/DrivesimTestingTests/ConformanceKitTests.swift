@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func cuttingAStretchThatIsNotPlayingIsImpossible() throws {
-        let file = try #require(Conformance.scenarios.first { $0.name == "guidance-queue.json" })
+        let file = try #require(Conformance.scenarios.first { $0.name == "barge-in.json" })
         let verdict = Verdict(try file.scenario, arbiter: PhantomCut.self)
         #expect(verdict.simulation.impossibleAction?.reason == .stretchNotPlaying)
         #expect(!verdict.passed)
