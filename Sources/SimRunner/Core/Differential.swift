@@ -63,7 +63,7 @@ public struct Divergence: Sendable, Equatable {
 
 extension Roster {
     /// An input in words, with ids: `lineRequested g2`.
-    public func describe(_ input: ArbiterInput) -> String {
+    package func describe(_ input: ArbiterInput) -> String {
         switch input {
         case .lineEnded(let i): return "lineEnded \(line(i))"
         case .stretchEnded(let i): return "stretchEnded \(stretch(i))"
@@ -80,7 +80,7 @@ extension Roster {
 
     /// An action in words, with ids and its rule: `stretchCut r1/s1 (long-cut) by g2`.
     /// An index outside the tables is shown as `#n`.
-    public func describe(_ action: TalkArbiter.Action) -> String {
+    package func describe(_ action: TalkArbiter.Action) -> String {
         func rule(_ r: Rule?) -> String { r.map { " (\($0.rawValue))" } ?? "" }
         switch action {
         case .lineWaiting(let l, let r, let s): return "lineWaiting \(line(l))\(rule(r))" + (s.map { " for \(stretch($0))" } ?? "")
@@ -108,7 +108,7 @@ extension Roster {
     }
 
     /// A list of actions in words: `[lineStarted g1 until 00:05.000]`, `nothing`.
-    public func describe(_ actions: [TalkArbiter.Action]) -> String {
+    package func describe(_ actions: [TalkArbiter.Action]) -> String {
         actions.isEmpty ? "nothing" : "[" + actions.map(describe).joined(separator: ", ") + "]"
     }
 
