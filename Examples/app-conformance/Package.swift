@@ -5,7 +5,8 @@ import PackageDescription
 let package = Package(
     name: "app-conformance",
     dependencies: [
-        .package(path: "../.."),
+        // Named, so that the identity does not depend on the checkout folder's name.
+        .package(name: "drivesim", path: "../.."),
     ],
     targets: [
         // The app's arbiter: no dependency on drivesim at all.

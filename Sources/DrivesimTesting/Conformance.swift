@@ -27,7 +27,7 @@ public enum Conformance {
         let verdict = Verdict(scenario, arbiter: arbiter, differential: true)
         guard verdict.passed else {
             throw ConformanceFailure(
-                scenario: scenario.name, violations: verdict.violations.map(\.line),
+                scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
                 expectations: verdict.failures.map(\.summary), reproducers: [])
         }
     }
