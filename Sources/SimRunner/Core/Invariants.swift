@@ -16,6 +16,7 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// carried out, and, in differential mode, it decides as the reference does.
     case arbiter(ArbiterCheck)
 
+    /// `invariant 1`, `rule short-wait`, `road link`, `arbiter divergence`.
     public var description: String {
         switch self {
         case .invariant(let n): return "invariant \(n)"
@@ -33,9 +34,11 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
 
 /// A broken check.
 public struct Violation: Sendable, Equatable {
+    /// The check it broke.
     public var check: Check
     /// When it broke.
     public var t: SimTime
+    /// What broke, with the ids concerned.
     public var message: String
 }
 
