@@ -11,6 +11,7 @@ import TalkArbiter
 /// performed, against what the simulator itself knows (which lines were
 /// requested, what plays, which chunks are ready), never the arbiter's word:
 /// the first impossible one stops the run and is kept in `impossibleAction`.
+/// (The reference `TalkArbiter` is validated in debug builds only.)
 public struct Simulation: Sendable {
     /// What a run produced.
     public var timeline: Timeline
@@ -116,6 +117,17 @@ private struct Run<A: Arbiter> {
     var eventsHandled = 0
     /// What the simulator knows, to validate the arbiter's actions.
     var known: ActionValidator
+    /// Whether actions are validated: always for a foreign arbiter; for the
+    /// reference (and its mutants) in debug builds only, so the built-in path
+    /// keeps its speed while every debug test run checks it never needs it.
+    /// A constant once `Run` is specialised.
+    var validating: Bool {
+        #if DEBUG
+        return true
+        #else
+        return A.self != TalkArbiter.self
+        #endif
+    }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
 
@@ -157,13 +169,13 @@ private struct Run<A: Arbiter> {
 
     /// A reply begins: its chunks become ready `ready` after now (at once for 0).
     mutating func replyBegins(_ reply: Int, at now: SimTime) {
-        known.replyBegins(reply)
+        if validating { known.replyBegins(reply) }
         arbiter.replyBegan(reply, at: now, into: &actions)
         for stretch in roster.replyStretches[reply] {
             let ready = roster.stretches[stretch].ready
             if ready == .zero {
                 eventsHandled += 1
-                known.chunkReady[stretch] = true
+                if validating { known.chunkReady[stretch] = true }
                 arbiter.chunkReady(stretch, at: now, into: &actions)
             } else {
                 schedule(.chunkReady(stretch), at: now + ready)
@@ -199,11 +211,11 @@ private struct Run<A: Arbiter> {
         case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
         case .lineRequested(let line):
             record(now, .guidanceRequested(LineIndex(line)))
-            known.lineRequested(line)
+            if validating { known.lineRequested(line) }
             arbiter.lineRequested(line, at: now, into: &actions)
         case .replyBegins(let reply): replyBegins(reply, at: now)
         case .chunkReady(let stretch):
-            known.chunkReady[stretch] = true
+            if validating { known.chunkReady[stretch] = true }
             arbiter.chunkReady(stretch, at: now, into: &actions)
         case .dadStarts(let utterance):
             record(now, .dadStarted(UtteranceIndex(utterance)))
@@ -224,7 +236,7 @@ private struct Run<A: Arbiter> {
         guard !actions.isEmpty else { return }
         defer { actions.removeAll(keepingCapacity: true) }
         for action in actions {
-            if let reason = known.admit(action, at: now) {
+            if validating, let reason = known.admit(action, at: now) {
                 impossible = ImpossibleAction(t: now, input: input, action: action, reason: reason)
                 return
             }
