@@ -109,7 +109,6 @@ enum SimEvent: Sendable {
 private struct Run<A: Arbiter> {
     let scenario: Scenario
     let roster: Roster
-    var arbiter: A
     var bus = AudioBus()
     var timeline: Timeline
     var loop = SimLoop<SimEvent>()
@@ -130,6 +129,9 @@ private struct Run<A: Arbiter> {
     }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
+    /// Last, so that unspecialised code (an arbiter from another module)
+    /// finds every other field at a fixed offset.
+    var arbiter: A
 
     init(_ scenario: Scenario, make: (ArbiterTables) -> A) {
         self.scenario = scenario
