@@ -11,6 +11,13 @@ let package = Package(
     name: "drivesim",
     products: [
         .executable(name: "drivesim", targets: ["drivesim"]),
+        // The simulator as a library (docs/library.md): import the modules you use.
+        .library(
+            name: "Drivesim",
+            targets: ["SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus", "SimRunner", "ScenarioFormat", "Review", "Fuzzing"]
+        ),
+        // The conformance kit: the SPEC corpus and fuzzing for your own arbiter, from Swift Testing.
+        .library(name: "DrivesimTesting", targets: ["DrivesimTesting"]),
     ],
     targets: [
         // The folder is `Sources/Clock`; the module is `SimClock` so that it
@@ -58,8 +65,15 @@ let package = Package(
             path: "Sources/SimRunner/CLI",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "DrivesimTesting",
+            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "TalkArbiter", "SimClock"],
+            // SPEC's talk scenarios, a copy of Scenarios/*.json (.ci/run checks they agree).
+            resources: [.copy("Corpus")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
-        .target(name: "TestSupport", dependencies: ["DrivesimCLI", "ScenarioFormat", "SimRunner"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["DrivesimCLI", "ScenarioFormat", "SimRunner", "TalkArbiter", "SimClock"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
@@ -80,6 +94,7 @@ let package = Package(
             dependencies: ["RouteImport", "SimRunner", "TestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
     ]
 )

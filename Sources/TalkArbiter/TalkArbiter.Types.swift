@@ -10,6 +10,7 @@ extension TalkArbiter {
         /// What Pippa does with a stretch that guidance cut.
         public var afterCut: AfterCut
 
+        /// Settings; the defaults are SPEC 3's.
         public init(earsTail: SimTime = SimTime(ms: 500), waitLimit: SimTime = SimTime(ms: 3000), afterCut: AfterCut = .repeat) {
             self.earsTail = earsTail; self.waitLimit = waitLimit; self.afterCut = afterCut
         }
@@ -27,13 +28,16 @@ extension TalkArbiter {
 
     /// What the arbiter needs to know of a guidance line.
     public struct Line: Sendable, Equatable {
+        /// How long it plays.
         public var duration: SimTime
+        /// Whether it cuts Pippa at once (`urgent-cut`) and queues ahead of ordinary lines.
         public var urgent: Bool
         /// The maneuver it announces, numbered by the caller.
         public var maneuver: Int?
         /// A line still pending at this instant is dropped.
         public var expires: SimTime?
 
+        /// A line; `ArbiterTables` refuses a duration that is not above zero.
         public init(duration: SimTime, urgent: Bool = false, maneuver: Int? = nil, expires: SimTime? = nil) {
             self.duration = duration; self.urgent = urgent; self.maneuver = maneuver; self.expires = expires
         }
@@ -44,8 +48,8 @@ extension TalkArbiter {
         /// Indices into the stretch table; never empty.
         public var stretches: Range<Int>
 
+        /// A reply of the given stretches; `ArbiterTables` refuses an empty or out-of-range one.
         public init(stretches: Range<Int>) {
-            precondition(!stretches.isEmpty, "a reply has at least one stretch")
             self.stretches = stretches
         }
     }
@@ -64,6 +68,7 @@ extension TalkArbiter {
         case lineWaiting(line: Int, rule: Rule, stretch: Int?)
         /// A line starts playing now; the caller reports its end at `endsAt`.
         case lineStarted(line: Int, endsAt: SimTime)
+        /// A playing line ended (its `lineEnded` input came).
         case lineEnded(line: Int)
         /// A pending line is dropped (`superseded` or `stale`).
         case lineDropped(line: Int, rule: Rule)
@@ -74,12 +79,17 @@ extension TalkArbiter {
         /// A stretch starts playing now; the caller reports its end at `endsAt`.
         /// `held` is how long guidance held it back, if it did.
         case stretchStarted(reply: Int, stretch: Int, endsAt: SimTime, held: SimTime?)
+        /// The playing stretch ended (its `stretchEnded` input came at its end).
         case stretchEnded(reply: Int, stretch: Int)
         /// A stretch is cut now; `then` is what follows under `after-cut` when guidance cut it.
         case stretchCut(reply: Int, stretch: Int, rule: Rule, by: Cause, played: SimTime, then: AfterCut?)
+        /// The active reply's last stretch is over.
         case replyEnded(reply: Int)
+        /// The active reply is abandoned (`barge-in` or `after-cut`).
         case replyAbandoned(reply: Int, rule: Rule)
+        /// The ears closed over this instant (recorded only when they change).
         case earsClosed
+        /// The ears opened over this instant (recorded only when they change).
         case earsOpened
         /// Call `earsTimer(at:)` at this instant.
         case wake(at: SimTime)

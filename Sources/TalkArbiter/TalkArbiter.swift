@@ -44,12 +44,13 @@ public struct TalkArbiter: Sendable {
     var instant = InstantOrder()
     #endif
 
-    /// An arbiter at time zero: the ears open, nothing playing.
+    /// An arbiter at time zero: the ears open, nothing playing. Unchecked
+    /// tables, for tests; the public way in is `init(_:)` with `ArbiterTables`.
     /// - Parameters:
     ///   - lines: every guidance line that may be requested.
     ///   - replies: every reply that may begin, Dad's included.
     ///   - stretchDurations: every stretch's duration; replies index into it.
-    public init(settings: Settings, lines: [Line], replies: [Reply], stretchDurations: [SimTime]) {
+    package init(settings: Settings, lines: [Line], replies: [Reply], stretchDurations: [SimTime]) {
         self.init(settings: settings, lines: lines, replies: replies, stretchDurations: stretchDurations, fault: nil)
     }
 

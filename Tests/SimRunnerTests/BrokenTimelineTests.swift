@@ -241,6 +241,21 @@ private struct Case {
             let i = try c.first { if case .road(.turnPassed) = $0.what { true } else { false } }
             c.move(i, to: c.events[i].t - ms(1))
             return c.checks
+        case .arbiter(.impossibleAction):
+            // An arbiter that starts a line that does not exist: the run stops at
+            // that action, and the violation names it.
+            let file = try Fixtures.scenario("urgent-cut")
+            try #require(Verdict(file).passed)
+            return Set(Verdict(file, arbiter: Impossible.self).violations.map(\.check))
+        case .arbiter(.divergence):
+            // A Swift arbiter that compares short-wait's remaining time with `<`:
+            // at exactly waitLimit left it cuts where the reference waits.
+            let file = try Fixtures.scenario("short-wait-at-limit")
+            try #require(Verdict(file, arbiter: Wrapped<Faithful>.self, differential: true).passed)
+            // The same arbiter breaks timeline checks too: what differential mode
+            // adds to them is exactly the divergence.
+            let alone = Set(Verdict(file, arbiter: Wrapped<StrictWait>.self).violations.map(\.check))
+            return Set(Verdict(file, arbiter: Wrapped<StrictWait>.self, differential: true).violations.map(\.check)).subtracting(alone)
         default:
             Issue.record("no broken timeline for \(check)")
             return []
@@ -251,7 +266,8 @@ private struct Case {
 
     @Test(arguments: Check.all)
     func eachCheckFiresOnATimelineBrokenForItAlone(check: Check) throws {
-        #expect(try Self.fired(breaking: check) == [check])
+        let fired = try Self.fired(breaking: check)
+        #expect(fired == [check], "fired: \(fired.sorted())")
     }
 
     @Test func everyCheckIsOneOfTheListedOnes() {
@@ -260,6 +276,7 @@ private struct Case {
             + [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .longCut, .bargeIn].map(Check.decision)
             + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth].map(Check.road)
+            + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }
 

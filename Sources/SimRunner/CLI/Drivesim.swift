@@ -32,6 +32,10 @@ public enum Drivesim {
     /// Finds the command and runs it; `command` is set once it is known.
     static func dispatch(_ arguments: [String], command name: inout String?, console: inout Console) throws -> Int32 {
         guard let first = arguments.first else { return try DemoCommand.run(console: &console) }
+        if first == "--version" {
+            console.out("drivesim \(DrivesimVersion.current)\n")
+            return 0
+        }
         if ["--help", "-h", "help"].contains(first) {
             if first == "help", arguments.count > 1 {
                 let topic = arguments[1]
@@ -67,7 +71,8 @@ public enum Drivesim {
         var text = wrap("OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and "
             + "its conversation with Pippa, refereed on one audio bus.", width: width, indent: 0)
         text += "\n\(usage)\n\n"
-        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline.", width: width, indent: 0)
+        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline. "
+            + "'drivesim --version' prints the version.", width: width, indent: 0)
         text += "\nCOMMANDS:\n"
         let column = 2 + (commands.map { $0.name.count }.max() ?? 8) + 2
         for command in commands {

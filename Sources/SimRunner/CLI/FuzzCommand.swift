@@ -170,7 +170,8 @@ enum FuzzCommand: Command {
     static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
         var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
         text += "failed runs per check:\n"
-        for check in Check.all {
+        // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
+        for check in Check.all where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
             text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
         }
         text += "rules fired:\n"
@@ -202,4 +203,9 @@ extension TalkArbiter.Fault {
         case .replyQueueLIFO: return "the newest waiting reply goes first"
         }
     }
+}
+
+extension Check {
+    /// Whether this is one of the arbiter's own checks (`Check.arbiter`).
+    var isArbiterCheck: Bool { if case .arbiter = self { return true } else { return false } }
 }

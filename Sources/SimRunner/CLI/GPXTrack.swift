@@ -79,7 +79,7 @@ public enum GPXTrack {
     }
 
     /// The road section's `fixes` value: `{"recorded": [...]}`.
-    public static func recordedFixes(_ points: [Point]) -> JSONValue {
+    package static func recordedFixes(_ points: [Point]) -> JSONValue {
         let start = points.first?.epochMs ?? 0
         let fixes = points.map { p -> JSONValue in
             let at = JSONValue.number(Seconds.literal(milliseconds: p.epochMs - start))

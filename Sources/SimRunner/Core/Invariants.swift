@@ -17,28 +17,34 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// That a decision by one rule was allowed in the instant it was made
     /// (`short-wait`, `long-cut`, `barge-in`; docs/timeline.md).
     case decision(Rule)
+    /// What is checked of an arbiter beyond the timeline: its actions can be
+    /// carried out, and, in differential mode, it decides as the reference does.
+    case arbiter(ArbiterCheck)
 
-    /// `invariant 2`, `rule stale`, `road link`, `decision short-wait`.
+    /// `invariant 1`, `rule short-wait`, `road link`, `decision short-wait`, `arbiter divergence`.
     public var description: String {
         switch self {
         case .invariant(let n): return "invariant \(n)"
         case .rule(let rule): return "rule \(rule.rawValue)"
         case .road(let check): return "road \(check.rawValue)"
         case .decision(let rule): return "decision \(rule.rawValue)"
+        case .arbiter(let check): return "arbiter \(check.rawValue)"
         }
     }
 
     /// Every check, in report order.
     public static let all: [Check] =
         (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + Invariants.decisionChecks.map(Check.decision)
-        + RoadCheck.allCases.map(Check.road)
+        + RoadCheck.allCases.map(Check.road) + ArbiterCheck.allCases.map(Check.arbiter)
 }
 
 /// A broken check.
 public struct Violation: Sendable, Equatable {
+    /// The check it broke.
     public var check: Check
     /// When it broke.
     public var t: SimTime
+    /// What broke, with the ids concerned.
     public var message: String
 }
 

@@ -5,26 +5,26 @@ import TalkArbiter
 /// A scenario's items numbered once, in file order, for the arbiter, the bus
 /// and the timeline: lines, replies (Pippa's, then Dad's), stretches and
 /// utterances. Names are looked up here only when a timeline is rendered.
-public struct Roster: Sendable {
-    public let lines: [GuidanceLine]
-    public let replyIDs: [String]
+package struct Roster: Sendable {
+    package let lines: [GuidanceLine]
+    package let replyIDs: [String]
     /// Each reply's stretches, as indices into `stretches`.
-    public let replyStretches: [Range<Int>]
-    public let stretches: [Scenario.Stretch]
+    package let replyStretches: [Range<Int>]
+    package let stretches: [Scenario.Stretch]
     /// The reply each stretch belongs to.
-    public let stretchReply: [Int]
-    public let utterances: [Scenario.Utterance]
+    package let stretchReply: [Int]
+    package let utterances: [Scenario.Utterance]
     /// The reply that answers each utterance, if any.
-    public let answer: [Int?]
+    package let answer: [Int?]
     /// How many replies come from the file's `replies` list; the rest answer Dad.
-    public let fileReplyCount: Int
+    package let fileReplyCount: Int
     /// Maneuver names numbered for the arbiter.
     let maneuverIndex: [Int?]
     /// The planned road: its events, maneuvers and generated lines (which
     /// follow the file's lines in `lines`).
-    public let road: RoadPlan
+    package let road: RoadPlan
     /// Each line's stage, for generated lines.
-    public let lineStages: [Stage?]
+    package let lineStages: [Stage?]
 
     init(_ scenario: Scenario, road: RoadPlan = .empty) {
         self.road = road

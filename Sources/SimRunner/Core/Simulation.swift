@@ -6,6 +6,12 @@ import TalkArbiter
 /// Runs one scenario: turns it into scheduled inputs, drives the loop one
 /// instant at a time (SPEC 4.2), hands each input to the arbiter, carries out
 /// its actions on the bus and records the timeline.
+///
+/// Any `Arbiter` can referee the run. Each action is validated before it is
+/// performed, against what the simulator itself knows (which lines were
+/// requested, what plays, which chunks are ready), never the arbiter's word:
+/// the first impossible one stops the run and is kept in `impossibleAction`.
+/// (The reference `TalkArbiter` is validated in debug builds only.)
 public struct Simulation: Sendable {
     /// What a run produced.
     public var timeline: Timeline
@@ -15,30 +21,49 @@ public struct Simulation: Sendable {
     public var endedAtRest: Bool
     /// How many events (inputs to the arbiter) the run handled.
     public var eventsHandled: Int
+    /// The first action the arbiter returned that could not be carried out;
+    /// the run stopped there. Always nil for the reference arbiter.
+    public var impossibleAction: ImpossibleAction?
+    /// Every input and the actions it drew, in order, when asked for
+    /// (differential mode); nil otherwise.
+    public var decisions: [Decision]?
 
-    /// Simulates `scenario` from time zero until nothing is left to happen.
+    /// Simulates `scenario` with the reference arbiter, from time zero until
+    /// nothing is left to happen.
     public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
 
+    /// Simulates `scenario` with an arbiter of type `arbiter`, built from the
+    /// scenario's tables; `recordingDecisions` keeps every decision in `decisions`.
+    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, recordingDecisions: Bool = false) {
+        self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { A($0) }
+    }
+
     /// Simulates `scenario` with a deliberately broken arbiter, for mutation testing.
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
-        self.init(scenario, roster: Roster(scenario, road: RoadPlan(scenario.road)), fault: fault)
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, recordingDecisions: Bool = false) {
+        self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
     }
 
     /// Simulates `scenario` over a road planned beforehand (`bench` times
     /// the planning and the whole run over the same runs).
     package init(_ scenario: Scenario, plan: RoadPlan) {
-        self.init(scenario, roster: Roster(scenario, road: plan), fault: nil)
+        self.init(scenario, roster: Roster(scenario, road: plan), recordingDecisions: false) { TalkArbiter($0, fault: nil) }
     }
 
-    /// Simulates `scenario` over a roster already numbered for it (a second
+    /// Simulates `scenario` with the arbiter that `make` builds from its
+    /// tables, over `roster` when one is already numbered for it (a second
     /// run of the same scenario, or a road planned beforehand).
-    package init(_ scenario: Scenario, roster: Roster, fault: TalkArbiter.Fault?) {
-        var run = Run(scenario, roster: roster, fault: fault)
+    package init<A: Arbiter>(
+        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, make: (ArbiterTables) -> A
+    ) {
+        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(scenario.road)), make: make)
+        if recordingDecisions { run.decisions = [] }
         run.simulate()
         timeline = run.timeline
         bus = run.bus
-        endedAtRest = run.arbiter.isIdle
+        endedAtRest = run.impossible == nil && run.arbiter.isIdle
         eventsHandled = run.eventsHandled
+        impossibleAction = run.impossible
+        decisions = run.decisions
     }
 }
 
@@ -55,6 +80,22 @@ enum SimEvent: Sendable {
     case dadStarts(Int)
     /// A road event of the plan (by index) happens.
     case road(Int)
+
+    /// The arbiter's input this event becomes (a road event is none: it only records).
+    var input: ArbiterInput {
+        switch self {
+        case .lineEnded(let i): return .lineEnded(i)
+        case .stretchEnded(let i): return .stretchEnded(i)
+        case .dadEnded(let i): return .dadEnded(i)
+        case .earsTimer: return .earsTimer
+        case .lineExpired(let i): return .lineExpired(i)
+        case .lineRequested(let i): return .lineRequested(i)
+        case .replyBegins(let i): return .replyBegan(i)
+        case .chunkReady(let i): return .chunkReady(i)
+        case .dadStarts(let i): return .dadStarted(i)
+        case .road: return .endOfInstant
+        }
+    }
 
     /// SPEC 4.2: completions (lines, stretches, utterances, the ears' timer),
     /// then arrivals (stale lines, the road's events, requests, then talk in
@@ -75,23 +116,42 @@ enum SimEvent: Sendable {
 }
 
 /// The mutable state of one run.
-private struct Run {
+private struct Run<A: Arbiter> {
     let scenario: Scenario
     let roster: Roster
-    var arbiter: TalkArbiter
     var bus = AudioBus()
     var timeline: Timeline
     var loop = SimLoop<SimEvent>()
     var actions: [TalkArbiter.Action] = []
     var eventsHandled = 0
+    /// What the simulator knows, to validate the arbiter's actions.
+    var known: ActionValidator
+    /// Whether actions are validated: always for a foreign arbiter; for the
+    /// reference (and its mutants) in debug builds only, so the built-in path
+    /// keeps its speed while every debug test run checks it never needs it.
+    /// A constant once `Run` is specialised.
+    var validating: Bool {
+        #if DEBUG
+        return true
+        #else
+        return A.self != TalkArbiter.self
+        #endif
+    }
+    var impossible: ImpossibleAction?
+    var decisions: [Decision]?
+    /// Last, so that unspecialised code (an arbiter from another module)
+    /// finds every other field at a fixed offset.
+    var arbiter: A
 
-    init(_ scenario: Scenario, roster: Roster, fault: TalkArbiter.Fault?) {
+    init(_ scenario: Scenario, roster: Roster, make: (ArbiterTables) -> A) {
         self.scenario = scenario
         self.roster = roster
-        arbiter = TalkArbiter(
-            settings: scenario.settings, lines: roster.arbiterLines,
+        let tables = ArbiterTables(
+            unchecked: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
-            stretchDurations: roster.stretches.map(\.duration), fault: fault)
+            stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
+        arbiter = make(tables)
+        known = ActionValidator(tables)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
         let records = roster.road.events
@@ -121,11 +181,13 @@ private struct Run {
 
     /// A reply begins: its chunks become ready `ready` after now (at once for 0).
     mutating func replyBegins(_ reply: Int, at now: SimTime) {
+        if validating { known.replyBegins(reply) }
         arbiter.replyBegan(reply, at: now, into: &actions)
         for stretch in roster.replyStretches[reply] {
             let ready = roster.stretches[stretch].ready
             if ready == .zero {
                 eventsHandled += 1
+                if validating { known.chunkReady[stretch] = true }
                 arbiter.chunkReady(stretch, at: now, into: &actions)
             } else {
                 schedule(.chunkReady(stretch), at: now + ready)
@@ -138,9 +200,11 @@ private struct Run {
             while let event = loop.nextEvent() {
                 eventsHandled += 1
                 handle(event, at: now)
+                if impossible != nil { return }
             }
             arbiter.endInstant(at: now, into: &actions)
-            perform(at: now)
+            perform(at: now, after: .endOfInstant)
+            if impossible != nil { return }
         }
     }
 
@@ -159,9 +223,12 @@ private struct Run {
         case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
         case .lineRequested(let line):
             record(now, .guidanceRequested(LineIndex(line)))
+            if validating { known.lineRequested(line) }
             arbiter.lineRequested(line, at: now, into: &actions)
         case .replyBegins(let reply): replyBegins(reply, at: now)
-        case .chunkReady(let stretch): arbiter.chunkReady(stretch, at: now, into: &actions)
+        case .chunkReady(let stretch):
+            if validating { known.chunkReady[stretch] = true }
+            arbiter.chunkReady(stretch, at: now, into: &actions)
         case .dadStarts(let utterance):
             record(now, .dadStarted(UtteranceIndex(utterance)))
             bus.startSpeech(utterance, at: now)
@@ -170,14 +237,21 @@ private struct Run {
             record(now, .road(roster.road.events[i].what))
             return
         }
-        perform(at: now)
+        perform(at: now, after: event.input)
     }
 
-    /// Carries out the arbiter's actions: the bus plays, the queue learns
-    /// when things end, the timeline records.
-    mutating func perform(at now: SimTime) {
+    /// Carries out the arbiter's actions, each validated first: the bus
+    /// plays, the queue learns when things end, the timeline records. The
+    /// first impossible action stops the run.
+    mutating func perform(at now: SimTime, after input: ArbiterInput) {
+        if decisions != nil { decisions!.append(Decision(t: now, input: input, actions: actions)) }
         guard !actions.isEmpty else { return }
+        defer { actions.removeAll(keepingCapacity: true) }
         for action in actions {
+            if validating, let reason = known.admit(action, at: now) {
+                impossible = ImpossibleAction(t: now, input: input, action: action, reason: reason)
+                return
+            }
             switch action {
             case .lineWaiting(let line, let rule, let stretch):
                 record(now, .guidanceWaiting(LineIndex(line), rule: rule, stretch: stretch.map(StretchIndex.init)))
@@ -218,7 +292,6 @@ private struct Run {
                 schedule(.earsTimer, at: time)
             }
         }
-        actions.removeAll(keepingCapacity: true)
     }
 
     mutating func record(_ t: SimTime, _ what: TimelineEvent.What) {

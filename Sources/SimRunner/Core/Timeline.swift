@@ -8,7 +8,7 @@ import TalkArbiter
 public struct Timeline: Sendable {
     /// The scenario's name.
     public let scenario: String
-    public let roster: Roster
+    package let roster: Roster
     public internal(set) var events: [TimelineEvent] = []
 
     init(scenario: String, roster: Roster) {
@@ -168,12 +168,12 @@ public struct Timeline: Sendable {
 
 extension Roster {
     /// A generated line's stage (nil for the file's lines and reroute lines).
-    public func stage(of line: LineIndex) -> Stage? {
+    package func stage(of line: LineIndex) -> Stage? {
         line.int < lineStages.count ? lineStages[line.int] : nil
     }
 
     /// The id of who cut a stretch: a line or an utterance.
-    public func id(of cause: TalkArbiter.Cause) -> String {
+    package func id(of cause: TalkArbiter.Cause) -> String {
         switch cause {
         case .line(let i): return lines[i].id
         case .utterance(let i): return utterances[i].id

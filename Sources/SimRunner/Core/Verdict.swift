@@ -3,9 +3,14 @@ import TalkArbiter
 
 /// Everything a checked run found: its timeline, broken invariants and failed expectations.
 public struct Verdict: Sendable {
+    /// The run.
     public var simulation: Simulation
+    /// Every broken check, an impossible action and a divergence from the reference included.
     public var violations: [Violation]
+    /// The scenario's expectations that did not hold.
     public var failures: [ExpectationFailure]
+    /// In differential mode, the first decision where the arbiter and the reference part.
+    public var divergence: Divergence?
 
     /// Simulates `scenario` twice (invariant 7 compares the two timelines),
     /// checks the other invariants, the rule checks and the expectations.
@@ -14,15 +19,41 @@ public struct Verdict: Sendable {
     /// a road plans it again, so a planner that is not deterministic shows.
     public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
 
+    /// The same with an arbiter of type `arbiter`. The checks read only the
+    /// timeline and the bus, so a wrong arbiter cannot vouch for itself.
+    /// With `differential`, the reference runs the scenario too and the
+    /// first decision where the two part is a violation (`Check.arbiter(.divergence)`).
+    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, differential: Bool = false) {
+        self.init(scenario, differential: differential) { A($0) }
+    }
+
     /// The same with a deliberately broken arbiter, for mutation testing.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
-        simulation = Simulation(scenario, fault: fault)
+        self.init(scenario, differential: false) { TalkArbiter($0, fault: fault) }
+    }
+
+    /// The same with the arbiter that `make` builds from the scenario's tables.
+    package init<A: Arbiter>(_ scenario: Scenario, differential: Bool, make: (ArbiterTables) -> A) {
+        simulation = Simulation(scenario, roster: nil, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
-        let again = scenario.road == nil
-            ? Simulation(scenario, roster: simulation.timeline.roster, fault: fault)
-            : Simulation(scenario, fault: fault)
+        let roster = simulation.timeline.roster
+        if let impossible = simulation.impossibleAction {
+            // The run stopped at that action, so nothing after it ended: invariant 6
+            // (how every item ends) cannot be judged; the rest held until the stop.
+            violations.removeAll { $0.check == .invariant(6) }
+            violations.append(impossible.violation(roster))
+        }
+        // Without a road the second run reuses the first one's roster; with one
+        // it plans the road again, so a planner that is not deterministic is caught.
+        let again = Simulation(
+            scenario, roster: scenario.road == nil ? roster : nil, recordingDecisions: false, make: make)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
+        }
+        if differential, let mine = simulation.decisions {
+            let reference = Simulation(scenario, fault: nil, recordingDecisions: true)
+            divergence = Divergence.first(mine, reference: reference.decisions ?? [])
+            if let divergence { violations.append(divergence.violation(roster)) }
         }
         failures = simulation.timeline.failures(of: scenario.expect)
     }

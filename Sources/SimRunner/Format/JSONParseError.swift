@@ -1,18 +1,18 @@
 import SimRunner
 
 /// Why a byte sequence is not one strict JSON value (RFC 8259), and where.
-public struct JSONParseError: Error, Sendable, Equatable {
+package struct JSONParseError: Error, Sendable, Equatable {
     /// What is wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// 1-based line of the offending character (or of the end of input).
-    public var line: Int
+    package var line: Int
     /// 1-based column, counted in Unicode scalars.
-    public var column: Int
+    package var column: Int
     /// Where in the document: `replies[0].stretches` (empty at the top level).
-    public var path: String
+    package var path: String
 
     /// What is wrong, as a case; prose is made by `ScenarioError`.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// Nothing but whitespace.
         case empty
         /// A byte sequence that is not UTF-8.
@@ -26,7 +26,7 @@ public struct JSONParseError: Error, Sendable, Equatable {
     }
 
     /// Creates an error.
-    public init(reason: Reason, line: Int, column: Int, path: String) {
+    package init(reason: Reason, line: Int, column: Int, path: String) {
         self.reason = reason; self.line = line; self.column = column; self.path = path
     }
 }

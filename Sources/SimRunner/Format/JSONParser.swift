@@ -8,13 +8,13 @@ import SimRunner
 /// so the recursion is bounded.
 ///
 /// - Complexity: O(n) in the number of bytes.
-public enum JSONParser {
+package enum JSONParser {
     /// The deepest nesting of objects and arrays accepted (the top-level
     /// container is depth 1).
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     /// Parses exactly one JSON value, surrounded by optional whitespace.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         try validateUTF8(bytes)
         var state = State(bytes: bytes)
         state.skipWhitespace()

@@ -7,25 +7,25 @@ import SimRunner
 /// one by one and report them in order), a number's literal text (so seconds
 /// can become milliseconds exactly, never through `Double`), and the 1-based
 /// line and column of every value (so an error can point at it).
-public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
+package struct JSONValue: Sendable, Equatable, CustomStringConvertible {
     /// What the value is.
-    public var kind: Kind
+    package var kind: Kind
     /// The position, stored in 32 bits each (files are at most 64 MiB), so
     /// that a long drive's tree is a fifth smaller.
     private var storedLine: Int32, storedColumn: Int32
     /// The 1-based line of its first character; 0 for a value built in code.
-    public var line: Int {
+    package var line: Int {
         get { Int(storedLine) }
         set { storedLine = Int32(clamping: newValue) }
     }
     /// The 1-based column (in Unicode scalars) of its first character; 0 for a value built in code.
-    public var column: Int {
+    package var column: Int {
         get { Int(storedColumn) }
         set { storedColumn = Int32(clamping: newValue) }
     }
 
     /// The shape of a JSON value.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case null
         case bool(Bool)
         /// The number's literal text, exactly as written (`2.50`, `1e-3`).
@@ -37,7 +37,7 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
 
         /// Same kind, same number literal (`1.0` is not `1`), same members
         /// in the same order.
-        public static func == (a: Kind, b: Kind) -> Bool {
+        package static func == (a: Kind, b: Kind) -> Bool {
             switch (a, b) {
             case (.null, .null): return true
             case (.bool(let x), .bool(let y)): return x == y
@@ -52,20 +52,20 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A value of the given kind at the given position (0 when built in code).
-    public init(_ kind: Kind, line: Int = 0, column: Int = 0) {
+    package init(_ kind: Kind, line: Int = 0, column: Int = 0) {
         self.kind = kind; storedLine = Int32(clamping: line); storedColumn = Int32(clamping: column)
     }
 
     /// Two values are equal when their contents are; positions are ignored.
-    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.kind == b.kind }
+    package static func == (a: JSONValue, b: JSONValue) -> Bool { a.kind == b.kind }
 
     /// The value as compact JSON with sorted keys.
-    public var description: String {
+    package var description: String {
         String(decoding: JSONWriter.bytes(self, pretty: false), as: UTF8.self)
     }
 
     /// The member with this key, if the value is an object that has it.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key == key }?.value
     }
@@ -73,17 +73,17 @@ public struct JSONValue: Sendable, Equatable, CustomStringConvertible {
 
 extension JSONValue {
     /// `null`.
-    public static let null = JSONValue(.null)
+    package static let null = JSONValue(.null)
     /// A string value.
-    public static func string(_ s: String) -> JSONValue { JSONValue(.string(s)) }
+    package static func string(_ s: String) -> JSONValue { JSONValue(.string(s)) }
     /// A boolean value.
-    public static func bool(_ b: Bool) -> JSONValue { JSONValue(.bool(b)) }
+    package static func bool(_ b: Bool) -> JSONValue { JSONValue(.bool(b)) }
     /// A number from its literal text; the caller makes sure it is valid JSON.
-    public static func number(_ literal: String) -> JSONValue { JSONValue(.number(literal)) }
+    package static func number(_ literal: String) -> JSONValue { JSONValue(.number(literal)) }
     /// An integer number.
-    public static func integer<I: BinaryInteger>(_ i: I) -> JSONValue { JSONValue(.number(String(i))) }
+    package static func integer<I: BinaryInteger>(_ i: I) -> JSONValue { JSONValue(.number(String(i))) }
     /// An array value.
-    public static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
+    package static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
     /// An object value with members in the given order.
-    public static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue { JSONValue(.object(members)) }
+    package static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue { JSONValue(.object(members)) }
 }

@@ -3,12 +3,12 @@ import SimRunner
 /// Writes a `JSONValue` as canonical JSON: keys sorted by their UTF-8 bytes
 /// (the same order as by Unicode scalars), strings escaped minimally, numbers
 /// as their literal text. The same value always gives the same bytes.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The value's bytes. Pretty output indents by two spaces, puts one
     /// member or item per line and ends with a newline.
     ///
     /// - Complexity: O(n log n) in the size of the value (sorting keys).
-    public static func bytes(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
+    package static func bytes(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
         var out: [UInt8] = []
         write(value, into: &out, pretty: pretty, indent: 0)
         if pretty { out.append(UInt8(ascii: "\n")) }
@@ -56,7 +56,7 @@ public enum JSONWriter {
     }
 
     /// `s` as a JSON string literal.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out: [UInt8] = []
         writeString(s, into: &out)
         return String(decoding: out, as: UTF8.self)

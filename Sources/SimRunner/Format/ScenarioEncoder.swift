@@ -16,7 +16,7 @@ public enum ScenarioEncoder {
     }
 
     /// The scenario as a JSON value (keys in the writer's sorted order).
-    public static func value(_ s: Scenario) -> JSONValue {
+    package static func value(_ s: Scenario) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("drivesim", .integer(Scenario.formatVersion)),
             ("name", .string(s.name)),

@@ -94,12 +94,12 @@ public enum Campaign {
     /// result, the earliest run on a tie: the same as shrinking them one by one.
     /// In `Check.all` order.
     public static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int) -> [Reproducer] {
-        let fault = fuzzer.settings.fault
+        let arbiter = fuzzer.settings.arbiter
         let failing = Check.all.flatMap { check in
             fuzzer.failures.filter { $0.violation.check == check }.prefix(candidates)
         }
         let shrunk = map(failing.count, jobs: jobs) { i -> Reproducer in
-            var shrinker = Shrinker(check: failing[i].violation.check, fault: fault)
+            var shrinker = Shrinker(check: failing[i].violation.check, arbiter: arbiter)
             let small = shrinker.shrink(failing[i].scenario)
             return Reproducer(failure: failing[i], scenario: small, tries: shrinker.attempts)
         }

@@ -8,28 +8,44 @@ import TalkArbiter
 /// The same seed gives the same campaign on every machine; shards split its
 /// runs into disjoint parts.
 public struct Fuzzer: Sendable {
+    /// What a campaign runs and how.
     public struct Settings: Sendable {
+        /// The campaign's seed: the same seed, the same scenarios.
         public var seed: UInt64 = 1
+        /// How many runs.
         public var runs = 10_000
         /// This machine's part, 1-based: runs `i` with `i % count == index - 1`.
         public var shard = (index: 1, count: 1)
-        package var fault: TalkArbiter.Fault?
+        /// The arbiter under test (the reference by default).
+        public var arbiter = ArbiterUnderTest.reference
+        /// The built-in mutant under test, if any; setting it sets `arbiter`.
+        package var fault: TalkArbiter.Fault? {
+            get { arbiter.fault }
+            set { arbiter = .mutant(newValue) }
+        }
         /// How many failures are kept, per check (the check of a run's first
         /// violation); the rest are only counted, so memory stays bounded
         /// however many runs fail.
         public var keptPerCheck = 8
+        /// The defaults: seed 1, 10,000 runs, the reference arbiter.
         public init() {}
+        /// A campaign of `runs` runs from `seed` against `arbiter`.
+        public init(seed: UInt64, runs: Int, arbiter: ArbiterUnderTest) {
+            self.seed = seed; self.runs = max(0, runs); self.arbiter = arbiter
+        }
     }
 
     /// A run that broke a check.
     public struct Failure: Sendable {
         /// The run's index in the campaign (the same whatever the shard).
         public var run: Int
+        /// Its first violation (in time order).
         public var violation: Violation
         /// The scenario as generated.
         public var scenario: Scenario
     }
 
+    /// The campaign's settings.
     public let settings: Settings
     /// Runs done so far.
     public private(set) var runsDone = 0
@@ -44,6 +60,7 @@ public struct Fuzzer: Sendable {
     /// How often each rule fired across the campaign.
     public private(set) var rulesFired = RuleCoverage()
 
+    /// A campaign that has done nothing yet.
     public init(_ settings: Settings) { self.settings = settings }
 
     /// The run indices of this shard, in order.
@@ -66,7 +83,7 @@ public struct Fuzzer: Sendable {
     /// Generates and checks one run; returns its first violation, if any.
     public mutating func run(_ index: Int) {
         let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, fault: settings.fault)
-        let (violations, timeline) = Fuzzer.check(scenario, fault: settings.fault)
+        let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter)
         runsDone += 1
         rulesFired.add(RuleCoverage(timeline))
         guard let first = violations.first else { return }
@@ -93,13 +110,18 @@ public struct Fuzzer: Sendable {
 
     /// Every broken check of one scenario, in time order.
     package static func violations(of scenario: Scenario, fault: TalkArbiter.Fault?) -> [Violation] {
-        check(scenario, fault: fault).0
+        check(scenario, arbiter: .mutant(fault)).0
+    }
+
+    /// Every broken check of one scenario with `arbiter`, in time order.
+    public static func violations(of scenario: Scenario, arbiter: ArbiterUnderTest) -> [Violation] {
+        check(scenario, arbiter: arbiter).0
     }
 
     /// Simulates twice and checks every invariant and rule check (a `Verdict`;
     /// generated scenarios have no matchers), in time order.
-    static func check(_ scenario: Scenario, fault: TalkArbiter.Fault?) -> ([Violation], Timeline) {
-        let verdict = Verdict(scenario, fault: fault)
+    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest) -> ([Violation], Timeline) {
+        let verdict = arbiter.check(scenario)
         return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
     }
 }

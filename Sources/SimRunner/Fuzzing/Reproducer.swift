@@ -25,6 +25,7 @@ package enum ReproducerFile {
         case .rule(let rule): text = "rule-\(rule.rawValue)"
         case .road(let road): text = "road-\(road.rawValue)"
         case .decision(let rule): text = "decision-\(rule.rawValue)"
+        case .arbiter(let check): text = "arbiter-\(check.rawValue)"
         }
         // Only letters, digits and `-`, so the name is safe on every file system.
         return String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })

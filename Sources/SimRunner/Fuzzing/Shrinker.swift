@@ -17,13 +17,20 @@ import TalkArbiter
 public struct Shrinker {
     /// The check the scenario must keep failing.
     public let check: Check
-    package let fault: TalkArbiter.Fault?
+    /// The arbiter whose failure is shrunk.
+    public let arbiter: ArbiterUnderTest
     /// How many candidate scenarios were simulated.
     public private(set) var attempts = 0
 
     package init(check: Check, fault: TalkArbiter.Fault? = nil) {
+        self.init(check: check, arbiter: .mutant(fault))
+    }
+
+    /// A shrinker for failures of `check` by `arbiter` (a divergence from the
+    /// reference shrinks like any other failure).
+    public init(check: Check, arbiter: ArbiterUnderTest) {
         self.check = check
-        self.fault = fault
+        self.arbiter = arbiter
     }
 
     /// Whether `scenario` is valid (`Scenario.validate()`, the decoder's
@@ -32,7 +39,7 @@ public struct Shrinker {
     public mutating func fails(_ scenario: Scenario) -> Bool {
         guard scenario.isValid else { return false }
         attempts += 1
-        return Fuzzer.violations(of: scenario, fault: fault).contains { $0.check == check }
+        return Fuzzer.violations(of: scenario, arbiter: arbiter).contains { $0.check == check }
     }
 
     /// The smallest, simplest scenario found that still fails.

@@ -1,0 +1,23 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// An app's own talk arbiter, tested with drivesim's conformance kit.
+let package = Package(
+    name: "app-conformance",
+    dependencies: [
+        // Named, so that the identity does not depend on the checkout folder's name.
+        .package(name: "drivesim", path: "../.."),
+    ],
+    targets: [
+        // The app's arbiter: no dependency on drivesim at all.
+        .target(name: "AppTalk"),
+        .testTarget(
+            name: "AppTalkTests",
+            dependencies: [
+                "AppTalk",
+                .product(name: "Drivesim", package: "drivesim"),
+                .product(name: "DrivesimTesting", package: "drivesim"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,141 @@
+import Foundation
+import Fuzzing
+import ScenarioFormat
+import SimRunner
+import TalkArbiter
+
+/// The conformance kit: SPEC's corpus and a fuzz campaign, run against your
+/// own `Arbiter` from Swift Testing.
+///
+/// ```swift
+/// @Test(arguments: Conformance.scenarios)
+/// func conforms(_ scenario: ConformanceScenario) throws { try scenario.check(MyArbiter.self) }
+///
+/// @Test func survivesFuzzing() throws { try Conformance.fuzz(MyArbiter.self, seed: 1, runs: 2_000) }
+/// ```
+///
+/// Every check is differential: besides SPEC 7's invariants, the rule checks
+/// and the scenario's expectations, the arbiter must decide as the reference
+/// does, decision by decision; the first difference is named.
+public enum Conformance {
+    /// The corpus: SPEC's talk scenarios, one per rule, boundary and tie, in
+    /// file-name order. Shipped as the package's resources.
+    public static let scenarios: [ConformanceScenario] = loadCorpus()
+
+    /// Checks one scenario against `arbiter` (what `ConformanceScenario.check` does).
+    public static func check<A: Arbiter>(_ scenario: Scenario, _ arbiter: A.Type) throws(ConformanceFailure) {
+        let verdict = Verdict(scenario, arbiter: arbiter, differential: true)
+        guard verdict.passed else {
+            throw ConformanceFailure(
+                scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
+                expectations: verdict.failures.map(\.summary), reproducers: [])
+        }
+    }
+
+    /// A fuzz campaign against `arbiter`: `runs` generated collision scenarios
+    /// from `seed`, each checked and compared with the reference. On failure,
+    /// the thrown error carries each broken check's shrunk reproducer as a
+    /// scenario file's JSON, ready to commit to your tests.
+    public static func fuzz<A: Arbiter>(_ arbiter: A.Type, seed: UInt64 = 1, runs: Int = 2_000) throws(ConformanceFailure) {
+        let settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: .swift(arbiter))
+        let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
+        guard fuzzer.failedRuns > 0 else { return }
+        let reproducers = Campaign.reproducers(of: fuzzer, candidates: 4, jobs: 1).map { found -> ConformanceFailure.Reproducer in
+            let again = Fuzzer.violations(of: found.scenario, arbiter: settings.arbiter)
+            let violation = again.first { $0.check == found.failure.violation.check } ?? found.failure.violation
+            return .init(run: found.failure.run, violation: violation.line,
+                json: String(decoding: ScenarioEncoder.encode(found.scenario), as: UTF8.self))
+        }
+        throw ConformanceFailure(
+            scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(fuzzer.runsDone) runs failed",
+            violations: [], expectations: [], reproducers: reproducers)
+    }
+
+    static func loadCorpus() -> [ConformanceScenario] {
+        guard let folder = Bundle.module.url(forResource: "Corpus", withExtension: nil),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [ConformanceScenario(name: "Corpus", loaded: .failure(.corpusMissing))] }
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { name in
+            let file = folder.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                return ConformanceScenario(name: name, loaded: .failure(.unreadable(name)))
+            }
+            do throws(ScenarioError) {
+                return ConformanceScenario(name: name, loaded: .success(try ScenarioDecoder.decode(Array(data), file: name)))
+            } catch {
+                return ConformanceScenario(name: name, loaded: .failure(.invalid(error)))
+            }
+        }
+    }
+}
+
+/// One scenario of the corpus, a test case of its own, shown by its file name.
+public struct ConformanceScenario: Sendable, CustomStringConvertible {
+    /// Why a corpus file could not be used (a broken installation, never your arbiter).
+    public enum LoadError: Error, Sendable, Equatable {
+        /// The package's resources are missing.
+        case corpusMissing
+        /// The file could not be read.
+        case unreadable(String)
+        /// The file is not a valid scenario.
+        case invalid(ScenarioError)
+    }
+
+    /// The file's name, e.g. `short-wait-at-limit.json`.
+    public let name: String
+    let loaded: Result<Scenario, LoadError>
+
+    /// The scenario, or why it could not be loaded.
+    public var scenario: Scenario {
+        get throws(LoadError) { try loaded.get() }
+    }
+
+    /// The file name, which Swift Testing shows for the test case.
+    public var description: String { name }
+
+    /// Checks the scenario against `arbiter`: every invariant and rule check,
+    /// the scenario's expectations, and every decision against the reference's.
+    public func check<A: Arbiter>(_ arbiter: A.Type) throws {
+        try Conformance.check(try scenario, arbiter)
+    }
+}
+
+/// What a conformance check found: the broken checks, the expectations that
+/// failed, and for a fuzz campaign the shrunk reproducers.
+public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
+    /// A shrunk failure of a fuzz campaign.
+    public struct Reproducer: Sendable {
+        /// The run of the campaign it came from.
+        public var run: Int
+        /// The broken check on the shrunk scenario, e.g. `arbiter divergence at 00:01.000: …`.
+        public var violation: String
+        /// The shrunk scenario as a scenario file, ready to commit.
+        public var json: String
+    }
+
+    /// The scenario's name, or the campaign.
+    public var scenario: String
+    /// Every broken check, one line each.
+    public var violations: [String]
+    /// Every failed expectation, one line each.
+    public var expectations: [String]
+    /// The fuzz campaign's shrunk reproducers, one per broken check.
+    public var reproducers: [Reproducer]
+
+    /// Everything, one item per line; a reproducer's JSON in full.
+    public var description: String {
+        var lines = ["\(scenario): the arbiter does not conform"]
+        lines += violations.map { "  \($0)" } + expectations.map { "  \($0)" }
+        for r in reproducers {
+            lines.append("  run \(r.run): \(r.violation)")
+            lines.append("  shrunk reproducer (save as a .json scenario and replay it):")
+            lines.append(r.json)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Violation {
+    /// `invariant 1 at 00:02.000: line g1 and stretch s1 play at once`.
+    var line: String { "\(check) at \(t): \(message)" }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DrivesimTesting
+import Fuzzing
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+import TestSupport
+import Testing
+
+@Suite struct ConformanceKitTests {
+    @Test func theCorpusShipsEveryTalkScenarioOfTheSpec() throws {
+        #expect(Conformance.scenarios.count == 46)
+        #expect(Conformance.scenarios.map(\.name).contains("short-wait-at-limit.json"))
+        for s in Conformance.scenarios { _ = try s.scenario }
+    }
+
+    @Test(arguments: Conformance.scenarios)
+    func theReferenceBehindTheProtocolConforms(_ scenario: ConformanceScenario) throws {
+        try scenario.check(Wrapped<Faithful>.self)
+    }
+
+    @Test func aWrongArbiterGetsTheFirstDivergenceWithInstantInputAndRules() throws {
+        let file = try #require(Conformance.scenarios.first { $0.name == "short-wait-at-limit.json" })
+        let verdict = Verdict(try file.scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
+        let divergence = try #require(verdict.divergence)
+        guard case .lineRequested = divergence.input else { Issue.record("diverged on \(String(describing: divergence.input))"); return }
+        #expect(divergence.reference.contains { $0.rule == .shortWait })
+        #expect(divergence.arbiter.contains { $0.rule == .longCut })
+        let violation = try #require(verdict.violations.first { $0.check == .arbiter(.divergence) })
+        #expect(violation.t == divergence.t)
+        #expect(throws: ConformanceFailure.self) { try file.check(Wrapped<StrictWait>.self) }
+    }
+
+    @Test func theReferenceNeverDivergesFromItself() throws {
+        for file in Conformance.scenarios {
+            let verdict = Verdict(try file.scenario, arbiter: TalkArbiter.self, differential: true)
+            #expect(verdict.divergence == nil, "\(file.name)")
+        }
+    }
+
+    @Test func anUnknownLineIsAnImpossibleActionNamedWithItsInstantNotATrap() throws {
+        let file = try #require(Conformance.scenarios.first { $0.name == "urgent-cut.json" })
+        let verdict = Verdict(try file.scenario, arbiter: Impossible.self)
+        let impossible = try #require(verdict.simulation.impossibleAction)
+        #expect(impossible.reason == .unknownIndex)
+        guard case .lineRequested = impossible.input else { Issue.record("on \(impossible.input)"); return }
+        let violation = try #require(verdict.violations.first { $0.check == .arbiter(.impossibleAction) })
+        #expect(violation.t == impossible.t)
+        #expect(violation.message.contains("#"))
+    }
+
+    @Test func cuttingAStretchThatIsNotPlayingIsImpossible() throws {
+        let file = try #require(Conformance.scenarios.first { $0.name == "barge-in.json" })
+        let verdict = Verdict(try file.scenario, arbiter: PhantomCut.self)
+        #expect(verdict.simulation.impossibleAction?.reason == .stretchNotPlaying)
+        #expect(!verdict.passed)
+    }
+
+    @Test func aFuzzCampaignShrinksADivergenceToAReproducerThatDecodesAndStillDiverges() throws {
+        do {
+            try Conformance.fuzz(Wrapped<StrictWait>.self, seed: 1, runs: 500)
+            Issue.record("the campaign found nothing")
+        } catch {
+            let reproducer = try #require(error.reproducers.first)
+            #expect(error.description.contains(reproducer.json))
+            let scenario = try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: "reproducer.json")
+            let verdict = Verdict(scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
+            #expect(verdict.divergence != nil)
+            #expect(Shrinker.size(of: scenario) <= 3)
+        }
+    }
+
+    @Test func aFaithfulArbiterSurvivesAFuzzCampaign() throws {
+        try Conformance.fuzz(Wrapped<Faithful>.self, seed: 7, runs: 300)
+    }
+
+    @Test func tablesWithAnEmptyReplyAreRefused() {
+        #expect(throws: ArbiterTables.Invalid.replyStretches(reply: 0)) {
+            try ArbiterTables(settings: .init(), lines: [], replies: [.init(stretches: 0..<0)], stretchDurations: [], utterances: 0)
+        }
+        #expect(throws: ArbiterTables.Invalid.lineDuration(line: 0)) {
+            try ArbiterTables(settings: .init(), lines: [.init(duration: .zero)], replies: [], stretchDurations: [], utterances: 0)
+        }
+    }
+}
+
+/// Fuzz rates of the built-in arbiter and of the same arbiter through the
+/// protocol from another module, printed, not asserted (run in release:
+/// `DRIVESIM_RATE=1 swift test -c release --filter FuzzRate`).
+@Suite struct FuzzRate {
+    @Test(.enabled(if: Environment.rateWanted)) func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
+        let runs = 20_000
+        func rate(_ arbiter: ArbiterUnderTest) -> Double {
+            let clock = ContinuousClock()
+            let elapsed = clock.measure {
+                _ = Campaign.run(Fuzzer.Settings(seed: 1, runs: runs, arbiter: arbiter), jobs: 1) { _ in true }
+            }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return Double(runs) / seconds
+        }
+        for _ in 0..<2 {
+            let builtIn = rate(.reference), wrapped = rate(.swift(Wrapped<Faithful>.self, differential: false))
+            let differential = rate(.swift(Wrapped<Faithful>.self))
+            print("fuzz rate: built-in \(Int(builtIn))/s, Swift arbiter through the protocol \(Int(wrapped))/s (\(Int(wrapped / builtIn * 100))%), differential \(Int(differential))/s")
+        }
+    }
+}
+
+enum Environment {
+    static var rateWanted: Bool {
+        #if canImport(Glibc) || canImport(Darwin)
+        return getenv("DRIVESIM_RATE") != nil
+        #else
+        return false
+        #endif
+    }
+}
