@@ -21,7 +21,7 @@ extension Timeline {
     /// hatched, so a wait never hides under what plays. Rule labels that would
     /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
-        let lanes = Lanes(self)
+        let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         let plot = max(100, width)

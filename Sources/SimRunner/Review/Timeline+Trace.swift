@@ -27,7 +27,7 @@ import SimRunner
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
-        let lanes = Lanes(self)
+        let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         var buffer: [UInt8] = []
