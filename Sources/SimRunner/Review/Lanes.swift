@@ -280,7 +280,12 @@ public struct Lanes: Sendable {
         for utterance in utterances {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
         }
-        bars.sort { ($0.lane, $0.start, $0.end) < ($1.lane, $1.start, $1.end) }
+        // Sorted through their indices (ties keep their order), so no bar, with its label and events, is moved more than once.
+        let unsorted = bars
+        let order = unsorted.indices.sorted { a, b in
+            (unsorted[a].lane, unsorted[a].start, unsorted[a].end, a) < (unsorted[b].lane, unsorted[b].start, unsorted[b].end, b)
+        }
+        bars = order.map { unsorted[$0] }
         shown = marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road }
         flows.sort { ($0.t, $0.effect) < ($1.t, $1.effect) }
         if families != .all { keep(families, of: events) }
