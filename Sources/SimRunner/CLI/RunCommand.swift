@@ -77,7 +77,7 @@ enum RunCommand: Command {
         let scenario = try load(file)
         let verdict = Verdict(scenario, fault: fault)
         let timeline = verdict.simulation.timeline
-        let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
+        let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         let output = render(timeline, format: format, width: width, console: console, window: window)
         try console.output(output, toFile: args.value("--out"))
         if !verdict.passed { console.err(verdict.report) }
