@@ -79,8 +79,8 @@ let badCommandLines: [BadCommandLine] = [
     BadCommandLine("option without its value", ["run", "a.json", "--format"], .usage(.missingValue(option: "--format"))),
     BadCommandLine("flag with a value", ["check", "--record=yes", "x"], .usage(.flagTakesNoValue(flag: "--record"))),
     BadCommandLine(
-        "unknown format", ["run", "a.json", "--format", "yaml"],
-        .usage(.unknownValue(option: "--format", value: "yaml", allowed: RunCommand.formats, suggestion: nil))),
+        "unknown format", ["run", "a.json", "--format", "pdf"],
+        .usage(.unknownValue(option: "--format", value: "pdf", allowed: RunCommand.formats, suggestion: nil))),
     BadCommandLine("--from with a leading space", ["run", "a.json", "--from", " 5"], .usage(.notSeconds(option: "--from", value: " 5"))),
     BadCommandLine("--to with a trailing space", ["run", "a.json", "--to", "5 "], .usage(.notSeconds(option: "--to", value: "5 "))),
     BadCommandLine("--from not a number", ["run", "a.json", "--from", "soon"], .usage(.notSeconds(option: "--from", value: "soon"))),

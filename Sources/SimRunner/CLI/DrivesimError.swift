@@ -204,7 +204,8 @@ extension UsageProblem {
         case .reversedWindow(let from, let to):
             return "'--from' (\(from)) must be before '--to' (\(to)); swap them or widen the window"
         case .unknownValue(let option, let value, let allowed, let suggestion):
-            return "unknown \(option.drop { $0 == "-" }) '\(value)'; use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
+            let what = option == "--only" ? "name '\(value)' in --only" : "\(option.drop { $0 == "-" }) '\(value)'"
+            return "unknown \(what); use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
         case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"

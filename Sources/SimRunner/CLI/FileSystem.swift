@@ -27,18 +27,38 @@ enum FileSystem {
         if isFolder(info) { throw .unreadable(file: path, .isFolder) }
         let regular = isRegular(info)
         if regular, Int(info.st_size) > limit { throw .unreadable(file: path, .tooLarge(limit: limit)) }
+        return try readAll(fd, name: path, limit: limit, size: regular ? Int(info.st_size) : 0)
+    }
+
+    /// How errors name standard input (`drivesim run -`).
+    static let standardInputName = "<stdin>"
+
+    /// Standard input (or `fd`, for tests) read to its end, up to `limit`
+    /// bytes (refused past them); errors name it `<stdin>`.
+    static func readStandardInput(_ fd: Int32 = 0, limit: Int = readLimit) throws(DrivesimError) -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(file: standardInputName, FileProblem(errno: errno)) }
+        if isFolder(info) { throw .unreadable(file: standardInputName, .isFolder) }
+        let regular = isRegular(info)
+        if regular, Int(info.st_size) > limit { throw .unreadable(file: standardInputName, .tooLarge(limit: limit)) }
+        return try readAll(fd, name: standardInputName, limit: limit, size: regular ? Int(info.st_size) : 0)
+    }
+
+    /// Everything left to read from `fd`, up to `limit` bytes; `size` the
+    /// expected size (a regular file's), 0 if unknown. Errors name `name`.
+    private static func readAll(_ fd: Int32, name: String, limit: Int, size: Int) throws(DrivesimError) -> [UInt8] {
         var bytes: [UInt8] = []
         // A regular file's array is allocated once, at its size; appending
         // through one 64 KiB chunk never reallocates it.
-        if regular { bytes.reserveCapacity(Int(info.st_size)) }
+        if size > 0 { bytes.reserveCapacity(size) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let got = chunk.withUnsafeMutableBytes { buffer in
                 retryingOnInterrupt { posixRead(fd, buffer.baseAddress!, buffer.count) }
             }
-            if got < 0 { throw .unreadable(file: path, FileProblem(errno: errno)) }
+            if got < 0 { throw .unreadable(file: name, FileProblem(errno: errno)) }
             if got == 0 { break }
-            if bytes.count + got > limit { throw .unreadable(file: path, .tooLarge(limit: limit)) }
+            if bytes.count + got > limit { throw .unreadable(file: name, .tooLarge(limit: limit)) }
             bytes.append(contentsOf: chunk[..<got])
         }
         return bytes

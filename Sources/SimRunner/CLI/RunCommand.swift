@@ -4,14 +4,24 @@ import ScenarioFormat
 import SimClock
 import SimRunner
 
-/// `drivesim run FILE [--format text|json|lanes|svg|trace]`: one scenario,
-/// its timeline on standard output (or in `--out`), what failed on standard error.
+/// `drivesim run FILE [--format text|json|lanes|svg|trace|html]`: one scenario
+/// (`-`: from standard input), its timeline on standard output (or in
+/// `--out`), what failed on standard error.
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--mutant <name>] [--prompts <text|json>]"
-    static let formats = ["text", "json", "lanes", "svg", "trace", "geojson"]
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--prompts <text|json>]"
+    /// The formats of `--format`, one a line (see `render`).
+    static let formats = [
+        "text",
+        "json",
+        "lanes",
+        "svg",
+        "trace",
+        "html",
+        "geojson",
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -19,19 +29,24 @@ enum RunCommand: Command {
         \(usage)
 
         ARGUMENTS:
-          <file>                  A scenario file (JSON, format version 1).
+          <file>                  A scenario file (JSON, format version 1); - reads it from
+                                  standard input.
 
         OPTIONS:
           --format <format>       text (default), json, lanes (a text chart, one row per lane),
-                                  svg (a picture for a browser) or trace (Chrome Trace Event
-                                  JSON for Perfetto and chrome://tracing) or geojson (the route,
-                                  fixes, where each line was spoken, dropped reports).
+                                  svg (a picture for a browser), trace (Chrome Trace Event
+                                  JSON for Perfetto and chrome://tracing), html (a page
+                                  with zoom, pan and each event's fields; no network) or
+                                  geojson (the route, fixes, where each line was spoken,
+                                  dropped reports).
           --out <file>            Write the timeline to this file (atomically) instead of
                                   standard output.
           --width <n>             lanes: characters per line (default: the terminal's width,
                                   or 80); svg: pixels for the time axis (default 1200).
-          --from <seconds>        Draw from this time on (lanes, svg, trace).
-          --to <seconds>          Draw up to this time (lanes, svg, trace).
+          --from <seconds>        Show from this time on (text and json: events at or after it).
+          --to <seconds>          Show up to this time (text and json: events at or before it).
+          --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
+                                  road, link (the road's reports).
           --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
                                   that 'drivesim fuzz --mutant' wrote.
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
@@ -47,7 +62,8 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--format", "--out", "--width", "--from", "--to", "--mutant", "--prompts"], flags: [])
+        let args = try Arguments(
+            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts"], flags: [])
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -58,7 +74,7 @@ enum RunCommand: Command {
                 .unknownValue(option: "--format", value: format, allowed: formats, suggestion: suggestion(for: format, among: formats)))
         }
         let width = try args.integer("--width", in: 20...1_000_000)
-        let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"))
+        let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args))
         if let from = window.from, let to = window.to, from >= to {
             throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
@@ -68,12 +84,12 @@ enum RunCommand: Command {
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
-        let scenario = try ScenarioFiles.load(file).get()
+        let scenario = try load(file)
         let verdict = Verdict(scenario, fault: fault)
         let timeline = verdict.simulation.timeline
-        let golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)
+        let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {
-            try console.output(bytes: timeline.jsonBytes, toFile: args.value("--out"))
+            try console.output(bytes: window.selecting(timeline).jsonBytes, toFile: args.value("--out"))
         } else {
             let output = format == "geojson" ? timeline.geoJSON(scenario)
                 : render(timeline, format: format, width: width, console: console, window: window)
@@ -89,14 +105,39 @@ enum RunCommand: Command {
         return verdict.passed && golden.holds ? 0 : 1
     }
 
-    /// The timeline in one of `formats`.
+    /// The timeline in one of `formats`, showing `window` (text and json: the events in it).
     static func render(_ timeline: Timeline, format: String, width: Int?, console: Console, window: ReviewWindow) -> String {
         switch format {
-        case "json": return timeline.json
+        case "json": return window.selecting(timeline).json
         case "lanes": return timeline.lanesChart(width: width ?? console.columns, window: window)
         case "svg": return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
         case "trace": return timeline.trace(window: window)
-        default: return timeline.text
+        case "html": return timeline.html(window: window)
+        default: return window.selecting(timeline).text
+        }
+    }
+
+    /// The scenario in `file`, or on standard input for `-` (named `<stdin>` in errors).
+    static func load(
+        _ file: String, standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
+    ) throws(DrivesimError) -> Scenario {
+        guard file == "-" else { return try ScenarioFiles.load(file).get() }
+        let bytes = try standardInput()
+        do {
+            return try ScenarioDecoder.decode(bytes, file: FileSystem.standardInputName)
+        } catch {
+            throw .invalidScenario(error)
+        }
+    }
+
+    /// `--only`: the families named, comma-separated; all when not given.
+    static func families(_ args: Arguments) throws(DrivesimError) -> EventFamilies {
+        guard let list = args.value("--only") else { return .all }
+        switch EventFamilies.parse(list) {
+        case .success(let families): return families
+        case .failure(let unknown):
+            throw .usage(.unknownValue(option: "--only", value: unknown.name, allowed: EventFamily.names,
+                                       suggestion: suggestion(for: unknown.name, among: EventFamily.names)))
         }
     }
 

@@ -16,6 +16,16 @@ public struct Timeline: Sendable {
         self.roster = roster
     }
 
+    /// The same run with only the events `keep` accepts (given each event's
+    /// index and the event), in order: for review, `--from`, `--to` and
+    /// `--only` of `drivesim run`.
+    package func keeping(_ keep: (_ index: Int, _ event: TimelineEvent) -> Bool) -> Timeline {
+        var kept = self
+        kept.events = []
+        for (i, event) in events.enumerated() where keep(i, event) { kept.events.append(event) }
+        return kept
+    }
+
     /// An event's fields, in the order of `EventKind.fields`; optional
     /// extras appear only when they have a value.
     public func fields(of event: TimelineEvent) -> [(field: Field, value: FieldValue)] {

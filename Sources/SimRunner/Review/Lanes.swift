@@ -126,7 +126,7 @@ public struct Lanes: Sendable {
     /// Lays out `timeline`.
     ///
     /// - Complexity: O(n log n) in the number of events.
-    public init(_ timeline: Timeline) {
+    public init(_ timeline: Timeline, only families: EventFamilies = .all) {
         let roster = timeline.roster
         let events = timeline.events
         end = events.last?.t ?? .zero
@@ -280,9 +280,25 @@ public struct Lanes: Sendable {
         for utterance in utterances {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
         }
-        bars.sort { ($0.lane, $0.start, $0.end) < ($1.lane, $1.start, $1.end) }
+        // Sorted through their indices (ties keep their order), so no bar, with its label and events, is moved more than once.
+        let unsorted = bars
+        let order = unsorted.indices.sorted { a, b in
+            (unsorted[a].lane, unsorted[a].start, unsorted[a].end, a) < (unsorted[b].lane, unsorted[b].start, unsorted[b].end, b)
+        }
+        bars = order.map { unsorted[$0] }
         shown = marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road }
         flows.sort { ($0.t, $0.effect) < ($1.t, $1.effect) }
+        if families != .all { keep(families, of: events) }
+    }
+
+    /// Leaves out what belongs to other families: the layout is made from the
+    /// whole timeline first, so what is kept is drawn as truly as without `--only`.
+    private mutating func keep(_ families: EventFamilies, of events: [TimelineEvent]) {
+        func kept(_ event: Int) -> Bool { families.contains(events[event].kind) }
+        bars.removeAll { bar in !(bar.events.first.map(kept) ?? false) }
+        marks.removeAll { !kept($0.event) }
+        flows.removeAll { !kept($0.cause) || !kept($0.effect) }
+        shown.removeAll { families.intersection(EventFamily.drawn(in: $0)).isEmpty }
     }
 
     /// Cuts by a line that had not started yet when the cut was recorded.
@@ -307,12 +323,30 @@ public struct Lanes: Sendable {
     }
 }
 
-/// The part of a timeline to draw: `from`/`to` in milliseconds, both optional.
+/// The part of a timeline to draw: `from`/`to` in milliseconds, both
+/// optional, and the families of events to show (`--only`; all by default).
 public struct ReviewWindow: Sendable, Equatable {
     public var from: SimTime?
     public var to: SimTime?
+    /// The families shown.
+    public var only: EventFamilies
 
-    public init(from: SimTime? = nil, to: SimTime? = nil) { self.from = from; self.to = to }
+    public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all) {
+        self.from = from; self.to = to; self.only = only
+    }
+
+    /// Whether the window is the whole timeline, every family.
+    public var isEverything: Bool { from == nil && to == nil && only == .all }
+
+    /// Whether the text and the JSON keep `event`: its time in `[from, to]`, its family shown.
+    public func keeps(_ event: TimelineEvent) -> Bool {
+        (from.map { event.t >= $0 } ?? true) && (to.map { event.t <= $0 } ?? true) && only.contains(event.kind)
+    }
+
+    /// The events of `timeline` that `keeps` accepts (the timeline itself when that is all of them).
+    public func selecting(_ timeline: Timeline) -> Timeline {
+        isEverything ? timeline : timeline.keeping { keeps($1) }
+    }
 
     /// The range drawn for a timeline ending at `end`: never empty.
     public func range(end: SimTime) -> (start: SimTime, end: SimTime) {

@@ -20,7 +20,7 @@ extension Timeline {
 
     /// The chart, `width` characters wide at most (the plot gets what the labels leave).
     public func lanesChart(width: Int = 100, window: ReviewWindow = ReviewWindow()) -> String {
-        let lanes = Lanes(self)
+        let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let columns = max(10, width - Self.laneLabelWidth)
         let scale = LaneScale.niceStep(atLeast: (range.end.ms - range.start.ms + Int64(columns) - 1) / Int64(columns))
@@ -102,7 +102,7 @@ extension Timeline {
         if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
-            return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end
+            return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end && window.only.contains(e.kind)
         }
         if !decisions.isEmpty {
             out += "\ndecisions:\n"

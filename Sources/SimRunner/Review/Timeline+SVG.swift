@@ -21,7 +21,7 @@ extension Timeline {
     /// hatched, so a wait never hides under what plays. Rule labels that would
     /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
-        let lanes = Lanes(self)
+        let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         let plot = max(100, width)
@@ -117,20 +117,24 @@ extension Timeline {
         case .reply: (dy, h) = (35, 3)
         default: (dy, h) = (14, 20)
         }
-        out.text("<rect class=\"\(bar.kind.rawValue)\(bar.cut ? " cut" : "")\" x=\""); out.px(a)
-        out.text("\" y=\"\(y + dy)\" width=\""); out.px(b - a); out.text("\" height=\"\(h)\" data-events=\"")
+        out.text("<rect class=\""); out.text(bar.kind.rawValue)
+        if bar.cut { out.text(" cut") }
+        out.text("\" x=\""); out.px(a)
+        out.text("\" y=\""); out.bytes.append(int: Int64(y + dy)); out.text("\" width=\""); out.px(b - a)
+        out.text("\" height=\""); out.bytes.append(int: Int64(h)); out.text("\" data-events=\"")
         for (n, e) in bar.events.enumerated() {
             if n > 0 { out.text(" ") }
             out.bytes.append(int: Int64(e))
         }
-        out.text("\"><title>"); out.xml(tooltip(bar))
+        out.text("\"><title>"); writeTooltip(bar, into: &out)
         for i in bar.events { out.text("\n"); out.xmlLine(events[i], of: self) }
         out.text("</title></rect>")
         // The id inside the bar, if it fits; else it is hidden (and counted).
         let text = bar.kind == .stretch || bar.kind == .line || bar.kind == .heard || bar.kind == .lost ? bar.label : ""
         if !text.isEmpty {
             if b - a >= Int64(displayWidth(text) * 70 + 40) {
-                out.text("<text class=\"barlabel\" x=\""); out.px(a + 20); out.text("\" y=\"\(y + dy + h / 2 + 4)\">")
+                out.text("<text class=\"barlabel\" x=\""); out.px(a + 20); out.text("\" y=\"")
+                out.bytes.append(int: Int64(y + dy + h / 2 + 4)); out.text("\">")
                 out.xml(text); out.text("</text>")
             } else if b - a >= 40 {
                 hidden += 1
@@ -148,7 +152,8 @@ extension Timeline {
         labelEnd: inout Int64, hidden: inout Int
     ) {
         let x = x10(mark.t)
-        out.text("<g class=\"mark \(mark.kind.rawValue)\" data-events=\"\(mark.event)\"><title>")
+        out.text("<g class=\"mark "); out.text(mark.kind.rawValue); out.text("\" data-events=\"")
+        out.bytes.append(int: Int64(mark.event)); out.text("\"><title>")
         out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
         case .dropped:
@@ -157,9 +162,9 @@ extension Timeline {
             out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(",\(y + 14) l-4,-6 l8,0 z\"/>")
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
-            let kind = events[mark.event].kind.rawValue.split(separator: ".").joined(separator: "-")
-            out.text("<line class=\"roadmark \(kind)\" x1=\""); out.px(x); out.text("\" y1=\"\(y + 10)\" x2=\""); out.px(x)
-            out.text("\" y2=\"\(y + height - 10)\"/>")
+            out.text("<line class=\"roadmark "); out.text(Self.roadClasses[events[mark.event].kind.ordinal])
+            out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.bytes.append(int: Int64(y + 10)); out.text("\" x2=\"")
+            out.px(x); out.text("\" y2=\""); out.bytes.append(int: Int64(y + height - 10)); out.text("\"/>")
         default:
             out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\"\(y + 11)\" r=\"2.5\"/>")
         }
@@ -175,23 +180,32 @@ extension Timeline {
         out.text("</g>\n")
     }
 
-    /// What a bar's tooltip says first: what it is and when (its events' text lines follow).
-    private func tooltip(_ bar: Lanes.Bar) -> String {
-        let what: String
-        let label = Self.oneLine(bar.label)
-        switch bar.kind {
-        case .line: what = "line \(label) plays"
-        case .wait: what = "line \(label) waits"
-        case .reply: what = "reply \(label) active"
-        case .queued: what = "reply \(label) queued"
-        case .held: what = "stretch \(label) held"
-        case .stretch: what = "stretch \(label) " + (bar.cut ? "plays, cut" : "plays")
-        case .earsClosed: what = "ears closed"
-        case .heard: what = "Dad's \(label): heard"
-        case .lost: what = "Dad's \(label): lost (ears closed)"
-        case .offRoute: what = "off route"
+    /// Each event kind's name as a CSS class (`road-fix-arrived`), by `EventKind.ordinal`.
+    static let roadClasses = EventKind.allCases.map { $0.rawValue.split(separator: ".").joined(separator: "-") }
+
+    /// What a bar's tooltip says first: what it is and when (its events' text
+    /// lines follow), XML-escaped straight into `out` (as `xml(tooltip(bar))`).
+    private func writeTooltip(_ bar: Lanes.Bar, into out: inout SVGWriter) {
+        func label() {
+            out.scratch.removeAll(keepingCapacity: true)
+            out.scratch.append(escaped: bar.label)
+            let line = out.scratch
+            line.withUnsafeBufferPointer { out.xml(bytes: $0) }
         }
-        return "\(what), \(bar.start) – \(bar.end) (\(bar.end.ms - bar.start.ms) ms)"
+        switch bar.kind {
+        case .line: out.text("line "); label(); out.text(" plays")
+        case .wait: out.text("line "); label(); out.text(" waits")
+        case .reply: out.text("reply "); label(); out.text(" active")
+        case .queued: out.text("reply "); label(); out.text(" queued")
+        case .held: out.text("stretch "); label(); out.text(" held")
+        case .stretch: out.text("stretch "); label(); out.text(bar.cut ? " plays, cut" : " plays")
+        case .earsClosed: out.text("ears closed")
+        case .heard: out.text("Dad&apos;s "); label(); out.text(": heard")
+        case .lost: out.text("Dad&apos;s "); label(); out.text(": lost (ears closed)")
+        case .offRoute: out.text("off route")
+        }
+        out.text(", "); out.bytes.append(time: bar.start); out.text(" – "); out.bytes.append(time: bar.end)
+        out.text(" ("); out.bytes.append(int: bar.end.ms - bar.start.ms); out.text(" ms)")
     }
 
     static let svgStyle = """

@@ -27,7 +27,7 @@ import SimRunner
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
-        let lanes = Lanes(self)
+        let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         var buffer: [UInt8] = []
@@ -47,10 +47,19 @@ extension Timeline {
                 scratch.removeAll(keepingCapacity: true)
                 writeLine(events[i], into: &scratch)
                 buffer.append(UInt8(ascii: "\""))
-                for byte in scratch {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { buffer.append(UInt8(ascii: "\\")) }
-                    if byte < 0x20 { buffer.append(utf8: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)) } else { buffer.append(byte) }
+                // Runs that need no escape are copied whole.
+                var clean = 0
+                for (k, byte) in scratch.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    buffer.append(contentsOf: scratch[clean..<k])
+                    clean = k + 1
+                    if byte < 0x20 {
+                        buffer.append(utf8: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16))
+                    } else {
+                        buffer.append(UInt8(ascii: "\\"))
+                        buffer.append(byte)
+                    }
                 }
+                buffer.append(contentsOf: scratch[clean...])
                 buffer.append(UInt8(ascii: "\""))
             }
             buffer.append(utf8: "]}, ")

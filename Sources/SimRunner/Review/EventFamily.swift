@@ -1,0 +1,87 @@
+import SimRunner
+
+/// The families of timeline events that `drivesim run --only` names. Every
+/// event is in exactly one, by its name: `guidance.*`, `talk.*`, `ears.*`,
+/// `dad.*`, the location link's `road.report.*`, and the rest of `road.*`.
+///
+/// The ears are a family of their own: they close because guidance plays,
+/// but what they decide is how much of Dad is heard, so neither owns them.
+/// Pictures lay out the whole timeline before they leave families out, so
+/// `--only dad` still shows Dad's lost speech where the ears were closed.
+public enum EventFamily: String, Sendable, CaseIterable {
+    case guidance, talk, ears, dad, road, link
+
+    /// The family of an event of `kind`.
+    public init(_ kind: EventKind) {
+        switch kind {
+        case .guidanceRequested, .guidanceWaiting, .guidanceStarted, .guidanceEnded, .guidanceDropped:
+            self = .guidance
+        case .replyQueued, .replyBegan, .stretchStarted, .stretchEnded, .stretchCut, .replyEnded, .replyAbandoned:
+            self = .talk
+        case .earsClosed, .earsOpened:
+            self = .ears
+        case .dadStarted, .dadEnded:
+            self = .dad
+        case .roadReportSent, .roadReportDelivered, .roadReportDropped:
+            self = .link
+        case .roadFixArrived, .roadFixDropped, .roadOffRoute, .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed,
+            .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted,
+            .roadSegmentEnded:
+            self = .road
+        }
+    }
+
+    /// The names, in order, as `--only` takes them.
+    public static let names = allCases.map(\.rawValue)
+
+    /// The families drawn in `lane` (the road lane holds the road's and the link's events).
+    static func drawn(in lane: Lanes.Lane) -> EventFamilies {
+        switch lane {
+        case .guidance: return [.guidance]
+        case .pippa: return [.talk]
+        case .ears: return [.ears]
+        case .dad: return [.dad]
+        case .road: return [.road, .link]
+        }
+    }
+}
+
+/// A set of `EventFamily`s, as bits (so nothing depends on hashing).
+public struct EventFamilies: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt8
+    /// The families with these bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// One family.
+    public init(_ family: EventFamily) {
+        rawValue = 1 << UInt8(EventFamily.allCases.firstIndex(of: family) ?? 0)
+    }
+
+    public static let guidance = EventFamilies(.guidance)
+    public static let talk = EventFamilies(.talk)
+    public static let ears = EventFamilies(.ears)
+    public static let dad = EventFamilies(.dad)
+    public static let road = EventFamilies(.road)
+    public static let link = EventFamilies(.link)
+    /// Every family: no `--only`.
+    public static let all: EventFamilies = [.guidance, .talk, .ears, .dad, .road, .link]
+
+    /// Whether an event of `kind` is in one of these families.
+    public func contains(_ kind: EventKind) -> Bool { contains(EventFamilies(EventFamily(kind))) }
+
+    /// The families of a comma-separated list (`guidance,talk`); the first
+    /// name that is none, if any (an empty name included).
+    public static func parse(_ list: String) -> Result<EventFamilies, UnknownFamily> {
+        var families: EventFamilies = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let family = EventFamily(rawValue: String(name)) else { return .failure(UnknownFamily(name: String(name))) }
+            families.insert(EventFamilies(family))
+        }
+        return .success(families)
+    }
+
+    /// A name in an `--only` list that is no family.
+    public struct UnknownFamily: Error, Sendable, Equatable {
+        /// The name as given.
+        public var name: String
+    }
+}
