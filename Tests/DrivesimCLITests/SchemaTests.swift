@@ -7,7 +7,7 @@ import Testing
 
 /// The subset of JSON Schema (draft 2020-12) that `drivesim schema` uses:
 /// type, properties, required, additionalProperties, items, enum, const,
-/// minimum, maximum, exclusiveMinimum, minItems, maxItems, minLength,
+/// minimum, maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems, minLength,
 /// maxLength, oneOf, anyOf, $ref into $defs. Any other keyword is refused,
 /// so the schema cannot quietly rely on one this validator skips.
 struct SchemaValidator {
@@ -16,7 +16,7 @@ struct SchemaValidator {
     static let annotations: Set<String> = ["$schema", "title", "description", "$defs"]
     static let keywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "minimum", "maximum",
-        "exclusiveMinimum", "minItems", "maxItems", "minLength", "maxLength", "oneOf", "anyOf", "$ref",
+        "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength", "oneOf", "anyOf", "$ref",
     ]
 
     /// Every problem of `value` against `schema`, as `path: reason`.
@@ -67,10 +67,10 @@ struct SchemaValidator {
             return allowed.contains { Self.equal($0, value) } ? [] : ["\(path): not one of the enum"]
         case "const":
             return Self.equal(rule, value) ? [] : ["\(path): not \(rule)"]
-        case "minimum", "maximum", "exclusiveMinimum":
+        case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
             guard case .number(let literal) = value.kind, let x = Double(literal), case .number(let bound) = rule.kind, let b = Double(bound)
             else { return [] }
-            let ok = key == "minimum" ? x >= b : key == "maximum" ? x <= b : x > b
+            let ok = key == "minimum" ? x >= b : key == "maximum" ? x <= b : key == "exclusiveMinimum" ? x > b : x < b
             return ok ? [] : ["\(path): \(literal) breaks \(key) \(bound)"]
         case "minItems", "maxItems":
             guard case .array(let items) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
@@ -200,6 +200,111 @@ struct SchemaValidator {
         } catch {
             #expect(error.path == "$schema")
             #expect(error.reason == .wrongType(expected: .string))
+        }
+    }
+
+    /// The property names of an object schema, sorted (as the JSON is written).
+    static func propertyNames(_ schema: JSONValue?) -> [String]? {
+        guard case .object(let properties)? = schema?["properties"]?.kind else { return nil }
+        return properties.map(\.key).sorted()
+    }
+
+    @Test func everyObjectTheDecoderChecksHasExactlyTheDecodersKeysInTheSchema() throws {
+        let schema = try Self.schema()
+        #expect(ScenarioKeys.all.count > 25)
+        for (name, keys) in ScenarioKeys.all {
+            switch name {
+            case "root":
+                #expect(Self.propertyNames(schema) == keys.sorted())
+            case "matcher":
+                guard case .array(let options)? = schema["$defs"]?["matcher"]?["oneOf"]?.kind else {
+                    Issue.record("the matcher is not a oneOf"); continue
+                }
+                #expect(options.count == EventKind.allCases.count)
+                for (option, kind) in zip(options, EventKind.allCases) {
+                    #expect(Self.propertyNames(option) == (keys + kind.fields.map(\.rawValue)).sorted(), "\(kind.rawValue)")
+                }
+            default:
+                #expect(Self.propertyNames(schema["$defs"]?[name]) == keys.sorted(), "$defs/\(name)")
+            }
+        }
+    }
+
+    @Test func everyObjectOfTheSchemaIsOneTheKeysTestAbovePins() throws {
+        let schema = try Self.schema()
+        let named = Set(ScenarioKeys.all.map(\.name))
+        var unpinned: [String] = [], untyped: [String] = []
+        func walk(_ value: JSONValue, _ path: String, pinned: Bool) {
+            switch value.kind {
+            case .object(let members):
+                if value["type"] == .string("object"), !pinned { unpinned.append(path) }
+                if case .object(let properties)? = value["properties"]?.kind {
+                    for p in properties where p.value == .object([]) { untyped.append(path + "/properties/" + p.key) }
+                }
+                for m in members {
+                    let child = path + "/" + m.key
+                    let isDef = path == "#/$defs" && named.contains(m.key)
+                    let isMatcher = path == "#/$defs/matcher" && m.key == "oneOf"
+                    if isMatcher, case .array(let options) = m.value.kind {
+                        for (i, o) in options.enumerated() { walk(o, child + "/\(i)", pinned: true) }
+                    } else {
+                        walk(m.value, child, pinned: isDef)
+                    }
+                }
+            case .array(let items):
+                for (i, item) in items.enumerated() { walk(item, path + "/\(i)", pinned: false) }
+            default: break
+            }
+        }
+        walk(schema, "#", pinned: true)
+        #expect(unpinned.isEmpty, "objects outside ScenarioKeys: \(unpinned)")
+        #expect(untyped.isEmpty, "keys the schema does not type: \(untyped)")
+    }
+
+    @Test func theDecoderChecksEveryObjectAgainstAScenarioKeysListAndTheListIsComplete() throws {
+        let folder = Fixtures.path("Sources/SimRunner/Format")
+        var literals: [String] = [], declared: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                if line.contains("allowed: [\""), line.contains("object(") { literals.append("\(file): \(line)") }
+                if let r = line.range(of: "package static let "), line.contains("= [") {
+                    declared.append(String(line[r.upperBound...].prefix { $0 != " " && $0 != ":" }))
+                }
+            }
+        }
+        #expect(literals.isEmpty, "allowed keys written inline: \(literals)")
+        declared.removeAll { $0 == "all" }
+        #expect(declared.sorted() == ScenarioKeys.all.map(\.name).sorted())
+    }
+
+    @Test func whatTheDecoderRefusesForARangeOrAKeyTheSchemaRefusesToo() throws {
+        let base = #"{ "drivesim": 1, "name": "x", "road": { "language": "en", "route": { "points": [ { "lat": 0, "lon": 0 }, { "lat": 0, "lon": 0.01 } ], "maneuvers": [ { "id": "m1", "lat": 0, "lon": 0.01, "turn": "arrive" } ] }, "#
+        let good = [
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ], "stops": [ { "at": 100, "dwell": 5 } ] } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "correlation": 10, "accuracySpread": 20, "jumps": [ { "at": 5, "along": 10 } ], "jumpPercent": 5, "jumpMeters": 100, "stretches": [ { "from": 0, "to": 500, "accuracy": 20, "noise": 10 } ] } } }"#,
+            #""fixes": { "recorded": [ { "at": 0, "lat": 0, "lon": 0, "course": 359.5, "true": { "lat": 0, "lon": 0 } } ] } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleSpeed": 50, "implausibleCount": 0, "stoppedSpeed": 5 }, "guidance": { "horizon": 600 }, "servicePrompts": [ { "maneuver": "m1", "before": 50, "text": "Arrive" } ] } }"#,
+        ]
+        let bad = [
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ], "stops": [ { "at": 100 } ] } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "accuracySpread": 91 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "jumpPercent": 101 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "correlation": 0 } } }"#,
+            #""fixes": { "recorded": [ { "at": 0, "lat": 0, "lon": 0, "course": 360 } ] } } }"#,
+            #""fixes": { "recorded": [ { "at": 0, "lat": 0, "lon": 0, "true": { "lat": 0 } } ] } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleSpeed": 0.5 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "stoppedSpeed": 6 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "guidance": { "horizon": 601 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "servicePrompts": [ { "maneuver": "m1", "before": 50, "text": "" } ] } }"#,
+        ]
+        for tail in good {
+            #expect(try Self.validate(base + tail).isEmpty, "\(tail)")
+            #expect(throws: Never.self, "\(tail)") { try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json") }
+        }
+        for tail in bad {
+            #expect(try !Self.validate(base + tail).isEmpty, "\(tail)")
+            #expect(throws: ScenarioError.self, "\(tail)") { try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json") }
         }
     }
 

@@ -43,35 +43,35 @@ enum SchemaCommand: Command {
 }
 
 /// The JSON Schema of the scenario format (docs/scenario-format.md), built
-/// from the same tables the decoder and the timeline use where there is one
-/// (event kinds and their fields, rules, turns, languages).
+/// from the same tables the decoder and the timeline use where there is one:
+/// every object's property names are the decoder's own `ScenarioKeys` list
+/// (its `$defs` entry has the list's name), and event kinds, rules, turns and
+/// languages come from their enums. The ranges are docs/scenario-format.md's.
 enum ScenarioSchema {
     /// The schema's own dialect.
     static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The whole schema.
     static var document: JSONValue {
-        var root = object(
-            [
-                ("$schema", .object([("type", .string("string")), description("the JSON Schema that checks this file; ignored by drivesim")])),
-                ("drivesim", .object([("const", .integer(Scenario.formatVersion)), description("the format version")])),
-                ("name", nonEmpty),
-                ("description", string),
-                ("golden", .object([("type", .string("string")), ("minLength", .integer(1)),
-                                    description("the golden timeline, relative to this file, ending in .timeline.json")])),
-                ("settings", ref("settings")),
-                ("guidance", list(ref("line"))),
-                ("replies", list(ref("reply"))),
-                ("dad", list(ref("utterance"))),
-                ("road", ref("road")),
-                ("expect", list(ref("matcher"))),
-            ], required: ["drivesim", "name"])
+        let root = object(ScenarioKeys.root, [
+            ("$schema", .object([("type", .string("string")), description("the JSON Schema that checks this file; ignored by drivesim")])),
+            ("drivesim", .object([("const", .integer(Scenario.formatVersion)), description("the format version")])),
+            ("name", nonEmpty),
+            ("description", string),
+            ("golden", .object([("type", .string("string")), ("minLength", .integer(1)),
+                                description("the golden timeline, relative to this file, ending in .timeline.json")])),
+            ("settings", ref("settings")),
+            ("guidance", list(ref("line"))),
+            ("replies", list(ref("reply"))),
+            ("dad", list(ref("utterance"))),
+            ("road", ref("road")),
+            ("expect", list(ref("matcher"))),
+        ], required: ["drivesim", "name"])
         guard case .object(var members) = root.kind else { return root }
         members.insert(("$schema", .string(dialect)), at: 0)
         members.insert(("title", .string("drivesim scenario, format \(Scenario.formatVersion)")), at: 1)
         members.append(("$defs", .object(definitions)))
-        root = .object(members)
-        return root
+        return .object(members)
     }
 
     // MARK: Building blocks
@@ -81,26 +81,47 @@ enum ScenarioSchema {
     static func type(_ name: String) -> JSONValue { .object([("type", .string(name))]) }
     static let string = type("string")
     static let boolean = type("boolean")
-    static let nonEmpty = JSONValue.object([("type", .string("string")), ("minLength", .integer(1))])
+    static let nonEmpty = text(maxLength: nil)
+    /// A string of 1 to `maxLength` characters (no upper bound when nil).
+    static func text(maxLength: Int?) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", .string("string")), ("minLength", .integer(1))]
+        if let maxLength { members.append(("maxLength", .integer(Int64(maxLength)))) }
+        return .object(members)
+    }
     static func enumeration(_ values: [String]) -> JSONValue { .object([("enum", .array(values.map(JSONValue.string)))]) }
     static func list(_ items: JSONValue, minItems: Int = 0) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", .string("array")), ("items", items)]
-        if minItems > 0 { members.append(("minItems", .integer(minItems))) }
+        if minItems > 0 { members.append(("minItems", .integer(Int64(minItems)))) }
         return .object(members)
     }
-    /// A number in `range`; above the lower bound only with `exclusiveLow`.
-    static func number(_ range: ClosedRange<Double>, exclusiveLow: Bool = false, integer: Bool = false) -> JSONValue {
+    /// A number in `range`; above the lower bound only with `exclusiveLow`,
+    /// below the upper one only with `exclusiveHigh`.
+    static func number(_ range: ClosedRange<Double>, exclusiveLow: Bool = false, exclusiveHigh: Bool = false, integer: Bool = false) -> JSONValue {
         func literal(_ x: Double) -> JSONValue { x == x.rounded() ? .integer(Int64(x)) : .number(String(x)) }
         return .object([
             ("type", .string(integer ? "integer" : "number")),
-            (exclusiveLow ? "exclusiveMinimum" : "minimum", literal(range.lowerBound)), ("maximum", literal(range.upperBound)),
+            (exclusiveLow ? "exclusiveMinimum" : "minimum", literal(range.lowerBound)),
+            (exclusiveHigh ? "exclusiveMaximum" : "maximum", literal(range.upperBound)),
         ])
     }
-    /// An object that takes exactly `properties`.
-    static func object(_ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+    /// A number of seconds (whole milliseconds) in `range`, above its lower bound only with `exclusiveLow`.
+    static func seconds(_ range: ClosedRange<Double>, exclusiveLow: Bool = false, _ text: String) -> JSONValue {
+        guard case .object(var members) = number(range, exclusiveLow: exclusiveLow).kind else { return number(range) }
+        members.append(description(text))
+        return .object(members)
+    }
+
+    /// An object that takes exactly the decoder's `keys`, in their order,
+    /// each typed by its entry in `typed`. A key left untyped gets the empty
+    /// schema and a typed name the decoder does not take is still listed:
+    /// SchemaTests refuses both, so the names cannot drift from the decoder.
+    static func object(_ keys: [String], _ typed: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+        var properties: [(key: String, value: JSONValue)] = keys.map { key in
+            (key: key, value: typed.first { $0.0 == key }?.1 ?? .object([]))
+        }
+        for (key, value) in typed where !keys.contains(key) { properties.append((key: key, value: value)) }
         var members: [(key: String, value: JSONValue)] = [
-            ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object(properties.map { (key: $0.0, value: $0.1) })),
+            ("type", .string("object")), ("additionalProperties", .bool(false)), ("properties", .object(properties)),
         ]
         if !required.isEmpty { members.append(("required", .array(required.map(JSONValue.string)))) }
         return .object(members)
@@ -112,37 +133,35 @@ enum ScenarioSchema {
     // MARK: Definitions
 
     static var definitions: [(key: String, value: JSONValue)] {
-        let language = enumeration(Language.allCases.map(\.rawValue))
         let stretchesList = list(ref("stretch"), minItems: 1)
         var defs: [(key: String, value: JSONValue)] = [
-            ("time", .object([("type", .string("number")), ("minimum", .integer(0)), ("maximum", .integer(Int64(maxTime))),
-                              description("seconds since the drive began, a whole number of milliseconds")])),
-            ("duration", .object([("type", .string("number")), ("minimum", .integer(0)), ("maximum", .integer(Int64(maxDuration))),
-                                  description("seconds, a whole number of milliseconds")])),
-            ("positiveDuration", .object([("type", .string("number")), ("exclusiveMinimum", .integer(0)),
-                                          ("maximum", .integer(Int64(maxDuration))), description("seconds above zero, whole milliseconds")])),
+            ("time", seconds(0...maxTime, "seconds since the drive began, a whole number of milliseconds")),
+            ("duration", seconds(0...maxDuration, "seconds, a whole number of milliseconds")),
+            ("positiveDuration", seconds(0...maxDuration, exclusiveLow: true, "seconds above zero, whole milliseconds")),
             ("id", .object([("type", .string("string")), ("minLength", .integer(1)), description("unique across the whole scenario")])),
-            ("language", language),
-            ("settings", object([
+            ("language", enumeration(Language.allCases.map(\.rawValue))),
+            ("settings", object(ScenarioKeys.settings, [
                 ("earsTail", ref("duration")), ("waitLimit", ref("duration")),
                 ("afterCut", enumeration(Scenario.AfterCut.allCases.map(\.rawValue))),
             ])),
-            ("line", object([
+            ("line", object(ScenarioKeys.line, [
                 ("id", ref("id")), ("at", ref("time")), ("duration", ref("positiveDuration")), ("urgent", boolean),
                 ("text", string), ("language", ref("language")), ("maneuver", nonEmpty), ("expires", ref("time")),
             ], required: ["id", "at", "duration"])),
-            ("stretch", object([
+            ("stretch", object(ScenarioKeys.stretch, [
                 ("id", ref("id")), ("duration", ref("positiveDuration")), ("ready", ref("duration")),
                 ("text", string), ("language", ref("language")),
             ], required: ["id", "duration"])),
-            ("reply", object([("id", ref("id")), ("at", ref("time")), ("stretches", stretchesList)], required: ["id", "at", "stretches"])),
-            ("utterance", object([
+            ("reply", object(ScenarioKeys.reply, [("id", ref("id")), ("at", ref("time")), ("stretches", stretchesList)],
+                             required: ["id", "at", "stretches"])),
+            ("utterance", object(ScenarioKeys.utterance, [
                 ("id", ref("id")), ("at", ref("time")), ("duration", ref("positiveDuration")), ("language", ref("language")),
-                ("text", string),
-                ("reply", object([("id", ref("id")), ("after", ref("duration")), ("stretches", stretchesList)], required: ["id", "stretches"])),
+                ("text", string), ("reply", ref("dadReply")),
             ], required: ["id", "at", "duration", "language"])),
+            ("dadReply", object(ScenarioKeys.dadReply, [("id", ref("id")), ("after", ref("duration")), ("stretches", stretchesList)],
+                                required: ["id", "stretches"])),
             ("matcher", .object([("oneOf", .array(EventKind.allCases.map(matcher)))])),
-            ("window", object([("from", ref("time")), ("to", ref("time"))], required: ["from", "to"])),
+            ("window", object(ScenarioKeys.window, [("from", ref("time")), ("to", ref("time"))], required: ["from", "to"])),
             ("windows", list(ref("window"))),
         ]
         defs += roadDefinitions
@@ -152,7 +171,7 @@ enum ScenarioSchema {
     /// The matcher of one event kind: its name, when, how many, and its fields, typed.
     static func matcher(_ kind: EventKind) -> JSONValue {
         let rules = enumeration(Rule.allCases.map(\.rawValue))
-        var properties: [(String, JSONValue)] = [
+        var typed: [(String, JSONValue)] = [
             ("event", .object([("const", .string(kind.rawValue))])),
             ("at", ref("time")),
             ("between", .object([("type", .string("array")), ("items", ref("time")), ("minItems", .integer(2)), ("maxItems", .integer(2))])),
@@ -167,66 +186,82 @@ enum ScenarioSchema {
             case (_, .bool): schema = boolean
             case (_, .string): schema = string
             }
-            properties.append((field.rawValue, schema))
+            typed.append((field.rawValue, schema))
         }
-        return object(properties, required: ["event"])
+        return object(ScenarioKeys.matcher + kind.fields.map(\.rawValue), typed, required: ["event"])
     }
 
     static var roadDefinitions: [(key: String, value: JSONValue)] {
-        let point: [(String, JSONValue)] = [("lat", number(-90...90)), ("lon", number(-180...180))]
-        let lead = object([("seconds", number(0...600)), ("minimum", number(0...100_000))])
+        let lat = number(-90...90), lon = number(-180...180)
+        let along = number(0...Route.maxLength)
+        let meters = number(0...10_000)
+        let percent = number(0...100, integer: true)
         return [
-            ("road", object([
+            ("road", object(ScenarioKeys.road, [
                 ("language", ref("language")), ("route", ref("route")), ("drive", ref("drive")), ("fixes", ref("fixes")),
-                ("link", object([("latency", ref("duration")), ("freshness", ref("duration")), ("outages", ref("windows"))])),
-                ("app", object([("background", ref("windows")), ("segments", ref("windows"))])),
-                ("follow", object([
-                    ("accuracyLimit", number(0...100_000, exclusiveLow: true)), ("offRouteEnter", number(0...10_000, exclusiveLow: true)),
-                    ("offRouteExit", number(0...10_000, exclusiveLow: true)), ("offRouteCount", number(1...100, integer: true)),
-                ])),
-                ("guidance", object([
-                    ("far", lead), ("near", lead), ("now", lead), ("thenWithin", number(0...10_000)),
-                    ("margin", ref("duration")), ("horizon", ref("duration")),
-                    ("rates", object([("en", number(0.5...50)), ("ko", number(0.5...50))])),
-                ])),
-                ("servicePrompts", list(object([
-                    ("maneuver", ref("id")), ("before", number(0...10_000_000)),
-                    ("text", .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(1000))])),
-                ], required: ["maneuver", "before", "text"]))),
+                ("link", ref("link")), ("app", ref("app")), ("follow", ref("follow")), ("guidance", ref("guidance")),
+                ("servicePrompts", list(ref("servicePrompt"))),
             ], required: ["language", "route"])),
-            ("route", object([
-                ("points", list(object(point, required: ["lat", "lon"]), minItems: 2)),
-                ("maneuvers", list(ref("maneuver"))),
-            ], required: ["points"])),
-            ("maneuver", object(
-                [("id", ref("id"))] + point + [
-                    ("turn", enumeration(Turn.allCases.map(\.rawValue))),
-                    ("street", .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(200))])),
-                    ("toward", nonEmpty), ("exit", number(1...12, integer: true)),
-                    ("ref", .object([("type", .string("string")), ("minLength", .integer(1)), ("maxLength", .integer(8))])),
-                    ("name", nonEmpty), ("side", enumeration(ArrivalSide.allCases.map(\.rawValue))),
-                ], required: ["id", "lat", "lon", "turn"])),
-            ("drive", object([
-                ("start", ref("time")),
-                ("speeds", list(object([("from", number(0...100_000_000)), ("kmh", number(3.6...250))], required: ["from", "kmh"]), minItems: 1)),
+            ("route", object(ScenarioKeys.route, [("points", list(ref("point"), minItems: 2)), ("maneuvers", list(ref("maneuver")))],
+                             required: ["points"])),
+            ("point", object(ScenarioKeys.point, [("lat", lat), ("lon", lon)], required: ["lat", "lon"])),
+            ("maneuver", object(ScenarioKeys.maneuver, [
+                ("id", ref("id")), ("lat", lat), ("lon", lon),
+                ("turn", enumeration(Turn.allCases.map(\.rawValue))),
+                ("street", text(maxLength: 200)), ("toward", nonEmpty),
+                ("exit", number(1...Double(ManeuverDetails.exits), integer: true)),
+                ("ref", text(maxLength: 8)), ("name", nonEmpty),
+                ("side", enumeration(ArrivalSide.allCases.map(\.rawValue))),
+            ], required: ["id", "lat", "lon", "turn"])),
+            ("drive", object(ScenarioKeys.drive, [
+                ("start", ref("time")), ("speeds", list(ref("speed"), minItems: 1)),
                 ("accel", number(0.1...20)), ("decel", number(0.1...20)),
-                ("detours", list(object([("from", ref("time")), ("to", ref("time")), ("offset", number(-10_000...10_000))],
-                                        required: ["from", "to", "offset"]))),
+                ("detours", list(ref("detour"))), ("stops", list(ref("stop"))),
             ], required: ["speeds"])),
-            ("fixes", .object([("oneOf", .array([
-                object([
-                    ("every", .object([("type", .string("number")), ("minimum", .number("0.1")), ("maximum", .integer(Int64(maxDuration)))])),
-                    ("accuracy", number(0...10_000)), ("noise", number(0...10_000)),
-                    ("seed", .object([("type", .string("integer")), ("minimum", .integer(0))])),
-                    ("delay", ref("duration")), ("jitter", ref("duration")), ("dropPercent", number(0...100, integer: true)),
-                    ("gaps", ref("windows")),
-                    ("late", list(object([("from", ref("time")), ("to", ref("time")), ("delay", ref("duration"))], required: ["from", "to", "delay"]))),
-                ]),
-                object([("recorded", list(object(
-                    [("at", ref("time")), ("arrives", ref("time"))] + point
-                        + [("accuracy", number(0...100_000)), ("speed", number(0...150))],
-                    required: ["at", "lat", "lon"])))], required: ["recorded"]),
-            ]))])),
+            ("speed", object(ScenarioKeys.speed, [("from", number(0...100_000_000)), ("kmh", number(3.6...250))], required: ["from", "kmh"])),
+            ("detour", object(ScenarioKeys.detour, [("from", ref("time")), ("to", ref("time")), ("offset", number(-10_000...10_000))],
+                              required: ["from", "to", "offset"])),
+            ("stop", object(ScenarioKeys.stop, [("at", along), ("dwell", ref("duration"))], required: ["at", "dwell"])),
+            ("fixes", .object([("oneOf", .array([ref("generatedFixes"), ref("recordedFixes")]))])),
+            ("generatedFixes", object(ScenarioKeys.generatedFixes, [
+                ("every", seconds(0.1...maxDuration, "seconds between fixes, at most ten a second")),
+                ("accuracy", meters), ("noise", meters),
+                ("seed", .object([("type", .string("integer")), ("minimum", .integer(0))])),
+                ("delay", ref("duration")), ("jitter", ref("duration")), ("dropPercent", percent),
+                ("gaps", ref("windows")), ("late", list(ref("late"))),
+                ("correlation", ref("positiveDuration")), ("stretches", list(ref("fixStretch"))),
+                ("accuracySpread", number(0...90, integer: true)), ("jumps", list(ref("jump"))),
+                ("jumpPercent", percent), ("jumpMeters", meters),
+            ])),
+            ("recordedFixes", object(ScenarioKeys.recordedFixes, [("recorded", list(ref("recordedFix")))], required: ["recorded"])),
+            ("late", object(ScenarioKeys.late, [("from", ref("time")), ("to", ref("time")), ("delay", ref("duration"))],
+                            required: ["from", "to", "delay"])),
+            ("fixStretch", object(ScenarioKeys.fixStretch, [("from", along), ("to", along), ("accuracy", meters), ("noise", meters)],
+                                  required: ["from", "to", "accuracy", "noise"])),
+            ("jump", object(ScenarioKeys.jump, [("at", ref("time")), ("along", number(-10_000...10_000)), ("across", number(-10_000...10_000))],
+                            required: ["at"])),
+            ("recordedFix", object(ScenarioKeys.recordedFix, [
+                ("at", ref("time")), ("arrives", ref("time")), ("lat", lat), ("lon", lon),
+                ("accuracy", number(0...100_000)), ("speed", number(0...150)), ("course", number(0...360, exclusiveHigh: true)),
+                ("true", ref("point")),
+            ], required: ["at", "lat", "lon"])),
+            ("link", object(ScenarioKeys.link, [("latency", ref("duration")), ("freshness", ref("duration")), ("outages", ref("windows"))])),
+            ("app", object(ScenarioKeys.app, [("background", ref("windows")), ("segments", ref("windows"))])),
+            ("follow", object(ScenarioKeys.follow, [
+                ("accuracyLimit", number(0...100_000, exclusiveLow: true)), ("offRouteEnter", number(0...10_000, exclusiveLow: true)),
+                ("offRouteExit", number(0...10_000, exclusiveLow: true)), ("offRouteCount", number(1...100, integer: true)),
+                ("plausibleSpeed", number(1...150)), ("implausibleCount", number(0...100, integer: true)), ("stoppedSpeed", number(0...5)),
+            ])),
+            ("guidance", object(ScenarioKeys.guidance, [
+                ("far", ref("lead")), ("near", ref("lead")), ("now", ref("lead")), ("thenWithin", meters),
+                ("margin", ref("duration")), ("horizon", seconds(0...600, "seconds of dead reckoning after the last trusted fix")),
+                ("rates", ref("rates")),
+            ])),
+            ("lead", object(ScenarioKeys.lead, [("seconds", number(0...600)), ("minimum", number(0...100_000))])),
+            ("rates", object(ScenarioKeys.rates, [("en", number(0.5...50)), ("ko", number(0.5...50))])),
+            ("servicePrompt", object(ScenarioKeys.servicePrompt, [
+                ("maneuver", nonEmpty), ("before", number(0...10_000_000)), ("text", text(maxLength: 1000)),
+            ], required: ["maneuver", "before", "text"])),
         ]
     }
 }

@@ -6,8 +6,6 @@ import SimRunner
 /// The `road` section (docs/scenario-format.md), decoded as strictly as the
 /// core: every key checked, every problem typed and placed by path.
 extension Decoding {
-    static let roadKeys = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
-
     /// The documented bounds of the road's numbers (docs/scenario-format.md),
     /// chosen so that every accepted value runs in bounded time and memory.
     enum Limits {
@@ -72,7 +70,7 @@ extension Decoding {
     func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [TimeWindow] {
         var out: [TimeWindow] = []
         for (i, item) in try array(value, path).enumerated() {
-            out.append(try window(object(item, Decoding.join(path, i), allowed: ["from", "to"])))
+            out.append(try window(object(item, Decoding.join(path, i), allowed: ScenarioKeys.window)))
         }
         return out
     }
@@ -86,7 +84,7 @@ extension Decoding {
     }
 
     mutating func road(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Road {
-        let fields = try object(value, path, allowed: Decoding.roadKeys)
+        let fields = try object(value, path, allowed: ScenarioKeys.road)
         let language = try language(try required(fields, "language"), fields.path("language"))
         let routeValue = try required(fields, "route")
         let (points, maneuvers, length) = try route(routeValue, fields.path("route"))
@@ -110,7 +108,7 @@ extension Decoding {
         }
         if let v = fields.optional("link") { road.link = try link(v, fields.path("link")) }
         if let v = fields.optional("app") {
-            let app = try object(v, fields.path("app"), allowed: ["background", "segments"])
+            let app = try object(v, fields.path("app"), allowed: ScenarioKeys.app)
             if let b = app.optional("background") { road.background = try windows(b, app.path("background")) }
             if let s = app.optional("segments") { road.segments = try windows(s, app.path("segments")) }
         }
@@ -121,12 +119,12 @@ extension Decoding {
 
     /// The route's points, its maneuvers and its length in meters.
     mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec], Double) {
-        let fields = try object(value, path, allowed: ["points", "maneuvers"])
+        let fields = try object(value, path, allowed: ScenarioKeys.route)
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
         var points: [GeoPoint] = []
         for (i, item) in try array(pointsValue, pointsPath).enumerated() {
-            points.append(try point(object(item, Decoding.join(pointsPath, i), allowed: ["lat", "lon"])))
+            points.append(try point(object(item, Decoding.join(pointsPath, i), allowed: ScenarioKeys.point)))
         }
         var route: Route
         do { route = try Route(points: points) } catch { throw fail(.routeTooShort, pointsPath, pointsValue) }
@@ -139,7 +137,7 @@ extension Decoding {
             let mPath = fields.path("maneuvers")
             values = try array(v, mPath)
             for (i, item) in values.enumerated() {
-                let m = try object(item, Decoding.join(mPath, i), allowed: Decoding.maneuverKeys)
+                let m = try object(item, Decoding.join(mPath, i), allowed: ScenarioKeys.maneuver)
                 if let last = specs.last, last.turn == .arrive { throw fail(.arrivalNotLast, Decoding.join(mPath, i), item) }
                 specs.append(try maneuver(m))
             }
@@ -157,8 +155,6 @@ extension Decoding {
         }
         return (points, specs, route.length)
     }
-
-    static let maneuverKeys = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side"]
 
     /// One maneuver; each kind takes only its own keys (docs/scenario-format.md).
     mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {
@@ -202,12 +198,12 @@ extension Decoding {
     }
 
     func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
-        let fields = try object(value, path, allowed: ["start", "speeds", "accel", "decel", "detours", "stops"])
+        let fields = try object(value, path, allowed: ScenarioKeys.drive)
         let speedsValue = try required(fields, "speeds")
         let speedsPath = fields.path("speeds")
         var steps: [SpeedProfile.Step] = []
         for (i, item) in try array(speedsValue, speedsPath).enumerated() {
-            let s = try object(item, Decoding.join(speedsPath, i), allowed: ["from", "kmh"])
+            let s = try object(item, Decoding.join(speedsPath, i), allowed: ScenarioKeys.speed)
             let fromValue = try required(s, "from")
             let from = try number(fromValue, s.path("from"), 0...100_000_000)
             if (i == 0 && from != 0) || (i > 0 && from < steps[i - 1].from + Limits.stepSpacing) {
@@ -233,7 +229,7 @@ extension Decoding {
         if let v = fields.optional("detours") {
             let dPath = fields.path("detours")
             for (i, item) in try array(v, dPath).enumerated() {
-                let d = try object(item, Decoding.join(dPath, i), allowed: ["from", "to", "offset"])
+                let d = try object(item, Decoding.join(dPath, i), allowed: ScenarioKeys.detour)
                 let offset = try number(try required(d, "offset"), d.path("offset"), -10_000...10_000)
                 drive.detours.append(Scenario.Detour(window: try window(d), offset: offset))
             }
@@ -241,7 +237,7 @@ extension Decoding {
         if let v = fields.optional("stops") {
             let sPath = fields.path("stops")
             for (i, item) in try array(v, sPath).enumerated() {
-                let d = try object(item, Decoding.join(sPath, i), allowed: ["at", "dwell"])
+                let d = try object(item, Decoding.join(sPath, i), allowed: ScenarioKeys.stop)
                 let atValue = try required(d, "at")
                 let at = try number(atValue, d.path("at"), 0...Route.maxLength)
                 if let last = drive.profile.stops.last, at < last.at + Limits.stepSpacing {
@@ -270,16 +266,12 @@ extension Decoding {
     }
 
     func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
-        let generatedKeys = [
-            "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
-            "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
-        ]
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
         if members.contains(where: { $0.key == "recorded" }) {
-            let fields = try object(value, path, allowed: ["recorded"])
+            let fields = try object(value, path, allowed: ScenarioKeys.recordedFixes)
             return .recorded(try recorded(try required(fields, "recorded"), fields.path("recorded")))
         }
-        let fields = try object(value, path, allowed: generatedKeys + ["recorded"])
+        let fields = try object(value, path, allowed: ScenarioKeys.generatedFixes + ScenarioKeys.recordedFixes)
         var g = FixGenerator()
         if let v = fields.optional("every") {
             g.every = try seconds(v, fields.path("every"), .duration, positive: true)
@@ -306,7 +298,7 @@ extension Decoding {
         if let v = fields.optional("late") {
             let lPath = fields.path("late")
             for (i, item) in try array(v, lPath).enumerated() {
-                let l = try object(item, Decoding.join(lPath, i), allowed: ["from", "to", "delay"])
+                let l = try object(item, Decoding.join(lPath, i), allowed: ScenarioKeys.late)
                 g.late.append((try window(l), try seconds(try required(l, "delay"), l.path("delay"), .duration)))
             }
         }
@@ -314,7 +306,7 @@ extension Decoding {
         if let v = fields.optional("stretches") {
             let sPath = fields.path("stretches")
             for (i, item) in try array(v, sPath).enumerated() {
-                let st = try object(item, Decoding.join(sPath, i), allowed: ["from", "to", "accuracy", "noise"])
+                let st = try object(item, Decoding.join(sPath, i), allowed: ScenarioKeys.fixStretch)
                 let from = try number(try required(st, "from"), st.path("from"), 0...Route.maxLength)
                 let toValue = try required(st, "to")
                 let to = try number(toValue, st.path("to"), 0...Route.maxLength)
@@ -332,7 +324,7 @@ extension Decoding {
         if let v = fields.optional("jumps") {
             let jPath = fields.path("jumps")
             for (i, item) in try array(v, jPath).enumerated() {
-                let j = try object(item, Decoding.join(jPath, i), allowed: ["at", "along", "across"])
+                let j = try object(item, Decoding.join(jPath, i), allowed: ScenarioKeys.jump)
                 var jump = FixGenerator.Jump(at: try seconds(try required(j, "at"), j.path("at"), .time), along: 0, across: 0)
                 if let a = j.optional("along") { jump.along = try number(a, j.path("along"), -10_000...10_000) }
                 if let a = j.optional("across") { jump.across = try number(a, j.path("across"), -10_000...10_000) }
@@ -351,7 +343,7 @@ extension Decoding {
     func recorded(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
         var out: [Scenario.RecordedFix] = []
         for (i, item) in try array(value, path).enumerated() {
-            let f = try object(item, Decoding.join(path, i), allowed: ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"])
+            let f = try object(item, Decoding.join(path, i), allowed: ScenarioKeys.recordedFix)
             let atValue = try required(f, "at")
             let at = try seconds(atValue, f.path("at"), .time)
             if let previous = out.last, at < previous.taken { throw fail(.fixTimeBackwards, f.path("at"), atValue) }
@@ -367,14 +359,14 @@ extension Decoding {
                 if c == 360 { throw fail(.outOfRange("0...<360"), f.path("course"), v) }
                 fix.course = c
             }
-            if let v = f.optional("true") { fix.truth = try point(object(v, f.path("true"), allowed: ["lat", "lon"])) }
+            if let v = f.optional("true") { fix.truth = try point(object(v, f.path("true"), allowed: ScenarioKeys.point)) }
             out.append(fix)
         }
         return out
     }
 
     func link(_ value: JSONValue, _ path: String) throws(ScenarioError) -> LocationLink {
-        let fields = try object(value, path, allowed: ["latency", "freshness", "outages"])
+        let fields = try object(value, path, allowed: ScenarioKeys.link)
         var link = LocationLink()
         if let v = fields.optional("latency") { link.latency = try seconds(v, fields.path("latency"), .duration) }
         if let v = fields.optional("freshness") { link.freshness = try seconds(v, fields.path("freshness"), .duration) }
@@ -383,9 +375,7 @@ extension Decoding {
     }
 
     func follow(_ value: JSONValue, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
-        let fields = try object(value, path, allowed: [
-            "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "implausibleCount", "stoppedSpeed",
-        ])
+        let fields = try object(value, path, allowed: ScenarioKeys.follow)
         var s = RouteFollower.Settings()
         if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try positive(v, fields.path("accuracyLimit"), 100_000) }
         if let v = fields.optional("offRouteEnter") { s.offRouteEnter = try positive(v, fields.path("offRouteEnter"), 10_000) }
@@ -409,10 +399,10 @@ extension Decoding {
     }
 
     func guidance(_ value: JSONValue, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
-        let fields = try object(value, path, allowed: ["far", "near", "now", "thenWithin", "margin", "horizon", "rates"])
+        let fields = try object(value, path, allowed: ScenarioKeys.guidance)
         func lead(_ key: String, _ base: StageLead) throws(ScenarioError) -> StageLead {
             guard let v = fields.optional(key) else { return base }
-            let l = try object(v, fields.path(key), allowed: ["seconds", "minimum"])
+            let l = try object(v, fields.path(key), allowed: ScenarioKeys.lead)
             var out = base
             if let s = l.optional("seconds") { out.seconds = try number(s, l.path("seconds"), 0...600) }
             if let m = l.optional("minimum") { out.minimum = try number(m, l.path("minimum"), 0...100_000) }
@@ -429,7 +419,7 @@ extension Decoding {
             if road.horizon.ms > Limits.horizonMs { throw fail(.outOfRange("0...600"), fields.path("horizon"), v) }
         }
         if let v = fields.optional("rates") {
-            let r = try object(v, fields.path("rates"), allowed: ["en", "ko"])
+            let r = try object(v, fields.path("rates"), allowed: ScenarioKeys.rates)
             if let en = r.optional("en") { g.rates.englishWordsPerSecond = try positive(en, r.path("en"), Limits.rate) }
             if let ko = r.optional("ko") { g.rates.koreanSyllablesPerSecond = try positive(ko, r.path("ko"), Limits.rate) }
         }

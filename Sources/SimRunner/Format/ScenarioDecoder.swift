@@ -207,7 +207,7 @@ struct Decoding {
         let n = try integer(version, "drivesim")
         if n < Int64(Scenario.formatVersion) { throw fail(.unsupportedFormat(Int(clamping: n)), "drivesim", version) }
 
-        let fields = try object(root, "", allowed: ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"])
+        let fields = try object(root, "", allowed: ScenarioKeys.root)
         // `$schema` names the JSON Schema an editor checks the file with (`drivesim schema`); otherwise ignored.
         if let v = fields.optional("$schema") { _ = try string(v, "$schema") }
         let name = try string(try required(fields, "name"), "name")
@@ -249,7 +249,7 @@ struct Decoding {
     }
 
     func settings(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Settings {
-        let fields = try object(value, path, allowed: ["earsTail", "waitLimit", "afterCut"])
+        let fields = try object(value, path, allowed: ScenarioKeys.settings)
         var settings = Scenario.Settings()
         if let v = fields.optional("earsTail") { settings.earsTail = try seconds(v, fields.path("earsTail"), .duration) }
         if let v = fields.optional("waitLimit") { settings.waitLimit = try seconds(v, fields.path("waitLimit"), .duration) }
@@ -261,7 +261,7 @@ struct Decoding {
     }
 
     mutating func line(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> GuidanceLine {
-        let fields = try object(value, location, allowed: ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"])
+        let fields = try object(value, location, allowed: ScenarioKeys.line)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
@@ -287,7 +287,7 @@ struct Decoding {
     }
 
     mutating func stretch(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
-        let fields = try object(value, location, allowed: ["id", "duration", "ready", "text", "language"])
+        let fields = try object(value, location, allowed: ScenarioKeys.stretch)
         let id = try id(fields)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
         var stretch = Scenario.Stretch(id: id, duration: duration)
@@ -298,14 +298,14 @@ struct Decoding {
     }
 
     mutating func reply(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
-        let fields = try object(value, location, allowed: ["id", "at", "stretches"])
+        let fields = try object(value, location, allowed: ScenarioKeys.reply)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
     }
 
     mutating func utterance(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
-        let fields = try object(value, location, allowed: ["id", "at", "duration", "language", "text", "reply"])
+        let fields = try object(value, location, allowed: ScenarioKeys.utterance)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
@@ -317,7 +317,7 @@ struct Decoding {
     }
 
     mutating func dadReply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
-        let fields = try object(value, path, allowed: ["id", "after", "stretches"])
+        let fields = try object(value, path, allowed: ScenarioKeys.dadReply)
         let id = try id(fields)
         var reply = Scenario.DadReply(id: id, stretches: [])
         if let v = fields.optional("after") { reply.after = try seconds(v, fields.path("after"), .duration) }
@@ -326,8 +326,6 @@ struct Decoding {
     }
 
     // MARK: Expectations
-
-    static let matcherKeys = ["event", "at", "between", "count"]
 
     func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Matcher {
         guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
@@ -360,7 +358,7 @@ struct Decoding {
                     expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
                     continue
                 }
-                let hint = suggestion(for: member.key, among: allowed + Decoding.matcherKeys)
+                let hint = suggestion(for: member.key, among: allowed + ScenarioKeys.matcher)
                 throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
@@ -393,4 +391,85 @@ struct Decoding {
         case .string: return .string(try string(value, path))
         }
     }
+}
+
+/// The keys each object of the format takes: the lists the decoder checks
+/// every object against (`allowed:`), and the one source of the property
+/// names of `drivesim schema`, so the two cannot drift apart.
+package enum ScenarioKeys {
+    /// The scenario's top level.
+    package static let root = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
+    /// `settings`.
+    package static let settings = ["earsTail", "waitLimit", "afterCut"]
+    /// One guidance line, `guidance[]`.
+    package static let line = ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"]
+    /// One stretch of a reply, `replies[].stretches[]` and `dad[].reply.stretches[]`.
+    package static let stretch = ["id", "duration", "ready", "text", "language"]
+    /// One reply, `replies[]`.
+    package static let reply = ["id", "at", "stretches"]
+    /// One utterance of Dad's, `dad[]`.
+    package static let utterance = ["id", "at", "duration", "language", "text", "reply"]
+    /// Pippa's answer to an utterance, `dad[].reply`.
+    package static let dadReply = ["id", "after", "stretches"]
+    /// The keys every matcher takes besides its event kind's fields, `expect[]`.
+    package static let matcher = ["event", "at", "between", "count"]
+    /// A time window, `{ from, to }` (outages, background, segments, gaps).
+    package static let window = ["from", "to"]
+    /// `road`.
+    package static let road = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
+    /// `road.route`.
+    package static let route = ["points", "maneuvers"]
+    /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
+    package static let point = ["lat", "lon"]
+    /// One maneuver, `road.route.maneuvers[]`.
+    package static let maneuver = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side"]
+    /// `road.drive`.
+    package static let drive = ["start", "speeds", "accel", "decel", "detours", "stops"]
+    /// One speed step, `road.drive.speeds[]`.
+    package static let speed = ["from", "kmh"]
+    /// One detour, `road.drive.detours[]`.
+    package static let detour = ["from", "to", "offset"]
+    /// One stop, `road.drive.stops[]`.
+    package static let stop = ["at", "dwell"]
+    /// Generated fixes, `road.fixes` without `recorded`.
+    package static let generatedFixes = [
+        "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
+        "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
+    ]
+    /// Recorded fixes, `road.fixes` with `recorded`.
+    package static let recordedFixes = ["recorded"]
+    /// One late window of generated fixes, `road.fixes.late[]`.
+    package static let late = ["from", "to", "delay"]
+    /// One stretch of other accuracy, `road.fixes.stretches[]`.
+    package static let fixStretch = ["from", "to", "accuracy", "noise"]
+    /// One jump, `road.fixes.jumps[]`.
+    package static let jump = ["at", "along", "across"]
+    /// One recorded fix, `road.fixes.recorded[]`.
+    package static let recordedFix = ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"]
+    /// `road.link`.
+    package static let link = ["latency", "freshness", "outages"]
+    /// `road.app`.
+    package static let app = ["background", "segments"]
+    /// `road.follow`.
+    package static let follow = [
+        "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "implausibleCount", "stoppedSpeed",
+    ]
+    /// `road.guidance`.
+    package static let guidance = ["far", "near", "now", "thenWithin", "margin", "horizon", "rates"]
+    /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
+    package static let lead = ["seconds", "minimum"]
+    /// `road.guidance.rates`.
+    package static let rates = ["en", "ko"]
+    /// One service prompt, `road.servicePrompts[]`.
+    package static let servicePrompt = ["maneuver", "before", "text"]
+
+    /// Every list above by name, for tests that hold the schema to the decoder.
+    package static let all: [(name: String, keys: [String])] = [
+        ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
+        ("dadReply", dadReply), ("matcher", matcher), ("window", window), ("road", road), ("route", route), ("point", point),
+        ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
+        ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
+        ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
+        ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt),
+    ]
 }
