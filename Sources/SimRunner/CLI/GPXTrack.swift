@@ -262,7 +262,7 @@ public enum GPXTrack {
         let malformed = "the XML is malformed"
         #if canImport(FoundationXML)
         switch code {
-        case 1: return "the document is beyond the XML parser's limits (nested too deeply or too large)"
+        case 1: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
         case 2: return "the XML parser ran out of memory"
         case 3, 4: return "the document is empty or does not start with an element"
         case 5: return "there is content after the root element ends"
@@ -279,7 +279,7 @@ public enum GPXTrack {
         }
         #else
         switch XMLParser.ErrorCode(rawValue: code) {
-        case .internalError?, .outOfMemoryError?: return "the document is beyond the XML parser's limits (nested too deeply or too large)"
+        case .internalError?, .outOfMemoryError?: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
         case .emptyDocumentError?, .documentStartError?: return "the document is empty or does not start with an element"
         case .prematureDocumentEndError?: return "the document ends too early"
         case .invalidCharacterError?, .invalidCharacterRefError?, .invalidCharacterInEntityError?: return "a character that XML does not allow"
