@@ -198,3 +198,20 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         }
     }
 }
+
+@Suite struct GPXSampleTests {
+    @Test func theHonestDriveSampleImportsWithItsRouteGapAndSkippedPoint() throws {
+        let file = Fixtures.path("Scenarios/gpx/honest-drive.gpx")
+        let result = Fixtures.drivesim("import-gpx", file, "--road")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("skipped track point 3: no <time>"), "\(result.stderr)")
+        #expect(result.stderr.contains("13 fixes written, 1 track point skipped"), "\(result.stderr)")
+        let body = String(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + #", "language": "en"}"#
+        let scenario = try ScenarioDecoder.decode(Array(#"{"drivesim": 1, "name": "t", "road": \#(body)}"#.utf8), file: "sample")
+        #expect(scenario.road?.points.count == 3)
+        guard case .recorded(let fixes)? = scenario.road?.fixes else { Issue.record("not recorded"); return }
+        #expect(fixes.count == 13)
+        #expect(fixes[6].taken == SimTime(ms: 7_000) && fixes[7].taken == SimTime(ms: 20_250), "the tunnel's gap is kept")
+        #expect(fixes.allSatisfy { $0.speed == 10 && $0.accuracy != nil && $0.course != nil })
+    }
+}
