@@ -78,6 +78,11 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         }
     }
 
+    @Test func aMonthOrHourThatDoesNotExistRefusesTheFileToo() {
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 0, time: "2024-13-01T09:00:00Z")) { try GPXTrack.read(track(pt(time("2024-13-01T09:00:00Z")))) }
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 0, time: "2024-05-01T25:00:00Z")) { try GPXTrack.read(track(pt(time("2024-05-01T25:00:00Z")))) }
+    }
+
     @Test func aTimeWithoutAZoneIsRefusedUnlessUTCIsAssumed() throws {
         let bytes = track(pt(time("2024-05-01T09:00:00Z")), pt(time("2024-05-01T09:00:01.5")))
         #expect(throws: GPXTrack.Problem.noZone(index: 1, time: "2024-05-01T09:00:01.5")) { try GPXTrack.read(bytes) }

@@ -27,7 +27,7 @@ public enum GPXTrack {
         case noTrackPoints
         /// Every track point was skipped (`skipped` of them, listed in the track's `skipped`).
         case nothingUsable(skipped: [Skip])
-        /// Track point `index` (from 0) has a time on a day that does not exist, such as Feb 31.
+        /// Track point `index` (from 0) has a well-formed time that does not exist: Feb 31, month 13, 25:00.
         case impossibleDate(index: Int, time: String)
         /// Track point `index` has a time without a zone (`Z` or `±hh:mm`) and `--assume-utc` was not given.
         case noZone(index: Int, time: String)
@@ -52,7 +52,7 @@ public enum GPXTrack {
             case .nothingUsable(let skipped):
                 return "no usable track point: all \(skipped.count) were skipped"
                     + (skipped.first.map { " (the first: \($0))" } ?? "")
-            case .impossibleDate(let i, let t): return "track point \(i): <time> \"\(t)\" is a day that does not exist"
+            case .impossibleDate(let i, let t): return "track point \(i): <time> \"\(t)\" is a date or time that does not exist"
             case .noZone(let i, let t):
                 return "track point \(i): <time> \"\(t)\" has no zone (Z or +hh:mm); --assume-utc reads such times as UTC"
             case .subMillisecond(let i, let t):
@@ -367,8 +367,7 @@ public enum GPXTrack {
         guard s.count >= 19, s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"), s[10] == UInt8(ascii: "T"),
               s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"),
               let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-              let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19),
-              (1...12).contains(mo), d >= 1, d <= 31, h < 24, mi < 60, sec < 61
+              let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19)
         else { return .failure(.malformed) }
         var i = 19
         var ms: Int64 = 0
@@ -404,7 +403,10 @@ public enum GPXTrack {
             zoned = true
         }
         guard i == s.count else { return .failure(.malformed) }
-        guard d <= daysIn(month: mo, year: y) else { return .failure(.impossibleDate) }
+        // A well-formed time naming a moment that does not exist (Feb 31, month 13, 25:00) refuses the file.
+        guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, sec < 61 else {
+            return .failure(.impossibleDate)
+        }
         if !zoned && !assumeUTC { return .failure(.noZone) }
         if belowMs && !round { return .failure(.subMillisecond) }
         // Days from the civil date (Howard Hinnant's algorithm).
