@@ -153,7 +153,7 @@ import Darwin
         #expect(GPXTrack.epochMs("2000-02-29T00:00:00Z") != nil, "a leap day")
         #expect(GPXTrack.epochMs("1900-02-29T00:00:00Z") == nil)
         let text = Self.track.replacingOccurrences(of: "2024-05-01T09:00:01Z", with: "2024-02-31T09:00:01Z")
-        #expect(throws: GPXTrack.Problem.badPoint(index: 1, what: "unreadable <time> \"2024-02-31T09:00:01Z\"")) {
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 1, time: "2024-02-31T09:00:01Z")) {
             try GPXTrack.points(Array(text.utf8))
         }
     }

@@ -131,8 +131,8 @@ private func failure(_ text: String) -> ScenarioError? {
         ("<html><body>no</body></html>", "the root element is <html>, not <gpx>"),
         ("{\"drivesim\": 1}", "not a GPX file"),
         ("<gpx><trk><trkseg></trkseg></trk></gpx>", "no track points"),
-        ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2024-05-01T09:00:05Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2024-05-01T09:00:01Z</time></trkpt></trkseg></trk></gpx>",
-         "track point 1: its time is before the previous point's"),
+        ("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"></trkpt><trkpt lat=\"1\" lon=\"2\"><time>soon</time></trkpt></trkseg></trk></gpx>",
+         "no usable track point: all 2 were skipped"),
     ])
     func aFileThatIsNotAUsableGPXTrackExitsWithCodeTwo(text: String, reason: String) throws {
         let folder = try Fixtures.temporaryFolder()

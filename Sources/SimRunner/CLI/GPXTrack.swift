@@ -1,67 +1,297 @@
 import Foundation
+import Road
 import ScenarioFormat
 import SimRunner
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// A GPX track read into the road section's recorded-fix form: each
+/// A GPX file read into the road section's recorded-fix form: each
 /// `<trkpt lat lon><time>` becomes a fix whose `at` (and `arrives`) is its
-/// timestamp in seconds after the first point's, exact to the millisecond.
+/// timestamp in seconds after the first kept point's, exact to the
+/// millisecond, with `speed`, `course` and `accuracy` from `<speed>`,
+/// `<course>` and `<hdop>`. Points that cannot be used are skipped and
+/// listed; what would make the whole file wrong is refused.
 public enum GPXTrack {
-    /// Why a file is not a usable GPX track.
+    /// Why a file is not a usable GPX track: the whole import is refused.
     public enum Problem: Error, Equatable, CustomStringConvertible {
         /// The bytes are not UTF-8 (checked before the XML parser sees them); `offset` of the first bad byte.
         case notUTF8(offset: Int)
-        case notXML(String)
+        /// The XML parser cannot read the document: `reason` in words, at `line` (from 1).
+        case notXML(line: Int, reason: String)
         /// The document ends before its root element closes.
         case truncated
+        /// The root element is not `<gpx>`.
         case notGPX(root: String)
+        /// The file has no `<trkpt>` at all.
         case noTrackPoints
-        /// Track point `index` (from 0) lacks or garbles `what`.
-        case badPoint(index: Int, what: String)
-        /// Track point `index` is timed before the one before it.
-        case timeBackwards(index: Int)
+        /// Every track point was skipped (`skipped` of them, listed in the track's `skipped`).
+        case nothingUsable(skipped: [Skip])
+        /// Track point `index` (from 0) has a well-formed time that does not exist: Feb 31, month 13, 25:00.
+        case impossibleDate(index: Int, time: String)
+        /// Track point `index` has a time without a zone (`Z` or `±hh:mm`) and `--assume-utc` was not given.
+        case noZone(index: Int, time: String)
+        /// Track point `index` has digits below the millisecond and `--round` was not given.
+        case subMillisecond(index: Int, time: String)
+        /// The kept points span more than 24 hours (`milliseconds` from first to last).
+        case tooLong(milliseconds: Int64)
+        /// `--from`/`--to` (`option`) is neither seconds nor a time with its zone.
+        case unreadableCut(option: String, value: String)
+        /// No kept point lies between `--from` and `--to`.
+        case nothingInCut
+        /// `--road` was asked for but the file has no `<rte>` of at least two `<rtept>`.
+        case noRoute
 
         public var description: String {
             switch self {
             case .notUTF8(let offset): return "not a GPX file: not UTF-8 (byte \(offset))"
             case .truncated: return "the GPX file is truncated: it ends before </gpx>"
-            case .notXML(let why): return "not a GPX file: the XML cannot be read (\(why))"
+            case .notXML(let line, let why): return "not a GPX file: the XML cannot be read at line \(line): \(why)"
             case .notGPX(let root): return "not a GPX file: the root element is <\(root)>, not <gpx>"
             case .noTrackPoints: return "the GPX file has no track points (<trkpt>)"
-            case .badPoint(let i, let what): return "track point \(i): \(what)"
-            case .timeBackwards(let i): return "track point \(i): its time is before the previous point's"
+            case .nothingUsable(let skipped):
+                return "no usable track point: all \(skipped.count) were skipped"
+                    + (skipped.first.map { " (the first: \($0))" } ?? "")
+            case .impossibleDate(let i, let t): return "track point \(i): <time> \"\(t)\" is a date or time that does not exist"
+            case .noZone(let i, let t):
+                return "track point \(i): <time> \"\(t)\" has no zone (Z or +hh:mm); --assume-utc reads such times as UTC"
+            case .subMillisecond(let i, let t):
+                return "track point \(i): <time> \"\(t)\" has digits below the millisecond; --round rounds them to the nearest millisecond"
+            case .tooLong(let ms):
+                return "the track lasts \(Seconds.literal(milliseconds: ms)) s, more than 24 hours; cut it with --from and --to"
+                    + " (seconds after the first point, or times such as 2024-05-01T09:00:00Z)"
+            case .unreadableCut(let option, let value):
+                return "'\(option)' takes seconds after the first point (like 12.5) or a time with its zone"
+                    + " (like 2024-05-01T09:00:00Z), not '\(value)'"
+            case .nothingInCut: return "no track point lies between --from and --to"
+            case .noRoute: return "--road needs a route: the GPX file has no <rte> with at least two <rtept>"
             }
         }
     }
 
+    /// Why one track point was skipped, or one of its values left out.
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// The point has no `<time>`.
+        case noTime
+        /// The `<time>` text is not an ISO 8601 date and time.
+        case unreadableTime(String)
+        /// `lat` or `lon` is missing, not a number, or out of range.
+        case badPosition
+        /// The point's time is before the previous kept point's.
+        case timeBackwards
+        /// The point lies before `--from` or after `--to` (not reported as skipped).
+        case outsideCut
+        /// A `<speed>`, `<course>` or `<hdop>` (`element`) is unreadable or out of range: left out, the point kept.
+        case valueLeftOut(element: String, text: String)
+
+        public var description: String {
+            switch self {
+            case .noTime: return "no <time>"
+            case .unreadableTime(let t): return "unreadable <time> \"\(t)\""
+            case .badPosition: return "lat and lon must be numbers in range"
+            case .timeBackwards: return "its time is before the previous point's"
+            case .outsideCut: return "outside --from/--to"
+            case .valueLeftOut(let e, let t): return "<\(e)> \"\(t)\" is unreadable or out of range: left out"
+            }
+        }
+    }
+
+    /// A skipped point (or a value left out): its index among the file's track points, from 0, and why.
+    public struct Skip: Equatable, Sendable, CustomStringConvertible {
+        /// The point's index among all `<trkpt>` of the file, from 0.
+        public var index: Int
+        /// Why.
+        public var reason: Reason
+        /// `track point 3: no <time>`.
+        public var description: String { "track point \(index): \(reason)" }
+    }
+
     /// One track point.
     public struct Point: Equatable, Sendable {
+        /// Degrees north.
         public var latitude: Double
+        /// Degrees east.
         public var longitude: Double
         /// Milliseconds since 1970 (UTC).
         public var epochMs: Int64
+        /// `<speed>` in m/s (GPX 1.0, or an extension's `speed`), when readable and in 0...150.
+        public var speed: Double? = nil
+        /// `<course>` in degrees, 0..<360 (360 reads as 0).
+        public var course: Double? = nil
+        /// `<hdop>`, when readable and not negative.
+        public var hdop: Double? = nil
+        /// Which `<trkseg>` of the file the point is in, from 0.
+        public var segment: Int = 0
+        /// The point's index among all `<trkpt>` of the file, from 0.
+        public var index: Int = 0
+
+        /// A point at a position and time.
+        public init(latitude: Double, longitude: Double, epochMs: Int64) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.epochMs = epochMs
+        }
     }
 
-    /// Reads the track points of a GPX document. The bytes must be UTF-8
-    /// (FoundationXML is not given anything else: invalid UTF-8 in an
-    /// element name crashes it) and the document complete.
+    /// How strictly times are read, and which part of the track to keep.
+    public struct Options: Equatable, Sendable {
+        /// Read a time without a zone as UTC instead of refusing the file.
+        public var assumeUTC = false
+        /// Round digits below the millisecond to the nearest millisecond instead of refusing the file.
+        public var round = false
+        /// Keep points from this time on (inclusive).
+        public var from: Cut? = nil
+        /// Keep points up to this time (inclusive).
+        public var to: Cut? = nil
+        /// The defaults: strict, the whole track.
+        public init() {}
+    }
+
+    /// One end of `--from`/`--to`.
+    public enum Cut: Equatable, Sendable {
+        /// Milliseconds after the first usable point's time.
+        case after(milliseconds: Int64)
+        /// A moment, milliseconds since 1970 (UTC).
+        case at(epochMs: Int64)
+    }
+
+    /// What a GPX file gave.
+    public struct Track: Equatable, Sendable {
+        /// The kept track points, in order; never empty.
+        public var points: [Point]
+        /// The track points skipped, in file order.
+        public var skipped: [Skip]
+        /// Values left out of kept points (their point kept).
+        public var leftOut: [Skip]
+        /// The points of the file's first `<rte>` (`<rtept lat lon>` in range), as (latitude, longitude).
+        public var route: [GeoPoint]
+        /// How many points `--from`/`--to` left out.
+        public var cut: Int
+    }
+
+    /// The longest track kept: 24 hours.
+    public static let maxDurationMs: Int64 = 24 * 3_600_000
+
+    /// Reads the track points of a GPX document with the default options.
     public static func points(_ bytes: [UInt8]) throws(Problem) -> [Point] {
+        try read(bytes).points
+    }
+
+    /// Reads a GPX document. The bytes must be UTF-8 (FoundationXML is not
+    /// given anything else: invalid UTF-8 in an element name crashes it) and
+    /// the document complete.
+    public static func read(_ bytes: [UInt8], options: Options = Options()) throws(Problem) -> Track {
         if let offset = firstInvalidUTF8(bytes) { throw .notUTF8(offset: offset) }
         let reader = Reader()
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = reader
         let parsed = parser.parse()
         if let root = reader.root, root != "gpx" { throw .notGPX(root: root) }
-        if let problem = reader.problem { throw problem }
-        if !parsed { throw .notXML(parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed") }
+        let code = (parser.parserError as NSError?)?.code
+        if !parsed { throw .notXML(line: max(1, parser.lineNumber), reason: words(forParserCode: code ?? 0)) }
+        if reader.root == nil { throw .notXML(line: 1, reason: "the document is empty or has no element") }
         if !reader.closed || reader.current != nil { throw .truncated }
-        guard !reader.points.isEmpty else { throw .noTrackPoints }
-        for i in reader.points.indices.dropFirst() where reader.points[i].epochMs < reader.points[i - 1].epochMs {
-            throw .timeBackwards(index: i)
+        // FoundationXML can report success and still set an error (content after the root, say).
+        if let code { throw .notXML(line: max(1, parser.lineNumber), reason: words(forParserCode: code)) }
+        guard !reader.raw.isEmpty else { throw .noTrackPoints }
+
+        var kept: [Point] = []
+        var skipped: [Skip] = []
+        var leftOut: [Skip] = []
+        for raw in reader.raw {
+            guard let lat = raw.lat, let lon = raw.lon else { skipped.append(Skip(index: raw.index, reason: .badPosition)); continue }
+            guard let text = raw.time else { skipped.append(Skip(index: raw.index, reason: .noTime)); continue }
+            let ms: Int64
+            switch time(text, assumeUTC: options.assumeUTC, round: options.round) {
+            case .success(let value): ms = value
+            case .failure(.malformed): skipped.append(Skip(index: raw.index, reason: .unreadableTime(text))); continue
+            case .failure(.impossibleDate): throw .impossibleDate(index: raw.index, time: text)
+            case .failure(.noZone): throw .noZone(index: raw.index, time: text)
+            case .failure(.subMillisecond): throw .subMillisecond(index: raw.index, time: text)
+            }
+            if let previous = kept.last, ms < previous.epochMs {
+                skipped.append(Skip(index: raw.index, reason: .timeBackwards))
+                continue
+            }
+            var point = Point(latitude: lat, longitude: lon, epochMs: ms)
+            point.segment = raw.segment
+            point.index = raw.index
+            if let s = raw.speed {
+                if let v = Double(s), v.isFinite, v >= 0, v <= 150 { point.speed = v } else {
+                    leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "speed", text: s)))
+                }
+            }
+            if let c = raw.course {
+                if let v = Double(c), v.isFinite, v >= 0, v <= 360 { point.course = v == 360 ? 0 : v } else {
+                    leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "course", text: c)))
+                }
+            }
+            if let h = raw.hdop {
+                if let v = Double(h), v.isFinite, v >= 0 { point.hdop = v } else {
+                    leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "hdop", text: h)))
+                }
+            }
+            kept.append(point)
         }
-        return reader.points
+        guard let first = kept.first else { throw .nothingUsable(skipped: skipped) }
+
+        var cut = 0
+        if options.from != nil || options.to != nil {
+            func moment(_ c: Cut) -> Int64 {
+                switch c {
+                case .after(let ms): return first.epochMs.addingReportingOverflow(ms).overflow ? .max : first.epochMs + ms
+                case .at(let ms): return ms
+                }
+            }
+            let lo = options.from.map(moment) ?? .min
+            let hi = options.to.map(moment) ?? .max
+            let before = kept.count
+            kept = kept.filter { $0.epochMs >= lo && $0.epochMs <= hi }
+            cut = before - kept.count
+            if kept.isEmpty { throw .nothingInCut }
+        }
+        let span = kept[kept.count - 1].epochMs - kept[0].epochMs
+        if span > maxDurationMs { throw .tooLong(milliseconds: span) }
+        return Track(points: kept, skipped: skipped, leftOut: leftOut, route: reader.route, cut: cut)
+    }
+
+    /// The XML parser's error code in words (never the number). On Linux,
+    /// FoundationXML passes libxml2's own codes (`xmlParserErrors`); on
+    /// Apple platforms, `XMLParser.ErrorCode`.
+    static func words(forParserCode code: Int) -> String {
+        let malformed = "the XML is malformed"
+        #if canImport(FoundationXML)
+        switch code {
+        case 1: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
+        case 2: return "the XML parser ran out of memory"
+        case 3, 4: return "the document is empty or does not start with an element"
+        case 5: return "there is content after the root element ends"
+        case 6, 7, 8, 9, 10: return "a character that XML does not allow"
+        case 23, 24, 26, 27: return "an entity (&name;) that is not declared or not finished"
+        case 38, 39, 40, 41, 42: return "a malformed attribute"
+        case 45: return "an unfinished comment"
+        case 63: return "an unfinished CDATA section"
+        case 68: return "a name is missing where XML needs one (a stray '<' or '&')"
+        case 73: return "a tag is not closed with '>'"
+        case 76: return "an end tag does not match its start tag"
+        case 77: return "a tag is not finished"
+        default: return malformed
+        }
+        #else
+        switch XMLParser.ErrorCode(rawValue: code) {
+        case .internalError?, .outOfMemoryError?: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
+        case .emptyDocumentError?, .documentStartError?: return "the document is empty or does not start with an element"
+        case .prematureDocumentEndError?: return "the document ends too early"
+        case .invalidCharacterError?, .invalidCharacterRefError?, .invalidCharacterInEntityError?: return "a character that XML does not allow"
+        case .undeclaredEntityError?, .entityReferenceMissingSemiError?, .entityRefLoopError?: return "an entity (&name;) that cannot be expanded"
+        case .tagNameMismatchError?: return "an end tag does not match its start tag"
+        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeRedefinedError?, .attributeHasNoValueError?,
+             .lessThanSymbolInAttributeError?: return "a malformed attribute"
+        case .commentNotFinishedError?: return "an unfinished comment"
+        case .cdataNotFinishedError?: return "an unfinished CDATA section"
+        default: return malformed
+        }
+        #endif
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
@@ -78,20 +308,52 @@ public enum GPXTrack {
         }
     }
 
+    /// The accuracy written for a fix, meters: `hdop × 5`, rounded to the centimeter, at most 100 000 (the format's limit).
+    public static func accuracy(hdop: Double) -> Double {
+        min(100_000, (hdop * 500).rounded() / 100)
+    }
+
     /// The road section's `fixes` value: `{"recorded": [...]}`.
     package static func recordedFixes(_ points: [Point]) -> JSONValue {
         let start = points.first?.epochMs ?? 0
         let fixes = points.map { p -> JSONValue in
             let at = JSONValue.number(Seconds.literal(milliseconds: p.epochMs - start))
-            return .object([
-                ("at", at), ("arrives", at), ("lat", .number(String(p.latitude))), ("lon", .number(String(p.longitude))),
-            ])
+            var members: [(String, JSONValue)] = [("at", at), ("arrives", at), ("lat", .number(String(p.latitude))), ("lon", .number(String(p.longitude)))]
+            if let h = p.hdop { members.append(("accuracy", .number(String(accuracy(hdop: h))))) }
+            if let c = p.course { members.append(("course", .number(String(c)))) }
+            if let s = p.speed { members.append(("speed", .number(String(s)))) }
+            return .object(members)
         }
         return .object([("recorded", .array(fixes))])
     }
 
-    /// `2024-05-01T09:00:00Z`, `…:00.250Z` or `…:00+09:00` as milliseconds since 1970.
+    /// A road section's `route` and `fixes`: `{"fixes": {"recorded": [...]}, "route": {"points": [...]}}`.
+    package static func roadSection(_ track: Track) -> JSONValue {
+        let points = track.route.map { p -> JSONValue in
+            .object([("lat", .number(String(p.latitude))), ("lon", .number(String(p.longitude)))])
+        }
+        return .object([("fixes", recordedFixes(track.points)), ("route", .object([("points", .array(points))]))])
+    }
+
+    /// Why a time is not read.
+    enum TimeProblem: Error, Equatable {
+        /// Not `YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]`.
+        case malformed
+        /// A day that does not exist.
+        case impossibleDate
+        /// No zone, and UTC not assumed.
+        case noZone
+        /// Digits below the millisecond, and rounding not asked for.
+        case subMillisecond
+    }
+
+    /// `2024-05-01T09:00:00Z`, `…:00.250Z` or `…:00+09:00` as milliseconds since 1970; nil for anything else.
     static func epochMs(_ text: String) -> Int64? {
+        try? time(text, assumeUTC: false, round: false).get()
+    }
+
+    /// An ISO 8601 time as milliseconds since 1970, or why not.
+    static func time(_ text: String, assumeUTC: Bool, round: Bool) -> Result<Int64, TimeProblem> {
         let s = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= s.count else { return nil }
@@ -105,29 +367,48 @@ public enum GPXTrack {
         guard s.count >= 19, s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"), s[10] == UInt8(ascii: "T"),
               s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"),
               let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-              let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19),
-              (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, sec < 61
-        else { return nil }
+              let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19)
+        else { return .failure(.malformed) }
         var i = 19
         var ms: Int64 = 0
+        var belowMs = false
         if i < s.count, s[i] == UInt8(ascii: ".") {
             i += 1
+            let start = i
             var scale: Int64 = 100
             while i < s.count, s[i] >= 48, s[i] <= 57 {
-                ms += Int64(s[i] - 48) * scale
-                scale /= 10
+                let digit = Int64(s[i] - 48)
+                if i - start < 3 {
+                    ms += digit * scale
+                    scale /= 10
+                } else if i - start == 3 {
+                    if digit >= 5 { ms += 1 }  // round half up, on the first digit below the millisecond
+                    if digit != 0 { belowMs = true }
+                } else if digit != 0 {
+                    belowMs = true
+                }
                 i += 1
             }
+            if i == start { return .failure(.malformed) }
         }
         var offset: Int64 = 0
+        var zoned = false
         if i < s.count, s[i] == UInt8(ascii: "Z") {
             i += 1
+            zoned = true
         } else if i + 6 == s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-"), s[i + 3] == UInt8(ascii: ":"),
-                  let oh = number(i + 1..<i + 3), let om = number(i + 4..<i + 6) {
+                  let oh = number(i + 1..<i + 3), let om = number(i + 4..<i + 6), oh < 24, om < 60 {
             offset = (oh * 60 + om) * 60_000 * (s[i] == UInt8(ascii: "+") ? 1 : -1)
             i += 6
+            zoned = true
         }
-        guard i == s.count else { return nil }
+        guard i == s.count else { return .failure(.malformed) }
+        // A well-formed time naming a moment that does not exist (Feb 31, month 13, 25:00) refuses the file.
+        guard (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, sec < 61 else {
+            return .failure(.impossibleDate)
+        }
+        if !zoned && !assumeUTC { return .failure(.noZone) }
+        if belowMs && !round { return .failure(.subMillisecond) }
         // Days from the civil date (Howard Hinnant's algorithm).
         let yy = mo <= 2 ? y - 1 : y
         let era = (yy >= 0 ? yy : yy - 399) / 400
@@ -135,7 +416,7 @@ public enum GPXTrack {
         let doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
-        return ((days * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - offset
+        return .success(((days * 24 + h) * 60 + mi) * 60_000 + sec * 1000 + ms - offset)
     }
 
     /// The days of month `mo` (1...12) in year `y` (Gregorian).
@@ -147,57 +428,94 @@ public enum GPXTrack {
         }
     }
 
-    /// The XML delegate: collects `<trkpt>` with their `<time>`.
+    /// One `<trkpt>` as written, before it is judged.
+    struct RawPoint {
+        var index: Int
+        var segment: Int
+        var lat: Double?
+        var lon: Double?
+        var time: String? = nil
+        var speed: String? = nil
+        var course: String? = nil
+        var hdop: String? = nil
+    }
+
+    /// The XML delegate: collects `<trkpt>` with their `<time>`, `<speed>`,
+    /// `<course>` and `<hdop>` (also inside `<extensions>`, by local name,
+    /// e.g. Garmin's `gpxtpx:speed`), and the first `<rte>`'s `<rtept>`.
     final class Reader: NSObject, XMLParserDelegate {
         var root: String? = nil
-        var points: [Point] = []
-        var problem: Problem? = nil
-        var current: (lat: Double, lon: Double)? = nil
-        var time: String? = nil
-        var inTime = false
+        var raw: [RawPoint] = []
+        var route: [GeoPoint] = []
+        var current: RawPoint? = nil
+        /// The element whose text is being collected, and the text.
+        var collecting: String? = nil
+        var text = ""
+        var segment = -1
+        var routes = 0
+        var inRoute = false
         /// Whether the root element's end tag was read.
         var closed = false
 
+        static func local(_ name: String) -> String { name.split(separator: ":").last.map(String.init) ?? name }
+
+        static func coordinate(_ text: String?, limit: Double) -> Double? {
+            guard let text, let v = Double(text), v.isFinite, abs(v) <= limit else { return nil }
+            return v
+        }
+
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
-            let local = name.split(separator: ":").last.map(String.init) ?? name
+            let local = Self.local(name)
             if root == nil {
                 root = local
                 if local != "gpx" { parser.abortParsing() }
                 return
             }
-            if local == "trkpt" {
-                guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
-                      abs(lat) <= 90, abs(lon) <= 180
-                else {
-                    problem = .badPoint(index: points.count, what: "lat and lon must be numbers in range")
-                    parser.abortParsing()
-                    return
+            switch local {
+            case "trkseg":
+                segment += 1
+            case "trkpt":
+                current = RawPoint(index: raw.count, segment: max(segment, 0),
+                                   lat: Self.coordinate(attributes["lat"], limit: 90), lon: Self.coordinate(attributes["lon"], limit: 180))
+            case "rte":
+                routes += 1
+                inRoute = routes == 1
+            case "rtept":
+                if inRoute, let lat = Self.coordinate(attributes["lat"], limit: 90), let lon = Self.coordinate(attributes["lon"], limit: 180) {
+                    route.append(GeoPoint(latitude: lat, longitude: lon))
                 }
-                current = (lat, lon)
-                time = nil
-            } else if local == "time", current != nil {
-                inTime = true
-                time = ""
+            case "time", "speed", "course", "hdop":
+                if current != nil, collecting == nil {
+                    collecting = local
+                    text = ""
+                }
+            default: break
             }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inTime { time? += string }
+            if collecting != nil, text.utf8.count < 200 { text += string }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let local = name.split(separator: ":").last.map(String.init) ?? name
-            if local == "time" { inTime = false }
+            let local = Self.local(name)
+            if local == collecting, current != nil {
+                let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                switch local {
+                case "time": if current!.time == nil { current!.time = value }
+                case "speed": if current!.speed == nil { current!.speed = value }
+                case "course": if current!.course == nil { current!.course = value }
+                default: if current!.hdop == nil { current!.hdop = value }
+                }
+                collecting = nil
+            }
+            if local == "rte" { inRoute = false }
             if local == "gpx", current == nil { closed = true }
             if local == "trkpt", let point = current {
-                guard let text = time, let ms = GPXTrack.epochMs(text) else {
-                    problem = .badPoint(index: points.count, what: time == nil ? "no <time>" : "unreadable <time> \"\(time!)\"")
-                    parser.abortParsing()
-                    return
-                }
-                points.append(Point(latitude: point.lat, longitude: point.lon, epochMs: ms))
+                raw.append(point)
                 current = nil
+                collecting = nil
             }
         }
     }

@@ -1,0 +1,223 @@
+@testable import DrivesimCLI
+import Foundation
+import SimClock
+@testable import ScenarioFormat
+@testable import SimRunner
+import TestSupport
+import Testing
+
+/// A GPX document around `body` (the inside of `<gpx>`).
+private func gpx(_ body: String) -> [UInt8] {
+    Array(("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+        """ + body + "</gpx>").utf8)
+}
+
+/// A `<trkpt>` at a fixed position with `inner` inside.
+private func pt(_ inner: String, lat: String = "37.4979", lon: String = "127.0276") -> String {
+    "<trkpt lat=\"\(lat)\" lon=\"\(lon)\">\(inner)</trkpt>"
+}
+
+/// One `<trk>` of one `<trkseg>` of `points`.
+private func track(_ points: String...) -> [UInt8] { gpx("<trk><trkseg>" + points.joined() + "</trkseg></trk>") }
+
+private func time(_ t: String) -> String { "<time>\(t)</time>" }
+
+/// The fixes of an import-gpx output, decoded as a road section's `fixes`.
+private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scenario.RecordedFix] {
+    let points = #"{"points": [{"lat": 37.4979, "lon": 127.0276}, {"lat": 37.4981, "lon": 127.0284}]}"#
+    let road = route.map { r in String(r.dropLast()) + #", "language": "en"}"# } ?? #"{"language": "en", "route": "# + points + #", "fixes": "# + json + "}"
+    let scenario = try ScenarioDecoder.decode(Array(#"{"drivesim": 1, "name": "t", "road": \#(road)}"#.utf8), file: "gpx")
+    guard case .recorded(let fixes)? = scenario.road?.fixes else { Issue.record("not recorded"); return [] }
+    return fixes
+}
+
+@Suite struct GPXSkippedPointTests {
+    @Test func pointsWithoutAUsableTimeOrPositionAreSkippedWithTheirIndexAndReason() throws {
+        let t = try GPXTrack.read(track(
+            pt(time("2024-05-01T09:00:00Z")),
+            pt(""),
+            pt(time("yesterday")),
+            pt(time("2024-05-01T09:00:02Z"), lat: "91"),
+            pt(time("2024-05-01T09:00:03Z")),
+            pt(time("2024-05-01T09:00:01Z"))))
+        #expect(t.points.map(\.index) == [0, 4])
+        #expect(t.skipped == [
+            GPXTrack.Skip(index: 1, reason: .noTime),
+            GPXTrack.Skip(index: 2, reason: .unreadableTime("yesterday")),
+            GPXTrack.Skip(index: 3, reason: .badPosition),
+            GPXTrack.Skip(index: 5, reason: .timeBackwards),
+        ])
+    }
+
+    @Test func theImportListsEverySkippedPointOnStandardErrorWithACountAndExitsZero() throws {
+        let file = Fixtures.write(String(decoding: track(pt(time("2024-05-01T09:00:00Z")), pt(""), pt(time("bad"))), as: UTF8.self),
+                                  "skip.gpx", in: try Fixtures.temporaryFolder())
+        let result = Fixtures.drivesim("import-gpx", file)
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(file): skipped track point 1: no <time>"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(file): skipped track point 2: unreadable <time> \"bad\""), "\(result.stderr)")
+        #expect(result.stderr.contains("1 fixes written, 2 track points skipped"), "\(result.stderr)")
+        #expect(try decodedFixes(result.stdout).count == 1)
+    }
+
+    @Test func aTrackWithNothingUsableExitsTwo() throws {
+        let file = Fixtures.write(String(decoding: track(pt(""), pt(time("x"))), as: UTF8.self), "none.gpx", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["import-gpx", file]) == .gpx(file: file, .nothingUsable(skipped: [
+            GPXTrack.Skip(index: 0, reason: .noTime), GPXTrack.Skip(index: 1, reason: .unreadableTime("x")),
+        ])))
+    }
+}
+
+@Suite struct GPXStrictTimeTests {
+    @Test func anImpossibleDateStillRefusesTheFile() {
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 1, time: "2024-02-31T09:00:01Z")) {
+            try GPXTrack.read(track(pt(time("2024-02-31T09:00:00Z").replacingOccurrences(of: "02-31", with: "02-28")), pt(time("2024-02-31T09:00:01Z"))))
+        }
+    }
+
+    @Test func aMonthOrHourThatDoesNotExistRefusesTheFileToo() {
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 0, time: "2024-13-01T09:00:00Z")) { try GPXTrack.read(track(pt(time("2024-13-01T09:00:00Z")))) }
+        #expect(throws: GPXTrack.Problem.impossibleDate(index: 0, time: "2024-05-01T25:00:00Z")) { try GPXTrack.read(track(pt(time("2024-05-01T25:00:00Z")))) }
+    }
+
+    @Test func aTimeWithoutAZoneIsRefusedUnlessUTCIsAssumed() throws {
+        let bytes = track(pt(time("2024-05-01T09:00:00Z")), pt(time("2024-05-01T09:00:01.5")))
+        #expect(throws: GPXTrack.Problem.noZone(index: 1, time: "2024-05-01T09:00:01.5")) { try GPXTrack.read(bytes) }
+        var options = GPXTrack.Options()
+        options.assumeUTC = true
+        #expect(try GPXTrack.read(bytes, options: options).points.map(\.epochMs).map { $0 % 10_000 } == [0, 1_500])
+        let file = Fixtures.write(String(decoding: bytes, as: UTF8.self), "utc.gpx", in: try Fixtures.temporaryFolder())
+        #expect(Fixtures.drivesim("import-gpx", file).code == 2)
+        let result = Fixtures.drivesim("import-gpx", file, "--assume-utc")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(try decodedFixes(result.stdout).map(\.taken) == [SimTime(ms: 0), SimTime(ms: 1_500)])
+    }
+
+    @Test func subMillisecondDigitsAreRefusedNeverCutAndRoundedOnRequest() throws {
+        #expect(GPXTrack.epochMs("2024-05-01T09:00:00.2506Z") == nil, "not silently truncated to .250")
+        #expect(GPXTrack.epochMs("2024-05-01T09:00:00.2500000Z") != nil, "zeros below the millisecond lose nothing")
+        #expect(GPXTrack.epochMs("2024-05-01T09:00:00.Z") == nil)
+        let base = GPXTrack.epochMs("2024-05-01T09:00:00Z")!
+        #expect(try GPXTrack.time("2024-05-01T09:00:00.2506Z", assumeUTC: false, round: true).get() == base + 251)
+        #expect(try GPXTrack.time("2024-05-01T09:00:00.2504Z", assumeUTC: false, round: true).get() == base + 250)
+        #expect(try GPXTrack.time("2024-05-01T09:00:00.9996Z", assumeUTC: false, round: true).get() == base + 1_000)
+        let bytes = track(pt(time("2024-05-01T09:00:00Z")), pt(time("2024-05-01T09:00:01.0005Z")))
+        #expect(throws: GPXTrack.Problem.subMillisecond(index: 1, time: "2024-05-01T09:00:01.0005Z")) { try GPXTrack.read(bytes) }
+        let file = Fixtures.write(String(decoding: bytes, as: UTF8.self), "ms.gpx", in: try Fixtures.temporaryFolder())
+        let result = Fixtures.drivesim("import-gpx", file, "--round")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(try decodedFixes(result.stdout).map(\.taken) == [SimTime(ms: 0), SimTime(ms: 1_001)])
+    }
+
+    @Test func aTrackLongerThanADayIsRefusedWithAHintAndCutWithFromAndTo() throws {
+        let bytes = track(pt(time("2024-05-01T09:00:00Z")), pt(time("2024-05-01T12:00:00Z")), pt(time("2024-05-02T09:00:00.001Z")))
+        #expect(throws: GPXTrack.Problem.tooLong(milliseconds: 86_400_001)) { try GPXTrack.read(bytes) }
+        #expect(GPXTrack.Problem.tooLong(milliseconds: 86_400_001).description.contains("--from and --to"))
+        let file = Fixtures.write(String(decoding: bytes, as: UTF8.self), "long.gpx", in: try Fixtures.temporaryFolder())
+        #expect(Fixtures.drivesim("import-gpx", file).code == 2)
+        let bySeconds = Fixtures.drivesim("import-gpx", file, "--to", "86400")
+        #expect(bySeconds.code == 0, "\(bySeconds.stderr)")
+        #expect(try decodedFixes(bySeconds.stdout).map(\.taken) == [SimTime(ms: 0), SimTime(ms: 10_800_000)])
+        let byTime = Fixtures.drivesim("import-gpx", file, "--from", "2024-05-01T10:00:00Z")
+        #expect(byTime.code == 0, "\(byTime.stderr)")
+        #expect(try decodedFixes(byTime.stdout).map(\.taken) == [SimTime(ms: 0), SimTime(ms: 75_600_001)], "times from the first kept point")
+        #expect(thrown(["import-gpx", file, "--from", "2024-05-01T10:00:00"]) == .gpx(file: file, .unreadableCut(option: "--from", value: "2024-05-01T10:00:00")))
+        #expect(thrown(["import-gpx", file, "--from", "20", "--to", "10"]) == .gpx(file: file, .nothingInCut))
+        #expect(thrown(["import-gpx", file, "--from", "soon"]) == .usage(.notSeconds(option: "--from", value: "soon")))
+    }
+}
+
+@Suite struct GPXCarriedValueTests {
+    @Test func speedCourseAndHdopBecomeTheFixSpeedCourseAndAccuracy() throws {
+        let bytes = track(
+            pt(time("2024-05-01T09:00:00Z") + "<course>359.5</course><hdop>1.2</hdop><speed>13.9</speed>"),
+            pt(time("2024-05-01T09:00:01Z") + "<extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>12.5</gpxtpx:speed><gpxtpx:course>360</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>"),
+            pt(time("2024-05-01T09:00:02Z") + "<speed>-1</speed><course>400</course><hdop>nan</hdop>"))
+        let t = try GPXTrack.read(bytes)
+        #expect(t.points.map(\.speed) == [13.9, 12.5, nil])
+        #expect(t.points.map(\.course) == [359.5, 0, nil])
+        #expect(t.points.map(\.hdop) == [1.2, nil, nil])
+        #expect(t.leftOut == [
+            GPXTrack.Skip(index: 2, reason: .valueLeftOut(element: "speed", text: "-1")),
+            GPXTrack.Skip(index: 2, reason: .valueLeftOut(element: "course", text: "400")),
+            GPXTrack.Skip(index: 2, reason: .valueLeftOut(element: "hdop", text: "nan")),
+        ])
+        let json = String(decoding: JSONWriter.bytes(GPXTrack.recordedFixes(t.points)), as: UTF8.self)
+        let fixes = try decodedFixes(json)
+        #expect(fixes.map(\.speed) == [13.9, 12.5, nil])
+        #expect(fixes.map(\.course) == [359.5, 0, nil])
+        #expect(fixes[0].accuracy == 6, "hdop 1.2 × 5 m")
+    }
+
+    @Test func accuracyIsHdopTimesFiveClampedToTheFormatsRange() {
+        #expect(GPXTrack.accuracy(hdop: 0.7) == 3.5)
+        #expect(GPXTrack.accuracy(hdop: 1.1) == 5.5)
+        #expect(GPXTrack.accuracy(hdop: 1e9) == 100_000)
+    }
+
+    @Test func twoSegmentsKeepTheirGap() throws {
+        let bytes = gpx("<trk><trkseg>" + pt(time("2024-05-01T09:00:00Z")) + pt(time("2024-05-01T09:00:01Z"))
+                        + "</trkseg><trkseg>" + pt(time("2024-05-01T09:05:00Z")) + "</trkseg></trk>")
+        let t = try GPXTrack.read(bytes)
+        #expect(t.points.map(\.segment) == [0, 0, 1])
+        let json = String(decoding: JSONWriter.bytes(GPXTrack.recordedFixes(t.points)), as: UTF8.self)
+        #expect(try decodedFixes(json).map(\.taken) == [SimTime(ms: 0), SimTime(ms: 1_000), SimTime(ms: 300_000)])
+    }
+
+    @Test func aRouteIsWrittenAsTheRoadsRouteWithRoad() throws {
+        let body = "<rte><rtept lat=\"37.4979\" lon=\"127.0276\"/><rtept lat=\"37.4985\" lon=\"127.0290\"/></rte>"
+            + "<trk><trkseg>" + pt(time("2024-05-01T09:00:00Z")) + pt(time("2024-05-01T09:00:01Z")) + "</trkseg></trk>"
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(String(decoding: gpx(body), as: UTF8.self), "rte.gpx", in: folder)
+        let plain = Fixtures.drivesim("import-gpx", file)
+        #expect(plain.code == 0)
+        #expect(plain.stderr.contains("--road"), "the route is mentioned: \(plain.stderr)")
+        #expect(try decodedFixes(plain.stdout).count == 2)
+        let road = Fixtures.drivesim("import-gpx", file, "--road")
+        #expect(road.code == 0, "\(road.stderr)")
+        let scenario = try ScenarioDecoder.decode(Array(#"{"drivesim": 1, "name": "t", "road": \#(String(road.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + #", "language": "en"}"#)}"#.utf8), file: "rte")
+        #expect(scenario.road?.points.map(\.latitude) == [37.4979, 37.4985])
+        let noRoute = Fixtures.write(String(decoding: track(pt(time("2024-05-01T09:00:00Z"))), as: UTF8.self), "plain.gpx", in: folder)
+        #expect(thrown(["import-gpx", noRoute, "--road"]) == .gpx(file: noRoute, .noRoute))
+    }
+}
+
+@Suite struct GPXUnreadableFileTests {
+    @Test(arguments: [
+        ("<gpx><trk><a></b></trk></gpx>", "an end tag does not match its start tag"),
+        ("<gpx>&foo;</gpx>", "an entity"),
+        ("<gpx></gpx><b/>", "content after the root element"),
+        ("", "empty"),
+        ("<gpx><name>" + String(repeating: "x", count: 12_000_000) + "</name></gpx>", "beyond the XML parser's limits"),
+    ])
+    func anUnreadableDocumentIsExplainedInWords(text: String, words: String) throws {
+        do {
+            _ = try GPXTrack.read(Array(text.utf8))
+            Issue.record("read")
+        } catch {
+            #expect(error.description.contains(words), "\(error)")
+            #expect(!error.description.contains("error "), "no parser error number: \(error)")
+        }
+    }
+}
+
+@Suite struct GPXSampleTests {
+    @Test func theHonestDriveSampleImportsWithItsRouteGapAndSkippedPoint() throws {
+        let file = Fixtures.path("Scenarios/gpx/honest-drive.gpx")
+        let result = Fixtures.drivesim("import-gpx", file, "--road")
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("skipped track point 3: no <time>"), "\(result.stderr)")
+        #expect(result.stderr.contains("13 fixes written, 1 track point skipped"), "\(result.stderr)")
+        let body = String(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + #", "language": "en"}"#
+        let scenario = try ScenarioDecoder.decode(Array(#"{"drivesim": 1, "name": "t", "road": \#(body)}"#.utf8), file: "sample")
+        #expect(scenario.road?.points.count == 3)
+        guard case .recorded(let fixes)? = scenario.road?.fixes else { Issue.record("not recorded"); return }
+        #expect(fixes.count == 13)
+        #expect(fixes[6].taken == SimTime(ms: 7_000) && fixes[7].taken == SimTime(ms: 20_250), "the tunnel's gap is kept")
+        #expect(fixes.allSatisfy { $0.speed == 10 && $0.course != nil })
+        #expect(fixes[0].accuracy == 4 && fixes[7].accuracy == 12.5, "hdop 0.8 and 2.5, × 5 m")
+    }
+}
