@@ -39,8 +39,12 @@ build() {
   while IFS= read -r o; do objects+=("$o"); done < <(
     find "$bin/" -name '*.o' -path '*.build/*' \
       ! -path '*Tests.build/*' ! -path '*/TestSupport.build/*' ! -path '*/drivesim.build/*' | sort)
+  # The target uses the package's `package` symbols, so it joins the package:
+  # SwiftPM names it after the checkout's folder, as its build plan says.
+  local package
+  package=$(grep -o -- '-package-name","[^"]*' "$build/release.yaml" | head -1 | cut -d'"' -f3)
   swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-    -I "$bin/Modules" "$here/FuzzTarget.swift" "${objects[@]}" -o "$target"
+    -package-name "$package" -I "$bin/Modules" "$here/FuzzTarget.swift" "${objects[@]}" -o "$target"
 }
 
 # The dictionary: every string literal of the decoder (the keys it allows and
