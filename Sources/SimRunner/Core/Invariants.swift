@@ -46,6 +46,11 @@ public struct Violation: Sendable, Equatable {
     public var t: SimTime
     /// What broke, with the ids concerned.
     public var message: String
+
+    /// A violation found outside the core's checks (an arbiter process that failed).
+    package init(check: Check, t: SimTime, message: String) {
+        self.check = check; self.t = t; self.message = message
+    }
 }
 
 /// The invariants of SPEC 7, checked from the recorded timeline and the bus's
