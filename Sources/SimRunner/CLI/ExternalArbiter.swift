@@ -73,8 +73,11 @@ final class ArbiterProcess: @unchecked Sendable {
 
     /// Ends the process (a failure, or the end of the command).
     func stop() {
-        if let process, process.isRunning { process.terminate(); kill(process.processIdentifier, SIGKILL) }
-        if let process { process.waitUntilExit() }
+        if let process {
+            kill(process.processIdentifier, SIGKILL)
+            // Not `waitUntilExit`: it spins a run loop that may never return here.
+            for _ in 0..<200 where process.isRunning { usleep(1000) }
+        }
         process = nil
         for pipe in handles { pipe.fileHandleForReading.readabilityHandler = nil }
         handles = []
@@ -211,7 +214,7 @@ final class ArbiterProcess: @unchecked Sendable {
     }
 
     static func decode(_ o: [String: Any]) -> TalkArbiter.Action? {
-        func int(_ key: String) -> Int? { o[key] is Bool ? nil : o[key] as? Int }
+        func int(_ key: String) -> Int? { o[key] as? Int }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
         func optionalTime(_ key: String) -> SimTime?? { o[key] == nil || o[key] is NSNull ? .some(nil) : time(key).map { .some($0) } }
         func rule() -> Rule? { (o["rule"] as? String).flatMap(Rule.init(rawValue:)) }
