@@ -182,7 +182,7 @@ enum FuzzCommand: Command {
         var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
         text += "failed runs per check:\n"
         // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
-        for check in Check.all where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
+        for check in Check.all + [.arbiter(.process)] where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
             text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
         }
         text += "rules fired:\n"
