@@ -57,6 +57,12 @@ import Testing
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
     }
 
+    @Test func anArbiterThatHangsFailsTheRunAfterItsTimeout() throws {
+        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":1}'; sleep 20\n")
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", command, "--arbiter-timeout", "1"])
+        #expect(result.code == 1 && result.stderr.contains("did not answer within 1000 ms"))
+    }
+
     @Test func thePythonExamplePassesScenarios() {
         let files = ["after-cut-drop", "after-cut-repeat", "after-cut-skip"].map { Fixtures.path("Scenarios/\($0).json") }
         let result = Self.drivesim(["check"] + files + ["--arbiter", Self.python])
