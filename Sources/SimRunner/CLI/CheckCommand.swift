@@ -9,7 +9,7 @@ import TalkArbiter
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage]"
+    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -26,6 +26,9 @@ enum CheckCommand: Command {
                                   Refused when the environment has CI=true.
           --coverage              Also report how often each rule of the talk arbiter fired,
                                   per scenario and in total, and the rules never exercised.
+          --arbiter <command>     Check the arbiter that COMMAND runs instead of drivesim's own
+                                  (docs/arbiter-protocol.md); one that fails fails its scenario.
+          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';
@@ -40,10 +43,12 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: [], flags: ["--record", "--coverage"])
+        let args = try Arguments(arguments, options: ["--arbiter", "--arbiter-timeout"], flags: ["--record", "--coverage"])
         guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
         if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }
+        let external = try ArbiterProcess.launch(args)
+        defer { external?.stop() }
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
         var passed = 0, failed = 0, unusable = 0
@@ -70,7 +75,7 @@ enum CheckCommand: Command {
                 continue
             case .success(let loaded): scenario = loaded
             }
-            let verdict = Verdict(scenario)
+            let verdict = external?.verdict(scenario) ?? Verdict(scenario)
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
             do {

@@ -28,6 +28,8 @@ public enum DrivesimError: Error, Sendable, Equatable {
     case cannotWrite(path: String, WriteProblem)
     /// An action that must not happen on CI (`CI=true`).
     case refusedOnCI(CIRefusal)
+    /// An `--arbiter` command that cannot be used: it does not start, exits at once, or speaks another protocol.
+    case arbiterProcess(command: String, reason: String)
 }
 
 /// What is wrong with a command line.
@@ -178,6 +180,8 @@ extension DrivesimError {
         case .refusedOnCI(.recordGoldens):
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
+        case .arbiterProcess(let command, let reason):
+            return "the arbiter '\(command)' cannot be used: \(reason)"
         }
     }
 }

@@ -17,7 +17,7 @@ enum FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
-        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>]"
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--arbiter <command>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -42,6 +42,9 @@ enum FuzzCommand: Command {
           --out <dir>             Where reproducers go (default fuzz-failures).
           --mutant <name>         Fuzz a deliberately broken arbiter instead (see --list-mutants).
           --list-mutants          List the built-in mutants.
+          --arbiter <command>     Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
+                                  compared with drivesim's decision by decision; one worker.
+          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         EXIT CODES: 0 no run failed, 1 a run failed, 2 bad arguments.
@@ -51,7 +54,7 @@ enum FuzzCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant"], flags: ["--list-mutants"])
+            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: ["--list-mutants"])
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
@@ -64,7 +67,14 @@ enum FuzzCommand: Command {
         settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
         settings.fault = try args.value("--mutant").map(mutant(named:))
-        let jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let external = try ArbiterProcess.launch(args)
+        defer { external?.stop() }
+        if let external {
+            // One process, one worker: its runs are one conversation.
+            jobs = 1
+            settings.arbiter = .custom(name: "the arbiter '\(external.command)'") { external.verdict($0, differential: true) }
+        }
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
@@ -75,7 +85,7 @@ enum FuzzCommand: Command {
         let out = args.value("--out") ?? "fuzz-failures"
         if args.value("--out") != nil { try prepare(folder: out) }
 
-        let mutant = settings.fault.map { "mutant \($0.rawValue) (breaks \($0.rule.rawValue))" } ?? "the arbiter"
+        let mutant = settings.fault.map { "mutant \($0.rawValue) (breaks \($0.rule.rawValue))" } ?? settings.arbiter.name
         console.out(
             "drivesim fuzz: seed \(settings.seed), runs \(settings.runs), shard \(settings.shard.index)/\(settings.shard.count), \(mutant)\n")
         let clock = ContinuousClock()
@@ -132,7 +142,8 @@ enum FuzzCommand: Command {
         for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
             let seed = fuzzer.settings.seed, fault = fuzzer.settings.fault
-            let replay = fault.map { " --mutant \($0.rawValue)" } ?? ""
+            let replay = fault.map { " --mutant \($0.rawValue)" }
+                ?? ArbiterProcess.current.map { " --arbiter '\($0.command)'" } ?? ""
             let check = failure.violation.check
             // The shrunk file's own violation: its times are what the file shows.
             let violation = Fuzzer.violations(of: reproducer.scenario, fault: fault).first { $0.check == check } ?? failure.violation
@@ -171,7 +182,7 @@ enum FuzzCommand: Command {
         var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
         text += "failed runs per check:\n"
         // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
-        for check in Check.all where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
+        for check in Check.all + [.arbiter(.process)] where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
             text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
         }
         text += "rules fired:\n"

@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command>] [--prompts <text|json>]"
     /// The formats of `--format`, one a line (see `render`).
     static let formats = [
         "text",
@@ -49,6 +49,8 @@ enum RunCommand: Command {
                                   road, link (the road's reports).
           --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
                                   that 'drivesim fuzz --mutant' wrote.
+          --arbiter <command>     Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).
+          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
@@ -63,7 +65,7 @@ enum RunCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts"], flags: [])
+            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"], flags: [])
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -85,7 +87,9 @@ enum RunCommand: Command {
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         let scenario = try load(file)
-        let verdict = Verdict(scenario, fault: fault)
+        let external = try ArbiterProcess.launch(args)
+        defer { external?.stop() }
+        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault)
         let timeline = verdict.simulation.timeline
         let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {

@@ -8,6 +8,8 @@ public enum ArbiterCheck: String, Sendable, CaseIterable, Comparable {
     case impossibleAction = "impossible-action"
     /// Differential mode: the arbiter decided otherwise than the reference (`Divergence`).
     case divergence
+    /// An arbiter in another process (`--arbiter`) crashed, hung, printed garbage or answered out of turn.
+    case process
 
     /// Table order.
     public static func < (a: ArbiterCheck, b: ArbiterCheck) -> Bool {

@@ -25,6 +25,11 @@ public struct ArbiterUnderTest: Sendable {
         }
     }
 
+    /// An arbiter checked by `verdict`, named `name` (an arbiter in another process).
+    package static func custom(name: String, verdict: @escaping @Sendable (Scenario) -> Verdict) -> ArbiterUnderTest {
+        ArbiterUnderTest(name: name, fault: nil, isReference: false, verdict: verdict)
+    }
+
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.
     package static func mutant(_ fault: TalkArbiter.Fault?) -> ArbiterUnderTest {
         guard let fault else { return .reference }
