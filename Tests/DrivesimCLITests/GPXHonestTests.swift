@@ -221,3 +221,23 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         #expect(fixes[0].accuracy == 4 && fixes[7].accuracy == 12.5, "hdop 0.8 and 2.5, × 5 m")
     }
 }
+
+/// Found by the libFuzzer target: FoundationXML on Linux crashes on a
+/// processing instruction without data; GPX has none, so one is refused
+/// before the parser sees it.
+@Suite struct GPXProcessingInstructionTests {
+    static let crash: [UInt8] = [60, 63, 120, 109, 108, 32, 118, 101, 114, 115, 105, 111, 110, 61, 34, 49, 63, 62, 10, 60, 103, 112, 120, 32, 118, 101, 114, 115, 105, 111, 110, 61, 34, 49, 46, 49, 34, 32, 99, 114, 101, 97, 116, 111, 114, 61, 34, 100, 114, 34, 101, 110, 34, 105, 109, 34, 32, 120, 109, 56, 34, 63, 62, 10, 60, 103, 112, 120, 32, 118, 101, 114, 115, 103, 114, 97, 102, 105, 120, 46, 99, 111, 109, 47, 71, 80, 88, 47, 49, 47, 49, 34, 62, 10, 32, 32, 60, 116, 114, 107, 62, 60, 110, 97, 109, 101, 62, 71, 97, 110, 103, 110, 100, 105, 60, 47, 110, 97, 109, 101, 62, 60, 116, 114, 107, 115, 101, 103, 58, 62, 10, 32, 32, 32, 32, 60, 116, 114, 107, 53, 48, 90, 60, 47, 116, 105, 42, 109, 101, 62, 60, 47, 116, 114, 107, 112, 116, 62, 4, 32, 32, 32, 32, 60, 116, 114, 107, 112, 116, 32, 108, 97, 60, 63, 120, 109, 108, 32, 118, 101, 114, 115, 105, 111, 110, 61, 34, 49, 63, 62, 10, 60, 103, 112, 120, 32, 118, 101, 114, 115, 105, 111, 110, 61, 34, 49, 46, 49, 34, 32, 99, 114, 101, 97, 116, 111, 48, 114, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 61, 34, 100, 114, 105, 118, 101, 115, 105, 109, 34, 32, 120, 109, 108, 110, 60, 116, 114, 107, 62, 60, 110, 105, 60, 47, 110, 97, 109, 101, 62, 60, 116, 114, 107, 115, 101, 103, 58, 62, 10, 32, 32, 32, 32, 60, 116, 114, 107, 112, 116, 32, 108, 97, 116, 61, 34, 51, 55, 46, 60, 63, 120, 63, 62, 10, 60, 103, 112, 120, 32, 118, 101, 114, 115, 105, 111, 110, 61, 34, 49, 46, 49, 34, 32, 99, 114, 101, 97, 116, 111, 48, 114, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 92, 10, 62, 60, 47, 116, 114, 107, 62, 10, 60, 47, 103, 112, 120, 62, 10]
+
+    @Test func theFuzzersCrashingInputIsRefusedWithItsLine() {
+        // Its first `<?` after the declaration is on line 5 (`<trkpt la<?xml`).
+        #expect(throws: GPXTrack.Problem.processingInstruction(line: 5)) { try GPXTrack.read(Self.crash) }
+    }
+
+    @Test func aBareProcessingInstructionIsRefusedAndTheDeclarationIsNot() throws {
+        let track = "<trk><trkseg><trkpt lat=\"37.5\" lon=\"127\"><time>2026-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        let ok = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">" + track
+        #expect(throws: Never.self) { try GPXTrack.read(Array(ok.utf8)) }
+        #expect(throws: GPXTrack.Problem.processingInstruction(line: 1)) { try GPXTrack.read(Array(("<gpx><?x?>" + track).utf8)) }
+        #expect(GPXTrack.processingInstructionLine(Array("\u{FEFF}<?xml version=\"1.0\"?>\n<gpx/>".utf8)) == nil)
+    }
+}

@@ -17,6 +17,9 @@ public enum GPXTrack {
     public enum Problem: Error, Equatable, CustomStringConvertible {
         /// The bytes are not UTF-8 (checked before the XML parser sees them); `offset` of the first bad byte.
         case notUTF8(offset: Int)
+        /// A processing instruction (`<?…?>`) other than the XML declaration at
+        /// the start, at `line`: GPX has none, and FoundationXML crashes on one without data.
+        case processingInstruction(line: Int)
         /// The XML parser cannot read the document: `reason` in words, at `line` (from 1).
         case notXML(line: Int, reason: String)
         /// The document ends before its root element closes.
@@ -45,6 +48,8 @@ public enum GPXTrack {
         public var description: String {
             switch self {
             case .notUTF8(let offset): return "not a GPX file: not UTF-8 (byte \(offset))"
+            case .processingInstruction(let line):
+                return "not a GPX file: a processing instruction (<?…?>) at line \(line); GPX has only the XML declaration"
             case .truncated: return "the GPX file is truncated: it ends before </gpx>"
             case .notXML(let line, let why): return "not a GPX file: the XML cannot be read at line \(line): \(why)"
             case .notGPX(let root): return "not a GPX file: the root element is <\(root)>, not <gpx>"
@@ -182,6 +187,7 @@ public enum GPXTrack {
     /// the document complete.
     public static func read(_ bytes: [UInt8], options: Options = Options()) throws(Problem) -> Track {
         if let offset = firstInvalidUTF8(bytes) { throw .notUTF8(offset: offset) }
+        if let line = processingInstructionLine(bytes) { throw .processingInstruction(line: line) }
         let reader = Reader()
         let parser = XMLParser(data: Data(bytes))
         parser.delegate = reader
@@ -292,6 +298,28 @@ public enum GPXTrack {
         default: return malformed
         }
         #endif
+    }
+
+    /// The line (from 1) of the first `<?` that is not the XML declaration at
+    /// the very start (after an optional byte order mark), or nil. FoundationXML
+    /// on Linux crashes on a processing instruction without data (`<?x?>`,
+    /// found by the libFuzzer target), so none reaches it.
+    static func processingInstructionLine(_ bytes: [UInt8]) -> Int? {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        if bytes[start...].starts(with: Array("<?xml".utf8)) {
+            guard let close = (start..<max(start, bytes.count - 1)).first(where: { bytes[$0] == UInt8(ascii: "?") && bytes[$0 + 1] == UInt8(ascii: ">") })
+            else { return nil }
+            start = close + 2
+        }
+        var line = 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "\n") { line += 1 }
+            if bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") { return line }
+            i += 1
+        }
+        return nil
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
