@@ -1,8 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// One set of settings for every target: warnings are errors (a toolchain
-/// setting, not `unsafeFlags`, so the package stays usable as a dependency).
+/// One set of settings for every target: warnings are errors, as a toolchain
+/// setting (no unsafe compiler flags), so the package stays usable as a versioned dependency.
 let swiftSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
