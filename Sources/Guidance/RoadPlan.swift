@@ -254,11 +254,19 @@ struct RoadPlanner {
             add(t, .reportDropped(FixIndex(fix.index), reason: reason))
         case .failed(let at, let reason):
             add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-            add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: 0)
+            add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: completionRank(at, sent: t))
         case .sent(let delivered):
             add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-            add(delivered, .reportDelivered(FixIndex(fix.index)), rank: 0)
+            add(delivered, .reportDelivered(FixIndex(fix.index)), rank: completionRank(delivered, sent: t))
         }
+    }
+
+    /// A report's end comes before the arrivals of its instant, which may
+    /// send the next report; but never before its own sending: a report
+    /// that lands (no latency) or times out (sent exactly at its freshness
+    /// limit) in the instant it is sent ends right after it.
+    func completionRank(_ end: SimTime, sent: SimTime) -> UInt8 {
+        end == sent ? 1 : 0
     }
 
     /// `road.turn.passed` for each maneuver the car reached, and
