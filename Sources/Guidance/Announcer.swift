@@ -64,9 +64,9 @@ public struct Announcer: Sendable {
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
     var reroutes = 0
-    /// Per maneuver and stage, the spoken distance of the last duration guess
-    /// and its duration: texts are built only when the spoken distance changes.
-    var guesses: [(spoken: Int, length: SimTime)]
+    /// Per maneuver and stage, the spoken distance and "then" of the last
+    /// duration guess, and its duration: texts are built only when either changes.
+    var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
 
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
         self.settings = settings
@@ -74,28 +74,34 @@ public struct Announcer: Sendable {
         done = Array(repeating: 0, count: maneuvers.count)
         nowSpoken = Array(repeating: false, count: maneuvers.count)
         lastWords = Array(repeating: nil, count: maneuvers.count)
-        guesses = Array(repeating: (-1, .zero), count: maneuvers.count * Stage.allCases.count)
+        guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
     /// The duration of `text` in the guidance's language.
     func duration(_ text: String) -> SimTime { SpeechDuration.estimate(text, settings.language, rates: settings.rates) }
 
-    /// The maneuver announced together with `m`, if it follows within `thenWithin`.
-    func then(_ m: Int) -> Int? {
-        m + 1 < maneuvers.count && maneuvers[m + 1].distance - maneuvers[m].distance <= settings.thenWithin ? m + 1 : nil
+    /// The maneuver announced together with `m` at `v` m/s, if it follows
+    /// within `thenWithin` meters or within `thenSeconds` at that speed.
+    func then(_ m: Int, speed v: Double) -> Int? {
+        guard m + 1 < maneuvers.count else { return nil }
+        let gap = maneuvers[m + 1].distance - maneuvers[m].distance
+        return gap <= max(settings.thenWithin, v * settings.thenSeconds) ? m + 1 : nil
     }
 
-    /// The text of stage `stage` of maneuver `m` at `distance` meters.
-    func text(_ stage: Stage, _ m: Int, distance: Double) -> String? {
+    /// The text of stage `stage` of maneuver `m` at `distance` meters and `v` m/s.
+    func text(_ stage: Stage, _ m: Int, distance: Double, speed v: Double) -> String? {
         let spoken = stage == .now ? nil : SpokenDistance.roundDown(distance)
         if stage != .now && spoken == nil { return nil }
-        let next = stage == .far ? nil : then(m).map { maneuvers[$0] }
+        let next = stage == .far ? nil : then(m, speed: v).map { maneuvers[$0] }
         return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language)
     }
 
+    /// The time from a line's start until it has been heard to its end: the output latency, then the line.
+    func heard(_ length: SimTime) -> Double { Double((settings.outputLatency + length).ms) / 1000 }
+
     /// Whether stage `stage` is due at distance `left` and speed `v` for a line of `length`.
     func due(_ stage: Stage, left: Double, speed v: Double, length: SimTime) -> Bool {
-        left - v * Double(length.ms) / 1000 <= settings.lead(stage).distance(at: v)
+        left - v * heard(length) <= settings.lead(stage).distance(at: v)
     }
 
     /// The earliest time in `[from, ∞)` at which `stage` of `m` is due, or nil if never at this speed.
@@ -104,15 +110,16 @@ public struct Announcer: Sendable {
         // The line's length is guessed from its text at the lead distance.
         let spoken = stage == .now ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed)) ?? 50
         let slot = m * Stage.allCases.count + Stage.allCases.firstIndex(of: stage)!
-        if guesses[slot].spoken != spoken {
-            let guess = text(stage, m, distance: Double(spoken)) ?? text(stage, m, distance: 50)!
-            guesses[slot] = (spoken, duration(guess))
+        let joined = then(m, speed: state.speed) != nil
+        if guesses[slot].spoken != spoken || guesses[slot].joined != joined {
+            let guess = text(stage, m, distance: Double(spoken), speed: state.speed) ?? text(stage, m, distance: 50, speed: state.speed)!
+            guesses[slot] = (spoken, joined, duration(guess))
         }
         let length = guesses[slot].length
         if due(stage, left: left, speed: state.speed, length: length) { return from }
         guard state.speed > Announcer.standing else { return nil }
         let v = state.speed
-        let seconds = (left - v * Double(length.ms) / 1000 - settings.lead(stage).distance(at: v)) / v
+        let seconds = (left - v * heard(length) - settings.lead(stage).distance(at: v)) / v
         return from + SimTime(ms: Int64((seconds * 1000).rounded(.up)))
     }
 
@@ -161,7 +168,7 @@ public struct Announcer: Sendable {
         // The most imminent stage that is due.
         var stage = firing
         for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 {
-            let length = duration(text(s, m, distance: left) ?? text(s, m, distance: 50)!)
+            let length = duration(text(s, m, distance: left, speed: v) ?? text(s, m, distance: 50, speed: v)!)
             if due(s, left: left, speed: v, length: length) { stage = s; break }
         }
         for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 {
@@ -169,7 +176,7 @@ public struct Announcer: Sendable {
             done[m] |= earlier.bit
         }
         done[m] |= stage.bit
-        guard let words = text(stage, m, distance: left) else {
+        guard let words = text(stage, m, distance: left, speed: v) else {
             out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
         }
@@ -181,11 +188,11 @@ public struct Announcer: Sendable {
         let expires: SimTime
         switch stage {
         case .now:
-            expires = passTime(maneuvers[m].distance, state, from: t) - length - settings.margin
+            expires = passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length - settings.margin
         case .far, .near:
             let following: Stage = stage == .far ? .near : .now
             let nextDue = dueTime(following, m, state, from: t + SimTime(ms: 1)) ?? passTime(maneuvers[m].distance, state, from: t)
-            expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - length)
+            expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length)
         }
         // Still valid only if it can finish before its content stops being
         // true (the next stage, or the point itself, comes due).
@@ -199,7 +206,7 @@ public struct Announcer: Sendable {
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
         if stage == .now { nowSpoken[m] = true }
-        if stage != .far, let n = then(m), done[n] & Stage.far.bit == 0 {
+        if stage != .far, let n = then(m, speed: v), done[n] & Stage.far.bit == 0 {
             done[n] |= Stage.far.bit
             out.append(.skipped(maneuver: n, stage: .far, reason: .then, at: t))
         }

@@ -5,14 +5,27 @@ import SimClock
 public struct GuidanceSettings: Sendable, Equatable {
     /// The language every generated line is phrased in; never guessed.
     public var language: Language
-    public var far = StageLead(seconds: 30, minimum: 500)
-    public var near = StageLead(seconds: 12, minimum: 150)
-    public var now = StageLead(seconds: 3, minimum: 30)
-    /// A maneuver that follows the announced one within this many meters is
-    /// announced with it ("…, then turn left").
+    /// The far stage's lead: 25 s + 0.3 s per m/s, at least 500 m (at 130 km/h, 36 s or 1.3 km).
+    public var far = StageLead(seconds: 25, growth: 0.3, minimum: 500)
+    /// The near stage's lead: 10 s + 0.15 s per m/s, at least 150 m (at 130 km/h, 15 s or 560 m).
+    public var near = StageLead(seconds: 10, growth: 0.15, minimum: 150)
+    /// The "now" stage's lead: 2.5 s + 0.06 s per m/s, at least 30 m (at 130 km/h, 4.7 s or 170 m).
+    public var now = StageLead(seconds: 2.5, growth: 0.06, minimum: 30)
+    /// A maneuver that follows the announced one within this many meters, or
+    /// within `thenSeconds` at the current speed, is announced with it
+    /// ("…, then turn left").
     public var thenWithin = 200.0
+    /// A maneuver that follows the announced one within this many seconds at
+    /// the current speed is announced with it (an exit then a fork 300 m later
+    /// at 120 km/h: 9 s).
+    public var thenSeconds = 12.0
     /// A "now" line must be able to finish this long before its point, or it is late.
     public var margin = SimTime(ms: 1000)
+    /// From a line's start on the bus until the driver hears it (the TTS
+    /// engine waking, a Bluetooth link): 1.5 s, the compensation OsmAnd
+    /// applies by default. Every stage is timed so that the line, this
+    /// latency included, is heard to its end before its point.
+    public var outputLatency = SimTime(ms: 1500)
     /// Speech rates for estimating a line's duration.
     public var rates = SpeechRates()
 

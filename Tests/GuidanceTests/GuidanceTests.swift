@@ -93,11 +93,13 @@ import Testing
         let pass = SimTime(ms: Int64((5_000 / speed * 1000).rounded(.down)))
         for (line, stage) in spoken {
             let end = line.at + line.duration
-            #expect(end < pass, "\(stage) ends at \(end), the turn is at \(pass)")
-            // A "now" line finishes at its lead distance (to the millisecond's
-            // rounding); far and near lines are timed by a guess of their text
-            // (the spoken distance is known only when they fire), so within a word.
-            let left = 5_000 - speed * Double(end.ms) / 1000
+            // A "now" line is heard to its end (the output latency after it
+            // ends) at its lead distance (to the millisecond's rounding); far
+            // and near lines are timed by a guess of their text (the spoken
+            // distance is known only when they fire), so within a word.
+            let heard = end + GuidanceSettings(language: .en).outputLatency
+            let left = 5_000 - speed * Double(heard.ms) / 1000
+            #expect(heard < pass, "\(stage) is heard until \(heard), the turn is at \(pass)")
             let lead = GuidanceSettings(language: .en).lead(stage).distance(at: speed)
             let slack = stage == .now ? speed * 0.002 + 0.01 : speed * 0.5
             #expect(abs(left - lead) < slack, "\(stage): \(left) m left, lead \(lead) m")

@@ -47,7 +47,7 @@ enum DemoCommand {
           "dad": [
             {
               "id": "ask",
-              "at": 62.0,
+              "at": 66.0,
               "duration": 1.8,
               "language": "en",
               "text": "Is there a petrol station nearby?",
@@ -141,7 +141,7 @@ enum DemoCommand {
               "by": "m1.now"
             },
             {
-              "at": 62.0,
+              "at": 66.0,
               "event": "talk.reply.abandoned",
               "reply": "weather",
               "rule": "barge-in"
@@ -149,7 +149,7 @@ enum DemoCommand {
             {
               "event": "talk.reply.began",
               "reply": "answer",
-              "at": 64.4
+              "at": 68.4
             },
             {
               "event": "road.turn.passed",

@@ -254,10 +254,11 @@ enum ScenarioSchema {
             ])),
             ("guidance", object(ScenarioKeys.guidance, [
                 ("far", ref("lead")), ("near", ref("lead")), ("now", ref("lead")), ("thenWithin", meters),
-                ("margin", ref("duration")), ("horizon", seconds(0...600, "seconds of dead reckoning after the last trusted fix")),
+                ("thenSeconds", number(0...600)), ("margin", ref("duration")),
+                ("outputLatency", seconds(0...10, "seconds from a line's start until it is heard")), ("horizon", seconds(0...600, "seconds of dead reckoning after the last trusted fix")),
                 ("rates", ref("rates")),
             ])),
-            ("lead", object(ScenarioKeys.lead, [("seconds", number(0...600)), ("minimum", number(0...100_000))])),
+            ("lead", object(ScenarioKeys.lead, [("seconds", number(0...600)), ("growth", number(0...60)), ("minimum", number(0...100_000))])),
             ("rates", object(ScenarioKeys.rates, [("en", number(0.5...50)), ("ko", number(0.5...50))])),
             ("servicePrompt", object(ScenarioKeys.servicePrompt, [
                 ("maneuver", nonEmpty), ("before", number(0...10_000_000)), ("text", text(maxLength: 1000)),

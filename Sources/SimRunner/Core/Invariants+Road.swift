@@ -3,7 +3,7 @@ import SimClock
 
 /// The road's invariants (docs/timeline.md). Raw values are their names in reports.
 public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
-    /// No guidance line plays after its maneuver has been passed.
+    /// No guidance line is heard to its end (output latency included) after its maneuver has been passed.
     case lineAfterManeuver = "line-after-maneuver"
     /// Every maneuver passed got a "now" line, or the timeline says why not (when it ended is R1's).
     case nowLine = "now-line"
@@ -55,9 +55,11 @@ extension Invariants {
                     if isNow { nowDropped.insert(maneuver) }
                     continue
                 }
-                if let pass = passed[maneuver], event.t > pass {
+                // The driver hears a line `outputLatency` after it plays.
+                let heard = event.t + road.guidance.outputLatency
+                if let pass = passed[maneuver], heard > pass {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
-                                       message: "line \(roster.lines[line].id) played after \(maneuver) was passed at \(pass)"))
+                                       message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))
                 }
                 if isNow { nowEnded.insert(maneuver) }
             default: continue

@@ -66,8 +66,14 @@ extension Invariants {
     /// older than the freshness limit (one sent stale is R3's), none is sent
     /// for a fix older than one already reported, every fix that arrives
     /// is reported or dropped with a reason; R6 `spoken-distance`: a far or
-    /// near line never says more meters than are truly left when it starts;
+    /// near line never says more meters than are truly left when it starts,
+    /// while the app knows where it is (a trusted fix taken within
+    /// `positionFresh`; beyond that its position is a prediction, and how
+    /// far the car truly went is not the app's to know);
     /// R7 `passed-truth`: "turn passed" never before the true track passed it.
+    /// How old the last trusted fix may be for the app to know where it is (R6).
+    public static let positionFresh = SimTime(ms: 3_000)
+
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -84,6 +90,7 @@ extension Invariants {
         var arrived: [Int32] = []
         var reported: Set<Int32> = []
         var requestedAt = [SimTime?](repeating: nil, count: roster.lines.count)
+        var lastTrustedTaken: SimTime? = nil
         for event in timeline.events {
             switch event.what {
             case .guidanceRequested(let l): requestedAt[l.int] = event.t
@@ -92,6 +99,7 @@ extension Invariants {
                 // Only lines that start when requested: a line that waited keeps the words of its
                 // request until guidance decides its words when it starts (issue 10, not yet merged).
                 guard requestedAt[l.int] == event.t,
+                      let taken = lastTrustedTaken, event.t - taken <= positionFresh,
                       let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
                       let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.lines[l.int].text,
                       let said = spokenMeters(text)
@@ -102,7 +110,9 @@ extension Invariants {
                     found.append(.init(check: .road(.spokenDistance), t: event.t,
                                        message: "line \(roster.lines[l.int].id) says \(Int(said)) m when \(Int(max(0, left))) m are left"))
                 }
-            case .road(.fixArrived(let f, _, _)): arrived.append(f.raw)
+            case .road(.fixArrived(let f, let age, let trusted)):
+                arrived.append(f.raw)
+                if trusted { lastTrustedTaken = event.t - SimTime(ms: age) }
             case .road(.reportSent(let f, let age, _, _)):
                 reported.insert(f.raw)
                 let taken = event.t - SimTime(ms: age)

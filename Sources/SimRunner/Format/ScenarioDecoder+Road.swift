@@ -22,6 +22,8 @@ extension Decoding {
         static let rate = 0.5...50.0
         /// `guidance.horizon`, the dead-reckoning limit, at most 600 s.
         static let horizonMs: Int64 = 600_000
+        /// `road.guidance.outputLatency`: at most 10 s.
+        static let outputLatencyMs: Int64 = 10_000
         /// The longest `street` name, in characters.
         static let streetCharacters = 200
     }
@@ -405,6 +407,7 @@ extension Decoding {
             let l = try object(v, fields.path(key), allowed: ScenarioKeys.lead)
             var out = base
             if let s = l.optional("seconds") { out.seconds = try number(s, l.path("seconds"), 0...600) }
+            if let g = l.optional("growth") { out.growth = try number(g, l.path("growth"), 0...60) }
             if let m = l.optional("minimum") { out.minimum = try number(m, l.path("minimum"), 0...100_000) }
             return out
         }
@@ -413,7 +416,12 @@ extension Decoding {
         g.near = try lead("near", g.near)
         g.now = try lead("now", g.now)
         if let v = fields.optional("thenWithin") { g.thenWithin = try number(v, fields.path("thenWithin"), 0...10_000) }
+        if let v = fields.optional("thenSeconds") { g.thenSeconds = try number(v, fields.path("thenSeconds"), 0...600) }
         if let v = fields.optional("margin") { g.margin = try seconds(v, fields.path("margin"), .duration) }
+        if let v = fields.optional("outputLatency") {
+            g.outputLatency = try seconds(v, fields.path("outputLatency"), .duration)
+            if g.outputLatency.ms > Limits.outputLatencyMs { throw fail(.outOfRange("0...10"), fields.path("outputLatency"), v) }
+        }
         if let v = fields.optional("horizon") {
             road.horizon = try seconds(v, fields.path("horizon"), .duration)
             if road.horizon.ms > Limits.horizonMs { throw fail(.outOfRange("0...600"), fields.path("horizon"), v) }

@@ -455,9 +455,9 @@ package enum ScenarioKeys {
         "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
-    package static let guidance = ["far", "near", "now", "thenWithin", "margin", "horizon", "rates"]
+    package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates"]
     /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
-    package static let lead = ["seconds", "minimum"]
+    package static let lead = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.
     package static let rates = ["en", "ko"]
     /// One service prompt, `road.servicePrompts[]`.

@@ -114,10 +114,14 @@ extension ScenarioEncoder {
         var guidance: [(key: String, value: JSONValue)] = []
         for (key, lead, base) in [("far", r.guidance.far, g.far), ("near", r.guidance.near, g.near), ("now", r.guidance.now, g.now)]
         where lead != base {
-            guidance.append((key, .object([("seconds", number(lead.seconds)), ("minimum", number(lead.minimum))])))
+            guidance.append((key, .object([
+                ("seconds", number(lead.seconds)), ("growth", number(lead.growth)), ("minimum", number(lead.minimum)),
+            ])))
         }
         if r.guidance.thenWithin != g.thenWithin { guidance.append(("thenWithin", number(r.guidance.thenWithin))) }
+        if r.guidance.thenSeconds != g.thenSeconds { guidance.append(("thenSeconds", number(r.guidance.thenSeconds))) }
         if r.guidance.margin != g.margin { guidance.append(("margin", seconds(r.guidance.margin))) }
+        if r.guidance.outputLatency != g.outputLatency { guidance.append(("outputLatency", seconds(r.guidance.outputLatency))) }
         if r.horizon != RoadSetup.defaultHorizon { guidance.append(("horizon", seconds(r.horizon))) }
         if r.guidance.rates != g.rates {
             guidance.append(("rates", .object([
