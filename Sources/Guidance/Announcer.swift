@@ -40,6 +40,8 @@ public enum SkipReason: String, Sendable, Equatable, CaseIterable {
     /// It would say word for word what the line before it for the maneuver
     /// said (a near line with the far line's spoken distance).
     case repeated
+    /// It could not be spoken to its end before Dad's guidance segment ends.
+    case notGuiding = "not-guiding"
 }
 
 /// The guidance: given the road state, the settings and a span of time, it
@@ -64,6 +66,9 @@ public struct Announcer: Sendable {
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
     var reroutes = 0
+    /// When the guidance segment being spoken in ends (nil: it never does):
+    /// no line may play past it.
+    public var segmentEnd: SimTime? = nil
     /// Per maneuver and stage, the spoken distance and "then" of the last
     /// duration guess, and its duration: texts are built only when either changes.
     var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
@@ -185,7 +190,7 @@ public struct Announcer: Sendable {
             return
         }
         let length = duration(words)
-        let expires: SimTime
+        var expires: SimTime
         switch stage {
         case .now:
             expires = passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length - settings.margin
@@ -199,6 +204,14 @@ public struct Announcer: Sendable {
         guard expires > t, stage == .now || expires >= t + length else {
             out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
+        }
+        // When In Use: it must end within the segment, and never start so late that it would not.
+        if let end = segmentEnd {
+            guard t + length <= end else {
+                out.append(.skipped(maneuver: m, stage: stage, reason: .notGuiding, at: t))
+                return
+            }
+            expires = min(expires, end - length)
         }
         let line = GuidanceLine(
             id: RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage), at: t, duration: length, urgent: stage == .now, text: words,

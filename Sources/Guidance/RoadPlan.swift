@@ -83,6 +83,12 @@ struct RoadPlanner {
 
     func measuring(_ t: SimTime) -> Bool { !road.background.holds(t) || guiding(t) }
     func guiding(_ t: SimTime) -> Bool { road.segments?.holds(t) ?? true }
+    /// The end of the guidance segment holding `t` (nil without segments: guidance never ends).
+    func segmentEnd(at t: SimTime) -> SimTime? { road.segments?.first { $0.contains(t) }?.to }
+    /// The first segment edge (a start or an end) after `t`, if any.
+    func nextSegmentEdge(after t: SimTime) -> SimTime? {
+        road.segments?.lazy.flatMap { [$0.from, $0.to] }.filter { $0 > t }.min()
+    }
 
     mutating func add(_ t: SimTime, _ what: RoadEvent.What, rank: UInt8 = 1) {
         plan.events.append(RoadEvent(t: t, what))
@@ -156,10 +162,22 @@ struct RoadPlanner {
         defer { cursor = until }
         guard let state else { silences.append((cursor, until, .noFix)); return }
         if follower.offRoute { silences.append((cursor, until, .offRoute)); return }
-        if !guiding(cursor) { silences.append((cursor, until, .notGuiding)); return }
+        // When In Use: the guidance speaks only inside a segment, so the
+        // span is cut at every segment edge in it.
+        var from = cursor
+        while from < until {
+            let to = min(until, nextSegmentEdge(after: from) ?? until)
+            if guiding(from) { speak(state, from: from, until: to) } else { silences.append((from, to, .notGuiding)) }
+            from = to
+        }
+    }
+
+    /// Lets the guidance speak over `[cursor, until)`, inside one guidance segment.
+    mutating func speak(_ state: RoadState, from cursor: SimTime, until: SimTime) {
         let end = min(until, state.taken + road.horizon)
         if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
+        announcer.segmentEnd = segmentEnd(at: cursor)
         announcements.removeAll(keepingCapacity: true)
         announcer.announce(state, from: cursor, until: end, into: &announcements)
         for announcement in announcements {
@@ -207,7 +225,13 @@ struct RoadPlanner {
         return state
     }
 
+    /// A reroute line, if it can be spoken to its end inside the segment.
     mutating func addLine(_ line: GuidanceLine) {
+        var line = line
+        if let end = segmentEnd(at: line.at) {
+            guard line.at + line.duration <= end else { return }
+            line.expires = min(line.expires ?? end, end - line.duration)
+        }
         plan.lines.append(line)
         plan.stages.append(nil)
     }

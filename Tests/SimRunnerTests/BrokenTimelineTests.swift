@@ -1,5 +1,6 @@
 import AudioBus
 import Guidance
+import Road
 import SimClock
 @testable import SimRunner
 import TalkArbiter
@@ -241,6 +242,14 @@ private struct Case {
             let i = try c.first { if case .road(.turnPassed) = $0.what { true } else { false } }
             c.move(i, to: c.events[i].t - ms(1))
             return c.checks
+        case .road(.whenInUse):
+            // Dad's guidance segment ends 1 ms before the far line does.
+            var c = try Case("road/segment-ends-mid-line")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { if case .guidanceEnded = $0.what { true } else { false } }
+            let end = c.events[i].t - ms(1)
+            c.scenario.road?.segments = [TimeWindow(from: .zero, to: end)]
+            return c.checks
         case .arbiter(.impossibleAction):
             // An arbiter that starts a line that does not exist: the run stops at
             // that action, and the violation names it.
@@ -275,7 +284,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .whenInUse].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

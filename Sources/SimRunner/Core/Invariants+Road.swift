@@ -17,6 +17,9 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case spokenDistance = "spoken-distance"
     /// "Turn passed" never before the true track passed the turn.
     case passedTruth = "passed-truth"
+    /// When In Use: no generated line plays outside a guidance segment, and no
+    /// fix arrives and no report is sent while measuring is paused.
+    case whenInUse = "when-in-use"
 
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -88,6 +91,36 @@ extension Invariants {
             default: continue
             }
         }
-        return found + checkRoadTruth(scenario, run)
+        return found + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run)
+    }
+
+    /// R8 `when-in-use`: a generated line starts and ends inside one guidance
+    /// segment (when the scenario has segments); no `road.fix.arrived` and no
+    /// `road.report.sent` while measuring is paused (in the background,
+    /// outside every segment).
+    static func checkWhenInUse(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        guard let road = scenario.road else { return [] }
+        let timeline = run.timeline, roster = timeline.roster
+        let segments = road.segments
+        func measuring(_ t: SimTime) -> Bool { !road.background.holds(t) || (segments?.holds(t) ?? true) }
+        var found: [Violation] = []
+        var started = [SimTime?](repeating: nil, count: roster.lines.count)
+        for event in timeline.events {
+            switch event.what {
+            case .guidanceStarted(let l) where l.int >= scenario.guidance.count: started[l.int] = event.t
+            case .guidanceEnded(let l) where l.int >= scenario.guidance.count:
+                guard let segments, let start = started[l.int] else { continue }
+                if !segments.contains(where: { $0.from <= start && event.t <= $0.to }) {
+                    found.append(.init(check: .road(.whenInUse), t: start,
+                                       message: "line \(roster.lines[l.int].id) played from \(start) to \(event.t), outside a guidance segment"))
+                }
+            case .road(.fixArrived(let f, _, _)) where !measuring(event.t):
+                found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) arrived while measuring was paused"))
+            case .road(.reportSent(let f, _, _, _)) where !measuring(event.t):
+                found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) was reported while measuring was paused"))
+            default: continue
+            }
+        }
+        return found
     }
 }

@@ -31,6 +31,8 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case thenLine = "then-line"
     /// A stage skipped because it would repeat the line before it word for word.
     case stageRepeated = "stage-repeated"
+    /// A stage skipped because it could not end before the guidance segment does.
+    case stageNotGuiding = "stage-not-guiding"
     /// A maneuver passed without a "now" line, with the reason why.
     case turnUnannounced = "turn-unannounced"
     /// Measuring paused in the background outside a guidance segment.
@@ -53,6 +55,7 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case .stageSkipped(_, _, .then): self = .thenLine
         case .stageSkipped(_, _, .repeated): self = .stageRepeated
         case .stageSkipped(_, _, .late): self = .stageLate
+        case .stageSkipped(_, _, .notGuiding): self = .stageNotGuiding
         case .turnUnannounced: self = .turnUnannounced
         case .measuringPaused: self = .measuringPaused
         case .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
