@@ -103,16 +103,17 @@ def documented(lines, index):
     return i >= 0 and lines[i].strip().startswith("///")
 
 
-def main(roots):
+def main(roots, quiet=False):
     found = []
     for root in roots:
         for f in sorted(pathlib.Path(root).rglob("*.swift")):
             if ".build" in f.parts:
                 continue
             found.extend(problems(f, f.read_text(encoding="utf-8")))
-    for p in found:
-        print(p)
-    print(f"docs: {len(found)} public declaration(s) without a doc comment")
+    if not quiet:
+        for p in found:
+            print(p)
+        print(f"docs: {len(found)} public declaration(s) without a doc comment")
     return 1 if found else 0
 
 
@@ -151,10 +152,10 @@ def self_test():
         good = pathlib.Path(directory) / "good"
         good.mkdir()
         (good / "Good.swift").write_text("/// Documented.\npublic struct Documented {}\n", encoding="utf-8")
-        if main([str(bad)]) != 1:
+        if main([str(bad)], quiet=True) != 1:
             failures += 1
             print("self-test: an undocumented declaration did not fail the check")
-        if main([str(good)]) != 0:
+        if main([str(good)], quiet=True) != 0:
             failures += 1
             print("self-test: a documented declaration failed the check")
     print(f"docs self-test: {len(SELF_TEST) + 2 - failures} of {len(SELF_TEST) + 2} passed")

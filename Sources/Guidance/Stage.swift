@@ -8,6 +8,7 @@ public enum Stage: String, Sendable, Equatable, CaseIterable, Comparable {
     /// Its bit in a maneuver's set of stages done.
     var bit: UInt8 { 1 << UInt8(Stage.allCases.firstIndex(of: self)!) }
 
+    /// Whether `a` is announced before `b`: far, then near, then now.
     public static func < (a: Stage, b: Stage) -> Bool {
         Stage.allCases.firstIndex(of: a)! < Stage.allCases.firstIndex(of: b)!
     }
@@ -21,6 +22,7 @@ public struct StageLead: Sendable, Equatable {
     /// The least lead distance, meters.
     public var minimum: Double
 
+    /// A lead of `seconds` of driving (0...600) but never under `minimum` meters (0...100,000).
     public init(seconds: Double, minimum: Double) { self.seconds = seconds; self.minimum = minimum }
 
     /// The lead distance at `speed` m/s.

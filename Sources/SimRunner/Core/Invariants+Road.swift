@@ -18,6 +18,7 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// "Turn passed" never before the true track passed the turn.
     case passedTruth = "passed-truth"
 
+    /// Whether `a` is listed before `b`: declaration order, which reports follow.
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

@@ -326,11 +326,14 @@ package struct Lanes: Sendable {
 /// The part of a timeline to draw: `from`/`to` in milliseconds, both
 /// optional, and the families of events to show (`--only`; all by default).
 public struct ReviewWindow: Sendable, Equatable {
+    /// The first instant drawn (inclusive); nil: from the start.
     public var from: SimTime?
+    /// The last instant drawn (inclusive); nil: to the end.
     public var to: SimTime?
     /// The families shown.
     public var only: EventFamilies
 
+    /// A window from `from` to `to` showing the families in `only`.
     public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all) {
         self.from = from; self.to = to; self.only = only
     }
