@@ -89,7 +89,13 @@ func fuzzScenario(_ bytes: [UInt8]) {
     // its timeline has millions of events (a limit of this target, not of the
     // format; docs/fuzzing.md).
     if let road = scenario.road, let route = try? Route(points: road.points), route.length > maxRouteMeters { return }
-    let verdict = Verdict(scenario)
+    // Through the public, validating path: the decoder and `Scenario.validate()`
+    // must agree on every accepted file.
+    let verdict: Verdict
+    do { verdict = try Verdict(scenario) } catch {
+        breach("the decoder accepted what Scenario.validate() refuses: \(error)")
+        return
+    }
     if !verdict.violations.isEmpty {
         breach("an accepted scenario breaks an invariant or rule check:\n\(verdict.report)")
     }

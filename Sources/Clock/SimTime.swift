@@ -10,8 +10,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The start of the drive.
     public static let zero = SimTime(ms: 0)
 
+    /// Whether `a` is earlier than `b`.
     @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.ms < b.ms }
+    /// The sum in milliseconds; traps on `Int64` overflow, which scenario times (at most 24 h) never reach.
     @inlinable public static func + (a: SimTime, b: SimTime) -> SimTime { SimTime(ms: a.ms + b.ms) }
+    /// The difference in milliseconds (negative when `b` is later); traps on `Int64` overflow, which scenario times never reach.
     @inlinable public static func - (a: SimTime, b: SimTime) -> SimTime { SimTime(ms: a.ms - b.ms) }
 
     /// `mm:ss.mmm`, or `h:mm:ss.mmm` from the first hour on.

@@ -22,9 +22,14 @@ public enum Conformance {
     /// file-name order. Shipped as the package's resources.
     public static let scenarios: [ConformanceScenario] = loadCorpus()
 
-    /// Checks one scenario against `arbiter` (what `ConformanceScenario.check` does).
+    /// Checks one scenario against `arbiter` (what `ConformanceScenario.check`
+    /// does). A scenario that is not valid is not run: the failure carries its
+    /// `problem`.
     public static func check<A: Arbiter>(_ scenario: Scenario, _ arbiter: A.Type) throws(ConformanceFailure) {
-        let verdict = Verdict(scenario, arbiter: arbiter, differential: true)
+        let verdict: Verdict
+        do { verdict = try Verdict(scenario, arbiter: arbiter, differential: true) } catch {
+            throw ConformanceFailure(scenario: scenario.name, violations: [], expectations: [], reproducers: [], problem: error)
+        }
         guard verdict.passed else {
             throw ConformanceFailure(
                 scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
@@ -121,9 +126,12 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     public var expectations: [String]
     /// The fuzz campaign's shrunk reproducers, one per broken check.
     public var reproducers: [Reproducer]
+    /// Why the scenario was not run, when it is not valid (`Scenario.validate()`).
+    public var problem: ScenarioProblem? = nil
 
     /// Everything, one item per line; a reproducer's JSON in full.
     public var description: String {
+        if let problem { return "\(scenario): not a valid scenario, not run: \(problem)" }
         var lines = ["\(scenario): the arbiter does not conform"]
         lines += violations.map { "  \($0)" } + expectations.map { "  \($0)" }
         for r in reproducers {

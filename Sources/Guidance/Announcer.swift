@@ -7,10 +7,12 @@ import SimClock
 public struct RoadState: Sendable, Equatable {
     /// Meters along the route when `taken`.
     public var progress: Double
+    /// When the last trusted fix was taken: the instant `progress` holds for.
     public var taken: SimTime
     /// m/s.
     public var speed: Double
 
+    /// A state: `progress` meters along the route as of the fix taken at `taken`, driving at `speed` m/s.
     public init(progress: Double, taken: SimTime, speed: Double) {
         self.progress = progress; self.taken = taken; self.speed = speed
     }
@@ -55,7 +57,9 @@ public struct Announcer: Sendable {
     /// When predicting when a maneuver is passed, the car is taken to go at least this fast (m/s).
     static let predictionFloor = 2.0
 
+    /// The language, the stages' leads, the margin and the speech rates it speaks with.
     public let settings: GuidanceSettings
+    /// The route's maneuvers in route order, placed (`Maneuver.distance` set).
     public let maneuvers: [Maneuver]
     /// The first maneuver the guidance believes is still ahead.
     public private(set) var next = 0
@@ -73,6 +77,7 @@ public struct Announcer: Sendable {
     /// duration guess, and its duration: texts are built only when either changes.
     var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
 
+    /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
         self.settings = settings
         self.maneuvers = maneuvers

@@ -29,6 +29,7 @@ public struct GuidanceSettings: Sendable, Equatable {
     /// Speech rates for estimating a line's duration.
     public var rates = SpeechRates()
 
+    /// The defaults of docs/scenario-format.md, phrased in `language`.
     public init(language: Language) { self.language = language }
 
     /// The lead of a stage.
@@ -43,8 +44,11 @@ public struct GuidanceSettings: Sendable, Equatable {
 
 /// How fast a voice speaks: English in words per second, Korean in syllables per second.
 public struct SpeechRates: Sendable, Equatable {
+    /// English speech rate, words per second (0.5...50; 2.6 by default).
     public var englishWordsPerSecond = 2.6
+    /// Korean speech rate, syllables per second (0.5...50; 5.5 by default).
     public var koreanSyllablesPerSecond = 5.5
 
+    /// The default rates: 2.6 English words and 5.5 Korean syllables per second.
     public init() {}
 }

@@ -16,6 +16,7 @@ public struct ItemIndex<Item>: Sendable, Hashable, Comparable, CustomStringConve
     /// The number itself.
     public var description: String { String(raw) }
 
+    /// Whether `a` comes before `b` in the table they index (file order).
     public static func < (a: ItemIndex, b: ItemIndex) -> Bool { a.raw < b.raw }
 }
 

@@ -207,7 +207,7 @@ public enum Phrasebook {
 
     /// `text` with the particle 로 or 으로 ("to, onto"), chosen by how its
     /// last letter or digit is read.
-    public static func withRo(_ text: String) -> String { text + roParticle(after: text) }
+    package static func withRo(_ text: String) -> String { text + roParticle(after: text) }
 
     /// 로 after a vowel or ㄹ, 으로 after any other final consonant, judged on
     /// the last Hangul syllable, digit or Latin letter of `text` (trailing
@@ -224,7 +224,7 @@ public enum Phrasebook {
     ///   is a consonant (Station → 스테이션으로), anything else is followed by a
     ///   vowel or is ㄹ (Street → 스트리트로, Seoul → 서울로).
     /// Anything else (no letter or digit at all) takes 로.
-    public static func roParticle(after text: String) -> String {
+    package static func roParticle(after text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         func isLatin(_ s: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(s.value) || (0x61...0x7A).contains(s.value) }
         func isDigit(_ s: Unicode.Scalar) -> Bool { (0x30...0x39).contains(s.value) }

@@ -22,12 +22,29 @@ public struct RoadPlan: Sendable, Equatable {
     /// No road.
     public static let empty = RoadPlan()
 
-    /// Plans a road (empty when there is none).
-    public init(_ road: RoadSetup?) {
+    /// Plans a road (empty when there is none). Throws the road's first
+    /// problem (`RoadSetup.validate()`) instead of planning a road that could
+    /// trap or run unbounded.
+    public init(_ road: RoadSetup?) throws(RoadSetup.Problem) {
         guard let road else { return }
-        var planner = RoadPlanner(road)
+        try road.validate()
+        var planner = try RoadPlanner(road)
         planner.run()
         self = planner.plan
+    }
+
+    /// Plans a road that `RoadSetup.validate()` has passed (a decoded or
+    /// validated scenario's), without checking it again. A road that was
+    /// never validated stops the process here, before planning.
+    package init(validated road: RoadSetup?) {
+        guard let road else { return }
+        do {
+            var planner = try RoadPlanner(road)
+            planner.run()
+            self = planner.plan
+        } catch {
+            preconditionFailure("RoadPlan(validated:) was given a road that RoadSetup.validate() refuses: \(error)")
+        }
     }
 
     init() {}
@@ -65,10 +82,9 @@ struct RoadPlanner {
         return ahead < route.maneuvers.count ? ahead : nil
     }
 
-    init(_ road: RoadSetup) {
+    init(_ road: RoadSetup) throws(RoadSetup.Problem) {
         self.road = road
-        var route = try! Route(points: road.points)  // the decoder checked it
-        try! route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
+        let route = try road.placedRoute()
         self.route = route
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         follower = RouteFollower(settings: road.follow)

@@ -14,13 +14,17 @@ public struct RoadSetup: Sendable, Equatable {
     public var maneuvers: [ManeuverSpec]
     /// How the car drives; required with generated fixes, refused with recorded ones.
     public var drive: Drive?
+    /// Where the fixes come from: generated along the drive (the default) or recorded.
     public var fixes: Fixes
+    /// The link that reports fixes to the routing service (`link`: latency, freshness, outages).
     public var link = LocationLink()
     /// When the app is in the background.
     public var background: [TimeWindow] = []
     /// When Dad's guidance segments run; nil means one segment for the whole drive.
     public var segments: [TimeWindow]? = nil
+    /// How the route follower trusts fixes and decides off route (`follow`).
     public var follow = RouteFollower.Settings()
+    /// The stages' leads, margins and speech rates (`guidance`), in `language`.
     public var guidance: GuidanceSettings
     /// How long after the last trusted fix the guidance keeps predicting
     /// (dead reckoning at the believed speed, through a tunnel or a run of
@@ -29,6 +33,9 @@ public struct RoadSetup: Sendable, Equatable {
     /// The default `horizon`.
     public static let defaultHorizon = SimTime(ms: 120_000)
 
+    /// A road over `points` with `maneuvers`, a `drive` and `fixes`, every other setting at its
+    /// default. Not validated: `RoadSetup.validate()` (which `RoadPlan`, `Simulation` and
+    /// `Verdict` call) throws a `RoadSetup.Problem` for values the planner cannot take.
     public init(language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
                 fixes: Fixes = .generated(FixGenerator())) {
         self.language = language; self.points = points; self.maneuvers = maneuvers; self.drive = drive
@@ -37,13 +44,18 @@ public struct RoadSetup: Sendable, Equatable {
 
     /// A maneuver as written: a point near the route, the turn, the street.
     public struct ManeuverSpec: Sendable, Equatable {
+        /// Its id, unique across the scenario; generated lines are named `<id>.<stage>`.
         public var id: String
+        /// A point near the route (within `Route.maneuverTolerance`, 15 m, after the previous maneuver).
         public var point: GeoPoint
+        /// The kind of maneuver.
         public var turn: Turn
+        /// The street it leads onto, 1 to 200 characters; nil for none.
         public var street: String?
         /// The kind's details: signs, exit, side.
         public var details: ManeuverDetails
 
+        /// A maneuver at `point`; its kind's `details` (exit, signs, side) as docs/scenario-format.md allows.
         public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil, details: ManeuverDetails = ManeuverDetails()) {
             self.id = id; self.point = point; self.turn = turn; self.street = street; self.details = details
         }
@@ -51,11 +63,14 @@ public struct RoadSetup: Sendable, Equatable {
 
     /// The drive: when the car sets off, its speed profile, and detours off the route.
     public struct Drive: Sendable, Equatable {
+        /// When the car sets off (0...24 h).
         public var start = SimTime.zero
+        /// The target speeds along the route and the car's acceleration limits.
         public var profile: SpeedProfile
         /// Windows in which the car is `offset` meters beside the route (right is positive).
         public var detours: [Detour] = []
 
+        /// A drive setting off at `start` with `profile` and `detours`.
         public init(start: SimTime = .zero, profile: SpeedProfile, detours: [Detour] = []) {
             self.start = start; self.profile = profile; self.detours = detours
         }
@@ -63,9 +78,12 @@ public struct RoadSetup: Sendable, Equatable {
 
     /// The car beside its route for a while (a wrong turn and back).
     public struct Detour: Sendable, Equatable {
+        /// When the car is beside the route; it drives off at the start and is back at the end.
         public var window: TimeWindow
+        /// How far beside the route, meters (-10,000...10,000; right of the route is positive).
         public var offset: Double
 
+        /// The car `offset` meters beside the route during `window`.
         public init(window: TimeWindow, offset: Double) { self.window = window; self.offset = offset }
 
         /// How fast the car moves sideways leaving and rejoining the route, m/s.
@@ -92,10 +110,15 @@ public struct RoadSetup: Sendable, Equatable {
 
     /// One recorded fix.
     public struct RecordedFix: Sendable, Equatable {
+        /// When the receiver measured it (0...24 h, never before the fix listed before it).
         public var taken: SimTime
+        /// When the app got it (`taken` or later, within 24 h).
         public var arrives: SimTime
+        /// The measured position, degrees.
         public var point: GeoPoint
+        /// The receiver's horizontal accuracy estimate, meters (0...100,000; 5 by default).
         public var accuracy: Double
+        /// The receiver's speed, m/s (0...150), if it reports one.
         public var speed: Double?
         /// The receiver's course, degrees clockwise from north.
         public var course: Double?
@@ -103,6 +126,7 @@ public struct RoadSetup: Sendable, Equatable {
         /// checks compare against it; the follower never sees it.
         public var truth: GeoPoint?
 
+        /// A recorded fix taken at `taken` and delivered at `arrives`.
         public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil,
                     course: Double? = nil, truth: GeoPoint? = nil) {
             self.taken = taken; self.arrives = arrives; self.point = point; self.accuracy = accuracy; self.speed = speed

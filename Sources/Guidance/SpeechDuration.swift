@@ -28,7 +28,7 @@ public enum SpeechDuration {
     }
 
     /// The text with numbers and units written as words.
-    public static func spelledOut(_ text: String, _ language: Language) -> String {
+    package static func spelledOut(_ text: String, _ language: Language) -> String {
         var out: [String] = []
         for token in text.split(separator: " ") {
             var core = Substring(token)
@@ -102,12 +102,12 @@ public enum SpeechDuration {
     }
 
     /// English words: runs of letters or digits.
-    public static func words(_ text: String) -> Int {
+    package static func words(_ text: String) -> Int {
         text.split { $0 == " " || $0 == "-" }.filter { $0.contains { $0.isLetter || $0.isNumber } }.count
     }
 
     /// Korean syllables: each Hangul syllable block, and each vowel group of a Latin word.
-    public static func syllables(_ text: String) -> Int {
+    package static func syllables(_ text: String) -> Int {
         var count = 0
         var inVowels = false
         for scalar in text.unicodeScalars {

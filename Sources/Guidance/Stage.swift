@@ -8,6 +8,7 @@ public enum Stage: String, Sendable, Equatable, CaseIterable, Comparable {
     /// Its bit in a maneuver's set of stages done.
     var bit: UInt8 { 1 << UInt8(Stage.allCases.firstIndex(of: self)!) }
 
+    /// Whether `a` is announced before `b`: far, then near, then now.
     public static func < (a: Stage, b: Stage) -> Bool {
         Stage.allCases.firstIndex(of: a)! < Stage.allCases.firstIndex(of: b)!
     }

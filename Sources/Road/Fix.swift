@@ -22,6 +22,7 @@ public struct Fix: Sendable, Equatable {
     /// (generated fixes; recorded ones that give `true`): for the checks, never for matching.
     public var truth: Vector?
 
+    /// A fix with its number, times, position (local plane, meters) and what the receiver reports.
     public init(index: Int, taken: SimTime, arrives: SimTime, position: Vector, accuracy: Double, speed: Double? = nil,
                 course: Double? = nil, truth: Vector? = nil) {
         self.index = index; self.taken = taken; self.arrives = arrives; self.position = position

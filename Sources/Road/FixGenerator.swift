@@ -23,12 +23,14 @@ import SimClock
 /// the other models existed; the others draw from a second stream, so a
 /// scenario that uses none of them gets the same fixes.
 public struct FixGenerator: Sendable, Equatable {
+    /// The time between fixes taken (100 ms...1 h; 1 s by default).
     public var every = SimTime(ms: 1000)
     /// The accuracy every generated fix reports, meters.
     public var accuracy = 5.0
     /// The largest displacement along each axis, meters (uniform), or the
     /// stationary deviation per axis with `correlation`.
     public var noise = 3.0
+    /// The seed of the noise, jitter and drops: the same seed gives the same fixes.
     public var seed: UInt64 = 1
     /// The usual delivery delay.
     public var delay = SimTime(ms: 200)
@@ -56,10 +58,15 @@ public struct FixGenerator: Sendable, Equatable {
 
     /// A part of the route, `[from, to)` meters along it, with its own accuracy and noise.
     public struct Stretch: Sendable, Equatable {
+        /// Where the stretch begins, meters along the route (0...10,000 km).
         public var from: Double
+        /// Where it ends, meters along the route, after `from` (exclusive).
         public var to: Double
+        /// The accuracy fixes on it report, meters (0...10,000).
         public var accuracy: Double
+        /// Their noise, meters (0...10,000), as `FixGenerator.noise`.
         public var noise: Double
+        /// A stretch `[from, to)` meters along the route with its own accuracy and noise.
         public init(from: Double, to: Double, accuracy: Double, noise: Double) {
             self.from = from; self.to = to; self.accuracy = accuracy; self.noise = noise
         }
@@ -68,14 +75,20 @@ public struct FixGenerator: Sendable, Equatable {
     /// The first fix taken at or after `at` is displaced `along` meters in
     /// the route's direction and `across` meters to its right.
     public struct Jump: Sendable, Equatable {
+        /// From when: the first fix taken at or after this instant jumps.
         public var at: SimTime
+        /// Meters along the route's direction (-10,000...10,000).
         public var along: Double
+        /// Meters to the route's right (-10,000...10,000; negative is left).
         public var across: Double
+        /// A jump of the first fix taken at or after `at`.
         public init(at: SimTime, along: Double, across: Double) { self.at = at; self.along = along; self.across = across }
     }
 
+    /// The default model: a fix a second, 5 m accuracy, 3 m uniform noise, 200 ms delay, nothing dropped.
     public init() {}
 
+    /// Whether two generators make the same fixes: every setting equal.
     public static func == (a: FixGenerator, b: FixGenerator) -> Bool {
         a.every == b.every && a.accuracy == b.accuracy && a.noise == b.noise && a.seed == b.seed && a.delay == b.delay
             && a.jitter == b.jitter && a.dropPercent == b.dropPercent && a.gaps == b.gaps

@@ -12,6 +12,7 @@ public struct LocalProjection: Sendable, Equatable {
     /// The mean earth radius (IUGG), in meters.
     public static let earthRadius = 6_371_008.8
 
+    /// The point at the plane's (0, 0), whose latitude sets the meridian scale.
     public let origin: GeoPoint
     /// Meters per degree of latitude and of longitude at the origin.
     @usableFromInline let metersPerDegreeLat: Double
@@ -45,13 +46,19 @@ public struct LocalProjection: Sendable, Equatable {
 
 /// A position or a displacement in the local plane, in meters.
 public struct Vector: Sendable, Equatable {
+    /// Meters east of the origin.
     public var x: Double
+    /// Meters north of the origin.
     public var y: Double
 
+    /// A vector `x` meters east and `y` meters north.
     @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
 
+    /// The sum, componentwise.
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
+    /// The difference, componentwise.
     @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
+    /// The vector scaled by `k`.
     @inlinable public static func * (a: Vector, k: Double) -> Vector { Vector(x: a.x * k, y: a.y * k) }
     /// Its length in meters.
     @inlinable public var length: Double { (x * x + y * y).squareRoot() }

@@ -54,10 +54,13 @@ public struct LocationLink: Sendable, Equatable {
     /// When the newest fix reported was taken.
     public private(set) var lastReported: SimTime? = nil
 
+    /// A link with the defaults of docs/scenario-format.md: 300 ms latency, 2 s freshness, no
+    /// outages. Both spans lie within 0...1 h in a valid road (`RoadSetup.validate()`).
     public init(latency: SimTime = SimTime(ms: 300), freshness: SimTime = SimTime(ms: 2000), outages: [TimeWindow] = []) {
         self.latency = latency; self.freshness = freshness; self.outages = outages
     }
 
+    /// Whether two links behave alike: equal settings (the state in flight is not compared).
     public static func == (a: LocationLink, b: LocationLink) -> Bool {
         a.latency == b.latency && a.freshness == b.freshness && a.outages == b.outages
     }

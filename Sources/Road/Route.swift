@@ -14,6 +14,7 @@ public struct Route: Sendable {
     /// so times computed from distances stay far inside `Int64`.
     public static let maxLength = 10_000_000.0
 
+    /// The plane the route is drawn in, centred on its first point.
     public let projection: LocalProjection
     /// The vertices, in meters.
     public let points: [Vector]

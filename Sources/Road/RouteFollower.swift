@@ -37,6 +37,7 @@ public struct RouteFollower: Sendable {
         /// progress holds (0...5).
         public var stoppedSpeed = 0.5
 
+        /// The defaults of docs/scenario-format.md (`follow`).
         public init() {}
     }
 
@@ -49,11 +50,14 @@ public struct RouteFollower: Sendable {
         case implausible
     }
 
+    /// The thresholds it follows with.
     public let settings: Settings
     /// Progress along the route, meters, as of `lastTaken`.
     public private(set) var progress = 0.0
     /// The car's speed as the follower believes it, m/s.
     public private(set) var speed = 0.0
+    /// Whether the car is off the route (after `offRouteCount` fixes beyond `offRouteEnter`,
+    /// until as many within `offRouteExit`).
     public private(set) var offRoute = false
     /// When the last trusted fix was taken (nil before the first).
     public private(set) var lastTaken: SimTime? = nil
@@ -72,6 +76,7 @@ public struct RouteFollower: Sendable {
     /// Where the car was when progress last moved, for fixes without a speed.
     var anchor: Vector? = nil
 
+    /// A follower at the start of the route, nothing seen yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Whether a fix can be used for progress: accurate enough and newer than the last used.

@@ -11,6 +11,7 @@ public struct Trajectory: Sendable {
     /// The car creeps at least this fast until it arrives (m/s), so it never stalls short of the end.
     static let creep = 1.0
 
+    /// When the car sets off: `distances[0]` holds at this instant.
     public let start: SimTime
     /// Distance along the route at `start + i × step`.
     public let distances: [Double]

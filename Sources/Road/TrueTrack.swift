@@ -9,8 +9,10 @@ public struct TrueTrack: Sendable, Equatable {
     /// Times and true positions, in time order.
     public var points: [(t: SimTime, position: Vector)]
 
+    /// A track through `points` (in time order, positions in the route's plane).
     public init(points: [(t: SimTime, position: Vector)]) { self.points = points }
 
+    /// Whether two tracks have the same times and positions.
     public static func == (a: TrueTrack, b: TrueTrack) -> Bool {
         a.points.map(\.t) == b.points.map(\.t) && a.points.map(\.position) == b.points.map(\.position)
     }

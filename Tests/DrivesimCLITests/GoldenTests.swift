@@ -21,14 +21,14 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func aTimelineEqualsItsOwnJSONAsGolden(_ file: ScenarioFile) throws {
-        let timeline = Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
         let golden = try Golden.lines(ofGolden: Array(timeline.json.utf8))
         #expect(golden == Golden.lines(of: timeline))
         #expect(Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) == nil)
     }
 
     @Test func goldensCompareTheSpokenWordsAndTheirLanguage() throws {
-        let timeline = Simulation(try Fixtures.scenario("short-wait")).timeline
+        let timeline = try Simulation(try Fixtures.scenario("short-wait")).timeline
         // A changed phrase, or a phrase gone, is changed behaviour.
         let changed = timeline.json.replacingOccurrences(of: #""text": "In 300 m, turn right""#, with: #""text": "In 300 m, turn left""#)
         let stripped = timeline.json.replacingOccurrences(of: #", "text": "In 300 m, turn right""#, with: "")
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func aMatchingGoldenPassesAndAChangedOneFailsWithADiff() throws {
-        let timeline = Simulation(try Fixtures.scenario("short-wait")).timeline
+        let timeline = try Simulation(try Fixtures.scenario("short-wait")).timeline
         let (_, scenario) = try Self.folder(golden: timeline.json)
         var console = Console.captured
         #expect(Drivesim.main(["check", scenario], console: &console) == 0)
@@ -129,7 +129,7 @@ import Testing
         #expect(Drivesim.main(["check", "--record", scenario], console: &console) == 0)
         #expect(console.stdout.hasPrefix("RECORD"))
         let written = try String(contentsOfFile: folder + "/mine.timeline.json", encoding: .utf8)
-        #expect(written == Simulation(try Fixtures.scenario("short-wait")).timeline.json)
+        #expect(try written == Simulation(Fixtures.scenario("short-wait")).timeline.json)
         console = .captured
         #expect(Drivesim.main(["check", scenario], console: &console) == 0)
     }

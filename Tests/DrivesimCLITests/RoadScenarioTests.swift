@@ -77,9 +77,9 @@ private func failure(_ text: String) -> ScenarioError? {
         #expect(ScenarioFiles.discover([Fixtures.path("Scenarios/road")]).count >= 10)
     }
 
-    @Test func theGeneratedTwoHourRoadDriveKeepsEveryInvariant() {
+    @Test func theGeneratedTwoHourRoadDriveKeepsEveryInvariant() throws {
         let scenario = GeneratedDrive.roadScenario(seed: 1)
-        let verdict = Verdict(scenario)
+        let verdict = try Verdict(scenario)
         #expect(verdict.violations.isEmpty, "\(verdict.report)")
         let road = verdict.simulation.timeline.roster.road
         #expect(road.maneuvers.count == 100)
@@ -87,15 +87,15 @@ private func failure(_ text: String) -> ScenarioError? {
     }
 
     @Test(arguments: 1...5 as ClosedRange<UInt64>)
-    func seededRoadDrivesKeepEveryInvariant(seed: UInt64) {
+    func seededRoadDrivesKeepEveryInvariant(seed: UInt64) throws {
         let scenario = GeneratedDrive.roadScenario(seed: seed, maneuvers: 15, replies: 60, utterances: 10)
-        let verdict = Verdict(scenario)
+        let verdict = try Verdict(scenario)
         #expect(verdict.violations.isEmpty, "seed \(seed): \(verdict.report)")
     }
 
     @Test func generatedLinesEnterTheArbiterLikeHandWrittenOnes() throws {
         let scenario = try ScenarioFiles.load(Fixtures.path("Scenarios/road/two-turns-150m.json")).get()
-        let run = Simulation(scenario)
+        let run = try Simulation(scenario)
         let requested = run.timeline.events.filter { $0.kind == .guidanceRequested }
         let ended = run.timeline.events.filter { $0.kind == .guidanceEnded }
         #expect(requested.count == run.timeline.roster.road.lines.count)

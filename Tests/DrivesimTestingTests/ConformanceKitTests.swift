@@ -26,7 +26,7 @@ import Testing
 
     @Test func aWrongArbiterGetsTheFirstDivergenceWithInstantInputAndRules() throws {
         let file = try #require(Conformance.scenarios.first { $0.name == "short-wait-at-limit.json" })
-        let verdict = Verdict(try file.scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
+        let verdict = try Verdict(try file.scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
         let divergence = try #require(verdict.divergence)
         guard case .lineRequested = divergence.input else { Issue.record("diverged on \(String(describing: divergence.input))"); return }
         #expect(divergence.reference.contains { $0.rule == .shortWait })
@@ -38,14 +38,14 @@ import Testing
 
     @Test func theReferenceNeverDivergesFromItself() throws {
         for file in Conformance.scenarios {
-            let verdict = Verdict(try file.scenario, arbiter: TalkArbiter.self, differential: true)
+            let verdict = try Verdict(try file.scenario, arbiter: TalkArbiter.self, differential: true)
             #expect(verdict.divergence == nil, "\(file.name)")
         }
     }
 
     @Test func anUnknownLineIsAnImpossibleActionNamedWithItsInstantNotATrap() throws {
         let file = try #require(Conformance.scenarios.first { $0.name == "urgent-cut.json" })
-        let verdict = Verdict(try file.scenario, arbiter: Impossible.self)
+        let verdict = try Verdict(try file.scenario, arbiter: Impossible.self)
         let impossible = try #require(verdict.simulation.impossibleAction)
         #expect(impossible.reason == .unknownIndex)
         guard case .lineRequested = impossible.input else { Issue.record("on \(impossible.input)"); return }
@@ -56,7 +56,7 @@ import Testing
 
     @Test func cuttingAStretchThatIsNotPlayingIsImpossible() throws {
         let file = try #require(Conformance.scenarios.first { $0.name == "barge-in.json" })
-        let verdict = Verdict(try file.scenario, arbiter: PhantomCut.self)
+        let verdict = try Verdict(try file.scenario, arbiter: PhantomCut.self)
         #expect(verdict.simulation.impossibleAction?.reason == .stretchNotPlaying)
         #expect(!verdict.passed)
     }
@@ -69,7 +69,7 @@ import Testing
             let reproducer = try #require(error.reproducers.first)
             #expect(error.description.contains(reproducer.json))
             let scenario = try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: "reproducer.json")
-            let verdict = Verdict(scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
+            let verdict = try Verdict(scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
             #expect(verdict.divergence != nil)
             #expect(Shrinker.size(of: scenario) <= 3)
         }
@@ -118,5 +118,16 @@ enum Environment {
         #else
         return false
         #endif
+    }
+}
+
+/// A scenario built in code that is not valid is reported, not run.
+@Test func theKitReportsAnInvalidScenarioItIsGivenInsteadOfRunningIt() {
+    let scenario = Scenario(name: "no stretches", replies: [Scenario.Reply(id: "r1", at: .zero, stretches: [])])
+    do {
+        try Conformance.check(scenario, TalkArbiter.self)
+        Issue.record("an invalid scenario passed")
+    } catch {
+        #expect(error.problem == ScenarioProblem(.emptyStretches, at: [.key("replies"), .index(0), .key("stretches")]))
     }
 }

@@ -84,7 +84,7 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
     @Test("Each sample's run announces every maneuver and leaves none unannounced", arguments: samples)
     func announced(_ s: Sample) throws {
         let scenario = try importSample(s).scenario
-        let timeline = Simulation(scenario).timeline
+        let timeline = try Simulation(scenario).timeline
         var nows = 0, unannounced = 0
         for e in timeline.events {
             if case .guidanceStarted(let l) = e.what, timeline.roster.stage(of: l) == .now { nows += 1 }

@@ -62,12 +62,12 @@ import Darwin
 
     @Test(arguments: Fixtures.scenarioFiles)
     func theHTMLPageHoldsEveryEventOfTheTimeline(_ file: ScenarioFile) throws {
-        let timeline = Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
         try Self.expectEveryEvent(of: timeline, in: timeline.html())
     }
 
     @Test func theHTMLPageOfATwoHourDriveHoldsEveryEvent() throws {
-        let timeline = Simulation(GeneratedDrive.scenario(seed: 1)).timeline
+        let timeline = try Simulation(GeneratedDrive.scenario(seed: 1)).timeline
         #expect(timeline.events.count > 10_000)
         try Self.expectEveryEvent(of: timeline, in: timeline.html())
     }
@@ -85,7 +85,7 @@ import Darwin
             { "drivesim": 1, "name": "</title><script>alert(1)</script> & co",
               "guidance": [ { "id": "</script><b>", "at": 1.0, "duration": 2.0, "text": "</SCRIPT> <!-- & \\u2028" } ] }
             """.utf8), file: "x.json")
-        let timeline = Simulation(scenario).timeline
+        let timeline = try Simulation(scenario).timeline
         let page = timeline.html()
         // The page's own three scripts, and no other element from the input.
         #expect(page.components(separatedBy: "</script>").count - 1 == 3)
@@ -107,7 +107,7 @@ import Darwin
         #expect(Self.member(layout, "from").flatMap(Self.int) == 3_000 && Self.member(layout, "to").flatMap(Self.int) == 4_000)
     }
 
-    static func timelineOf(_ name: String) throws -> Timeline { Simulation(try Fixtures.scenario(name)).timeline }
+    static func timelineOf(_ name: String) throws -> Timeline { try Simulation(try Fixtures.scenario(name)).timeline }
 
     // MARK: --only
 
@@ -183,7 +183,7 @@ import Darwin
     }
 
     @Test func onlyRoadAndLinkSplitTheRoadLane() throws {
-        let timeline = Simulation(GeneratedDrive.roadScenario(seed: 1, maneuvers: 10, replies: 30, utterances: 10, length: SimTime(ms: 600_000))).timeline
+        let timeline = try Simulation(GeneratedDrive.roadScenario(seed: 1, maneuvers: 10, replies: 30, utterances: 10, length: SimTime(ms: 600_000))).timeline
         let link = Lanes(timeline, only: .link)
         #expect(link.shown == [.road] && !link.marks.isEmpty)
         #expect(link.marks.allSatisfy { timeline.events[$0.event].kind.rawValue.hasPrefix("road.report.") })
@@ -221,7 +221,7 @@ import Darwin
     @Test func aDashReadsTheScenarioFromStandardInput() throws {
         let bytes = Array(try String(contentsOfFile: Fixtures.path("Scenarios/urgent-cut.json"), encoding: .utf8).utf8)
         let scenario = try RunCommand.load("-", standardInput: { () throws(DrivesimError) in bytes })
-        #expect(Simulation(scenario).timeline.events == (try Self.timelineOf("urgent-cut")).events)
+        #expect(try Simulation(scenario).timeline.events == (try Self.timelineOf("urgent-cut")).events)
     }
 
     @Test func errorsInAScenarioFromStandardInputNameIt() throws {

@@ -12,7 +12,7 @@ import TestSupport
 import Testing
 
 @Suite struct ReviewFormatTests {
-    static func timeline(_ name: String) throws -> Timeline { Simulation(try Fixtures.scenario(name)).timeline }
+    static func timeline(_ name: String) throws -> Timeline { try Simulation(try Fixtures.scenario(name)).timeline }
 
     /// The chart's rows by lane title, without their labels.
     static func rows(_ chart: String) -> [String: String] {
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func theRoadRowShowsTurnsOffRouteSpansAndDrops() throws {
-        let timeline = Simulation(try ScenarioFiles.load(Fixtures.path("Scenarios/road/gps-gap.json")).get()).timeline
+        let timeline = try Simulation(try ScenarioFiles.load(Fixtures.path("Scenarios/road/gps-gap.json")).get()).timeline
         let lanes = Lanes(timeline)
         #expect(lanes.shown.last == .road)
         let chart = timeline.lanesChart(width: 120)
@@ -154,7 +154,7 @@ import Testing
         text = text.replacingOccurrences(of: #""name": "ordinary line waits for a short stretch""#, with: #""name": "a\nb\u0007""#)
         text = text.replacingOccurrences(of: #""line": "g1""#, with: #""line": "g\u001b[31m<1>\n&'""#)
         let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "hostile.json")
-        return Simulation(scenario).timeline
+        return try Simulation(scenario).timeline
     }
 
     @Test func controlCharactersFromTheInputAreEscapedInEveryPicture() throws {
@@ -179,7 +179,7 @@ import Testing
     // MARK: columns
 
     @Test func textColumnsHoldPastAnHourAndWithKoreanText() throws {
-        let timeline = Simulation(GeneratedDrive.scenario(hours: 2, seed: 1)).timeline
+        let timeline = try Simulation(GeneratedDrive.scenario(hours: 2, seed: 1)).timeline
         let lines = timeline.text.split(separator: "\n").dropFirst()
         // The time is right-aligned, so the lane column starts at one place before and after an hour.
         #expect(lines.contains { $0.hasPrefix("1:") } && lines.contains { $0.hasPrefix("  00:") })
@@ -237,7 +237,7 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func svgIsWellFormedAndRepresentsEveryEvent(_ file: ScenarioFile) throws {
-        let timeline = Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
         let elements = try #require(Self.parse(timeline.svg()))
         var seen = Set<Int>()
         for element in elements.elements {
@@ -343,13 +343,13 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func traceFlowsGoForwardAndBindToRealSlices(_ file: ScenarioFile) throws {
-        let timeline = Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
         let (flows, _) = try Self.checkPerfettoFlowRules(timeline.trace())
         #expect(flows == Lanes(timeline).flows.count)
     }
 
     @Test func aTwoHourDriveMakesAFewAsyncTracks() throws {
-        let timeline = Simulation(GeneratedDrive.roadScenario(hours: 2, seed: 7)).timeline
+        let timeline = try Simulation(GeneratedDrive.roadScenario(hours: 2, seed: 7)).timeline
         let (flows, tracks) = try Self.checkPerfettoFlowRules(timeline.trace())
         #expect(flows > 100)
         #expect(tracks <= 12)

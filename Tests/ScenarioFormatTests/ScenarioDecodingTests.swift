@@ -549,7 +549,7 @@ let badRoads: [BadScenario] = [
     @Test func aRouteAcrossTheAntimeridianIsShortAndRuns() throws {
         let text = road(roadDrive, points: #"[{"lat": 0, "lon": 179.9999}, {"lat": 0, "lon": -179.9999}]"#)
         let s = try decode(text)
-        let verdict = Verdict(s)
+        let verdict = try Verdict(s)
         let arrived = verdict.simulation.timeline.events.filter { $0.kind == .roadFixArrived }.count
         #expect(arrived < 20, "a 22 m drive takes a few seconds: \(arrived) fixes")
     }
@@ -560,7 +560,7 @@ let badRoads: [BadScenario] = [
         var scenario = Scenario(name: "long")
         let stretches = (0..<26_000).map { Scenario.Stretch(id: "s\($0)", duration: SimTime(ms: 3_600_000)) }
         scenario.replies = [Scenario.Reply(id: "r1", at: .zero, stretches: stretches)]
-        let timeline = Simulation(scenario).timeline
+        let timeline = try Simulation(scenario).timeline
         let svg = timeline.svg(width: 10_000_000)
         #expect(svg.hasSuffix("</svg>\n"))
     }

@@ -254,17 +254,17 @@ private struct Case {
             // An arbiter that starts a line that does not exist: the run stops at
             // that action, and the violation names it.
             let file = try Fixtures.scenario("urgent-cut")
-            try #require(Verdict(file).passed)
-            return Set(Verdict(file, arbiter: Impossible.self).violations.map(\.check))
+            try #require(try Verdict(file).passed)
+            return Set(try Verdict(file, arbiter: Impossible.self).violations.map(\.check))
         case .arbiter(.divergence):
             // A Swift arbiter that compares short-wait's remaining time with `<`:
             // at exactly waitLimit left it cuts where the reference waits.
             let file = try Fixtures.scenario("short-wait-at-limit")
-            try #require(Verdict(file, arbiter: Wrapped<Faithful>.self, differential: true).passed)
+            try #require(try Verdict(file, arbiter: Wrapped<Faithful>.self, differential: true).passed)
             // The same arbiter breaks timeline checks too: what differential mode
             // adds to them is exactly the divergence.
-            let alone = Set(Verdict(file, arbiter: Wrapped<StrictWait>.self).violations.map(\.check))
-            return Set(Verdict(file, arbiter: Wrapped<StrictWait>.self, differential: true).violations.map(\.check)).subtracting(alone)
+            let alone = Set(try Verdict(file, arbiter: Wrapped<StrictWait>.self).violations.map(\.check))
+            return Set(try Verdict(file, arbiter: Wrapped<StrictWait>.self, differential: true).violations.map(\.check)).subtracting(alone)
         default:
             Issue.record("no broken timeline for \(check)")
             return []

@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: Fixtures.scenarioFiles)
     func everyScenarioPasses(file: ScenarioFile) throws {
         let scenario = try ScenarioFiles.load(file.path).get()
-        let verdict = Verdict(scenario)
+        let verdict = try Verdict(scenario)
         #expect(verdict.passed, "\(verdict.report)")
         #expect(!scenario.expect.isEmpty, "a corpus scenario asserts something")
     }

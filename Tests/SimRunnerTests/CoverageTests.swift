@@ -9,13 +9,13 @@ import Testing
 
 @Suite struct CoverageTests {
     static func coverage(_ name: String) throws -> RuleCoverage {
-        RuleCoverage(Simulation(try Fixtures.scenario(name)).timeline)
+        RuleCoverage(try Simulation(try Fixtures.scenario(name)).timeline)
     }
 
     @Test func theScenariosExerciseEveryRuleOfTheArbiter() throws {
         var total = RuleCoverage()
         for file in Fixtures.scenarioFiles {
-            total.add(RuleCoverage(Simulation(try ScenarioFiles.load(file.path).get()).timeline))
+            total.add(RuleCoverage(try Simulation(try ScenarioFiles.load(file.path).get()).timeline))
         }
         #expect(total.neverFired == [], "add a scenario for each rule listed")
         #expect(total.roadNeverFired == [], "add a road scenario for each road rule listed")

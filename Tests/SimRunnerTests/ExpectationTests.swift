@@ -24,7 +24,7 @@ private let cutScenario = """
 
 @Suite struct ExpectationTests {
     @Test func aFailedExpectationNamesTheFieldsThatDifferedAndItsLineAndColumn() throws {
-        let verdict = Verdict(try decode(cutScenario))
+        let verdict = try Verdict(try decode(cutScenario))
         #expect(verdict.failures.count == 3)
         let first = verdict.failures[0]
         #expect(first.found == 0)
@@ -52,7 +52,7 @@ private let cutScenario = """
     @Test func theIndexFindsWhatAScanFinds() throws {
         // Every kind of window and field, against a plain scan of the timeline.
         let scenario = GeneratedDrive.scenario(seed: 3, lines: 60, replies: 60, utterances: 10, length: SimTime(ms: 600_000))
-        let timeline = Simulation(scenario).timeline
+        let timeline = try Simulation(scenario).timeline
         var rng = SplitMix64(seed: 9)
         var matchers: [Matcher] = []
         for event in timeline.events.prefix(400) {
@@ -80,7 +80,7 @@ private let cutScenario = """
         // A two-hour drive (about 30,000 events) and 100,000 matchers, each
         // naming a real line, stretch or utterance at a time it did not happen.
         let scenario = GeneratedDrive.scenario(seed: 1)
-        let timeline = Simulation(scenario).timeline
+        let timeline = try Simulation(scenario).timeline
         var matchers: [Matcher] = []
         var rng = SplitMix64(seed: 5)
         for i in 0..<100_000 {

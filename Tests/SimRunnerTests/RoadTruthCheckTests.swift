@@ -15,7 +15,7 @@ import Testing
     /// The scenario, its run, and a copy with `edit` applied to the timeline's events.
     func broken(_ name: String, _ edit: (inout [TimelineEvent]) -> Void) throws -> (Scenario, Simulation, Simulation) {
         let scenario = try Fixtures.scenario("road/\(name)")
-        let run = Simulation(scenario)
+        let run = try Simulation(scenario)
         var bad = run
         edit(&bad.timeline.events)
         return (scenario, run, bad)
@@ -123,7 +123,7 @@ import Testing
     @Test func everyRoadScenarioPassesTheTruthChecks() throws {
         for name in ["dense-detour", "red-light-12m", "phone-like-fixes", "recorded-true-track", "tunnel-60s-170m"] {
             let s = try Fixtures.scenario("road/\(name)")
-            #expect(Invariants.checkRoadTruth(s, Simulation(s)).isEmpty, "\(name)")
+            #expect(Invariants.checkRoadTruth(s, try Simulation(s)).isEmpty, "\(name)")
         }
     }
 }

@@ -27,8 +27,8 @@ private func s(_ seconds: Double) -> SimTime { SimTime(ms: Int64((seconds * 1000
             Matcher(event: .stretchCut, count: 0),
         ])
 
-    @Test func theSpecExampleBuiltAsValuesWaitsForTheShortStretch() {
-        let verdict = Verdict(Self.specExample)
+    @Test func theSpecExampleBuiltAsValuesWaitsForTheShortStretch() throws {
+        let verdict = try Verdict(Self.specExample)
         #expect(verdict.passed, "\(verdict.report)")
         #expect(verdict.simulation.endedAtRest)
     }

@@ -12,7 +12,7 @@ import Testing
 @Suite struct TimelineTableTests {
     /// Every corpus scenario's timeline.
     static let timelines: [Timeline] = Fixtures.scenarioFiles.compactMap { file in
-        (try? ScenarioFiles.load(file.path).get()).map { Simulation($0).timeline }
+        (try? ScenarioFiles.load(file.path).get()).flatMap { try? Simulation($0).timeline }
     }
 
     /// The keys of one rendered JSON object, in their order.
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func invariantSevenFiresWhenTwoRunsDifferOnlyInARoadEventsPayload() throws {
-        let a = Simulation(try Fixtures.scenario("road/link-outage")).timeline
+        let a = try Simulation(try Fixtures.scenario("road/link-outage")).timeline
         #expect(Verdict.firstDifference(a, a) == nil)
         let i = try #require(a.events.firstIndex { if case .road(.fixArrived) = $0.what { true } else { false } })
         guard case .road(.fixArrived(let fix, let age, let trusted)) = a.events[i].what else { return }

@@ -100,7 +100,7 @@ enum BenchCommand: Command {
         var handled = 0, entries = 0
         let seconds = measure {
             for _ in 0..<repetitions {
-                let run = Simulation(drive)
+                let run = Simulation(drive, fault: nil)
                 handled += run.eventsHandled
                 entries += run.timeline.events.count
             }
@@ -119,7 +119,7 @@ enum BenchCommand: Command {
 
     /// Each format's render time for the 2-hour drive's whole timeline.
     static func benchRender(scale: Int, console: inout Console) {
-        let timeline = Simulation(GeneratedDrive.scenario(seed: 1)).timeline
+        let timeline = Simulation(GeneratedDrive.scenario(seed: 1), fault: nil).timeline
         let repetitions = max(1, 10 / scale)
         console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries):\n")
         for format in RunCommand.formats {
@@ -178,7 +178,7 @@ enum BenchCommand: Command {
                 figures[0] = min(figures[0], cpuSeconds { scenario = try? ScenarioDecoder.decode(bytes, file: "drive.json") })
                 guard let scenario else { console.out("  the generated \(h)-hour drive does not decode\n"); return }
                 var verdict: Verdict? = nil
-                figures[1] = min(figures[1], cpuSeconds { verdict = Verdict(scenario) })
+                figures[1] = min(figures[1], cpuSeconds { verdict = Verdict(scenario, fault: nil) })
                 guard let timeline = verdict?.simulation.timeline else { return }
                 events = timeline.events.count
                 for (k, format) in RunCommand.formats.enumerated() {
@@ -218,7 +218,7 @@ enum BenchCommand: Command {
         var seconds = 0.0, planSeconds = 0.0
         for _ in 0..<repetitions {
             var plan = RoadPlan.empty
-            planSeconds += cpuSeconds { plan = RoadPlan(drive.road) }
+            planSeconds += cpuSeconds { plan = RoadPlan(validated: drive.road) }
             var run: Simulation? = nil
             seconds += cpuSeconds { run = Simulation(drive, plan: plan) }
             guard let run else { continue }
@@ -228,7 +228,7 @@ enum BenchCommand: Command {
             fixes += run.timeline.roster.road.fixCount
         }
         seconds += planSeconds
-        let plan = RoadPlan(drive.road)
+        let plan = RoadPlan(validated: drive.road)
         let end = plan.events.last?.t.ms ?? 0
         console.out(
             """

@@ -75,7 +75,7 @@ enum CheckCommand: Command {
                 continue
             case .success(let loaded): scenario = loaded
             }
-            let verdict = external?.verdict(scenario) ?? Verdict(scenario)
+            let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: nil)
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
             do {

@@ -14,27 +14,27 @@ import Darwin
 /// everything else to standard error. Tests use a console that captures both.
 /// A failed write to standard output is remembered (`outputProblem`) and
 /// turned into exit code 2 by `Drivesim.main`; nothing more is written there after it.
-public struct Console: Sendable {
+package struct Console: Sendable {
     /// What was written to standard output, when capturing.
-    public private(set) var stdout = ""
+    package private(set) var stdout = ""
     /// What was written to standard error, when capturing.
-    public private(set) var stderr = ""
+    package private(set) var stderr = ""
     /// Why writing to standard output failed, if it did.
-    public private(set) var outputProblem: WriteProblem?
+    package private(set) var outputProblem: WriteProblem?
     /// The descriptor standard output goes to; nil when capturing it.
     private let outDescriptor: Int32?
     /// The descriptor standard error goes to; nil when capturing it.
     private let errDescriptor: Int32?
     /// The environment variables commands consult (`CI`, `COLUMNS`); tests set their own.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Whether standard output is a terminal: colour is used only then (see
     /// `usesColour`). Taken from `isatty` for the process's console, false
     /// when capturing; tests set it.
-    public var outIsTerminal: Bool
+    package var outIsTerminal: Bool
 
     /// How errors name standard output.
-    public static let standardOutputName = "standard output"
+    package static let standardOutputName = "standard output"
 
     private init(out: Int32?, err: Int32?, environment: [String: String]) {
         outDescriptor = out
@@ -44,32 +44,32 @@ public struct Console: Sendable {
     }
 
     /// The process's standard output and standard error.
-    public static var standard: Console { Console(out: 1, err: 2, environment: ProcessInfo.processInfo.environment) }
+    package static var standard: Console { Console(out: 1, err: 2, environment: ProcessInfo.processInfo.environment) }
     /// A console that keeps what was written, for tests.
-    public static var captured: Console { Console(out: nil, err: nil, environment: [:]) }
+    package static var captured: Console { Console(out: nil, err: nil, environment: [:]) }
     /// Standard output to the descriptor `fd` (tests pass `/dev/full` or a
     /// closed one), standard error captured.
-    public static func writingOutput(to fd: Int32) -> Console { Console(out: fd, err: nil, environment: [:]) }
+    package static func writingOutput(to fd: Int32) -> Console { Console(out: fd, err: nil, environment: [:]) }
 
     /// Writes `text` to standard output, unless an earlier write failed.
-    public mutating func out(_ text: String) {
+    package mutating func out(_ text: String) {
         guard let fd = outDescriptor else { stdout += text; return }
         guard outputProblem == nil else { return }
         outputProblem = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
     /// Writes `text` to standard error (a failure there has nowhere to be told).
-    public mutating func err(_ text: String) {
+    package mutating func err(_ text: String) {
         guard let fd = errDescriptor else { stderr += text; return }
         _ = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
     /// Whether standard error is a terminal (progress is shown only then).
-    public var errIsTerminal: Bool { errDescriptor.map { isatty($0) == 1 } ?? false }
+    package var errIsTerminal: Bool { errDescriptor.map { isatty($0) == 1 } ?? false }
 
     /// Whether PASS and FAIL are coloured: only on a terminal, and never when
     /// `NO_COLOR` is set to anything but the empty string (no-color.org).
-    public var usesColour: Bool { outIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+    package var usesColour: Bool { outIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 
     /// `word` in `colour` when `usesColour`, else as it is.
     func coloured(_ word: String, _ colour: Colour) -> String {
@@ -83,7 +83,7 @@ public struct Console: Sendable {
 
     /// The terminal's width in columns: `COLUMNS`, else the width of the
     /// terminal on standard output, else nil.
-    public var terminalWidth: Int? {
+    package var terminalWidth: Int? {
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
         guard let fd = outDescriptor, isatty(fd) == 1 else { return nil }
         var size = winsize()
@@ -92,10 +92,10 @@ public struct Console: Sendable {
     }
 
     /// The width to fit: the terminal's (`terminalWidth`), 80 columns when unknown.
-    public var columns: Int { terminalWidth ?? Self.defaultColumns }
+    package var columns: Int { terminalWidth ?? Self.defaultColumns }
 
     /// The width assumed when the terminal's is unknown (not a terminal, no `COLUMNS`).
-    public static let defaultColumns = 80
+    package static let defaultColumns = 80
 
     /// Writes `text` to the file at `path` (see `FileSystem.write`), or to
     /// standard output when there is no path.
@@ -118,7 +118,7 @@ public struct Console: Sendable {
 
     /// Standard output's writes are unbuffered (`write(2)`), so there is
     /// nothing left to flush: this checks that they all went through.
-    public func finish() throws(DrivesimError) {
+    package func finish() throws(DrivesimError) {
         if let outputProblem { throw .cannotWrite(path: Self.standardOutputName, outputProblem) }
     }
 }

@@ -170,7 +170,7 @@ enum DemoCommand {
         } catch {
             throw .invalidScenario(error)
         }
-        let verdict = Verdict(scenario)
+        let verdict = Verdict(scenario, fault: nil)
         console.out(verdict.simulation.timeline.text)
         if !verdict.passed { console.err(verdict.report) }
         return verdict.passed ? 0 : 1

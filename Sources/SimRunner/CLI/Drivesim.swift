@@ -5,7 +5,7 @@ import SimRunner
 
 /// The `drivesim` command line (SPEC 8): a thin layer over the simulator.
 /// Returns the exit code: 0 all held, 1 something failed, 2 unusable input.
-public enum Drivesim {
+package enum Drivesim {
     /// Every command, for help and suggestions.
     static let commands: [Command.Type] = [
         RunCommand.self, CheckCommand.self, FuzzCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
@@ -15,7 +15,7 @@ public enum Drivesim {
     /// Runs the command line `arguments` (without the program name). The one
     /// place where an error becomes its message and exit code (`MessageInfo`),
     /// and where a failed write to standard output becomes exit code 2.
-    public static func main(_ arguments: [String], console: inout Console) -> Int32 {
+    package static func main(_ arguments: [String], console: inout Console) -> Int32 {
         var command: String?
         var code: Int32
         do {

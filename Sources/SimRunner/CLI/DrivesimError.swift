@@ -11,7 +11,7 @@ import Darwin
 /// Everything that makes the command line unusable: exit code 2. Commands
 /// throw it; `Drivesim.main` alone turns it into its message (`MessageInfo`).
 /// Tests compare these cases, never the prose.
-public enum DrivesimError: Error, Sendable, Equatable {
+package enum DrivesimError: Error, Sendable, Equatable {
     /// The command line cannot be used.
     case usage(UsageProblem)
     /// A file (or folder) that cannot be read.
@@ -33,7 +33,7 @@ public enum DrivesimError: Error, Sendable, Equatable {
 }
 
 /// What is wrong with a command line.
-public enum UsageProblem: Sendable, Equatable {
+package enum UsageProblem: Sendable, Equatable {
     /// A first word that is no command.
     case unknownCommand(String, suggestion: String?)
     /// `drivesim help NAME` for a NAME that is not a command.
@@ -71,7 +71,7 @@ public enum UsageProblem: Sendable, Equatable {
 }
 
 /// Why a file or folder cannot be read (from `errno`, or found before reading).
-public enum FileProblem: Error, Sendable, Equatable {
+package enum FileProblem: Error, Sendable, Equatable {
     /// ENOENT, ENOTDIR: nothing by that name.
     case missing
     /// A folder where a file was expected.
@@ -86,7 +86,7 @@ public enum FileProblem: Error, Sendable, Equatable {
     case other(errno: Int32)
 
     /// The problem an `errno` of `open`, `stat`, `read` or `opendir` means.
-    public init(errno code: Int32) {
+    package init(errno code: Int32) {
         switch code {
         case ENOENT, ENOTDIR: self = .missing
         case EISDIR: self = .isFolder
@@ -98,7 +98,7 @@ public enum FileProblem: Error, Sendable, Equatable {
 }
 
 /// Why a file or standard output cannot be written.
-public enum WriteProblem: Error, Sendable, Equatable {
+package enum WriteProblem: Error, Sendable, Equatable {
     /// ENOSPC, EDQUOT.
     case noSpace
     /// EACCES, EPERM.
@@ -121,7 +121,7 @@ public enum WriteProblem: Error, Sendable, Equatable {
     case other(errno: Int32)
 
     /// The problem an `errno` of `open`, `write`, `close` or `rename` means.
-    public init(errno code: Int32) {
+    package init(errno code: Int32) {
         switch code {
         case ENOSPC, EDQUOT: self = .noSpace
         case EACCES, EPERM: self = .permissionDenied
@@ -138,7 +138,7 @@ public enum WriteProblem: Error, Sendable, Equatable {
 }
 
 /// Why a scenario's `golden` cannot be used.
-public enum GoldenProblem: Sendable, Equatable {
+package enum GoldenProblem: Sendable, Equatable {
     /// An absolute path; a golden timeline lives beside or below its scenario.
     case absolute(String)
     /// A `..` component: it would leave the scenario's folder.
@@ -156,7 +156,7 @@ public enum GoldenProblem: Sendable, Equatable {
 }
 
 /// What `CI=true` refuses.
-public enum CIRefusal: Sendable, Equatable {
+package enum CIRefusal: Sendable, Equatable {
     /// `check --record`: CI checks golden timelines, never writes them.
     case recordGoldens
 }
@@ -166,7 +166,7 @@ func hint(_ suggestion: String?) -> String { suggestion.map { " Did you mean '\(
 
 extension DrivesimError {
     /// The one-line reason, without `Error: `.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .usage(let problem): return problem.reason
         case .unreadable(let file, let problem): return "\(file): \(problem.reason)"
@@ -188,7 +188,7 @@ extension DrivesimError {
 
 extension UsageProblem {
     /// The reason in words.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .unknownCommand(let name, let suggestion): return "unknown command '\(name)'.\(hint(suggestion))"
         case .unknownHelpTopic(let name, let suggestion): return "no help for '\(name)': not a command.\(hint(suggestion))"
@@ -219,7 +219,7 @@ extension UsageProblem {
 
 extension FileProblem {
     /// The reason in words.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .missing: return "no such file"
         case .isFolder: return "is a folder, not a file"
@@ -233,7 +233,7 @@ extension FileProblem {
 
 extension WriteProblem {
     /// The reason in words.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .noSpace: return "no space left on the device"
         case .permissionDenied: return "permission denied"

@@ -343,6 +343,6 @@ extension ArbiterProcess {
 
     /// The verdict of `scenario` with this process's arbiter, failures included.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
-        adding(failureTo: Verdict(scenario, arbiter: ExternalArbiter.self, differential: differential))
+        adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
     }
 }

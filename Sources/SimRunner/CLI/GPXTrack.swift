@@ -12,9 +12,9 @@ import FoundationXML
 /// millisecond, with `speed`, `course` and `accuracy` from `<speed>`,
 /// `<course>` and `<hdop>`. Points that cannot be used are skipped and
 /// listed; what would make the whole file wrong is refused.
-public enum GPXTrack {
+package enum GPXTrack {
     /// Why a file is not a usable GPX track: the whole import is refused.
-    public enum Problem: Error, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Equatable, CustomStringConvertible {
         /// The bytes are not UTF-8 (checked before the XML parser sees them); `offset` of the first bad byte.
         case notUTF8(offset: Int)
         /// A processing instruction (`<?…?>`) other than the XML declaration at
@@ -45,7 +45,7 @@ public enum GPXTrack {
         /// `--road` was asked for but the file has no `<rte>` of at least two `<rtept>`.
         case noRoute
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notUTF8(let offset): return "not a GPX file: not UTF-8 (byte \(offset))"
             case .processingInstruction(let line):
@@ -75,7 +75,7 @@ public enum GPXTrack {
     }
 
     /// Why one track point was skipped, or one of its values left out.
-    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+    package enum Reason: Equatable, Sendable, CustomStringConvertible {
         /// The point has no `<time>`.
         case noTime
         /// The `<time>` text is not an ISO 8601 date and time.
@@ -89,7 +89,7 @@ public enum GPXTrack {
         /// A `<speed>`, `<course>` or `<hdop>` (`element`) is unreadable or out of range: left out, the point kept.
         case valueLeftOut(element: String, text: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noTime: return "no <time>"
             case .unreadableTime(let t): return "unreadable <time> \"\(t)\""
@@ -102,36 +102,36 @@ public enum GPXTrack {
     }
 
     /// A skipped point (or a value left out): its index among the file's track points, from 0, and why.
-    public struct Skip: Equatable, Sendable, CustomStringConvertible {
+    package struct Skip: Equatable, Sendable, CustomStringConvertible {
         /// The point's index among all `<trkpt>` of the file, from 0.
-        public var index: Int
+        package var index: Int
         /// Why.
-        public var reason: Reason
+        package var reason: Reason
         /// `track point 3: no <time>`.
-        public var description: String { "track point \(index): \(reason)" }
+        package var description: String { "track point \(index): \(reason)" }
     }
 
     /// One track point.
-    public struct Point: Equatable, Sendable {
+    package struct Point: Equatable, Sendable {
         /// Degrees north.
-        public var latitude: Double
+        package var latitude: Double
         /// Degrees east.
-        public var longitude: Double
+        package var longitude: Double
         /// Milliseconds since 1970 (UTC).
-        public var epochMs: Int64
+        package var epochMs: Int64
         /// `<speed>` in m/s (GPX 1.0, or an extension's `speed`), when readable and in 0...150.
-        public var speed: Double? = nil
+        package var speed: Double? = nil
         /// `<course>` in degrees, 0..<360 (360 reads as 0).
-        public var course: Double? = nil
+        package var course: Double? = nil
         /// `<hdop>`, when readable and not negative.
-        public var hdop: Double? = nil
+        package var hdop: Double? = nil
         /// Which `<trkseg>` of the file the point is in, from 0.
-        public var segment: Int = 0
+        package var segment: Int = 0
         /// The point's index among all `<trkpt>` of the file, from 0.
-        public var index: Int = 0
+        package var index: Int = 0
 
         /// A point at a position and time.
-        public init(latitude: Double, longitude: Double, epochMs: Int64) {
+        package init(latitude: Double, longitude: Double, epochMs: Int64) {
             self.latitude = latitude
             self.longitude = longitude
             self.epochMs = epochMs
@@ -139,21 +139,21 @@ public enum GPXTrack {
     }
 
     /// How strictly times are read, and which part of the track to keep.
-    public struct Options: Equatable, Sendable {
+    package struct Options: Equatable, Sendable {
         /// Read a time without a zone as UTC instead of refusing the file.
-        public var assumeUTC = false
+        package var assumeUTC = false
         /// Round digits below the millisecond to the nearest millisecond instead of refusing the file.
-        public var round = false
+        package var round = false
         /// Keep points from this time on (inclusive).
-        public var from: Cut? = nil
+        package var from: Cut? = nil
         /// Keep points up to this time (inclusive).
-        public var to: Cut? = nil
+        package var to: Cut? = nil
         /// The defaults: strict, the whole track.
-        public init() {}
+        package init() {}
     }
 
     /// One end of `--from`/`--to`.
-    public enum Cut: Equatable, Sendable {
+    package enum Cut: Equatable, Sendable {
         /// Milliseconds after the first usable point's time.
         case after(milliseconds: Int64)
         /// A moment, milliseconds since 1970 (UTC).
@@ -161,31 +161,31 @@ public enum GPXTrack {
     }
 
     /// What a GPX file gave.
-    public struct Track: Equatable, Sendable {
+    package struct Track: Equatable, Sendable {
         /// The kept track points, in order; never empty.
-        public var points: [Point]
+        package var points: [Point]
         /// The track points skipped, in file order.
-        public var skipped: [Skip]
+        package var skipped: [Skip]
         /// Values left out of kept points (their point kept).
-        public var leftOut: [Skip]
+        package var leftOut: [Skip]
         /// The points of the file's first `<rte>` (`<rtept lat lon>` in range), as (latitude, longitude).
-        public var route: [GeoPoint]
+        package var route: [GeoPoint]
         /// How many points `--from`/`--to` left out.
-        public var cut: Int
+        package var cut: Int
     }
 
     /// The longest track kept: 24 hours.
-    public static let maxDurationMs: Int64 = 24 * 3_600_000
+    package static let maxDurationMs: Int64 = 24 * 3_600_000
 
     /// Reads the track points of a GPX document with the default options.
-    public static func points(_ bytes: [UInt8]) throws(Problem) -> [Point] {
+    package static func points(_ bytes: [UInt8]) throws(Problem) -> [Point] {
         try read(bytes).points
     }
 
     /// Reads a GPX document. The bytes must be UTF-8 (FoundationXML is not
     /// given anything else: invalid UTF-8 in an element name crashes it) and
     /// the document complete.
-    public static func read(_ bytes: [UInt8], options: Options = Options()) throws(Problem) -> Track {
+    package static func read(_ bytes: [UInt8], options: Options = Options()) throws(Problem) -> Track {
         if let offset = firstInvalidUTF8(bytes) { throw .notUTF8(offset: offset) }
         if let line = processingInstructionLine(bytes) { throw .processingInstruction(line: line) }
         let reader = Reader()
@@ -337,7 +337,7 @@ public enum GPXTrack {
     }
 
     /// The accuracy written for a fix, meters: `hdop × 5`, rounded to the centimeter, at most 100 000 (the format's limit).
-    public static func accuracy(hdop: Double) -> Double {
+    package static func accuracy(hdop: Double) -> Double {
         min(100_000, (hdop * 500).rounded() / 100)
     }
 

@@ -3,9 +3,9 @@ import SimRunner
 
 /// Reading scenario files: the only place that touches the file system for
 /// scenarios. Every failure is a `DrivesimError` naming the file.
-public enum ScenarioFiles {
+package enum ScenarioFiles {
     /// Reads (once, refusing files over `FileSystem.readLimit`) and decodes one scenario file.
-    public static func load(_ path: String) -> Result<Scenario, DrivesimError> {
+    package static func load(_ path: String) -> Result<Scenario, DrivesimError> {
         do {
             let bytes = try FileSystem.read(path)
             do {
@@ -46,7 +46,7 @@ public enum ScenarioFiles {
     }
 
     /// The scenario files under `paths` (see `scan`), without the problems.
-    public static func discover(_ paths: [String]) -> [String] {
+    package static func discover(_ paths: [String]) -> [String] {
         scan(paths).compactMap { if case .file(let path) = $0 { return path } else { return nil } }
     }
 

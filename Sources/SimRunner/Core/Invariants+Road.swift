@@ -21,6 +21,7 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// fix arrives and no report is sent while measuring is paused.
     case whenInUse = "when-in-use"
 
+    /// Whether `a` is listed before `b`: declaration order, which reports follow.
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

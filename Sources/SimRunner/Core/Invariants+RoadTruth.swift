@@ -60,6 +60,9 @@ extension Invariants {
         return nil
     }
 
+    /// How old the last trusted fix may be for the app to know where it is (R6).
+    public static let positionFresh = SimTime(ms: 3_000)
+
     /// R4 `announced`: every maneuver the true track reaches is passed in the
     /// timeline (whether it got a "now" line or a reason is R2's); R5
     /// `link-honest`: no report lands in an outage, none sent fresh lands
@@ -71,9 +74,6 @@ extension Invariants {
     /// `positionFresh`; beyond that its position is a prediction, and how
     /// far the car truly went is not the app's to know);
     /// R7 `passed-truth`: "turn passed" never before the true track passed it.
-    /// How old the last trusted fix may be for the app to know where it is (R6).
-    public static let positionFresh = SimTime(ms: 3_000)
-
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster

@@ -16,16 +16,21 @@ public struct Matcher: Sendable, Equatable {
     /// code. Not part of equality.
     public var line = 0, column = 0
 
+    /// Where a matcher must find its event (SPEC 6): anywhere, at one instant, or in a window.
     public enum When: Sendable, Equatable {
         case anywhere
         case at(SimTime)
         case between(SimTime, SimTime)
     }
 
+    /// A matcher of `event` with `fields` (each one `event` carries), `when` and `count`. Checked by
+    /// `Scenario.validate()`, which `Simulation` and `Verdict` call: a field the event does not
+    /// carry, a value of the wrong type or a window that ends before it starts is a `ScenarioProblem`.
     public init(event: EventKind, fields: [(field: Field, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil, path: String = "expect") {
         self.event = event; self.fields = fields; self.when = when; self.count = count; self.path = path
     }
 
+    /// Whether two matchers match the same events: `path`, `line` and `column` are not compared.
     public static func == (a: Matcher, b: Matcher) -> Bool {
         a.event == b.event && a.when == b.when && a.count == b.count
             && a.fields.map(\.field) == b.fields.map(\.field) && a.fields.map(\.value) == b.fields.map(\.value)
@@ -38,6 +43,7 @@ public enum FieldValue: Sendable, Hashable, CustomStringConvertible {
     case int(Int64)
     case bool(Bool)
 
+    /// The value as a matcher's JSON writes it: strings quoted, integers and booleans bare.
     public var description: String {
         switch self {
         case .string(let s): return "\"\(s)\""

@@ -22,6 +22,7 @@ public struct RuleCoverage: Sendable, Equatable {
     /// Firings per road rule, in `RoadRule.allCases` order.
     public private(set) var roadCounts: [Int] = Array(repeating: 0, count: RoadRule.allCases.count)
 
+    /// No firings.
     public init() {}
 
     /// The firings in one timeline.

@@ -62,6 +62,9 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         case unknownID(String, kind: IDKind, known: [String])
         /// A matcher value outside its field's fixed set for the event (a rule, a reason, a stage…).
         case unknownValue(String, allowed: [String])
+        /// A road the planner cannot take (`RoadSetup.validate()`); the path
+        /// is `road` and the road problem's own path below it.
+        case road(RoadSetup.Problem.Reason)
     }
 
     /// The path as written in messages: `replies[0].stretches[1].duration`.
@@ -85,9 +88,9 @@ extension Scenario {
     /// span (durations, `ready`, `after`, `earsTail`, `waitLimit`) within an hour.
     public enum Limits {
         /// The latest absolute time (`at`, `expires`, a matcher's window).
-        public static let maxTime = SimTime(ms: 86_400_000)
+        public static let maxTime = RoadSetup.Limits.maxTime
         /// The longest single span.
-        public static let maxDuration = SimTime(ms: 3_600_000)
+        public static let maxDuration = RoadSetup.Limits.maxSpan
     }
 
     /// Checks every rule of validity, in file order, and throws the first
@@ -95,11 +98,13 @@ extension Scenario {
     /// scenario (road maneuvers included) and none taken by a generated
     /// line; times within 0...24 h and spans within 0...1 h; durations above
     /// zero; `expires` after `at`; replies with stretches; Dad with one voice;
-    /// and every matcher against its event and the scenario (SPEC 6). The
-    /// road's geometry (route, drive, fixes) is checked by the decoder, which
-    /// needs the route to do it.
+    /// the road (`RoadSetup.validate()`: its route, drive, fixes and
+    /// settings); and every matcher against its event and the scenario
+    /// (SPEC 6). `Simulation` and `Verdict` call it, so a scenario built in
+    /// code is refused with a typed problem, never run into a trap.
     ///
-    /// - Complexity: O(n log n) in the number of items and matchers.
+    /// - Complexity: O(n log n) in the number of items and matchers, plus
+    ///   the road's (see `RoadSetup.validate()`).
     public func validate() throws(ScenarioProblem) {
         var v = Validation(self)
         try v.run()
@@ -209,6 +214,14 @@ private struct Validation {
                 roadManeuvers.append(m.id)
             }
             try generatedIDs()
+            do { try road.validate() } catch {
+                throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
+                    switch step {
+                    case .key(let k): return .key(k)
+                    case .index(let i): return .index(i)
+                    }
+                })
+            }
         }
         try matchers()
     }

@@ -29,16 +29,24 @@ public struct Simulation: Sendable {
     public var decisions: [Decision]?
 
     /// Simulates `scenario` with the reference arbiter, from time zero until
-    /// nothing is left to happen.
-    public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
+    /// nothing is left to happen. Throws the scenario's first problem
+    /// (`Scenario.validate()`, its road included) without running it.
+    public init(_ scenario: Scenario) throws(ScenarioProblem) {
+        try scenario.validate()
+        self.init(scenario, fault: nil)
+    }
 
     /// Simulates `scenario` with an arbiter of type `arbiter`, built from the
     /// scenario's tables; `recordingDecisions` keeps every decision in `decisions`.
-    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, recordingDecisions: Bool = false) {
+    /// Throws the scenario's first problem (`Scenario.validate()`) without running it.
+    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, recordingDecisions: Bool = false) throws(ScenarioProblem) {
+        try scenario.validate()
         self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { A($0) }
     }
 
-    /// Simulates `scenario` with a deliberately broken arbiter, for mutation testing.
+    /// Simulates `scenario` with a deliberately broken arbiter (nil: the
+    /// reference), for mutation testing; `scenario` must be valid (decoded,
+    /// generated or validated), since it is not checked again.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, recordingDecisions: Bool = false) {
         self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
     }
@@ -55,7 +63,7 @@ public struct Simulation: Sendable {
     package init<A: Arbiter>(
         _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, make: (ArbiterTables) -> A
     ) {
-        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(scenario.road)), make: make)
+        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road)), make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()
         timeline = run.timeline

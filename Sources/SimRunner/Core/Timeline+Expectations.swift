@@ -2,6 +2,7 @@ import SimClock
 
 /// A matcher the timeline did not meet.
 public struct ExpectationFailure: Sendable {
+    /// The matcher that failed.
     public var matcher: Matcher
     /// How many events matched.
     public var found: Int

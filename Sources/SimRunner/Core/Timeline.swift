@@ -9,6 +9,7 @@ public struct Timeline: Sendable {
     /// The scenario's name.
     public let scenario: String
     package let roster: Roster
+    /// The events in the order they happened (time, then SPEC 4.2's order within an instant).
     public internal(set) var events: [TimelineEvent] = []
 
     init(scenario: String, roster: Roster) {

@@ -17,22 +17,31 @@ public struct Verdict: Sendable {
     /// The second run of a talk-only scenario reuses the first one's roster
     /// (numbering the file's items is a pure function of the file); one with
     /// a road plans it again, so a planner that is not deterministic shows.
-    public init(_ scenario: Scenario) { self.init(scenario, fault: nil) }
+    /// Throws the scenario's first problem (`Scenario.validate()`, its road
+    /// included) without running it.
+    public init(_ scenario: Scenario) throws(ScenarioProblem) {
+        try scenario.validate()
+        self.init(scenario, fault: nil)
+    }
 
     /// The same with an arbiter of type `arbiter`. The checks read only the
     /// timeline and the bus, so a wrong arbiter cannot vouch for itself.
     /// With `differential`, the reference runs the scenario too and the
     /// first decision where the two part is a violation (`Check.arbiter(.divergence)`).
-    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, differential: Bool = false) {
+    /// Throws the scenario's first problem (`Scenario.validate()`) without running it.
+    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, differential: Bool = false) throws(ScenarioProblem) {
+        try scenario.validate()
         self.init(scenario, differential: differential) { A($0) }
     }
 
-    /// The same with a deliberately broken arbiter, for mutation testing.
+    /// The same with a deliberately broken arbiter (nil: the reference), for
+    /// mutation testing, over a scenario known to be valid (not checked again).
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
         self.init(scenario, differential: false) { TalkArbiter($0, fault: fault) }
     }
 
-    /// The same with the arbiter that `make` builds from the scenario's tables.
+    /// The same with the arbiter that `make` builds from the scenario's
+    /// tables, over a scenario known to be valid (not checked again).
     package init<A: Arbiter>(_ scenario: Scenario, differential: Bool, make: (ArbiterTables) -> A) {
         simulation = Simulation(scenario, roster: nil, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)

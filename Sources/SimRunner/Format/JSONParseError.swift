@@ -58,6 +58,7 @@ public enum JSONSyntax: Sendable, Equatable, CustomStringConvertible {
         case commaOrCloseBrace
         case closingQuote
 
+        /// What was wanted, as a phrase (`a value`, `',' or '}'`).
         public var description: String {
             switch self {
             case .value: return "a value"
@@ -70,6 +71,7 @@ public enum JSONSyntax: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The error as the message's phrase.
     public var description: String {
         switch self {
         case .unexpectedCharacter(let c, let expected): return "expected \(expected), found \(c)"

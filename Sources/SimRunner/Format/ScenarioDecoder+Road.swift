@@ -21,9 +21,9 @@ extension Decoding {
         /// `guidance.rates.en` (words/s) and `.ko` (syllables/s).
         static let rate = 0.5...50.0
         /// `guidance.horizon`, the dead-reckoning limit, at most 600 s.
-        static let horizonMs: Int64 = 600_000
+        static let horizonMs = RoadSetup.Limits.horizonMs
         /// `road.guidance.outputLatency`: at most 10 s.
-        static let outputLatencyMs: Int64 = 10_000
+        static let outputLatencyMs = RoadSetup.Limits.outputLatencyMs
         /// The longest `street` name, in characters.
         static let streetCharacters = 200
     }

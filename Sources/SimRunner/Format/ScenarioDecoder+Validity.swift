@@ -1,3 +1,4 @@
+import Guidance
 import SimRunner
 
 /// `Scenario.validate()`'s problems placed in the file: the path rendered
@@ -48,6 +49,36 @@ extension Decoding {
             return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
+        case .road(let road): return roadReason(road)
+        }
+    }
+
+    /// A road problem in the decoder's words. The decoder refuses these
+    /// values itself, with their own wording, before `validate()` runs; this
+    /// is the backstop that keeps the two definitions from parting silently.
+    static func roadReason(_ reason: RoadSetup.Problem.Reason) -> ScenarioError.Reason {
+        func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+        switch reason {
+        case .route(.tooFewPoints): return .routeTooShort
+        case .route(.maneuverOffRoute(_, let meters)): return .maneuverOffRoute(meters: Int(meters.rounded(.down)))
+        case .route(.maneuverOutOfOrder): return .maneuverOutOfOrder
+        case .routeTooLong(let meters): return .routeTooLong(kilometers: Int(meters / 1000))
+        case .coordinateOutOfRange: return .coordinateOutOfRange
+        case .outOfRange(let r): return .outOfRange("\(number(r.lowerBound))...\(number(r.upperBound))")
+        case .countOutOfRange(let r): return .outOfRange("\(r.lowerBound)...\(r.upperBound)")
+        case .timeOutOfRange(let r):
+            return .outOfRange("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
+        case .emptyWindow: return .emptyWindow
+        case .textLength(let r): return r.upperBound == Int.max ? .emptyString : .stringTooLong(maxCharacters: r.upperBound)
+        case .arrivalNotLast: return .arrivalNotLast
+        case .exitMissing: return .missingField("exit")
+        case .driveMissing: return .driveMissing
+        case .driveWithRecordedFixes: return .driveWithRecordedFixes
+        case .driveTooLong: return .driveTooLong
+        case .stepsOutOfOrder: return .speedStepsOutOfOrder
+        case .fixTimeBackwards: return .fixTimeBackwards
+        case .arrivesBeforeTaken: return .arrivesBeforeTaken
+        case .exitBeyondEnter: return .outOfRange("0...offRouteEnter")
         }
     }
 }

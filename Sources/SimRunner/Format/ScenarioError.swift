@@ -144,6 +144,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case window
         case number
 
+        /// The JSON type as a message names it (`an object`, `a string`).
         public var description: String {
             switch self {
             case .object: return "an object"

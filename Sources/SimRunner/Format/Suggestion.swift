@@ -3,7 +3,7 @@ import SimRunner
 /// Suggests the allowed word closest to `word`: a case-insensitive match,
 /// else the first with the smallest edit distance, if that is at most 2
 /// and smaller than both lengths (so `fr` does not suggest `ko`).
-public func suggestion(for word: String, among allowed: [String]) -> String? {
+package func suggestion(for word: String, among allowed: [String]) -> String? {
     if let same = allowed.first(where: { $0.lowercased() == word.lowercased() }) { return same }
     let w = Array(word.unicodeScalars)
     var best: (word: String, distance: Int)? = nil

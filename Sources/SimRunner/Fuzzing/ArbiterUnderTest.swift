@@ -15,13 +15,13 @@ public struct ArbiterUnderTest: Sendable {
     let verdict: @Sendable (Scenario) -> Verdict
 
     /// The reference arbiter, `TalkArbiter`.
-    public static let reference = ArbiterUnderTest(name: "the arbiter", fault: nil, isReference: true) { Verdict($0) }
+    public static let reference = ArbiterUnderTest(name: "the arbiter", fault: nil, isReference: true) { Verdict($0, fault: nil) }
 
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
         ArbiterUnderTest(name: String(describing: type), fault: nil, isReference: false) {
-            Verdict($0, arbiter: A.self, differential: differential)
+            Verdict($0, differential: differential) { A($0) }
         }
     }
 

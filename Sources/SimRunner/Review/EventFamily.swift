@@ -48,6 +48,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
 
 /// A set of `EventFamily`s, as bits (so nothing depends on hashing).
 public struct EventFamilies: OptionSet, Sendable, Equatable {
+    /// One bit per `EventFamily`, in `EventFamily.allCases` order.
     public let rawValue: UInt8
     /// The families with these bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -56,11 +57,17 @@ public struct EventFamilies: OptionSet, Sendable, Equatable {
         rawValue = 1 << UInt8(EventFamily.allCases.firstIndex(of: family) ?? 0)
     }
 
+    /// `guidance.*` events.
     public static let guidance = EventFamilies(.guidance)
+    /// `talk.*` events.
     public static let talk = EventFamilies(.talk)
+    /// `ears.*` events.
     public static let ears = EventFamilies(.ears)
+    /// `dad.*` events.
     public static let dad = EventFamilies(.dad)
+    /// `road.*` events but the link's.
     public static let road = EventFamilies(.road)
+    /// `road.report.*` events: the location link.
     public static let link = EventFamilies(.link)
     /// Every family: no `--only`.
     public static let all: EventFamilies = [.guidance, .talk, .ears, .dad, .road, .link]

@@ -14,13 +14,13 @@ import TalkArbiter
 /// heard and lost parts are his utterance cut by the ears' closed windows.
 /// Every event of the timeline is named (by index) by at least one bar or
 /// mark, so a picture never silently leaves something out.
-public struct Lanes: Sendable {
+package struct Lanes: Sendable {
     /// The lanes, top to bottom.
-    public enum Lane: Int, Sendable, CaseIterable, Comparable {
+    package enum Lane: Int, Sendable, CaseIterable, Comparable {
         case guidance, pippa, ears, dad, road
 
         /// The row's name.
-        public var title: String {
+        package var title: String {
             switch self {
             case .guidance: return "guidance"
             case .pippa: return "Pippa"
@@ -30,11 +30,11 @@ public struct Lanes: Sendable {
             }
         }
 
-        public static func < (a: Lane, b: Lane) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Lane, b: Lane) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// What an interval shows.
-    public enum BarKind: String, Sendable, CaseIterable {
+    package enum BarKind: String, Sendable, CaseIterable {
         /// A guidance line playing.
         case line
         /// A line requested but not yet playing (until it starts or is dropped).
@@ -58,25 +58,25 @@ public struct Lanes: Sendable {
 
         /// Whether it is a wait drawn on its own row (a line waiting, a reply queued, a stretch held),
         /// so that it never hides under what plays.
-        public var isWait: Bool { self == .wait || self == .queued || self == .held }
+        package var isWait: Bool { self == .wait || self == .queued || self == .held }
     }
 
     /// An interval on one lane.
-    public struct Bar: Sendable, Equatable {
-        public var lane: Lane
-        public var kind: BarKind
-        public var start: SimTime
-        public var end: SimTime
+    package struct Bar: Sendable, Equatable {
+        package var lane: Lane
+        package var kind: BarKind
+        package var start: SimTime
+        package var end: SimTime
         /// The id it shows (`g1`, `r1/s1`, `u1`), empty for the ears.
-        public var label: String
+        package var label: String
         /// Whether a stretch was cut short.
-        public var cut: Bool = false
+        package var cut: Bool = false
         /// The indices of the timeline events it stands for.
-        public var events: [Int]
+        package var events: [Int]
     }
 
     /// What an instant shows.
-    public enum MarkKind: String, Sendable {
+    package enum MarkKind: String, Sendable {
         /// A line waits (`short-wait`, `guidance-queue`).
         case waiting
         /// A line dropped (`superseded`, `stale`).
@@ -94,39 +94,39 @@ public struct Lanes: Sendable {
     }
 
     /// An instant at which a rule decided something.
-    public struct Mark: Sendable, Equatable {
-        public var lane: Lane
-        public var kind: MarkKind
-        public var t: SimTime
-        public var rule: Rule?
+    package struct Mark: Sendable, Equatable {
+        package var lane: Lane
+        package var kind: MarkKind
+        package var t: SimTime
+        package var rule: Rule?
         /// The timeline event it stands for.
-        public var event: Int
+        package var event: Int
     }
 
     /// An arrow from a cause to its effect: the line or utterance that cut a
     /// stretch or abandoned a reply.
-    public struct Flow: Sendable, Equatable {
-        public var from: Lane
+    package struct Flow: Sendable, Equatable {
+        package var from: Lane
         /// The event that caused it (`guidance.started` of the line, `dad.started` of the utterance).
-        public var cause: Int
-        public var to: Lane
+        package var cause: Int
+        package var to: Lane
         /// The cut or abandonment.
-        public var effect: Int
-        public var t: SimTime
+        package var effect: Int
+        package var t: SimTime
     }
 
-    public private(set) var bars: [Bar] = []
-    public private(set) var marks: [Mark] = []
-    public private(set) var flows: [Flow] = []
+    package private(set) var bars: [Bar] = []
+    package private(set) var marks: [Mark] = []
+    package private(set) var flows: [Flow] = []
     /// The lanes drawn, top to bottom: the road's only when the timeline has road events.
-    public private(set) var shown: [Lane] = []
+    package private(set) var shown: [Lane] = []
     /// The time of the last event (zero for an empty timeline).
-    public private(set) var end: SimTime = .zero
+    package private(set) var end: SimTime = .zero
 
     /// Lays out `timeline`.
     ///
     /// - Complexity: O(n log n) in the number of events.
-    public init(_ timeline: Timeline, only families: EventFamilies = .all) {
+    package init(_ timeline: Timeline, only families: EventFamilies = .all) {
         let roster = timeline.roster
         let events = timeline.events
         end = events.last?.t ?? .zero
@@ -326,11 +326,14 @@ public struct Lanes: Sendable {
 /// The part of a timeline to draw: `from`/`to` in milliseconds, both
 /// optional, and the families of events to show (`--only`; all by default).
 public struct ReviewWindow: Sendable, Equatable {
+    /// The first instant drawn (inclusive); nil: from the start.
     public var from: SimTime?
+    /// The last instant drawn (inclusive); nil: to the end.
     public var to: SimTime?
     /// The families shown.
     public var only: EventFamilies
 
+    /// A window from `from` to `to` showing the families in `only`.
     public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all) {
         self.from = from; self.to = to; self.only = only
     }

@@ -16,11 +16,15 @@ public struct PromptComparison: Sendable, Equatable {
         public var maneuver: String
         /// drivesim's line, its stage, when it started and how far before the maneuver the car then was.
         public var line: String?
+        /// drivesim's line's stage (nil without a line or for a reroute line).
         public var stage: Stage?
+        /// When drivesim's line started.
         public var spokeAt: SimTime?
+        /// How far before the maneuver the car was then, meters.
         public var spokeBefore: Int?
         /// The service's prompt: how far before the maneuver, and its words.
         public var serviceBefore: Int?
+        /// The service's words for the prompt.
         public var serviceText: String?
 
         /// drivesim's distance minus the service's, meters (positive: drivesim spoke earlier).

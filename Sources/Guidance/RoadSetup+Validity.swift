@@ -1,0 +1,331 @@
+import Road
+import SimClock
+
+extension RoadSetup {
+    /// The documented bounds of a road's values (docs/scenario-format.md),
+    /// chosen so that every accepted road is planned in bounded time and
+    /// memory, with no arithmetic that can trap. The decoder refuses the
+    /// same values with the file's line and column.
+    public enum Limits {
+        /// The latest absolute time, 24 h (SPEC 2; `Scenario.Limits.maxTime`).
+        public static let maxTime = SimTime(ms: 86_400_000)
+        /// The longest single span, 1 h (SPEC 2; `Scenario.Limits.maxDuration`).
+        public static let maxSpan = SimTime(ms: 3_600_000)
+        /// A target speed, km/h: from the car's creep speed (1 m/s) to 250.
+        public static let kmh = 3.6...250.0
+        /// `drive.accel` and `drive.decel`, m/s².
+        public static let acceleration = 0.1...20.0
+        /// Speed steps, and stops, lie at least this far apart, meters.
+        public static let stepSpacing = 1.0
+        /// The shortest `fixes.every`, ms: at most ten fixes a second.
+        public static let everyMs: Int64 = 100
+        /// `guidance.rates.en` (words/s) and `.ko` (syllables/s).
+        public static let rate = 0.5...50.0
+        /// The longest `guidance.horizon`, ms (600 s).
+        public static let horizonMs: Int64 = 600_000
+        /// The longest `guidance.outputLatency`, ms (10 s).
+        public static let outputLatencyMs: Int64 = 10_000
+        /// The longest `street` name, in characters.
+        public static let streetCharacters = 200
+        /// The longest exit `ref`, in characters.
+        public static let refCharacters = 8
+    }
+
+    /// Why a road cannot be planned, and where: `path` names the value by the
+    /// keys of the scenario file's `road` section (`fixes`, `every`), so the
+    /// decoder and a caller can point at it.
+    public struct Problem: Error, Sendable, Equatable {
+        /// One step of a path: a key of the file's `road` object, or an index into a list.
+        public enum Step: Sendable, Equatable {
+            /// An object's key, as the file spells it (`drive`, `speeds`, `kmh`).
+            case key(String)
+            /// A position in a list, from 0.
+            case index(Int)
+        }
+
+        /// What is wrong.
+        public enum Reason: Sendable, Equatable {
+            /// The route's points or maneuvers (fewer than two points, a
+            /// maneuver off the route or out of order).
+            case route(Route.Problem)
+            /// The route is `meters` long, more than `Route.maxLength` (10,000 km).
+            case routeTooLong(meters: Double)
+            /// A latitude outside -90...90 or a longitude outside -180...180 (or not a number).
+            case coordinateOutOfRange
+            /// A number outside its documented range (NaN and infinities included).
+            case outOfRange(ClosedRange<Double>)
+            /// A count outside its documented range.
+            case countOutOfRange(ClosedRange<Int>)
+            /// A time outside 0...`maxTime`, or a span outside 0...`maxSpan`
+            /// (0...600 s for the horizon), or below its least value
+            /// (`fixes.every` under 100 ms, a zero `correlation`).
+            case timeOutOfRange(ClosedRange<SimTime>)
+            /// A window whose `to` is not after its `from`.
+            case emptyWindow
+            /// Text that must not be empty is empty, or longer than its limit.
+            case textLength(ClosedRange<Int>)
+            /// A maneuver after the `arrive` one.
+            case arrivalNotLast
+            /// A roundabout without an `exit`.
+            case exitMissing
+            /// Generated fixes without a drive.
+            case driveMissing
+            /// Recorded fixes with a drive (the fixes are the drive).
+            case driveWithRecordedFixes
+            /// The drive does not arrive within 24 h.
+            case driveTooLong
+            /// Speed steps (or stops) not starting at 0, or not `stepSpacing` apart in order.
+            case stepsOutOfOrder
+            /// A recorded fix taken before the one before it.
+            case fixTimeBackwards
+            /// A recorded fix that arrives before it was taken.
+            case arrivesBeforeTaken
+            /// `follow.offRouteExit` greater than `follow.offRouteEnter`.
+            case exitBeyondEnter
+        }
+
+        /// Where, from the `road` object down.
+        public var path: [Step]
+        /// What is wrong there.
+        public var reason: Reason
+
+        /// A problem at `path`.
+        public init(_ reason: Reason, at path: [Step]) { self.reason = reason; self.path = path }
+    }
+
+    /// Checks every value the planner relies on and throws the first problem,
+    /// in the order of the file's keys: the route's points and maneuvers, the
+    /// drive (its speeds, limits, stops and detours, arriving within 24 h),
+    /// the fixes (generated with a drive, recorded without one), the link, the
+    /// app's windows, the follower and the guidance. A road that passes is
+    /// planned by `RoadPlan` without trapping and in bounded time.
+    ///
+    /// - Complexity: O(points + maneuvers × points + fixes), plus integrating
+    ///   the drive (at most 24 h of 100 ms steps).
+    public func validate() throws(Problem) {
+        var v = RoadValidation(self)
+        try v.run()
+    }
+
+    /// The route through `points` with the maneuvers placed, as the planner
+    /// builds it; throws `.route` when the points or maneuvers do not make one.
+    package func placedRoute() throws(Problem) -> Route {
+        var route: Route
+        do { route = try Route(points: points) } catch { throw Problem(.route(error), at: [.key("route"), .key("points")]) }
+        do {
+            try route.place(maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
+        } catch {
+            switch error {
+            case .maneuverOffRoute(let i, _), .maneuverOutOfOrder(let i):
+                throw Problem(.route(error), at: [.key("route"), .key("maneuvers"), .index(i)])
+            case .tooFewPoints:
+                throw Problem(.route(error), at: [.key("route"), .key("points")])
+            }
+        }
+        return route
+    }
+}
+
+/// One validation pass over a road.
+private struct RoadValidation {
+    typealias Step = RoadSetup.Problem.Step
+    typealias Limits = RoadSetup.Limits
+    let road: RoadSetup
+
+    init(_ road: RoadSetup) { self.road = road }
+
+    func fail(_ reason: RoadSetup.Problem.Reason, _ path: [Step]) -> RoadSetup.Problem { RoadSetup.Problem(reason, at: path) }
+
+    func number(_ x: Double, _ range: ClosedRange<Double>, _ path: [Step]) throws(RoadSetup.Problem) {
+        if !range.contains(x) { throw fail(.outOfRange(range), path) }  // NaN is in no range
+    }
+
+    /// Above zero and at most `limit`.
+    func positive(_ x: Double, _ limit: Double, _ path: [Step]) throws(RoadSetup.Problem) {
+        if !(x > 0 && x <= limit) { throw fail(.outOfRange(Double.leastNonzeroMagnitude...limit), path) }
+    }
+
+    func count(_ n: Int, _ range: ClosedRange<Int>, _ path: [Step]) throws(RoadSetup.Problem) {
+        if !range.contains(n) { throw fail(.countOutOfRange(range), path) }
+    }
+
+    func time(_ t: SimTime, _ path: [Step]) throws(RoadSetup.Problem) {
+        if !(SimTime.zero...Limits.maxTime).contains(t) { throw fail(.timeOutOfRange(SimTime.zero...Limits.maxTime), path) }
+    }
+
+    func span(_ t: SimTime, _ path: [Step], least: SimTime = .zero, most: SimTime = Limits.maxSpan) throws(RoadSetup.Problem) {
+        if !(least...most).contains(t) { throw fail(.timeOutOfRange(least...most), path) }
+    }
+
+    func window(_ w: TimeWindow, _ path: [Step]) throws(RoadSetup.Problem) {
+        try time(w.from, path + [.key("from")])
+        try time(w.to, path + [.key("to")])
+        if w.to <= w.from { throw fail(.emptyWindow, path + [.key("to")]) }
+    }
+
+    func windows(_ list: [TimeWindow], _ path: [Step]) throws(RoadSetup.Problem) {
+        for (i, w) in list.enumerated() { try window(w, path + [.index(i)]) }
+    }
+
+    func point(_ p: GeoPoint, _ path: [Step]) throws(RoadSetup.Problem) {
+        if !(abs(p.latitude) <= 90) { throw fail(.coordinateOutOfRange, path + [.key("lat")]) }
+        if !(abs(p.longitude) <= 180) { throw fail(.coordinateOutOfRange, path + [.key("lon")]) }
+    }
+
+    func text(_ s: String?, _ most: Int, _ path: [Step]) throws(RoadSetup.Problem) {
+        guard let s else { return }
+        if s.isEmpty || s.count > most { throw fail(.textLength(1...most), path) }
+    }
+
+    mutating func run() throws(RoadSetup.Problem) {
+        let routePath: [Step] = [.key("route")]
+        for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
+        for (i, m) in road.maneuvers.enumerated() {
+            let path = routePath + [.key("maneuvers"), .index(i)]
+            if i > 0, road.maneuvers[i - 1].turn == .arrive { throw fail(.arrivalNotLast, path) }
+            try point(m.point, path)
+            try text(m.street, Limits.streetCharacters, path + [.key("street")])
+            try text(m.details.toward, Int.max, path + [.key("toward")])
+            try text(m.details.exitNumber, Limits.refCharacters, path + [.key("ref")])
+            try text(m.details.exitName, Int.max, path + [.key("name")])
+            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path + [.key("exit")]) }
+            else if m.turn == .roundabout { throw fail(.exitMissing, path) }
+        }
+        let route = try road.placedRoute()
+        if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
+        if let drive = road.drive { try self.drive(drive, length: route.length) }
+        switch road.fixes {
+        case .generated(let g):
+            if road.drive == nil { throw fail(.driveMissing, []) }
+            try generated(g)
+        case .recorded(let list):
+            if road.drive != nil { throw fail(.driveWithRecordedFixes, [.key("drive")]) }
+            try recorded(list)
+        }
+        let link: [Step] = [.key("link")]
+        try span(road.link.latency, link + [.key("latency")])
+        try span(road.link.freshness, link + [.key("freshness")])
+        try windows(road.link.outages, link + [.key("outages")])
+        try windows(road.background, [.key("app"), .key("background")])
+        if let segments = road.segments { try windows(segments, [.key("app"), .key("segments")]) }
+        try follow(road.follow)
+        try guidance()
+    }
+
+    func drive(_ drive: RoadSetup.Drive, length: Double) throws(RoadSetup.Problem) {
+        let path: [Step] = [.key("drive")]
+        let steps = drive.profile.steps
+        if steps.isEmpty { throw fail(.stepsOutOfOrder, path + [.key("speeds")]) }
+        for (i, s) in steps.enumerated() {
+            let sPath = path + [.key("speeds"), .index(i)]
+            if !(s.from >= 0 && s.from <= 100_000_000) { throw fail(.outOfRange(0...100_000_000), sPath + [.key("from")]) }
+            if (i == 0 && s.from != 0) || (i > 0 && !(s.from >= steps[i - 1].from + Limits.stepSpacing)) {
+                throw fail(.stepsOutOfOrder, sPath + [.key("from")])
+            }
+            // The profile is in m/s, the file and the limit in km/h: compared in
+            // m/s, as the decoder divides (division is monotonic, so a km/h within
+            // the limit is a m/s within the limit divided).
+            let kmh = Limits.kmh
+            if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) { throw fail(.outOfRange(kmh), sPath + [.key("kmh")]) }
+        }
+        try time(drive.start, path + [.key("start")])
+        try number(drive.profile.accel, Limits.acceleration, path + [.key("accel")])
+        try number(drive.profile.decel, Limits.acceleration, path + [.key("decel")])
+        for (i, d) in drive.detours.enumerated() {
+            let dPath = path + [.key("detours"), .index(i)]
+            try number(d.offset, -10_000...10_000, dPath + [.key("offset")])
+            try window(d.window, dPath)
+        }
+        for (i, stop) in drive.profile.stops.enumerated() {
+            let sPath = path + [.key("stops"), .index(i)]
+            try number(stop.at, 0...Route.maxLength, sPath + [.key("at")])
+            if i > 0, !(stop.at >= drive.profile.stops[i - 1].at + Limits.stepSpacing) { throw fail(.stepsOutOfOrder, sPath + [.key("at")]) }
+            try span(stop.dwell, sPath + [.key("dwell")])
+        }
+        // SPEC 2: the drive ends within 24 h; integrated up to the limit and no further.
+        if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: Limits.maxTime) == nil {
+            throw fail(.driveTooLong, path)
+        }
+    }
+
+    func generated(_ g: FixGenerator) throws(RoadSetup.Problem) {
+        let path: [Step] = [.key("fixes")]
+        try span(g.every, path + [.key("every")], least: SimTime(ms: Limits.everyMs))
+        try number(g.accuracy, 0...10_000, path + [.key("accuracy")])
+        try number(g.noise, 0...10_000, path + [.key("noise")])
+        try span(g.delay, path + [.key("delay")])
+        try span(g.jitter, path + [.key("jitter")])
+        try count(g.dropPercent, 0...100, path + [.key("dropPercent")])
+        try windows(g.gaps, path + [.key("gaps")])
+        for (i, late) in g.late.enumerated() {
+            try window(late.window, path + [.key("late"), .index(i)])
+            try span(late.delay, path + [.key("late"), .index(i), .key("delay")])
+        }
+        if let c = g.correlation { try span(c, path + [.key("correlation")], least: SimTime(ms: 1)) }
+        for (i, s) in g.stretches.enumerated() {
+            let sPath = path + [.key("stretches"), .index(i)]
+            try number(s.from, 0...Route.maxLength, sPath + [.key("from")])
+            try number(s.to, 0...Route.maxLength, sPath + [.key("to")])
+            if s.to <= s.from { throw fail(.emptyWindow, sPath + [.key("to")]) }
+            try number(s.accuracy, 0...10_000, sPath + [.key("accuracy")])
+            try number(s.noise, 0...10_000, sPath + [.key("noise")])
+        }
+        try count(g.accuracySpread, 0...90, path + [.key("accuracySpread")])
+        for (i, j) in g.jumps.enumerated() {
+            let jPath = path + [.key("jumps"), .index(i)]
+            try time(j.at, jPath + [.key("at")])
+            try number(j.along, -10_000...10_000, jPath + [.key("along")])
+            try number(j.across, -10_000...10_000, jPath + [.key("across")])
+        }
+        try count(g.jumpPercent, 0...100, path + [.key("jumpPercent")])
+        try number(g.jumpMeters, 0...10_000, path + [.key("jumpMeters")])
+    }
+
+    func recorded(_ list: [RoadSetup.RecordedFix]) throws(RoadSetup.Problem) {
+        for (i, f) in list.enumerated() {
+            let path: [Step] = [.key("fixes"), .key("recorded"), .index(i)]
+            try time(f.taken, path + [.key("at")])
+            if i > 0, f.taken < list[i - 1].taken { throw fail(.fixTimeBackwards, path + [.key("at")]) }
+            try time(f.arrives, path + [.key("arrives")])
+            if f.arrives < f.taken { throw fail(.arrivesBeforeTaken, path + [.key("arrives")]) }
+            try point(f.point, path)
+            try number(f.accuracy, 0...100_000, path + [.key("accuracy")])
+            if let s = f.speed { try number(s, 0...150, path + [.key("speed")]) }
+            if let c = f.course, !(c >= 0 && c < 360) { throw fail(.outOfRange(0...359.999999), path + [.key("course")]) }
+            if let t = f.truth { try point(t, path + [.key("true")]) }
+        }
+    }
+
+    func follow(_ s: RouteFollower.Settings) throws(RoadSetup.Problem) {
+        let path: [Step] = [.key("follow")]
+        try positive(s.accuracyLimit, 100_000, path + [.key("accuracyLimit")])
+        try positive(s.offRouteEnter, 10_000, path + [.key("offRouteEnter")])
+        try positive(s.offRouteExit, 10_000, path + [.key("offRouteExit")])
+        try count(s.offRouteCount, 1...100, path + [.key("offRouteCount")])
+        try number(s.plausibleSpeed, 1...150, path + [.key("plausibleSpeed")])
+        try count(s.implausibleCount, 0...100, path + [.key("implausibleCount")])
+        try number(s.stoppedSpeed, 0...5, path + [.key("stoppedSpeed")])
+        // Not in the file; bounded all the same.
+        try number(s.searchBehind, 0...10_000, path + [.key("searchBehind")])
+        try number(s.searchAhead, 0...10_000, path + [.key("searchAhead")])
+        try number(s.searchSpeed, 1...150, path + [.key("searchSpeed")])
+        if s.offRouteExit > s.offRouteEnter { throw fail(.exitBeyondEnter, path + [.key("offRouteExit")]) }
+    }
+
+    func guidance() throws(RoadSetup.Problem) {
+        let g = road.guidance
+        let path: [Step] = [.key("guidance")]
+        for (key, lead) in [("far", g.far), ("near", g.near), ("now", g.now)] {
+            try number(lead.seconds, 0...600, path + [.key(key), .key("seconds")])
+            try number(lead.growth, 0...60, path + [.key(key), .key("growth")])
+            try number(lead.minimum, 0...100_000, path + [.key(key), .key("minimum")])
+        }
+        try number(g.thenWithin, 0...10_000, path + [.key("thenWithin")])
+        try number(g.thenSeconds, 0...600, path + [.key("thenSeconds")])
+        try span(g.margin, path + [.key("margin")])
+        try span(g.outputLatency, path + [.key("outputLatency")], most: SimTime(ms: Limits.outputLatencyMs))
+        try span(road.horizon, path + [.key("horizon")], most: SimTime(ms: Limits.horizonMs))
+        try number(g.rates.englishWordsPerSecond, Limits.rate, path + [.key("rates"), .key("en")])
+        try number(g.rates.koreanSyllablesPerSecond, Limits.rate, path + [.key("rates"), .key("ko")])
+    }
+}
