@@ -69,6 +69,9 @@ extension ImportWarning {
         case .lengthDiffers(let g, let r): return "the geometry is \(g) m long but the route's distance is \(r) m"
         case .speedClamped(let kmh): return "a speed of \(kmh) km/h, outside 3.6...250; clamped"
         case .promptWithoutManeuver: return "a voice instruction with no maneuver after it; not kept"
+        case .notAnnounced(let type): return "a \"\(type)\" step going straight on is no maneuver; not announced"
+        case .cannotAnnounce(let meters):
+            return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
         }
     }
 }

@@ -73,5 +73,12 @@ public struct ImportWarning: Sendable, Equatable {
         case speedClamped(kmh: Double)
         /// A voice instruction whose maneuver was left out: not kept.
         case promptWithoutManeuver
+        /// A step that is no decision for the driver (`new name`, `continue`,
+        /// `notification` or `use lane` going straight on): not announced.
+        case notAnnounced(type: String)
+        /// A maneuver so soon after the one before (`metersAfterPrevious`)
+        /// that the road cannot give it a "now" line of its own at the
+        /// response's speed: left out (the one before is announced).
+        case cannotAnnounce(metersAfterPrevious: Int)
     }
 }

@@ -47,6 +47,20 @@ extension RouteImporter {
         }
     }
 
+    /// Whether a step is no decision for the driver and so not announced:
+    /// `new name`, `notification` and `use lane` going straight on or
+    /// bending slightly, `continue` straight on (or without a modifier).
+    static func goesStraightOn(_ step: Step) -> Bool {
+        switch step.type {
+        case "new name", "notification", "use lane":
+            return [nil, "straight", "slight left", "slight right"].contains(step.modifier)
+        case "continue":
+            return step.modifier == nil || step.modifier == "straight"
+        default:
+            return false
+        }
+    }
+
     /// The road maneuver for a step, or nil for a step the road does not say
     /// (departures, roundabout exits); `warning` when it was not taken as given.
     static func maneuver(for step: Step, finalLeg: Bool) -> (turn: Turn, details: ManeuverDetails, warning: ImportWarning.Kind?)? {
@@ -275,6 +289,10 @@ extension RouteImporter {
             var specPaths: [String] = []
             var specStep: [Int] = []
             for (k, step) in steps.enumerated() {
+                if RouteImporter.goesStraightOn(step) {
+                    warnings.append(ImportWarning(.notAnnounced(type: step.type), at: RouteImporter.join(step.path, "maneuver.type")))
+                    continue
+                }
                 guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
                 if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, "maneuver.type"))) }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
@@ -287,14 +305,15 @@ extension RouteImporter {
                 specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
                 specStep.append(k)
             }
-            let placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
             // Speeds: each step from where it starts (its share of the
             // response's distance, scaled to the geometry), at distance / duration.
             let stepTotal = steps.reduce(0) { $0 + $1.distance }
             let scale = stepTotal > 0 ? route.length / stepTotal : 1
             var speedSteps: [SpeedProfile.Step] = []
+            var stepStart: [Double] = []
             var start = 0.0
             for step in steps {
+                stepStart.append(start)
                 defer { start += step.distance * scale }
                 guard step.distance > 0, step.duration > 0 else { continue }
                 var kmh = step.distance / step.duration * 3.6
@@ -311,19 +330,39 @@ extension RouteImporter {
                 speedSteps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
             }
             if speedSteps.isEmpty { speedSteps = [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)] }
-            var road = Scenario.Road(language: options.language, points: points, maneuvers: placed.map(\.spec))
-            road.drive = Scenario.Drive(profile: SpeedProfile(steps: speedSteps))
+            let drive = Scenario.Drive(profile: SpeedProfile(steps: speedSteps))
+            // Place the maneuvers, then drive the road once: a maneuver the
+            // road cannot give its own "now" line at these speeds (it follows
+            // the one before too closely) is left out and the rest placed again.
+            var road = Scenario.Road(language: options.language, points: points, maneuvers: [])
+            road.drive = drive
             try RouteImporter.checkDrive(road, length: route.length)
+            var placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
+            for _ in 0..<specs.count {
+                road.maneuvers = placed.map(\.spec)
+                guard let silent = RouteImporter.firstUnannounced(Scenario(name: "import", road: road)),
+                      let i = placed.firstIndex(where: { $0.spec.id == silent }), i > 0 else { break }
+                let after = Int((placed[i].distance - placed[i - 1].distance).rounded())
+                warnings.append(ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[specStep[placed[i].index]].path, "maneuver.type")))
+                let keep = placed.enumerated().filter { $0.offset != i }.map(\.element.index)
+                var ignored: [ImportWarning] = []
+                placed = try RouteImporter.place(keep.map { specs[$0] }, on: route, paths: keep.map { specPaths[$0] }, warnings: &ignored)
+                placed = placed.map { ($0.spec, $0.distance, keep[$0.index]) }
+            }
+            road.maneuvers = placed.map(\.spec)
             // The service's prompts: each step's voice instructions announce
-            // the maneuver that ends the step, the next one kept after it.
+            // the maneuver that ends the step, which is the next step's; when
+            // that step has no maneuver kept, the next one kept after it, its
+            // distance counted on from where the step ends.
             var prompts: [ServicePrompt] = []
             for (k, step) in steps.enumerated() where !step.voice.isEmpty {
                 guard let target = placed.first(where: { specStep[$0.index] > k }) else {
                     for v in step.voice { warnings.append(ImportWarning(.promptWithoutManeuver, at: v.path)) }
                     continue
                 }
+                let extra = specStep[target.index] == k + 1 || k + 1 >= stepStart.count ? 0 : max(0, target.distance - stepStart[k + 1])
                 for v in step.voice {
-                    prompts.append(ServicePrompt(maneuver: target.spec.id, before: (v.before * 10).rounded() / 10, text: v.text))
+                    prompts.append(ServicePrompt(maneuver: target.spec.id, before: ((v.before + extra) * 10).rounded() / 10, text: v.text))
                 }
             }
             let minutes = Int((steps.reduce(0) { $0 + $1.duration } / 60).rounded())

@@ -171,6 +171,16 @@ public enum RouteImporter {
         return kept
     }
 
+    /// The id of the first maneuver the road passes without a "now" line
+    /// of its own when `scenario` is driven (`road.turn.unannounced`), if any.
+    static func firstUnannounced(_ scenario: Scenario) -> String? {
+        let timeline = Simulation(scenario).timeline
+        for event in timeline.events {
+            if case .road(.turnUnannounced(let m, _)) = event.what { return timeline.roster.road.maneuvers[m.int].id }
+        }
+        return nil
+    }
+
     static func maneuver(_ s: Scenario.ManeuverSpec) -> Maneuver {
         Maneuver(id: s.id, turn: s.turn, street: s.street, details: s.details)
     }

@@ -1,0 +1,148 @@
+import Foundation
+import Guidance
+import Road
+import RouteImport
+import ScenarioFormat
+import SimRunner
+import Testing
+import TestSupport
+@testable import DrivesimCLI
+
+/// A real routing service's response (Scenarios/routes/real/PROVENANCE.md)
+/// and what its import must give.
+struct RealSample: Sendable, CustomStringConvertible {
+    var response: String
+    var turns: [Turn]
+    var precision: Int
+    /// The warnings' kinds, in order.
+    var warnings: [ImportWarning.Kind]
+    var scenario: String { String(response.split(separator: ".")[0]) }
+    var description: String { response }
+}
+
+let realSamples = [
+    RealSample(response: "mapbox-oldenburg.mapbox", turns: [.right, .right, .left, .left], precision: 5,
+               warnings: [.cannotAnnounce(metersAfterPrevious: 30)]),
+    RealSample(response: "mapbox-instructions.mapbox",
+               turns: [.right, .left, .right, .offRamp, .forkRight, .left, .right, .right, .arrive], precision: 5,
+               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name"), .cannotAnnounce(metersAfterPrevious: 121)]),
+    RealSample(response: "mapbox-two-legs.mapbox",
+               turns: [.right, .right, .right, .right, .right, .straight, .right, .uTurn, .left, .arrive], precision: 6,
+               warnings: [.cannotAnnounce(metersAfterPrevious: 17)]),
+    RealSample(response: "valhalla-ramps.valhalla", turns: [.right, .onRamp, .forkRight, .offRamp, .slightRight, .right, .arrive],
+               precision: 6, warnings: []),
+    RealSample(response: "valhalla-roundabouts.valhalla",
+               turns: [.slightRight, .roundabout, .uTurn, .forkRight, .offRamp, .straight, .roundabout, .arrive], precision: 6, warnings: []),
+    RealSample(response: "valhalla-voice.valhalla",
+               turns: [.left, .right, .slightRight, .slightLeft, .right, .left, .right, .left, .right, .left, .right, .slightLeft,
+                       .right, .left, .left, .right, .slightLeft, .right, .arrive], precision: 6,
+               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name"), .cannotAnnounce(metersAfterPrevious: 2)]),
+]
+
+func realBytes(_ s: RealSample) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/real/\(s.response)"))))
+}
+
+func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
+    try RouteImporter.importRoute(try realBytes(s), options: RouteImporter.Options(language: .en, source: s.response))
+}
+
+@Suite struct RealRouteTests {
+    @Test("Each real response imports to its maneuver kinds, at the detected precision, with the warnings it deserves", arguments: realSamples)
+    func kinds(_ s: RealSample) throws {
+        let imported = try importReal(s)
+        #expect(imported.scenario.road?.maneuvers.map(\.turn) == s.turns)
+        #expect(imported.precision == s.precision)
+        #expect(imported.warnings.map(\.kind) == s.warnings)
+    }
+
+    @Test("Each real response's geometry is within 1% of its distance", arguments: realSamples)
+    func length(_ s: RealSample) throws {
+        let imported = try importReal(s)
+        let distance = try #require(imported.responseDistance)
+        #expect(abs(imported.length - distance) <= 0.01 * distance)
+    }
+
+    @Test("Each real response drives at its own step speeds", arguments: realSamples)
+    func speeds(_ s: RealSample) throws {
+        let imported = try importReal(s)
+        let root = try JSONParser.parse(try realBytes(s))
+        guard case .array(let routes) = root["routes"]?.kind ?? .null, case .array(let legs) = routes[0]["legs"]?.kind ?? .null else {
+            Issue.record("no legs"); return
+        }
+        var expected: [Double] = []
+        for leg in legs {
+            guard case .array(let steps) = leg["steps"]?.kind ?? .null else { continue }
+            for step in steps {
+                guard case .number(let d) = step["distance"]?.kind, case .number(let t) = step["duration"]?.kind,
+                      let dd = Double(d), let tt = Double(t), dd > 0, tt > 0 else { continue }
+                let kmh = (dd / tt * 3.6 * 10).rounded() / 10
+                if expected.last != kmh { expected.append(kmh) }
+            }
+        }
+        let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
+        #expect(got == expected)
+    }
+
+    @Test("Each real response's run gives every maneuver its own now line and leaves none unannounced", arguments: realSamples)
+    func announced(_ s: RealSample) throws {
+        let scenario = try importReal(s).scenario
+        let run = Simulation(scenario)
+        var nows: Set<String> = [], unannounced = 0
+        for e in run.timeline.events {
+            if case .guidanceStarted(let l) = e.what, run.timeline.roster.stage(of: l) == .now,
+               let m = run.timeline.roster.lines[l.int].maneuver { nows.insert(m) }
+            if case .road(.turnUnannounced) = e.what { unannounced += 1 }
+        }
+        #expect(nows == Set(scenario.road?.maneuvers.map(\.id) ?? []))
+        #expect(unannounced == 0)
+        #expect(Invariants.checkRoad(scenario, run).isEmpty)
+    }
+
+    @Test("Each committed real scenario is what the import writes, plus its golden and one now line expected per maneuver", arguments: realSamples)
+    func pinned(_ s: RealSample) throws {
+        var scenario = try importReal(s).scenario
+        scenario.golden = "\(s.scenario).timeline.json"
+        let committed = try Fixtures.scenario("routes/real/\(s.scenario)")
+        #expect(committed.expect.count == s.turns.count)
+        scenario.expect = committed.expect
+        #expect(scenario == committed)
+    }
+
+    @Test("drivesim check passes every real scenario against its golden")
+    func check() {
+        let (code, out, _) = Fixtures.drivesim("check", Fixtures.path("Scenarios/routes/real"))
+        #expect(code == 0)
+        #expect(out.contains("\(realSamples.count) passed, 0 failed"))
+    }
+
+    @Test("A step's prompts about a maneuver left out are counted on to the next one kept")
+    func promptsCountedOn() throws {
+        // instructions.json: step 3's prompts announce the "new name" of
+        // step 4 (3524.8 m before the exit of step 5), so they are kept for
+        // the exit, about 3524.8 m farther (as placed on the geometry).
+        let prompts = try importReal(realSamples[1]).scenario.servicePrompts.filter { $0.maneuver == "l0s5" }
+        let service = [225.3, 50.4]  // step 3's own distanceAlongGeometry
+        #expect(prompts.count == 5)
+        for (got, own) in zip(prompts.map(\.before), service) { #expect(abs(got - own - 3524.8) < 1) }
+    }
+
+    @Test("run --prompts json compares drivesim with Mapbox's own voice instructions, maneuver by maneuver")
+    func promptsTable() throws {
+        let (code, _, err) = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/real/mapbox-instructions.json"), "--prompts", "json")
+        #expect(code == 0)
+        guard case .array(let rows) = try JSONParser.parse(Array(err.utf8))["prompts"]?.kind ?? .null else {
+            Issue.record("no prompts"); return
+        }
+        let first = try #require(rows.first)
+        #expect(first["maneuver"] == .string("l0s1"))
+        #expect(first["stage"] == .string("far"))
+        #expect(first["serviceBefore"]?.kind == .number("181"))
+        #expect(first["difference"]?.kind == .number("0"))
+        // Every maneuver with a voice instruction has a row, the arrival's included.
+        let maneuvers = Set(rows.compactMap { row -> String? in
+            if case .string(let m) = row["maneuver"]?.kind { return m } else { return nil }
+        })
+        #expect(maneuvers == ["l0s1", "l0s2", "l0s3", "l0s5", "l0s7", "l0s9", "l0s10", "l0s11", "l0s12"])
+    }
+}
