@@ -174,7 +174,7 @@ public enum RouteImporter {
     /// The id of the first maneuver the road passes without a "now" line
     /// of its own when `scenario` is driven (`road.turn.unannounced`), if any.
     static func firstUnannounced(_ scenario: Scenario) -> String? {
-        let timeline = Simulation(scenario).timeline
+        guard let timeline = (try? Simulation(scenario))?.timeline else { return nil }
         for event in timeline.events {
             if case .road(.turnUnannounced(let m, _)) = event.what { return timeline.roster.road.maneuvers[m.int].id }
         }
