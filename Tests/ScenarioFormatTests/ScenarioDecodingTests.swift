@@ -233,7 +233,7 @@ let badMatchers: [BadScenario] = [
     BadScenario("reason another event carries", scenario(roadM1 + ", " + matcher(#""event": "road.fix.dropped", "reason": "stale""#)),
                 "expect[0].reason", .unknownValue("stale", allowed: ["out-of-order", "inaccurate", "implausible"], suggestion: nil)),
     BadScenario("skip reason typo", scenario(roadM1 + ", " + matcher(#""event": "road.stage.skipped", "reason": "than""#)),
-                "expect[0].reason", .unknownValue("than", allowed: ["late", "then", "repeated"], suggestion: "then")),
+                "expect[0].reason", .unknownValue("than", allowed: ["late", "then", "repeated", "not-guiding"], suggestion: "then")),
     BadScenario("language of a matcher", scenario(dad + ", " + matcher(#""event": "dad.started", "language": "kr""#)),
                 "expect[0].language", .unknownValue("kr", allowed: ["ko", "en"], suggestion: "ko")),
     BadScenario("road maneuver that does not exist", scenario(roadM1 + ", " + matcher(#""event": "road.turn.passed", "maneuver": "m2""#)),
