@@ -240,4 +240,13 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         #expect(throws: GPXTrack.Problem.processingInstruction(line: 1)) { try GPXTrack.read(Array(("<gpx><?x?>" + track).utf8)) }
         #expect(GPXTrack.processingInstructionLine(Array("\u{FEFF}<?xml version=\"1.0\"?>\n<gpx/>".utf8)) == nil)
     }
+
+    @Test func aDeclarationWithoutAVersionIsRefusedBeforeTheParser() {
+        // The libFuzzer target's second crashing input: FoundationXML reads
+        // address zero on `<?xml?>`.
+        let crash = "<?xml?>\n<gpx; ve?>\n<gpx;ing=\"creau00Z</time></trkerg/trk>\n</gpx>\n"
+        #expect(throws: GPXTrack.Problem.processingInstruction(line: 1)) { try GPXTrack.read(Array(crash.utf8)) }
+        #expect(GPXTrack.processingInstructionLine(Array("<?xml-stylesheet href=\"a\"?><gpx/>".utf8)) == 1)
+        #expect(GPXTrack.processingInstructionLine(Array("<?xml\tversion='1.0'?><gpx/>".utf8)) == nil)
+    }
 }

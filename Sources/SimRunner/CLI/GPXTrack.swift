@@ -302,14 +302,21 @@ package enum GPXTrack {
 
     /// The line (from 1) of the first `<?` that is not the XML declaration at
     /// the very start (after an optional byte order mark), or nil. FoundationXML
-    /// on Linux crashes on a processing instruction without data (`<?x?>`,
-    /// found by the libFuzzer target), so none reaches it.
+    /// on Linux crashes on a processing instruction without data (`<?x?>`) and
+    /// on a declaration without a version (`<?xml?>`), both found by the
+    /// libFuzzer target, so neither reaches it: the declaration counts only
+    /// as `<?xml`, white space, then `version` before its `?>`.
     static func processingInstructionLine(_ bytes: [UInt8]) -> Int? {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        if bytes[start...].starts(with: Array("<?xml".utf8)) {
+        let open = Array("<?xml".utf8)
+        if bytes[start...].starts(with: open) {
             guard let close = (start..<max(start, bytes.count - 1)).first(where: { bytes[$0] == UInt8(ascii: "?") && bytes[$0 + 1] == UInt8(ascii: ">") })
             else { return nil }
+            let body = bytes[(start + open.count)..<max(start + open.count, close)]
+            let spaced = body.first.map { [0x20, 0x09, 0x0D, 0x0A].contains($0) } ?? false
+            let versioned = body.firstRange(of: Array("version".utf8)) != nil
+            guard spaced, versioned else { return 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count }
             start = close + 2
         }
         var line = 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count
