@@ -65,8 +65,10 @@ public struct Announcer: Sendable {
     public private(set) var next = 0
     /// Per maneuver, the stages spoken or skipped.
     var done: [UInt8]
-    /// Per maneuver, whether a "now" line was made for it (itself or as a "then").
+    /// Per maneuver, whether a "now" line of its own was made for it.
     public private(set) var nowSpoken: [Bool]
+    /// Per maneuver, whether the maneuver before's "now" line announced it ("…, then turn left").
+    public private(set) var thenSpoken: [Bool]
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
     var reroutes = 0
@@ -83,6 +85,7 @@ public struct Announcer: Sendable {
         self.maneuvers = maneuvers
         done = Array(repeating: 0, count: maneuvers.count)
         nowSpoken = Array(repeating: false, count: maneuvers.count)
+        thenSpoken = nowSpoken
         lastWords = Array(repeating: nil, count: maneuvers.count)
         guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
@@ -223,7 +226,10 @@ public struct Announcer: Sendable {
             language: settings.language, maneuver: maneuvers[m].id, expires: expires)
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
-        if stage == .now { nowSpoken[m] = true }
+        if stage == .now {
+            nowSpoken[m] = true
+            if let n = then(m, speed: v) { thenSpoken[n] = true }
+        }
         if stage != .far, let n = then(m, speed: v), done[n] & Stage.far.bit == 0 {
             done[n] |= Stage.far.bit
             out.append(.skipped(maneuver: n, stage: .far, reason: .then, at: t))

@@ -80,6 +80,9 @@ public struct RoadEvent: Sendable, Equatable {
         case offRoute = "off-route"
         /// Outside Dad's guidance segments.
         case notGuiding = "not-guiding"
+        /// Too close behind the maneuver before for a "now" line of its own,
+        /// it was announced in that maneuver's "now" line ("…, then turn left").
+        case then
     }
 
     /// Why measuring paused. Raw values are the timeline's words.

@@ -320,7 +320,8 @@ struct RoadPlanner {
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }
-            add(pass, .turnUnannounced(ManeuverIndex(m), reason: silence?.reason ?? .late), rank: 0)
+            let reason = silence?.reason ?? (announcer.thenSpoken[m] ? .then : .late)
+            add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), rank: 0)
         }
     }
 }

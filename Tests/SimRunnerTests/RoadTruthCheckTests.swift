@@ -103,6 +103,22 @@ import Testing
         #expect(checks(s, bad).contains(.spokenDistance))
     }
 
+    @Test func aManeuverSaidToBeAnnouncedByThenWhoseLineNeverPlayedFiresNowLine() throws {
+        // Mapbox's Oldenburg route arrives 30 m after its last turn: the arrival
+        // is announced in the turn's "now" line (reason then). Without that
+        // line's end, the reason is a lie.
+        let scenario = try Fixtures.scenario("routes/real/mapbox-oldenburg")
+        let run = try Simulation(scenario)
+        func nowLine(_ run: Simulation) -> Bool { Invariants.checkRoad(scenario, run).contains { $0.check == .road(.nowLine) } }
+        #expect(run.timeline.events.contains { if case .road(.turnUnannounced(_, .then)) = $0.what { true } else { false } })
+        #expect(!nowLine(run))
+        var bad = run
+        bad.timeline.events.removeAll {
+            if case .guidanceEnded(let l) = $0.what { bad.timeline.roster.lines[l.int].id == "l0s4.now" } else { false }
+        }
+        #expect(nowLine(bad))
+    }
+
     @Test func aTurnPassedBeforeTheTrueTrackFiresPassedTruth() throws {
         let (s, run, bad) = try broken("recorded-true-track") { events in
             let i = events.firstIndex { if case .road(.turnPassed) = $0.what { true } else { false } }!

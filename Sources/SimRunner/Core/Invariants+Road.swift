@@ -39,10 +39,14 @@ extension Invariants {
         var found: [Violation] = []
         var passed: [String: SimTime] = [:]
         var unannounced: Set<String> = []
+        /// Maneuvers said to be announced in the maneuver before's "now" line.
+        var thenClaims: [(maneuver: Int, t: SimTime)] = []
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passed[roster.road.maneuvers[m.int].id] = event.t
-            case .road(.turnUnannounced(let m, _)): unannounced.insert(roster.road.maneuvers[m.int].id)
+            case .road(.turnUnannounced(let m, let reason)):
+                unannounced.insert(roster.road.maneuvers[m.int].id)
+                if reason == .then { thenClaims.append((m.int, event.t)) }
             default: continue
             }
         }
@@ -68,6 +72,12 @@ extension Invariants {
                 if isNow { nowEnded.insert(maneuver) }
             default: continue
             }
+        }
+        // An unannounced maneuver whose reason is `then` was announced only if
+        // the maneuver before's "now" line played.
+        for (m, t) in thenClaims where m == 0 || !nowEnded.contains(roster.road.maneuvers[m - 1].id) {
+            found.append(.init(check: .road(.nowLine), t: t,
+                               message: "maneuver \(roster.road.maneuvers[m].id) is said to be announced with the one before, whose \"now\" line never played"))
         }
         for (maneuver, pass) in passed.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             if nowEnded.contains(maneuver) || unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }

@@ -171,12 +171,16 @@ public enum RouteImporter {
         return kept
     }
 
-    /// The id of the first maneuver the road passes without a "now" line
-    /// of its own when `scenario` is driven (`road.turn.unannounced`), if any.
+    /// The id of the first maneuver the road passes unannounced when
+    /// `scenario` is driven (`road.turn.unannounced`), if any. One announced
+    /// in the maneuver before's "now" line ("…, then turn left", reason
+    /// `then`) was announced.
     static func firstUnannounced(_ scenario: Scenario) -> String? {
         guard let timeline = (try? Simulation(scenario))?.timeline else { return nil }
         for event in timeline.events {
-            if case .road(.turnUnannounced(let m, _)) = event.what { return timeline.roster.road.maneuvers[m.int].id }
+            if case .road(.turnUnannounced(let m, let reason)) = event.what, reason != .then {
+                return timeline.roster.road.maneuvers[m.int].id
+            }
         }
         return nil
     }
