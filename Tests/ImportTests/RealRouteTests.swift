@@ -151,3 +151,28 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
         #expect(maneuvers == ["l0s1", "l0s2", "l0s3", "l0s5", "l0s6", "l0s7", "l0s9", "l0s10", "l0s11", "l0s12"])
     }
 }
+
+/// OSRM's `overview` setting: its default (`simplified`) gives a route line
+/// with fewer points than the steps' own lines, and `false` gives none.
+@Suite struct OverviewTests {
+    func imported(_ fixture: String) throws -> RouteImporter.Imported {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/ImportTests/Fixtures/\(fixture)"))))
+        return try RouteImporter.importRoute(bytes, options: RouteImporter.Options(language: .en, source: fixture))
+    }
+
+    var full: RouteImporter.Imported { get throws { try importReal(realSamples[3]) } }
+
+    @Test func aSimplifiedOverviewIsReplacedByTheStepsLinesWithAWarning() throws {
+        // valhalla-ramps with every 8th point of its line (16 of 118): its
+        // maneuvers lie up to 37 m off that line, which used to be refused.
+        let simplified = try imported("valhalla-ramps-simplified.json")
+        #expect(simplified.warnings.map(\.kind) == [.simplifiedGeometry])
+        #expect(simplified.scenario.road == (try full).scenario.road)
+    }
+
+    @Test func aResponseWithoutAnOverviewDrivesItsStepsLines() throws {
+        let none = try imported("valhalla-ramps-no-overview.json")
+        #expect(none.warnings.isEmpty)
+        #expect(none.scenario.road == (try full).scenario.road)
+    }
+}

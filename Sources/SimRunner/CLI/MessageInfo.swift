@@ -72,6 +72,7 @@ extension ImportWarning {
         case .notAnnounced(let type): return "a \"\(type)\" step going straight on is no maneuver; not announced"
         case .cannotAnnounce(let meters):
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
+        case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
         }
     }
 }

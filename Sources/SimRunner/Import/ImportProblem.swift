@@ -80,5 +80,8 @@ public struct ImportWarning: Sendable, Equatable {
         /// that the road cannot give it a "now" line of its own at the
         /// response's speed: left out (the one before is announced).
         case cannotAnnounce(metersAfterPrevious: Int)
+        /// The route's own line has fewer points than its steps' lines joined
+        /// (OSRM's default `overview=simplified`): the steps' lines are driven.
+        case simplifiedGeometry
     }
 }

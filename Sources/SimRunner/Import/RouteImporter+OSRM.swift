@@ -172,6 +172,7 @@ extension RouteImporter {
             if let code = root["code"], case .string(let c) = code.kind, c != "Ok" {
                 throw ImportProblem(.serviceError(code: c, message: try string(root, "message", "")), at: "code")
             }
+            var warnings: [ImportWarning] = []
             let routes = try array(try member(root, "routes", ""), "routes")
             if routes.isEmpty { throw ImportProblem(.noRoutes, at: "routes") }
             guard options.route >= 0, options.route < routes.count else {
@@ -181,14 +182,27 @@ extension RouteImporter {
             let route = routes[options.route]
             guard case .object = route.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: path) }
             let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
-            let (points, precision) = try geometry(try member(route, "geometry", path), RouteImporter.join(path, "geometry"),
-                                                   distance: total, asked: options.precision)
+            // The route's own line (`overview=full`), or its steps' lines joined
+            // when it has none (`overview=false`) or is simplified (OSRM's
+            // default `overview=simplified`: fewer points than its steps).
+            var points: [GeoPoint] = [], precision: Int? = nil
+            if let overview = route["geometry"] {
+                (points, precision) = try geometry(overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
+            }
+            if let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision),
+               RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
+                points = joined.points
+                precision = joined.precision ?? precision
+                if route["geometry"] != nil {
+                    warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry")))
+                }
+            }
+            if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
             let kept = RouteImporter.thin(points)
             guard kept.count >= 2, let line = try? Route(points: kept) else {
                 throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
             }
             try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"))
-            var warnings: [ImportWarning] = []
             if total > 0, abs(line.length - total) > 0.03 * total {
                 warnings.append(ImportWarning(.lengthDiffers(geometryMeters: Int(line.length.rounded()), responseMeters: Int(total.rounded())),
                                               at: RouteImporter.join(path, "geometry")))
@@ -231,6 +245,26 @@ extension RouteImporter {
             default:
                 throw ImportProblem(.wrongType(expected: "an encoded polyline or a GeoJSON LineString"), at: path)
             }
+        }
+
+        /// Every step's own `geometry` joined in order (the shared point between
+        /// two steps once), or nil when some step has none. Their precision is
+        /// the one `asked` (or the overview's), else detected on the joined line.
+        func stepLines(_ route: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> (points: [GeoPoint], precision: Int?)? {
+            guard let legs = route["legs"], case .array(let legList) = legs.kind else { return nil }
+            var out: [GeoPoint] = [], precision = asked
+            for (l, leg) in legList.enumerated() {
+                guard let steps = leg["steps"], case .array(let stepList) = steps.kind, !stepList.isEmpty else { return nil }
+                for (s, step) in stepList.enumerated() {
+                    guard let g = step["geometry"] else { return nil }
+                    let gPath = RouteImporter.join(path, "legs") + "[\(l)].steps[\(s)].geometry"
+                    let stepDistance = step["distance"].flatMap { if case .number(let n) = $0.kind { Double(n) } else { nil } } ?? 0
+                    let (points, p) = try geometry(g, gPath, distance: stepDistance, asked: precision)
+                    precision = precision ?? p
+                    out.append(contentsOf: out.last == points.first ? Array(points.dropFirst()) : points)
+                }
+            }
+            return out.count >= 2 ? (out, precision) : nil
         }
 
         func steps(_ route: JSONValue, _ path: String) throws(ImportProblem) -> [Step] {
