@@ -15,7 +15,7 @@ for a human goes to standard error.
 import json
 import sys
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class Arbiter:
@@ -247,6 +247,11 @@ def main():
             actions = []
             getattr(arbiter, message["kind"])(message["index"], message["t"], actions)
             reply = {"type": "actions", "actions": actions}
+        elif kind == "revise":
+            # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
+            if arbiter.progress[message["line"]] not in ("playing", "done"):
+                arbiter.lines[message["line"]]["duration"] = message["duration"]
+            reply = {"type": "actions", "actions": []}
         elif kind == "endInstant":
             actions = []
             arbiter.end_instant(message["t"], actions)

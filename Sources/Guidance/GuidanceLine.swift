@@ -29,3 +29,20 @@ public struct GuidanceLine: Sendable, Equatable {
         self.text = text; self.language = language; self.maneuver = maneuver; self.expires = expires
     }
 }
+
+/// A generated line's words for the position at a later instant (see
+/// `RoadPlan.revisions`): a line that starts at or after `t` says `text`
+/// and lasts `duration`.
+public struct LineRevision: Sendable, Equatable {
+    /// From when these words hold.
+    public var t: SimTime
+    /// What the line then says.
+    public var text: String
+    /// How long it then plays.
+    public var duration: SimTime
+
+    /// A revision from `t` on.
+    public init(t: SimTime, text: String, duration: SimTime) {
+        self.t = t; self.text = text; self.duration = duration
+    }
+}

@@ -18,6 +18,12 @@ public struct RoadPlan: Sendable, Equatable {
     public var maneuvers: [Maneuver] = []
     /// How many fixes the receiver took (including ones never delivered).
     public var fixCount = 0
+    /// Per generated line (parallel to `lines`), its words for the position
+    /// at later instants while it may still wait: a far or near line that
+    /// starts at or after a revision's `t` says that revision's words (the
+    /// distance then left, rounded down) and lasts its duration. Empty for
+    /// "now" and reroute lines, whose words hold no distance.
+    public var revisions: [[LineRevision]] = []
 
     /// No road.
     public static let empty = RoadPlan()
@@ -60,6 +66,8 @@ struct RoadPlanner {
     var link: LocationLink
     var announcer: Announcer
     var announcements: [Announcement] = []
+    /// Each road state the guidance went by, from the instant its fix arrived.
+    var states: [(from: SimTime, state: RoadState)] = []
     /// Spans in which the guidance said nothing, and why.
     var silences: [(from: SimTime, to: SimTime, reason: RoadEvent.UnannouncedReason)] = []
     /// The believed pass time of each maneuver.
@@ -118,7 +126,10 @@ struct RoadPlanner {
         var state: RoadState? = nil
         for fix in fixes {
             guide(state, from: &cursor, until: fix.arrives)
-            state = take(fix) ?? state
+            if let new = take(fix) {
+                state = new
+                states.append((fix.arrives, new))
+            }
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
         passes()
@@ -130,6 +141,8 @@ struct RoadPlanner {
         let lineOrder = plan.lines.indices.sorted { (plan.lines[$0].at, $0) < (plan.lines[$1].at, $1) }
         plan.lines = lineOrder.map { plan.lines[$0] }
         plan.stages = lineOrder.map { plan.stages[$0] }
+        plan.revisions.reserveCapacity(plan.lines.count)
+        for i in plan.lines.indices { plan.revisions.append(revisions(i)) }
     }
 
     /// The fixes the app measures, generated or recorded.
@@ -284,6 +297,64 @@ struct RoadPlanner {
         nextManeuver().map { m in
             RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
         }
+    }
+
+    /// The revisions of plan line `i` (see `RoadPlan.revisions`): over its
+    /// wait (request to expiry), each instant at which the distance left,
+    /// rounded down, changes, at the believed position (a new fix, or the
+    /// prediction crossing a spoken distance). Once no distance can be said
+    /// truthfully any more, the line expires then.
+    /// - Complexity: O(fixes and spoken distances in its wait).
+    mutating func revisions(_ i: Int) -> [LineRevision] {
+        let line = plan.lines[i]
+        guard let stage = plan.stages[i], stage != .now, let expires = line.expires,
+              let m = route.maneuvers.firstIndex(where: { $0.id == line.maneuver }) else { return [] }
+        let point = route.maneuvers[m].distance
+        // The state in force at the request: the last one from at or before it.
+        var low = 0, high = states.count
+        while low < high {
+            let mid = (low + high) / 2
+            if states[mid].from <= line.at { low = mid + 1 } else { high = mid }
+        }
+        var k = low - 1
+        guard k >= 0 else { return [] }
+        var spoken = SpokenDistance.roundDown(point - states[k].state.progress(at: line.at))
+        var out: [LineRevision] = []
+        var t = line.at
+        /// The words at `t` under `state`; false when no distance can be said any more.
+        func revise(at t: SimTime, _ state: RoadState) -> Bool {
+            let left = point - state.progress(at: t)
+            guard let now = SpokenDistance.roundDown(left), let words = announcer.text(stage, m, distance: left, speed: state.speed) else {
+                plan.lines[i].expires = t
+                return false
+            }
+            if now != spoken {
+                spoken = now
+                out.append(LineRevision(t: t, text: words, duration: announcer.duration(words)))
+            }
+            return true
+        }
+        while t < expires {
+            let state = states[k].state
+            let until = min(expires, k + 1 < states.count ? states[k + 1].from : expires, state.taken + road.horizon)
+            // The prediction crosses the spoken distance within this state's span.
+            if let said = spoken, state.speed > Announcer.standing {
+                let seconds = (point - state.progress - Double(said)) / state.speed
+                if seconds.isFinite, seconds < 1e9 {
+                    let cross = state.taken + SimTime(ms: Int64((seconds * 1000).rounded(.down)) + 1)
+                    if cross > t, cross < until {
+                        t = cross
+                        guard revise(at: t, state) else { break }
+                        continue
+                    }
+                }
+            }
+            guard k + 1 < states.count, states[k + 1].from < expires else { break }
+            k += 1
+            t = states[k].from
+            guard revise(at: t, states[k].state) else { break }
+        }
+        return out
     }
 
     /// Offers the fix's report, with the navigation report beside it.

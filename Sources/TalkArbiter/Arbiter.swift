@@ -40,6 +40,12 @@ public protocol Arbiter: SendableMetatype {
     mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action])
     /// Dad started speaking.
     mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action])
+    /// The guidance re-phrased line `line` for the position now (a far or
+    /// near line that waits says the distance then left): if it starts from
+    /// now on, it lasts `duration` (its `lineStarted` ends then). Delivered
+    /// at the start of an instant, before its inputs, for a line requested
+    /// and not yet started; it draws no actions.
+    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime)
     /// The instant's inputs are all in: settle (SPEC 4.2 step 3) and observe (step 4).
     mutating func endInstant(at now: SimTime, into actions: inout [Action])
     /// Whether nothing is playing, pending or active; asked once, after the run.

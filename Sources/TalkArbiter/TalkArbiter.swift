@@ -18,7 +18,7 @@ import SimClock
 /// later, if at all.
 public struct TalkArbiter: Sendable {
     let settings: Settings
-    let lines: [Line]
+    var lines: [Line]
     let replies: [Reply]
     let stretchDurations: [SimTime]
     let fault: Fault?
@@ -116,6 +116,12 @@ public struct TalkArbiter: Sendable {
         setPendingLines(pending)
         lineProgress[line] = .done
         actions.append(.lineDropped(line: line, rule: .stale))
+    }
+
+    /// A line re-phrased while it waits: it lasts `duration` if it starts from now on.
+    public mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
+        guard lineProgress[line] != .playing, lineProgress[line] != .done, duration > .zero else { return }
+        lines[line].duration = duration
     }
 
     /// A line is requested; decided at once against the state as it stands.

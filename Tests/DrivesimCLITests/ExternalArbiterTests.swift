@@ -43,7 +43,7 @@ import Testing
 
     @Test func anArbiterThatPrintsGarbageFailsTheRunWithAReason() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":1}'; echo oops >&2; while read line; do echo 'not json'; done\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":2}'; echo oops >&2; while read line; do echo 'not json'; done\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1)
         #expect(result.stdout.contains("0 passed, 2 failed"))
@@ -54,14 +54,14 @@ import Testing
     @Test func anArbiterThatCrashesMidRunFailsTheRunAndTheNextRunRestartsIt() throws {
         // Says hello, then dies on its first input; restarted for the second scenario.
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":1}'; read a; read b; read c; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":2}'; read a; read b; read c; echo dying >&2; exit 7\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1 && result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
     }
 
     @Test func anArbiterThatHangsFailsTheRunAfterItsTimeout() throws {
-        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":1}'; sleep 5\n")
+        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":2}'; sleep 5\n")
         let result = Self.drivesim(["check", Self.scenario, "--arbiter", command, "--arbiter-timeout", "1"])
         #expect(result.code == 1 && result.stderr.contains("did not answer within 1000 ms"))
     }

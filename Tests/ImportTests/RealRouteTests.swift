@@ -156,7 +156,7 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
 /// with fewer points than the steps' own lines, and `false` gives none.
 @Suite struct OverviewTests {
     func imported(_ fixture: String) throws -> RouteImporter.Imported {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Tests/ImportTests/Fixtures/\(fixture)"))))
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/real/\(fixture)"))))
         return try RouteImporter.importRoute(bytes, options: RouteImporter.Options(language: .en, source: fixture))
     }
 
@@ -165,13 +165,13 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
     @Test func aSimplifiedOverviewIsReplacedByTheStepsLinesWithAWarning() throws {
         // valhalla-ramps with every 8th point of its line (16 of 118): its
         // maneuvers lie up to 37 m off that line, which used to be refused.
-        let simplified = try imported("valhalla-ramps-simplified.json")
+        let simplified = try imported("valhalla-ramps-simplified.valhalla")
         #expect(simplified.warnings.map(\.kind) == [.simplifiedGeometry])
         #expect(simplified.scenario.road == (try full).scenario.road)
     }
 
     @Test func aResponseWithoutAnOverviewDrivesItsStepsLines() throws {
-        let none = try imported("valhalla-ramps-no-overview.json")
+        let none = try imported("valhalla-ramps-no-overview.valhalla")
         #expect(none.warnings.isEmpty)
         #expect(none.scenario.road == (try full).scenario.road)
     }

@@ -233,6 +233,20 @@ private func inconsistencies(
         #expect(endedAgain && emptyInstant, "an instant may have no inputs")
     }
 
+    @Test func aRevisedLineLastsItsNewDurationOnlyIfItHasNotStarted() {
+        var a = TalkArbiter(settings: .init(), lines: [.init(duration: ms(2_000)), .init(duration: ms(1_000))], replies: [], stretchDurations: [])
+        var out: [TalkArbiter.Action] = []
+        a.lineRevised(0, duration: ms(1_500), at: ms(100))
+        a.lineRequested(0, at: ms(100), into: &out)
+        a.endInstant(at: ms(100), into: &out)
+        // Playing: a revision no longer applies to it.
+        a.lineRevised(0, duration: ms(900), at: ms(200))
+        a.lineEnded(0, at: ms(1_600), into: &out)
+        a.endInstant(at: ms(1_600), into: &out)
+        #expect(out.prefix(1) == [.lineStarted(line: 0, endsAt: ms(1_600))])
+        #expect(out.contains(.lineEnded(line: 0)))
+    }
+
     @Test func theEarsCloseWithALineThenWaitOutTheTailThenOpen() {
         var a = TalkArbiter(settings: .init(earsTail: ms(500)), lines: [.init(duration: ms(1_000))], replies: [], stretchDurations: [])
         var out: [TalkArbiter.Action] = []

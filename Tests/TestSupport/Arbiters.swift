@@ -12,6 +12,7 @@ package struct Wrapped<Mutation: MutationChoice>: Arbiter {
     public mutating func earsTimer(at t: SimTime, into a: inout [Action]) { inner.earsTimer(at: t, into: &a) }
     public mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineExpired(i, at: t, into: &a) }
     public mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineRequested(i, at: t, into: &a) }
+    public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) { inner.lineRevised(i, duration: duration, at: t) }
     public mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.replyBegan(i, at: t, into: &a) }
     public mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.chunkReady(i, at: t, into: &a) }
     public mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.dadStarted(i, at: t, into: &a) }
@@ -33,6 +34,7 @@ public struct Impossible: Arbiter {
     public mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     public mutating func earsTimer(at t: SimTime, into a: inout [Action]) {}
     public mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {}
+    public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) {}
     public mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {
         a.append(.lineStarted(line: lines + 7, endsAt: t + SimTime(ms: 1_000)))
     }
@@ -53,6 +55,7 @@ public struct PhantomCut: Arbiter {
     public mutating func earsTimer(at t: SimTime, into a: inout [Action]) {}
     public mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     public mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {}
+    public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) {}
     public mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {
         a.append(.replyBegan(reply: i))
         a.append(.stretchCut(reply: i, stretch: replies[i].stretches.lowerBound, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil))

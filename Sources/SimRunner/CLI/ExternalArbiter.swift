@@ -18,7 +18,7 @@ import Darwin
 /// One process serves a whole campaign: `reset` and the tables start each run.
 final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
-    static let protocolVersion = 1
+    static let protocolVersion = 2
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
     nonisolated(unsafe) static var current: ArbiterProcess?
 
@@ -307,6 +307,13 @@ struct ExternalArbiter: Arbiter {
     mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input("earsTimer", nil, at: now, into: &actions) }
     mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineExpired", line, at: now, into: &actions) }
     mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineRequested", line, at: now, into: &actions) }
+    /// Sent as `{"type":"revise","line":…,"duration":…,"t":…}`; the answer's actions must be none.
+    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
+        guard let connection, connection.alive else { return }
+        let message = "{\"type\":\"revise\",\"line\":\(line),\"duration\":\(duration.ms),\"t\":\(now.ms)}"
+        guard let answer = connection.ask(message), let drawn = connection.actions(of: answer, for: "revise at \(now.ms) ms") else { return }
+        if !drawn.isEmpty { connection.fail("it answered a revise of line \(line) at \(now.ms) ms with actions; a revise draws none") }
+    }
     mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input("replyBegan", reply, at: now, into: &actions) }
     mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input("chunkReady", stretch, at: now, into: &actions) }
     mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input("dadStarted", utterance, at: now, into: &actions) }

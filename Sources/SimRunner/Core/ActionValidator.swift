@@ -89,6 +89,8 @@ struct ActionValidator: Sendable {
     enum ReplyState: UInt8 { case idle, begun, active, done }
 
     let tables: ArbiterTables
+    /// Each line's duration as last revised (`lineRevised`).
+    var durations: [SimTime]
     var lines: [LineState]
     var replies: [ReplyState]
     var chunkReady: [Bool]
@@ -99,12 +101,14 @@ struct ActionValidator: Sendable {
 
     init(_ tables: ArbiterTables) {
         self.tables = tables
+        durations = tables.lines.map(\.duration)
         lines = Array(repeating: .idle, count: tables.lines.count)
         replies = Array(repeating: .idle, count: tables.replies.count)
         chunkReady = Array(repeating: false, count: tables.stretchDurations.count)
     }
 
     mutating func lineRequested(_ line: Int) { if lines[line] == .idle { lines[line] = .pending } }
+    mutating func lineRevised(_ line: Int, duration: SimTime) { durations[line] = duration }
     mutating func replyBegins(_ reply: Int) { if replies[reply] == .idle { replies[reply] = .begun } }
 
     /// Takes `action` at `now` into account, or says why it is impossible.
@@ -118,7 +122,7 @@ struct ActionValidator: Sendable {
         case .lineStarted(let line, let end):
             guard line >= 0, line < lineCount else { return .unknownIndex }
             guard lines[line] == .pending else { return .lineNotPending }
-            guard end == now + tables.lines[line].duration else { return .wrongTime }
+            guard end == now + durations[line] else { return .wrongTime }
             lines[line] = .playing
             playingLine = (line, end)
         case .lineEnded(let line):

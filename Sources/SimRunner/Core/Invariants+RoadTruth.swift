@@ -89,19 +89,15 @@ extension Invariants {
         var newestSent: SimTime? = nil
         var arrived: [Int32] = []
         var reported: Set<Int32> = []
-        var requestedAt = [SimTime?](repeating: nil, count: roster.lines.count)
         var lastTrustedTaken: SimTime? = nil
         for event in timeline.events {
             switch event.what {
-            case .guidanceRequested(let l): requestedAt[l.int] = event.t
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
             case .guidanceStarted(let l):
-                // Only lines that start when requested: a line that waited keeps the words of its
-                // request until guidance decides its words when it starts (issue 10, not yet merged).
-                guard requestedAt[l.int] == event.t,
-                      let taken = lastTrustedTaken, event.t - taken <= positionFresh,
+                // The words it starts with: a line that waited says what the position then gives.
+                guard let taken = lastTrustedTaken, event.t - taken <= positionFresh,
                       let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
-                      let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.lines[l.int].text,
+                      let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.text(of: l, startingAt: event.t),
                       let said = spokenMeters(text)
                 else { continue }
                 let left = truth.route.maneuvers[m].distance - trajectory.state(at: event.t).distance

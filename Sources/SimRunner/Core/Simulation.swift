@@ -147,6 +147,12 @@ private struct Run<A: Arbiter> {
     }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
+    /// The road's line revisions in time order (line index in `roster.lines`),
+    /// and the next one to deliver.
+    let revisions: [(t: SimTime, line: Int, duration: SimTime)]
+    var nextRevision = 0
+    /// Lines that started (a revision no longer applies to them).
+    var started: [Bool]
     /// Last, so that unspecialised code (an arbiter from another module)
     /// finds every other field at a fixed offset.
     var arbiter: A
@@ -160,6 +166,11 @@ private struct Run<A: Arbiter> {
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
         known = ActionValidator(tables)
+        let offset = roster.lines.count - roster.road.lines.count
+        revisions = roster.road.revisions.enumerated()
+            .flatMap { i, list in list.map { (t: $0.t, line: offset + i, duration: $0.duration) } }
+            .sorted { ($0.t, $0.line) < ($1.t, $1.line) }
+        started = revisions.isEmpty ? [] : Array(repeating: false, count: roster.lines.count)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
         let records = roster.road.events
@@ -205,6 +216,7 @@ private struct Run<A: Arbiter> {
 
     mutating func simulate() {
         while let now = loop.advance() {
+            revise(at: now)
             while let event = loop.nextEvent() {
                 eventsHandled += 1
                 handle(event, at: now)
@@ -213,6 +225,19 @@ private struct Run<A: Arbiter> {
             arbiter.endInstant(at: now, into: &actions)
             perform(at: now, after: .endOfInstant)
             if impossible != nil { return }
+        }
+    }
+
+    /// Tells the arbiter, before the instant's inputs, every line revision
+    /// due by `now` for a line that has not started: a waiting far or near
+    /// line then says (and lasts) what the position now gives.
+    mutating func revise(at now: SimTime) {
+        while nextRevision < revisions.count, revisions[nextRevision].t <= now {
+            let r = revisions[nextRevision]
+            nextRevision += 1
+            guard !started[r.line] else { continue }
+            if validating { known.lineRevised(r.line, duration: r.duration) }
+            arbiter.lineRevised(r.line, duration: r.duration, at: now)
         }
     }
 
@@ -264,6 +289,7 @@ private struct Run<A: Arbiter> {
             case .lineWaiting(let line, let rule, let stretch):
                 record(now, .guidanceWaiting(LineIndex(line), rule: rule, stretch: stretch.map(StretchIndex.init)))
             case .lineStarted(let line, let end):
+                if !started.isEmpty { started[line] = true }
                 record(now, .guidanceStarted(LineIndex(line)))
                 bus.startGuidance(line, at: now)
                 schedule(.lineEnded(line), at: end)

@@ -53,7 +53,7 @@ public struct Timeline: Sendable {
             let line = roster.lines[l.int]
             switch field {
             case .line: return .string(line.id)
-            case .text: return line.text.map(FieldValue.string)
+            case .text: return roster.text(of: l, startingAt: event.t).map(FieldValue.string)
             case .language: return line.language.map { .string($0.rawValue) }
             default: return nil
             }
@@ -181,6 +181,19 @@ extension Roster {
     /// A generated line's stage (nil for the file's lines and reroute lines).
     package func stage(of line: LineIndex) -> Stage? {
         line.int < lineStages.count ? lineStages[line.int] : nil
+    }
+
+    /// The revision of generated line `line` in force when it starts at `t`
+    /// (the latest at or before `t`), or nil: it says its requested words.
+    package func revision(of line: LineIndex, startingAt t: SimTime) -> LineRevision? {
+        let r = line.int - (lines.count - road.lines.count)
+        guard r >= 0, r < road.revisions.count else { return nil }
+        return road.revisions[r].last { $0.t <= t }
+    }
+
+    /// What line `line` says when it starts at `t`: its revised words, else its own.
+    package func text(of line: LineIndex, startingAt t: SimTime) -> String? {
+        revision(of: line, startingAt: t)?.text ?? lines[line.int].text
     }
 
     /// The id of who cut a stretch: a line or an utterance.

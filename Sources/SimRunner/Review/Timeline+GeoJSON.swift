@@ -86,7 +86,7 @@ extension Timeline {
                     guard let d = g.distance(at: event.t) else { continue }
                     let line = roster.lines[l.int]
                     var props: [(key: String, value: JSONValue)] = [("kind", .string("spoken")), ("line", .string(line.id)), ("t", seconds(event.t))]
-                    if let text = line.text { props.append(("text", .string(text))) }
+                    if let text = roster.text(of: l, startingAt: event.t) { props.append(("text", .string(text))) }
                     features.append(feature(point(g.geo(g.route.location(at: d).point)), props))
                 case .road(.reportDropped(let f, let reason)):
                     guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }

@@ -107,7 +107,7 @@ extension Timeline {
             }
         case .guidanceStarted(let l):
             out.append(escaped: roster.lines[l.int].id)
-            text(roster.lines[l.int].text)
+            text(roster.text(of: l, startingAt: event.t))
         case .guidanceEnded(let l), .guidanceDropped(let l, _):
             out.append(escaped: roster.lines[l.int].id)
         case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):

@@ -42,7 +42,7 @@ public final class TalkReferee {
     /// Called with each decision, in order.
     public var onDecision: (Decision) -> Void = { _ in }
 
-    let lines: [Line]
+    var lines: [Line]
     let replies: [Range<Int>]
     let stretchMs: [Int64]
     let earsTailMs: Int64, waitLimitMs: Int64
@@ -77,6 +77,13 @@ public final class TalkReferee {
     /// Whether nothing plays, waits or is active.
     public var isQuiet: Bool {
         playingLine == nil && urgentQueue.isEmpty && ordinaryQueue.isEmpty && active == nil && replyQueue.isEmpty && playing == nil
+    }
+
+    /// The navigation re-phrased a waiting line for where the car is now:
+    /// if it starts from now on, it lasts `durationMs`.
+    public func lineReworded(_ line: Int, durationMs: Int64) {
+        guard lineState[line] == .idle || lineState[line] == .pending else { return }
+        lines[line].durationMs = durationMs
     }
 
     /// One event at `ms`.

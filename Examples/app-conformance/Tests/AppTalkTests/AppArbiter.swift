@@ -34,6 +34,7 @@ struct AppArbiter: Arbiter {
     mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { send(.timer, now, &actions) }
     mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { send(.lineExpired(line), now, &actions) }
     mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { send(.lineRequested(line), now, &actions) }
+    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) { referee.lineReworded(line, durationMs: duration.ms) }
     mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { send(.replyArrived(reply), now, &actions) }
     mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { send(.chunkCached(stretch), now, &actions) }
     mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { send(.micPressed(utterance), now, &actions) }

@@ -19,6 +19,7 @@ struct ThinWrapper: Arbiter {
     mutating func earsTimer(at t: SimTime, into a: inout [Action]) { inner.earsTimer(at: t, into: &a) }
     mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineExpired(i, at: t, into: &a) }
     mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineRequested(i, at: t, into: &a) }
+    mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) { inner.lineRevised(i, duration: duration, at: t) }
     mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.replyBegan(i, at: t, into: &a) }
     mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.chunkReady(i, at: t, into: &a) }
     mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.dadStarted(i, at: t, into: &a) }
