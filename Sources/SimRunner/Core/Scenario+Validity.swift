@@ -139,9 +139,9 @@ extension Scenario {
 private struct Validation {
     typealias Step = ScenarioProblem.Step
     let s: Scenario
-    /// Every id, with the index of its first use in `places` (which is file order).
-    var ids: [String: Int] = [:]
-    /// Where each id of `ids` was first used, in file order.
+    /// Every id, numbered in file order.
+    var ids = IDTable()
+    /// Where each id of `ids` was first used, by its number.
     var places: [Place] = []
 
     /// The object an id belongs to.
@@ -169,7 +169,7 @@ private struct Validation {
         let stretches = s.replies.reduce(0) { $0 + $1.stretches.count }
             + s.dad.reduce(0) { $0 + 1 + ($1.reply.map { 1 + $0.stretches.count } ?? 0) }
         let count = s.guidance.count + s.replies.count + stretches + (s.road?.maneuvers.count ?? 0)
-        ids.reserveCapacity(count)
+        ids = IDTable(capacity: count)
         places.reserveCapacity(count)
     }
 
@@ -177,10 +177,7 @@ private struct Validation {
 
     mutating func id(_ id: String, _ place: Place) throws(ScenarioProblem) {
         if id.isEmpty { throw fail(.emptyID, place.path) }
-        let order = places.count
-        let first = ids[id, default: order]
-        if first != order { throw fail(.duplicateID(id, firstAt: places[first].path), place.path) }
-        ids[id] = order
+        if let first = ids.insert(id) { throw fail(.duplicateID(id, firstAt: places[first].path), place.path) }
         places.append(place)
     }
 
@@ -264,8 +261,8 @@ private struct Validation {
     /// (or a line and another item) would share it. The first in file order is reported.
     func generatedIDs() throws(ScenarioProblem) {
         var clashes: [(order: Int, id: String)] = []
-        for g in s.generatedLineIDs { if let first = ids[g.id] { clashes.append((first, g.id)) } }
-        for (id, first) in ids where RoadPlan.isRerouteLineID(id) { clashes.append((first, id)) }
+        for g in s.generatedLineIDs { if let first = ids.number(of: g.id) { clashes.append((first, g.id)) } }
+        for (first, id) in ids.keys.enumerated() where RoadPlan.isRerouteLineID(id) { clashes.append((first, id)) }
         guard let first = clashes.min(by: { $0.order < $1.order }) else { return }
         throw fail(.generatedLineID(first.id), places[first.order].path)
     }
@@ -391,5 +388,67 @@ private struct Domains {
         case .roadMeasuringPaused: return RoadEvent.PauseReason.allCases.map(\.rawValue)
         default: return []
         }
+    }
+}
+
+/// The ids of one scenario, numbered in the order they were inserted: an
+/// open-addressing table over a cheap hash of the id's bytes, sized once, so
+/// a long drive's ids cost one probe each and nothing depends on hash order.
+private struct IDTable {
+    /// The ids, by number.
+    private(set) var keys: [String] = []
+    /// Each slot: an id's number + 1, or 0 for empty.
+    private var slots: [Int32]
+    private var mask: Int
+
+    /// A table for about `capacity` ids (it grows past them).
+    init(capacity: Int = 0) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Int32](repeating: 0, count: size)
+        mask = size - 1
+        keys.reserveCapacity(capacity)
+    }
+
+    /// FNV-1a over the UTF-8 bytes, with a final mix for the low bits.
+    private static func hash(_ s: String) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        h ^= h >> 32
+        h = h &* 0xD6E8_FEB8_6659_FD93
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
+    }
+
+    /// The number of `id`, if it is in the table.
+    func number(of id: String) -> Int? {
+        var i = IDTable.hash(id) & mask
+        while slots[i] != 0 {
+            let n = Int(slots[i]) - 1
+            if keys[n] == id { return n }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds `id` with the next number; if it is already there, leaves the
+    /// table as it is and returns the number it has.
+    mutating func insert(_ id: String) -> Int? {
+        if keys.count * 2 >= slots.count { grow() }
+        var i = IDTable.hash(id) & mask
+        while slots[i] != 0 {
+            let n = Int(slots[i]) - 1
+            if keys[n] == id { return n }
+            i = (i + 1) & mask
+        }
+        keys.append(id)
+        slots[i] = Int32(truncatingIfNeeded: keys.count)
+        return nil
+    }
+
+    private mutating func grow() {
+        let old = keys
+        self = IDTable(capacity: max(16, old.count * 2))
+        for key in old { _ = insert(key) }
     }
 }
