@@ -52,12 +52,20 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with the arbiter that `make` builds from its
     /// tables, over `roster` when one is already numbered for it (a second
     /// run of the same scenario, or a road planned beforehand).
+    ///
+    /// With `expected` (an earlier run's events, for invariant 7), each event
+    /// is compared as it is recorded and the events are kept only from the
+    /// first that differs: the timeline is the same as without, but a run
+    /// that repeats the earlier one shares its storage and allocates none.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, make: (ArbiterTables) -> A
+        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, expected: [TimelineEvent]? = nil,
+        make: (ArbiterTables) -> A
     ) {
-        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(scenario.road)), make: make)
+        var run = Run(
+            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(scenario.road)), expected: expected, make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()
+        run.finishRecording()
         timeline = run.timeline
         bus = run.bus
         endedAtRest = run.impossible == nil && run.arbiter.isIdle
@@ -139,12 +147,18 @@ private struct Run<A: Arbiter> {
     }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
+    /// An earlier run's events this run is expected to repeat, while it does:
+    /// `matched` of them so far, nothing recorded yet. Nil once they part
+    /// (the matched ones are then copied and recording goes on as usual).
+    var expected: [TimelineEvent]?
+    var matched = 0
     /// Last, so that unspecialised code (an arbiter from another module)
     /// finds every other field at a fixed offset.
     var arbiter: A
 
-    init(_ scenario: Scenario, roster: Roster, make: (ArbiterTables) -> A) {
+    init(_ scenario: Scenario, roster: Roster, expected: [TimelineEvent]?, make: (ArbiterTables) -> A) {
         self.scenario = scenario
+        self.expected = expected
         self.roster = roster
         let tables = ArbiterTables(
             unchecked: scenario.settings, lines: roster.arbiterLines,
@@ -156,8 +170,10 @@ private struct Run<A: Arbiter> {
         actions.reserveCapacity(16)
         let records = roster.road.events
         loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
-        timeline.events.reserveCapacity(
-            roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
+        if expected == nil {
+            timeline.events.reserveCapacity(
+                roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
+        }
         // Everything in the file, in file order: guidance (the file's lines,
         // then the road's), replies, Dad; then the road's events. A reply's
         // chunks are scheduled when it begins: a chunk becoming ready records
@@ -295,6 +311,25 @@ private struct Run<A: Arbiter> {
     }
 
     mutating func record(_ t: SimTime, _ what: TimelineEvent.What) {
-        timeline.events.append(TimelineEvent(t: t, what))
+        let event = TimelineEvent(t: t, what)
+        if let expected {
+            if matched < expected.count, expected[matched] == event {
+                matched += 1
+                return
+            }
+            // The runs part here: keep what matched, then record as usual.
+            timeline.events.reserveCapacity(Swift.max(expected.count, matched + 1))
+            timeline.events.append(contentsOf: expected[..<matched])
+            self.expected = nil
+        }
+        timeline.events.append(event)
+    }
+
+    /// After the run: a run that repeated the expected events takes them
+    /// as its own (shared storage), or as many as it matched.
+    mutating func finishRecording() {
+        guard let expected else { return }
+        timeline.events = matched == expected.count ? expected : Array(expected[..<matched])
+        self.expected = nil
     }
 }

@@ -41,6 +41,8 @@ enum DirectReader {
     struct Cursor {
         let b: UnsafeBufferPointer<UInt8>
         var i = 0
+        /// The stretches of the reply being read.
+        var scratch: [Scenario.Stretch] = []
 
         // MARK: JSON
 
@@ -310,12 +312,15 @@ enum DirectReader {
             return line
         }
 
+        /// A reply's stretches, gathered in `scratch` and then copied at their exact size.
         mutating func stretches() throws(Unhandled) -> [Scenario.Stretch] {
-            var result: [Scenario.Stretch] = []
-            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return result }
-            result.reserveCapacity(4)
-            repeat { result.append(try stretch()) } while try more(UInt8(ascii: "]"))
-            return result
+            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return [] }
+            scratch.removeAll(keepingCapacity: true)
+            repeat {
+                let stretch = try stretch()
+                scratch.append(stretch)
+            } while try more(UInt8(ascii: "]"))
+            return Array(scratch[...])
         }
 
         mutating func stretch() throws(Unhandled) -> Scenario.Stretch {
