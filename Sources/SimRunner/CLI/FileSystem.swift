@@ -127,19 +127,24 @@ enum FileSystem {
     static func writeAll(
         _ bytes: [UInt8], to fd: Int32, using write: (Int32, UnsafeRawPointer, Int) -> Int
     ) -> WriteProblem? {
-        bytes.withUnsafeBytes { buffer -> WriteProblem? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return WriteProblem(errno: errno)
-                }
-                if written == 0 { return .noSpace }
-                offset += written
+        bytes.withUnsafeBytes { writeAll($0, to: fd, using: write) }
+    }
+
+    /// The same for the bytes of `buffer`.
+    static func writeAll(
+        _ buffer: UnsafeRawBufferPointer, to fd: Int32, using write: (Int32, UnsafeRawPointer, Int) -> Int
+    ) -> WriteProblem? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return WriteProblem(errno: errno)
             }
-            return nil
+            if written == 0 { return .noSpace }
+            offset += written
         }
+        return nil
     }
 
     /// `path` with every symbolic link along its last component followed

@@ -19,37 +19,76 @@ extension Timeline {
         JSONLayout.shared.withTables { tables in
             var capacity = events.count * 128 + scenario.utf8.count * 6 + 256
             var out: [UInt8] = []
-            var next = 0
-            var done = false
-            while !done {
+            var progress = JSONProgress()
+            while !progress.done {
                 let written = out
                 out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                     var raw = RawBytes(base: buffer.baseAddress!, capacity: buffer.count)
                     written.withUnsafeBufferPointer { raw.put($0) }
-                    if written.isEmpty { raw.put(ascii: "{\n  \"events\": [") }
-                    while next < events.count {
-                        let mark = raw.count
-                        guard raw.room >= 6 else { break }
-                        raw.put(ascii: next == 0 ? "\n    " : ",\n    ")
-                        guard writeJSON(events[next], into: &raw, tables) else {
-                            raw.count = mark
-                            break
-                        }
-                        next += 1
-                    }
-                    if next == events.count, raw.room >= scenario.utf8.count * 6 + 32 {
-                        raw.put(ascii: events.isEmpty ? "],\n" : "\n  ],\n")
-                        raw.put(ascii: "  \"scenario\": ")
-                        raw.put(quoted: scenario)
-                        raw.put(ascii: "\n}\n")
-                        done = true
-                    }
+                    writeJSON(into: &raw, &progress, tables)
                     initialized = raw.count
                 }
                 capacity *= 2
             }
             return out
         }
+    }
+
+    /// The same bytes as `jsonBytes`, handed to `emit` in chunks of about
+    /// `chunkSize` bytes as they are written, so the whole text is never held
+    /// (`run --format json` to standard output). A chunk is valid only during the call.
+    public func writeJSON(chunkSize: Int = 1 << 18, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        JSONLayout.shared.withTables { tables in
+            var capacity = Swift.max(chunkSize, 256)
+            var progress = JSONProgress()
+            while !progress.done {
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+                defer { buffer.deallocate() }
+                var raw = RawBytes(base: buffer.baseAddress!, capacity: capacity)
+                while !progress.done {
+                    raw.count = 0
+                    writeJSON(into: &raw, &progress, tables)
+                    // Nothing fitted: one event is larger than the chunk.
+                    if raw.count == 0 { break }
+                    emit(UnsafeBufferPointer(rebasing: buffer[..<raw.count]))
+                }
+                capacity *= 2
+            }
+        }
+    }
+
+    /// Where writing the JSON text has got to.
+    struct JSONProgress {
+        var started = false
+        /// The next event to write.
+        var next = 0
+        var done = false
+    }
+
+    /// Writes as much of the JSON text as fits in `raw`, from `progress` on,
+    /// ending on a whole event.
+    func writeJSON(into raw: inout RawBytes, _ progress: inout JSONProgress, _ tables: JSONLayout.Tables) {
+        if !progress.started {
+            guard raw.room >= 16 else { return }
+            raw.put(ascii: "{\n  \"events\": [")
+            progress.started = true
+        }
+        while progress.next < events.count {
+            let mark = raw.count
+            guard raw.room >= 6 else { return }
+            raw.put(ascii: progress.next == 0 ? "\n    " : ",\n    ")
+            guard writeJSON(events[progress.next], into: &raw, tables) else {
+                raw.count = mark
+                return
+            }
+            progress.next += 1
+        }
+        guard raw.room >= scenario.utf8.count * 6 + 32 else { return }
+        raw.put(ascii: events.isEmpty ? "],\n" : "\n  ],\n")
+        raw.put(ascii: "  \"scenario\": ")
+        raw.put(quoted: scenario)
+        raw.put(ascii: "\n}\n")
+        progress.done = true
     }
 
     /// One event as a one-line JSON object with sorted keys.
