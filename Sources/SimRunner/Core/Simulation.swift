@@ -168,6 +168,7 @@ private struct Run<A: Arbiter> {
         known = ActionValidator(tables)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
+        bus.reserveCapacity(roster.lines.count + roster.stretches.count + scenario.dad.count)
         let records = roster.road.events
         loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
         if expected == nil {
