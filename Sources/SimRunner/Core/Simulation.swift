@@ -138,13 +138,14 @@ private struct Run<A: Arbiter> {
     /// reference (and its mutants) in debug builds only, so the built-in path
     /// keeps its speed while every debug test run checks it never needs it.
     /// A constant once `Run` is specialised.
-    var validating: Bool {
+    static var validating: Bool {
         #if DEBUG
         return true
         #else
         return A.self != TalkArbiter.self
         #endif
     }
+    var validating: Bool { Self.validating }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// An earlier run's events this run is expected to repeat, while it does:
@@ -165,7 +166,7 @@ private struct Run<A: Arbiter> {
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
-        known = ActionValidator(tables)
+        known = ActionValidator(tables, tracking: Self.validating)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
         bus.reserveCapacity(roster.lines.count + roster.stretches.count + scenario.dad.count)
