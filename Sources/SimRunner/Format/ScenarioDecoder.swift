@@ -26,6 +26,12 @@ public enum ScenarioDecoder {
         // A plain talk scenario is read straight from the bytes; anything
         // else, and any problem, takes the careful path below, which words it.
         if let scenario = DirectReader.scenario(bytes), scenario.isValid { return scenario }
+        return try decodeThroughTree(bytes, file: file)
+    }
+
+    /// `decode` without the direct reader: the JSON tree, then the scenario
+    /// read from it and validated. Every error comes from here.
+    static func decodeThroughTree(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
