@@ -48,9 +48,22 @@ enum FileSystem {
     /// expected size (a regular file's), 0 if unknown. Errors name `name`.
     private static func readAll(_ fd: Int32, name: String, limit: Int, size: Int) throws(DrivesimError) -> [UInt8] {
         var bytes: [UInt8] = []
-        // A regular file's array is allocated once, at its size; appending
-        // through one 64 KiB chunk never reallocates it.
-        if size > 0 { bytes.reserveCapacity(size) }
+        // A regular file is read straight into one array of its size; what
+        // is left (a file that grew, or no size known) comes through a 64 KiB chunk.
+        if size > 0 {
+            var failure: Int32? = nil
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let got = retryingOnInterrupt { posixRead(fd, buffer.baseAddress! + count, size - count) }
+                    if got < 0 { failure = errno; return }
+                    if got == 0 { return }
+                    count += got
+                }
+            }
+            if let failure { throw .unreadable(file: name, FileProblem(errno: failure)) }
+            if bytes.count < size { return bytes }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let got = chunk.withUnsafeMutableBytes { buffer in

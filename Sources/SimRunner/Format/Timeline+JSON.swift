@@ -202,6 +202,11 @@ struct RawBytes {
         put(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
+            // Most strings (ids, names) need no escape: one copy.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                put(bytes)
+                return
+            }
             for byte in bytes {
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                     var escape: [UInt8] = []
