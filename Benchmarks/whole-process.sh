@@ -68,6 +68,9 @@ for h in "${HOURS[@]}"; do
     printf '%6s  %9s  %14s  %11s\n' "$h" "${EVENTS[$h]}" "${CPU[$h]}" "$ratio"
 done
 speedup=$(awk -v p="$python_cpu" -v d="${CPU[12]}" 'BEGIN { if (d > 0) printf "%.1f", p / d; else print "-" }')
+growth=$(awk -v a="${CPU[24]}" -v b="${CPU[12]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+verdict() { awk -v v="$1" -v limit="$2" -v dir="$3" 'BEGIN { ok = dir == "min" ? v >= limit : v <= limit; print ok ? "met" : "NOT met" }'; }
 echo
 echo "python3 Benchmarks/reference_model.py, 12 h: ${python_cpu} s CPU (one run); timeline $same"
-echo "Python / drivesim at 12 h: ${speedup}x   (issue 8 target: at least 30x; 24 h / 12 h target: at most 2.2)"
+echo "Python / drivesim at 12 h: ${speedup}x   (issue 8 target: at least 30x: $(verdict "$speedup" 30 min))"
+echo "24 h / 12 h: ${growth}   (issue 8 target: at most 2.2: $(verdict "$growth" 2.2 max))"

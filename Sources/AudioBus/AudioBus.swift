@@ -24,6 +24,9 @@ public struct AudioBus: Sendable {
     /// A silent bus at time zero, ears open.
     public init() {}
 
+    /// Makes room in the record for `count` intervals played, so a long run's record grows once.
+    public mutating func reserveCapacity(_ count: Int) { played.reserveCapacity(count) }
+
     /// What is audible on the speaker now, if anything.
     public var audible: Voice? {
         if guidancePlaying != nil { return .guidance }

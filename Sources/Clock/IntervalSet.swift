@@ -13,8 +13,14 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The times held by any of `intervals`, in any order, overlapping or not.
     /// - Complexity: O(n log n), O(n) if they are already sorted by start.
-    public init<S: Sequence>(_ intervals: S) where S.Element == SimInterval {
-        var sorted = Array(intervals)
+    @inlinable public init<S: Sequence>(_ intervals: S) where S.Element == SimInterval {
+        // Inlined, so the sequence is copied by code specialised for its type.
+        self.init(unsorted: Array(intervals))
+    }
+
+    /// The times held by `sorted`, sorted here by start first if they are not.
+    @usableFromInline init(unsorted: [SimInterval]) {
+        var sorted = unsorted
         if !sorted.indices.dropFirst().allSatisfy({ sorted[$0 - 1].start <= sorted[$0].start }) {
             sorted.sort { $0.start < $1.start }
         }

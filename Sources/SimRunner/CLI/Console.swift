@@ -116,6 +116,24 @@ package struct Console: Sendable {
         outputProblem = FileSystem.writeAll(bytes, to: fd, using: posixWrite)
     }
 
+    /// Writes the bytes that `produce` hands over in chunks: to standard
+    /// output as they come, so a long timeline is never held whole; to the
+    /// file at `path` (replaced atomically, see `FileSystem.write`) or a
+    /// captured output once all are in.
+    mutating func output(
+        chunks produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, toFile path: String?
+    ) throws(DrivesimError) {
+        guard path == nil, let fd = outDescriptor else {
+            var bytes: [UInt8] = []
+            produce { bytes.append(contentsOf: $0) }
+            return try output(bytes: bytes, toFile: path)
+        }
+        produce { chunk in
+            guard outputProblem == nil else { return }
+            outputProblem = FileSystem.writeAll(UnsafeRawBufferPointer(chunk), to: fd, using: posixWrite)
+        }
+    }
+
     /// Standard output's writes are unbuffered (`write(2)`), so there is
     /// nothing left to flush: this checks that they all went through.
     package func finish() throws(DrivesimError) {

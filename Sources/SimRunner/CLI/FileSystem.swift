@@ -48,9 +48,22 @@ enum FileSystem {
     /// expected size (a regular file's), 0 if unknown. Errors name `name`.
     private static func readAll(_ fd: Int32, name: String, limit: Int, size: Int) throws(DrivesimError) -> [UInt8] {
         var bytes: [UInt8] = []
-        // A regular file's array is allocated once, at its size; appending
-        // through one 64 KiB chunk never reallocates it.
-        if size > 0 { bytes.reserveCapacity(size) }
+        // A regular file is read straight into one array of its size; what
+        // is left (a file that grew, or no size known) comes through a 64 KiB chunk.
+        if size > 0 {
+            var failure: Int32? = nil
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let got = retryingOnInterrupt { posixRead(fd, buffer.baseAddress! + count, size - count) }
+                    if got < 0 { failure = errno; return }
+                    if got == 0 { return }
+                    count += got
+                }
+            }
+            if let failure { throw .unreadable(file: name, FileProblem(errno: failure)) }
+            if bytes.count < size { return bytes }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let got = chunk.withUnsafeMutableBytes { buffer in
@@ -127,19 +140,24 @@ enum FileSystem {
     static func writeAll(
         _ bytes: [UInt8], to fd: Int32, using write: (Int32, UnsafeRawPointer, Int) -> Int
     ) -> WriteProblem? {
-        bytes.withUnsafeBytes { buffer -> WriteProblem? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return WriteProblem(errno: errno)
-                }
-                if written == 0 { return .noSpace }
-                offset += written
+        bytes.withUnsafeBytes { writeAll($0, to: fd, using: write) }
+    }
+
+    /// The same for the bytes of `buffer`.
+    static func writeAll(
+        _ buffer: UnsafeRawBufferPointer, to fd: Int32, using write: (Int32, UnsafeRawPointer, Int) -> Int
+    ) -> WriteProblem? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return WriteProblem(errno: errno)
             }
-            return nil
+            if written == 0 { return .noSpace }
+            offset += written
         }
+        return nil
     }
 
     /// `path` with every symbolic link along its last component followed

@@ -93,7 +93,8 @@ enum RunCommand: Command {
         let timeline = verdict.simulation.timeline
         let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {
-            try console.output(bytes: window.selecting(timeline).jsonBytes, toFile: args.value("--out"))
+            let selected = window.selecting(timeline)
+            try console.output(chunks: { selected.writeJSON($0) }, toFile: args.value("--out"))
         } else {
             let output = format == "geojson" ? timeline.geoJSON(scenario)
                 : render(timeline, format: format, width: width, console: console, window: window)

@@ -99,12 +99,14 @@ struct ActionValidator: Sendable {
     var activeReply: Int?
     var earsOpen = true
 
-    init(_ tables: ArbiterTables) {
+    /// A validator for a run over `tables`; with `tracking` false (a run that
+    /// does not validate) it keeps no state and must not be asked.
+    init(_ tables: ArbiterTables, tracking: Bool = true) {
         self.tables = tables
-        durations = tables.lines.map(\.duration)
-        lines = Array(repeating: .idle, count: tables.lines.count)
-        replies = Array(repeating: .idle, count: tables.replies.count)
-        chunkReady = Array(repeating: false, count: tables.stretchDurations.count)
+        durations = tracking ? tables.lines.map(\.duration) : []
+        lines = tracking ? Array(repeating: .idle, count: tables.lines.count) : []
+        replies = tracking ? Array(repeating: .idle, count: tables.replies.count) : []
+        chunkReady = tracking ? Array(repeating: false, count: tables.stretchDurations.count) : []
     }
 
     mutating func lineRequested(_ line: Int) { if lines[line] == .idle { lines[line] = .pending } }

@@ -57,9 +57,16 @@ package struct Roster: Sendable {
         self.stretchReply = owner
         self.utterances = scenario.dad
         self.answer = answer
-        var numbers: [String: Int] = [:]
+        // Numbered in order of first use: a scan while there are few names, a table beyond.
+        var names: [String] = [], numbers: [String: Int] = [:]
         maneuverIndex = lines.map { line in
             line.maneuver.map { name in
+                if numbers.isEmpty {
+                    if let n = names.firstIndex(of: name) { return n }
+                    names.append(name)
+                    if names.count > 16 { for (n, known) in names.enumerated() { numbers[known] = n } }
+                    return names.count - 1
+                }
                 if let n = numbers[name] { return n }
                 numbers[name] = numbers.count
                 return numbers.count - 1

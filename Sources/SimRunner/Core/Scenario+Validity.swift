@@ -136,35 +136,67 @@ extension Scenario {
 }
 
 /// One validation pass: the ids seen so far and what the matchers may name.
+///
+/// Paths are built only for a problem: the checks take them as
+/// autoclosures, and each id remembers where it was first used as a
+/// `Place` (which list, which item), so a long drive validates without a
+/// path or an id list per item.
 private struct Validation {
     typealias Step = ScenarioProblem.Step
     let s: Scenario
-    /// Every id, with the path of its first use and its place in file order.
-    var ids: [String: (path: [Step], order: Int)] = [:]
-    /// The ids of each kind, in file order.
-    var lines: [String] = [], replies: [String] = [], stretches: [String] = [], utterances: [String] = []
-    var roadManeuvers: [String] = [], lineManeuvers: [String] = []
+    /// Every id, numbered in file order.
+    var ids = IDTable()
+    /// Where each id of `ids` was first used, by its number.
+    var places: [Place] = []
 
-    init(_ s: Scenario) { self.s = s }
+    /// The object an id belongs to.
+    enum Place {
+        case line(Int), reply(Int), replyStretch(Int, Int), utterance(Int), dadReply(Int), dadReplyStretch(Int, Int)
+        case maneuver(Int)
+
+        /// The path of the object's `id`.
+        var path: [Step] {
+            switch self {
+            case .line(let i): return [.key("guidance"), .index(i), .key("id")]
+            case .reply(let i): return [.key("replies"), .index(i), .key("id")]
+            case .replyStretch(let i, let k): return [.key("replies"), .index(i), .key("stretches"), .index(k), .key("id")]
+            case .utterance(let i): return [.key("dad"), .index(i), .key("id")]
+            case .dadReply(let i): return [.key("dad"), .index(i), .key("reply"), .key("id")]
+            case .dadReplyStretch(let i, let k):
+                return [.key("dad"), .index(i), .key("reply"), .key("stretches"), .index(k), .key("id")]
+            case .maneuver(let i): return [.key("road"), .key("route"), .key("maneuvers"), .index(i), .key("id")]
+            }
+        }
+    }
+
+    init(_ s: Scenario) {
+        self.s = s
+        let stretches = s.replies.reduce(0) { $0 + $1.stretches.count }
+            + s.dad.reduce(0) { $0 + 1 + ($1.reply.map { 1 + $0.stretches.count } ?? 0) }
+        let count = s.guidance.count + s.replies.count + stretches + (s.road?.maneuvers.count ?? 0)
+        ids = IDTable(capacity: count)
+        places.reserveCapacity(count)
+    }
 
     func fail(_ reason: ScenarioProblem.Reason, _ path: [Step]) -> ScenarioProblem { ScenarioProblem(reason, at: path) }
 
-    mutating func id(_ id: String, _ path: [Step]) throws(ScenarioProblem) {
-        let at = path + [.key("id")]
-        if id.isEmpty { throw fail(.emptyID, at) }
-        if let first = ids[id] { throw fail(.duplicateID(id, firstAt: first.path), at) }
-        ids[id] = (at, ids.count)
+    mutating func id(_ id: String, _ place: Place) throws(ScenarioProblem) {
+        if id.isEmpty { throw fail(.emptyID, place.path) }
+        if let first = ids.insert(id) { throw fail(.duplicateID(id, firstAt: places[first].path), place.path) }
+        places.append(place)
     }
 
-    func time(_ t: SimTime, _ path: [Step]) throws(ScenarioProblem) {
-        if t < .zero { throw fail(.negative, path) }
-        if t > Scenario.Limits.maxTime { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxTime.ms / 1000)), path) }
+    func time(_ t: SimTime, _ path: @autoclosure () -> [Step]) throws(ScenarioProblem) {
+        if t < .zero { throw fail(.negative, path()) }
+        if t > Scenario.Limits.maxTime { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxTime.ms / 1000)), path()) }
     }
 
-    func span(_ t: SimTime, _ path: [Step], positive: Bool = false) throws(ScenarioProblem) {
-        if t < .zero { throw fail(.negative, path) }
-        if t > Scenario.Limits.maxDuration { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxDuration.ms / 1000)), path) }
-        if positive && t == .zero { throw fail(.notPositive, path) }
+    func span(_ t: SimTime, _ path: @autoclosure () -> [Step], positive: Bool = false) throws(ScenarioProblem) {
+        if t < .zero { throw fail(.negative, path()) }
+        if t > Scenario.Limits.maxDuration {
+            throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxDuration.ms / 1000)), path())
+        }
+        if positive && t == .zero { throw fail(.notPositive, path()) }
     }
 
     mutating func run() throws(ScenarioProblem) {
@@ -172,47 +204,33 @@ private struct Validation {
         try span(s.settings.earsTail, [.key("settings"), .key("earsTail")])
         try span(s.settings.waitLimit, [.key("settings"), .key("waitLimit")])
         for (i, line) in s.guidance.enumerated() {
-            let path: [Step] = [.key("guidance"), .index(i)]
-            try id(line.id, path)
-            lines.append(line.id)
-            try time(line.at, path + [.key("at")])
-            try span(line.duration, path + [.key("duration")], positive: true)
-            if let m = line.maneuver {
-                if m.isEmpty { throw fail(.emptyString, path + [.key("maneuver")]) }
-                lineManeuvers.append(m)
-            }
+            try id(line.id, .line(i))
+            try time(line.at, [.key("guidance"), .index(i), .key("at")])
+            try span(line.duration, [.key("guidance"), .index(i), .key("duration")], positive: true)
+            if let m = line.maneuver, m.isEmpty { throw fail(.emptyString, [.key("guidance"), .index(i), .key("maneuver")]) }
             if let e = line.expires {
-                try time(e, path + [.key("expires")])
-                if e <= line.at { throw fail(.expiresNotAfterAt, path + [.key("expires")]) }
+                try time(e, [.key("guidance"), .index(i), .key("expires")])
+                if e <= line.at { throw fail(.expiresNotAfterAt, [.key("guidance"), .index(i), .key("expires")]) }
             }
         }
         for (i, reply) in s.replies.enumerated() {
-            let path: [Step] = [.key("replies"), .index(i)]
-            try id(reply.id, path)
-            replies.append(reply.id)
-            try time(reply.at, path + [.key("at")])
-            try stretches(reply.stretches, path)
+            try id(reply.id, .reply(i))
+            try time(reply.at, [.key("replies"), .index(i), .key("at")])
+            try stretches(reply.stretches, [.key("replies"), .index(i)]) { .replyStretch(i, $0) }
         }
         for (i, u) in s.dad.enumerated() {
-            let path: [Step] = [.key("dad"), .index(i)]
-            try id(u.id, path)
-            utterances.append(u.id)
-            try time(u.at, path + [.key("at")])
-            try span(u.duration, path + [.key("duration")], positive: true)
+            try id(u.id, .utterance(i))
+            try time(u.at, [.key("dad"), .index(i), .key("at")])
+            try span(u.duration, [.key("dad"), .index(i), .key("duration")], positive: true)
             if let reply = u.reply {
-                let rPath = path + [.key("reply")]
-                try id(reply.id, rPath)
-                replies.append(reply.id)
-                try span(reply.after, rPath + [.key("after")])
-                try stretches(reply.stretches, rPath)
+                try id(reply.id, .dadReply(i))
+                try span(reply.after, [.key("dad"), .index(i), .key("reply"), .key("after")])
+                try stretches(reply.stretches, [.key("dad"), .index(i), .key("reply")]) { .dadReplyStretch(i, $0) }
             }
         }
         try oneVoice()
         if let road = s.road {
-            for (i, m) in road.maneuvers.enumerated() {
-                try id(m.id, [.key("road"), .key("route"), .key("maneuvers"), .index(i)])
-                roadManeuvers.append(m.id)
-            }
+            for (i, m) in road.maneuvers.enumerated() { try id(m.id, .maneuver(i)) }
             try generatedIDs()
             do { try road.validate() } catch {
                 throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
@@ -226,14 +244,14 @@ private struct Validation {
         try matchers()
     }
 
-    mutating func stretches(_ list: [Scenario.Stretch], _ path: [Step]) throws(ScenarioProblem) {
-        if list.isEmpty { throw fail(.emptyStretches, path + [.key("stretches")]) }
+    mutating func stretches(
+        _ list: [Scenario.Stretch], _ path: @autoclosure () -> [Step], _ place: (Int) -> Place
+    ) throws(ScenarioProblem) {
+        if list.isEmpty { throw fail(.emptyStretches, path() + [.key("stretches")]) }
         for (k, stretch) in list.enumerated() {
-            let sPath = path + [.key("stretches"), .index(k)]
-            try id(stretch.id, sPath)
-            stretches.append(stretch.id)
-            try span(stretch.duration, sPath + [.key("duration")], positive: true)
-            try span(stretch.ready, sPath + [.key("ready")])
+            try id(stretch.id, place(k))
+            try span(stretch.duration, path() + [.key("stretches"), .index(k), .key("duration")], positive: true)
+            try span(stretch.ready, path() + [.key("stretches"), .index(k), .key("ready")])
         }
     }
 
@@ -255,11 +273,11 @@ private struct Validation {
     /// No id of the file may be one a generated line will carry: two lines
     /// (or a line and another item) would share it. The first in file order is reported.
     func generatedIDs() throws(ScenarioProblem) {
-        var clashes: [(path: [Step], order: Int, id: String)] = []
-        for g in s.generatedLineIDs { if let first = ids[g.id] { clashes.append((first.path, first.order, g.id)) } }
-        for (id, first) in ids where RoadPlan.isRerouteLineID(id) { clashes.append((first.path, first.order, id)) }
+        var clashes: [(order: Int, id: String)] = []
+        for g in s.generatedLineIDs { if let first = ids.number(of: g.id) { clashes.append((first, g.id)) } }
+        for (first, id) in ids.keys.enumerated() where RoadPlan.isRerouteLineID(id) { clashes.append((first, id)) }
         guard let first = clashes.min(by: { $0.order < $1.order }) else { return }
-        throw fail(.generatedLineID(first.id), first.path)
+        throw fail(.generatedLineID(first.id), places[first.order].path)
     }
 
     // MARK: Matchers (SPEC 6)
@@ -307,17 +325,24 @@ private struct Domains {
     let hasRoad: Bool
 
     init(_ v: Validation) {
-        hasRoad = v.s.road != nil
-        let generated = v.s.generatedLineIDs.map(\.id)
-        lines = IDs(v.lines + generated)
-        replies = IDs(v.replies)
-        stretches = IDs(v.stretches)
-        utterances = IDs(v.utterances)
-        by = IDs(v.lines + generated + v.utterances)
+        let s = v.s
+        hasRoad = s.road != nil
+        let generated = s.generatedLineIDs.map(\.id)
+        // Each kind's ids in file order (Dad's replies and their stretches after Pippa's).
+        let fileLines = s.guidance.map(\.id)
+        let dadReplies = s.dad.compactMap(\.reply)
+        let fileUtterances = s.dad.map(\.id)
+        let roadManeuvers = s.road?.maneuvers.map(\.id) ?? []
+        lines = IDs(fileLines + generated)
+        replies = IDs(s.replies.map(\.id) + dadReplies.map(\.id))
+        stretches = IDs(s.replies.flatMap { $0.stretches.map(\.id) } + dadReplies.flatMap { $0.stretches.map(\.id) })
+        utterances = IDs(fileUtterances)
+        by = IDs(fileLines + generated + fileUtterances)
         var seen = Set<String>()
-        let maneuvers = (v.lineManeuvers + v.roadManeuvers + (hasRoad ? ["reroute"] : [])).filter { seen.insert($0).inserted }
+        let fileManeuvers = s.guidance.compactMap(\.maneuver)
+        let maneuvers = (fileManeuvers + roadManeuvers + (hasRoad ? ["reroute"] : [])).filter { seen.insert($0).inserted }
         lineManeuvers = IDs(maneuvers)
-        roadManeuvers = IDs(v.roadManeuvers)
+        self.roadManeuvers = IDs(roadManeuvers)
     }
 
     func check(_ value: String, _ field: Field, _ event: EventKind, _ path: [Step]) throws(ScenarioProblem) {
@@ -376,5 +401,67 @@ private struct Domains {
         case .roadMeasuringPaused: return RoadEvent.PauseReason.allCases.map(\.rawValue)
         default: return []
         }
+    }
+}
+
+/// The ids of one scenario, numbered in the order they were inserted: an
+/// open-addressing table over a cheap hash of the id's bytes, sized once, so
+/// a long drive's ids cost one probe each and nothing depends on hash order.
+private struct IDTable {
+    /// The ids, by number.
+    private(set) var keys: [String] = []
+    /// Each slot: an id's number + 1, or 0 for empty.
+    private var slots: [Int32]
+    private var mask: Int
+
+    /// A table for about `capacity` ids (it grows past them).
+    init(capacity: Int = 0) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [Int32](repeating: 0, count: size)
+        mask = size - 1
+        keys.reserveCapacity(capacity)
+    }
+
+    /// FNV-1a over the UTF-8 bytes, with a final mix for the low bits.
+    private static func hash(_ s: String) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        h ^= h >> 32
+        h = h &* 0xD6E8_FEB8_6659_FD93
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
+    }
+
+    /// The number of `id`, if it is in the table.
+    func number(of id: String) -> Int? {
+        var i = IDTable.hash(id) & mask
+        while slots[i] != 0 {
+            let n = Int(slots[i]) - 1
+            if keys[n] == id { return n }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds `id` with the next number; if it is already there, leaves the
+    /// table as it is and returns the number it has.
+    mutating func insert(_ id: String) -> Int? {
+        if keys.count * 2 >= slots.count { grow() }
+        var i = IDTable.hash(id) & mask
+        while slots[i] != 0 {
+            let n = Int(slots[i]) - 1
+            if keys[n] == id { return n }
+            i = (i + 1) & mask
+        }
+        keys.append(id)
+        slots[i] = Int32(truncatingIfNeeded: keys.count)
+        return nil
+    }
+
+    private mutating func grow() {
+        let old = keys
+        self = IDTable(capacity: max(16, old.count * 2))
+        for key in old { _ = insert(key) }
     }
 }

@@ -60,12 +60,20 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with the arbiter that `make` builds from its
     /// tables, over `roster` when one is already numbered for it (a second
     /// run of the same scenario, or a road planned beforehand).
+    ///
+    /// With `expected` (an earlier run's events, for invariant 7), each event
+    /// is compared as it is recorded and the events are kept only from the
+    /// first that differs: the timeline is the same as without, but a run
+    /// that repeats the earlier one shares its storage and allocates none.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, make: (ArbiterTables) -> A
+        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, expected: [TimelineEvent]? = nil,
+        make: (ArbiterTables) -> A
     ) {
-        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road)), make: make)
+        var run = Run(
+            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road)), expected: expected, make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()
+        run.finishRecording()
         timeline = run.timeline
         bus = run.bus
         endedAtRest = run.impossible == nil && run.arbiter.isIdle
@@ -138,13 +146,14 @@ private struct Run<A: Arbiter> {
     /// reference (and its mutants) in debug builds only, so the built-in path
     /// keeps its speed while every debug test run checks it never needs it.
     /// A constant once `Run` is specialised.
-    var validating: Bool {
+    static var validating: Bool {
         #if DEBUG
         return true
         #else
         return A.self != TalkArbiter.self
         #endif
     }
+    var validating: Bool { Self.validating }
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// The road's line revisions in time order (line index in `roster.lines`),
@@ -153,19 +162,25 @@ private struct Run<A: Arbiter> {
     var nextRevision = 0
     /// Lines that started (a revision no longer applies to them).
     var started: [Bool]
+    /// An earlier run's events this run is expected to repeat, while it does:
+    /// `matched` of them so far, nothing recorded yet. Nil once they part
+    /// (the matched ones are then copied and recording goes on as usual).
+    var expected: [TimelineEvent]?
+    var matched = 0
     /// Last, so that unspecialised code (an arbiter from another module)
     /// finds every other field at a fixed offset.
     var arbiter: A
 
-    init(_ scenario: Scenario, roster: Roster, make: (ArbiterTables) -> A) {
+    init(_ scenario: Scenario, roster: Roster, expected: [TimelineEvent]?, make: (ArbiterTables) -> A) {
         self.scenario = scenario
+        self.expected = expected
         self.roster = roster
         let tables = ArbiterTables(
             unchecked: scenario.settings, lines: roster.arbiterLines,
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
-        known = ActionValidator(tables)
+        known = ActionValidator(tables, tracking: Self.validating)
         let offset = roster.lines.count - roster.road.lines.count
         revisions = roster.road.revisions.enumerated()
             .flatMap { i, list in list.map { (t: $0.t, line: offset + i, duration: $0.duration) } }
@@ -173,10 +188,13 @@ private struct Run<A: Arbiter> {
         started = revisions.isEmpty ? [] : Array(repeating: false, count: roster.lines.count)
         timeline = Timeline(scenario: scenario.name, roster: roster)
         actions.reserveCapacity(16)
+        bus.reserveCapacity(roster.lines.count + roster.stretches.count + scenario.dad.count)
         let records = roster.road.events
         loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
-        timeline.events.reserveCapacity(
-            roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
+        if expected == nil {
+            timeline.events.reserveCapacity(
+                roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
+        }
         // Everything in the file, in file order: guidance (the file's lines,
         // then the road's), replies, Dad; then the road's events. A reply's
         // chunks are scheduled when it begins: a chunk becoming ready records
@@ -329,6 +347,25 @@ private struct Run<A: Arbiter> {
     }
 
     mutating func record(_ t: SimTime, _ what: TimelineEvent.What) {
-        timeline.events.append(TimelineEvent(t: t, what))
+        let event = TimelineEvent(t: t, what)
+        if let expected {
+            if matched < expected.count, expected[matched] == event {
+                matched += 1
+                return
+            }
+            // The runs part here: keep what matched, then record as usual.
+            timeline.events.reserveCapacity(Swift.max(expected.count, matched + 1))
+            timeline.events.append(contentsOf: expected[..<matched])
+            self.expected = nil
+        }
+        timeline.events.append(event)
+    }
+
+    /// After the run: a run that repeated the expected events takes them
+    /// as its own (shared storage), or as many as it matched.
+    mutating func finishRecording() {
+        guard let expected else { return }
+        timeline.events = matched == expected.count ? expected : Array(expected[..<matched])
+        self.expected = nil
     }
 }

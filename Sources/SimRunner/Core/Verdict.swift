@@ -54,8 +54,10 @@ public struct Verdict: Sendable {
         }
         // Without a road the second run reuses the first one's roster; with one
         // it plans the road again, so a planner that is not deterministic is caught.
+        // It compares its events with the first run's as it goes, so a repeat allocates no timeline.
         let again = Simulation(
-            scenario, roster: scenario.road == nil ? roster : nil, recordingDecisions: false, make: make)
+            scenario, roster: scenario.road == nil ? roster : nil, recordingDecisions: false,
+            expected: simulation.timeline.events, make: make)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
         }

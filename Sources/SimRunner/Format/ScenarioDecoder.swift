@@ -16,11 +16,22 @@ public enum ScenarioDecoder {
     /// Decodes one scenario from the bytes of `file` (named only for errors):
     /// first its shape and values as JSON, then `Scenario.validate()` (the
     /// one definition of validity), whose problem is placed in the file by
-    /// its path.
+    /// its path. A plain talk scenario (no road, no matchers, no escapes in
+    /// its strings) is read straight from the bytes (`DirectReader`) to the
+    /// same value; any other file, or any problem, is read through the JSON tree.
     ///
     /// - Throws: `ScenarioError` (typed), the first problem found.
     /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        // A plain talk scenario is read straight from the bytes; anything
+        // else, and any problem, takes the careful path below, which words it.
+        if let scenario = DirectReader.scenario(bytes), scenario.isValid { return scenario }
+        return try decodeThroughTree(bytes, file: file)
+    }
+
+    /// `decode` without the direct reader: the JSON tree, then the scenario
+    /// read from it and validated. Every error comes from here.
+    static func decodeThroughTree(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -11,21 +11,84 @@ extension Timeline {
     public var json: String { String(decoding: jsonBytes, as: UTF8.self) }
 
     /// The JSON text's bytes.
+    ///
+    /// Written in place into one allocation sized from the event count (each
+    /// event checks it has room for its longest form first); in the rare case
+    /// it fills, a larger one takes what was written and the rest.
     public var jsonBytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(events.count * 112 + scenario.utf8.count + 48)
-        out.append(utf8: "{\n  \"events\": [")
         JSONLayout.shared.withTables { tables in
-            for (i, event) in events.enumerated() {
-                out.append(utf8: i == 0 ? "\n    " : ",\n    ")
-                writeJSON(event, into: &out, tables)
+            var capacity = events.count * 128 + scenario.utf8.count * 6 + 256
+            var out: [UInt8] = []
+            var progress = JSONProgress()
+            while !progress.done {
+                let written = out
+                out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                    var raw = RawBytes(base: buffer.baseAddress!, capacity: buffer.count)
+                    written.withUnsafeBufferPointer { raw.put($0) }
+                    writeJSON(into: &raw, &progress, tables)
+                    initialized = raw.count
+                }
+                capacity *= 2
+            }
+            return out
+        }
+    }
+
+    /// The same bytes as `jsonBytes`, handed to `emit` in chunks of about
+    /// `chunkSize` bytes as they are written, so the whole text is never held
+    /// (`run --format json` to standard output). A chunk is valid only during the call.
+    public func writeJSON(chunkSize: Int = 1 << 18, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        JSONLayout.shared.withTables { tables in
+            var capacity = Swift.max(chunkSize, 256)
+            var progress = JSONProgress()
+            while !progress.done {
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+                defer { buffer.deallocate() }
+                var raw = RawBytes(base: buffer.baseAddress!, capacity: capacity)
+                while !progress.done {
+                    raw.count = 0
+                    writeJSON(into: &raw, &progress, tables)
+                    // Nothing fitted: one event is larger than the chunk.
+                    if raw.count == 0 { break }
+                    emit(UnsafeBufferPointer(rebasing: buffer[..<raw.count]))
+                }
+                capacity *= 2
             }
         }
-        out.append(utf8: events.isEmpty ? "],\n" : "\n  ],\n")
-        out.append(utf8: "  \"scenario\": ")
-        out.append(quoted: scenario)
-        out.append(utf8: "\n}\n")
-        return out
+    }
+
+    /// Where writing the JSON text has got to.
+    struct JSONProgress {
+        var started = false
+        /// The next event to write.
+        var next = 0
+        var done = false
+    }
+
+    /// Writes as much of the JSON text as fits in `raw`, from `progress` on,
+    /// ending on a whole event.
+    func writeJSON(into raw: inout RawBytes, _ progress: inout JSONProgress, _ tables: JSONLayout.Tables) {
+        if !progress.started {
+            guard raw.room >= 16 else { return }
+            raw.put(ascii: "{\n  \"events\": [")
+            progress.started = true
+        }
+        while progress.next < events.count {
+            let mark = raw.count
+            guard raw.room >= 6 else { return }
+            raw.put(ascii: progress.next == 0 ? "\n    " : ",\n    ")
+            guard writeJSON(events[progress.next], into: &raw, tables) else {
+                raw.count = mark
+                return
+            }
+            progress.next += 1
+        }
+        guard raw.room >= scenario.utf8.count * 6 + 32 else { return }
+        raw.put(ascii: events.isEmpty ? "],\n" : "\n  ],\n")
+        raw.put(ascii: "  \"scenario\": ")
+        raw.put(quoted: scenario)
+        raw.put(ascii: "\n}\n")
+        progress.done = true
     }
 
     /// One event as a one-line JSON object with sorted keys.
@@ -37,31 +100,124 @@ extension Timeline {
 
     /// Appends one event's JSON object.
     func writeJSON(_ event: TimelineEvent, into out: inout [UInt8], _ tables: JSONLayout.Tables) {
+        var capacity = tables.kinds[event.kind.ordinal].longest + 64
+        while true {
+            var fits = false
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var raw = RawBytes(base: buffer.baseAddress!, capacity: buffer.count)
+                fits = writeJSON(event, into: &raw, tables)
+                initialized = fits ? raw.count : 0
+            }
+            if fits {
+                out.append(contentsOf: bytes)
+                return
+            }
+            capacity *= 4
+        }
+    }
+
+    /// Writes one event's JSON object into `raw`; false, with `raw` partly
+    /// written, if it has no room for it.
+    func writeJSON(_ event: TimelineEvent, into raw: inout RawBytes, _ tables: JSONLayout.Tables) -> Bool {
         let kind = tables.kinds[event.kind.ordinal]
-        out.append(UInt8(ascii: "{"))
+        guard raw.room >= kind.longest else { return false }
+        raw.put(UInt8(ascii: "{"))
         var first = true
         for key in tables.keys[kind.keys] {
             let value: FieldValue?
             switch key.slot {
-            case .event: value = nil
-            case .t: value = nil
+            case .event, .t: value = nil
             case .field(let field):
                 guard let v = self.value(of: field, in: event) else { continue }
+                if case .string(let s) = v, raw.room < s.utf8.count * 6 + 2 + kind.longest { return false }
                 value = v
             }
-            if !first { out.append(UInt8(ascii: ",")); out.append(UInt8(ascii: " ")) }
+            if !first { raw.put(UInt8(ascii: ",")); raw.put(UInt8(ascii: " ")) }
             first = false
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
+            raw.put(UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
             switch (key.slot, value) {
-            case (.event, _): out.append(contentsOf: UnsafeBufferPointer(rebasing: tables.bytes[kind.name]))
-            case (.t, _): out.append(int: event.t.ms)
-            case (_, .string(let s)?): out.append(quoted: s)
-            case (_, .int(let i)?): out.append(int: i)
-            case (_, .bool(let b)?): out.append(utf8: b ? "true" : "false")
+            case (.event, _): raw.put(UnsafeBufferPointer(rebasing: tables.bytes[kind.name]))
+            case (.t, _): raw.put(int: event.t.ms)
+            case (_, .string(let s)?): raw.put(quoted: s)
+            case (_, .int(let i)?): raw.put(int: i)
+            case (_, .bool(let b)?): raw.put(ascii: b ? "true" : "false")
             case (.field, nil): break
             }
         }
-        out.append(UInt8(ascii: "}"))
+        raw.put(UInt8(ascii: "}"))
+        return true
+    }
+}
+
+/// Bytes written in place into memory the caller owns, `base[0..<capacity]`.
+/// Writing does not check the room: callers check `room` first.
+struct RawBytes {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) { self.base = base; self.capacity = capacity }
+
+    /// The bytes still free.
+    var room: Int { capacity - count }
+
+    @inline(__always) mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        if n <= 16 {
+            for k in 0..<n { base[count + k] = bytes[k] }
+        } else {
+            (base + count).update(from: bytes.baseAddress!, count: n)
+        }
+        count += n
+    }
+
+    /// An ASCII literal (a separator, `true`).
+    @inline(__always) mutating func put(ascii s: StaticString) {
+        put(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// The decimal digits of `v`: at most 20 bytes.
+    mutating func put(int v: Int64) {
+        if v < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = v.magnitude
+        var digits = 1, rest = magnitude
+        while rest >= 10 { rest /= 10; digits += 1 }
+        var k = count + digits
+        count = k
+        repeat {
+            k -= 1
+            base[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// `s` as a JSON string literal, escaped as `JSONWriter` does: at most
+    /// six bytes per byte of `s`, and the quotes.
+    mutating func put(quoted s: String) {
+        put(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            // Most strings (ids, names) need no escape: one copy.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                put(bytes)
+                return
+            }
+            for byte in bytes {
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    var escape: [UInt8] = []
+                    JSONWriter.appendEscape(byte, to: &escape)
+                    escape.withUnsafeBufferPointer { put($0) }
+                } else {
+                    put(byte)
+                }
+            }
+        }
+        put(UInt8(ascii: "\""))
     }
 }
 
@@ -82,6 +238,9 @@ struct JSONLayout: Sendable {
         var keys: Range<Int>
         /// The event's name, quoted, in `bytes`.
         var name: Range<Int>
+        /// The most bytes an event of this kind takes besides its strings'
+        /// values: braces, separators, keys, its name and 20 per value.
+        var longest: Int
     }
 
     /// Every prefix and name, one after another.
@@ -118,8 +277,14 @@ struct JSONLayout: Sendable {
             names.append(("t", .t))
             names.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
             let first = layout.keys.count
-            for (name, slot) in names { layout.keys.append(Key(slot: slot, prefix: add(JSONWriter.quoted(name) + ": "))) }
-            layout.kinds.append(Kind(keys: first..<layout.keys.count, name: add(JSONWriter.quoted(kind.rawValue))))
+            var longest = 2
+            for (name, slot) in names {
+                let prefix = add(JSONWriter.quoted(name) + ": ")
+                layout.keys.append(Key(slot: slot, prefix: prefix))
+                longest += 2 + prefix.count + 20
+            }
+            let name = add(JSONWriter.quoted(kind.rawValue))
+            layout.kinds.append(Kind(keys: first..<layout.keys.count, name: name, longest: longest + name.count))
         }
         return layout
     }()

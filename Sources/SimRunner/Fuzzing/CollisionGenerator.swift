@@ -31,8 +31,8 @@ public struct CollisionGenerator {
         var scenario = base(profile, name: name)
         for _ in 0..<Int(random.int(in: 1...3)) {
             var candidate = scenario
-            snap(&candidate)
-            if candidate.isValid { scenario = candidate }
+            // A snap that changed nothing needs no second look.
+            if snap(&candidate), candidate.isValid { scenario = candidate }
         }
         return scenario
     }
@@ -110,29 +110,36 @@ public struct CollisionGenerator {
 
     // MARK: Aiming at the boundaries
 
-    /// Moves one item onto an instant that matters in a dry run of the scenario.
-    private mutating func snap(_ scenario: inout Scenario) {
-        let timeline = Simulation(scenario, fault: fault).timeline
-        let b = Boundaries(timeline, settings: scenario.settings)
+    /// Moves one item onto an instant that matters in a dry run of the
+    /// scenario; whether it changed anything. The dry run (which draws
+    /// nothing from `random`) is made only when the chosen move needs it.
+    private mutating func snap(_ scenario: inout Scenario) -> Bool {
+        let before = scenario, fault = self.fault
+        func boundaries() -> Boundaries { Boundaries(Simulation(before, fault: fault).timeline, settings: before.settings) }
         switch random.below(6) {
         case 0, 1:
             // A request with waitLimit left of a stretch (±1 ms), or in the millisecond it ends.
-            guard !scenario.guidance.isEmpty, !b.stretchEnds.isEmpty else { return }
+            guard !scenario.guidance.isEmpty else { return false }
+            let b = boundaries()
+            guard !b.stretchEnds.isEmpty else { return false }
             let end = random.pick(b.stretchEnds)
             let at = random.chance(25) ? end : end - scenario.settings.waitLimit + SimTime(ms: random.int(in: -1...1))
             moveLine(&scenario, Int(random.below(UInt64(scenario.guidance.count))), to: at)
         case 2:
             // Dad starting when the ears reopen (±1 ms).
-            guard !scenario.dad.isEmpty, !b.reopenings.isEmpty else { return }
+            guard !scenario.dad.isEmpty else { return false }
+            let b = boundaries()
+            guard !b.reopenings.isEmpty else { return false }
             let at = random.pick(b.reopenings) + SimTime(ms: random.int(in: -1...1))
             moveUtterance(&scenario, Int(random.below(UInt64(scenario.dad.count))), to: at)
         case 3:
             // A line expiring in the instant it could start.
-            guard let (line, start) = b.waitedLines.isEmpty ? nil : random.pick(b.waitedLines) else { return }
+            let b = boundaries()
+            guard let (line, start) = b.waitedLines.isEmpty ? nil : random.pick(b.waitedLines) else { return false }
             if start > scenario.guidance[line].at { scenario.guidance[line].expires = start }
         case 4:
             // One maneuver requested twice in one instant.
-            guard scenario.guidance.count >= 2 else { return }
+            guard scenario.guidance.count >= 2 else { return false }
             let a = Int(random.below(UInt64(scenario.guidance.count)))
             let c = (a + 1 + Int(random.below(UInt64(scenario.guidance.count - 1)))) % scenario.guidance.count
             scenario.guidance[c].maneuver = scenario.guidance[a].maneuver ?? "m0"
@@ -140,10 +147,13 @@ public struct CollisionGenerator {
             moveLine(&scenario, c, to: scenario.guidance[a].at)
         default:
             // Talk arriving in the instant a line is requested or ends (guidance wins the tie).
-            guard !scenario.replies.isEmpty, let at = random.chance(50) ? b.lineEnds.first : scenario.guidance.first?.at else { return }
+            guard !scenario.replies.isEmpty,
+                  let at = random.chance(50) ? boundaries().lineEnds.first : scenario.guidance.first?.at
+            else { return false }
             let i = Int(random.below(UInt64(scenario.replies.count)))
             scenario.replies[i].at = at
         }
+        return scenario != before
     }
 
     private func moveLine(_ scenario: inout Scenario, _ i: Int, to at: SimTime) {
