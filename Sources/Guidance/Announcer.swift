@@ -91,7 +91,15 @@ public struct Announcer: Sendable {
     }
 
     /// The duration of `text` in the guidance's language.
-    func duration(_ text: String) -> SimTime { SpeechDuration.estimate(text, settings.language, rates: settings.rates) }
+    /// Estimated once per distinct text: a drive says the same few sentences over and over.
+    mutating func duration(_ text: String) -> SimTime {
+        if let known = durations[text] { return known }
+        let estimate = SpeechDuration.estimate(text, settings.language, rates: settings.rates)
+        durations[text] = estimate
+        return estimate
+    }
+    /// Each text's estimated duration, by text (looked up, never iterated).
+    var durations: [String: SimTime] = [:]
 
     /// The maneuver announced together with `m` at `v` m/s, if it follows
     /// within `thenWithin` meters or within `thenSeconds` at that speed.

@@ -324,14 +324,18 @@ struct RoadPlanner {
         /// The words at `t` under `state`; false when no distance can be said any more.
         func revise(at t: SimTime, _ state: RoadState) -> Bool {
             let left = point - state.progress(at: t)
-            guard let now = SpokenDistance.roundDown(left), let words = announcer.text(stage, m, distance: left, speed: state.speed) else {
+            guard let now = SpokenDistance.roundDown(left) else {
                 plan.lines[i].expires = t
                 return false
             }
-            if now != spoken {
-                spoken = now
-                out.append(LineRevision(t: t, text: words, duration: announcer.duration(words)))
+            // Words only when the spoken distance changes.
+            guard now != spoken else { return true }
+            guard let words = announcer.text(stage, m, distance: left, speed: state.speed) else {
+                plan.lines[i].expires = t
+                return false
             }
+            spoken = now
+            out.append(LineRevision(t: t, text: words, duration: announcer.duration(words)))
             return true
         }
         while t < expires {
