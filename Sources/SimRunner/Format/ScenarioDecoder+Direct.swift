@@ -265,13 +265,16 @@ enum DirectReader {
             return settings
         }
 
-        mutating func lines() throws(Unhandled) -> [GuidanceLine] {
-            var result: [GuidanceLine] = []
+        /// A JSON array, each item read by `item`.
+        mutating func list<T>(_ item: (inout Self) throws(Unhandled) -> T) throws(Unhandled) -> [T] {
+            var result: [T] = []
             guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return result }
             result.reserveCapacity(64)
-            repeat { result.append(try line()) } while try more(UInt8(ascii: "]"))
+            repeat { result.append(try item(&self)) } while try more(UInt8(ascii: "]"))
             return result
         }
+
+        mutating func lines() throws(Unhandled) -> [GuidanceLine] { try list { (r: inout Self) throws(Unhandled) in try r.line() } }
 
         mutating func line() throws(Unhandled) -> GuidanceLine {
             var line = GuidanceLine(id: "", at: .zero, duration: .zero)
@@ -353,13 +356,7 @@ enum DirectReader {
             return stretch
         }
 
-        mutating func pippasReplies() throws(Unhandled) -> [Scenario.Reply] {
-            var result: [Scenario.Reply] = []
-            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return result }
-            result.reserveCapacity(64)
-            repeat { result.append(try reply()) } while try more(UInt8(ascii: "]"))
-            return result
-        }
+        mutating func pippasReplies() throws(Unhandled) -> [Scenario.Reply] { try list { (r: inout Self) throws(Unhandled) in try r.reply() } }
 
         mutating func reply() throws(Unhandled) -> Scenario.Reply {
             var reply = Scenario.Reply(id: "", at: .zero, stretches: [])
@@ -385,13 +382,7 @@ enum DirectReader {
             return reply
         }
 
-        mutating func utterances() throws(Unhandled) -> [Scenario.Utterance] {
-            var result: [Scenario.Utterance] = []
-            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return result }
-            result.reserveCapacity(64)
-            repeat { result.append(try utterance()) } while try more(UInt8(ascii: "]"))
-            return result
-        }
+        mutating func utterances() throws(Unhandled) -> [Scenario.Utterance] { try list { (r: inout Self) throws(Unhandled) in try r.utterance() } }
 
         mutating func utterance() throws(Unhandled) -> Scenario.Utterance {
             var utterance = Scenario.Utterance(id: "", at: .zero, duration: .zero, language: .ko)
