@@ -67,23 +67,7 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
 
     @Test("Each real response drives at its own step speeds", arguments: realSamples)
     func speeds(_ s: RealSample) throws {
-        let imported = try importReal(s)
-        let root = try JSONParser.parse(try realBytes(s))
-        guard case .array(let routes) = root["routes"]?.kind ?? .null, case .array(let legs) = routes[0]["legs"]?.kind ?? .null else {
-            Issue.record("no legs"); return
-        }
-        var expected: [Double] = []
-        for leg in legs {
-            guard case .array(let steps) = leg["steps"]?.kind ?? .null else { continue }
-            for step in steps {
-                guard case .number(let d) = step["distance"]?.kind, case .number(let t) = step["duration"]?.kind,
-                      let dd = Double(d), let tt = Double(t), dd > 0, tt > 0 else { continue }
-                let kmh = (dd / tt * 3.6 * 10).rounded() / 10
-                if expected.last != kmh { expected.append(kmh) }
-            }
-        }
-        let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
-        #expect(got == expected)
+        try expectStepSpeeds(try importReal(s), response: try JSONParser.parse(try realBytes(s)))
     }
 
     @Test("Each real response's run announces every maneuver: in its own now line, or in the one before's (then)", arguments: realSamples)

@@ -52,22 +52,7 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
 
     @Test("Each sample drives at the response's own step speeds", arguments: samples)
     func speeds(_ s: Sample) throws {
-        let imported = try importSample(s)
-        guard case .array(let routes) = try responseJSON(s)["routes"]?.kind ?? .null, case .array(let legs) = routes[0]["legs"]?.kind ?? .null else {
-            Issue.record("no legs"); return
-        }
-        var expected: [Double] = []
-        for leg in legs {
-            guard case .array(let steps) = leg["steps"]?.kind ?? .null else { continue }
-            for step in steps {
-                guard case .number(let d) = step["distance"]?.kind, case .number(let t) = step["duration"]?.kind,
-                      let dd = Double(d), let tt = Double(t), dd > 0, tt > 0 else { continue }
-                let kmh = (dd / tt * 3.6 * 10).rounded() / 10
-                if expected.last != kmh { expected.append(kmh) }
-            }
-        }
-        let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
-        #expect(got == expected)
+        try expectStepSpeeds(try importSample(s), response: try responseJSON(s))
     }
 
     @Test("Each committed sample scenario is what the import writes, plus its golden", arguments: samples)
@@ -202,4 +187,24 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
         let json = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/motorway-exit.json"), "--prompts", "json").stderr
         #expect(json.contains("\"serviceBefore\": 1000"))
     }
+}
+
+/// The import drives at each step's own speed (`distance / duration`, km/h to
+/// 0.1), one speed step per change, in the order of the response's steps.
+func expectStepSpeeds(_ imported: RouteImporter.Imported, response: JSONValue) throws {
+    guard case .array(let routes) = response["routes"]?.kind ?? .null, case .array(let legs) = routes[0]["legs"]?.kind ?? .null else {
+        Issue.record("no legs"); return
+    }
+    var expected: [Double] = []
+    for leg in legs {
+        guard case .array(let steps) = leg["steps"]?.kind ?? .null else { continue }
+        for step in steps {
+            guard case .number(let d) = step["distance"]?.kind, case .number(let t) = step["duration"]?.kind,
+                  let dd = Double(d), let tt = Double(t), dd > 0, tt > 0 else { continue }
+            let kmh = (dd / tt * 3.6 * 10).rounded() / 10
+            if expected.last != kmh { expected.append(kmh) }
+        }
+    }
+    let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
+    #expect(got == expected)
 }
