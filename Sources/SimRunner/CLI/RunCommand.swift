@@ -89,7 +89,7 @@ enum RunCommand: Command {
         let scenario = try load(file)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault)
+        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
         let timeline = verdict.simulation.timeline
         let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {

@@ -1,5 +1,6 @@
 import AudioBus
 import Guidance
+import Road
 import SimClock
 import TalkArbiter
 
@@ -47,8 +48,10 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with a deliberately broken arbiter (nil: the
     /// reference), for mutation testing; `scenario` must be valid (decoded,
     /// generated or validated), since it is not checked again.
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, recordingDecisions: Bool = false) {
-        self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
+    package init(
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, recordingDecisions: Bool = false
+    ) {
+        self.init(scenario, roster: nil, roadFault: roadFault, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
     }
 
     /// Simulates `scenario` over a road planned beforehand (`bench` times
@@ -60,10 +63,12 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with the arbiter that `make` builds from its
     /// tables, over `roster` when one is already numbered for it (a second
     /// run of the same scenario, or a road planned beforehand).
+    /// `roadFault` plans the road with a deliberately broken road (mutation testing).
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, make: (ArbiterTables) -> A
+        _ scenario: Scenario, roster: Roster?, roadFault: RoadFault? = nil, recordingDecisions: Bool, make: (ArbiterTables) -> A
     ) {
-        var run = Run(scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road)), make: make)
+        var run = Run(
+            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road, fault: roadFault)), make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()
         timeline = run.timeline
