@@ -215,7 +215,8 @@ public struct Announcer: Sendable {
         }
         // When In Use: it must end within the segment, and never start so late that it would not.
         if let end = segmentEnd {
-            guard t + length <= end else {
+            // SPEC 3: `expires` is later than `at`, so it must be able to start before `end - length`.
+            guard t + length < end else {
                 out.append(.skipped(maneuver: m, stage: stage, reason: .notGuiding, at: t))
                 return
             }

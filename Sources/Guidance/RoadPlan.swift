@@ -60,6 +60,8 @@ struct RoadPlanner {
     var link: LocationLink
     var announcer: Announcer
     var announcements: [Announcement] = []
+    /// When measuring paused (the app went to the background): nothing is predicted across one.
+    var pauses: [SimTime] = []
     /// Spans in which the guidance said nothing, and why.
     var silences: [(from: SimTime, to: SimTime, reason: RoadEvent.UnannouncedReason)] = []
     /// The believed pass time of each maneuver.
@@ -169,6 +171,7 @@ struct RoadPlanner {
             let now = measuring(t)
             if now != measured {
                 add(t, now ? .measuringResumed : .measuringPaused(reason: .background))
+                if !now { pauses.append(t) }
                 measured = now
             }
         }
@@ -196,7 +199,9 @@ struct RoadPlanner {
 
     /// Lets the guidance speak over `[cursor, until)`, inside one guidance segment.
     mutating func speak(_ state: RoadState, from cursor: SimTime, until: SimTime) {
-        let end = min(until, state.taken + road.horizon)
+        // The app did not run while paused: after a pause it waits for a fresh fix, it does not dead-reckon across it.
+        let paused = pauses.first { $0 > state.taken && $0 <= cursor }
+        let end = paused != nil ? cursor : min(until, state.taken + road.horizon)
         if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
         announcer.segmentEnd = segmentEnd(at: cursor)
@@ -240,7 +245,10 @@ struct RoadPlanner {
                 if guiding(t) { addLine(announcer.recalculatedLine(at: t)) }
             }
             if trajectory == nil && trueTrack == nil { estimatePasses(from: before, taken: fix.taken) }
-            state = RoadState(progress: follower.progress, taken: fix.taken, speed: follower.speed)
+            // The progress holds as of when it was last matched on the route: a fix too far
+            // from the route to match (a detour before it counts as off route) moves neither.
+            // Before any fix matched, the guidance does not know where the car is.
+            state = follower.matchedAt.map { RoadState(progress: follower.progress, taken: $0, speed: follower.speed) }
             upcomingRecord(at: t)
         }
         report(fix)
@@ -251,7 +259,7 @@ struct RoadPlanner {
     mutating func addLine(_ line: GuidanceLine) {
         var line = line
         if let end = segmentEnd(at: line.at) {
-            guard line.at + line.duration <= end else { return }
+            guard line.at + line.duration < end else { return }  // `expires` later than `at` (SPEC 3)
             line.expires = min(line.expires ?? end, end - line.duration)
         }
         plan.lines.append(line)

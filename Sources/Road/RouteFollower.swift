@@ -72,7 +72,7 @@ public struct RouteFollower: Sendable {
     var implausibleStreak = 0
     /// When progress was last matched on the route: the search reaches
     /// ahead from here, so it keeps growing through a detour.
-    var matchedAt: SimTime? = nil
+    public private(set) var matchedAt: SimTime? = nil
     /// Where the car was when progress last moved, for fixes without a speed.
     var anchor: Vector? = nil
     /// A deliberately broken follower, for mutation testing (nil: as documented).
