@@ -15,12 +15,13 @@ import TalkArbiter
 /// stops, a detour, fixes with uniform or correlated noise, jitter, drops,
 /// a tunnel, late fixes, multipath jumps, a slow or lossy link with outages,
 /// guidance segments and the background, the output latency, and talk on
-/// top (Pippa's replies, Dad's questions). A dry run then moves one to three
+/// top (hand-written lines, Pippa's replies, Dad's questions). A dry run then moves one to three
 /// things onto the road's boundaries: a reply whose stretch has exactly
 /// `waitLimit` left (±1 ms) when a generated line comes due; a segment ending
 /// in the instant a fix arrives; an outage beginning while a report is in
 /// flight (or in the instant it lands); a freshness limit a report reaches
-/// in flight; a jump 40–140 m before a turn; a tunnel ending shortly before a turn.
+/// in flight; a jump 40–140 m before a turn; a hand-written line playing when a
+/// generated one comes due; a tunnel ending shortly before a turn.
 struct RoadGenerator {
     /// Mixed into a run's seed for the draw that picks a road run, so that
     /// the talk generator's draws are untouched.
@@ -126,13 +127,17 @@ struct RoadGenerator {
         if !jumps && random.chance(20) { g.accuracySpread = Int(random.int(in: 10...60)) }
         g.delay = ms(100...600)
         g.jitter = SimTime(ms: random.pick([0, 0, 400, random.int(in: 0...1_500)]))
+        // Jumps are single: a fix used after one not used (dropped, out of order, or a jump
+        // itself) may honestly be farther off, so no jitter then, and jumps 5 s apart.
+        if jumps { g.jitter = .zero }
         if jumps {
             // Single multipath jumps ahead along the route, each 110–160 m: farther than the
             // plausibility gate allows in 1 s, within the follower's search window.
             g.jumps = (0..<Int(random.int(in: 1...2))).map { _ in
                 FixGenerator.Jump(at: ms(start.ms...max(start.ms, span - 1_000)), along: Double(random.int(in: 110...160)),
                                   across: Double(random.int(in: -10...10)))
-            }.sorted { $0.at < $1.at }
+            }
+            g.jumps = RoadGenerator.apart(g.jumps)
         } else {
             g.dropPercent = random.pick([0, 0, 2, 10])
             // A tunnel: dead reckoning at the believed speed, so not while the car speeds up
@@ -191,6 +196,11 @@ struct RoadGenerator {
             }
             scenario.replies.append(Scenario.Reply(id: "r\(i)", at: ms(0...span), stretches: stretches))
         }
+        // Hand-written lines on the same bus, which generated lines wait behind.
+        for i in 0..<Int(random.int(in: 0...2)) {
+            scenario.guidance.append(
+                GuidanceLine(id: "g\(i)", at: ms(0...span), duration: ms(1_000...8_000), urgent: random.chance(30)))
+        }
         var free = SimTime.zero
         for i in 0..<Int(random.int(in: 0...2)) {
             let at = free + ms(0...max(1, span / 2))
@@ -203,6 +213,15 @@ struct RoadGenerator {
         }
         scenario.road = road
         return scenario
+    }
+
+    /// Jumps in time order, each at least 5 s after the one before (the others left out).
+    static func apart(_ jumps: [FixGenerator.Jump]) -> [FixGenerator.Jump] {
+        var out: [FixGenerator.Jump] = []
+        for jump in jumps.sorted(by: { $0.at < $1.at }) where out.last.map({ jump.at - $0.at >= SimTime(ms: 5_000) }) ?? true {
+            out.append(jump)
+        }
+        return out
     }
 
     /// The point `distance` meters along the polyline `points`.
@@ -235,7 +254,7 @@ struct RoadGenerator {
             default: continue
             }
         }
-        switch random.below(6) {
+        switch random.below(7) {
         case 0:
             // A generated line comes due while Pippa's stretch has exactly waitLimit left (±1 ms).
             guard !requests.isEmpty else { return }
@@ -278,7 +297,15 @@ struct RoadGenerator {
             let at = pass - SimTime(ms: Int64(Double(random.int(in: 40...140)) / speed * 1000))
             guard at >= .zero else { return }
             g.jumps[0].at = at
-            g.jumps.sort { $0.at < $1.at }
+            g.jumps = RoadGenerator.apart(g.jumps)
+        case 5:
+            // A hand-written line playing when a generated one comes due (it waits behind it).
+            guard !requests.isEmpty else { return }
+            let t = random.pick(requests), length = ms(2_000...8_000)
+            let at = t - SimTime(ms: random.int(in: 0...min(length.ms - 1, 3_000)))
+            guard at >= .zero else { return }
+            scenario.guidance.append(GuidanceLine(id: "gw", at: at, duration: length, urgent: random.chance(50)))
+            return
         default:
             // A tunnel ending 3–20 s before a turn.
             guard g.jumps.isEmpty, !passes.isEmpty, let drive = road.drive, drive.profile.stops.isEmpty,
