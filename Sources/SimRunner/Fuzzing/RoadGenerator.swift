@@ -63,11 +63,13 @@ struct RoadGenerator {
         var along = 0.0
         var corners: [Double] = []
         var eastward = true
+        var directions: [Vector] = []
         let legs = count + (arrives ? 0 : 1)
         for i in 0..<legs {
             // The car sets off from a standstill: the first turn is 700 m or more away (see `calm`).
             let leg = Double(random.int(in: i == 0 ? 700...1_200 : 150...700))
             let direction = eastward ? Vector(x: 1, y: 0) : Vector(x: 0, y: random.chance(50) ? 1 : -1)
+            directions.append(direction)
             if dense {
                 var done = 10.0
                 while done < leg { points.append(projection.unproject(position + direction * done)); done += 10 }
@@ -136,6 +138,18 @@ struct RoadGenerator {
             g.jumps = (0..<Int(random.int(in: 1...2))).map { _ in
                 FixGenerator.Jump(at: ms(start.ms...max(start.ms, span - 1_000)), along: Double(random.int(in: 110...160)),
                                   across: Double(random.int(in: -10...10)))
+            }
+            // The first one from 40–70 m before a turn onto the road after it, 80–100 m
+            // past the turn (100 m or more away, but within the follower's search window),
+            // where a follower that trusts it moves on past the turn early.
+            let eligible = (0..<count).filter { $0 + 1 < count && $0 + 1 < directions.count }
+            if !eligible.isEmpty {
+                let k = random.pick(eligible), before = Double(random.int(in: 40...70))
+                let incoming = directions[k], outgoing = directions[k + 1]
+                let side = (outgoing.x * incoming.y - outgoing.y * incoming.x) > 0 ? 1.0 : -1.0
+                if let at = trajectory.time(reaching: corners[k] - before) {
+                    g.jumps[0] = FixGenerator.Jump(at: at, along: before, across: side * Double(random.int(in: 80...100)))
+                }
             }
             g.jumps = RoadGenerator.apart(g.jumps)
         } else {
