@@ -39,6 +39,13 @@ struct RoadGenerator {
     /// One road scenario, valid by `Scenario.validate()`.
     mutating func scenario(name: String) -> Scenario {
         var scenario = base(name: name)
+        if !scenario.isValid {
+            // Valid by construction; should a draw ever slip, the optional windows go, never the run.
+            scenario.road?.segments = nil
+            scenario.road?.background = []
+            scenario.road?.link.outages = []
+            assert(scenario.isValid, "RoadGenerator made an invalid scenario")
+        }
         for _ in 0..<Int(random.int(in: 1...3)) {
             var candidate = scenario
             snap(&candidate)
@@ -190,7 +197,10 @@ struct RoadGenerator {
         if random.chance(35) {
             let a = random.int(in: 0...max(1, span / 2)), b = a + random.int(in: 10_000...max(10_001, span))
             var segments = [TimeWindow(from: SimTime(ms: a), to: SimTime(ms: b))]
-            if random.chance(40) { segments.append(TimeWindow(from: SimTime(ms: b + random.int(in: 1_000...20_000)), to: SimTime(ms: span + 10_000))) }
+            if random.chance(40) {
+                let from = b + random.int(in: 1_000...20_000)
+                segments.append(TimeWindow(from: SimTime(ms: from), to: SimTime(ms: max(from + 10_000, span + 10_000))))
+            }
             road.segments = segments
             if !jumps && random.chance(50) { road.background = [TimeWindow(from: .zero, to: SimTime(ms: span + 20_000))] }
         }
