@@ -176,8 +176,14 @@ struct RoadGenerator {
         }
         if !jumps && random.chance(15) {
             let from = ms(start.ms...max(start.ms, span - 20_000))
-            drive.detours = [Scenario.Detour(window: TimeWindow(from: from, to: from + ms(10_000...40_000)),
-                                             offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))]
+            let detour = Scenario.Detour(window: TimeWindow(from: from, to: from + ms(10_000...40_000)),
+                                         offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))
+            // A detour is a sideways offset from the route (docs/road.md): across a turn the
+            // offset would swing round with the road and the car jump, so it stays on one leg,
+            // its offset and 30 m clear of every turn.
+            let a = trajectory.state(at: detour.window.from).distance, b = trajectory.state(at: detour.window.to).distance
+            let clear = abs(detour.offset) + 30
+            if !corners.dropLast().contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
         }
         let language: Language = random.chance(50) ? .ko : .en
         var road = Scenario.Road(language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
