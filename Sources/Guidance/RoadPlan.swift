@@ -149,7 +149,7 @@ struct RoadPlanner {
                 detour: { t in drive.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             // When In Use: a fix taken just before measuring paused that would arrive after it never arrives.
-            return fixes.filter { measuring($0.arrives) }
+            return road.background.isEmpty ? fixes : fixes.filter { measuring($0.arrives) }
         case .recorded(let list):
             plan.fixCount = list.count
             return list.enumerated().compactMap { i, r in
