@@ -78,6 +78,8 @@ public struct Announcer: Sendable {
     /// Per maneuver and stage, the spoken distance and "then" of the last
     /// duration guess, and its duration: texts are built only when either changes.
     var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
+    /// A deliberately broken guidance, for mutation testing (nil: as documented).
+    package var fault: RoadFault? = nil
 
     /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
@@ -111,7 +113,8 @@ public struct Announcer: Sendable {
 
     /// The text of stage `stage` of maneuver `m` at `distance` meters and `v` m/s.
     func text(_ stage: Stage, _ m: Int, distance: Double, speed v: Double) -> String? {
-        let spoken = stage == .now ? nil : SpokenDistance.roundDown(distance)
+        let spoken = stage == .now ? nil
+            : fault == .distanceRoundedUp ? SpokenDistance.presets.first { Double($0) >= distance } : SpokenDistance.roundDown(distance)
         if stage != .now && spoken == nil { return nil }
         let next = stage == .far ? nil : then(m, speed: v).map { maneuvers[$0] }
         return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language)
@@ -223,7 +226,8 @@ public struct Announcer: Sendable {
         }
         // When In Use: it must end within the segment, and never start so late that it would not.
         if let end = segmentEnd {
-            guard t + length <= end else {
+            // SPEC 3: `expires` is later than `at`, so it must be able to start before `end - length`.
+            guard t + length < end else {
                 out.append(.skipped(maneuver: m, stage: stage, reason: .notGuiding, at: t))
                 return
             }
@@ -231,7 +235,7 @@ public struct Announcer: Sendable {
         }
         let line = GuidanceLine(
             id: RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage), at: t, duration: length, urgent: stage == .now, text: words,
-            language: settings.language, maneuver: maneuvers[m].id, expires: expires)
+            language: settings.language, maneuver: maneuvers[m].id, expires: fault == .expiryIgnored ? nil : expires)
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
         if stage == .now {

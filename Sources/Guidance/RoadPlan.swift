@@ -42,10 +42,10 @@ public struct RoadPlan: Sendable, Equatable {
     /// Plans a road that `RoadSetup.validate()` has passed (a decoded or
     /// validated scenario's), without checking it again. A road that was
     /// never validated stops the process here, before planning.
-    package init(validated road: RoadSetup?) {
+    package init(validated road: RoadSetup?, fault: RoadFault? = nil) {
         guard let road else { return }
         do {
-            var planner = try RoadPlanner(road)
+            var planner = try RoadPlanner(road, fault: fault)
             planner.run()
             self = planner.plan
         } catch {
@@ -68,6 +68,8 @@ struct RoadPlanner {
     var announcements: [Announcement] = []
     /// Each road state the guidance went by, from the instant its fix arrived.
     var states: [(from: SimTime, state: RoadState)] = []
+    /// When measuring paused (the app went to the background): nothing is predicted across one.
+    var pauses: [SimTime] = []
     /// Spans in which the guidance said nothing, and why.
     var silences: [(from: SimTime, to: SimTime, reason: RoadEvent.UnannouncedReason)] = []
     /// The believed pass time of each maneuver.
@@ -90,14 +92,19 @@ struct RoadPlanner {
         return ahead < route.maneuvers.count ? ahead : nil
     }
 
-    init(_ road: RoadSetup) throws(RoadSetup.Problem) {
+    /// A deliberately broken road (`RoadFault`), for mutation testing; nil plans it as documented.
+    let fault: RoadFault?
+
+    init(_ road: RoadSetup, fault: RoadFault? = nil) throws(RoadSetup.Problem) {
         self.road = road
+        self.fault = fault
         let route = try road.placedRoute()
         self.route = route
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         follower = RouteFollower(settings: road.follow)
         link = road.link
         announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
+        if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         trueTrack = road.trueTrack(on: route)
@@ -154,11 +161,12 @@ struct RoadPlanner {
                 along: route, trajectory: trajectory, measuring: measuring,
                 detour: { t in drive.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
             plan.fixCount = (fixes.last?.index ?? -1) + 1
-            return fixes
+            // When In Use: a fix taken just before measuring paused that would arrive after it never arrives.
+            return road.background.isEmpty ? fixes : fixes.filter { measuring($0.arrives) }
         case .recorded(let list):
             plan.fixCount = list.count
             return list.enumerated().compactMap { i, r in
-                measuring(r.taken)
+                measuring(r.taken) && measuring(r.arrives)
                     ? Fix(index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
                           accuracy: r.accuracy, speed: r.speed, course: r.course, truth: r.truth.map(route.projection.project))
                     : nil
@@ -176,6 +184,7 @@ struct RoadPlanner {
             let now = measuring(t)
             if now != measured {
                 add(t, now ? .measuringResumed : .measuringPaused(reason: .background))
+                if !now { pauses.append(t) }
                 measured = now
             }
         }
@@ -196,14 +205,16 @@ struct RoadPlanner {
         var from = cursor
         while from < until {
             let to = min(until, nextSegmentEdge(after: from) ?? until)
-            if guiding(from) { speak(state, from: from, until: to) } else { silences.append((from, to, .notGuiding)) }
+            if guiding(from) || fault == .segmentsIgnored { speak(state, from: from, until: to) } else { silences.append((from, to, .notGuiding)) }
             from = to
         }
     }
 
     /// Lets the guidance speak over `[cursor, until)`, inside one guidance segment.
     mutating func speak(_ state: RoadState, from cursor: SimTime, until: SimTime) {
-        let end = min(until, state.taken + road.horizon)
+        // The app did not run while paused: after a pause it waits for a fresh fix, it does not dead-reckon across it.
+        let paused = pauses.first { $0 > state.taken && $0 <= cursor }
+        let end = paused != nil ? cursor : min(until, state.taken + road.horizon)
         if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
         announcer.segmentEnd = segmentEnd(at: cursor)
@@ -247,7 +258,10 @@ struct RoadPlanner {
                 if guiding(t) { addLine(announcer.recalculatedLine(at: t)) }
             }
             if trajectory == nil && trueTrack == nil { estimatePasses(from: before, taken: fix.taken) }
-            state = RoadState(progress: follower.progress, taken: fix.taken, speed: follower.speed)
+            // The progress holds as of when it was last matched on the route: a fix too far
+            // from the route to match (a detour before it counts as off route) moves neither.
+            // Before any fix matched, the guidance does not know where the car is.
+            state = follower.matchedAt.map { RoadState(progress: follower.progress, taken: $0, speed: follower.speed) }
             upcomingRecord(at: t)
         }
         report(fix)
@@ -258,7 +272,7 @@ struct RoadPlanner {
     mutating func addLine(_ line: GuidanceLine) {
         var line = line
         if let end = segmentEnd(at: line.at) {
-            guard line.at + line.duration <= end else { return }
+            guard line.at + line.duration < end else { return }  // `expires` later than `at` (SPEC 3)
             line.expires = min(line.expires ?? end, end - line.duration)
         }
         plan.lines.append(line)
@@ -365,6 +379,18 @@ struct RoadPlanner {
     mutating func report(_ fix: Fix) {
         let t = fix.arrives
         switch link.offer(taken: fix.taken, at: t) {
+        case .dropped(.busy) where fault == .linkQueuesBusy:
+            // The mutant: queued, and sent when the link is free.
+            let free = link.busyUntil
+            switch link.offer(taken: fix.taken, at: free) {
+            case .dropped(let reason): add(free, .reportDropped(FixIndex(fix.index), reason: reason))
+            case .failed(let at, let reason):
+                add(free, .reportSent(FixIndex(fix.index), ageMs: (free - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+                add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: completionRank(at, sent: free))
+            case .sent(let delivered):
+                add(free, .reportSent(FixIndex(fix.index), ageMs: (free - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+                add(delivered, .reportDelivered(FixIndex(fix.index)), rank: completionRank(delivered, sent: free))
+            }
         case .dropped(let reason):
             add(t, .reportDropped(FixIndex(fix.index), reason: reason))
         case .failed(let at, let reason):
@@ -389,9 +415,9 @@ struct RoadPlanner {
     mutating func passes() {
         for (m, maneuver) in route.maneuvers.enumerated() {
             let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
-            guard let pass else { continue }
-            add(pass, .turnPassed(ManeuverIndex(m)), rank: 0)
-            guard !announcer.nowSpoken[m] else { continue }
+            guard let pass, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
+            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(m)), rank: 0)
+            guard !announcer.nowSpoken[m], fault != .nowSkippedSilently else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }

@@ -53,6 +53,8 @@ public struct LocationLink: Sendable, Equatable {
     public private(set) var busyUntil = SimTime.zero
     /// When the newest fix reported was taken.
     public private(set) var lastReported: SimTime? = nil
+    /// A deliberately broken link, for mutation testing (nil: the link as documented).
+    package var fault: RoadFault? = nil
 
     /// A link with the defaults of docs/scenario-format.md: 300 ms latency, 2 s freshness, no
     /// outages. Both spans lie within 0...1 h in a valid road (`RoadSetup.validate()`).
@@ -76,13 +78,13 @@ public struct LocationLink: Sendable, Equatable {
         if let last = lastReported, taken <= last { return .dropped(.outOfOrder) }
         lastReported = taken
         let lands = now + latency
-        let outage = outages.lazy.filter { $0.from > now && $0.from < lands }.map(\.from).min()
+        let outage = fault == .linkThroughOutage ? nil : outages.lazy.filter { $0.from > now && $0.from <= lands }.map(\.from).min()
         let deadline = taken + freshness
         if let outage, outage <= deadline {
             busyUntil = outage
             return .failed(at: outage, reason: .interrupted)
         }
-        if lands > deadline {
+        if lands > deadline, fault != .linkNoTimeout {
             busyUntil = deadline
             return .failed(at: deadline, reason: .timeout)
         }

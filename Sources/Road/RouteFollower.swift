@@ -72,9 +72,11 @@ public struct RouteFollower: Sendable {
     var implausibleStreak = 0
     /// When progress was last matched on the route: the search reaches
     /// ahead from here, so it keeps growing through a detour.
-    var matchedAt: SimTime? = nil
+    public private(set) var matchedAt: SimTime? = nil
     /// Where the car was when progress last moved, for fixes without a speed.
     var anchor: Vector? = nil
+    /// A deliberately broken follower, for mutation testing (nil: as documented).
+    package var fault: RoadFault? = nil
 
     /// A follower at the start of the route, nothing seen yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
@@ -87,7 +89,7 @@ public struct RouteFollower: Sendable {
 
     /// Whether the fix implies a speed over the plausible one since the last used fix.
     func implausible(_ fix: Fix) -> Bool {
-        guard let last = lastFix, let taken = lastTaken else { return false }
+        guard fault != .jumpTrusted, let last = lastFix, let taken = lastTaken else { return false }
         let seconds = Double((fix.taken - taken).ms) / 1000
         return (fix.position - last.position).length - last.accuracy - fix.accuracy > settings.plausibleSpeed * seconds
     }

@@ -168,6 +168,7 @@ import Testing
         #expect(Fixtures.drivesim("fuzz", "--mutant", "ears-erly").stderr.contains("Did you mean 'ears-early'?"))
         let list = Fixtures.drivesim("fuzz", "--list-mutants")
         #expect(list.code == 0)
-        #expect(list.stdout.split(separator: "\n").map { $0.prefix { $0 != " " } } == TalkArbiter.Fault.allCases.map { Substring($0.rawValue) })
+        #expect(list.stdout.split(separator: "\n").map { $0.prefix { $0 != " " } } == Mutant.allCases.map { Substring($0.name) })
+        #expect(list.stdout.contains("link-queues-busy             breaks road link "))
     }
 }

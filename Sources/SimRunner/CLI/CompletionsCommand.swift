@@ -1,3 +1,4 @@
+import Fuzzing
 import ScenarioFormat
 import TalkArbiter
 
@@ -88,7 +89,7 @@ enum CompletionsCommand: Command {
     static func values(of option: String) -> [String]? {
         switch option {
         case "--format": return RunCommand.formats
-        case "--mutant": return TalkArbiter.Fault.allCases.map(\.rawValue)
+        case "--mutant": return Mutant.allCases.map(\.name)
         default: return nil
         }
     }

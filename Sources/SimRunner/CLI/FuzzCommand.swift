@@ -7,6 +7,7 @@ import Foundation
 import Fuzzing
 import Review
 import ScenarioFormat
+import Road
 import SimRunner
 import TalkArbiter
 
@@ -17,7 +18,7 @@ enum FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
-        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--arbiter <command>]"
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -40,8 +41,12 @@ enum FuzzCommand: Command {
           --jobs <n>              Workers, 1 to 1024 (default: this machine's cores); the
                                   results, files and output are the same for every n.
           --out <dir>             Where reproducers go (default fuzz-failures).
-          --mutant <name>         Fuzz a deliberately broken arbiter instead (see --list-mutants).
-          --list-mutants          List the built-in mutants.
+          --mutant <name>         Fuzz a deliberately broken arbiter or road instead (see
+                                  --list-mutants); a road mutant makes every run a road run.
+          --road                  Draw road profiles too: half the runs (a draw of their own)
+                                  are small road drives with talk on top; the other runs are
+                                  exactly those of the campaign without --road.
+          --list-mutants          List the built-in mutants and what each breaks.
           --arbiter <command>     Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
                                   compared with drivesim's decision by decision; one worker.
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
@@ -54,11 +59,14 @@ enum FuzzCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: ["--list-mutants"])
+            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: ["--list-mutants", "--road"])
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
                 console.out("\(pad(fault.rawValue, 28)) breaks \(pad(fault.rule.rawValue, 15)) \(fault.summary)\n")
+            }
+            for fault in RoadFault.allCases {
+                console.out("\(pad(fault.rawValue, 28)) breaks \(pad(fault.check.description, 26)) \(fault.summary)\n")
             }
             return 0
         }
@@ -66,7 +74,8 @@ enum FuzzCommand: Command {
         settings.seed = try args.integer("--seed", in: 0...UInt64.max) ?? settings.seed
         settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
-        settings.fault = try args.value("--mutant").map(mutant(named:))
+        settings.mutant = try args.value("--mutant").map(mutant(named:))
+        settings.road = args.has("--road")
         var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
@@ -85,9 +94,10 @@ enum FuzzCommand: Command {
         let out = args.value("--out") ?? "fuzz-failures"
         if args.value("--out") != nil { try prepare(folder: out) }
 
-        let mutant = settings.fault.map { "mutant \($0.rawValue) (breaks \($0.rule.rawValue))" } ?? settings.arbiter.name
+        let mutant = settings.mutant.map { "mutant \($0.name) (breaks \($0.breaks))" } ?? settings.arbiter.name
         console.out(
-            "drivesim fuzz: seed \(settings.seed), runs \(settings.runs), shard \(settings.shard.index)/\(settings.shard.count), \(mutant)\n")
+            "drivesim fuzz: seed \(settings.seed), runs \(settings.runs), shard \(settings.shard.index)/\(settings.shard.count), \(mutant)"
+                + (settings.road ? ", road profiles" : "") + "\n")
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = console.errIsTerminal
@@ -108,10 +118,10 @@ enum FuzzCommand: Command {
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
-    /// The built-in mutant called `name`.
-    static func mutant(named name: String) throws(DrivesimError) -> TalkArbiter.Fault {
-        guard let fault = TalkArbiter.Fault(rawValue: name) else {
-            let all = TalkArbiter.Fault.allCases.map(\.rawValue)
+    /// The built-in mutant called `name`, the arbiter's or the road's.
+    static func mutant(named name: String) throws(DrivesimError) -> Mutant {
+        guard let fault = Mutant(name: name) else {
+            let all = Mutant.allCases.map(\.name)
             throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: all, suggestion: suggestion(for: name, among: all)))
         }
         return fault
@@ -141,16 +151,16 @@ enum FuzzCommand: Command {
         var written: [(Fuzzer.Failure, String?)] = []
         for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
-            let seed = fuzzer.settings.seed, fault = fuzzer.settings.fault
-            let replay = fault.map { " --mutant \($0.rawValue)" }
+            let seed = fuzzer.settings.seed, fault = fuzzer.settings.mutant
+            let replay = fault.map { " --mutant \($0.name)" }
                 ?? ArbiterProcess.current.map { " --arbiter '\($0.command)'" } ?? ""
             let check = failure.violation.check
             // The shrunk file's own violation: its times are what the file shows.
-            let violation = Fuzzer.violations(of: reproducer.scenario, fault: fault).first { $0.check == check } ?? failure.violation
-            let name = ReproducerFile.fileName(check: check, fault: fault, seed: seed, run: failure.run)
+            let violation = Fuzzer.violations(of: reproducer.scenario, mutant: fault).first { $0.check == check } ?? failure.violation
+            let name = ReproducerFile.fileName(check: check, mutant: fault, seed: seed, run: failure.run)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
-                reproducer.scenario, check: check, violation: violation, fault: fault, seed: seed, run: failure.run,
+                reproducer.scenario, check: check, violation: violation, mutant: fault, seed: seed, run: failure.run,
                 unshrunkSize: Shrinker.size(of: failure.scenario), file: name)
             console.err("FAIL run \(failure.run) (seed \(seed)): \(check) at \(violation.t): \(violation.message)\n")
             do {
@@ -168,11 +178,12 @@ enum FuzzCommand: Command {
 
     /// Replaying a mutant's reproducer without `--mutant` (`run`): a note on
     /// standard error that it passes only because the real arbiter is right.
-    static func noteMutantReproducer(_ scenario: Scenario, fault: TalkArbiter.Fault?, console: inout Console) {
-        guard fault == nil, let noted = ReproducerFile.mutant(noted: scenario.description) else { return }
+    static func noteMutantReproducer(_ scenario: Scenario, fault: Mutant?, console: inout Console) {
+        guard fault == nil, let noted = ReproducerFile.anyMutant(noted: scenario.description) else { return }
+        let real = noted.talk != nil ? "arbiter" : "road"
         console.err(
-            "note: a reproducer of mutant \(noted.rawValue); it passes only because the real arbiter is right "
-                + "(replay the failure with --mutant \(noted.rawValue))\n")
+            "note: a reproducer of mutant \(noted.name); it passes only because the real \(real) is right "
+                + "(replay the failure with --mutant \(noted.name))\n")
     }
 
     /// How many failures of one check are shrunk to find the smallest reproducer.

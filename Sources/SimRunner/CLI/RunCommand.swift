@@ -47,7 +47,7 @@ enum RunCommand: Command {
           --to <seconds>          Show up to this time (text and json: events at or before it).
           --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
                                   road, link (the road's reports).
-          --mutant <name>         Use a deliberately broken arbiter, to replay a reproducer
+          --mutant <name>         Use a deliberately broken arbiter or road, to replay a reproducer
                                   that 'drivesim fuzz --mutant' wrote.
           --arbiter <command>     Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
@@ -89,7 +89,7 @@ enum RunCommand: Command {
         let scenario = try load(file)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault)
+        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
         let timeline = verdict.simulation.timeline
         let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {

@@ -7,7 +7,7 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case lineAfterManeuver = "line-after-maneuver"
     /// Every maneuver passed got a "now" line, or the timeline says why not (when it ended is R1's).
     case nowLine = "now-line"
-    /// No report is sent stale, and never two are in flight.
+    /// No report is sent stale or queued (later than its fix arrived), and never two are in flight.
     case link
     /// Every maneuver the true track reaches is passed in the timeline (Invariants+RoadTruth).
     case announced
@@ -32,7 +32,7 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
 extension Invariants {
     /// R1 no guidance line plays after its maneuver has been passed; R2 every
     /// maneuver passed got a "now" line (R1 sees that it ended before), or
-    /// the timeline says why not; R3 no report is sent stale, never two in flight.
+    /// the timeline says why not; R3 no report is sent stale or queued, never two in flight.
     public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -86,9 +86,16 @@ extension Invariants {
         }
         // R3: the link.
         var inFlight: String? = nil
+        var arrivedAt: [Int32: SimTime] = [:]
         for event in timeline.events {
             switch event.what {
+            case .road(.fixArrived(let fix, _, _)): arrivedAt[fix.raw] = arrivedAt[fix.raw] ?? event.t
             case .road(.reportSent(let fix, let age, _, _)):
+                // Dropped, never queued: a report is sent in the instant its fix arrives, or not at all.
+                if let arrived = arrivedAt[fix.raw], arrived != event.t {
+                    found.append(.init(check: .road(.link), t: event.t,
+                                       message: "f\(fix.raw) arrived at \(arrived) but was reported at \(event.t): it was queued"))
+                }
                 if age > road.link.freshness.ms {
                     found.append(.init(check: .road(.link), t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
                 }

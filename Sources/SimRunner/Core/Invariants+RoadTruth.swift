@@ -17,6 +17,11 @@ extension Invariants {
         let tolerance: Double
         /// Whether there is any truth to compare with.
         var known: Bool { trajectory != nil || passes.contains { $0 != nil } }
+        /// How far ahead of the truth the follower's progress may honestly be
+        /// (the worst accuracy, twice the worst noise of a fix, four deviations
+        /// of correlated noise, projected onto a corner, and 5 m), meters;
+        /// nil without generated fixes.
+        let ahead: Double?
 
         init?(_ road: Scenario.Road) {
             guard var route = try? Route(points: road.points) else { return nil }
@@ -30,8 +35,11 @@ extension Invariants {
                 let t = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
                 trajectory = t
                 passes = route.maneuvers.map { m in t?.time(reaching: m.distance) }
+                let noise = g.stretches.map(\.noise).reduce(g.noise, max) * (g.correlation == nil ? 1 : 4)
+                ahead = tolerance + 2 * 2.0.squareRoot() * noise + 5
             case .recorded:
                 tolerance = 0
+                ahead = nil
                 trajectory = nil
                 passes = road.trueTrack(on: route)?.passTimes(on: route) ?? Array(repeating: nil, count: route.maneuvers.count)
             }
@@ -73,7 +81,9 @@ extension Invariants {
     /// while the app knows where it is (a trusted fix taken within
     /// `positionFresh`; beyond that its position is a prediction, and how
     /// far the car truly went is not the app's to know);
-    /// R7 `passed-truth`: "turn passed" never before the true track passed it.
+    /// R7 `passed-truth`: "turn passed" never before the true track passed
+    /// it, and the follower never moves on to the next maneuver
+    /// (`road.turn.upcoming`) while the true track is more than `RoadTruth.ahead` before it.
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -90,6 +100,7 @@ extension Invariants {
         var arrived: [Int32] = []
         var reported: Set<Int32> = []
         var lastTrustedTaken: SimTime? = nil
+        var lastArrivedTaken: SimTime? = nil
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
@@ -108,7 +119,21 @@ extension Invariants {
                 }
             case .road(.fixArrived(let f, let age, let trusted)):
                 arrived.append(f.raw)
+                lastArrivedTaken = event.t - SimTime(ms: age)
                 if trusted { lastTrustedTaken = event.t - SimTime(ms: age) }
+            case .road(.turnUpcoming(let next, _, _)):
+                // The follower moved on past the maneuver before `next` with the fix just arrived:
+                // the car must truly be there, within what the fixes' accuracy and noise allow.
+                guard next.maneuver.int > 0, next.maneuver.int <= truth?.route.maneuvers.count ?? 0, let taken = lastArrivedTaken,
+                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead
+                else { continue }
+                let behind = truth.route.maneuvers[next.maneuver.int - 1].distance - trajectory.state(at: taken).distance
+                // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.
+                let aside = road.drive?.detours.map { abs($0.offset(at: taken)) }.max() ?? 0
+                if behind > slack + 2 * aside {
+                    found.append(.init(check: .road(.passedTruth), t: event.t,
+                                       message: "the follower moved past \(truth.route.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"))
+                }
             case .road(.reportSent(let f, let age, _, _)):
                 reported.insert(f.raw)
                 let taken = event.t - SimTime(ms: age)

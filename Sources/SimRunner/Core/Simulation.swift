@@ -1,5 +1,6 @@
 import AudioBus
 import Guidance
+import Road
 import SimClock
 import TalkArbiter
 
@@ -47,8 +48,10 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with a deliberately broken arbiter (nil: the
     /// reference), for mutation testing; `scenario` must be valid (decoded,
     /// generated or validated), since it is not checked again.
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, recordingDecisions: Bool = false) {
-        self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
+    package init(
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, recordingDecisions: Bool = false
+    ) {
+        self.init(scenario, roster: nil, roadFault: roadFault, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
     }
 
     /// Simulates `scenario` over a road planned beforehand (`bench` times
@@ -65,12 +68,14 @@ public struct Simulation: Sendable {
     /// is compared as it is recorded and the events are kept only from the
     /// first that differs: the timeline is the same as without, but a run
     /// that repeats the earlier one shares its storage and allocates none.
+    /// `roadFault` plans the road with a deliberately broken road (mutation testing).
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, recordingDecisions: Bool, expected: [TimelineEvent]? = nil,
-        make: (ArbiterTables) -> A
+        _ scenario: Scenario, roster: Roster?, roadFault: RoadFault? = nil, recordingDecisions: Bool,
+        expected: [TimelineEvent]? = nil, make: (ArbiterTables) -> A
     ) {
         var run = Run(
-            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road)), expected: expected, make: make)
+            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road, fault: roadFault)),
+            expected: expected, make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()
         run.finishRecording()

@@ -1,3 +1,4 @@
+import Road
 import SimClock
 import TalkArbiter
 
@@ -36,14 +37,15 @@ public struct Verdict: Sendable {
 
     /// The same with a deliberately broken arbiter (nil: the reference), for
     /// mutation testing, over a scenario known to be valid (not checked again).
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?) {
-        self.init(scenario, differential: false) { TalkArbiter($0, fault: fault) }
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil) {
+        self.init(scenario, differential: false, roadFault: roadFault) { TalkArbiter($0, fault: fault) }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
     /// tables, over a scenario known to be valid (not checked again).
-    package init<A: Arbiter>(_ scenario: Scenario, differential: Bool, make: (ArbiterTables) -> A) {
-        simulation = Simulation(scenario, roster: nil, recordingDecisions: differential, make: make)
+    /// `roadFault` plans the road deliberately broken (mutation testing), both times.
+    package init<A: Arbiter>(_ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, make: (ArbiterTables) -> A) {
+        simulation = Simulation(scenario, roster: nil, roadFault: roadFault, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
@@ -56,7 +58,7 @@ public struct Verdict: Sendable {
         // it plans the road again, so a planner that is not deterministic is caught.
         // It compares its events with the first run's as it goes, so a repeat allocates no timeline.
         let again = Simulation(
-            scenario, roster: scenario.road == nil ? roster : nil, recordingDecisions: false,
+            scenario, roster: scenario.road == nil ? roster : nil, roadFault: roadFault, recordingDecisions: false,
             expected: simulation.timeline.events, make: make)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)

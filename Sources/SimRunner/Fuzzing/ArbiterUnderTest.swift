@@ -1,3 +1,4 @@
+import Road
 import SimRunner
 import TalkArbiter
 
@@ -7,33 +8,45 @@ import TalkArbiter
 public struct ArbiterUnderTest: Sendable {
     /// A name for reports: `the arbiter`, `mutant held-ignored`, or the type's name.
     public let name: String
+    /// The built-in arbiter mutant, if this is one.
+    package var fault: TalkArbiter.Fault? { mutant?.talk }
+    /// The built-in road mutant, if this is one (the arbiter is the reference then).
+    package var roadFault: RoadFault? { mutant?.road }
     /// The built-in mutant, if this is one.
-    package let fault: TalkArbiter.Fault?
+    package let mutant: Mutant?
     /// Whether this is the reference arbiter itself.
     public let isReference: Bool
     /// Checks one scenario with this arbiter.
     let verdict: @Sendable (Scenario) -> Verdict
 
     /// The reference arbiter, `TalkArbiter`.
-    public static let reference = ArbiterUnderTest(name: "the arbiter", fault: nil, isReference: true) { Verdict($0, fault: nil) }
+    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil) }
 
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: String(describing: type), fault: nil, isReference: false) {
+        ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false) {
             Verdict($0, differential: differential) { A($0) }
         }
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another process).
     package static func custom(name: String, verdict: @escaping @Sendable (Scenario) -> Verdict) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: name, fault: nil, isReference: false, verdict: verdict)
+        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict)
     }
 
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.
     package static func mutant(_ fault: TalkArbiter.Fault?) -> ArbiterUnderTest {
-        guard let fault else { return .reference }
-        return ArbiterUnderTest(name: "mutant \(fault.rawValue)", fault: fault, isReference: false) { Verdict($0, fault: fault) }
+        builtIn(fault.map(Mutant.talk))
+    }
+
+    /// A built-in mutant of the arbiter or of the road, or the reference for nil.
+    package static func builtIn(_ mutant: Mutant?) -> ArbiterUnderTest {
+        guard let mutant else { return .reference }
+        let (fault, roadFault) = (mutant.talk, mutant.road)
+        return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false) {
+            Verdict($0, fault: fault, roadFault: roadFault)
+        }
     }
 
     /// Checks `scenario` with this arbiter: simulated twice, every check, and

@@ -23,6 +23,16 @@ public struct Fuzzer: Sendable {
             get { arbiter.fault }
             set { arbiter = .mutant(newValue) }
         }
+        /// The built-in mutant under test (the arbiter's or the road's), if any; setting it sets `arbiter`.
+        package var mutant: Mutant? {
+            get { arbiter.mutant }
+            set { arbiter = .builtIn(newValue) }
+        }
+        /// Whether runs draw road profiles too (`fuzz --road`): then half the
+        /// runs, chosen by a draw of their own, are road runs
+        /// (`RoadGenerator`), and the rest are exactly the talk-only runs of a
+        /// campaign without it. A road mutant makes every run a road run.
+        public var road = false
         /// How many failures are kept, per check (the check of a run's first
         /// violation); the rest are only counted, so memory stays bounded
         /// however many runs fail.
@@ -76,13 +86,30 @@ public struct Fuzzer: Sendable {
 
     /// The scenario of run `run` of the campaign.
     package static func scenario(campaign: UInt64, run: Int, fault: TalkArbiter.Fault?) -> Scenario {
-        var generator = CollisionGenerator(seed: seed(campaign: campaign, run: run), fault: fault)
-        return generator.scenario(name: "fuzz seed \(campaign) run \(run)")
+        scenario(campaign: campaign, run: run, mutant: fault.map(Mutant.talk), road: false)
+    }
+
+    /// The scenario of run `run` of a campaign with `mutant`, road profiles
+    /// on or off. A run's choice between a road and a talk-only scenario is a
+    /// draw of its own, so its talk-only scenario is the same whether road
+    /// profiles are on or not.
+    package static func scenario(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> Scenario {
+        let runSeed = seed(campaign: campaign, run: run)
+        let name = "fuzz seed \(campaign) run \(run)"
+        if road || mutant?.road != nil {
+            var choice = SplitMix64(seed: runSeed ^ RoadGenerator.salt)
+            if mutant?.road != nil || choice.chance(50) {
+                var generator = RoadGenerator(seed: choice.next(), mutant: mutant)
+                return generator.scenario(name: name)
+            }
+        }
+        var generator = CollisionGenerator(seed: runSeed, fault: mutant?.talk)
+        return generator.scenario(name: name)
     }
 
     /// Generates and checks one run; returns its first violation, if any.
     public mutating func run(_ index: Int) {
-        let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, fault: settings.fault)
+        let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
         let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter)
         runsDone += 1
         rulesFired.add(RuleCoverage(timeline))
@@ -111,6 +138,11 @@ public struct Fuzzer: Sendable {
     /// Every broken check of one scenario, in time order.
     package static func violations(of scenario: Scenario, fault: TalkArbiter.Fault?) -> [Violation] {
         check(scenario, arbiter: .mutant(fault)).0
+    }
+
+    /// Every broken check of one scenario with a built-in mutant (nil: the reference), in time order.
+    package static func violations(of scenario: Scenario, mutant: Mutant?) -> [Violation] {
+        check(scenario, arbiter: .builtIn(mutant)).0
     }
 
     /// Every broken check of one scenario with `arbiter`, in time order.

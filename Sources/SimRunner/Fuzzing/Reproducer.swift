@@ -1,5 +1,6 @@
 import ScenarioFormat
 import SimClock
+import Road
 import SimRunner
 import TalkArbiter
 
@@ -13,8 +14,13 @@ package enum ReproducerFile {
     /// or `rule-barge-in-seed-1-run-268.json`. One campaign writes one file per
     /// check, so names never collide; the same campaign always gives the same names.
     package static func fileName(check: Check, fault: TalkArbiter.Fault?, seed: UInt64, run: Int) -> String {
-        let mutant = fault.map { "-\($0.rawValue)" } ?? ""
-        return "\(slug(check))\(mutant)-seed-\(seed)-run-\(run).json"
+        fileName(check: check, mutant: fault.map(Mutant.talk), seed: seed, run: run)
+    }
+
+    /// The same for any built-in mutant, the road's included.
+    package static func fileName(check: Check, mutant: Mutant?, seed: UInt64, run: Int) -> String {
+        let name = mutant.map { "-\($0.name)" } ?? ""
+        return "\(slug(check))\(name)-seed-\(seed)-run-\(run).json"
     }
 
     /// A check in kebab case: `invariant-3`, `rule-barge-in`, `road-<check>`.
@@ -33,17 +39,29 @@ package enum ReproducerFile {
 
     /// The sentence a mutant's reproducer carries in its `description`, so
     /// that replaying it without `--mutant` (which passes) says why it passes.
-    package static func mutantNote(_ fault: TalkArbiter.Fault) -> String {
-        "Without --mutant \(fault.rawValue) this scenario passes only because the real arbiter is right: "
-            + "its expectations pin what the real arbiter does at the collision."
+    package static func mutantNote(_ fault: TalkArbiter.Fault) -> String { mutantNote(.talk(fault)) }
+
+    /// The same for any built-in mutant: a road mutant's says the real road is right.
+    package static func mutantNote(_ mutant: Mutant) -> String {
+        switch mutant {
+        case .talk(let fault):
+            return "Without --mutant \(fault.rawValue) this scenario passes only because the real arbiter is right: "
+                + "its expectations pin what the real arbiter does at the collision."
+        case .road(let fault):
+            return "Without --mutant \(fault.rawValue) this scenario passes only because the real road is right: "
+                + "its expectations pin what the real road does at the failure."
+        }
     }
 
-    /// The mutant a reproducer's description names in its `mutantNote`, if any.
-    package static func mutant(noted description: String?) -> TalkArbiter.Fault? {
+    /// The arbiter's mutant a reproducer's description names in its `mutantNote`, if any.
+    package static func mutant(noted description: String?) -> TalkArbiter.Fault? { anyMutant(noted: description)?.talk }
+
+    /// The built-in mutant (the arbiter's or the road's) a reproducer's description names in its `mutantNote`, if any.
+    package static func anyMutant(noted description: String?) -> Mutant? {
         guard let description, let start = description.firstRange(of: "Without --mutant ")?.upperBound else { return nil }
         let name = description[start...].prefix { $0 != " " }
-        guard let fault = TalkArbiter.Fault(rawValue: String(name)), description.contains(mutantNote(fault)) else { return nil }
-        return fault
+        guard let mutant = Mutant(name: String(name)), description.contains(mutantNote(mutant)) else { return nil }
+        return mutant
     }
 
     /// `small` (a shrunk scenario that breaks `check`) ready to be written as
@@ -52,10 +70,19 @@ package enum ReproducerFile {
         _ small: Scenario, check: Check, violation: Violation, fault: TalkArbiter.Fault?,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String
     ) -> Scenario {
+        prepare(small, check: check, violation: violation, mutant: fault.map(Mutant.talk), seed: seed, run: run,
+                unshrunkSize: unshrunkSize, file: file)
+    }
+
+    /// The same for any built-in mutant, the road's included.
+    package static func prepare(
+        _ small: Scenario, check: Check, violation: Violation, mutant fault: Mutant?,
+        seed: UInt64, run: Int, unshrunkSize: Int, file: String
+    ) -> Scenario {
         var out = small
-        let replay = fault.map { " --mutant \($0.rawValue)" } ?? ""
+        let replay = fault.map { " --mutant \($0.name)" } ?? ""
         out.name = "fuzz seed \(seed) run \(run): \(check)"
-        out.expect = expectations(small, violation: violation, fault: fault)
+        out.expect = expectations(small, violation: violation, mutant: fault)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message). Found by drivesim fuzz --seed \(seed), run \(run)\(replay); "
             + "shrunk from \(unshrunkSize) to \(Shrinker.size(of: small)) items. Replay: drivesim run \(file)\(replay)."
@@ -76,11 +103,16 @@ package enum ReproducerFile {
     /// failed, so there is no correct behaviour to pin) or when no such
     /// matchers exist.
     package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher] {
+        expectations(scenario, violation: violation, mutant: fault.map(Mutant.talk))
+    }
+
+    /// The same for any built-in mutant, the road's included.
+    package static func expectations(_ scenario: Scenario, violation: Violation, mutant fault: Mutant?) -> [Matcher] {
         guard let fault else { return [] }
         var plain = scenario
         plain.expect = []
         let real = Verdict(plain, fault: nil).simulation.timeline
-        let mutant = Verdict(plain, fault: fault).simulation.timeline
+        let mutant = Verdict(plain, fault: fault.talk, roadFault: fault.road).simulation.timeline
         var matchers = pins(real, at: violation.t, against: nil)
         if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
             for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {

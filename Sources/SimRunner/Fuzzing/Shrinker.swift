@@ -1,5 +1,7 @@
 import ScenarioFormat
 import SimClock
+import Guidance
+import Road
 import SimRunner
 import TalkArbiter
 
@@ -24,6 +26,11 @@ public struct Shrinker {
 
     package init(check: Check, fault: TalkArbiter.Fault? = nil) {
         self.init(check: check, arbiter: .mutant(fault))
+    }
+
+    /// A shrinker for failures of `check` by a built-in mutant of the arbiter or the road (nil: the reference).
+    package init(check: Check, mutant: Mutant?) {
+        self.init(check: check, arbiter: .builtIn(mutant))
     }
 
     /// A shrinker for failures of `check` by `arbiter` (a divergence from the
@@ -56,9 +63,18 @@ public struct Shrinker {
     }
 
     /// The number of items: lines, stretches (a reply is its stretches) and utterances.
+    /// With a road, its maneuvers and the road's windows, stops, detours and jumps count too.
     public static func size(of scenario: Scenario) -> Int {
         scenario.guidance.count + scenario.replies.reduce(0) { $0 + $1.stretches.count }
-            + scenario.dad.reduce(0) { $0 + 1 + ($1.reply?.stretches.count ?? 0) }
+            + scenario.dad.reduce(0) { $0 + 1 + ($1.reply?.stretches.count ?? 0) } + (scenario.road.map(roadSize) ?? 0)
+    }
+
+    /// The road's items: maneuvers, outages, segments, background windows, stops, detours, gaps, late windows, jumps.
+    static func roadSize(_ road: Scenario.Road) -> Int {
+        var n = road.maneuvers.count + road.link.outages.count + (road.segments?.count ?? 0) + road.background.count
+        n += (road.drive?.profile.stops.count ?? 0) + (road.drive?.detours.count ?? 0)
+        if case .generated(let g) = road.fixes { n += g.gaps.count + g.late.count + g.jumps.count }
+        return n
     }
 
     // MARK: Removing
@@ -106,6 +122,33 @@ public struct Shrinker {
                 var c = s; c.dad[i].reply!.stretches.remove(at: k); out.append(c)
             }
         }
+        if let road = s.road { out += roadRemovals(of: s, road) }
+        return out
+    }
+
+    /// Every scenario with one road item fewer: a window, a stop, a detour, a jump, a maneuver.
+    private func roadRemovals(of s: Scenario, _ road: Scenario.Road) -> [Scenario] {
+        var out: [Scenario] = []
+        func with(_ change: (inout Scenario.Road) -> Void) {
+            var c = s; change(&c.road!); out.append(c)
+        }
+        for i in road.link.outages.indices { with { $0.link.outages.remove(at: i) } }
+        if let segments = road.segments {
+            with { $0.segments = nil }
+            if segments.count > 1 { for i in segments.indices { with { $0.segments!.remove(at: i) } } }
+        }
+        for i in road.background.indices { with { $0.background.remove(at: i) } }
+        for i in road.drive?.profile.stops.indices ?? 0..<0 { with { $0.drive!.profile.stops.remove(at: i) } }
+        for i in road.drive?.detours.indices ?? 0..<0 { with { $0.drive!.detours.remove(at: i) } }
+        if case .generated(let g) = road.fixes {
+            func fixes(_ change: @escaping (inout FixGenerator) -> Void) {
+                with { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+            }
+            for i in g.gaps.indices { fixes { $0.gaps.remove(at: i) } }
+            for i in g.late.indices { fixes { $0.late.remove(at: i) } }
+            for i in g.jumps.indices { fixes { $0.jumps.remove(at: i) } }
+        }
+        if road.maneuvers.count > 1 { for i in road.maneuvers.indices { with { $0.maneuvers.remove(at: i) } } }
         return out
     }
 
@@ -134,6 +177,7 @@ public struct Shrinker {
         for i in current.replies.indices {
             for k in current.replies[i].stretches.indices { attempt { $0.replies[i].stretches[k].ready = .zero } }
         }
+        if current.road != nil { simplifyRoad(&current) }
         // Words are not behaviour the arbiter reads: drop them where the failure survives.
         attempt { $0.dropTexts() }
         // Start at zero.
@@ -146,6 +190,34 @@ public struct Shrinker {
             }
         }
         return current
+    }
+}
+
+extension Shrinker {
+    /// The road's settings back to their defaults, each only where the failure survives.
+    private mutating func simplifyRoad(_ current: inout Scenario) {
+        func attempt(_ change: (inout Scenario.Road) -> Void) {
+            var candidate = current
+            change(&candidate.road!)
+            if candidate != current, fails(candidate) { current = candidate }
+        }
+        func fixes(_ change: (inout FixGenerator) -> Void) {
+            attempt { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+        }
+        let link = LocationLink(), fixDefaults = FixGenerator(), guidance = GuidanceSettings(language: current.road!.language)
+        attempt { $0.link.latency = link.latency }
+        attempt { $0.link.freshness = link.freshness }
+        attempt { $0.guidance.outputLatency = guidance.outputLatency }
+        fixes { $0.dropPercent = 0 }
+        fixes { $0.jitter = .zero }
+        fixes { $0.correlation = nil }
+        fixes { $0.accuracySpread = 0 }
+        fixes { $0.noise = fixDefaults.noise }
+        fixes { $0.accuracy = fixDefaults.accuracy }
+        fixes { $0.delay = fixDefaults.delay }
+        fixes { $0.every = fixDefaults.every }
+        attempt { $0.drive?.start = .zero }
+        attempt { r in if let first = r.drive?.profile.steps.first { r.drive!.profile.steps = [first] } }
     }
 }
 

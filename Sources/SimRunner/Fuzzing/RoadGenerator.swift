@@ -1,0 +1,353 @@
+import Guidance
+import Road
+import ScenarioFormat
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// Makes road scenarios from a seed (`fuzz --road`, and every run of a road
+/// mutant's campaign): valid by construction, small (a route of a few km,
+/// a drive of a few minutes), and aimed at the road's boundaries.
+///
+/// Each scenario draws a *road profile* (swarm testing again): a dense route
+/// (a vertex every 10 m, as routing engines return) or a sparse one (vertices
+/// at the turns only) with 1–5 maneuvers of any kind, speeds of 20–130 km/h,
+/// stops, a detour, fixes with uniform or correlated noise, jitter, drops,
+/// a tunnel, late fixes, multipath jumps, a slow or lossy link with outages,
+/// guidance segments and the background, the output latency, and talk on
+/// top (hand-written lines, Pippa's replies, Dad's questions). A dry run then moves one to three
+/// things onto the road's boundaries: a reply whose stretch has exactly
+/// `waitLimit` left (±1 ms) when a generated line comes due; a segment ending
+/// in the instant a fix arrives; an outage beginning while a report is in
+/// flight (or in the instant it lands); a freshness limit a report reaches
+/// in flight; a jump 40–140 m before a turn; a hand-written line playing when a
+/// generated one comes due; a tunnel ending shortly before a turn.
+struct RoadGenerator {
+    /// Mixed into a run's seed for the draw that picks a road run, so that
+    /// the talk generator's draws are untouched.
+    static let salt: UInt64 = 0x526F_6164_5072_6F66
+
+    private var random: SplitMix64
+    private let mutant: Mutant?
+
+    /// A generator for one road scenario; the dry runs use the mutant under test.
+    init(seed: UInt64, mutant: Mutant?) {
+        random = SplitMix64(seed: seed)
+        self.mutant = mutant
+    }
+
+    /// One road scenario, valid by `Scenario.validate()`.
+    mutating func scenario(name: String) -> Scenario {
+        var scenario = base(name: name)
+        if !scenario.isValid {
+            // Valid by construction; should a draw ever slip, the optional windows go, never the run.
+            scenario.road?.segments = nil
+            scenario.road?.background = []
+            scenario.road?.link.outages = []
+            assert(scenario.isValid, "RoadGenerator made an invalid scenario")
+        }
+        for _ in 0..<Int(random.int(in: 1...3)) {
+            var candidate = scenario
+            snap(&candidate)
+            if candidate.isValid { scenario = candidate }
+        }
+        return scenario
+    }
+
+    // MARK: The profile and the base scenario
+
+    private mutating func ms(_ range: ClosedRange<Int64>) -> SimTime { SimTime(ms: random.int(in: range)) }
+
+    private mutating func base(name: String) -> Scenario {
+        let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
+        let dense = random.chance(50)
+        let count = Int(random.int(in: 1...5))
+        let arrives = random.chance(60)
+        // A zigzag that never crosses itself: east, then north or south, then east…
+        var position = Vector(x: 0, y: 0)
+        var points = [projection.unproject(position)]
+        var specs: [Scenario.ManeuverSpec] = []
+        var along = 0.0
+        var corners: [Double] = []
+        var eastward = true
+        var directions: [Vector] = []
+        let legs = count + (arrives ? 0 : 1)
+        for i in 0..<legs {
+            // The car sets off from a standstill: the first turn is 700 m or more away (see `calm`).
+            let leg = Double(random.int(in: i == 0 ? 700...1_200 : 150...700))
+            let direction = eastward ? Vector(x: 1, y: 0) : Vector(x: 0, y: random.chance(50) ? 1 : -1)
+            directions.append(direction)
+            if dense {
+                var done = 10.0
+                while done < leg { points.append(projection.unproject(position + direction * done)); done += 10 }
+            }
+            position = position + direction * leg
+            points.append(projection.unproject(position))
+            along += leg
+            corners.append(along)
+            eastward.toggle()
+        }
+        let kinds = Turn.allCases.filter { $0 != .arrive }
+        for i in 0..<count {
+            let point = projection.unproject(pointAt(corners[i], points: points, projection: projection))
+            let last = arrives && i == count - 1
+            let turn = last ? Turn.arrive : random.pick(kinds)
+            var details = ManeuverDetails()
+            if turn == .roundabout { details.exit = Int(random.int(in: 1...4)) }
+            if turn == .offRamp && random.chance(50) { details.exitNumber = "\(random.int(in: 1...40))" }
+            if last && random.chance(50) { details.side = random.pick(ArrivalSide.allCases) }
+            let street = !last && random.chance(30) ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro"]) : nil
+            specs.append(Scenario.ManeuverSpec(id: "m\(i)", point: point, turn: turn, street: street, details: details))
+        }
+        // The drive.
+        let kmh = { (r: inout SplitMix64) in Double(r.int(in: 20...130)) / 3.6 }
+        var steps = [SpeedProfile.Step(from: 0, speed: kmh(&random))]
+        // The guidance times its lines at the believed speed, so a car speeding up within a few
+        // hundred meters of a turn hears its "now" line late (a known limit, docs/fuzzing.md):
+        // the car speeds up (setting off, a higher target, or leaving a stop) only 700 m or more
+        // before the next turn (up to 330 m of speeding up to 130 km/h, then the "now" line's
+        // lead), or after the last. Slowing down is drawn anywhere.
+        let turns = corners.prefix(count)
+        func calm(_ d: Double) -> Bool { !turns.contains { $0 > d && $0 - d < 700 } }
+        if random.chance(40) {
+            let from = Double(random.int(in: 100...Int64(along - 50))), speed = kmh(&random)
+            if speed < steps[0].speed || calm(from) { steps.append(SpeedProfile.Step(from: from, speed: speed)) }
+        }
+        var profile = SpeedProfile(steps: steps)
+        if random.chance(25) {
+            let at = Double(random.int(in: 50...Int64(along - 20)))
+            if calm(at) { profile.stops = [SpeedProfile.Stop(at: at, dwell: ms(2_000...30_000))] }
+        }
+        let start = SimTime(ms: random.pick([0, random.int(in: 0...5_000)]))
+        let trajectory = Trajectory(profile: profile, length: along, start: start)
+        let span = trajectory.arrival.ms
+        var drive = Scenario.Drive(start: start, profile: profile)
+        // Fixes.
+        var g = FixGenerator()
+        g.seed = UInt64(random.int(in: 0...4_294_967_295))
+        let jumps = random.chance(30)
+        g.every = SimTime(ms: jumps ? 1_000 : random.pick([1_000, 1_000, 500, 2_000]))
+        g.accuracy = Double(random.pick([5, 5, 10, random.int(in: 3...(jumps ? 10 : 25))]))
+        g.noise = Double(random.pick([0, 3, 3, random.int(in: 0...10)]))
+        // The fixes' reported accuracy is honest (the checks trust it): uniform noise within it,
+        // correlated (normal) noise with its deviation at most a third of it.
+        if random.chance(20) { g.correlation = ms(5_000...30_000) }
+        g.noise = min(g.noise, g.correlation == nil ? g.accuracy : (g.accuracy / 3).rounded(.down))
+        if !jumps && random.chance(20) { g.accuracySpread = Int(random.int(in: 10...60)) }
+        g.delay = ms(100...600)
+        g.jitter = SimTime(ms: random.pick([0, 0, 400, random.int(in: 0...1_500)]))
+        // Jumps are single: a fix used after one not used (dropped, out of order, or a jump
+        // itself) may honestly be farther off, so no jitter then, and jumps 5 s apart.
+        if jumps { g.jitter = .zero }
+        if jumps {
+            // Single multipath jumps ahead along the route, each 110–160 m: farther than the
+            // plausibility gate allows in 1 s, within the follower's search window.
+            g.jumps = (0..<Int(random.int(in: 1...2))).map { _ in
+                FixGenerator.Jump(at: ms(start.ms...max(start.ms, span - 1_000)), along: Double(random.int(in: 110...160)),
+                                  across: Double(random.int(in: -10...10)))
+            }
+            // The first one from 40–70 m before a turn onto the road after it, 80–100 m
+            // past the turn (100 m or more away, but within the follower's search window),
+            // where a follower that trusts it moves on past the turn early.
+            let eligible = (0..<count).filter { $0 + 1 < count && $0 + 1 < directions.count }
+            if !eligible.isEmpty {
+                let k = random.pick(eligible), before = Double(random.int(in: 40...70))
+                let incoming = directions[k], outgoing = directions[k + 1]
+                let side = (outgoing.x * incoming.y - outgoing.y * incoming.x) > 0 ? 1.0 : -1.0
+                if let at = trajectory.time(reaching: corners[k] - before) {
+                    g.jumps[0] = FixGenerator.Jump(at: at, along: before, across: side * Double(random.int(in: 80...100)))
+                }
+            }
+            g.jumps = RoadGenerator.apart(g.jumps)
+        } else {
+            g.dropPercent = random.pick([0, 0, 2, 10])
+            // A tunnel: dead reckoning at the believed speed, so not while the car speeds up
+            // (setting off, a higher target, leaving a stop), which the app cannot know
+            // (docs/fuzzing.md#what-the-road-generator-leaves-out).
+            if random.chance(30), steps.count == 1 || steps[1].speed < steps[0].speed, profile.stops.isEmpty {
+                let cruising = start.ms + Int64(steps[0].speed / profile.accel * 1000) + 2_000
+                let from = ms(min(cruising, span)...max(cruising, span - 5_000))
+                g.gaps = [TimeWindow(from: from, to: from + ms(5_000...60_000))]
+            }
+            if random.chance(15) {
+                let from = ms(start.ms...max(start.ms, span - 5_000))
+                g.late = [(TimeWindow(from: from, to: from + ms(2_000...20_000)), ms(500...4_000))]
+            }
+        }
+        if !jumps && random.chance(15) {
+            let from = ms(start.ms...max(start.ms, span - 20_000))
+            let detour = Scenario.Detour(window: TimeWindow(from: from, to: from + ms(10_000...40_000)),
+                                         offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))
+            // A detour is a sideways offset from the route (docs/road.md): across a turn the
+            // offset would swing round with the road and the car jump, so it stays on one leg,
+            // its offset and 30 m clear of every turn.
+            let a = trajectory.state(at: detour.window.from).distance, b = trajectory.state(at: detour.window.to).distance
+            let clear = abs(detour.offset) + 30
+            if !corners.dropLast().contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
+        }
+        let language: Language = random.chance(50) ? .ko : .en
+        var road = Scenario.Road(language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
+        // The link.
+        road.link.latency = SimTime(ms: random.pick([0, 300, 300, random.int(in: 100...3_000)]))
+        road.link.freshness = SimTime(ms: random.pick([2_000, 2_000, random.int(in: 500...4_000)]))
+        if random.chance(40) {
+            var t = start.ms
+            road.link.outages = (0..<Int(random.int(in: 1...2))).compactMap { _ in
+                let from = t + random.int(in: 0...max(1, (span - t) / 2))
+                let to = from + random.int(in: 2_000...30_000)
+                t = to + 1
+                return TimeWindow(from: SimTime(ms: from), to: SimTime(ms: to))
+            }
+        }
+        // The app: guidance segments, the background.
+        if random.chance(35) {
+            let a = random.int(in: 0...max(1, span / 2)), b = a + random.int(in: 10_000...max(10_001, span))
+            var segments = [TimeWindow(from: SimTime(ms: a), to: SimTime(ms: b))]
+            if random.chance(40) {
+                let from = b + random.int(in: 1_000...20_000)
+                segments.append(TimeWindow(from: SimTime(ms: from), to: SimTime(ms: max(from + 10_000, span + 10_000))))
+            }
+            road.segments = segments
+            if !jumps && random.chance(50) { road.background = [TimeWindow(from: .zero, to: SimTime(ms: span + 20_000))] }
+        }
+        road.guidance.outputLatency = SimTime(ms: random.pick([1_500, 1_500, 0, random.int(in: 0...3_000)]))
+        // Talk on top.
+        var scenario = Scenario(
+            name: name,
+            settings: Scenario.Settings(
+                earsTail: SimTime(ms: random.pick([0, 500, random.int(in: 1...1_500)])),
+                waitLimit: SimTime(ms: random.pick([0, 3_000, random.int(in: 200...4_000)])),
+                afterCut: random.pick(Scenario.AfterCut.allCases)))
+        var stretch = 0
+        for i in 0..<Int(random.int(in: 0...4)) {
+            let stretches = (0..<Int(random.int(in: 1...3))).map { k -> Scenario.Stretch in
+                defer { stretch += 1 }
+                return Scenario.Stretch(id: "s\(stretch)", duration: ms(500...6_000), ready: k > 0 && random.chance(30) ? ms(1...3_000) : .zero)
+            }
+            scenario.replies.append(Scenario.Reply(id: "r\(i)", at: ms(0...span), stretches: stretches))
+        }
+        // Hand-written lines on the same bus, which generated lines wait behind.
+        for i in 0..<Int(random.int(in: 0...2)) {
+            scenario.guidance.append(
+                GuidanceLine(id: "g\(i)", at: ms(0...span), duration: ms(1_000...8_000), urgent: random.chance(30)))
+        }
+        var free = SimTime.zero
+        for i in 0..<Int(random.int(in: 0...2)) {
+            let at = free + ms(0...max(1, span / 2))
+            let length = ms(500...3_000)
+            free = at + length
+            let reply = random.chance(50)
+                ? Scenario.DadReply(id: "a\(i)", after: ms(0...1_000), stretches: [Scenario.Stretch(id: "a\(i)s0", duration: ms(500...4_000))])
+                : nil
+            scenario.dad.append(Scenario.Utterance(id: "u\(i)", at: at, duration: length, language: language, reply: reply))
+        }
+        scenario.road = road
+        return scenario
+    }
+
+    /// Jumps in time order, each at least 5 s after the one before (the others left out).
+    static func apart(_ jumps: [FixGenerator.Jump]) -> [FixGenerator.Jump] {
+        var out: [FixGenerator.Jump] = []
+        for jump in jumps.sorted(by: { $0.at < $1.at }) where out.last.map({ jump.at - $0.at >= SimTime(ms: 5_000) }) ?? true {
+            out.append(jump)
+        }
+        return out
+    }
+
+    /// The point `distance` meters along the polyline `points`.
+    private func pointAt(_ distance: Double, points: [GeoPoint], projection: LocalProjection) -> Vector {
+        var done = 0.0
+        var previous = projection.project(points[0])
+        for point in points.dropFirst() {
+            let p = projection.project(point)
+            let leg = (p - previous).length
+            if done + leg >= distance - 1e-6 { return previous + (p - previous) * ((distance - done) / max(leg, 1e-9)) }
+            done += leg
+            previous = p
+        }
+        return previous
+    }
+
+    // MARK: Aiming at the road's boundaries
+
+    /// Moves one thing onto an instant of a dry run that matters.
+    private mutating func snap(_ scenario: inout Scenario) {
+        guard var road = scenario.road, case .generated(var g) = road.fixes else { return }
+        let timeline = Simulation(scenario, fault: mutant?.talk, roadFault: mutant?.road).timeline
+        var requests: [SimTime] = [], arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
+        for event in timeline.events {
+            switch event.what {
+            case .guidanceRequested(let l) where l.int >= scenario.guidance.count: requests.append(event.t)
+            case .road(.fixArrived): arrivals.append(event.t)
+            case .road(.reportSent(_, let age, _, _)): sent.append((event.t, age))
+            case .road(.turnPassed): passes.append(event.t)
+            default: continue
+            }
+        }
+        switch random.below(7) {
+        case 0:
+            // A generated line comes due while Pippa's stretch has exactly waitLimit left (±1 ms).
+            guard !requests.isEmpty else { return }
+            let t = random.pick(requests)
+            let length = ms(1_000...6_000)
+            let at = t + scenario.settings.waitLimit - length + SimTime(ms: random.int(in: -1...1))
+            guard at >= .zero else { return }
+            scenario.replies.append(Scenario.Reply(id: "rw", at: at, stretches: [Scenario.Stretch(id: "sw", duration: length)]))
+            return
+        case 1:
+            // A fix arriving in the instant a guidance segment ends.
+            guard !arrivals.isEmpty else { return }
+            let t = random.pick(arrivals)
+            var segments = road.segments ?? []
+            if let i = segments.firstIndex(where: { $0.from < t && t <= $0.to }) {
+                segments[i].to = t
+            } else if segments.allSatisfy({ $0.to <= SimTime(ms: max(0, t.ms - 20_000)) || $0.from > t }) {
+                segments.append(TimeWindow(from: SimTime(ms: max(0, t.ms - 20_000)), to: t))
+                segments.sort { $0.from < $1.from }
+            }
+            road.segments = segments
+        case 2:
+            // An outage beginning while a report is in flight, or in the instant it lands.
+            guard !sent.isEmpty, road.link.latency.ms > 0 else { return }
+            let (t, _) = random.pick(sent)
+            let from = t + SimTime(ms: random.chance(25) ? road.link.latency.ms : random.int(in: 1...road.link.latency.ms))
+            road.link.outages = [TimeWindow(from: from, to: from + ms(1_000...15_000))]
+        case 3:
+            // A report that reaches its freshness limit in flight (or 1 ms either side).
+            guard !sent.isEmpty else { return }
+            let (_, age) = random.pick(sent)
+            let freshness = age + road.link.latency.ms + random.int(in: -1...1)
+            guard freshness >= 0 else { return }
+            road.link.freshness = SimTime(ms: freshness)
+        case 4:
+            // A multipath jump 40–140 m before a turn (only where jumps are drawn).
+            guard !g.jumps.isEmpty, !passes.isEmpty else { return }
+            let pass = random.pick(passes)
+            let speed = max(1, road.drive?.profile.steps.first?.speed ?? 10)
+            let at = pass - SimTime(ms: Int64(Double(random.int(in: 40...140)) / speed * 1000))
+            guard at >= .zero else { return }
+            g.jumps[0].at = at
+            g.jumps = RoadGenerator.apart(g.jumps)
+        case 5:
+            // A hand-written line playing when a generated one comes due (it waits behind it).
+            guard !requests.isEmpty else { return }
+            let t = random.pick(requests), length = ms(2_000...8_000)
+            let at = t - SimTime(ms: random.int(in: 0...min(length.ms - 1, 3_000)))
+            guard at >= .zero else { return }
+            scenario.guidance.append(GuidanceLine(id: "gw", at: at, duration: length, urgent: random.chance(50)))
+            return
+        default:
+            // A tunnel ending 3–20 s before a turn.
+            guard g.jumps.isEmpty, !passes.isEmpty, let drive = road.drive, drive.profile.stops.isEmpty,
+                  drive.profile.steps.count == 1 || drive.profile.steps[1].speed < drive.profile.steps[0].speed
+            else { return }
+            let end = random.pick(passes) - ms(3_000...20_000)
+            let from = end - ms(5_000...60_000)
+            // Not while the car sets off (see `base`).
+            guard from >= drive.start + SimTime(ms: Int64(drive.profile.steps[0].speed / drive.profile.accel * 1000) + 2_000) else { return }
+            g.gaps = [TimeWindow(from: from, to: end)]
+        }
+        road.fixes = .generated(g)
+        scenario.road = road
+    }
+}

@@ -1,0 +1,113 @@
+@testable import DrivesimCLI
+import Foundation
+@testable import Fuzzing
+@testable import ScenarioFormat
+@testable import SimRunner
+import TestSupport
+import Testing
+
+@Suite struct RoadFuzzTests {
+    /// The road check each road mutant is meant to trip (docs/fuzzing.md#road-mutants), and
+    /// within how many runs of seed 1 it must (each is caught well before).
+    static let caughtBy: [String: Check] = [
+        "link-through-outage": .road(.linkHonest),
+        "link-no-timeout": .road(.linkHonest),
+        "link-queues-busy": .road(.link),
+        "jump-trusted": .road(.passedTruth),
+        "expiry-ignored": .road(.lineAfterManeuver),
+        "now-skipped-silently": .road(.nowLine),
+        "distance-rounded-up": .road(.spokenDistance),
+        "segments-ignored": .road(.whenInUse),
+        "passed-believed": .road(.passedTruth),
+        "pass-needs-belief": .road(.announced),
+    ]
+    static let within = 300
+
+    static var roadMutants: [String] { Mutant.allCases.filter { $0.road != nil }.map(\.name) }
+
+    @Test func everyRoadMutantHasTheCheckItIsMeantToTrip() throws {
+        #expect(Set(Self.caughtBy.keys) == Set(Self.roadMutants))
+        for name in Self.roadMutants {
+            let mutant = try #require(Mutant(name: name))
+            #expect(mutant.road?.check == Self.caughtBy[name], "\(name)")
+            #expect(mutant.talk == nil && mutant.name == name)
+        }
+    }
+
+    @Test(arguments: RoadFuzzTests.roadMutants)
+    func everyRoadMutantIsCaughtByItsCheckAndShrunkToAReproducerOfItAlone(name: String) throws {
+        let mutant = try #require(Mutant(name: name))
+        let expected = try #require(Self.caughtBy[name])
+        var settings = Fuzzer.Settings()
+        settings.mutant = mutant
+        var fuzzer = Fuzzer(settings)
+        for index in 0..<Self.within where fuzzer.failuresPerCheck[expected] == nil { fuzzer.run(index) }
+        let failure = try #require(
+            fuzzer.failures.first { $0.violation.check == expected }, "\(name) was not caught by \(expected) in \(Self.within) runs")
+        var shrinker = Shrinker(check: expected, mutant: mutant)
+        let small = shrinker.shrink(failure.scenario)
+        #expect(Shrinker.size(of: small) <= Shrinker.size(of: failure.scenario))
+        #expect(Fuzzer.violations(of: small, mutant: mutant).contains { $0.check == expected })
+        #expect(Fuzzer.violations(of: small, mutant: nil).isEmpty, "\(name): the reproducer fails because of the mutant only")
+        let file = ReproducerFile.fileName(check: expected, mutant: mutant, seed: 1, run: failure.run)
+        #expect(file.hasPrefix(ReproducerFile.slug(expected) + "-" + name + "-seed-1-run-"))
+        let ready = ReproducerFile.prepare(
+            small, check: expected, violation: failure.violation, mutant: mutant, seed: 1, run: failure.run,
+            unshrunkSize: Shrinker.size(of: failure.scenario), file: file)
+        #expect(ReproducerFile.anyMutant(noted: ready.description) == mutant)
+        #expect(ReproducerFile.mutant(noted: ready.description) == nil, "not an arbiter's mutant")
+        let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
+        #expect(Verdict(decoded, fault: nil, roadFault: mutant.road).passed == false, "replayed with the mutant, it fails")
+        #expect(Verdict(decoded, fault: nil).passed, "replayed without it, it passes: its expectations hold")
+    }
+
+    @Test func theReferencePassesARoadCampaign() {
+        var settings = Fuzzer.Settings()
+        settings.runs = 1_500
+        settings.road = true
+        var fuzzer = Fuzzer(settings)
+        for index in fuzzer.runIndices { fuzzer.run(index) }
+        #expect(fuzzer.failures.isEmpty, "\(fuzzer.failures.first.map { "run \($0.run): \($0.violation)" } ?? "")")
+    }
+
+    @Test func roadProfilesLeaveEveryTalkOnlyRunAsItWas() {
+        var roads = 0
+        for run in 0..<300 {
+            let scenario = Fuzzer.scenario(campaign: 1, run: run, mutant: nil, road: true)
+            if scenario.road != nil { roads += 1; continue }
+            #expect(scenario == Fuzzer.scenario(campaign: 1, run: run, fault: nil), "run \(run)")
+        }
+        #expect((100...200).contains(roads), "about half the runs are road runs: \(roads)")
+        #expect((0..<50).allSatisfy { Fuzzer.scenario(campaign: 1, run: $0, mutant: Mutant(name: "link-no-timeout"), road: false).road != nil },
+                "a road mutant makes every run a road run")
+    }
+
+    @Test func everyGeneratedRoadScenarioIsValidSmallAndRoundTrips() throws {
+        var dense = 0
+        for run in 0..<150 {
+            let scenario = Fuzzer.scenario(campaign: 3, run: run, mutant: Mutant(name: "jump-trusted"), road: true)
+            let road = try #require(scenario.road)
+            #expect(scenario.isValid, "run \(run)")
+            #expect((1...5).contains(road.maneuvers.count), "run \(run)")
+            let route = try road.placedRoute()
+            #expect(route.length <= 5_000, "run \(run): \(route.length) m")
+            if road.points.count > 12 { dense += 1 }
+            let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(scenario), file: "run \(run)")
+            #expect(decoded == scenario, "run \(run)")
+        }
+        #expect((30...120).contains(dense), "dense and sparse routes: \(dense) dense")
+    }
+
+    @Test func aRoadMutantCampaignWritesReproducersThatRunReplays() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let result = Fixtures.drivesim("fuzz", "--mutant", "link-queues-busy", "--runs", "20", "--jobs", "1", "--out", folder)
+        #expect(result.code == 1)
+        #expect(result.stdout.hasPrefix("drivesim fuzz: seed 1, runs 20, shard 1/1, mutant link-queues-busy (breaks road link)"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let file = try #require(files.first { $0.hasPrefix("road-link-link-queues-busy-seed-1-run-") })
+        #expect(Fixtures.drivesim("run", folder + "/" + file, "--mutant", "link-queues-busy").code == 1)
+        let plain = Fixtures.drivesim("run", folder + "/" + file)
+        #expect(plain.code == 0)
+        #expect(plain.stderr.contains("note: a reproducer of mutant link-queues-busy; it passes only because the real road is right"))
+    }
+}
