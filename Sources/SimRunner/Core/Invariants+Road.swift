@@ -73,11 +73,14 @@ extension Invariants {
             default: continue
             }
         }
-        // An unannounced maneuver whose reason is `then` was announced only if
-        // the maneuver before's "now" line played.
-        for (m, t) in thenClaims where m == 0 || !nowEnded.contains(roster.road.maneuvers[m - 1].id) {
+        // An unannounced maneuver whose reason is `then` was announced if the
+        // maneuver before's "now" line played; if that line was dropped, its
+        // `guidance.dropped` says why neither was.
+        for (m, t) in thenClaims {
+            let before = m > 0 ? roster.road.maneuvers[m - 1].id : nil
+            if let before, nowEnded.contains(before) || nowDropped.contains(before) { continue }
             found.append(.init(check: .road(.nowLine), t: t,
-                               message: "maneuver \(roster.road.maneuvers[m].id) is said to be announced with the one before, whose \"now\" line never played"))
+                               message: "maneuver \(roster.road.maneuvers[m].id) is said to be announced with the one before, whose \"now\" line neither played nor was dropped"))
         }
         for (maneuver, pass) in passed.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             if nowEnded.contains(maneuver) || unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
