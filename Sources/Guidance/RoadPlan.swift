@@ -372,7 +372,22 @@ struct RoadPlanner {
             t = states[k].from
             guard revise(at: t, states[k].state) else { break }
         }
-        return out
+        // Re-phrased words may take longer: a line must still end by when its
+        // first words would have at the latest (its segment's end, its point
+        // heard in time), so it expires earlier, or at the revision that would
+        // not fit, which is then dropped with the ones after it.
+        let endBy = expires + line.duration
+        var limit = plan.lines[i].expires ?? expires
+        var kept: [LineRevision] = []
+        for r in out {
+            guard r.t < limit else { break }
+            let latest = endBy - r.duration
+            guard latest > r.t else { limit = r.t; break }
+            limit = min(limit, latest)
+            kept.append(r)
+        }
+        plan.lines[i].expires = limit
+        return kept
     }
 
     /// Offers the fix's report, with the navigation report beside it.

@@ -70,6 +70,18 @@ import Testing
         #expect(fuzzer.failures.isEmpty, "\(fuzzer.failures.first.map { "run \($0.run): \($0.violation)" } ?? "")")
     }
 
+    @Test func aWaitingLineRewordedToLongerWordsStillEndsInsideItsSegment() {
+        // Seed 2, run 1686: a near line waits behind a hand-written line and is
+        // re-phrased from "In 300 meters" to the longer "In 250 meters"; it used
+        // to end 258 ms after Dad's guidance segment (road when-in-use).
+        var settings = Fuzzer.Settings()
+        settings.seed = 2
+        settings.road = true
+        var fuzzer = Fuzzer(settings)
+        fuzzer.run(1_686)
+        #expect(fuzzer.failures.isEmpty, "\(fuzzer.failures.first.map { "\($0.violation)" } ?? "")")
+    }
+
     @Test func roadProfilesLeaveEveryTalkOnlyRunAsItWas() {
         var roads = 0
         for run in 0..<300 {
