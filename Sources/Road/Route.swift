@@ -141,13 +141,31 @@ public struct Route: Sendable {
     /// `to`, measured to the window's own points; on a tie, the earlier one.
     /// - Complexity: O(log n + k), k the segments in the window.
     public func nearest(to p: Vector, from: Double, to: Double) -> RouteMatch {
+        nearest(to: p, from: from, to: to, heading: nil)
+    }
+
+    /// As `nearest(to:from:to:)`, but with the car heading along `course`
+    /// (degrees clockwise from north) a segment pointing the other way (more
+    /// than 135° off) is no candidate: where a route folds back on itself (a
+    /// hairpin, a U-turn), the leg after the turn passes within meters of the
+    /// leg before it, and a fix there must not skip the turn. When no segment
+    /// in the window is a candidate, the nearest of all is taken.
+    public func nearest(to p: Vector, from: Double, to: Double, heading course: Double?) -> RouteMatch {
         var best = RouteMatch(distance: from, offset: .infinity)
+        var anyway = best
         let last = segment(at: to)
+        let heading = course.map { Vector(x: sin($0 * .pi / 180), y: cos($0 * .pi / 180)) }
         for i in segment(at: from)...last {
             let hit = projectOnSegment(p, i, from: from, to: to)
+            if hit.offset < anyway.offset { anyway = hit }
+            if let heading {
+                let d = points[i + 1] - points[i]
+                let length = d.length
+                if length > 0, (d.x * heading.x + d.y * heading.y) / length < -0.7071 { continue }
+            }
             if hit.offset < best.offset { best = hit }
         }
-        return best
+        return best.offset.isFinite ? best : anyway
     }
 }
 

@@ -112,7 +112,8 @@ public struct RouteFollower: Sendable {
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
         let match = route.nearest(
-            to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead))
+            to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
+            heading: moving(fix) ? fix.course : nil)
         offset = match.offset
         lastTaken = fix.taken
         lastFix = (fix.position, fix.accuracy)
