@@ -112,8 +112,9 @@ extension Invariants {
                       let said = spokenMeters(text)
                 else { continue }
                 let left = truth.route.maneuvers[m].distance - trajectory.state(at: event.t).distance
-                // The app knows where it is only to its fixes' accuracy.
-                if said > left + truth.tolerance {
+                // The app knows where it is only as well as its fixes are: their
+                // accuracy and, for generated fixes, their noise (as for the follower).
+                if said > left + (truth.ahead ?? truth.tolerance) {
                     found.append(.init(check: .road(.spokenDistance), t: event.t,
                                        message: "line \(roster.lines[l.int].id) says \(Int(said)) m when \(Int(max(0, left))) m are left"))
                 }
