@@ -149,7 +149,9 @@ struct RoadPlanner {
         plan.lines = lineOrder.map { plan.lines[$0] }
         plan.stages = lineOrder.map { plan.stages[$0] }
         plan.revisions.reserveCapacity(plan.lines.count)
-        for i in plan.lines.indices { plan.revisions.append(revisions(i)) }
+        // Each maneuver id's first index: looked up, never iterated.
+        let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex)) }
     }
 
     /// The fixes the app measures, generated or recorded.
@@ -319,10 +321,10 @@ struct RoadPlanner {
     /// prediction crossing a spoken distance). Once no distance can be said
     /// truthfully any more, the line expires then.
     /// - Complexity: O(fixes and spoken distances in its wait).
-    mutating func revisions(_ i: Int) -> [LineRevision] {
+    mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int]) -> [LineRevision] {
         let line = plan.lines[i]
         guard let stage = plan.stages[i], stage != .now, let expires = line.expires,
-              let m = route.maneuvers.firstIndex(where: { $0.id == line.maneuver }) else { return [] }
+              let id = line.maneuver, let m = maneuverIndex[id] else { return [] }
         let point = route.maneuvers[m].distance
         // The state in force at the request: the last one from at or before it.
         var low = 0, high = states.count
@@ -392,28 +394,23 @@ struct RoadPlanner {
 
     /// Offers the fix's report, with the navigation report beside it.
     mutating func report(_ fix: Fix) {
-        let t = fix.arrives
-        switch link.offer(taken: fix.taken, at: t) {
-        case .dropped(.busy) where fault == .linkQueuesBusy:
+        var sent = fix.arrives
+        var outcome = link.offer(taken: fix.taken, at: sent)
+        if case .dropped(.busy) = outcome, fault == .linkQueuesBusy {
             // The mutant: queued, and sent when the link is free.
-            let free = link.busyUntil
-            switch link.offer(taken: fix.taken, at: free) {
-            case .dropped(let reason): add(free, .reportDropped(FixIndex(fix.index), reason: reason))
-            case .failed(let at, let reason):
-                add(free, .reportSent(FixIndex(fix.index), ageMs: (free - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-                add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: completionRank(at, sent: free))
-            case .sent(let delivered):
-                add(free, .reportSent(FixIndex(fix.index), ageMs: (free - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-                add(delivered, .reportDelivered(FixIndex(fix.index)), rank: completionRank(delivered, sent: free))
-            }
+            sent = link.busyUntil
+            outcome = link.offer(taken: fix.taken, at: sent)
+        }
+        let index = FixIndex(fix.index)
+        switch outcome {
         case .dropped(let reason):
-            add(t, .reportDropped(FixIndex(fix.index), reason: reason))
+            add(sent, .reportDropped(index, reason: reason))
         case .failed(let at, let reason):
-            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-            add(at, .reportDropped(FixIndex(fix.index), reason: reason), rank: completionRank(at, sent: t))
+            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+            add(at, .reportDropped(index, reason: reason), rank: completionRank(at, sent: sent))
         case .sent(let delivered):
-            add(t, .reportSent(FixIndex(fix.index), ageMs: (t - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
-            add(delivered, .reportDelivered(FixIndex(fix.index)), rank: completionRank(delivered, sent: t))
+            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+            add(delivered, .reportDelivered(index), rank: completionRank(delivered, sent: sent))
         }
     }
 

@@ -60,9 +60,7 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
 
     @Test("Each real response's geometry is within 1% of its distance", arguments: realSamples)
     func length(_ s: RealSample) throws {
-        let imported = try importReal(s)
-        let distance = try #require(imported.responseDistance)
-        #expect(abs(imported.length - distance) <= 0.01 * distance)
+        try expectLengthWithinOnePercent(try importReal(s))
     }
 
     @Test("Each real response drives at its own step speeds", arguments: realSamples)

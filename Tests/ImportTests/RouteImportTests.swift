@@ -45,9 +45,7 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
 
     @Test("Each sample's geometry is within 1% of the response's distance", arguments: samples)
     func length(_ s: Sample) throws {
-        let imported = try importSample(s)
-        let distance = try #require(imported.responseDistance)
-        #expect(abs(imported.length - distance) <= 0.01 * distance)
+        try expectLengthWithinOnePercent(try importSample(s))
     }
 
     @Test("Each sample drives at the response's own step speeds", arguments: samples)
@@ -207,4 +205,10 @@ func expectStepSpeeds(_ imported: RouteImporter.Imported, response: JSONValue) t
     }
     let got = try #require(imported.scenario.road?.drive).profile.steps.map { ($0.speed * 3.6 * 10).rounded() / 10 }
     #expect(got == expected)
+}
+
+/// The imported geometry's length is within 1% of the response's own `distance`.
+func expectLengthWithinOnePercent(_ imported: RouteImporter.Imported) throws {
+    let distance = try #require(imported.responseDistance)
+    #expect(abs(imported.length - distance) <= 0.01 * distance)
 }
