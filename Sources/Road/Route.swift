@@ -150,22 +150,57 @@ public struct Route: Sendable {
     /// hairpin, a U-turn), the leg after the turn passes within meters of the
     /// leg before it, and a fix there must not skip the turn. When no segment
     /// in the window is a candidate, the nearest of all is taken.
-    public func nearest(to p: Vector, from: Double, to: Double, heading course: Double?) -> RouteMatch {
+    ///
+    /// Where the route passes the position more than once in the same
+    /// direction (it loops, or runs over itself), the nearest pass is not
+    /// always the car's: noise decides which is nearer. So, given where the
+    /// car is `expected` along the route, a pass within `tolerance` meters of
+    /// the nearest one's offset is taken instead if it lies nearer `expected`.
+    /// Another pass is a match so far along the route from the nearest that
+    /// the route must have left and come back (`isOtherPass`); the two sides
+    /// of one corner are not.
+    public func nearest(
+        to p: Vector, from: Double, to: Double, heading course: Double?,
+        expected: Double? = nil, tolerance: Double = 0
+    ) -> RouteMatch {
         var best = RouteMatch(distance: from, offset: .infinity)
         var anyway = best
-        let last = segment(at: to)
+        let first = segment(at: from), last = segment(at: to)
         let heading = course.map { Vector(x: sin($0 * .pi / 180), y: cos($0 * .pi / 180)) }
-        for i in segment(at: from)...last {
+        func candidate(_ i: Int) -> Bool {
+            guard let heading else { return true }
+            let d = points[i + 1] - points[i]
+            let length = d.length
+            return !(length > 0 && (d.x * heading.x + d.y * heading.y) / length < -0.7071)
+        }
+        for i in first...last {
             let hit = projectOnSegment(p, i, from: from, to: to)
             if hit.offset < anyway.offset { anyway = hit }
-            if let heading {
-                let d = points[i + 1] - points[i]
-                let length = d.length
-                if length > 0, (d.x * heading.x + d.y * heading.y) / length < -0.7071 { continue }
-            }
-            if hit.offset < best.offset { best = hit }
+            if candidate(i), hit.offset < best.offset { best = hit }
         }
-        return best.offset.isFinite ? best : anyway
+        guard best.offset.isFinite else { return anyway }
+        guard let expected, tolerance > 0 else { return best }
+        var chosen = best
+        for i in first...last where candidate(i) {
+            let hit = projectOnSegment(p, i, from: from, to: to)
+            if hit.offset <= best.offset + tolerance, abs(hit.distance - expected) < abs(chosen.distance - expected),
+                isOtherPass(hit.distance, best.distance, tolerance: tolerance)
+            {
+                chosen = hit
+            }
+        }
+        return chosen
+    }
+
+    /// Whether distances `a` and `b` along the route are two passes of one
+    /// place: the route between them is more than three times as long as the
+    /// straight line between their points, plus twice `tolerance`. The two
+    /// sides of a corner are not (a right angle gives 1.4 times); a loop
+    /// back to the same road is.
+    func isOtherPass(_ a: Double, _ b: Double, tolerance: Double) -> Bool {
+        let along = abs(a - b)
+        guard along > 2 * tolerance else { return false }
+        return along > 3 * (location(at: a).point - location(at: b).point).length + 2 * tolerance
     }
 }
 

@@ -4,7 +4,9 @@ import SimClock
 /// matched to the nearest point of the route *ahead of* the last progress
 /// (within a window that grows with the time since progress was last
 /// matched on the route, so a detour of any length is rejoined), so
-/// progress never jumps back, even where the route crosses itself; being
+/// progress never jumps back, even where the route crosses itself; where
+/// it runs over itself, the pass nearer where the car should be by now is
+/// taken (`Route.nearest(to:from:to:heading:expected:tolerance:)`); being
 /// off route is decided with hysteresis. A fix that implies an impossible
 /// speed is not used (`Change.implausible`), and progress does not move
 /// while the car stands (its speed, or its displacement within the noise,
@@ -111,9 +113,11 @@ public struct RouteFollower: Sendable {
         implausibleStreak = 0
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
+        let since = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? 0
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
-            heading: moving(fix) ? fix.course : nil)
+            heading: moving(fix) ? fix.course : nil,
+            expected: progress + max(0, fix.speed ?? speed) * since, tolerance: max(fix.accuracy, 1))
         offset = match.offset
         lastTaken = fix.taken
         lastFix = (fix.position, fix.accuracy)

@@ -92,6 +92,18 @@ import Darwin
         #expect(Fixtures.drivesim("check", file).code == 0)
     }
 
+    @Test func recordingAFailingScenarioReportsTheFailureNotAMissingGolden() throws {
+        let folder = try Fixtures.temporaryFolder()
+        var text = CommandLineTests.failing
+        text.insert(contentsOf: #""golden": "s.timeline.json", "#, at: text.index(after: text.firstIndex(of: "{")!))
+        let file = Fixtures.write(text, "scenario.json", in: folder)
+        let result = Fixtures.drivesim("check", "--record", file)
+        #expect(result.code == 1 && result.stdout.hasPrefix("FAIL"))
+        #expect(result.stderr.contains("expect[0]") && result.stderr.contains("its golden timeline is not recorded: the run fails"))
+        #expect(!result.stderr.contains("is missing"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["scenario.json"])
+    }
+
     @Test func recordNeverOverwritesTheScenarioItself() throws {
         let folder = try Fixtures.temporaryFolder()
         let file = Self.scenario(golden: "scenario.json", in: folder)

@@ -28,6 +28,39 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         }
     }
 
+    /// A route that goes round a 20 m block and back onto its own road: 280...300 m and 360...380 m are the same place.
+    static func blockLoop() throws -> Route {
+        let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
+        let corners = [(0.0, 0.0), (0, 300), (20, 300), (20, 280), (0, 280), (0, 700)]
+        return try Route(points: corners.map { projection.unproject(Vector(x: $0.0, y: $0.1)) })
+    }
+
+    @Test func whereTheRouteRunsOverItselfThePassNearerTheExpectedProgressIsTaken() throws {
+        let route = try Self.blockLoop()
+        // 0.5 m nearer the second pass's corner than the first pass.
+        let p = Vector(x: 1, y: 280.5)
+        let nearest = route.nearest(to: p, from: 250, to: 420, heading: 0)
+        #expect(nearest.distance > 355)
+        let expected = route.nearest(to: p, from: 250, to: 420, heading: 0, expected: 282, tolerance: 5)
+        #expect(abs(expected.distance - 280.5) < 1e-6)
+        // Beyond the tolerance the nearer pass stands.
+        #expect(route.nearest(to: p, from: 250, to: 420, heading: 0, expected: 282, tolerance: 0.4).distance > 355)
+        // The two sides of one corner are one pass: near the block's corner at 300 m, the nearest stands.
+        let corner = Vector(x: 1, y: 298)
+        #expect(route.nearest(to: corner, from: 250, to: 420, heading: 0, expected: 303, tolerance: 5)
+            == route.nearest(to: corner, from: 250, to: 420, heading: 0))
+    }
+
+    @Test func theFollowerDoesNotSkipABlockItDrivesRound() throws {
+        let route = try Self.blockLoop()
+        var follower = RouteFollower()
+        // Northbound at 5 m/s with fixes 1 m east of the road: each is 1 m from both passes near 280 m.
+        for i in 0...56 {
+            _ = follower.observe(fix(i, 1, Double(i) * 5, speed: 5), on: route)
+        }
+        #expect(follower.progress < 300, "progress \(follower.progress)")
+    }
+
     @Test func aDetourOfAnyLengthIsRejoinedOnADenseRoute() throws {
         let route = try eastRoute(10_000, step: 10)
         for seconds in [12, 180] {
