@@ -77,6 +77,9 @@ public struct RouteFollower: Sendable {
     public private(set) var matchedAt: SimTime? = nil
     /// Where the car was when progress last moved, for fixes without a speed.
     var anchor: Vector? = nil
+    /// Whether the last used fix reported standing still (and before the
+    /// first fix: the car is taken to stand at the start).
+    var standing = true
     /// A deliberately broken follower, for mutation testing (nil: as documented).
     package var fault: RoadFault? = nil
 
@@ -96,10 +99,14 @@ public struct RouteFollower: Sendable {
         return (fix.position - last.position).length - last.accuracy - fix.accuracy > settings.plausibleSpeed * seconds
     }
 
-    /// Whether the fix says the car moves: its own speed if it reports one,
-    /// else a displacement from where progress last moved beyond its accuracy (at least 3 m).
+    /// Whether the fix moves progress: its own speed if it reports one, else
+    /// a displacement from where progress last moved beyond its accuracy (at
+    /// least 3 m). The first fix that reports standing still after one that
+    /// reported moving moves it too: the car stopped somewhere between the
+    /// two, and only this fix says where (the fixes between may have been
+    /// lost). Later ones while it stands do not, so noise cannot ratchet.
     func moving(_ fix: Fix) -> Bool {
-        if let v = fix.speed { return v >= settings.stoppedSpeed }
+        if let v = fix.speed { return v >= settings.stoppedSpeed || !standing }
         guard let anchor else { return true }
         return (fix.position - anchor).length > max(fix.accuracy, 3)
     }
@@ -136,6 +143,7 @@ public struct RouteFollower: Sendable {
                 anchor = fix.position
             }
         }
+        if let v = fix.speed { standing = v < settings.stoppedSpeed }
         history.append((fix.taken, progress))
         if history.count > 4 { history.removeFirst() }
         if let reported = fix.speed {

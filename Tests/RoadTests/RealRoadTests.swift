@@ -107,11 +107,26 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         var follower = RouteFollower()
         _ = follower.observe(fix(0, 488), on: route)
         var random = SplitMix64(seed: 3)
+        var stoppedAt: Double? = nil
         for i in 1...60 {
             let noise = Double(random.int(in: -10_000...10_000)) / 1000  // ±10 m
             _ = follower.observe(fix(i, 488 + noise, speed: 0.1), on: route)
+            // The first standing fix says where the car stopped; the rest is noise.
+            stoppedAt = stoppedAt ?? follower.progress
         }
-        #expect(follower.progress == 488)
+        #expect(stoppedAt.map { $0 >= 488 && $0 <= 498 } == true)
+        #expect(follower.progress == stoppedAt)
+    }
+
+    @Test func theFirstStandingFixSaysWhereTheCarStoppedWhileFixesWereLost() throws {
+        let route = try eastRoute(1_000, step: 10)
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 900), on: route)
+        // Two fixes lost; it stopped at the end of the route, 20 m on.
+        _ = follower.observe(fix(3, 920, speed: 0), on: route)
+        #expect(follower.progress == 920)
+        _ = follower.observe(fix(4, 925, speed: 0), on: route)
+        #expect(follower.progress == 920)
     }
 
     @Test func withoutASpeedADisplacementWithinTheAccuracyDoesNotMoveTheCar() throws {
