@@ -55,7 +55,7 @@ public struct Announcer: Sendable {
     /// Speeds below this (m/s) are taken as standing still: no prediction.
     static let standing = 0.1
     /// When predicting when a maneuver is passed, the car is taken to go at least this fast (m/s).
-    static let predictionFloor = 2.0
+    package static let predictionFloor = 2.0
 
     /// The language, the stages' leads, the margin and the speech rates it speaks with.
     public let settings: GuidanceSettings

@@ -1,6 +1,7 @@
 import AudioBus
 import Guidance
 import Road
+import ScenarioFormat
 import SimClock
 @testable import SimRunner
 import TalkArbiter
@@ -355,5 +356,43 @@ private struct Case {
         let cut = c.events.first { $0.kind == .stretchCut }
         #expect(cut?.t == ms(1_000) && cut?.rule == .bargeIn)
         #expect(c.checks == [.decision(.bargeIn)], "the old barge-in check sees no overlap: active until 1 s, heard from 1 s")
+    }
+}
+
+/// `line-after-maneuver` excuses a line that is late only because the car
+/// sped up after the app last knew its speed.
+@Suite struct SpeedingUpTests {
+    /// A 2 km road east, m1 at 1,000 m; 36 km/h, then `kmh` from 900 m (speeding up at 2 m/s²).
+    static func truth(kmh: Int) throws -> Invariants.RoadTruth {
+        let east = (0...2).map { #"{ "lat": 37.5, "lon": \#(127.0 + Double($0) * 0.011_3) }"# }.joined(separator: ",")
+        let text = """
+            { "drivesim": 1, "name": "speeding up", "road": { "language": "en",
+              "route": { "points": [\(east)], "maneuvers": [ { "id": "m1", "lat": 37.5, "lon": 127.011300, "turn": "right" } ] },
+              "drive": { "speeds": [ { "from": 0, "kmh": 36 }, { "from": 900, "kmh": \(kmh) } ] } } }
+            """
+        let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "speeding-up.json")
+        let road = try #require(scenario.road)
+        return try #require(Invariants.RoadTruth(road))
+    }
+
+    @Test func aLineLateOnlyBecauseTheCarSpedUpAfterTheLastFixIsExcused() throws {
+        let truth = try Self.truth(kmh: 108)
+        let pass = try #require(truth.passes[0])
+        let m1 = truth.route.maneuvers[0].distance
+        // At 89 s the car does 10 m/s, about 110 m before m1: at that speed it would pass at about 100 s.
+        let known = ms(89_000)
+        let steady = known + ms(Int64((m1 - truth.trajectory!.state(at: known).distance) / 10 * 1000))
+        #expect(pass < steady - ms(2_000))
+        #expect(Invariants.spedUp(since: known, heard: pass + ms(1_000), maneuver: "m1", truth))
+        #expect(!Invariants.spedUp(since: known, heard: steady + ms(1), maneuver: "m1", truth))
+        // A fix taken once the car sped up tells the app: nothing is excused.
+        #expect(!Invariants.spedUp(since: pass - ms(500), heard: pass + ms(1_000), maneuver: "m1", truth))
+    }
+
+    @Test func atASteadySpeedNothingIsExcused() throws {
+        let truth = try Self.truth(kmh: 36)
+        let pass = try #require(truth.passes[0])
+        #expect(!Invariants.spedUp(since: ms(89_000), heard: pass + ms(1), maneuver: "m1", truth))
+        #expect(Invariants.spedUp(since: ms(89_000), heard: pass - ms(5), maneuver: "m1", truth))
     }
 }

@@ -30,6 +30,23 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
 /// The road's invariants, checked from the recorded timeline alone, never
 /// from the planner's state: a wrong planner cannot vouch for itself.
 extension Invariants {
+    /// Whether a line heard until `heard` would have ended before the car
+    /// reached `maneuver` had it kept the speed it had when the last trusted
+    /// fix the app had when the line started was taken (`known`; at least
+    /// `Announcer.predictionFloor`): then it was late only because the car
+    /// sped up after the app last knew its speed, which no app can foresee.
+    /// At a steady speed, or slowing down, that pass is no later than the
+    /// true one, so this excuses nothing else.
+    static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, _ truth: RoadTruth) -> Bool {
+        guard let known, let trajectory = truth.trajectory,
+              let point = truth.route.maneuvers.first(where: { $0.id == id })?.distance else { return false }
+        let state = trajectory.state(at: known)
+        let left = point - state.distance
+        guard left > 0 else { return false }
+        let seconds = left / max(state.speed, Announcer.predictionFloor)
+        return heard <= known + SimTime(ms: Int64((seconds * 1000).rounded(.down)))
+    }
+
     /// R1 no guidance line plays after its maneuver has been passed; R2 every
     /// maneuver passed got a "now" line (R1 sees that it ended before), or
     /// the timeline says why not; R3 no report is sent stale or queued, never two in flight.
@@ -53,8 +70,14 @@ extension Invariants {
         // R1 and R2: lines by maneuver.
         var nowEnded: Set<String> = []
         var nowDropped: Set<String> = []
+        // Per line, when the last trusted fix the app had as it started was taken.
+        var knownAt: [Int: SimTime] = [:]
+        var lastTrustedTaken: SimTime? = nil
+        lazy var truth = RoadTruth(road)
         for event in timeline.events {
             switch event.what {
+            case .road(.fixArrived(_, let age, true)): lastTrustedTaken = event.t - SimTime(ms: age)
+            case .guidanceStarted(let l): knownAt[l.int] = lastTrustedTaken ?? event.t
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 let line = l.int
                 guard let maneuver = roster.lines[line].maneuver else { continue }
@@ -65,7 +88,8 @@ extension Invariants {
                 }
                 // The driver hears a line `outputLatency` after it plays.
                 let heard = event.t + road.guidance.outputLatency
-                if let pass = passed[maneuver], heard > pass {
+                if let pass = passed[maneuver], heard > pass,
+                   !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))
                 }
