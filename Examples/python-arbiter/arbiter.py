@@ -8,14 +8,15 @@ protocol (docs/arbiter-protocol.md) over standard input and output.
     --break short-wait   wait for a stretch only with strictly less than waitLimit
                          left (SPEC says at most), to see what a wrong arbiter gets
 
-Standard library only. One line of JSON in, one line of JSON out; anything
+Standard library only. One line of JSON in, at most one line of JSON out
+(an instant's inputs in one message, their actions in one answer); anything
 for a human goes to standard error.
 """
 
 import json
 import sys
 
-PROTOCOL = 2
+PROTOCOL = 3
 
 
 class Arbiter:
@@ -222,6 +223,29 @@ INPUTS = {"lineEnded", "stretchEnded", "dadEnded", "earsTimer", "lineExpired", "
           "replyBegan", "chunkReady", "dadStarted"}
 
 
+def instant(arbiter, message):
+    """An instant's revisions, inputs and maybe its end: one answer for all."""
+    now = message["t"]
+    for line, duration in message["revise"]:
+        # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
+        if arbiter.progress[line] not in ("playing", "done"):
+            arbiter.lines[line]["duration"] = duration
+    each = []
+    for kind, index in message["inputs"]:
+        if kind not in INPUTS:
+            raise ValueError("unknown input %r" % kind)
+        actions = []
+        getattr(arbiter, kind)(index, now, actions)
+        each.append(actions)
+    reply = {"type": "actions", "each": each}
+    if message["end"]:
+        actions = []
+        arbiter.end_instant(now, actions)
+        reply["end"] = actions
+        reply["idle"] = arbiter.idle()
+    return reply
+
+
 def main():
     broken = None
     args = sys.argv[1:]
@@ -231,35 +255,25 @@ def main():
         sys.stderr.write("usage: arbiter.py [--break short-wait]\n")
         return 2
     arbiter = None
-    out = sys.stdout
-    for raw in sys.stdin:
+    out = sys.stdout.buffer
+    dumps = json.JSONEncoder(separators=(",", ":")).encode
+    for raw in sys.stdin.buffer:
         message = json.loads(raw)
         kind = message["type"]
-        if kind == "hello":
-            reply = {"type": "hello", "protocol": PROTOCOL}
+        if kind == "instant":
+            reply = instant(arbiter, message)
         elif kind == "reset":
             arbiter = None
             continue
         elif kind == "tables":
             arbiter = Arbiter(message, broken)
             continue
-        elif kind == "input" and message["kind"] in INPUTS:
-            actions = []
-            getattr(arbiter, message["kind"])(message["index"], message["t"], actions)
-            reply = {"type": "actions", "actions": actions}
-        elif kind == "revise":
-            # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
-            if arbiter.progress[message["line"]] not in ("playing", "done"):
-                arbiter.lines[message["line"]]["duration"] = message["duration"]
-            reply = {"type": "actions", "actions": []}
-        elif kind == "endInstant":
-            actions = []
-            arbiter.end_instant(message["t"], actions)
-            reply = {"type": "actions", "actions": actions, "idle": arbiter.idle()}
+        elif kind == "hello":
+            reply = {"type": "hello", "protocol": PROTOCOL}
         else:
             sys.stderr.write("arbiter.py: unknown message %r\n" % raw)
             return 1
-        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        out.write(dumps(reply).encode() + b"\n")
         out.flush()
     return 0
 

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFormat
 import SimClock
 import SimRunner
 import TalkArbiter
@@ -12,13 +13,14 @@ import Darwin
 /// An arbiter in another process (`--arbiter "COMMAND"`), spoken to in line-delimited
 /// JSON over its standard input and output (docs/arbiter-protocol.md).
 ///
-/// The simulator performs each input's actions before it takes the next input
-/// (a line requested may start at once, and what is recorded next depends on
-/// it), so every input is one round trip, and so is the end of the instant.
-/// One process serves a whole campaign: `reset` and the tables start each run.
+/// The simulator announces an instant's inputs before it delivers them
+/// (`BatchingArbiter`), so an instant is one round trip: its revisions, its
+/// inputs and its end in one `instant` message, each input's actions and the
+/// end's in one answer. One process serves a whole campaign: `reset` and the
+/// tables start each run.
 final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
-    static let protocolVersion = 2
+    static let protocolVersion = 3
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
     nonisolated(unsafe) static var current: ArbiterProcess?
 
@@ -32,6 +34,8 @@ final class ArbiterProcess: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let errTail = StderrTail()
     private var started = 0
+    /// The current run's batch (`ArbiterBatch`).
+    var batch = ArbiterBatch()
     /// Why the current check failed, if it did (cleared by `takeFailure`).
     private(set) var failure: String?
 
@@ -60,7 +64,7 @@ final class ArbiterProcess: @unchecked Sendable {
         buffer.removeAll()
         started += 1
         guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { return lastReason }
-        guard hello["type"] as? String == "hello", let version = hello["protocol"] as? Int else {
+        guard hello["type"]?.text == "hello", let version = hello["protocol"]?.integer else {
             stop(); return "it answered the hello with something else than a hello"
         }
         guard version == Self.protocolVersion else {
@@ -91,22 +95,22 @@ final class ArbiterProcess: @unchecked Sendable {
 
     /// A new run: restarts the process if an earlier failure ended it, then sends `reset` and the tables.
     func beginRun(_ tables: ArbiterTables) {
+        batch.clear()
         if process == nil {
             if let reason = start() { fail(reason); return }
         }
-        send("{\"type\":\"reset\"}")
-        send(Self.encode(tables))
+        send("{\"type\":\"reset\"}\n" + Self.encode(tables))
     }
 
     /// Whether this run can still talk to the process.
     var alive: Bool { process != nil }
 
     /// One message and its answer, an object; nil (and `failure` set) if the process failed.
-    func ask(_ message: String) -> [String: Any]? {
+    func ask(_ message: String) -> JSONValue? {
         guard process != nil else { return nil }
         guard send(message) else { return nil }
         guard let line = readLine() else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+        guard let object = try? JSONParser.parse(line), case .object = object.kind else {
             fail("it printed something that is not a JSON object: \(Self.excerpt(line))"); return nil
         }
         return object
@@ -193,37 +197,63 @@ final class ArbiterProcess: @unchecked Sendable {
         return out
     }
 
-    /// The actions of an `actions` answer; nil (and `failure` set) if it is not one.
-    func actions(of answer: [String: Any], for what: String) -> [TalkArbiter.Action]? {
-        guard answer["type"] as? String == "actions", let list = answer["actions"] as? [Any] else {
-            fail("it answered \(what) out of turn (no 'actions' message): \(Self.describe(answer))"); return nil
+    /// The action lists of an `instant` answer, one per input, and the
+    /// end's actions and `idle` when the message ended the instant; nil (and
+    /// `failure` set) if it is not that.
+    func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String)
+        -> (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)?
+    {
+        guard answer["type"]?.text == "actions", case .array(let lists)? = answer["each"]?.kind else {
+            fail("it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"); return nil
+        }
+        guard lists.count == inputs else {
+            fail("it answered \(what) with \(lists.count) action lists for \(inputs) inputs: \(Self.describe(answer))"); return nil
+        }
+        var each: [[TalkArbiter.Action]] = []
+        each.reserveCapacity(inputs)
+        for list in lists {
+            guard let actions = self.actions(list, for: what) else { return nil }
+            each.append(actions)
+        }
+        guard ends else { return (each, [], false) }
+        guard let endList = answer["end"], let idle = answer["idle"]?.boolean else {
+            fail("it answered \(what) without the end of the instant ('end' and 'idle'): \(Self.describe(answer))"); return nil
+        }
+        guard let end = actions(endList, for: what) else { return nil }
+        return (each, end, idle)
+    }
+
+    private func actions(_ list: JSONValue, for what: String) -> [TalkArbiter.Action]? {
+        guard case .array(let items) = list.kind else {
+            fail("it answered \(what) with an action list that is not an array: \(Self.describe(list))"); return nil
         }
         var out: [TalkArbiter.Action] = []
-        for item in list {
-            guard let object = item as? [String: Any], let action = Self.decode(object) else {
-                fail("it answered \(what) with an action drivesim does not know: \(item)"); return nil
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let action = Self.decode(item) else {
+                fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
             }
             out.append(action)
         }
         return out
     }
 
-    static func describe(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "?" }
-        return String(decoding: data.prefix(160), as: UTF8.self)
+    static func describe(_ value: JSONValue) -> String {
+        let text = value.description
+        return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 
-    static func decode(_ o: [String: Any]) -> TalkArbiter.Action? {
-        func int(_ key: String) -> Int? { o[key] as? Int }
+    static func decode(_ o: JSONValue) -> TalkArbiter.Action? {
+        func int(_ key: String) -> Int? { o[key]?.integer }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
-        func optionalTime(_ key: String) -> SimTime?? { o[key] == nil || o[key] is NSNull ? .some(nil) : time(key).map { .some($0) } }
-        func rule() -> Rule? { (o["rule"] as? String).flatMap(Rule.init(rawValue:)) }
-        guard let kind = o["do"] as? String else { return nil }
+        func isNull(_ key: String) -> Bool { o[key].map { $0.kind == .null } ?? true }
+        func rule() -> Rule? { o["rule"]?.text.flatMap(Rule.init(rawValue:)) }
+        guard case .object = o.kind, let kind = o["do"]?.text else { return nil }
         switch kind {
         case "lineWaiting":
             guard let line = int("line"), let rule = rule() else { return nil }
             let stretch: Int?
-            if o["stretch"] == nil || o["stretch"] is NSNull { stretch = nil } else {
+            if isNull("stretch") { stretch = nil } else {
                 guard let k = int("stretch") else { return nil }
                 stretch = k
             }
@@ -238,22 +268,26 @@ final class ArbiterProcess: @unchecked Sendable {
         case "replyQueued": return int("reply").map { .replyQueued(reply: $0) }
         case "replyBegan": return int("reply").map { .replyBegan(reply: $0) }
         case "stretchStarted":
-            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt"),
-                let held = optionalTime("held") else { return nil }
+            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt") else { return nil }
+            let held: SimTime?
+            if isNull("held") { held = nil } else {
+                guard let h = time("held") else { return nil }
+                held = h
+            }
             return .stretchStarted(reply: reply, stretch: stretch, endsAt: end, held: held)
         case "stretchEnded":
             guard let reply = int("reply"), let stretch = int("stretch") else { return nil }
             return .stretchEnded(reply: reply, stretch: stretch)
         case "stretchCut":
             guard let reply = int("reply"), let stretch = int("stretch"), let rule = rule(),
-                let played = time("played"), let by = o["by"] as? [String: Any] else { return nil }
+                let played = time("played"), let by = o["by"] else { return nil }
             let cause: TalkArbiter.Cause
-            if let n = (by["line"] as? NSNumber)?.intValue { cause = .line(n) }
-            else if let n = (by["utterance"] as? NSNumber)?.intValue { cause = .utterance(n) }
+            if let n = by["line"]?.integer { cause = .line(n) }
+            else if let n = by["utterance"]?.integer { cause = .utterance(n) }
             else { return nil }
             let then: TalkArbiter.AfterCut?
-            if o["then"] == nil || o["then"] is NSNull { then = nil } else {
-                guard let t = (o["then"] as? String).flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
+            if isNull("then") { then = nil } else {
+                guard let t = o["then"]?.text.flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
                 then = t
             }
             return .stretchCut(reply: reply, stretch: stretch, rule: rule, by: cause, played: played, then: then)
@@ -269,6 +303,15 @@ final class ArbiterProcess: @unchecked Sendable {
     }
 }
 
+extension JSONValue {
+    /// The string, if the value is one.
+    var text: String? { if case .string(let s) = kind { s } else { nil } }
+    /// The integer, if the value is a number written as one that fits.
+    var integer: Int? { if case .number(let n) = kind { Int(n) } else { nil } }
+    /// The boolean, if the value is one.
+    var boolean: Bool? { if case .bool(let b) = kind { b } else { nil } }
+}
+
 /// The last few kilobytes of a process's standard error, filled from another thread.
 final class StderrTail: @unchecked Sendable {
     private let lock = NSLock()
@@ -282,9 +325,111 @@ final class StderrTail: @unchecked Sendable {
     var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
 }
 
-/// The `Arbiter` that forwards every input to `ArbiterProcess.current`. A
-/// process that failed draws no more actions; the command reports its failure.
-struct ExternalArbiter: Arbiter {
+/// One run's batch with the process: what was sent and not yet delivered.
+struct ArbiterBatch {
+    /// Revisions of the instant not yet sent (they ride in its next message).
+    var revisions: [(line: Int, duration: SimTime)] = []
+    /// The inputs of the last `instant` message and their answers; `next` is the next to deliver.
+    var inputs: [ArbiterInput] = []
+    var answers: [[TalkArbiter.Action]] = []
+    var next = 0
+    /// The end's answer, when the last message ended the instant and `endInstant` has not come yet.
+    var end: (actions: [TalkArbiter.Action], idle: Bool)?
+
+    mutating func clear() {
+        revisions.removeAll(keepingCapacity: true)
+        inputs.removeAll(keepingCapacity: true)
+        answers.removeAll(keepingCapacity: true)
+        next = 0
+        end = nil
+    }
+}
+
+extension ArbiterProcess {
+    /// Sends one `instant` message (the pending revisions, `inputs`, the end
+    /// if `ends`) and keeps its answer in `batch`; false if the process failed.
+    @discardableResult
+    func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
+        guard alive else { return false }
+        var message = "{\"type\":\"instant\",\"t\":\(now.ms),\"revise\":["
+        for (i, r) in batch.revisions.enumerated() { message += (i > 0 ? ",[" : "[") + "\(r.line),\(r.duration.ms)]" }
+        message += "],\"inputs\":["
+        for (i, input) in inputs.enumerated() {
+            if i > 0 { message += "," }
+            message += Self.encode(input)
+        }
+        message += ends ? "],\"end\":true}" : "],\"end\":false}"
+        batch.revisions.removeAll(keepingCapacity: true)
+        let what = "the instant at \(now.ms) ms"
+        guard let reply = ask(message), let answer = answer(reply, inputs: inputs.count, ends: ends, for: what) else { return false }
+        batch.inputs = inputs
+        batch.answers = answer.each
+        batch.next = 0
+        batch.end = ends ? (answer.end, answer.idle) : nil
+        return true
+    }
+
+    /// `["kind",index]`, index null for the ears' timer.
+    static func encode(_ input: ArbiterInput) -> String {
+        switch input {
+        case .lineEnded(let i): return "[\"lineEnded\",\(i)]"
+        case .stretchEnded(let i): return "[\"stretchEnded\",\(i)]"
+        case .dadEnded(let i): return "[\"dadEnded\",\(i)]"
+        case .earsTimer: return "[\"earsTimer\",null]"
+        case .lineExpired(let i): return "[\"lineExpired\",\(i)]"
+        case .lineRequested(let i): return "[\"lineRequested\",\(i)]"
+        case .replyBegan(let i): return "[\"replyBegan\",\(i)]"
+        case .chunkReady(let i): return "[\"chunkReady\",\(i)]"
+        case .dadStarted(let i): return "[\"dadStarted\",\(i)]"
+        case .endOfInstant: return "[\"endInstant\",null]"
+        }
+    }
+
+    /// Delivers `input`: the answer its batch drew, checked against what the
+    /// batch announced; without a batch, a message of its own.
+    func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]) {
+        guard alive else { return }
+        if batch.next == batch.inputs.count {
+            guard batch.end == nil else {
+                return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms after the message that ended the instant (its batching did not foresee the input)")
+            }
+            guard exchange([input], ends: false, at: now) else { return }
+        }
+        guard batch.inputs[batch.next] == input else {
+            return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms where its batch announced \(Self.encode(batch.inputs[batch.next]))")
+        }
+        actions.append(contentsOf: batch.answers[batch.next])
+        batch.next += 1
+    }
+
+    /// The end of the instant: the answer of the message that ended it, or a message of its own.
+    func endInstant(at now: SimTime, into actions: inout [TalkArbiter.Action]) -> Bool? {
+        guard alive else { return nil }
+        guard batch.next == batch.inputs.count else {
+            fail("drivesim ended the instant at \(now.ms) ms before delivering \(Self.encode(batch.inputs[batch.next])) that its batch announced")
+            return nil
+        }
+        if batch.end == nil { guard exchange([], ends: true, at: now) else { return nil } }
+        guard let end = batch.end else { return nil }
+        batch.end = nil
+        actions.append(contentsOf: end.actions)
+        return end.idle
+    }
+
+    /// Announced inputs: one `instant` message for them (and the end).
+    func announce(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) {
+        guard alive else { return }
+        guard batch.next == batch.inputs.count, batch.end == nil else {
+            return fail("drivesim announced inputs at \(now.ms) ms before delivering the ones it had announced")
+        }
+        exchange(inputs, ends: ends, at: now)
+    }
+}
+
+/// The `Arbiter` that forwards every input to `ArbiterProcess.current`,
+/// an instant's inputs in one message (`BatchingArbiter`). A process that
+/// failed draws no more actions; the command reports its failure.
+struct ExternalArbiter: BatchingArbiter {
     private let connection: ArbiterProcess?
     private var idle = false
 
@@ -293,37 +438,30 @@ struct ExternalArbiter: Arbiter {
         connection?.beginRun(tables)
     }
 
-    private func input(_ kind: String, _ index: Int?, at now: SimTime, into actions: inout [Action]) {
-        guard let connection, connection.alive else { return }
-        let message = "{\"type\":\"input\",\"kind\":\"\(kind)\",\"index\":\(index.map(String.init) ?? "null"),\"t\":\(now.ms)}"
-        guard let answer = connection.ask(message),
-            let drawn = connection.actions(of: answer, for: "\(kind) at \(now.ms) ms") else { return }
-        actions.append(contentsOf: drawn)
+    func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
+        connection?.announce(inputs, ends: endsInstant, at: now)
     }
 
-    mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineEnded", line, at: now, into: &actions) }
-    mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input("stretchEnded", stretch, at: now, into: &actions) }
-    mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input("dadEnded", utterance, at: now, into: &actions) }
-    mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input("earsTimer", nil, at: now, into: &actions) }
-    mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineExpired", line, at: now, into: &actions) }
-    mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineRequested", line, at: now, into: &actions) }
-    /// Sent as `{"type":"revise","line":…,"duration":…,"t":…}`; the answer's actions must be none.
-    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
-        guard let connection, connection.alive else { return }
-        let message = "{\"type\":\"revise\",\"line\":\(line),\"duration\":\(duration.ms),\"t\":\(now.ms)}"
-        guard let answer = connection.ask(message), let drawn = connection.actions(of: answer, for: "revise at \(now.ms) ms") else { return }
-        if !drawn.isEmpty { connection.fail("it answered a revise of line \(line) at \(now.ms) ms with actions; a revise draws none") }
+    private func input(_ input: ArbiterInput, at now: SimTime, into actions: inout [Action]) {
+        connection?.deliver(input, at: now, into: &actions)
     }
-    mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input("replyBegan", reply, at: now, into: &actions) }
-    mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input("chunkReady", stretch, at: now, into: &actions) }
-    mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input("dadStarted", utterance, at: now, into: &actions) }
+
+    mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineEnded(line), at: now, into: &actions) }
+    mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.stretchEnded(stretch), at: now, into: &actions) }
+    mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadEnded(utterance), at: now, into: &actions) }
+    mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input(.earsTimer, at: now, into: &actions) }
+    mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineExpired(line), at: now, into: &actions) }
+    mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineRequested(line), at: now, into: &actions) }
+    /// Kept for the instant's next message (`"revise":[[line,duration],…]`).
+    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
+        connection?.batch.revisions.append((line, duration))
+    }
+    mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input(.replyBegan(reply), at: now, into: &actions) }
+    mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.chunkReady(stretch), at: now, into: &actions) }
+    mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadStarted(utterance), at: now, into: &actions) }
 
     mutating func endInstant(at now: SimTime, into actions: inout [Action]) {
-        guard let connection, connection.alive else { return }
-        guard let answer = connection.ask("{\"type\":\"endInstant\",\"t\":\(now.ms)}"),
-            let drawn = connection.actions(of: answer, for: "endInstant at \(now.ms) ms") else { return }
-        idle = answer["idle"] as? Bool ?? false
-        actions.append(contentsOf: drawn)
+        if let idle = connection?.endInstant(at: now, into: &actions) { self.idle = idle }
     }
 
     var isIdle: Bool { idle }

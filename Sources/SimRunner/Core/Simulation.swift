@@ -159,6 +159,14 @@ private struct Run<A: Arbiter> {
         #endif
     }
     var validating: Bool { Self.validating }
+    /// Whether the arbiter is told each batch of inputs before it gets them
+    /// (`BatchingArbiter`); a constant once `Run` is specialised.
+    static var batching: Bool { A.self is any BatchingArbiter.Type }
+    /// How many of the instant's events the last announcement covered and are still to come.
+    var announcedLeft = 0
+    /// Scratch for announcements: the events due now, their inputs.
+    var dueEntries: [EventQueue<SimEvent>.Entry] = []
+    var announced: [ArbiterInput] = []
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// The road's line revisions in time order (line index in `roster.lines`),
@@ -242,12 +250,56 @@ private struct Run<A: Arbiter> {
             revise(at: now)
             while let event = loop.nextEvent() {
                 eventsHandled += 1
+                if Self.batching {
+                    if announcedLeft == 0 { announce(event, at: now) }
+                    announcedLeft -= 1
+                }
                 handle(event, at: now)
                 if impossible != nil { return }
             }
             arbiter.endInstant(at: now, into: &actions)
             perform(at: now, after: .endOfInstant)
             if impossible != nil { return }
+        }
+    }
+
+    /// Announces to a batching arbiter the inputs of `event` (just taken)
+    /// and of the events due now after it, up to the first that may make
+    /// another input due now (a `dadEnded` whose reply begins at once).
+    mutating func announce(_ event: SimEvent, at now: SimTime) {
+        announced.removeAll(keepingCapacity: true)
+        dueEntries.removeAll(keepingCapacity: true)
+        announcedLeft = 1
+        var ends = !appendInputs(of: event, to: &announced)
+        if ends {
+            loop.queue.events(dueAt: now, into: &dueEntries)
+            for entry in dueEntries {
+                announcedLeft += 1
+                if appendInputs(of: entry.event, to: &announced) { ends = false; break }
+            }
+        }
+        (arbiter as! any BatchingArbiter).announce(announced, endsInstant: ends, at: now)
+    }
+
+    /// Appends the inputs that `event` delivers, in order (a reply's chunks
+    /// ready at once follow its `replyBegan`; a road event delivers none);
+    /// true if an input may follow it at the same instant that no event
+    /// due yet foretells: Dad's end, when his reply begins 0 ms after it.
+    func appendInputs(of event: SimEvent, to list: inout [ArbiterInput]) -> Bool {
+        switch event {
+        case .road: return false
+        case .replyBegins(let reply):
+            list.append(.replyBegan(reply))
+            for stretch in roster.replyStretches[reply] where roster.stretches[stretch].ready == .zero {
+                list.append(.chunkReady(stretch))
+            }
+            return false
+        case .dadEnded(let utterance):
+            list.append(.dadEnded(utterance))
+            return roster.answer[utterance] != nil && scenario.dad[utterance].reply?.after == .zero
+        default:
+            list.append(event.input)
+            return false
         }
     }
 
