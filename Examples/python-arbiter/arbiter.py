@@ -14,6 +14,7 @@ for a human goes to standard error.
 """
 
 import json
+import os
 import sys
 
 PROTOCOL = 3
@@ -255,27 +256,33 @@ def main():
         sys.stderr.write("usage: arbiter.py [--break short-wait]\n")
         return 2
     arbiter = None
-    out = sys.stdout.buffer
-    dumps = json.JSONEncoder(separators=(",", ":")).encode
-    for raw in sys.stdin.buffer:
-        message = json.loads(raw)
-        kind = message["type"]
-        if kind == "instant":
-            reply = instant(arbiter, message)
-        elif kind == "reset":
-            arbiter = None
-            continue
-        elif kind == "tables":
-            arbiter = Arbiter(message, broken)
-            continue
-        elif kind == "hello":
-            reply = {"type": "hello", "protocol": PROTOCOL}
-        else:
-            sys.stderr.write("arbiter.py: unknown message %r\n" % raw)
-            return 1
-        out.write(dumps(reply).encode() + b"\n")
-        out.flush()
-    return 0
+    decode = json.JSONDecoder().raw_decode
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+    pending = b""
+    while True:
+        # Every message that has come in, then their answers in one write:
+        # drivesim may send a whole run at once (docs/arbiter-protocol.md).
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return 0
+        *lines, pending = (pending + chunk).split(b"\n")
+        answers = []
+        for raw in lines:
+            message = decode(raw.decode())[0]
+            kind = message["type"]
+            if kind == "instant":
+                answers.append(encode(instant(arbiter, message)))
+            elif kind == "tables":
+                arbiter = Arbiter(message, broken)
+            elif kind == "hello":
+                answers.append(encode({"type": "hello", "protocol": PROTOCOL}))
+            else:
+                sys.stderr.write("arbiter.py: unknown message %r\n" % raw)
+                return 1
+        if answers:
+            out = ("\n".join(answers) + "\n").encode()
+            while out:
+                out = out[os.write(1, out):]
 
 
 if __name__ == "__main__":
