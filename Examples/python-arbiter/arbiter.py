@@ -247,6 +247,19 @@ def instant(arbiter, message):
     return reply
 
 
+def compact_encoder():
+    """json.dumps(o, separators=(",", ":")), with the C encoder made once
+    rather than once a call (a third of this arbiter's time otherwise)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":")).encode
+
+    def default(o):
+        raise TypeError("cannot encode %r" % (o,))
+    encode = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+    return lambda o: "".join(encode(o, 0))
+
+
 def main():
     broken = None
     args = sys.argv[1:]
@@ -257,7 +270,7 @@ def main():
         return 2
     arbiter = None
     decode = json.JSONDecoder().raw_decode
-    encode = json.JSONEncoder(separators=(",", ":")).encode
+    encode = compact_encoder()
     pending = b""
     while True:
         # Every message that has come in, then their answers in one write:
