@@ -167,6 +167,8 @@ private struct Run<A: Arbiter> {
     /// Scratch for announcements: the events due now, their inputs.
     var dueEntries: [EventQueue<SimEvent>.Entry] = []
     var announced: [ArbiterInput] = []
+    /// The batching arbiter's `announce`, found once (its batch lives in reference storage).
+    var announcer: (([ArbiterInput], Bool, SimTime) -> Void)?
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// The road's line revisions in time order (line index in `roster.lines`),
@@ -193,6 +195,9 @@ private struct Run<A: Arbiter> {
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
+        if Self.batching, let batching = arbiter as? any BatchingArbiter {
+            announcer = { batching.announce($0, endsInstant: $1, at: $2) }
+        }
         known = ActionValidator(tables, tracking: Self.validating)
         let offset = roster.lines.count - roster.road.lines.count
         revisions = roster.road.revisions.enumerated()
@@ -278,7 +283,7 @@ private struct Run<A: Arbiter> {
                 if appendInputs(of: entry.event, to: &announced) { ends = false; break }
             }
         }
-        (arbiter as! any BatchingArbiter).announce(announced, endsInstant: ends, at: now)
+        announcer?(announced, ends, now)
     }
 
     /// Appends the inputs that `event` delivers, in order (a reply's chunks
