@@ -53,9 +53,9 @@ import Testing
     }
 
     @Test func anArbiterThatCrashesMidRunFailsTheRunAndTheNextRunRestartsIt() throws {
-        // Says hello, then dies on its first input; restarted for the second scenario.
+        // Says hello, then dies on its first instant; restarted for the second scenario.
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read a; read b; read c; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1 && result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
