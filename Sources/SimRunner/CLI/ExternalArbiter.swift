@@ -107,7 +107,11 @@ final class ArbiterProcess: @unchecked Sendable {
         batch.clear()
         let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: log) }
         let foretold = forecast ?? lastRun
+        let ahead = forecast == nil ? answeredAhead : nil
+        let times = forecast == nil ? 1 : forecastTimes
         forecast = nil
+        answeredAhead = nil
+        forecastTimes = 1
         runFailed = false
         runTables = nil
         log = []
@@ -116,13 +120,20 @@ final class ArbiterProcess: @unchecked Sendable {
             if let reason = start() { fail(reason); return }
         }
         defer { runTables = tables }
+        if let foretold, let ahead, ahead.tables == tables, ahead.messages == foretold.messages {
+            // Sent and answered alike with the run before (invariant 7's second run).
+            serving = ahead.messages
+            served = 0
+            return
+        }
         let table = Self.encode(tables)
         if let foretold, foretold.tables == tables, !foretold.messages.isEmpty {
-            switch speculate(table, foretold.messages) {
+            switch speculate(table, foretold.messages, times: times) {
             case .failed: return
-            case .answered:
+            case .answered(let twice):
                 serving = foretold.messages
                 served = 0
+                if twice { answeredAhead = (tables, foretold.messages) }
                 return
             case .parted: break
             }
@@ -136,32 +147,45 @@ final class ArbiterProcess: @unchecked Sendable {
     private var runFailed = false
     /// The next run's messages as foretold (the reference's run), if any; used once.
     var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
+    /// How many runs the forecast is for (2: invariant 7's second run repeats the first); sent that many times at once.
+    var forecastTimes = 1
+    /// The next run's messages, already sent and answered as foretold along with the last run's.
+    private var answeredAhead: (tables: ArbiterTables, messages: [BatchMessage])?
     /// A run served from a forecast the process answered alike, and how far.
     private var serving: [BatchMessage]?
     private var served = 0
 
-    enum Speculation { case answered, parted, failed }
+    enum Speculation {
+        /// Every answer of the first copy was the one foretold; `twice`: of the second too.
+        case answered(twice: Bool)
+        case parted, failed
+    }
 
-    /// Sends `tables` and every message of `messages` at once and reads the
-    /// answers: whether each is the one foretold, a well formed answer
-    /// differs, or the process failed (a malformed answer fails the run, as it would asked alone).
-    private func speculate(_ tables: String, _ messages: [BatchMessage]) -> Speculation {
-        var bytes = Array(tables.utf8)
-        bytes.append(0x0A)
+    /// Sends `tables` and every message of `messages` at once, `times`
+    /// times over (each copy a run), and reads the answers: whether each is
+    /// the one foretold, a well formed answer differs, or the process failed
+    /// (a malformed answer fails the run, as it would asked alone).
+    private func speculate(_ tables: String, _ messages: [BatchMessage], times: Int) -> Speculation {
+        var run = Array(tables.utf8)
+        run.append(0x0A)
         for message in messages {
-            bytes.append(contentsOf: Self.encode(message).utf8)
-            bytes.append(0x0A)
+            run.append(contentsOf: Self.encode(message).utf8)
+            run.append(0x0A)
         }
-        guard let lines = transfer(bytes, lines: messages.count) else { return .failed }
-        var alike = true
-        for (line, message) in zip(lines, messages) {
+        var bytes = run
+        for _ in 1..<max(times, 1) { bytes.append(contentsOf: run) }
+        guard let lines = transfer(bytes, lines: messages.count * max(times, 1)) else { return .failed }
+        var alike = [Bool](repeating: true, count: max(times, 1))
+        for (i, line) in lines.enumerated() {
+            let message = messages[i % messages.count]
             guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
             else { return .failed }
-            if alike, answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
-                alike = false
+            let copy = i / messages.count
+            if alike[copy], answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
+                alike[copy] = false
             }
         }
-        return alike ? .answered : .parted
+        return alike[0] ? .answered(twice: alike.count > 1 && alike[1]) : .parted
     }
 
     /// Whether this run can still talk to the process.
@@ -621,7 +645,8 @@ extension ArbiterProcess {
     /// The reference's run, recorded message by message (`BatchedArbiter`),
     /// is the first run's forecast: a process that answers every message as
     /// the reference does gets them all at once. The second run (invariant 7)
-    /// is foretold by the first.
+    /// is foretold by the first: both go out at once, and the second is
+    /// served without another exchange if the process answered both alike.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
@@ -629,7 +654,10 @@ extension ArbiterProcess {
             tables = t
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
-        if let tables, !recorded.mispredicted { forecast = (tables, recorded.messages) }
+        if let tables, !recorded.mispredicted {
+            forecast = (tables, recorded.messages)
+            forecastTimes = 2
+        }
         return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
     }
 }
