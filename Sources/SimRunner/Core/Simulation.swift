@@ -272,25 +272,30 @@ private struct Run<A: Arbiter> {
     /// and of the events due now after it, up to the first that may make
     /// another input due now (a `dadEnded` whose reply begins at once).
     mutating func announce(_ event: SimEvent, at now: SimTime) {
-        announced.removeAll(keepingCapacity: true)
-        dueEntries.removeAll(keepingCapacity: true)
+        // Local buffers (moved out and back): a call on `self` with `&self.announced`
+        // would copy the whole run.
+        var list = announced, due = dueEntries
+        announced = []; dueEntries = []
+        list.removeAll(keepingCapacity: true)
+        due.removeAll(keepingCapacity: true)
         announcedLeft = 1
-        var ends = !appendInputs(of: event, to: &announced)
+        var ends = !Self.appendInputs(of: event, roster: roster, scenario: scenario, to: &list)
         if ends {
-            loop.queue.events(dueAt: now, into: &dueEntries)
-            for entry in dueEntries {
+            loop.queue.events(dueAt: now, into: &due)
+            for entry in due {
                 announcedLeft += 1
-                if appendInputs(of: entry.event, to: &announced) { ends = false; break }
+                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &list) { ends = false; break }
             }
         }
-        announcer?(announced, ends, now)
+        announcer?(list, ends, now)
+        announced = list; dueEntries = due
     }
 
     /// Appends the inputs that `event` delivers, in order (a reply's chunks
     /// ready at once follow its `replyBegan`; a road event delivers none);
     /// true if an input may follow it at the same instant that no event
     /// due yet foretells: Dad's end, when his reply begins 0 ms after it.
-    func appendInputs(of event: SimEvent, to list: inout [ArbiterInput]) -> Bool {
+    static func appendInputs(of event: SimEvent, roster: Roster, scenario: Scenario, to list: inout [ArbiterInput]) -> Bool {
         switch event {
         case .road: return false
         case .replyBegins(let reply):
