@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
-        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
         .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReviewTests",
@@ -95,6 +95,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
     ]
 )

@@ -8,14 +8,16 @@ protocol (docs/arbiter-protocol.md) over standard input and output.
     --break short-wait   wait for a stretch only with strictly less than waitLimit
                          left (SPEC says at most), to see what a wrong arbiter gets
 
-Standard library only. One line of JSON in, one line of JSON out; anything
+Standard library only. One line of JSON in, at most one line of JSON out
+(an instant's inputs in one message, their actions in one answer); anything
 for a human goes to standard error.
 """
 
 import json
+import os
 import sys
 
-PROTOCOL = 2
+PROTOCOL = 3
 
 
 class Arbiter:
@@ -222,6 +224,42 @@ INPUTS = {"lineEnded", "stretchEnded", "dadEnded", "earsTimer", "lineExpired", "
           "replyBegan", "chunkReady", "dadStarted"}
 
 
+def instant(arbiter, message):
+    """An instant's revisions, inputs and maybe its end: one answer for all."""
+    now = message["t"]
+    for line, duration in message["revise"]:
+        # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
+        if arbiter.progress[line] not in ("playing", "done"):
+            arbiter.lines[line]["duration"] = duration
+    each = []
+    for kind, index in message["inputs"]:
+        if kind not in INPUTS:
+            raise ValueError("unknown input %r" % kind)
+        actions = []
+        getattr(arbiter, kind)(index, now, actions)
+        each.append(actions)
+    reply = {"type": "actions", "each": each}
+    if message["end"]:
+        actions = []
+        arbiter.end_instant(now, actions)
+        reply["end"] = actions
+        reply["idle"] = arbiter.idle()
+    return reply
+
+
+def compact_encoder():
+    """json.dumps(o, separators=(",", ":")), with the C encoder made once
+    rather than once a call (a third of this arbiter's time otherwise)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":")).encode
+
+    def default(o):
+        raise TypeError("cannot encode %r" % (o,))
+    encode = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+    return lambda o: "".join(encode(o, 0))
+
+
 def main():
     broken = None
     args = sys.argv[1:]
@@ -231,37 +269,33 @@ def main():
         sys.stderr.write("usage: arbiter.py [--break short-wait]\n")
         return 2
     arbiter = None
-    out = sys.stdout
-    for raw in sys.stdin:
-        message = json.loads(raw)
-        kind = message["type"]
-        if kind == "hello":
-            reply = {"type": "hello", "protocol": PROTOCOL}
-        elif kind == "reset":
-            arbiter = None
-            continue
-        elif kind == "tables":
-            arbiter = Arbiter(message, broken)
-            continue
-        elif kind == "input" and message["kind"] in INPUTS:
-            actions = []
-            getattr(arbiter, message["kind"])(message["index"], message["t"], actions)
-            reply = {"type": "actions", "actions": actions}
-        elif kind == "revise":
-            # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
-            if arbiter.progress[message["line"]] not in ("playing", "done"):
-                arbiter.lines[message["line"]]["duration"] = message["duration"]
-            reply = {"type": "actions", "actions": []}
-        elif kind == "endInstant":
-            actions = []
-            arbiter.end_instant(message["t"], actions)
-            reply = {"type": "actions", "actions": actions, "idle": arbiter.idle()}
-        else:
-            sys.stderr.write("arbiter.py: unknown message %r\n" % raw)
-            return 1
-        out.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        out.flush()
-    return 0
+    decode = json.JSONDecoder().raw_decode
+    encode = compact_encoder()
+    pending = b""
+    while True:
+        # Every message that has come in, then their answers in one write:
+        # drivesim may send a whole run at once (docs/arbiter-protocol.md).
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return 0
+        *lines, pending = (pending + chunk).split(b"\n")
+        answers = []
+        for raw in lines:
+            message = decode(raw.decode())[0]
+            kind = message["type"]
+            if kind == "instant":
+                answers.append(encode(instant(arbiter, message)))
+            elif kind == "tables":
+                arbiter = Arbiter(message, broken)
+            elif kind == "hello":
+                answers.append(encode({"type": "hello", "protocol": PROTOCOL}))
+            else:
+                sys.stderr.write("arbiter.py: unknown message %r\n" % raw)
+                return 1
+        if answers:
+            out = ("\n".join(answers) + "\n").encode()
+            while out:
+                out = out[os.write(1, out):]
 
 
 if __name__ == "__main__":

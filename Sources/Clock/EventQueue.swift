@@ -59,6 +59,19 @@ public struct EventQueue<Event> {
         return top.precedes(agenda[agendaStart]) ? top : agenda[agendaStart]
     }
 
+    /// Appends to `out` every pending event due at `time`, in the order they
+    /// will be taken (what is scheduled meanwhile aside). Call only once
+    /// `first()` has been asked (the agenda is sorted then).
+    /// - Complexity: O(n) over the heap, plus sorting what is due.
+    package func events(dueAt time: SimTime, into out: inout [Entry]) {
+        let start = out.count
+        var i = agendaStart
+        while i < agenda.count, agenda[i].time == time { out.append(agenda[i]); i += 1 }
+        let fromAgenda = out.count
+        for entry in heap where entry.time == time { out.append(entry) }
+        if out.count > fromAgenda { out[start...].sort { $0.precedes($1) } }
+    }
+
     /// Reserves room for `n` pending events.
     @inlinable public mutating func reserveCapacity(_ n: Int) {
         if running { heap.reserveCapacity(n) } else { agenda.reserveCapacity(n) }

@@ -1,6 +1,7 @@
 @testable import DrivesimCLI
 import Foundation
 import SimRunner
+import TalkArbiter
 import TestSupport
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
 
     @Test func anArbiterThatPrintsGarbageFailsTheRunWithAReason() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":2}'; echo oops >&2; while read line; do echo 'not json'; done\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; echo oops >&2; while read line; do echo 'not json'; done\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1)
         #expect(result.stdout.contains("0 passed, 2 failed"))
@@ -52,18 +53,59 @@ import Testing
     }
 
     @Test func anArbiterThatCrashesMidRunFailsTheRunAndTheNextRunRestartsIt() throws {
-        // Says hello, then dies on its first input; restarted for the second scenario.
+        // Says hello, then dies on its first instant; restarted for the second scenario.
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":2}'; read a; read b; read c; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1 && result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
     }
 
     @Test func anArbiterThatHangsFailsTheRunAfterItsTimeout() throws {
-        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":2}'; sleep 5\n")
+        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; sleep 5\n")
         let result = Self.drivesim(["check", Self.scenario, "--arbiter", command, "--arbiter-timeout", "1"])
         #expect(result.code == 1 && result.stderr.contains("did not answer within 1000 ms"))
+    }
+
+    /// A process that says hello, takes the tables, then answers every message with `answer`.
+    static func answering(_ answer: String) throws -> String {
+        try script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; while read line; do echo '\(answer)'; done\n")
+    }
+
+    @Test(arguments: [
+        (#"{"type":"actions","each":[]}"#, "with 0 action lists for 3 inputs"),
+        (#"{"type":"actions","each":[[],[],[]]}"#, "without the end of the instant"),
+        (#"{"type":"hello","protocol":3}"#, "out of turn"),
+        (#"{"type":"actions","each":[[{"do":"sing"}],[],[]],"end":[],"idle":true}"#, "an action drivesim does not know"),
+        (#"{"type":"actions","each":[[],[],[]],"end":{},"idle":true}"#, "an action list that is not an array"),
+    ])
+    func anAnswerOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {
+        // after-cut-drop's first instant has three inputs (the reply and its two chunks) and ends.
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(answer)])
+        #expect(result.code == 1 && result.stderr.contains("arbiter process"), "\(result.stderr)")
+        #expect(result.stderr.contains("the instant at 0 ms") && result.stderr.contains(reason), "\(result.stderr)")
+    }
+
+    @Test func anInputTheBatchDidNotAnnounceFailsTheRunRatherThanTakeAnotherAnswer() throws {
+        let process = ArbiterProcess(command: Self.python, timeoutMs: 5000)
+        #expect(process.start() == nil)
+        defer { process.stop() }
+        let tables = try ArbiterTables(
+            settings: .init(), lines: [.init(duration: .init(ms: 1000)), .init(duration: .init(ms: 1000))], replies: [],
+            stretchDurations: [], utterances: 0)
+        process.beginRun(tables)
+        process.announce([.lineRequested(0)], ends: true, at: .zero)
+        var actions: [TalkArbiter.Action] = []
+        process.deliver(.lineRequested(1), at: .zero, into: &actions)
+        #expect(actions.isEmpty)
+        #expect(process.takeFailure()?.contains("drivesim delivered [\"lineRequested\",1] at 0 ms where its batch announced [\"lineRequested\",0]") == true)
+        // Restarted for the next run: an input after the message that ended the instant is caught too.
+        process.beginRun(tables)
+        process.announce([.lineRequested(0)], ends: true, at: .zero)
+        process.deliver(.lineRequested(0), at: .zero, into: &actions)
+        #expect(actions.isEmpty, "no action: the line starts at the end of the instant")
+        process.deliver(.lineRequested(1), at: .zero, into: &actions)
+        #expect(process.takeFailure()?.contains("after the message that ended the instant") == true)
     }
 
     @Test func thePythonExamplePassesScenarios() {

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFormat
 import SimClock
 import SimRunner
 import TalkArbiter
@@ -12,13 +13,14 @@ import Darwin
 /// An arbiter in another process (`--arbiter "COMMAND"`), spoken to in line-delimited
 /// JSON over its standard input and output (docs/arbiter-protocol.md).
 ///
-/// The simulator performs each input's actions before it takes the next input
-/// (a line requested may start at once, and what is recorded next depends on
-/// it), so every input is one round trip, and so is the end of the instant.
-/// One process serves a whole campaign: `reset` and the tables start each run.
+/// The simulator announces an instant's inputs before it delivers them
+/// (`BatchingArbiter`), so an instant is one round trip: its revisions, its
+/// inputs and its end in one `instant` message, each input's actions and the
+/// end's in one answer. One process serves a whole campaign: `reset` and the
+/// tables start each run.
 final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
-    static let protocolVersion = 2
+    static let protocolVersion = 3
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
     nonisolated(unsafe) static var current: ArbiterProcess?
 
@@ -32,6 +34,8 @@ final class ArbiterProcess: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let errTail = StderrTail()
     private var started = 0
+    /// The current run's batch (`ArbiterBatch`).
+    var batch = ArbiterBatch()
     /// Why the current check failed, if it did (cleared by `takeFailure`).
     private(set) var failure: String?
 
@@ -54,13 +58,16 @@ final class ArbiterProcess: @unchecked Sendable {
         do { try process.run() } catch { return "cannot start /bin/sh: \(error)" }
         self.process = process
         toChild = input.fileHandleForWriting.fileDescriptor
+        // Writes never block: `transfer` reads answers while a long message goes out.
+        _ = fcntl(toChild, F_SETFL, fcntl(toChild, F_GETFL) | O_NONBLOCK)
         fromChild = output.fileHandleForReading.fileDescriptor
         // Keep the handles alive with the process.
         handles = [input, output, errors]
         buffer.removeAll()
+        consumed = 0
         started += 1
         guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { return lastReason }
-        guard hello["type"] as? String == "hello", let version = hello["protocol"] as? Int else {
+        guard hello["type"]?.text == "hello", let version = hello["protocol"]?.integer else {
             stop(); return "it answered the hello with something else than a hello"
         }
         guard version == Self.protocolVersion else {
@@ -89,70 +96,184 @@ final class ArbiterProcess: @unchecked Sendable {
         return failure
     }
 
-    /// A new run: restarts the process if an earlier failure ended it, then sends `reset` and the tables.
+    /// A new run: restarts the process if an earlier failure ended it, then
+    /// sends the tables. With a forecast of the run (`forecast`, or else the
+    /// last run's messages when it ran over the same tables and did not
+    /// fail), it sends the forecast's messages too, all at once, and reads
+    /// their answers: if every answer is the forecast's, the run is served
+    /// from them; if one differs, it starts again with the tables alone and
+    /// asks instant by instant.
     func beginRun(_ tables: ArbiterTables) {
+        batch.clear()
+        let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: log) }
+        let foretold = forecast ?? lastRun
+        let ahead = forecast == nil ? answeredAhead : nil
+        let times = forecast == nil ? 1 : forecastTimes
+        forecast = nil
+        answeredAhead = nil
+        forecastTimes = 1
+        runFailed = false
+        runTables = nil
+        log = []
+        serving = nil
         if process == nil {
             if let reason = start() { fail(reason); return }
         }
-        send("{\"type\":\"reset\"}")
-        send(Self.encode(tables))
+        defer { runTables = tables }
+        if let foretold, let ahead, ahead.tables == tables, ahead.messages == foretold.messages {
+            // Sent and answered alike with the run before (invariant 7's second run).
+            serving = ahead.messages
+            served = 0
+            return
+        }
+        let table = Self.encode(tables)
+        if let foretold, foretold.tables == tables, !foretold.messages.isEmpty {
+            switch speculate(table, foretold.messages, times: times) {
+            case .failed: return
+            case .answered(let twice):
+                serving = foretold.messages
+                served = 0
+                if twice { answeredAhead = (tables, foretold.messages) }
+                return
+            case .parted: break
+            }
+        }
+        send(table)
+    }
+
+    /// The run's tables, its messages so far, and the messages of the last run that ended.
+    private var runTables: ArbiterTables?
+    private(set) var log: [BatchMessage] = []
+    private var runFailed = false
+    /// The next run's messages as foretold (the reference's run), if any; used once.
+    var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
+    /// How many runs the forecast is for (2: invariant 7's second run repeats the first); sent that many times at once.
+    var forecastTimes = 1
+    /// The next run's messages, already sent and answered as foretold along with the last run's.
+    private var answeredAhead: (tables: ArbiterTables, messages: [BatchMessage])?
+    /// A run served from a forecast the process answered alike, and how far.
+    private var serving: [BatchMessage]?
+    private var served = 0
+
+    enum Speculation {
+        /// Every answer of the first copy was the one foretold; `twice`: of the second too.
+        case answered(twice: Bool)
+        case parted, failed
+    }
+
+    /// Sends `tables` and every message of `messages` at once, `times`
+    /// times over (each copy a run), and reads the answers: whether each is
+    /// the one foretold, a well formed answer differs, or the process failed
+    /// (a malformed answer fails the run, as it would asked alone).
+    private func speculate(_ tables: String, _ messages: [BatchMessage], times: Int) -> Speculation {
+        var run = Array(tables.utf8)
+        run.append(0x0A)
+        for message in messages {
+            run.append(contentsOf: Self.encode(message).utf8)
+            run.append(0x0A)
+        }
+        var bytes = run
+        for _ in 1..<max(times, 1) { bytes.append(contentsOf: run) }
+        guard let lines = transfer(bytes, lines: messages.count * max(times, 1)) else { return .failed }
+        var alike = [Bool](repeating: true, count: max(times, 1))
+        for (i, line) in lines.enumerated() {
+            let message = messages[i % messages.count]
+            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
+            else { return .failed }
+            let copy = i / messages.count
+            if alike[copy], answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
+                alike[copy] = false
+            }
+        }
+        return alike[0] ? .answered(twice: alike.count > 1 && alike[1]) : .parted
     }
 
     /// Whether this run can still talk to the process.
     var alive: Bool { process != nil }
 
     /// One message and its answer, an object; nil (and `failure` set) if the process failed.
-    func ask(_ message: String) -> [String: Any]? {
-        guard process != nil else { return nil }
-        guard send(message) else { return nil }
-        guard let line = readLine() else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-            fail("it printed something that is not a JSON object: \(Self.excerpt(line))"); return nil
+    func ask(_ message: String) -> JSONValue? {
+        var bytes = Array(message.utf8)
+        bytes.append(0x0A)
+        guard let line = transfer(bytes, lines: 1)?.first else { return nil }
+        return parse(line)
+    }
+
+    /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
+    private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
+        guard let object = try? JSONParser.parse(Array(line)), case .object = object.kind else {
+            fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))"); return nil
         }
         return object
     }
 
     @discardableResult
     private func send(_ message: String) -> Bool {
-        guard process != nil else { return false }
         var bytes = Array(message.utf8)
         bytes.append(0x0A)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(toChild, $0.baseAddress, $0.count) }
-            if n <= 0 {
-                if n < 0, errno == EINTR { continue }
-                fail("it stopped reading its input (\(exitDescription()))"); return false
-            }
-            offset += n
-        }
-        return true
+        return transfer(bytes, lines: 0) != nil
     }
 
-    private func readLine() -> [UInt8]? {
-        var waited = 0
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
+    /// Writes `bytes` while it reads what the process answers, until all
+    /// are written and `lines` lines are in (neither side blocks on a full
+    /// pipe); nil (and `failure` set) if the process failed or made no
+    /// progress for the timeout.
+    private func transfer(_ bytes: [UInt8], lines count: Int) -> [ArraySlice<UInt8>]? {
+        guard process != nil else { return nil }
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(count)
+        var offset = 0, waited = 0
+        // Lines already read past the last answer (a process that answered ahead) come first.
+        var scanned = consumed
+        func takeLines() {
+            while lines.count < count, let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+                lines.append(consumed..<newline)
+                consumed = newline + 1
+                scanned = consumed
             }
-            var fd = pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0)
+            scanned = buffer.count
+        }
+        if consumed == buffer.count { buffer.removeAll(keepingCapacity: true); consumed = 0; scanned = 0 }
+        takeLines()
+        while offset < bytes.count || lines.count < count {
+            var fds = [
+                pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: toChild, events: offset < bytes.count ? Int16(POLLOUT) : 0, revents: 0),
+            ]
             let step = 100
-            let ready = poll(&fd, 1, Int32(step))
+            let ready = poll(&fds, offset < bytes.count ? 2 : 1, Int32(step))
             if ready == 0 {
                 waited += step
                 if waited >= timeoutMs { fail("it did not answer within \(timeoutMs) ms"); return nil }
                 continue
             }
             if ready < 0 { if errno == EINTR { continue }; fail("cannot read its output"); return nil }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { fail("it closed its output (\(exitDescription()))"); return nil }
-            buffer.append(contentsOf: chunk[..<n])
+            waited = 0
+            if offset < bytes.count, fds[1].revents != 0 {
+                let n = bytes[offset...].withUnsafeBytes { write(toChild, $0.baseAddress, $0.count) }
+                if n > 0 { offset += n }
+                else if !(n < 0 && (errno == EINTR || errno == EAGAIN)) {
+                    fail("it stopped reading its input (\(exitDescription()))"); return nil
+                }
+            }
+            if fds[0].revents != 0 {
+                let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR || errno == EAGAIN { continue }
+                if n <= 0 {
+                    // Written all and read all: a process that exits after its last answer is no failure yet.
+                    if offset == bytes.count && lines.count == count { break }
+                    fail("it closed its output (\(exitDescription()))"); return nil
+                }
+                buffer.append(contentsOf: chunk[..<n])
+                takeLines()
+            }
         }
+        return lines.map { buffer[$0] }
     }
+    private var consumed = 0
+    /// Answer lines seen (with whether their message ended the instant) and what they said.
+    private var answers: [AnswerKey: Answer] = [:]
+    private var chunk = [UInt8](repeating: 0, count: 65536)
 
     private func exitDescription() -> String {
         guard let process else { return "gone" }
@@ -169,6 +290,7 @@ final class ArbiterProcess: @unchecked Sendable {
         let err = errTail.text
         let full = err.isEmpty ? reason : reason + "; its standard error ends:\n" + err
         lastReason = full
+        runFailed = true
         if failure == nil { failure = full }
     }
 
@@ -193,37 +315,78 @@ final class ArbiterProcess: @unchecked Sendable {
         return out
     }
 
-    /// The actions of an `actions` answer; nil (and `failure` set) if it is not one.
-    func actions(of answer: [String: Any], for what: String) -> [TalkArbiter.Action]? {
-        guard answer["type"] as? String == "actions", let list = answer["actions"] as? [Any] else {
-            fail("it answered \(what) out of turn (no 'actions' message): \(Self.describe(answer))"); return nil
+    /// An answer line read: from `answers` when the same line came before
+    /// (a second run's, or a common one), else parsed and kept; nil (and
+    /// `failure` set) if it is not a well formed answer to the message.
+    func answer(_ line: ArraySlice<UInt8>, inputs: Int, ends: Bool, for what: String) -> Answer? {
+        var bytes = Array(line)
+        bytes.append(ends ? 1 : 0)
+        let key = AnswerKey(bytes: bytes)
+        if let known = answers[key], known.each.count == inputs { return known }
+        guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
+        if answers.count >= 65536 { answers.removeAll(keepingCapacity: true) }
+        answers[key] = answer
+        return answer
+    }
+
+    /// An `instant` answer: each input's actions, the end's and `idle` (empty and false when it did not end the instant).
+    typealias Answer = (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)
+
+    /// The action lists of an `instant` answer, one per input, and the
+    /// end's actions and `idle` when the message ended the instant; nil (and
+    /// `failure` set) if it is not that.
+    func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String) -> Answer? {
+        guard answer["type"]?.text == "actions", case .array(let lists)? = answer["each"]?.kind else {
+            fail("it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"); return nil
+        }
+        guard lists.count == inputs else {
+            fail("it answered \(what) with \(lists.count) action lists for \(inputs) inputs: \(Self.describe(answer))"); return nil
+        }
+        var each: [[TalkArbiter.Action]] = []
+        each.reserveCapacity(inputs)
+        for list in lists {
+            guard let actions = self.actions(list, for: what) else { return nil }
+            each.append(actions)
+        }
+        guard ends else { return (each, [], false) }
+        guard let endList = answer["end"], let idle = answer["idle"]?.boolean else {
+            fail("it answered \(what) without the end of the instant ('end' and 'idle'): \(Self.describe(answer))"); return nil
+        }
+        guard let end = actions(endList, for: what) else { return nil }
+        return (each, end, idle)
+    }
+
+    private func actions(_ list: JSONValue, for what: String) -> [TalkArbiter.Action]? {
+        guard case .array(let items) = list.kind else {
+            fail("it answered \(what) with an action list that is not an array: \(Self.describe(list))"); return nil
         }
         var out: [TalkArbiter.Action] = []
-        for item in list {
-            guard let object = item as? [String: Any], let action = Self.decode(object) else {
-                fail("it answered \(what) with an action drivesim does not know: \(item)"); return nil
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let action = Self.decode(item) else {
+                fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
             }
             out.append(action)
         }
         return out
     }
 
-    static func describe(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "?" }
-        return String(decoding: data.prefix(160), as: UTF8.self)
+    static func describe(_ value: JSONValue) -> String {
+        let text = value.description
+        return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 
-    static func decode(_ o: [String: Any]) -> TalkArbiter.Action? {
-        func int(_ key: String) -> Int? { o[key] as? Int }
+    static func decode(_ o: JSONValue) -> TalkArbiter.Action? {
+        func int(_ key: String) -> Int? { o[key]?.integer }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
-        func optionalTime(_ key: String) -> SimTime?? { o[key] == nil || o[key] is NSNull ? .some(nil) : time(key).map { .some($0) } }
-        func rule() -> Rule? { (o["rule"] as? String).flatMap(Rule.init(rawValue:)) }
-        guard let kind = o["do"] as? String else { return nil }
+        func isNull(_ key: String) -> Bool { o[key].map { $0.kind == .null } ?? true }
+        func rule() -> Rule? { o["rule"]?.text.flatMap(Rule.init(rawValue:)) }
+        guard case .object = o.kind, let kind = o["do"]?.text else { return nil }
         switch kind {
         case "lineWaiting":
             guard let line = int("line"), let rule = rule() else { return nil }
             let stretch: Int?
-            if o["stretch"] == nil || o["stretch"] is NSNull { stretch = nil } else {
+            if isNull("stretch") { stretch = nil } else {
                 guard let k = int("stretch") else { return nil }
                 stretch = k
             }
@@ -238,22 +401,26 @@ final class ArbiterProcess: @unchecked Sendable {
         case "replyQueued": return int("reply").map { .replyQueued(reply: $0) }
         case "replyBegan": return int("reply").map { .replyBegan(reply: $0) }
         case "stretchStarted":
-            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt"),
-                let held = optionalTime("held") else { return nil }
+            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt") else { return nil }
+            let held: SimTime?
+            if isNull("held") { held = nil } else {
+                guard let h = time("held") else { return nil }
+                held = h
+            }
             return .stretchStarted(reply: reply, stretch: stretch, endsAt: end, held: held)
         case "stretchEnded":
             guard let reply = int("reply"), let stretch = int("stretch") else { return nil }
             return .stretchEnded(reply: reply, stretch: stretch)
         case "stretchCut":
             guard let reply = int("reply"), let stretch = int("stretch"), let rule = rule(),
-                let played = time("played"), let by = o["by"] as? [String: Any] else { return nil }
+                let played = time("played"), let by = o["by"] else { return nil }
             let cause: TalkArbiter.Cause
-            if let n = (by["line"] as? NSNumber)?.intValue { cause = .line(n) }
-            else if let n = (by["utterance"] as? NSNumber)?.intValue { cause = .utterance(n) }
+            if let n = by["line"]?.integer { cause = .line(n) }
+            else if let n = by["utterance"]?.integer { cause = .utterance(n) }
             else { return nil }
             let then: TalkArbiter.AfterCut?
-            if o["then"] == nil || o["then"] is NSNull { then = nil } else {
-                guard let t = (o["then"] as? String).flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
+            if isNull("then") { then = nil } else {
+                guard let t = o["then"]?.text.flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
                 then = t
             }
             return .stretchCut(reply: reply, stretch: stretch, rule: rule, by: cause, played: played, then: then)
@@ -266,6 +433,24 @@ final class ArbiterProcess: @unchecked Sendable {
         case "wake": return time("at").map { .wake(at: $0) }
         default: return nil
         }
+    }
+}
+
+extension JSONValue {
+    /// The string, if the value is one.
+    var text: String? { if case .string(let s) = kind { s } else { nil } }
+    /// The integer, if the value is a number written as one that fits.
+    var integer: Int? { if case .number(let n) = kind { Int(n) } else { nil } }
+    /// The boolean, if the value is one.
+    var boolean: Bool? { if case .bool(let b) = kind { b } else { nil } }
+}
+
+/// An answer line as a dictionary key, hashed in one pass over its bytes
+/// (an array of bytes hashes them one by one, five times slower).
+struct AnswerKey: Hashable {
+    let bytes: [UInt8]
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 
@@ -282,9 +467,133 @@ final class StderrTail: @unchecked Sendable {
     var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
 }
 
-/// The `Arbiter` that forwards every input to `ArbiterProcess.current`. A
-/// process that failed draws no more actions; the command reports its failure.
-struct ExternalArbiter: Arbiter {
+/// One run's batch with the process: what was sent and not yet delivered.
+struct ArbiterBatch {
+    /// Revisions of the instant not yet sent (they ride in its next message).
+    var revisions: [BatchMessage.Revision] = []
+    /// The inputs of the last `instant` message and their answers; `next` is the next to deliver.
+    var inputs: [ArbiterInput] = []
+    var answers: [[TalkArbiter.Action]] = []
+    var next = 0
+    /// The end's answer, when the last message ended the instant and `endInstant` has not come yet.
+    var end: (actions: [TalkArbiter.Action], idle: Bool)?
+
+    mutating func clear() {
+        revisions.removeAll(keepingCapacity: true)
+        inputs.removeAll(keepingCapacity: true)
+        answers.removeAll(keepingCapacity: true)
+        next = 0
+        end = nil
+    }
+}
+
+extension ArbiterProcess {
+    /// Sends one `instant` message (the pending revisions, `inputs`, the end
+    /// if `ends`) and keeps its answer in `batch`; false if the process failed.
+    @discardableResult
+    func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
+        guard alive else { return false }
+        var message = BatchMessage(t: now, revisions: batch.revisions, inputs: inputs, ends: ends)
+        batch.revisions.removeAll(keepingCapacity: true)
+        if let serving {
+            guard served < serving.count, serving[served].asks(like: message) else {
+                fail("drivesim's run parted at \(now.ms) ms from the run it had foretold and sent (a drivesim bug: its run is not a function of the answers)")
+                return false
+            }
+            message = serving[served]
+            served += 1
+        } else {
+            let what = "the instant at \(now.ms) ms"
+            var bytes = Array(Self.encode(message).utf8)
+            bytes.append(0x0A)
+            guard let line = transfer(bytes, lines: 1)?.first, let answer = answer(line, inputs: inputs.count, ends: ends, for: what) else {
+                return false
+            }
+            message.each = answer.each
+            if ends { message.end = answer.end; message.idle = answer.idle }
+        }
+        batch.inputs = inputs
+        batch.answers = message.each
+        batch.next = 0
+        batch.end = ends ? (message.end, message.idle) : nil
+        log.append(message)
+        return true
+    }
+
+    /// An `instant` message.
+    static func encode(_ message: BatchMessage) -> String {
+        var out = "{\"type\":\"instant\",\"t\":\(message.t.ms),\"revise\":["
+        for (i, r) in message.revisions.enumerated() { out += (i > 0 ? ",[" : "[") + "\(r.line),\(r.duration.ms)]" }
+        out += "],\"inputs\":["
+        for (i, input) in message.inputs.enumerated() {
+            if i > 0 { out += "," }
+            out += encode(input)
+        }
+        out += message.ends ? "],\"end\":true}" : "],\"end\":false}"
+        return out
+    }
+
+    /// `["kind",index]`, index null for the ears' timer.
+    static func encode(_ input: ArbiterInput) -> String {
+        switch input {
+        case .lineEnded(let i): return "[\"lineEnded\",\(i)]"
+        case .stretchEnded(let i): return "[\"stretchEnded\",\(i)]"
+        case .dadEnded(let i): return "[\"dadEnded\",\(i)]"
+        case .earsTimer: return "[\"earsTimer\",null]"
+        case .lineExpired(let i): return "[\"lineExpired\",\(i)]"
+        case .lineRequested(let i): return "[\"lineRequested\",\(i)]"
+        case .replyBegan(let i): return "[\"replyBegan\",\(i)]"
+        case .chunkReady(let i): return "[\"chunkReady\",\(i)]"
+        case .dadStarted(let i): return "[\"dadStarted\",\(i)]"
+        case .endOfInstant: return "[\"endInstant\",null]"
+        }
+    }
+
+    /// Delivers `input`: the answer its batch drew, checked against what the
+    /// batch announced; without a batch, a message of its own.
+    func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]) {
+        guard alive else { return }
+        if batch.next == batch.inputs.count {
+            guard batch.end == nil else {
+                return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms after the message that ended the instant (its batching did not foresee the input)")
+            }
+            guard exchange([input], ends: false, at: now) else { return }
+        }
+        guard batch.inputs[batch.next] == input else {
+            return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms where its batch announced \(Self.encode(batch.inputs[batch.next]))")
+        }
+        actions.append(contentsOf: batch.answers[batch.next])
+        batch.next += 1
+    }
+
+    /// The end of the instant: the answer of the message that ended it, or a message of its own.
+    func endInstant(at now: SimTime, into actions: inout [TalkArbiter.Action]) -> Bool? {
+        guard alive else { return nil }
+        guard batch.next == batch.inputs.count else {
+            fail("drivesim ended the instant at \(now.ms) ms before delivering \(Self.encode(batch.inputs[batch.next])) that its batch announced")
+            return nil
+        }
+        if batch.end == nil { guard exchange([], ends: true, at: now) else { return nil } }
+        guard let end = batch.end else { return nil }
+        batch.end = nil
+        actions.append(contentsOf: end.actions)
+        return end.idle
+    }
+
+    /// Announced inputs: one `instant` message for them (and the end).
+    func announce(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) {
+        guard alive else { return }
+        guard batch.next == batch.inputs.count, batch.end == nil else {
+            return fail("drivesim announced inputs at \(now.ms) ms before delivering the ones it had announced")
+        }
+        exchange(inputs, ends: ends, at: now)
+    }
+}
+
+/// The `Arbiter` that forwards every input to `ArbiterProcess.current`,
+/// an instant's inputs in one message (`BatchingArbiter`). A process that
+/// failed draws no more actions; the command reports its failure.
+struct ExternalArbiter: BatchingArbiter {
     private let connection: ArbiterProcess?
     private var idle = false
 
@@ -293,37 +602,30 @@ struct ExternalArbiter: Arbiter {
         connection?.beginRun(tables)
     }
 
-    private func input(_ kind: String, _ index: Int?, at now: SimTime, into actions: inout [Action]) {
-        guard let connection, connection.alive else { return }
-        let message = "{\"type\":\"input\",\"kind\":\"\(kind)\",\"index\":\(index.map(String.init) ?? "null"),\"t\":\(now.ms)}"
-        guard let answer = connection.ask(message),
-            let drawn = connection.actions(of: answer, for: "\(kind) at \(now.ms) ms") else { return }
-        actions.append(contentsOf: drawn)
+    func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
+        connection?.announce(inputs, ends: endsInstant, at: now)
     }
 
-    mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineEnded", line, at: now, into: &actions) }
-    mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input("stretchEnded", stretch, at: now, into: &actions) }
-    mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input("dadEnded", utterance, at: now, into: &actions) }
-    mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input("earsTimer", nil, at: now, into: &actions) }
-    mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineExpired", line, at: now, into: &actions) }
-    mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input("lineRequested", line, at: now, into: &actions) }
-    /// Sent as `{"type":"revise","line":…,"duration":…,"t":…}`; the answer's actions must be none.
-    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
-        guard let connection, connection.alive else { return }
-        let message = "{\"type\":\"revise\",\"line\":\(line),\"duration\":\(duration.ms),\"t\":\(now.ms)}"
-        guard let answer = connection.ask(message), let drawn = connection.actions(of: answer, for: "revise at \(now.ms) ms") else { return }
-        if !drawn.isEmpty { connection.fail("it answered a revise of line \(line) at \(now.ms) ms with actions; a revise draws none") }
+    private func input(_ input: ArbiterInput, at now: SimTime, into actions: inout [Action]) {
+        connection?.deliver(input, at: now, into: &actions)
     }
-    mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input("replyBegan", reply, at: now, into: &actions) }
-    mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input("chunkReady", stretch, at: now, into: &actions) }
-    mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input("dadStarted", utterance, at: now, into: &actions) }
+
+    mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineEnded(line), at: now, into: &actions) }
+    mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.stretchEnded(stretch), at: now, into: &actions) }
+    mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadEnded(utterance), at: now, into: &actions) }
+    mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input(.earsTimer, at: now, into: &actions) }
+    mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineExpired(line), at: now, into: &actions) }
+    mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineRequested(line), at: now, into: &actions) }
+    /// Kept for the instant's next message (`"revise":[[line,duration],…]`).
+    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
+        connection?.batch.revisions.append(.init(line: line, duration: duration))
+    }
+    mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input(.replyBegan(reply), at: now, into: &actions) }
+    mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.chunkReady(stretch), at: now, into: &actions) }
+    mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadStarted(utterance), at: now, into: &actions) }
 
     mutating func endInstant(at now: SimTime, into actions: inout [Action]) {
-        guard let connection, connection.alive else { return }
-        guard let answer = connection.ask("{\"type\":\"endInstant\",\"t\":\(now.ms)}"),
-            let drawn = connection.actions(of: answer, for: "endInstant at \(now.ms) ms") else { return }
-        idle = answer["idle"] as? Bool ?? false
-        actions.append(contentsOf: drawn)
+        if let idle = connection?.endInstant(at: now, into: &actions) { self.idle = idle }
     }
 
     var isIdle: Bool { idle }
@@ -349,7 +651,23 @@ extension ArbiterProcess {
     }
 
     /// The verdict of `scenario` with this process's arbiter, failures included.
+    ///
+    /// The reference's run, recorded message by message (`BatchedArbiter`),
+    /// is the first run's forecast: a process that answers every message as
+    /// the reference does gets them all at once. The second run (invariant 7)
+    /// is foretold by the first: both go out at once, and the second is
+    /// served without another exchange if the process answered both alike.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
-        adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
+        let recorded = BatchedArbiter<TalkArbiter>.Log()
+        var tables: ArbiterTables?
+        _ = Simulation(scenario, roster: nil, recordingDecisions: false) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
+            tables = t
+            return BatchedArbiter(TalkArbiter(t), log: recorded)
+        }
+        if let tables, !recorded.mispredicted {
+            forecast = (tables, recorded.messages)
+            forecastTimes = 2
+        }
+        return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
     }
 }

@@ -159,6 +159,16 @@ private struct Run<A: Arbiter> {
         #endif
     }
     var validating: Bool { Self.validating }
+    /// Whether the arbiter is told each batch of inputs before it gets them
+    /// (`BatchingArbiter`); a constant once `Run` is specialised.
+    static var batching: Bool { A.self is any BatchingArbiter.Type }
+    /// How many of the instant's events the last announcement covered and are still to come.
+    var announcedLeft = 0
+    /// Scratch for announcements: the events due now, their inputs.
+    var dueEntries: [EventQueue<SimEvent>.Entry] = []
+    var announced: [ArbiterInput] = []
+    /// The batching arbiter's `announce`, found once (its batch lives in reference storage).
+    var announcer: (([ArbiterInput], Bool, SimTime) -> Void)?
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// The road's line revisions in time order (line index in `roster.lines`),
@@ -185,6 +195,9 @@ private struct Run<A: Arbiter> {
             replies: roster.replyStretches.map(TalkArbiter.Reply.init(stretches:)),
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
+        if Self.batching, let batching = arbiter as? any BatchingArbiter {
+            announcer = { batching.announce($0, endsInstant: $1, at: $2) }
+        }
         known = ActionValidator(tables, tracking: Self.validating)
         let offset = roster.lines.count - roster.road.lines.count
         revisions = roster.road.revisions.enumerated()
@@ -242,12 +255,61 @@ private struct Run<A: Arbiter> {
             revise(at: now)
             while let event = loop.nextEvent() {
                 eventsHandled += 1
+                if Self.batching {
+                    if announcedLeft == 0 { announce(event, at: now) }
+                    announcedLeft -= 1
+                }
                 handle(event, at: now)
                 if impossible != nil { return }
             }
             arbiter.endInstant(at: now, into: &actions)
             perform(at: now, after: .endOfInstant)
             if impossible != nil { return }
+        }
+    }
+
+    /// Announces to a batching arbiter the inputs of `event` (just taken)
+    /// and of the events due now after it, up to the first that may make
+    /// another input due now (a `dadEnded` whose reply begins at once).
+    mutating func announce(_ event: SimEvent, at now: SimTime) {
+        // Local buffers (moved out and back): a call on `self` with `&self.announced`
+        // would copy the whole run.
+        var list = announced, due = dueEntries
+        announced = []; dueEntries = []
+        list.removeAll(keepingCapacity: true)
+        due.removeAll(keepingCapacity: true)
+        announcedLeft = 1
+        var ends = !Self.appendInputs(of: event, roster: roster, scenario: scenario, to: &list)
+        if ends {
+            loop.queue.events(dueAt: now, into: &due)
+            for entry in due {
+                announcedLeft += 1
+                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &list) { ends = false; break }
+            }
+        }
+        announcer?(list, ends, now)
+        announced = list; dueEntries = due
+    }
+
+    /// Appends the inputs that `event` delivers, in order (a reply's chunks
+    /// ready at once follow its `replyBegan`; a road event delivers none);
+    /// true if an input may follow it at the same instant that no event
+    /// due yet foretells: Dad's end, when his reply begins 0 ms after it.
+    static func appendInputs(of event: SimEvent, roster: Roster, scenario: Scenario, to list: inout [ArbiterInput]) -> Bool {
+        switch event {
+        case .road: return false
+        case .replyBegins(let reply):
+            list.append(.replyBegan(reply))
+            for stretch in roster.replyStretches[reply] where roster.stretches[stretch].ready == .zero {
+                list.append(.chunkReady(stretch))
+            }
+            return false
+        case .dadEnded(let utterance):
+            list.append(.dadEnded(utterance))
+            return roster.answer[utterance] != nil && scenario.dad[utterance].reply?.after == .zero
+        default:
+            list.append(event.input)
+            return false
         }
     }
 
