@@ -76,7 +76,7 @@ extension Invariants {
         lazy var truth = RoadTruth(road)
         for event in timeline.events {
             switch event.what {
-            case .road(.fixArrived(_, let age, true)): lastTrustedTaken = event.t - SimTime(ms: age)
+            case .road(.fixArrived(_, let age, true)): lastTrustedTaken = max(lastTrustedTaken ?? .zero, event.t - SimTime(ms: age))
             case .guidanceStarted(let l): knownAt[l.int] = lastTrustedTaken ?? event.t
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 let line = l.int
