@@ -227,7 +227,7 @@ INPUTS = {"lineEnded", "stretchEnded", "dadEnded", "earsTimer", "lineExpired", "
 def instant(arbiter, message):
     """An instant's revisions, inputs and maybe its end: one answer for all."""
     now = message["t"]
-    for line, duration in message["revise"]:
+    for line, duration in message.get("revise", ()):
         # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
         if arbiter.progress[line] not in ("playing", "done"):
             arbiter.lines[line]["duration"] = duration
@@ -239,7 +239,7 @@ def instant(arbiter, message):
         getattr(arbiter, kind)(index, now, actions)
         each.append(actions)
     reply = {"type": "actions", "each": each}
-    if message["end"]:
+    if message.get("end", True):
         actions = []
         arbiter.end_instant(now, actions)
         reply["end"] = actions

@@ -105,7 +105,9 @@ final class ArbiterProcess: @unchecked Sendable {
     /// asks instant by instant.
     func beginRun(_ tables: ArbiterTables) {
         batch.clear()
-        let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: log) }
+        // A run served from a forecast logs nothing: its messages are the forecast's.
+        let messages = serving.map { served == $0.count ? $0 : Array($0[..<served]) } ?? log
+        let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: messages) }
         let foretold = forecast ?? lastRun
         let ahead = forecast == nil ? answeredAhead : nil
         let times = forecast == nil ? 1 : forecastTimes
@@ -126,7 +128,9 @@ final class ArbiterProcess: @unchecked Sendable {
             served = 0
             return
         }
-        let table = Self.encode(tables)
+        var table: [UInt8] = []
+        Self.encode(tables, into: &table)
+        table.append(0x0A)
         if let foretold, foretold.tables == tables, !foretold.messages.isEmpty {
             switch speculate(table, foretold.messages, times: times) {
             case .failed: return
@@ -138,10 +142,10 @@ final class ArbiterProcess: @unchecked Sendable {
             case .parted: break
             }
         }
-        send(table)
+        transfer(table, lines: 0)
     }
 
-    /// The run's tables, its messages so far, and the messages of the last run that ended.
+    /// The run's tables, and its messages so far when they are asked one by one (a run served from a forecast is the forecast's).
     private var runTables: ArbiterTables?
     private(set) var log: [BatchMessage] = []
     private var runFailed = false
@@ -165,27 +169,45 @@ final class ArbiterProcess: @unchecked Sendable {
     /// times over (each copy a run), and reads the answers: whether each is
     /// the one foretold, a well formed answer differs, or the process failed
     /// (a malformed answer fails the run, as it would asked alone).
-    private func speculate(_ tables: String, _ messages: [BatchMessage], times: Int) -> Speculation {
-        var run = Array(tables.utf8)
-        run.append(0x0A)
+    private func speculate(_ tables: [UInt8], _ messages: [BatchMessage], times: Int) -> Speculation {
+        // The run's bytes, and the canonical answer to each message (`ends[i]`: where message i's ends).
+        var run = tables
+        run.reserveCapacity(tables.count + messages.count * 96)
+        var foretold: [UInt8] = []
+        foretold.reserveCapacity(messages.count * 112)
+        var ends: [Int] = []
+        ends.reserveCapacity(messages.count)
         for message in messages {
-            run.append(contentsOf: Self.encode(message).utf8)
+            Self.encode(message, into: &run)
             run.append(0x0A)
+            Self.encodeAnswer(message, into: &foretold)
+            ends.append(foretold.count)
         }
+        let copies = max(times, 1)
         var bytes = run
-        for _ in 1..<max(times, 1) { bytes.append(contentsOf: run) }
-        guard let lines = transfer(bytes, lines: messages.count * max(times, 1)) else { return .failed }
-        var alike = [Bool](repeating: true, count: max(times, 1))
+        for _ in 1..<copies { bytes.append(contentsOf: run) }
+        guard let lines = transfer(bytes, lines: messages.count * copies) else { return .failed }
+        var alike = [Bool](repeating: true, count: copies)
         for (i, line) in lines.enumerated() {
-            let message = messages[i % messages.count]
+            let m = i % messages.count, copy = i / messages.count
+            // The canonical answer foretold, byte for byte: that answer, checked without parsing.
+            if alike[copy], Self.same(line, foretold, from: m == 0 ? 0 : ends[m - 1], to: ends[m]) { continue }
+            let message = messages[m]
             guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
             else { return .failed }
-            let copy = i / messages.count
             if alike[copy], answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
                 alike[copy] = false
             }
         }
         return alike[0] ? .answered(twice: alike.count > 1 && alike[1]) : .parted
+    }
+
+    /// Whether `line` is `bytes[start..<end]`.
+    private static func same(_ line: ArraySlice<UInt8>, _ bytes: [UInt8], from start: Int, to end: Int) -> Bool {
+        guard line.count == end - start, end > start else { return false }
+        return line.withUnsafeBytes { a in
+            bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress! + start, end - start) == 0 }
+        }
     }
 
     /// Whether this run can still talk to the process.
@@ -207,17 +229,11 @@ final class ArbiterProcess: @unchecked Sendable {
         return object
     }
 
-    @discardableResult
-    private func send(_ message: String) -> Bool {
-        var bytes = Array(message.utf8)
-        bytes.append(0x0A)
-        return transfer(bytes, lines: 0) != nil
-    }
-
     /// Writes `bytes` while it reads what the process answers, until all
     /// are written and `lines` lines are in (neither side blocks on a full
     /// pipe); nil (and `failure` set) if the process failed or made no
     /// progress for the timeout.
+    @discardableResult
     private func transfer(_ bytes: [UInt8], lines count: Int) -> [ArraySlice<UInt8>]? {
         guard process != nil else { return nil }
         var lines: [Range<Int>] = []
@@ -271,6 +287,8 @@ final class ArbiterProcess: @unchecked Sendable {
         return lines.map { buffer[$0] }
     }
     private var consumed = 0
+    /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
+    private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.
     private var answers: [AnswerKey: Answer] = [:]
     private var chunk = [UInt8](repeating: 0, count: 65536)
@@ -299,22 +317,6 @@ final class ArbiterProcess: @unchecked Sendable {
         return "'" + text + (line.count > 120 ? "…'" : "'")
     }
 
-    /// The `tables` message of a run.
-    static func encode(_ tables: ArbiterTables) -> String {
-        let s = tables.settings
-        var out = "{\"type\":\"tables\",\"settings\":{\"afterCut\":\"\(s.afterCut.rawValue)\",\"earsTail\":\(s.earsTail.ms),\"waitLimit\":\(s.waitLimit.ms)},\"lines\":["
-        for (i, line) in tables.lines.enumerated() {
-            if i > 0 { out += "," }
-            out += "{\"duration\":\(line.duration.ms),\"expires\":\(line.expires.map { "\($0.ms)" } ?? "null"),"
-                + "\"maneuver\":\(line.maneuver.map(String.init) ?? "null"),\"urgent\":\(line.urgent)}"
-        }
-        out += "],\"replies\":["
-        out += tables.replies.map { "[\($0.stretches.lowerBound),\($0.stretches.upperBound)]" }.joined(separator: ",")
-        out += "],\"stretches\":[" + tables.stretchDurations.map { "\($0.ms)" }.joined(separator: ",")
-        out += "],\"utterances\":\(tables.utterances)}"
-        return out
-    }
-
     /// An answer line read: from `answers` when the same line came before
     /// (a second run's, or a common one), else parsed and kept; nil (and
     /// `failure` set) if it is not a well formed answer to the message.
@@ -323,6 +325,7 @@ final class ArbiterProcess: @unchecked Sendable {
         bytes.append(ends ? 1 : 0)
         let key = AnswerKey(bytes: bytes)
         if let known = answers[key], known.each.count == inputs { return known }
+        parsedAnswers += 1
         guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
         if answers.count >= 65536 { answers.removeAll(keepingCapacity: true) }
         answers[key] = answer
@@ -493,60 +496,38 @@ extension ArbiterProcess {
     @discardableResult
     func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
         guard alive else { return false }
-        var message = BatchMessage(t: now, revisions: batch.revisions, inputs: inputs, ends: ends)
-        batch.revisions.removeAll(keepingCapacity: true)
+        let message: BatchMessage
         if let serving {
-            guard served < serving.count, serving[served].asks(like: message) else {
+            // Served from the forecast (logged as it is: `beginRun` takes the forecast for the log).
+            guard served < serving.count, serving[served].t == now, serving[served].ends == ends,
+                serving[served].inputs == inputs, serving[served].revisions == batch.revisions
+            else {
                 fail("drivesim's run parted at \(now.ms) ms from the run it had foretold and sent (a drivesim bug: its run is not a function of the answers)")
                 return false
             }
             message = serving[served]
             served += 1
+            batch.revisions.removeAll(keepingCapacity: true)
         } else {
+            var asked = BatchMessage(t: now, revisions: batch.revisions, inputs: inputs, ends: ends)
+            batch.revisions.removeAll(keepingCapacity: true)
             let what = "the instant at \(now.ms) ms"
-            var bytes = Array(Self.encode(message).utf8)
+            var bytes: [UInt8] = []
+            Self.encode(asked, into: &bytes)
             bytes.append(0x0A)
             guard let line = transfer(bytes, lines: 1)?.first, let answer = answer(line, inputs: inputs.count, ends: ends, for: what) else {
                 return false
             }
-            message.each = answer.each
-            if ends { message.end = answer.end; message.idle = answer.idle }
+            asked.each = answer.each
+            if ends { asked.end = answer.end; asked.idle = answer.idle }
+            log.append(asked)
+            message = asked
         }
         batch.inputs = inputs
         batch.answers = message.each
         batch.next = 0
         batch.end = ends ? (message.end, message.idle) : nil
-        log.append(message)
         return true
-    }
-
-    /// An `instant` message.
-    static func encode(_ message: BatchMessage) -> String {
-        var out = "{\"type\":\"instant\",\"t\":\(message.t.ms),\"revise\":["
-        for (i, r) in message.revisions.enumerated() { out += (i > 0 ? ",[" : "[") + "\(r.line),\(r.duration.ms)]" }
-        out += "],\"inputs\":["
-        for (i, input) in message.inputs.enumerated() {
-            if i > 0 { out += "," }
-            out += encode(input)
-        }
-        out += message.ends ? "],\"end\":true}" : "],\"end\":false}"
-        return out
-    }
-
-    /// `["kind",index]`, index null for the ears' timer.
-    static func encode(_ input: ArbiterInput) -> String {
-        switch input {
-        case .lineEnded(let i): return "[\"lineEnded\",\(i)]"
-        case .stretchEnded(let i): return "[\"stretchEnded\",\(i)]"
-        case .dadEnded(let i): return "[\"dadEnded\",\(i)]"
-        case .earsTimer: return "[\"earsTimer\",null]"
-        case .lineExpired(let i): return "[\"lineExpired\",\(i)]"
-        case .lineRequested(let i): return "[\"lineRequested\",\(i)]"
-        case .replyBegan(let i): return "[\"replyBegan\",\(i)]"
-        case .chunkReady(let i): return "[\"chunkReady\",\(i)]"
-        case .dadStarted(let i): return "[\"dadStarted\",\(i)]"
-        case .endOfInstant: return "[\"endInstant\",null]"
-        }
     }
 
     /// Delivers `input`: the answer its batch drew, checked against what the
@@ -657,17 +638,22 @@ extension ArbiterProcess {
     /// the reference does gets them all at once. The second run (invariant 7)
     /// is foretold by the first: both go out at once, and the second is
     /// served without another exchange if the process answered both alike.
+    /// In differential mode the forecast's decisions are the reference's
+    /// (batching changes no decision: `BatchingTests`), so the reference
+    /// does not run a second time.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
-        _ = Simulation(scenario, roster: nil, recordingDecisions: false) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
+        let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
             tables = t
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
+        var decisions: [Decision]?
         if let tables, !recorded.mispredicted {
             forecast = (tables, recorded.messages)
             forecastTimes = 2
+            decisions = reference.decisions
         }
-        return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
+        return adding(failureTo: Verdict(scenario, differential: differential, reference: decisions) { ExternalArbiter($0) })
     }
 }
