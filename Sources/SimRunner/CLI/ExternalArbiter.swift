@@ -111,6 +111,8 @@ final class ArbiterProcess: @unchecked Sendable {
         let foretold = forecast ?? lastRun
         let ahead = forecast == nil ? answeredAhead : nil
         let times = forecast == nil ? 1 : forecastTimes
+        let told = forecast == nil ? nil : toldOutcome
+        toldOutcome = nil
         forecast = nil
         answeredAhead = nil
         forecastTimes = 1
@@ -132,7 +134,7 @@ final class ArbiterProcess: @unchecked Sendable {
         Self.encode(tables, into: &table)
         table.append(0x0A)
         if let foretold, foretold.tables == tables, !foretold.messages.isEmpty {
-            switch speculate(table, foretold.messages, times: times) {
+            switch told ?? speculate(table, foretold.messages, times: times) {
             case .failed: return
             case .answered(let twice):
                 serving = foretold.messages
@@ -153,6 +155,12 @@ final class ArbiterProcess: @unchecked Sendable {
     var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
     /// How many runs the forecast is for (2: invariant 7's second run repeats the first); sent that many times at once.
     var forecastTimes = 1
+    /// How the process answered the forecast, when it was sent ahead with other runs' (`foretell`).
+    private var toldOutcome: Speculation?
+    /// Runs sent and answered ahead (`foretell`), in the order they will be checked.
+    private var told: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?, outcome: Speculation)] = []
+    /// The first of `told` still to be checked.
+    private var nextTold = 0
     /// The next run's messages, already sent and answered as foretold along with the last run's.
     private var answeredAhead: (tables: ArbiterTables, messages: [BatchMessage])?
     /// A run served from a forecast the process answered alike, and how far.
@@ -170,36 +178,60 @@ final class ArbiterProcess: @unchecked Sendable {
     /// the one foretold, a well formed answer differs, or the process failed
     /// (a malformed answer fails the run, as it would asked alone).
     private func speculate(_ tables: [UInt8], _ messages: [BatchMessage], times: Int) -> Speculation {
-        // The run's bytes, and the canonical answer to each message (`ends[i]`: where message i's ends).
         var run = tables
-        run.reserveCapacity(tables.count + messages.count * 96)
-        var foretold: [UInt8] = []
-        foretold.reserveCapacity(messages.count * 112)
-        var ends: [Int] = []
-        ends.reserveCapacity(messages.count)
-        for message in messages {
-            Self.encode(message, into: &run)
-            run.append(0x0A)
-            Self.encodeAnswer(message, into: &foretold)
-            ends.append(foretold.count)
-        }
+        var foretold = Foretold(messages.count)
+        foretold.add(messages, into: &run)
         let copies = max(times, 1)
         var bytes = run
         for _ in 1..<copies { bytes.append(contentsOf: run) }
         guard let lines = transfer(bytes, lines: messages.count * copies) else { return .failed }
-        var alike = [Bool](repeating: true, count: copies)
-        for (i, line) in lines.enumerated() {
-            let m = i % messages.count, copy = i / messages.count
-            // The canonical answer foretold, byte for byte: that answer, checked without parsing.
-            if alike[copy], Self.same(line, foretold, from: m == 0 ? 0 : ends[m - 1], to: ends[m]) { continue }
-            let message = messages[m]
-            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
-            else { return .failed }
-            if alike[copy], answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
-                alike[copy] = false
+        var outcome = Speculation.answered(twice: copies > 1)
+        for copy in 0..<copies {
+            let first = copy * messages.count
+            guard let alike = judge(lines[first..<first + messages.count], messages, foretold, from: 0) else { return .failed }
+            if !alike {
+                if copy == 0 { outcome = .parted }
+                else if case .answered = outcome { outcome = .answered(twice: false) }
             }
         }
-        return alike[0] ? .answered(twice: alike.count > 1 && alike[1]) : .parted
+        return outcome
+    }
+
+    /// The canonical answers to a run of messages, one after the other (`ends[i]`: where answer i ends).
+    struct Foretold {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        init(_ messages: Int) { bytes.reserveCapacity(messages * 112); ends.reserveCapacity(messages) }
+        /// Writes each of `messages` into `run`, a line each, and keeps its canonical answer.
+        mutating func add(_ messages: [BatchMessage], into run: inout [UInt8]) {
+            run.reserveCapacity(run.count + messages.count * 96)
+            for message in messages {
+                ArbiterProcess.encode(message, into: &run)
+                run.append(0x0A)
+                ArbiterProcess.encodeAnswer(message, into: &bytes)
+                ends.append(bytes.count)
+            }
+        }
+    }
+
+    /// Whether every line of `lines` answers its message of `messages` as
+    /// foretold (answer `first + i` of `foretold` for message i): a line
+    /// equal to the canonical answer is, without parsing; any other is parsed
+    /// and compared. Nil (and `failure` set) on a malformed answer.
+    private func judge(_ lines: ArraySlice<ArraySlice<UInt8>>, _ messages: [BatchMessage], _ foretold: Foretold, from first: Int) -> Bool? {
+        var alike = true
+        for (i, line) in zip(messages.indices, lines) {
+            let k = first + i
+            // The canonical answer is well formed even where an earlier answer parted.
+            if Self.same(line, foretold.bytes, from: k == 0 ? 0 : foretold.ends[k - 1], to: foretold.ends[k]) { continue }
+            let message = messages[i]
+            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
+            else { return nil }
+            if alike, answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
+                alike = false
+            }
+        }
+        return alike
     }
 
     /// Whether `line` is `bytes[start..<end]`.
@@ -642,18 +674,80 @@ extension ArbiterProcess {
     /// (batching changes no decision: `BatchingTests`), so the reference
     /// does not run a second time.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
+        var decisions: [Decision]?
+        if nextTold < told.count, told[nextTold].scenario == scenario {
+            let run = told[nextTold]
+            nextTold += 1
+            forecast = (run.tables, run.messages)
+            forecastTimes = 2
+            toldOutcome = run.outcome
+            decisions = run.decisions
+        } else {
+            told = []; nextTold = 0
+            if let run = Self.forecast(scenario, differential: differential) {
+                forecast = (run.tables, run.messages)
+                forecastTimes = 2
+                decisions = run.decisions
+            }
+        }
+        return adding(failureTo: Verdict(scenario, differential: differential, reference: decisions) { ExternalArbiter($0) })
+    }
+
+    /// The reference's run of `scenario`, recorded message by message
+    /// (`BatchedArbiter`), and its decisions in differential mode; nil if it
+    /// cannot be foretold.
+    static func forecast(_ scenario: Scenario, differential: Bool) -> (tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
         let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
             tables = t
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
-        var decisions: [Decision]?
-        if let tables, !recorded.mispredicted {
-            forecast = (tables, recorded.messages)
-            forecastTimes = 2
-            decisions = reference.decisions
+        guard let tables, !recorded.mispredicted else { return nil }
+        return (tables, recorded.messages, reference.decisions)
+    }
+
+    /// Sends the runs of `scenarios` ahead, each foretold by the reference
+    /// and twice over (invariant 7), all in one write, and reads every
+    /// answer: the process answers a stretch of a campaign in one exchange,
+    /// and `verdict` then checks each run as usual, served from its answers
+    /// if they were the ones foretold. Anything amiss (the process failed,
+    /// a malformed answer) drops them all and ends the process: the runs are
+    /// then asked one by one, and the one at fault fails as it would alone.
+    func foretell(_ scenarios: [Scenario], differential: Bool) {
+        told = []; nextTold = 0
+        guard process != nil, failure == nil else { return }
+        var runs: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)] = []
+        var bytes: [UInt8] = [], foretold = Foretold(scenarios.count * 16)
+        for scenario in scenarios {
+            guard let run = Self.forecast(scenario, differential: differential), !run.messages.isEmpty else { continue }
+            var copy: [UInt8] = []
+            Self.encode(run.tables, into: &copy)
+            copy.append(0x0A)
+            foretold.add(run.messages, into: &copy)
+            bytes.append(contentsOf: copy)
+            bytes.append(contentsOf: copy)
+            runs.append((scenario, run.tables, run.messages, run.decisions))
         }
-        return adding(failureTo: Verdict(scenario, differential: differential, reference: decisions) { ExternalArbiter($0) })
+        let count = runs.reduce(0) { $0 + $1.messages.count }
+        guard !runs.isEmpty, let lines = transfer(bytes, lines: 2 * count) else { return drop() }
+        var line = lines.startIndex, first = 0
+        for run in runs {
+            let n = run.messages.count
+            guard let once = judge(lines[line..<line + n], run.messages, foretold, from: first),
+                let twice = judge(lines[line + n..<line + 2 * n], run.messages, foretold, from: first)
+            else { return drop() }
+            line += 2 * n; first += n
+            told.append((run.scenario, run.tables, run.messages, run.decisions, once ? .answered(twice: twice) : .parted))
+        }
+    }
+
+    /// Forgets the runs sent ahead, and the process if it failed over them (its failure is no run's).
+    private func drop() {
+        told = []; nextTold = 0
+        if failure != nil || process == nil {
+            stop()
+            failure = nil
+        }
     }
 }
