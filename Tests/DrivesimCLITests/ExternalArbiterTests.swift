@@ -175,3 +175,42 @@ extension ExternalArbiterTests {
         #expect(count > 5000)
     }
 }
+
+extension ExternalArbiterTests {
+    /// A campaign of `runs` with `command`, its process told the runs ahead or not.
+    static func campaign(_ command: String, runs: Int, road: Bool = false, toldAhead: Bool) -> Fuzzer {
+        let process = ArbiterProcess(command: command, timeoutMs: 5000)
+        #expect(process.start() == nil)
+        defer { process.stop() }
+        ArbiterProcess.current = process
+        defer { ArbiterProcess.current = nil }
+        var settings = Fuzzer.Settings()
+        settings.runs = runs
+        settings.road = road
+        let tell: @Sendable ([Scenario]) -> Void = { process.foretell($0, differential: true) }
+        let check: @Sendable (Scenario) -> Verdict = { process.verdict($0, differential: true) }
+        settings.arbiter = .custom(name: command, foretell: toldAhead ? tell : nil, verdict: check)
+        return Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
+    }
+
+    @Test(arguments: [(" --break short-wait", false), (" --break short-wait", true), ("", true)])
+    func runsToldAheadGetTheVerdictsTheyGetAskedOneByOne(arguments: String, road: Bool) {
+        let command = Self.python + arguments
+        let ahead = Self.campaign(command, runs: 300, road: road, toldAhead: true)
+        let alone = Self.campaign(command, runs: 300, road: road, toldAhead: false)
+        #expect(ahead.runsDone == 300 && ahead.failedRuns == alone.failedRuns)
+        #expect(ahead.failuresPerCheck == alone.failuresPerCheck)
+        #expect(ahead.failures.map(\.run) == alone.failures.map(\.run))
+        #expect(ahead.failures.map(\.violation.message) == alone.failures.map(\.violation.message))
+        if !arguments.isEmpty { #expect(ahead.failedRuns > 0) }
+    }
+
+    @Test func anArbiterThatCrashesWhileToldAheadFailsEachRunAsAlone() throws {
+        let command = try Self.script(
+            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
+        let ahead = Self.campaign(command, runs: 30, toldAhead: true)
+        let alone = Self.campaign(command, runs: 30, toldAhead: false)
+        #expect(ahead.failedRuns == 30 && alone.failedRuns == 30)
+        #expect(ahead.failures.map(\.violation.message) == alone.failures.map(\.violation.message))
+    }
+}
