@@ -1,5 +1,6 @@
 @testable import DrivesimCLI
 import Foundation
+import Fuzzing
 import SimRunner
 import TalkArbiter
 import TestSupport
@@ -118,5 +119,98 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         let result = Self.drivesim(["fuzz", "--runs", "200", "--out", folder, "--arbiter", Self.python + " --break short-wait"])
         #expect(result.code == 1 && (result.stdout + result.stderr).contains("--arbiter '\(Self.python) --break short-wait'"))
+    }
+}
+
+/// The canonical answer (docs/arbiter-protocol.md): an answer line equal to
+/// the canonical form of the answer foretold is taken without parsing; any
+/// other well formed answer is parsed and checked as before. In the
+/// serialized suite: `ArbiterProcess.current` is one for all.
+extension ExternalArbiterTests {
+    static let canonicalNames = ["after-cut-drop", "barge-in", "held", "reply-queue", "dad-reply-heard", "stale"]
+
+    /// The verdicts of `files` with the arbiter `command`, and how many answer lines it had to parse.
+    static func verdicts(_ command: String) throws -> (passed: Bool, parsed: Int) {
+        let process = ArbiterProcess(command: command, timeoutMs: 5000)
+        #expect(process.start() == nil)
+        defer { process.stop() }
+        ArbiterProcess.current = process
+        defer { ArbiterProcess.current = nil }
+        var passed = true
+        for name in canonicalNames {
+            let verdict = process.verdict(try Fixtures.scenario(name), differential: true)
+            passed = passed && verdict.passed
+        }
+        return (passed, process.parsedAnswers)
+    }
+
+    @Test func thePythonExampleAnswersInTheCanonicalFormSoNoAnswerIsParsed() throws {
+        let result = try Self.verdicts(Self.python)
+        #expect(result.passed && result.parsed == 0)
+    }
+
+    @Test func answersSpacedOutAreParsedAndStillPass() throws {
+        // The same answers with a space after every colon: not canonical, just as good.
+        let result = try Self.verdicts(Self.python + " | sed -u 's/\":/\": /g'")
+        #expect(result.passed && result.parsed > 0)
+    }
+
+    @Test func theCanonicalFormOfEveryAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer() throws {
+        let process = ArbiterProcess(command: "true", timeoutMs: 1000)
+        var scenarios = try Fixtures.scenarioFiles.map { try ScenarioFiles.load($0.path).get() }
+        scenarios += (0..<500).map { Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0) }
+        var count = 0
+        for scenario in scenarios {
+            let log = BatchedArbiter<TalkArbiter>.Log()
+            _ = Simulation(scenario, roster: nil, recordingDecisions: false) { BatchedArbiter(TalkArbiter($0), log: log) }
+            for message in log.messages {
+                var bytes: [UInt8] = []
+                ArbiterProcess.encodeAnswer(message, into: &bytes)
+                let answer = process.answer(bytes[...], inputs: message.inputs.count, ends: message.ends, for: "a test")
+                #expect(answer?.each == message.each && answer?.end == message.end && answer?.idle == message.idle,
+                    "\(String(decoding: bytes, as: UTF8.self))")
+                count += 1
+            }
+        }
+        #expect(count > 5000)
+    }
+}
+
+extension ExternalArbiterTests {
+    /// A campaign of `runs` with `command`, its process told the runs ahead or not.
+    static func campaign(_ command: String, runs: Int, road: Bool = false, toldAhead: Bool) -> Fuzzer {
+        let process = ArbiterProcess(command: command, timeoutMs: 5000)
+        #expect(process.start() == nil)
+        defer { process.stop() }
+        ArbiterProcess.current = process
+        defer { ArbiterProcess.current = nil }
+        var settings = Fuzzer.Settings()
+        settings.runs = runs
+        settings.road = road
+        let tell: @Sendable ([Scenario]) -> Void = { process.foretell($0, differential: true) }
+        let check: @Sendable (Scenario) -> Verdict = { process.verdict($0, differential: true) }
+        settings.arbiter = .custom(name: command, foretell: toldAhead ? tell : nil, verdict: check)
+        return Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
+    }
+
+    @Test(arguments: [(" --break short-wait", false), (" --break short-wait", true), ("", true)])
+    func runsToldAheadGetTheVerdictsTheyGetAskedOneByOne(arguments: String, road: Bool) {
+        let command = Self.python + arguments
+        let ahead = Self.campaign(command, runs: 300, road: road, toldAhead: true)
+        let alone = Self.campaign(command, runs: 300, road: road, toldAhead: false)
+        #expect(ahead.runsDone == 300 && ahead.failedRuns == alone.failedRuns)
+        #expect(ahead.failuresPerCheck == alone.failuresPerCheck)
+        #expect(ahead.failures.map(\.run) == alone.failures.map(\.run))
+        #expect(ahead.failures.map(\.violation.message) == alone.failures.map(\.violation.message))
+        if !arguments.isEmpty { #expect(ahead.failedRuns > 0) }
+    }
+
+    @Test func anArbiterThatCrashesWhileToldAheadFailsEachRunAsAlone() throws {
+        let command = try Self.script(
+            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
+        let ahead = Self.campaign(command, runs: 30, toldAhead: true)
+        let alone = Self.campaign(command, runs: 30, toldAhead: false)
+        #expect(ahead.failedRuns == 30 && alone.failedRuns == 30)
+        #expect(ahead.failures.map(\.violation.message) == alone.failures.map(\.violation.message))
     }
 }

@@ -105,10 +105,14 @@ final class ArbiterProcess: @unchecked Sendable {
     /// asks instant by instant.
     func beginRun(_ tables: ArbiterTables) {
         batch.clear()
-        let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: log) }
+        // A run served from a forecast logs nothing: its messages are the forecast's.
+        let messages = serving.map { served == $0.count ? $0 : Array($0[..<served]) } ?? log
+        let lastRun = runFailed ? nil : runTables.map { (tables: $0, messages: messages) }
         let foretold = forecast ?? lastRun
         let ahead = forecast == nil ? answeredAhead : nil
         let times = forecast == nil ? 1 : forecastTimes
+        let told = forecast == nil ? nil : toldOutcome
+        toldOutcome = nil
         forecast = nil
         answeredAhead = nil
         forecastTimes = 1
@@ -126,9 +130,11 @@ final class ArbiterProcess: @unchecked Sendable {
             served = 0
             return
         }
-        let table = Self.encode(tables)
+        var table: [UInt8] = []
+        Self.encode(tables, into: &table)
+        table.append(0x0A)
         if let foretold, foretold.tables == tables, !foretold.messages.isEmpty {
-            switch speculate(table, foretold.messages, times: times) {
+            switch told ?? speculate(table, foretold.messages, times: times) {
             case .failed: return
             case .answered(let twice):
                 serving = foretold.messages
@@ -138,10 +144,10 @@ final class ArbiterProcess: @unchecked Sendable {
             case .parted: break
             }
         }
-        send(table)
+        transfer(table, lines: 0)
     }
 
-    /// The run's tables, its messages so far, and the messages of the last run that ended.
+    /// The run's tables, and its messages so far when they are asked one by one (a run served from a forecast is the forecast's).
     private var runTables: ArbiterTables?
     private(set) var log: [BatchMessage] = []
     private var runFailed = false
@@ -149,6 +155,12 @@ final class ArbiterProcess: @unchecked Sendable {
     var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
     /// How many runs the forecast is for (2: invariant 7's second run repeats the first); sent that many times at once.
     var forecastTimes = 1
+    /// How the process answered the forecast, when it was sent ahead with other runs' (`foretell`).
+    private var toldOutcome: Speculation?
+    /// Runs sent and answered ahead (`foretell`), in the order they will be checked.
+    private var told: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?, outcome: Speculation)] = []
+    /// The first of `told` still to be checked.
+    private var nextTold = 0
     /// The next run's messages, already sent and answered as foretold along with the last run's.
     private var answeredAhead: (tables: ArbiterTables, messages: [BatchMessage])?
     /// A run served from a forecast the process answered alike, and how far.
@@ -165,27 +177,69 @@ final class ArbiterProcess: @unchecked Sendable {
     /// times over (each copy a run), and reads the answers: whether each is
     /// the one foretold, a well formed answer differs, or the process failed
     /// (a malformed answer fails the run, as it would asked alone).
-    private func speculate(_ tables: String, _ messages: [BatchMessage], times: Int) -> Speculation {
-        var run = Array(tables.utf8)
-        run.append(0x0A)
-        for message in messages {
-            run.append(contentsOf: Self.encode(message).utf8)
-            run.append(0x0A)
-        }
+    private func speculate(_ tables: [UInt8], _ messages: [BatchMessage], times: Int) -> Speculation {
+        var run = tables
+        var foretold = Foretold(messages.count)
+        foretold.add(messages, into: &run)
+        let copies = max(times, 1)
         var bytes = run
-        for _ in 1..<max(times, 1) { bytes.append(contentsOf: run) }
-        guard let lines = transfer(bytes, lines: messages.count * max(times, 1)) else { return .failed }
-        var alike = [Bool](repeating: true, count: max(times, 1))
-        for (i, line) in lines.enumerated() {
-            let message = messages[i % messages.count]
-            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
-            else { return .failed }
-            let copy = i / messages.count
-            if alike[copy], answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
-                alike[copy] = false
+        for _ in 1..<copies { bytes.append(contentsOf: run) }
+        guard let lines = transfer(bytes, lines: messages.count * copies) else { return .failed }
+        var outcome = Speculation.answered(twice: copies > 1)
+        for copy in 0..<copies {
+            let first = copy * messages.count
+            guard let alike = judge(lines[first..<first + messages.count], messages, foretold, from: 0) else { return .failed }
+            if !alike {
+                if copy == 0 { outcome = .parted }
+                else if case .answered = outcome { outcome = .answered(twice: false) }
             }
         }
-        return alike[0] ? .answered(twice: alike.count > 1 && alike[1]) : .parted
+        return outcome
+    }
+
+    /// The canonical answers to a run of messages, one after the other (`ends[i]`: where answer i ends).
+    struct Foretold {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+        init(_ messages: Int) { bytes.reserveCapacity(messages * 112); ends.reserveCapacity(messages) }
+        /// Writes each of `messages` into `run`, a line each, and keeps its canonical answer.
+        mutating func add(_ messages: [BatchMessage], into run: inout [UInt8]) {
+            run.reserveCapacity(run.count + messages.count * 96)
+            for message in messages {
+                ArbiterProcess.encode(message, into: &run)
+                run.append(0x0A)
+                ArbiterProcess.encodeAnswer(message, into: &bytes)
+                ends.append(bytes.count)
+            }
+        }
+    }
+
+    /// Whether every line of `lines` answers its message of `messages` as
+    /// foretold (answer `first + i` of `foretold` for message i): a line
+    /// equal to the canonical answer is, without parsing; any other is parsed
+    /// and compared. Nil (and `failure` set) on a malformed answer.
+    private func judge(_ lines: ArraySlice<ArraySlice<UInt8>>, _ messages: [BatchMessage], _ foretold: Foretold, from first: Int) -> Bool? {
+        var alike = true
+        for (i, line) in zip(messages.indices, lines) {
+            let k = first + i
+            // The canonical answer is well formed even where an earlier answer parted.
+            if Self.same(line, foretold.bytes, from: k == 0 ? 0 : foretold.ends[k - 1], to: foretold.ends[k]) { continue }
+            let message = messages[i]
+            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
+            else { return nil }
+            if alike, answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
+                alike = false
+            }
+        }
+        return alike
+    }
+
+    /// Whether `line` is `bytes[start..<end]`.
+    private static func same(_ line: ArraySlice<UInt8>, _ bytes: [UInt8], from start: Int, to end: Int) -> Bool {
+        guard line.count == end - start, end > start else { return false }
+        return line.withUnsafeBytes { a in
+            bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress! + start, end - start) == 0 }
+        }
     }
 
     /// Whether this run can still talk to the process.
@@ -207,17 +261,11 @@ final class ArbiterProcess: @unchecked Sendable {
         return object
     }
 
-    @discardableResult
-    private func send(_ message: String) -> Bool {
-        var bytes = Array(message.utf8)
-        bytes.append(0x0A)
-        return transfer(bytes, lines: 0) != nil
-    }
-
     /// Writes `bytes` while it reads what the process answers, until all
     /// are written and `lines` lines are in (neither side blocks on a full
     /// pipe); nil (and `failure` set) if the process failed or made no
     /// progress for the timeout.
+    @discardableResult
     private func transfer(_ bytes: [UInt8], lines count: Int) -> [ArraySlice<UInt8>]? {
         guard process != nil else { return nil }
         var lines: [Range<Int>] = []
@@ -271,6 +319,8 @@ final class ArbiterProcess: @unchecked Sendable {
         return lines.map { buffer[$0] }
     }
     private var consumed = 0
+    /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
+    private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.
     private var answers: [AnswerKey: Answer] = [:]
     private var chunk = [UInt8](repeating: 0, count: 65536)
@@ -299,22 +349,6 @@ final class ArbiterProcess: @unchecked Sendable {
         return "'" + text + (line.count > 120 ? "…'" : "'")
     }
 
-    /// The `tables` message of a run.
-    static func encode(_ tables: ArbiterTables) -> String {
-        let s = tables.settings
-        var out = "{\"type\":\"tables\",\"settings\":{\"afterCut\":\"\(s.afterCut.rawValue)\",\"earsTail\":\(s.earsTail.ms),\"waitLimit\":\(s.waitLimit.ms)},\"lines\":["
-        for (i, line) in tables.lines.enumerated() {
-            if i > 0 { out += "," }
-            out += "{\"duration\":\(line.duration.ms),\"expires\":\(line.expires.map { "\($0.ms)" } ?? "null"),"
-                + "\"maneuver\":\(line.maneuver.map(String.init) ?? "null"),\"urgent\":\(line.urgent)}"
-        }
-        out += "],\"replies\":["
-        out += tables.replies.map { "[\($0.stretches.lowerBound),\($0.stretches.upperBound)]" }.joined(separator: ",")
-        out += "],\"stretches\":[" + tables.stretchDurations.map { "\($0.ms)" }.joined(separator: ",")
-        out += "],\"utterances\":\(tables.utterances)}"
-        return out
-    }
-
     /// An answer line read: from `answers` when the same line came before
     /// (a second run's, or a common one), else parsed and kept; nil (and
     /// `failure` set) if it is not a well formed answer to the message.
@@ -323,6 +357,7 @@ final class ArbiterProcess: @unchecked Sendable {
         bytes.append(ends ? 1 : 0)
         let key = AnswerKey(bytes: bytes)
         if let known = answers[key], known.each.count == inputs { return known }
+        parsedAnswers += 1
         guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
         if answers.count >= 65536 { answers.removeAll(keepingCapacity: true) }
         answers[key] = answer
@@ -493,60 +528,38 @@ extension ArbiterProcess {
     @discardableResult
     func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
         guard alive else { return false }
-        var message = BatchMessage(t: now, revisions: batch.revisions, inputs: inputs, ends: ends)
-        batch.revisions.removeAll(keepingCapacity: true)
+        let message: BatchMessage
         if let serving {
-            guard served < serving.count, serving[served].asks(like: message) else {
+            // Served from the forecast (logged as it is: `beginRun` takes the forecast for the log).
+            guard served < serving.count, serving[served].t == now, serving[served].ends == ends,
+                serving[served].inputs == inputs, serving[served].revisions == batch.revisions
+            else {
                 fail("drivesim's run parted at \(now.ms) ms from the run it had foretold and sent (a drivesim bug: its run is not a function of the answers)")
                 return false
             }
             message = serving[served]
             served += 1
+            batch.revisions.removeAll(keepingCapacity: true)
         } else {
+            var asked = BatchMessage(t: now, revisions: batch.revisions, inputs: inputs, ends: ends)
+            batch.revisions.removeAll(keepingCapacity: true)
             let what = "the instant at \(now.ms) ms"
-            var bytes = Array(Self.encode(message).utf8)
+            var bytes: [UInt8] = []
+            Self.encode(asked, into: &bytes)
             bytes.append(0x0A)
             guard let line = transfer(bytes, lines: 1)?.first, let answer = answer(line, inputs: inputs.count, ends: ends, for: what) else {
                 return false
             }
-            message.each = answer.each
-            if ends { message.end = answer.end; message.idle = answer.idle }
+            asked.each = answer.each
+            if ends { asked.end = answer.end; asked.idle = answer.idle }
+            log.append(asked)
+            message = asked
         }
         batch.inputs = inputs
         batch.answers = message.each
         batch.next = 0
         batch.end = ends ? (message.end, message.idle) : nil
-        log.append(message)
         return true
-    }
-
-    /// An `instant` message.
-    static func encode(_ message: BatchMessage) -> String {
-        var out = "{\"type\":\"instant\",\"t\":\(message.t.ms),\"revise\":["
-        for (i, r) in message.revisions.enumerated() { out += (i > 0 ? ",[" : "[") + "\(r.line),\(r.duration.ms)]" }
-        out += "],\"inputs\":["
-        for (i, input) in message.inputs.enumerated() {
-            if i > 0 { out += "," }
-            out += encode(input)
-        }
-        out += message.ends ? "],\"end\":true}" : "],\"end\":false}"
-        return out
-    }
-
-    /// `["kind",index]`, index null for the ears' timer.
-    static func encode(_ input: ArbiterInput) -> String {
-        switch input {
-        case .lineEnded(let i): return "[\"lineEnded\",\(i)]"
-        case .stretchEnded(let i): return "[\"stretchEnded\",\(i)]"
-        case .dadEnded(let i): return "[\"dadEnded\",\(i)]"
-        case .earsTimer: return "[\"earsTimer\",null]"
-        case .lineExpired(let i): return "[\"lineExpired\",\(i)]"
-        case .lineRequested(let i): return "[\"lineRequested\",\(i)]"
-        case .replyBegan(let i): return "[\"replyBegan\",\(i)]"
-        case .chunkReady(let i): return "[\"chunkReady\",\(i)]"
-        case .dadStarted(let i): return "[\"dadStarted\",\(i)]"
-        case .endOfInstant: return "[\"endInstant\",null]"
-        }
     }
 
     /// Delivers `input`: the answer its batch drew, checked against what the
@@ -657,17 +670,84 @@ extension ArbiterProcess {
     /// the reference does gets them all at once. The second run (invariant 7)
     /// is foretold by the first: both go out at once, and the second is
     /// served without another exchange if the process answered both alike.
+    /// In differential mode the forecast's decisions are the reference's
+    /// (batching changes no decision: `BatchingTests`), so the reference
+    /// does not run a second time.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
+        var decisions: [Decision]?
+        if nextTold < told.count, told[nextTold].scenario == scenario {
+            let run = told[nextTold]
+            nextTold += 1
+            forecast = (run.tables, run.messages)
+            forecastTimes = 2
+            toldOutcome = run.outcome
+            decisions = run.decisions
+        } else {
+            told = []; nextTold = 0
+            if let run = Self.forecast(scenario, differential: differential) {
+                forecast = (run.tables, run.messages)
+                forecastTimes = 2
+                decisions = run.decisions
+            }
+        }
+        return adding(failureTo: Verdict(scenario, differential: differential, reference: decisions) { ExternalArbiter($0) })
+    }
+
+    /// The reference's run of `scenario`, recorded message by message
+    /// (`BatchedArbiter`), and its decisions in differential mode; nil if it
+    /// cannot be foretold.
+    static func forecast(_ scenario: Scenario, differential: Bool) -> (tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
-        _ = Simulation(scenario, roster: nil, recordingDecisions: false) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
+        let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
             tables = t
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
-        if let tables, !recorded.mispredicted {
-            forecast = (tables, recorded.messages)
-            forecastTimes = 2
+        guard let tables, !recorded.mispredicted else { return nil }
+        return (tables, recorded.messages, reference.decisions)
+    }
+
+    /// Sends the runs of `scenarios` ahead, each foretold by the reference
+    /// and twice over (invariant 7), all in one write, and reads every
+    /// answer: the process answers a stretch of a campaign in one exchange,
+    /// and `verdict` then checks each run as usual, served from its answers
+    /// if they were the ones foretold. Anything amiss (the process failed,
+    /// a malformed answer) drops them all and ends the process: the runs are
+    /// then asked one by one, and the one at fault fails as it would alone.
+    func foretell(_ scenarios: [Scenario], differential: Bool) {
+        told = []; nextTold = 0
+        guard process != nil, failure == nil else { return }
+        var runs: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)] = []
+        var bytes: [UInt8] = [], foretold = Foretold(scenarios.count * 16)
+        for scenario in scenarios {
+            guard let run = Self.forecast(scenario, differential: differential), !run.messages.isEmpty else { continue }
+            var copy: [UInt8] = []
+            Self.encode(run.tables, into: &copy)
+            copy.append(0x0A)
+            foretold.add(run.messages, into: &copy)
+            bytes.append(contentsOf: copy)
+            bytes.append(contentsOf: copy)
+            runs.append((scenario, run.tables, run.messages, run.decisions))
         }
-        return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) })
+        let count = runs.reduce(0) { $0 + $1.messages.count }
+        guard !runs.isEmpty, let lines = transfer(bytes, lines: 2 * count) else { return drop() }
+        var line = lines.startIndex, first = 0
+        for run in runs {
+            let n = run.messages.count
+            guard let once = judge(lines[line..<line + n], run.messages, foretold, from: first),
+                let twice = judge(lines[line + n..<line + 2 * n], run.messages, foretold, from: first)
+            else { return drop() }
+            line += 2 * n; first += n
+            told.append((run.scenario, run.tables, run.messages, run.decisions, once ? .answered(twice: twice) : .parted))
+        }
+    }
+
+    /// Forgets the runs sent ahead, and the process if it failed over them (its failure is no run's).
+    private func drop() {
+        told = []; nextTold = 0
+        if failure != nil || process == nil {
+            stop()
+            failure = nil
+        }
     }
 }

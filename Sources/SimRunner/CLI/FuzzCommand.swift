@@ -82,7 +82,9 @@ enum FuzzCommand: Command {
         if let external {
             // One process, one worker: its runs are one conversation.
             jobs = 1
-            settings.arbiter = .custom(name: "the arbiter '\(external.command)'") { external.verdict($0, differential: true) }
+            settings.arbiter = .custom(
+                name: "the arbiter '\(external.command)'", foretell: { external.foretell($0, differential: true) }
+            ) { external.verdict($0, differential: true) }
         }
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {

@@ -44,7 +44,12 @@ public struct Verdict: Sendable {
     /// The same with the arbiter that `make` builds from the scenario's
     /// tables, over a scenario known to be valid (not checked again).
     /// `roadFault` plans the road deliberately broken (mutation testing), both times.
-    package init<A: Arbiter>(_ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, make: (ArbiterTables) -> A) {
+    /// In differential mode, `reference` is the reference's decisions on
+    /// `scenario` if the caller has them already (else it runs the reference).
+    package init<A: Arbiter>(
+        _ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, reference: [Decision]? = nil,
+        make: (ArbiterTables) -> A
+    ) {
         simulation = Simulation(scenario, roster: nil, roadFault: roadFault, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
@@ -64,8 +69,8 @@ public struct Verdict: Sendable {
             violations.append(divergence)
         }
         if differential, let mine = simulation.decisions {
-            let reference = Simulation(scenario, fault: nil, recordingDecisions: true)
-            divergence = Divergence.first(mine, reference: reference.decisions ?? [])
+            let reference = reference ?? Simulation(scenario, fault: nil, recordingDecisions: true).decisions ?? []
+            divergence = Divergence.first(mine, reference: reference)
             if let divergence { violations.append(divergence.violation(roster)) }
         }
         failures = simulation.timeline.failures(of: scenario.expect)

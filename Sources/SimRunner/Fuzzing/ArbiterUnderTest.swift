@@ -18,6 +18,9 @@ public struct ArbiterUnderTest: Sendable {
     public let isReference: Bool
     /// Checks one scenario with this arbiter.
     let verdict: @Sendable (Scenario) -> Verdict
+    /// Told the scenarios a campaign is about to check, in order, before it
+    /// checks them (an arbiter in another process answers them all at once).
+    package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
 
     /// The reference arbiter, `TalkArbiter`.
     public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil) }
@@ -30,9 +33,12 @@ public struct ArbiterUnderTest: Sendable {
         }
     }
 
-    /// An arbiter checked by `verdict`, named `name` (an arbiter in another process).
-    package static func custom(name: String, verdict: @escaping @Sendable (Scenario) -> Verdict) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict)
+    /// An arbiter checked by `verdict`, named `name` (an arbiter in another
+    /// process), told ahead of the scenarios it will check by `foretell` if given.
+    package static func custom(
+        name: String, foretell: (@Sendable ([Scenario]) -> Void)? = nil, verdict: @escaping @Sendable (Scenario) -> Verdict
+    ) -> ArbiterUnderTest {
+        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict, foretell: foretell)
     }
 
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.

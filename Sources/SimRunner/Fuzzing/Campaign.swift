@@ -85,9 +85,23 @@ public enum Campaign {
     /// One chunk of runs, by a fuzzer of its own.
     static func fuzz(_ settings: Fuzzer.Settings, _ chunk: StrideTo<Int>) -> Fuzzer {
         var fuzzer = Fuzzer(settings)
-        for index in chunk { fuzzer.run(index) }
+        guard let foretell = settings.arbiter.foretell else {
+            for index in chunk { fuzzer.run(index) }
+            return fuzzer
+        }
+        // The arbiter is told each stretch of runs before they are checked (one exchange for many runs).
+        let indices = Array(chunk)
+        for start in stride(from: 0, to: indices.count, by: foretoldRuns) {
+            let runs = indices[start..<min(start + foretoldRuns, indices.count)]
+            let scenarios = runs.map { fuzzer.scenario(of: $0) }
+            foretell(scenarios)
+            for (index, scenario) in zip(runs, scenarios) { fuzzer.run(index, scenario) }
+        }
         return fuzzer
     }
+
+    /// How many runs an arbiter that is told ahead (`ArbiterUnderTest.foretell`) is told at once.
+    static let foretoldRuns = 25
 
     /// Shrinks the first `candidates` failures of each broken check on `jobs`
     /// workers (each failure on its own) and keeps, per check, the smallest

@@ -109,7 +109,16 @@ public struct Fuzzer: Sendable {
 
     /// Generates and checks one run; returns its first violation, if any.
     public mutating func run(_ index: Int) {
-        let scenario = Fuzzer.scenario(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
+        run(index, scenario(of: index))
+    }
+
+    /// The scenario of run `index` of this campaign.
+    func scenario(of index: Int) -> Scenario {
+        Fuzzer.scenario(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
+    }
+
+    /// Checks run `index`, whose scenario is `scenario`.
+    mutating func run(_ index: Int, _ scenario: Scenario) {
         let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter)
         runsDone += 1
         rulesFired.add(RuleCoverage(timeline))
