@@ -173,21 +173,25 @@ public struct Route: Sendable {
             let length = d.length
             return !(length > 0 && (d.x * heading.x + d.y * heading.y) / length < -0.7071)
         }
+        // The candidates within `tolerance` of the nearest so far: a superset
+        // of those within it of the nearest of all, in route order.
+        let choosing = expected != nil && tolerance > 0
+        var near: [RouteMatch] = []
         for i in first...last {
             let hit = projectOnSegment(p, i, from: from, to: to)
             if hit.offset < anyway.offset { anyway = hit }
-            if candidate(i), hit.offset < best.offset { best = hit }
+            guard candidate(i) else { continue }
+            if hit.offset < best.offset { best = hit }
+            if choosing, hit.offset <= best.offset + tolerance { near.append(hit) }
         }
         guard best.offset.isFinite else { return anyway }
-        guard let expected, tolerance > 0 else { return best }
+        guard let expected, choosing else { return best }
         var chosen = best
-        for i in first...last where candidate(i) {
-            let hit = projectOnSegment(p, i, from: from, to: to)
-            if hit.offset <= best.offset + tolerance, abs(hit.distance - expected) < abs(chosen.distance - expected),
-                isOtherPass(hit.distance, best.distance, tolerance: tolerance)
-            {
-                chosen = hit
-            }
+        for hit in near where hit.offset <= best.offset + tolerance
+            && abs(hit.distance - expected) < abs(chosen.distance - expected)
+            && isOtherPass(hit.distance, best.distance, tolerance: tolerance)
+        {
+            chosen = hit
         }
         return chosen
     }

@@ -55,13 +55,7 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
 
     @Test("Each committed sample scenario is what the import writes, plus its golden", arguments: samples)
     func pinned(_ s: Sample) throws {
-        var scenario = try importSample(s).scenario
-        scenario.golden = "\(s.scenario).timeline.json"
-        let committed = try Fixtures.scenario("routes/\(s.scenario)")
-        // Added by hand after the import: every maneuver's "now" line starts.
-        #expect(committed.expect.count == s.turns.count)
-        scenario.expect = committed.expect
-        #expect(scenario == committed)
+        try expectPinned(try importSample(s), as: "routes/\(s.scenario)", turns: s.turns.count)
     }
 
     @Test("Each sample's run announces every maneuver and leaves none unannounced", arguments: samples)
@@ -185,6 +179,18 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
         let json = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/motorway-exit.json"), "--prompts", "json").stderr
         #expect(json.contains("\"serviceBefore\": 1000"))
     }
+}
+
+/// The committed scenario `name` (under Scenarios/) is what the import
+/// writes, plus its golden and, added by hand, one expectation per maneuver
+/// (its "now" line starts).
+func expectPinned(_ imported: RouteImporter.Imported, as name: String, turns: Int) throws {
+    var scenario = imported.scenario
+    scenario.golden = "\(name.split(separator: "/").last!).timeline.json"
+    let committed = try Fixtures.scenario(name)
+    #expect(committed.expect.count == turns)
+    scenario.expect = committed.expect
+    #expect(scenario == committed)
 }
 
 /// The import drives at each step's own speed (`distance / duration`, km/h to
