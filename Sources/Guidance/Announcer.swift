@@ -53,7 +53,7 @@ public enum SkipReason: String, Sendable, Equatable, CaseIterable {
 /// for the most imminent one still valid; a stale line is never spoken.
 public struct Announcer: Sendable {
     /// Speeds below this (m/s) are taken as standing still: no prediction.
-    static let standing = 0.1
+    package static let standing = 0.1
     /// When predicting when a maneuver is passed, the car is taken to go at least this fast (m/s).
     package static let predictionFloor = 2.0
 

@@ -22,7 +22,8 @@ public struct RoadPlan: Sendable, Equatable {
     /// at later instants while it may still wait: a far or near line that
     /// starts at or after a revision's `t` says that revision's words (the
     /// distance then left, rounded down) and lasts its duration. Empty for
-    /// "now" and reroute lines, whose words hold no distance.
+    /// "now" and reroute lines, whose words hold no distance (a waiting
+    /// "now" line's `expires` is revised instead, `reviseExpiry`).
     public var revisions: [[LineRevision]] = []
 
     /// No road.
@@ -66,8 +67,10 @@ struct RoadPlanner {
     var link: LocationLink
     var announcer: Announcer
     var announcements: [Announcement] = []
-    /// Each road state the guidance went by, from the instant its fix arrived.
-    var states: [(from: SimTime, state: RoadState)] = []
+    /// Each road state the guidance went by, from the instant its fix
+    /// arrived, and whether the follower was on the route then (off it, the
+    /// guidance is silent).
+    var states: [(from: SimTime, state: RoadState, onRoute: Bool)] = []
     /// When measuring paused (the app went to the background): nothing is predicted across one.
     var pauses: [SimTime] = []
     /// Spans in which the guidance said nothing, and why.
@@ -135,7 +138,7 @@ struct RoadPlanner {
             guide(state, from: &cursor, until: fix.arrives)
             if let new = take(fix) {
                 state = new
-                states.append((fix.arrives, new))
+                states.append((fix.arrives, new, !follower.offRoute))
             }
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
@@ -323,7 +326,7 @@ struct RoadPlanner {
     /// - Complexity: O(fixes and spoken distances in its wait).
     mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int]) -> [LineRevision] {
         let line = plan.lines[i]
-        guard let stage = plan.stages[i], stage != .now, let expires = line.expires,
+        guard let stage = plan.stages[i], let expires = line.expires,
               let id = line.maneuver, let m = maneuverIndex[id] else { return [] }
         let point = route.maneuvers[m].distance
         // The state in force at the request: the last one from at or before it.
@@ -334,6 +337,10 @@ struct RoadPlanner {
         }
         var k = low - 1
         guard k >= 0 else { return [] }
+        guard stage != .now else {
+            reviseExpiry(i, point: point, after: k)
+            return []
+        }
         var spoken = SpokenDistance.roundDown(point - states[k].state.progress(at: line.at))
         var out: [LineRevision] = []
         var t = line.at
@@ -369,9 +376,20 @@ struct RoadPlanner {
                     }
                 }
             }
+            // Past the horizon, or off the route, the guidance is silent: no distance can be said.
+            let next = k + 1 < states.count ? states[k + 1].from : expires
+            let silent = state.taken + road.horizon
+            if silent > line.at, silent < min(expires, next) {
+                plan.lines[i].expires = silent
+                break
+            }
             guard k + 1 < states.count, states[k + 1].from < expires else { break }
             k += 1
             t = states[k].from
+            guard states[k].onRoute else {
+                plan.lines[i].expires = t
+                break
+            }
             guard revise(at: t, states[k].state) else { break }
         }
         // Re-phrased words may take longer: a line must still end by when its
@@ -390,6 +408,27 @@ struct RoadPlanner {
         }
         plan.lines[i].expires = limit
         return kept
+    }
+
+    /// A waiting "now" line's expiry for the position each new fix gives:
+    /// its words hold no distance, but it must still be heard to its end
+    /// before the point, so a fix that shows the car nearer or faster than
+    /// the request's prediction brings the expiry forward (to that fix's
+    /// arrival at the earliest: the app learns nothing sooner). An expiry
+    /// never moves later: the line was judged at its request.
+    /// - Complexity: O(fixes in its wait).
+    mutating func reviseExpiry(_ i: Int, point: Double, after k: Int) {
+        let line = plan.lines[i]
+        guard var expires = line.expires else { return }
+        let heard = announcer.settings.outputLatency + line.duration + announcer.settings.margin
+        var j = k + 1
+        while j < states.count, states[j].from < expires {
+            let (from, state, onRoute) = states[j]
+            // Off the route the guidance is silent: the line is dropped then.
+            expires = min(expires, onRoute ? max(from, announcer.passTime(point, state, from: from) - heard) : from)
+            j += 1
+        }
+        plan.lines[i].expires = expires
     }
 
     /// Offers the fix's report, with the navigation report beside it.

@@ -303,6 +303,7 @@ private struct RoadValidation {
         try positive(s.offRouteExit, 10_000, path + [.key("offRouteExit")])
         try count(s.offRouteCount, 1...100, path + [.key("offRouteCount")])
         try number(s.plausibleSpeed, 1...150, path + [.key("plausibleSpeed")])
+        try number(s.plausibleAccel, 0.5...20, path + [.key("plausibleAccel")])
         try count(s.implausibleCount, 0...100, path + [.key("implausibleCount")])
         try number(s.stoppedSpeed, 0...5, path + [.key("stoppedSpeed")])
         // Not in the file; bounded all the same.

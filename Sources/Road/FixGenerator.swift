@@ -23,6 +23,10 @@ import SimClock
 /// the other models existed; the others draw from a second stream, so a
 /// scenario that uses none of them gets the same fixes.
 public struct FixGenerator: Sendable, Equatable {
+    /// The most a generated fix's reported speed is off the car's, mm/s
+    /// (uniform within ±0.3 m/s, as a phone's Doppler speed).
+    package static let speedNoiseMms: Int64 = 300
+
     /// The time between fixes taken (100 ms...1 h; 1 s by default).
     public var every = SimTime(ms: 1000)
     /// The accuracy every generated fix reports, meters.
@@ -130,7 +134,7 @@ public struct FixGenerator: Sendable, Equatable {
             // Draw the same numbers for every instant, so a gap does not shift the noise of later fixes.
             let ux = Double(random.int(in: -1000...1000)) / 1000
             let uy = Double(random.int(in: -1000...1000)) / 1000
-            let dv = Double(random.int(in: -300...300)) / 1000
+            let dv = Double(random.int(in: -FixGenerator.speedNoiseMms...FixGenerator.speedNoiseMms)) / 1000
             let extra = jitter.ms > 0 ? random.int(in: 0...jitter.ms) : 0
             let lost = random.chance(dropPercent)
             let truth = trajectory.state(at: t)

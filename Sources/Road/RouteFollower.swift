@@ -32,6 +32,12 @@ public struct RouteFollower: Sendable {
         /// the time between them (plus both fixes' accuracies) is
         /// implausible and not used, m/s (1...150; 70 m/s is 252 km/h).
         public var plausibleSpeed = 70.0
+        /// A fix that reports its speed is implausible too if it lies farther
+        /// from the last used one than the car itself could go: at the faster
+        /// of its believed speed and the fix's own, gaining at most this, m/s² (0.5...20),
+        /// beyond twice both fixes' accuracies (a jump of 80 m in a second
+        /// is no car at 30 km/h, though it is under `plausibleSpeed`).
+        public var plausibleAccel = 5.0
         /// After this many implausible fixes in a row the next one is used
         /// anyway: the earlier fix was the wrong one (0 turns the gate off).
         public var implausibleCount = 3
@@ -96,7 +102,12 @@ public struct RouteFollower: Sendable {
     func implausible(_ fix: Fix) -> Bool {
         guard fault != .jumpTrusted, let last = lastFix, let taken = lastTaken else { return false }
         let seconds = Double((fix.taken - taken).ms) / 1000
-        return (fix.position - last.position).length - last.accuracy - fix.accuracy > settings.plausibleSpeed * seconds
+        let moved = (fix.position - last.position).length, slack = last.accuracy + fix.accuracy
+        if moved - slack > settings.plausibleSpeed * seconds { return true }
+        // A fix that reports its speed must also lie within what the car itself could go.
+        guard let reported = fix.speed else { return false }
+        let v = max(speed, reported)
+        return moved - 2 * slack > (v + settings.plausibleAccel * seconds / 2) * seconds
     }
 
     /// Whether the fix moves progress: its own speed if it reports one, else
@@ -120,6 +131,7 @@ public struct RouteFollower: Sendable {
         implausibleStreak = 0
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
+        let first = lastTaken == nil
         let since = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? 0
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
@@ -138,7 +150,11 @@ public struct RouteFollower: Sendable {
         }
         if !offRoute && match.offset < settings.offRouteEnter {
             matchedAt = fix.taken
-            if change == .rejoined || moving(fix) {
+            // The car is taken to stand at the start until a fix says otherwise:
+            // the first fix, standing or not, moves progress if it matches farther
+            // along than its accuracy explains (measuring may start mid-drive).
+            let located = first && match.distance > max(fix.accuracy, 3)
+            if change == .rejoined || moving(fix) || located {
                 progress = max(progress, match.distance)
                 anchor = fix.position
             }

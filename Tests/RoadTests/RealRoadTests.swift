@@ -99,6 +99,23 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         #expect(follower.observe(fix(4, 306), on: route) == .none)
         #expect(abs(follower.progress - 306) < 1e-6)
     }
+
+    @Test func aJumpUnderThePlausibleSpeedButBeyondTheCarsOwnIsNotUsed() throws {
+        // A car at 9 m/s; a multipath fix 60 m ahead and 40 m aside: 72 m in a second is
+        // under 70 m/s once both accuracies are allowed, but no car at 9 m/s gets there.
+        let route = try eastRoute(2_000, step: 10)
+        var follower = RouteFollower()
+        for i in 0..<5 { _ = follower.observe(fix(i, Double(i) * 9, speed: 9), on: route) }
+        #expect(follower.observe(fix(5, 36 + 60, 40, speed: 9), on: route) == .implausible)
+        #expect(abs(follower.progress - 36) < 1e-6)
+        // Speeding up as hard as `plausibleAccel` allows is plausible.
+        var hard = RouteFollower()
+        _ = hard.observe(fix(0, 0, speed: 9), on: route)
+        #expect(hard.observe(fix(1, 9 + 2.5 + 20, speed: 9), on: route) == .none)
+        var off = RouteFollower()
+        _ = off.observe(fix(0, 0, speed: 9), on: route)
+        #expect(off.observe(fix(1, 9 + 2.5 + 20 + 1, speed: 9), on: route) == .implausible)
+    }
 }
 
 @Suite struct StandingStillTests {
@@ -127,6 +144,20 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         #expect(follower.progress == 920)
         _ = follower.observe(fix(4, 925, speed: 0), on: route)
         #expect(follower.progress == 920)
+    }
+
+    @Test func aFirstFixStandingFarAlongTheRouteLocatesTheCar() throws {
+        // Measuring began mid-drive (the app was in the background): the car already stands at 600 m.
+        let route = try eastRoute(1_000, step: 10)
+        var located = RouteFollower()
+        _ = located.observe(fix(0, 600, speed: 0), on: route)
+        #expect(located.progress == 600)
+        // Standing at the start, its noise within the accuracy holds progress there.
+        var atStart = RouteFollower()
+        _ = atStart.observe(fix(0, 5, speed: 0), on: route)
+        #expect(atStart.progress == 0)
+        _ = atStart.observe(fix(1, 6, speed: 0), on: route)
+        #expect(atStart.progress == 0)
     }
 
     @Test func withoutASpeedADisplacementWithinTheAccuracyDoesNotMoveTheCar() throws {

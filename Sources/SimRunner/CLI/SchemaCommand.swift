@@ -250,7 +250,7 @@ enum ScenarioSchema {
             ("follow", object(ScenarioKeys.follow, [
                 ("accuracyLimit", number(0...100_000, exclusiveLow: true)), ("offRouteEnter", number(0...10_000, exclusiveLow: true)),
                 ("offRouteExit", number(0...10_000, exclusiveLow: true)), ("offRouteCount", number(1...100, integer: true)),
-                ("plausibleSpeed", number(1...150)), ("implausibleCount", number(0...100, integer: true)), ("stoppedSpeed", number(0...5)),
+                ("plausibleSpeed", number(1...150)), ("plausibleAccel", number(0.5...20)), ("implausibleCount", number(0...100, integer: true)), ("stoppedSpeed", number(0...5)),
             ])),
             ("guidance", object(ScenarioKeys.guidance, [
                 ("far", ref("lead")), ("near", ref("lead")), ("now", ref("lead")), ("thenWithin", meters),

@@ -388,6 +388,7 @@ extension Decoding {
             s.offRouteCount = Int(n)
         }
         if let v = fields.optional("plausibleSpeed") { s.plausibleSpeed = try positive(v, fields.path("plausibleSpeed"), 1...150) }
+        if let v = fields.optional("plausibleAccel") { s.plausibleAccel = try positive(v, fields.path("plausibleAccel"), 0.5...20) }
         if let v = fields.optional("implausibleCount") {
             let n = try integer(v, fields.path("implausibleCount"))
             if n < 0 || n > 100 { throw fail(.outOfRange("0...100"), fields.path("implausibleCount"), v) }

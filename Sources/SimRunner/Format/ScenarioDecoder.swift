@@ -463,7 +463,7 @@ package enum ScenarioKeys {
     package static let app = ["background", "segments"]
     /// `road.follow`.
     package static let follow = [
-        "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "implausibleCount", "stoppedSpeed",
+        "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel", "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
     package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates"]

@@ -107,6 +107,7 @@ extension ScenarioEncoder {
         if r.follow.offRouteExit != f.offRouteExit { follow.append(("offRouteExit", number(r.follow.offRouteExit))) }
         if r.follow.offRouteCount != f.offRouteCount { follow.append(("offRouteCount", .integer(r.follow.offRouteCount))) }
         if r.follow.plausibleSpeed != f.plausibleSpeed { follow.append(("plausibleSpeed", number(r.follow.plausibleSpeed))) }
+        if r.follow.plausibleAccel != f.plausibleAccel { follow.append(("plausibleAccel", number(r.follow.plausibleAccel))) }
         if r.follow.implausibleCount != f.implausibleCount { follow.append(("implausibleCount", .integer(r.follow.implausibleCount))) }
         if r.follow.stoppedSpeed != f.stoppedSpeed { follow.append(("stoppedSpeed", number(r.follow.stoppedSpeed))) }
         if !follow.isEmpty { members.append(("follow", .object(follow))) }

@@ -73,8 +73,7 @@ struct RoadGenerator {
         var directions: [Vector] = []
         let legs = count + (arrives ? 0 : 1)
         for i in 0..<legs {
-            // The car sets off from a standstill: the first turn is 700 m or more away (see `calm`).
-            let leg = Double(random.int(in: i == 0 ? 700...1_200 : 150...700))
+            let leg = Double(random.int(in: 150...(i == 0 ? 1_200 : 700)))
             let direction = eastward ? Vector(x: 1, y: 0) : Vector(x: 0, y: random.chance(50) ? 1 : -1)
             directions.append(direction)
             if dense {
@@ -102,21 +101,16 @@ struct RoadGenerator {
         // The drive.
         let kmh = { (r: inout SplitMix64) in Double(r.int(in: 20...130)) / 3.6 }
         var steps = [SpeedProfile.Step(from: 0, speed: kmh(&random))]
-        // The guidance times its lines at the believed speed, so a car speeding up within a few
-        // hundred meters of a turn hears its "now" line late (a known limit, docs/fuzzing.md):
-        // the car speeds up (setting off, a higher target, or leaving a stop) only 700 m or more
-        // before the next turn (up to 330 m of speeding up to 130 km/h, then the "now" line's
-        // lead), or after the last. Slowing down is drawn anywhere.
-        let turns = corners.prefix(count)
-        func calm(_ d: Double) -> Bool { !turns.contains { $0 > d && $0 - d < 700 } }
+        // Speeding up (setting off, a higher speed, leaving a stop) and slowing down are drawn
+        // anywhere, a turn just ahead included (docs/fuzzing.md).
         if random.chance(40) {
-            let from = Double(random.int(in: 100...Int64(along - 50))), speed = kmh(&random)
-            if speed < steps[0].speed || calm(from) { steps.append(SpeedProfile.Step(from: from, speed: speed)) }
+            let from = Double(random.int(in: 100...Int64(along - 50)))
+            steps.append(SpeedProfile.Step(from: from, speed: kmh(&random)))
         }
         var profile = SpeedProfile(steps: steps)
         if random.chance(25) {
             let at = Double(random.int(in: 50...Int64(along - 20)))
-            if calm(at) { profile.stops = [SpeedProfile.Stop(at: at, dwell: ms(2_000...30_000))] }
+            profile.stops = [SpeedProfile.Stop(at: at, dwell: ms(2_000...30_000))]
         }
         let start = SimTime(ms: random.pick([0, random.int(in: 0...5_000)]))
         let trajectory = Trajectory(profile: profile, length: along, start: start)
@@ -161,10 +155,8 @@ struct RoadGenerator {
             g.jumps = RoadGenerator.apart(g.jumps)
         } else {
             g.dropPercent = random.pick([0, 0, 2, 10])
-            // A tunnel: dead reckoning at the believed speed, so not while the car speeds up
-            // (setting off, a higher target, leaving a stop), which the app cannot know
-            // (docs/fuzzing.md#what-the-road-generator-leaves-out).
-            if random.chance(30), steps.count == 1 || steps[1].speed < steps[0].speed, profile.stops.isEmpty {
+            // A tunnel, entered once the car has set off.
+            if random.chance(30) {
                 let cruising = start.ms + Int64(steps[0].speed / profile.accel * 1000) + 2_000
                 let from = ms(min(cruising, span)...max(cruising, span - 5_000))
                 g.gaps = [TimeWindow(from: from, to: from + ms(5_000...60_000))]
@@ -338,12 +330,10 @@ struct RoadGenerator {
             return
         default:
             // A tunnel ending 3–20 s before a turn.
-            guard g.jumps.isEmpty, !passes.isEmpty, let drive = road.drive, drive.profile.stops.isEmpty,
-                  drive.profile.steps.count == 1 || drive.profile.steps[1].speed < drive.profile.steps[0].speed
-            else { return }
+            guard g.jumps.isEmpty, !passes.isEmpty, let drive = road.drive else { return }
             let end = random.pick(passes) - ms(3_000...20_000)
             let from = end - ms(5_000...60_000)
-            // Not while the car sets off (see `base`).
+            // Entered once the car has set off (see `base`).
             guard from >= drive.start + SimTime(ms: Int64(drive.profile.steps[0].speed / drive.profile.accel * 1000) + 2_000) else { return }
             g.gaps = [TimeWindow(from: from, to: end)]
         }
