@@ -100,10 +100,10 @@ final class ArbiterProcess: @unchecked Sendable {
     /// A new run: restarts the process if an earlier failure ended it, then
     /// sends the tables. With a forecast of the run (`forecast`, or else the
     /// last run's messages when it ran over the same tables and did not
-    /// fail), it sends the forecast's messages too, all at once, and reads
-    /// their answers: if every answer is the forecast's, the run is served
-    /// from them; if one differs, it starts again with the tables alone and
-    /// asks instant by instant.
+    /// fail), it sends the forecast's messages too, in one `run` message,
+    /// and reads its answer: if every instant's answer is the forecast's,
+    /// the run is served from them; if one differs, it starts again with
+    /// the tables alone and asks instant by instant.
     func beginRun(_ tables: ArbiterTables) {
         batch.clear()
         // A run served from a forecast logs nothing: its messages are the forecast's.
