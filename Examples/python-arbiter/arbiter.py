@@ -9,7 +9,8 @@ protocol (docs/arbiter-protocol.md) over standard input and output.
                          left (SPEC says at most), to see what a wrong arbiter gets
 
 Standard library only. One line of JSON in, at most one line of JSON out
-(an instant's inputs in one message, their actions in one answer); anything
+(an instant's inputs in one message, their actions in one answer; a whole
+run's instants in one `run` message, their answers in one line); anything
 for a human goes to standard error.
 """
 
@@ -17,7 +18,7 @@ import json
 import os
 import sys
 
-PROTOCOL = 3
+PROTOCOL = 4
 
 
 class Arbiter:
@@ -225,7 +226,8 @@ INPUTS = {"lineEnded", "stretchEnded", "dadEnded", "earsTimer", "lineExpired", "
 
 
 def instant(arbiter, message):
-    """An instant's revisions, inputs and maybe its end: one answer for all."""
+    """An instant's revisions, inputs and maybe its end: one answer for all
+    (its `each`, and `end` and `idle` if it ended the instant)."""
     now = message["t"]
     for line, duration in message.get("revise", ()):
         # A waiting line re-phrased for the position now: it lasts this long if it starts from now on.
@@ -238,13 +240,13 @@ def instant(arbiter, message):
         actions = []
         getattr(arbiter, kind)(index, now, actions)
         each.append(actions)
-    reply = {"type": "actions", "each": each}
+    answer = {"each": each}
     if message.get("end", True):
         actions = []
         arbiter.end_instant(now, actions)
-        reply["end"] = actions
-        reply["idle"] = arbiter.idle()
-    return reply
+        answer["end"] = actions
+        answer["idle"] = arbiter.idle()
+    return answer
 
 
 def compact_encoder():
@@ -287,7 +289,10 @@ def main():
             message = decode(raw.decode())[0]
             kind = message["type"]
             if kind == "instant":
-                answers.append(encode(instant(arbiter, message)))
+                answers.append(encode({"type": "actions", **instant(arbiter, message)}))
+            elif kind == "run":
+                # A whole run's instants, in order, each as if it came alone: their answers in one line.
+                answers.append(encode({"type": "actions", "instants": [instant(arbiter, m) for m in message["instants"]]}))
             elif kind == "tables":
                 arbiter = Arbiter(message, broken)
             elif kind == "hello":

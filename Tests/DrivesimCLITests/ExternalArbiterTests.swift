@@ -43,9 +43,15 @@ import Testing
         #expect(result.code == 2 && result.stderr.contains("protocol version 99"))
     }
 
+    @Test func anArbiterOfProtocolThreeIsRefusedNamingBothVersions() throws {
+        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; cat > /dev/null\n")
+        let result = Fixtures.drivesim("check", Self.scenario, "--arbiter", command)
+        #expect(result.code == 2 && result.stderr.contains("it speaks protocol version 3; this drivesim speaks 4"), "\(result.stderr)")
+    }
+
     @Test func anArbiterThatPrintsGarbageFailsTheRunWithAReason() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; echo oops >&2; while read line; do echo 'not json'; done\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; echo oops >&2; while read line; do echo 'not json'; done\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1)
         #expect(result.stdout.contains("0 passed, 2 failed"))
@@ -56,22 +62,30 @@ import Testing
     @Test func anArbiterThatCrashesMidRunFailsTheRunAndTheNextRunRestartsIt() throws {
         // Says hello, then dies on its first instant; restarted for the second scenario.
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n")
         let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1 && result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
     }
 
     @Test func anArbiterThatHangsFailsTheRunAfterItsTimeout() throws {
-        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; sleep 5\n")
+        let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":4}'; sleep 5\n")
         let result = Self.drivesim(["check", Self.scenario, "--arbiter", command, "--arbiter-timeout", "1"])
         #expect(result.code == 1 && result.stderr.contains("did not answer within 1000 ms"))
     }
 
-    /// A process that says hello, takes the tables, then answers every message with `answer`.
-    static func answering(_ answer: String) throws -> String {
-        try script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; while read line; do echo '\(answer)'; done\n")
+    /// A process that says hello, then answers every `run` message with `run` and every `instant` with `instant`.
+    static func answering(run: String, instant: String) throws -> String {
+        try script("""
+            read line; echo '{"type":"hello","protocol":4}'
+            while read line; do case "$line" in *'"type":"run"'*) echo '\(run)';; *'"type":"instant"'*) echo '\(instant)';; esac; done
+
+            """)
     }
+
+    /// A well formed answer to after-cut-drop's run (five instants, the first of three inputs) that is not the reference's: the run is then asked instant by instant.
+    static let partedRun = #"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}"#
+        + String(repeating: #",{"each":[[]],"end":[],"idle":true}"#, count: 4) + "]}"
 
     @Test(arguments: [
         (#"{"type":"actions","each":[]}"#, "with 0 action lists for 3 inputs"),
@@ -82,9 +96,56 @@ import Testing
     ])
     func anAnswerOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {
         // after-cut-drop's first instant has three inputs (the reply and its two chunks) and ends.
-        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(answer)])
+        // Its run, answered well but not as foretold, is asked instant by instant.
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: Self.partedRun, instant: answer)])
         #expect(result.code == 1 && result.stderr.contains("arbiter process"), "\(result.stderr)")
         #expect(result.stderr.contains("the instant at 0 ms") && result.stderr.contains(reason), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("not json", "not a JSON object: 'not json'"),
+        (#"{"type":"actions","each":[[],[],[]],"end":[],"idle":true}"#, "the run of 5 instants from 0 ms out of turn"),
+        (#"{"type":"hello","protocol":4}"#, "the run of 5 instants from 0 ms out of turn"),
+        (#"{"type":"actions","instants":[]}"#, "the run of 5 instants from 0 ms with 0 answers for 5 instants"),
+        (#"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}]}"#, "with 1 answers for 5 instants"),
+        (#"{"type":"actions","instants":[{"each":[]},{},{},{},{}]}"#, "the instant at 0 ms of the run with 0 action lists for 3 inputs"),
+        (#"{"type":"actions","instants":[[],[],[],[],[]]}"#, "the instant at 0 ms of the run with something else than an object with 'each'"),
+        (#"{"type":"actions","instants":[{"each":[[],[],[]]},{},{},{},{}]}"#, "the instant at 0 ms of the run without the end of the instant"),
+    ])
+    func anAnswerToARunOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: answer, instant: "{}")])
+        #expect(result.code == 1 && result.stderr.contains("arbiter process"), "\(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+    }
+
+    @Test func aMalformedAnswerToOneRunFailsThatRunAloneAndTheNextRunRestartsTheProcess() throws {
+        // Answer lines: 1 the hello, 2 and 3 the first scenario's two runs, 4 and 5 the second's; the first of the second is cut short.
+        // The third scenario's process is a new one, counting from 1 again.
+        let short = #"{"type":"actions","instants":[]}"#
+        let command = Self.python + " | sed -u '4s/.*/\(short)/'"
+        let second = Fixtures.path("Scenarios/after-cut-repeat.json"), third = Fixtures.path("Scenarios/after-cut-skip.json")
+        let result = Self.drivesim(["check", Self.scenario, second, third, "--arbiter", command])
+        #expect(result.code == 1 && result.stdout.contains("2 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("PASS  \(Self.scenario)") && result.stdout.contains("FAIL  \(second)")
+            && result.stdout.contains("PASS  \(third)"), "\(result.stdout)")
+        #expect(result.stderr.contains("the arbiter process failed: it answered the run of") && result.stderr.contains("with 0 answers for"),
+            "\(result.stderr)")
+    }
+
+    @Test func aForetoldRunGoesOutAsOneRunMessageAndIsAnsweredInOneLine() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let sent = folder + "/sent.txt", answered = folder + "/answered.txt"
+        let command = "tee \(sent) | \(Self.python) | tee \(answered)"
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", command])
+        #expect(result.code == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: sent, encoding: .utf8).split(separator: "\n").map(String.init)
+        let run = #"{"type":"run","instants":[{"t":0,"inputs":[["replyBegan",0],["chunkReady",0],["chunkReady",1]]},"#
+            + #"{"t":1000,"inputs":[["lineRequested",0]]},{"t":2000,"inputs":[["lineEnded",0]]},"#
+            + #"{"t":2500,"inputs":[["earsTimer",null]]},{"t":6000,"inputs":[["stretchEnded",0]]}]}"#
+        #expect(lines.count == 5 && lines[0] == #"{"type":"hello","protocol":4}"#)
+        #expect(lines.count == 5 && lines[2] == run && lines[4] == run && lines[1] == lines[3] && lines[1].hasPrefix(#"{"type":"tables","#))
+        let answers = try String(contentsOfFile: answered, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(answers.count == 3 && answers[1] == answers[2] && answers[1].hasPrefix(#"{"type":"actions","instants":[{"each":[[{"do":"replyBegan","reply":0}],[],[]],"end":["#))
     }
 
     @Test func anInputTheBatchDidNotAnnounceFailsTheRunRatherThanTakeAnotherAnswer() throws {
@@ -155,7 +216,7 @@ extension ExternalArbiterTests {
         #expect(result.passed && result.parsed > 0)
     }
 
-    @Test func theCanonicalFormOfEveryAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer() throws {
+    @Test func theCanonicalFormOfEveryAnswerAndEveryRunsAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer() throws {
         let process = ArbiterProcess(command: "true", timeoutMs: 1000)
         var scenarios = try Fixtures.scenarioFiles.map { try ScenarioFiles.load($0.path).get() }
         scenarios += (0..<500).map { Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0) }
@@ -163,6 +224,11 @@ extension ExternalArbiterTests {
         for scenario in scenarios {
             let log = BatchedArbiter<TalkArbiter>.Log()
             _ = Simulation(scenario, roster: nil, recordingDecisions: false) { BatchedArbiter(TalkArbiter($0), log: log) }
+            var run: [UInt8] = []
+            ArbiterProcess.encodeRunAnswer(log.messages, into: &run)
+            let answers = process.runAnswer(run[...], log.messages)
+            #expect(answers.map { $0.map(\.each) } == log.messages.map(\.each) && answers.map { $0.map(\.end) } == log.messages.map(\.end)
+                && answers.map { $0.map(\.idle) } == log.messages.map(\.idle), "\(String(decoding: run, as: UTF8.self))")
             for message in log.messages {
                 var bytes: [UInt8] = []
                 ArbiterProcess.encodeAnswer(message, into: &bytes)
@@ -207,7 +273,7 @@ extension ExternalArbiterTests {
 
     @Test func anArbiterThatCrashesWhileToldAheadFailsEachRunAsAlone() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":3}'; read tables; read instant; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n")
         let ahead = Self.campaign(command, runs: 30, toldAhead: true)
         let alone = Self.campaign(command, runs: 30, toldAhead: false)
         #expect(ahead.failedRuns == 30 && alone.failedRuns == 30)

@@ -48,9 +48,10 @@ extension ArbiterProcess {
     }
 
     /// An `instant` message: `revise` only when there are revisions,
-    /// `"end":false` only when the instant does not end with it.
-    static func encode(_ message: BatchMessage, into out: inout [UInt8]) {
-        out.append(utf8: "{\"type\":\"instant\",\"t\":")
+    /// `"end":false` only when the instant does not end with it. Not
+    /// `typed`: the same without `type`, an instant of a `run` message.
+    static func encode(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
+        out.append(utf8: typed ? "{\"type\":\"instant\",\"t\":" : "{\"t\":")
         out.append(int: message.t.ms)
         if !message.revisions.isEmpty {
             out.append(utf8: ",\"revise\":[")
@@ -69,6 +70,28 @@ extension ArbiterProcess {
             encode(input, into: &out)
         }
         out.append(utf8: message.ends ? "]}" : "],\"end\":false}")
+    }
+
+    /// A `run` message: every instant of a run foretold, in order, each
+    /// as its own `instant` message would say it (without `type`).
+    static func encodeRun(_ messages: [BatchMessage], into out: inout [UInt8]) {
+        out.append(utf8: "{\"type\":\"run\",\"instants\":[")
+        for (i, message) in messages.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            encode(message, typed: false, into: &out)
+        }
+        out.append(utf8: "]}")
+    }
+
+    /// The canonical answer to a `run` message of `messages`: each
+    /// instant's canonical answer without `type`, in order.
+    static func encodeRunAnswer(_ messages: [BatchMessage], into out: inout [UInt8]) {
+        out.append(utf8: "{\"type\":\"actions\",\"instants\":[")
+        for (i, message) in messages.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            encodeAnswer(message, typed: false, into: &out)
+        }
+        out.append(utf8: "]}")
     }
 
     /// `["kind",index]`, index null for the ears' timer.
@@ -103,8 +126,9 @@ extension ArbiterProcess {
 
     /// The canonical answer to `message` (its `each`, and `end` and `idle`
     /// when it ends the instant): compact, keys in the documented order.
-    static func encodeAnswer(_ message: BatchMessage, into out: inout [UInt8]) {
-        out.append(utf8: "{\"type\":\"actions\",\"each\":[")
+    /// Not `typed`: without `type`, an instant's answer within a run's.
+    static func encodeAnswer(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
+        out.append(utf8: typed ? "{\"type\":\"actions\",\"each\":[" : "{\"each\":[")
         for (i, list) in message.each.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             encode(list, into: &out)

@@ -16,11 +16,12 @@ import Darwin
 /// The simulator announces an instant's inputs before it delivers them
 /// (`BatchingArbiter`), so an instant is one round trip: its revisions, its
 /// inputs and its end in one `instant` message, each input's actions and the
-/// end's in one answer. One process serves a whole campaign: `reset` and the
-/// tables start each run.
+/// end's in one answer. A run foretold by the reference goes out whole, in
+/// one `run` message answered in one line. One process serves a whole
+/// campaign: the tables start each run.
 final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
-    static let protocolVersion = 3
+    static let protocolVersion = 4
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
     nonisolated(unsafe) static var current: ArbiterProcess?
 
@@ -99,10 +100,10 @@ final class ArbiterProcess: @unchecked Sendable {
     /// A new run: restarts the process if an earlier failure ended it, then
     /// sends the tables. With a forecast of the run (`forecast`, or else the
     /// last run's messages when it ran over the same tables and did not
-    /// fail), it sends the forecast's messages too, all at once, and reads
-    /// their answers: if every answer is the forecast's, the run is served
-    /// from them; if one differs, it starts again with the tables alone and
-    /// asks instant by instant.
+    /// fail), it sends the forecast's messages too, in one `run` message,
+    /// and reads its answer: if every instant's answer is the forecast's,
+    /// the run is served from them; if one differs, it starts again with
+    /// the tables alone and asks instant by instant.
     func beginRun(_ tables: ArbiterTables) {
         batch.clear()
         // A run served from a forecast logs nothing: its messages are the forecast's.
@@ -158,7 +159,7 @@ final class ArbiterProcess: @unchecked Sendable {
     /// How the process answered the forecast, when it was sent ahead with other runs' (`foretell`).
     private var toldOutcome: Speculation?
     /// Runs sent and answered ahead (`foretell`), in the order they will be checked.
-    private var told: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?, outcome: Speculation)] = []
+    private var told: [(run: Forecast, outcome: Speculation)] = []
     /// The first of `told` still to be checked.
     private var nextTold = 0
     /// The next run's messages, already sent and answered as foretold along with the last run's.
@@ -173,22 +174,21 @@ final class ArbiterProcess: @unchecked Sendable {
         case parted, failed
     }
 
-    /// Sends `tables` and every message of `messages` at once, `times`
-    /// times over (each copy a run), and reads the answers: whether each is
-    /// the one foretold, a well formed answer differs, or the process failed
-    /// (a malformed answer fails the run, as it would asked alone).
+    /// Sends `tables` and `messages` in one `run` message, `times` times
+    /// over (each copy a run), and reads the answers: whether each is the
+    /// one foretold, a well formed answer differs, or the process failed (a
+    /// malformed answer fails the run, as it would asked alone).
     private func speculate(_ tables: [UInt8], _ messages: [BatchMessage], times: Int) -> Speculation {
         var run = tables
-        var foretold = Foretold(messages.count)
+        var foretold = Foretold(1)
         foretold.add(messages, into: &run)
         let copies = max(times, 1)
         var bytes = run
         for _ in 1..<copies { bytes.append(contentsOf: run) }
-        guard let lines = transfer(bytes, lines: messages.count * copies) else { return .failed }
+        guard let lines = transfer(bytes, lines: copies) else { return .failed }
         var outcome = Speculation.answered(twice: copies > 1)
-        for copy in 0..<copies {
-            let first = copy * messages.count
-            guard let alike = judge(lines[first..<first + messages.count], messages, foretold, from: 0) else { return .failed }
+        for (copy, line) in lines.enumerated() {
+            guard let alike = judge(line, messages, foretold, run: 0) else { return .failed }
             if !alike {
                 if copy == 0 { outcome = .parted }
                 else if case .answered = outcome { outcome = .answered(twice: false) }
@@ -197,41 +197,66 @@ final class ArbiterProcess: @unchecked Sendable {
         return outcome
     }
 
-    /// The canonical answers to a run of messages, one after the other (`ends[i]`: where answer i ends).
+    /// Runs as `run` messages and the canonical answers to them, one after
+    /// the other (`ends[k]`: where run k's answer ends).
     struct Foretold {
         var bytes: [UInt8] = []
         var ends: [Int] = []
-        init(_ messages: Int) { bytes.reserveCapacity(messages * 112); ends.reserveCapacity(messages) }
-        /// Writes each of `messages` into `run`, a line each, and keeps its canonical answer.
+        init(_ runs: Int) { bytes.reserveCapacity(runs * 1500); ends.reserveCapacity(runs) }
+        /// Writes `messages` into `run` as one `run` message, a line, and keeps its canonical answer.
         mutating func add(_ messages: [BatchMessage], into run: inout [UInt8]) {
             run.reserveCapacity(run.count + messages.count * 96)
-            for message in messages {
-                ArbiterProcess.encode(message, into: &run)
-                run.append(0x0A)
-                ArbiterProcess.encodeAnswer(message, into: &bytes)
-                ends.append(bytes.count)
-            }
+            ArbiterProcess.encodeRun(messages, into: &run)
+            run.append(0x0A)
+            ArbiterProcess.encodeRunAnswer(messages, into: &bytes)
+            ends.append(bytes.count)
         }
     }
 
-    /// Whether every line of `lines` answers its message of `messages` as
-    /// foretold (answer `first + i` of `foretold` for message i): a line
-    /// equal to the canonical answer is, without parsing; any other is parsed
-    /// and compared. Nil (and `failure` set) on a malformed answer.
-    private func judge(_ lines: ArraySlice<ArraySlice<UInt8>>, _ messages: [BatchMessage], _ foretold: Foretold, from first: Int) -> Bool? {
-        var alike = true
-        for (i, line) in zip(messages.indices, lines) {
-            let k = first + i
-            // The canonical answer is well formed even where an earlier answer parted.
-            if Self.same(line, foretold.bytes, from: k == 0 ? 0 : foretold.ends[k - 1], to: foretold.ends[k]) { continue }
-            let message = messages[i]
-            guard let answer = answer(line, inputs: message.inputs.count, ends: message.ends, for: "the instant at \(message.t.ms) ms")
-            else { return nil }
-            if alike, answer.each != message.each || (message.ends && (answer.end != message.end || answer.idle != message.idle)) {
-                alike = false
-            }
+    /// Whether `line` answers the `run` message of `messages` as foretold
+    /// (run `k` of `foretold`): a line equal to the canonical answer does,
+    /// without parsing; any other is parsed and compared instant by
+    /// instant. Nil (and `failure` set) on a malformed answer.
+    private func judge(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage], _ foretold: Foretold, run k: Int) -> Bool? {
+        if Self.same(line, foretold.bytes, from: k == 0 ? 0 : foretold.ends[k - 1], to: foretold.ends[k]) { return true }
+        guard let answers = runAnswer(line, messages) else { return nil }
+        return zip(answers, messages).allSatisfy { answer, message in
+            answer.each == message.each && (!message.ends || (answer.end == message.end && answer.idle == message.idle))
         }
-        return alike
+    }
+
+    /// The answers of a `run` answer line, one per instant of `messages`:
+    /// from `runAnswers` when the same line came before, else parsed and
+    /// kept; nil (and `failure` set) if it is not a well formed answer to
+    /// that run (an `actions` message with as many `instants` as it had,
+    /// each a well formed answer to its instant).
+    func runAnswer(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage]) -> [Answer]? {
+        var bytes = Array(line)
+        for message in messages { bytes.append(message.ends ? 1 : 0) }
+        let key = AnswerKey(bytes: bytes)
+        if let known = runAnswers[key], known.count == messages.count,
+            zip(known, messages).allSatisfy({ $0.each.count == $1.inputs.count }) {
+            return known
+        }
+        parsedAnswers += 1
+        guard let object = parse(line) else { return nil }
+        let what = "the run of \(messages.count) instants from \(messages.first?.t.ms ?? 0) ms"
+        guard object["type"]?.text == "actions", case .array(let items)? = object["instants"]?.kind else {
+            fail("it answered \(what) out of turn (no 'actions' message with 'instants'): \(Self.describe(object))"); return nil
+        }
+        guard items.count == messages.count else {
+            fail("it answered \(what) with \(items.count) answers for \(messages.count) instants: \(Self.describe(object))"); return nil
+        }
+        var answers: [Answer] = []
+        answers.reserveCapacity(items.count)
+        for (item, message) in zip(items, messages) {
+            let instant = "the instant at \(message.t.ms) ms of the run"
+            guard let answer = answer(item, inputs: message.inputs.count, ends: message.ends, for: instant, typed: false) else { return nil }
+            answers.append(answer)
+        }
+        if runAnswers.count >= 4096 { runAnswers.removeAll(keepingCapacity: true) }
+        runAnswers[key] = answers
+        return answers
     }
 
     /// Whether `line` is `bytes[start..<end]`.
@@ -323,6 +348,8 @@ final class ArbiterProcess: @unchecked Sendable {
     private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.
     private var answers: [AnswerKey: Answer] = [:]
+    /// `run` answer lines seen (with whether each of its messages ended its instant) and what they said.
+    private var runAnswers: [AnswerKey: [Answer]] = [:]
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
     private func exitDescription() -> String {
@@ -369,10 +396,14 @@ final class ArbiterProcess: @unchecked Sendable {
 
     /// The action lists of an `instant` answer, one per input, and the
     /// end's actions and `idle` when the message ended the instant; nil (and
-    /// `failure` set) if it is not that.
-    func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String) -> Answer? {
-        guard answer["type"]?.text == "actions", case .array(let lists)? = answer["each"]?.kind else {
-            fail("it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"); return nil
+    /// `failure` set) if it is not that. Not `typed`: an instant's answer
+    /// within a `run`'s, an object without `type`.
+    func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String, typed: Bool = true) -> Answer? {
+        guard !typed || answer["type"]?.text == "actions", case .object = answer.kind, case .array(let lists)? = answer["each"]?.kind else {
+            fail(typed
+                ? "it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"
+                : "it answered \(what) with something else than an object with 'each': \(Self.describe(answer))")
+            return nil
         }
         guard lists.count == inputs else {
             fail("it answered \(what) with \(lists.count) action lists for \(inputs) inputs: \(Self.describe(answer))"); return nil
@@ -610,9 +641,12 @@ struct ExternalArbiter: BatchingArbiter {
     private let connection: ArbiterProcess?
     private var idle = false
 
-    init(_ tables: ArbiterTables) {
+    init(_ tables: ArbiterTables) { self.init(tables, begun: false) }
+
+    /// The same; with `begun`, the process's run over `tables` has begun already (`ArbiterProcess.verdict`).
+    init(_ tables: ArbiterTables, begun: Bool) {
         connection = ArbiterProcess.current
-        connection?.beginRun(tables)
+        if !begun { connection?.beginRun(tables) }
     }
 
     func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
@@ -667,36 +701,57 @@ extension ArbiterProcess {
     ///
     /// The reference's run, recorded message by message (`BatchedArbiter`),
     /// is the first run's forecast: a process that answers every message as
-    /// the reference does gets them all at once. The second run (invariant 7)
-    /// is foretold by the first: both go out at once, and the second is
-    /// served without another exchange if the process answered both alike.
-    /// In differential mode the forecast's decisions are the reference's
-    /// (batching changes no decision: `BatchingTests`), so the reference
-    /// does not run a second time.
+    /// the reference does gets them all at once, in one `run` message. The
+    /// second run (invariant 7) is foretold by the first: both go out at
+    /// once, and the second is served without another exchange if the
+    /// process answered both alike. A first run answered as foretold is the
+    /// reference's run (the simulator is a function of the answers), so it
+    /// is not simulated again: the second run, simulated and served from its
+    /// own answers, is compared with it. In differential mode the forecast's
+    /// decisions are the reference's (batching changes no decision:
+    /// `BatchingTests`), so the reference does not run a second time.
     func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
-        var decisions: [Decision]?
-        if nextTold < told.count, told[nextTold].scenario == scenario {
-            let run = told[nextTold]
+        let run: Forecast?
+        if nextTold < told.count, told[nextTold].run.scenario == scenario {
+            run = told[nextTold].run
+            toldOutcome = told[nextTold].outcome
             nextTold += 1
-            forecast = (run.tables, run.messages)
-            forecastTimes = 2
-            toldOutcome = run.outcome
-            decisions = run.decisions
         } else {
-            told = []; nextTold = 0
-            if let run = Self.forecast(scenario, differential: differential) {
-                forecast = (run.tables, run.messages)
-                forecastTimes = 2
-                decisions = run.decisions
-            }
+            // Not told ahead (a run with no message, or a scenario out of order): foretold on its own.
+            run = Self.forecast(scenario, differential: differential)
         }
-        return adding(failureTo: Verdict(scenario, differential: differential, reference: decisions) { ExternalArbiter($0) })
+        guard let run else { return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) }) }
+        forecast = (run.tables, run.messages)
+        forecastTimes = 2
+        // The first run begins here, so that a run served in full is known before it is simulated.
+        beginRun(run.tables)
+        var begun: ArbiterTables? = run.tables
+        var first: Simulation?
+        if let serving, served == 0, failure == nil {
+            served = serving.count
+            first = run.simulation
+            begun = nil
+        }
+        let verdict = Verdict(scenario, differential: differential, reference: run.decisions, first: first) { tables in
+            defer { begun = nil }
+            return ExternalArbiter(tables, begun: begun == tables)
+        }
+        return adding(failureTo: verdict)
     }
 
-    /// The reference's run of `scenario`, recorded message by message
-    /// (`BatchedArbiter`), and its decisions in differential mode; nil if it
-    /// cannot be foretold.
-    static func forecast(_ scenario: Scenario, differential: Bool) -> (tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)? {
+    /// The reference's run of a scenario, recorded message by message
+    /// (`BatchedArbiter`): its tables, messages, simulation and, in
+    /// differential mode, decisions.
+    struct Forecast {
+        let scenario: Scenario
+        let tables: ArbiterTables
+        let messages: [BatchMessage]
+        let decisions: [Decision]?
+        let simulation: Simulation
+    }
+
+    /// The reference's run of `scenario`; nil if it cannot be foretold.
+    static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
         let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
@@ -704,7 +759,7 @@ extension ArbiterProcess {
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
         guard let tables, !recorded.mispredicted else { return nil }
-        return (tables, recorded.messages, reference.decisions)
+        return Forecast(scenario: scenario, tables: tables, messages: recorded.messages, decisions: reference.decisions, simulation: reference)
     }
 
     /// Sends the runs of `scenarios` ahead, each foretold by the reference
@@ -717,8 +772,8 @@ extension ArbiterProcess {
     func foretell(_ scenarios: [Scenario], differential: Bool) {
         told = []; nextTold = 0
         guard process != nil, failure == nil else { return }
-        var runs: [(scenario: Scenario, tables: ArbiterTables, messages: [BatchMessage], decisions: [Decision]?)] = []
-        var bytes: [UInt8] = [], foretold = Foretold(scenarios.count * 16)
+        var runs: [Forecast] = []
+        var bytes: [UInt8] = [], foretold = Foretold(scenarios.count)
         for scenario in scenarios {
             guard let run = Self.forecast(scenario, differential: differential), !run.messages.isEmpty else { continue }
             var copy: [UInt8] = []
@@ -727,18 +782,15 @@ extension ArbiterProcess {
             foretold.add(run.messages, into: &copy)
             bytes.append(contentsOf: copy)
             bytes.append(contentsOf: copy)
-            runs.append((scenario, run.tables, run.messages, run.decisions))
+            runs.append(run)
         }
-        let count = runs.reduce(0) { $0 + $1.messages.count }
-        guard !runs.isEmpty, let lines = transfer(bytes, lines: 2 * count) else { return drop() }
-        var line = lines.startIndex, first = 0
-        for run in runs {
-            let n = run.messages.count
-            guard let once = judge(lines[line..<line + n], run.messages, foretold, from: first),
-                let twice = judge(lines[line + n..<line + 2 * n], run.messages, foretold, from: first)
+        guard !runs.isEmpty, let lines = transfer(bytes, lines: 2 * runs.count) else { return drop() }
+        for (k, run) in runs.enumerated() {
+            let line = lines.startIndex + 2 * k
+            guard let once = judge(lines[line], run.messages, foretold, run: k),
+                let twice = judge(lines[line + 1], run.messages, foretold, run: k)
             else { return drop() }
-            line += 2 * n; first += n
-            told.append((run.scenario, run.tables, run.messages, run.decisions, once ? .answered(twice: twice) : .parted))
+            told.append((run, once ? .answered(twice: twice) : .parted))
         }
     }
 

@@ -3,7 +3,7 @@ import TalkArbiter
 
 /// An arbiter that answers an instant's inputs in batches: an arbiter in
 /// another process, where every message is a round trip over a pipe
-/// (docs/arbiter-protocol.md, protocol 3).
+/// (docs/arbiter-protocol.md).
 ///
 /// Before it delivers the next inputs of an instant, the simulator
 /// announces them, in the order it will deliver them, and whether the end of
@@ -43,7 +43,7 @@ extension Arbiter {
     }
 }
 
-/// One message of an instant (protocol 3's `instant`) and its answer: the
+/// One message of an instant (the protocol's `instant`, or one instant of a `run`) and its answer: the
 /// revisions and inputs it carried, whether it ended the instant, the
 /// actions of each input, and the end's actions and `idle` if it did.
 package struct BatchMessage: Sendable, Equatable {

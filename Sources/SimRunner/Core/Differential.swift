@@ -39,6 +39,8 @@ public struct Divergence: Sendable, Equatable {
 
     /// The first divergence of two decision logs (the arbiter's, the reference's), if any.
     public static func first(_ arbiter: [Decision], reference: [Decision]) -> Divergence? {
+        // Equal logs (the same log, for a run served from the reference's forecast) part nowhere.
+        if arbiter == reference { return nil }
         let a = arbiter.compactMap(comparable), b = reference.compactMap(comparable)
         for i in 0..<max(a.count, b.count) {
             let mine = i < a.count ? a[i] : nil, theirs = i < b.count ? b[i] : nil

@@ -46,11 +46,15 @@ public struct Verdict: Sendable {
     /// `roadFault` plans the road deliberately broken (mutation testing), both times.
     /// In differential mode, `reference` is the reference's decisions on
     /// `scenario` if the caller has them already (else it runs the reference).
+    /// `first` is the first run when the caller knows it already (an
+    /// arbiter that answered every message as the reference's run it was
+    /// foretold, recorded with the same `differential`): only the second
+    /// run is simulated, with `make`.
     package init<A: Arbiter>(
         _ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, reference: [Decision]? = nil,
-        make: (ArbiterTables) -> A
+        first: Simulation? = nil, make: (ArbiterTables) -> A
     ) {
-        simulation = Simulation(scenario, roster: nil, roadFault: roadFault, recordingDecisions: differential, make: make)
+        simulation = first ?? Simulation(scenario, roster: nil, roadFault: roadFault, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
