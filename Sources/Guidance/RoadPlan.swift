@@ -134,8 +134,13 @@ struct RoadPlanner {
         appRecords(until: fixes.last?.arrives ?? .zero)
         var cursor = fixes.first?.arrives ?? .zero
         var state: RoadState? = nil
+        var pause = 0
         for fix in fixes {
             guide(state, from: &cursor, until: fix.arrives)
+            while pause < pauses.count, pauses[pause] <= fix.arrives {
+                follower.measuringPaused()
+                pause += 1
+            }
             if let new = take(fix) {
                 state = new
                 states.append((fix.arrives, new, !follower.offRoute))
@@ -391,6 +396,12 @@ struct RoadPlanner {
                 break
             }
             guard revise(at: t, states[k].state) else { break }
+            // The fix may show the car nearer or faster: the line must still be heard before the point.
+            let latest = latestStart(.far, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
+            if latest < plan.lines[i].expires ?? expires {
+                plan.lines[i].expires = max(t, latest)
+                if latest <= t { break }
+            }
         }
         // Re-phrased words may take longer: a line must still end by when its
         // first words would have at the latest (its segment's end, its point
@@ -410,22 +421,31 @@ struct RoadPlanner {
         return kept
     }
 
+    /// The latest start at which a line of `duration` is still heard to its
+    /// end before `point`, by `state`'s prediction from `t`: the rule its
+    /// expiry had at the request (a "now" line also keeps `margin`).
+    func latestStart(_ stage: Stage, point: Double, _ state: RoadState, from t: SimTime, duration: SimTime) -> SimTime {
+        let margin = stage == .now ? announcer.settings.margin : .zero
+        return announcer.passTime(point, state, from: t) - announcer.settings.outputLatency - duration - margin
+    }
+
     /// A waiting "now" line's expiry for the position each new fix gives:
     /// its words hold no distance, but it must still be heard to its end
     /// before the point, so a fix that shows the car nearer or faster than
     /// the request's prediction brings the expiry forward (to that fix's
     /// arrival at the earliest: the app learns nothing sooner). An expiry
-    /// never moves later: the line was judged at its request.
+    /// never moves later: the line was judged at its request. (A far or
+    /// near line's is revised the same way with its words, `revisions`.)
     /// - Complexity: O(fixes in its wait).
     mutating func reviseExpiry(_ i: Int, point: Double, after k: Int) {
         let line = plan.lines[i]
         guard var expires = line.expires else { return }
-        let heard = announcer.settings.outputLatency + line.duration + announcer.settings.margin
         var j = k + 1
         while j < states.count, states[j].from < expires {
             let (from, state, onRoute) = states[j]
             // Off the route the guidance is silent: the line is dropped then.
-            expires = min(expires, onRoute ? max(from, announcer.passTime(point, state, from: from) - heard) : from)
+            let latest = onRoute ? max(from, latestStart(.now, point: point, state, from: from, duration: line.duration)) : from
+            expires = min(expires, latest)
             j += 1
         }
         plan.lines[i].expires = expires

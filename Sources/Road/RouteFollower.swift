@@ -122,6 +122,12 @@ public struct RouteFollower: Sendable {
         return (fix.position - anchor).length > max(fix.accuracy, 3)
     }
 
+    /// Measuring paused (the app went to the background): where the car is
+    /// is unknown until a fix matches the route again. The search then
+    /// reaches the whole route ahead, and the first fix to match locates the
+    /// car, standing or not, as at the start.
+    public mutating func measuringPaused() { matchedAt = nil }
+
     /// Takes one trusted fix.
     public mutating func observe(_ fix: Fix, on route: Route) -> Change {
         if implausible(fix) && implausibleStreak < settings.implausibleCount {
@@ -131,7 +137,6 @@ public struct RouteFollower: Sendable {
         implausibleStreak = 0
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
-        let first = lastTaken == nil
         let since = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? 0
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
@@ -149,11 +154,12 @@ public struct RouteFollower: Sendable {
             if streak >= settings.offRouteCount { offRoute = true; streak = 0; change = .leftRoute(offset: match.offset) }
         }
         if !offRoute && match.offset < settings.offRouteEnter {
+            // The car is taken to stand at the start until a fix on the route says
+            // otherwise: the first to match, standing or not, moves progress if it
+            // matches farther along than its accuracy explains (measuring may
+            // start mid-drive, or on a detour).
+            let located = matchedAt == nil && match.distance > max(fix.accuracy, 3)
             matchedAt = fix.taken
-            // The car is taken to stand at the start until a fix says otherwise:
-            // the first fix, standing or not, moves progress if it matches farther
-            // along than its accuracy explains (measuring may start mid-drive).
-            let located = first && match.distance > max(fix.accuracy, 3)
             if change == .rejoined || moving(fix) || located {
                 progress = max(progress, match.distance)
                 anchor = fix.position

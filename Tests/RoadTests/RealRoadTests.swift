@@ -160,6 +160,23 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         #expect(atStart.progress == 0)
     }
 
+    @Test func afterAMeasuringPauseTheFirstFixOnTheRouteLocatesTheCar() throws {
+        // One fix standing at the start, then the app is in the background while the car drives 600 m and stops.
+        let route = try eastRoute(1_000, step: 10)
+        var unaware = RouteFollower()
+        _ = unaware.observe(fix(0, 0, speed: 0), on: route)
+        _ = unaware.observe(fix(60, 600, speed: 0), on: route)
+        #expect(unaware.progress == 0)
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 0, speed: 0), on: route)
+        follower.measuringPaused()
+        _ = follower.observe(fix(60, 600, speed: 0), on: route)
+        #expect(follower.progress == 600)
+        // Standing on after it, noise holds progress again.
+        _ = follower.observe(fix(61, 608, speed: 0), on: route)
+        #expect(follower.progress == 600)
+    }
+
     @Test func withoutASpeedADisplacementWithinTheAccuracyDoesNotMoveTheCar() throws {
         let route = try eastRoute(1_000, step: 10)
         var follower = RouteFollower()
