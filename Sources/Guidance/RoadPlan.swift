@@ -366,9 +366,11 @@ struct RoadPlanner {
             out.append(LineRevision(t: t, text: words, duration: announcer.duration(words)))
             return true
         }
-        while t < expires {
+        /// The expiry as revised so far: it only ever comes earlier.
+        func expiry() -> SimTime { plan.lines[i].expires ?? expires }
+        while t < expiry() {
             let state = states[k].state
-            let until = min(expires, k + 1 < states.count ? states[k + 1].from : expires, state.taken + road.horizon)
+            let until = min(expiry(), k + 1 < states.count ? states[k + 1].from : expiry(), state.taken + road.horizon)
             // The prediction crosses the spoken distance within this state's span.
             if let said = spoken, state.speed > Announcer.standing {
                 let seconds = (point - state.progress - Double(said)) / state.speed
@@ -382,13 +384,13 @@ struct RoadPlanner {
                 }
             }
             // Past the horizon, or off the route, the guidance is silent: no distance can be said.
-            let next = k + 1 < states.count ? states[k + 1].from : expires
+            let next = k + 1 < states.count ? states[k + 1].from : expiry()
             let silent = state.taken + road.horizon
-            if silent > line.at, silent < min(expires, next) {
+            if silent > line.at, silent < min(expiry(), next) {
                 plan.lines[i].expires = silent
                 break
             }
-            guard k + 1 < states.count, states[k + 1].from < expires else { break }
+            guard k + 1 < states.count, states[k + 1].from < expiry() else { break }
             k += 1
             t = states[k].from
             guard states[k].onRoute else {
@@ -397,8 +399,8 @@ struct RoadPlanner {
             }
             guard revise(at: t, states[k].state) else { break }
             // The fix may show the car nearer or faster: the line must still be heard before the point.
-            let latest = latestStart(.far, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
-            if latest < plan.lines[i].expires ?? expires {
+            let latest = latestStart(stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
+            if latest < expiry() {
                 plan.lines[i].expires = max(t, latest)
                 if latest <= t { break }
             }
