@@ -284,7 +284,7 @@ struct SchemaValidator {
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ], "stops": [ { "at": 100, "dwell": 5 } ] } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "correlation": 10, "accuracySpread": 20, "jumps": [ { "at": 5, "along": 10 } ], "jumpPercent": 5, "jumpMeters": 100, "stretches": [ { "from": 0, "to": 500, "accuracy": 20, "noise": 10 } ] } } }"#,
             #""fixes": { "recorded": [ { "at": 0, "lat": 0, "lon": 0, "course": 359.5, "true": { "lat": 0, "lon": 0 } } ] } } }"#,
-            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleSpeed": 50, "implausibleCount": 0, "stoppedSpeed": 5 }, "guidance": { "horizon": 600 }, "servicePrompts": [ { "maneuver": "m1", "before": 50, "text": "Arrive" } ] } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleSpeed": 50, "plausibleAccel": 20, "implausibleCount": 0, "stoppedSpeed": 5 }, "guidance": { "horizon": 600 }, "servicePrompts": [ { "maneuver": "m1", "before": 50, "text": "Arrive" } ] } }"#,
         ]
         let bad = [
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ], "stops": [ { "at": 100 } ] } } }"#,
@@ -295,6 +295,7 @@ struct SchemaValidator {
             #""fixes": { "recorded": [ { "at": 0, "lat": 0, "lon": 0, "true": { "lat": 0 } } ] } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleSpeed": 0.5 } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "stoppedSpeed": 6 } } }"#,
+            #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "follow": { "plausibleAccel": 0.4 } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "guidance": { "horizon": 601 } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "servicePrompts": [ { "maneuver": "m1", "before": 50, "text": "" } ] } }"#,
         ]

@@ -34,23 +34,24 @@ extension Invariants {
     /// Whether a line heard until `heard` would have ended before the car
     /// reached `maneuver` had it kept the speed it had when the last trusted
     /// fix the app had when the line started was taken (`known`), less what
-    /// the fix's reported speed may be off (`FixGenerator.speedNoiseMms`; at
-    /// least `Announcer.predictionFloor`): then it was late only because the car
-    /// sped up after the app last knew its speed, which no app can foresee.
-    /// At a steady speed, or slowing down, that pass is no later than the
-    /// true one, so this excuses nothing else. A car that stood then (below
-    /// `Announcer.standing`) may set off at any moment: its lines are excused.
+    /// the fix's reported speed may be off (`FixGenerator.speedNoiseMms`):
+    /// then it was late only because the car sped up after the app last knew
+    /// its speed, which no app can foresee (the guidance dead-reckons at the
+    /// speed it measured). At a steady speed, or slowing down, that pass is
+    /// no later than the true one, so this excuses nothing else. A car that
+    /// stood or crawled then (that speed below `Announcer.standing`) may set
+    /// off at any moment: its lines are excused.
     static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, _ truth: RoadTruth) -> Bool {
         guard let known, let trajectory = truth.trajectory,
               let point = truth.route.maneuvers.first(where: { $0.id == id })?.distance else { return false }
         let state = trajectory.state(at: known)
         let left = point - state.distance
         guard left > 0 else { return false }
-        // A car standing then may set off at any moment, which no app can know.
-        if state.speed < Announcer.standing { return true }
-        // The app knew the speed only as the fix reported it, up to its noise.
+        // The app knew the speed only as the fix reported it, up to its noise;
+        // a car standing then may set off at any moment, which no app can know.
         let measured = state.speed - Double(FixGenerator.speedNoiseMms) / 1000
-        let seconds = left / max(measured, Announcer.predictionFloor)
+        if measured < Announcer.standing { return true }
+        let seconds = left / measured
         return heard <= known + SimTime(ms: Int64((seconds * 1000).rounded(.down)))
     }
 
