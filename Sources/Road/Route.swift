@@ -193,6 +193,9 @@ public struct Route: Sendable {
         {
             chosen = hit
         }
+        chosen.otherPass = near.contains {
+            $0.offset <= best.offset + tolerance && isOtherPass($0.distance, chosen.distance, tolerance: tolerance)
+        }
         return chosen
     }
 
@@ -214,4 +217,13 @@ public struct RouteMatch: Sendable, Equatable {
     public var distance: Double
     /// How far from the route the position lies, in meters.
     public var offset: Double
+    /// Whether another pass of the route over the position matched as well
+    /// (within the tolerance, in the same direction): which one the car is
+    /// on, only its progress so far can tell.
+    public var otherPass = false
+
+    /// A match `distance` meters along the route, `offset` meters from it.
+    public init(distance: Double, offset: Double) {
+        self.distance = distance; self.offset = offset
+    }
 }

@@ -126,7 +126,10 @@ public struct RouteFollower: Sendable {
     /// is unknown until a fix matches the route again. The search then
     /// reaches the whole route ahead, and the first fix to match locates the
     /// car, standing or not, as at the start.
-    public mutating func measuringPaused() { matchedAt = nil }
+    public mutating func measuringPaused() { matchedAt = nil; lost = true }
+    /// Whether measuring paused since progress last matched: until a fix
+    /// matches one pass of the route only, where the car is is unknown.
+    var lost = false
 
     /// Takes one trusted fix.
     public mutating func observe(_ fix: Fix, on route: Route) -> Change {
@@ -153,7 +156,10 @@ public struct RouteFollower: Sendable {
             streak = match.offset >= settings.offRouteEnter ? streak + 1 : 0
             if streak >= settings.offRouteCount { offRoute = true; streak = 0; change = .leftRoute(offset: match.offset) }
         }
-        if !offRoute && match.offset < settings.offRouteEnter {
+        // After a pause, a fix where the route passes twice does not say which pass the car is on.
+        let placed = !(lost && match.otherPass)
+        if placed && !offRoute && match.offset < settings.offRouteEnter {
+            lost = false
             // The car is taken to stand at the start until a fix on the route says
             // otherwise: the first to match, standing or not, moves progress if it
             // matches farther along than its accuracy explains (measuring may

@@ -47,8 +47,24 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         #expect(route.nearest(to: p, from: 250, to: 420, heading: 0, expected: 282, tolerance: 0.4).distance > 355)
         // The two sides of one corner are one pass: near the block's corner at 300 m, the nearest stands.
         let corner = Vector(x: 1, y: 298)
-        #expect(route.nearest(to: corner, from: 250, to: 420, heading: 0, expected: 303, tolerance: 5)
-            == route.nearest(to: corner, from: 250, to: 420, heading: 0))
+        #expect(route.nearest(to: corner, from: 250, to: 420, heading: 0, expected: 303, tolerance: 5).distance
+            == route.nearest(to: corner, from: 250, to: 420, heading: 0).distance)
+        // Either way the other pass matched as well.
+        #expect(expected.otherPass)
+        #expect(!route.nearest(to: Vector(x: 1, y: 500), from: 250, to: 700, heading: 0, expected: 500, tolerance: 5).otherPass)
+    }
+
+    @Test func afterAPauseAFixWhereTheRoutePassesTwiceDoesNotPlaceTheCar() throws {
+        let route = try Self.blockLoop()
+        var follower = RouteFollower()
+        _ = follower.observe(fix(0, 0, 0, speed: 0), on: route)
+        follower.measuringPaused()
+        // Northbound on the stretch driven twice (280...300 m and 360...380 m): which pass is unknown.
+        _ = follower.observe(fix(80, 1, 290, speed: 5), on: route)
+        #expect(follower.progress == 0 && follower.matchedAt == nil)
+        // Past it, one pass only: placed.
+        _ = follower.observe(fix(110, 1, 440, speed: 5), on: route)
+        #expect(abs(follower.progress - 520) < 1e-6)
     }
 
     @Test func theFollowerDoesNotSkipABlockItDrivesRound() throws {
