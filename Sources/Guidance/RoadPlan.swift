@@ -23,7 +23,7 @@ public struct RoadPlan: Sendable, Equatable {
     /// starts at or after a revision's `t` says that revision's words (the
     /// distance then left, rounded down) and lasts its duration. Empty for
     /// "now" and reroute lines, whose words hold no distance (a waiting
-    /// "now" line's `expires` is revised instead, `reviseExpiry`).
+    /// line's `expires` is revised in the plan's `lines`).
     public var revisions: [[LineRevision]] = []
 
     /// No road.
@@ -327,7 +327,11 @@ struct RoadPlanner {
     /// wait (request to expiry), each instant at which the distance left,
     /// rounded down, changes, at the believed position (a new fix, or the
     /// prediction crossing a spoken distance). Once no distance can be said
-    /// truthfully any more, the line expires then.
+    /// truthfully any more, the line expires then. Its expiry is revised at
+    /// every fix too, by the rule it had at the request, for that fix's
+    /// position and speed and the words it then says: it only ever comes
+    /// earlier, and never before the fix arrives. A "now" line's words hold
+    /// no distance, so only its expiry is revised.
     /// - Complexity: O(fixes and spoken distances in its wait).
     mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int]) -> [LineRevision] {
         let line = plan.lines[i]
@@ -342,11 +346,8 @@ struct RoadPlanner {
         }
         var k = low - 1
         guard k >= 0 else { return [] }
-        guard stage != .now else {
-            reviseExpiry(i, point: point, after: k)
-            return []
-        }
-        var spoken = SpokenDistance.roundDown(point - states[k].state.progress(at: line.at))
+        let rephrased = stage != .now
+        var spoken = rephrased ? SpokenDistance.roundDown(point - states[k].state.progress(at: line.at)) : nil
         var out: [LineRevision] = []
         var t = line.at
         /// The words at `t` under `state`; false when no distance can be said any more.
@@ -397,7 +398,7 @@ struct RoadPlanner {
                 plan.lines[i].expires = t
                 break
             }
-            guard revise(at: t, states[k].state) else { break }
+            guard !rephrased || revise(at: t, states[k].state) else { break }
             // The fix may show the car nearer or faster: the line must still be heard before the point.
             let latest = latestStart(stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
             if latest < expiry() {
@@ -429,28 +430,6 @@ struct RoadPlanner {
     func latestStart(_ stage: Stage, point: Double, _ state: RoadState, from t: SimTime, duration: SimTime) -> SimTime {
         let margin = stage == .now ? announcer.settings.margin : .zero
         return announcer.passTime(point, state, from: t) - announcer.settings.outputLatency - duration - margin
-    }
-
-    /// A waiting "now" line's expiry for the position each new fix gives:
-    /// its words hold no distance, but it must still be heard to its end
-    /// before the point, so a fix that shows the car nearer or faster than
-    /// the request's prediction brings the expiry forward (to that fix's
-    /// arrival at the earliest: the app learns nothing sooner). An expiry
-    /// never moves later: the line was judged at its request. (A far or
-    /// near line's is revised the same way with its words, `revisions`.)
-    /// - Complexity: O(fixes in its wait).
-    mutating func reviseExpiry(_ i: Int, point: Double, after k: Int) {
-        let line = plan.lines[i]
-        guard var expires = line.expires else { return }
-        var j = k + 1
-        while j < states.count, states[j].from < expires {
-            let (from, state, onRoute) = states[j]
-            // Off the route the guidance is silent: the line is dropped then.
-            let latest = onRoute ? max(from, latestStart(.now, point: point, state, from: from, duration: line.duration)) : from
-            expires = min(expires, latest)
-            j += 1
-        }
-        plan.lines[i].expires = expires
     }
 
     /// Offers the fix's report, with the navigation report beside it.

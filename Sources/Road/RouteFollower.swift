@@ -141,9 +141,10 @@ public struct RouteFollower: Sendable {
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
         let since = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? 0
+        let moves = moving(fix)
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
-            heading: moving(fix) ? fix.course : nil,
+            heading: moves ? fix.course : nil,
             expected: progress + max(0, fix.speed ?? speed) * since, tolerance: max(fix.accuracy, 1))
         offset = match.offset
         lastTaken = fix.taken
@@ -166,7 +167,7 @@ public struct RouteFollower: Sendable {
             // start mid-drive, or on a detour).
             let located = matchedAt == nil && match.distance > max(fix.accuracy, 3)
             matchedAt = fix.taken
-            if change == .rejoined || moving(fix) || located {
+            if change == .rejoined || moves || located {
                 progress = max(progress, match.distance)
                 anchor = fix.position
             }

@@ -135,6 +135,16 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
 }
 
 @Suite struct StandingStillTests {
+    /// The progress after each of `fixes`, measuring paused just before fix `pausedBefore`.
+    func progress(_ fixes: [Fix], on route: Route, pausedBefore: Int? = nil) -> [Double] {
+        var follower = RouteFollower()
+        return fixes.indices.map { i in
+            if i == pausedBefore { follower.measuringPaused() }
+            _ = follower.observe(fixes[i], on: route)
+            return follower.progress
+        }
+    }
+
     @Test func noiseAtARedLightDoesNotRatchetProgressForward() throws {
         let route = try eastRoute(1_000, step: 10)
         var follower = RouteFollower()
@@ -153,44 +163,26 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
 
     @Test func theFirstStandingFixSaysWhereTheCarStoppedWhileFixesWereLost() throws {
         let route = try eastRoute(1_000, step: 10)
-        var follower = RouteFollower()
-        _ = follower.observe(fix(0, 900), on: route)
         // Two fixes lost; it stopped at the end of the route, 20 m on.
-        _ = follower.observe(fix(3, 920, speed: 0), on: route)
-        #expect(follower.progress == 920)
-        _ = follower.observe(fix(4, 925, speed: 0), on: route)
-        #expect(follower.progress == 920)
+        let stopped = progress([fix(0, 900), fix(3, 920, speed: 0), fix(4, 925, speed: 0)], on: route)
+        #expect(Array(stopped.dropFirst()) == [920, 920])
     }
 
     @Test func aFirstFixStandingFarAlongTheRouteLocatesTheCar() throws {
         // Measuring began mid-drive (the app was in the background): the car already stands at 600 m.
         let route = try eastRoute(1_000, step: 10)
-        var located = RouteFollower()
-        _ = located.observe(fix(0, 600, speed: 0), on: route)
-        #expect(located.progress == 600)
+        #expect(progress([fix(0, 600, speed: 0)], on: route) == [600])
         // Standing at the start, its noise within the accuracy holds progress there.
-        var atStart = RouteFollower()
-        _ = atStart.observe(fix(0, 5, speed: 0), on: route)
-        #expect(atStart.progress == 0)
-        _ = atStart.observe(fix(1, 6, speed: 0), on: route)
-        #expect(atStart.progress == 0)
+        #expect(progress([fix(0, 5, speed: 0), fix(1, 6, speed: 0)], on: route) == [0, 0])
     }
 
     @Test func afterAMeasuringPauseTheFirstFixOnTheRouteLocatesTheCar() throws {
         // One fix standing at the start, then the app is in the background while the car drives 600 m and stops.
         let route = try eastRoute(1_000, step: 10)
-        var unaware = RouteFollower()
-        _ = unaware.observe(fix(0, 0, speed: 0), on: route)
-        _ = unaware.observe(fix(60, 600, speed: 0), on: route)
-        #expect(unaware.progress == 0)
-        var follower = RouteFollower()
-        _ = follower.observe(fix(0, 0, speed: 0), on: route)
-        follower.measuringPaused()
-        _ = follower.observe(fix(60, 600, speed: 0), on: route)
-        #expect(follower.progress == 600)
+        let fixes = [fix(0, 0, speed: 0), fix(60, 600, speed: 0), fix(61, 608, speed: 0)]
+        #expect(progress(Array(fixes.prefix(2)), on: route) == [0, 0])
         // Standing on after it, noise holds progress again.
-        _ = follower.observe(fix(61, 608, speed: 0), on: route)
-        #expect(follower.progress == 600)
+        #expect(progress(fixes, on: route, pausedBefore: 1) == [0, 600, 600])
     }
 
     @Test func withoutASpeedADisplacementWithinTheAccuracyDoesNotMoveTheCar() throws {

@@ -75,21 +75,23 @@ extension ArbiterProcess {
     /// A `run` message: every instant of a run foretold, in order, each
     /// as its own `instant` message would say it (without `type`).
     static func encodeRun(_ messages: [BatchMessage], into out: inout [UInt8]) {
-        out.append(utf8: "{\"type\":\"run\",\"instants\":[")
-        for (i, message) in messages.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            encode(message, typed: false, into: &out)
-        }
-        out.append(utf8: "]}")
+        encodeInstants(of: "run", messages, into: &out) { encode($0, typed: false, into: &$1) }
     }
 
     /// The canonical answer to a `run` message of `messages`: each
     /// instant's canonical answer without `type`, in order.
     static func encodeRunAnswer(_ messages: [BatchMessage], into out: inout [UInt8]) {
-        out.append(utf8: "{\"type\":\"actions\",\"instants\":[")
+        encodeInstants(of: "actions", messages, into: &out) { encodeAnswer($0, typed: false, into: &$1) }
+    }
+
+    /// `{"type":TYPE,"instants":[...]}`, one item per message, written by `item`.
+    private static func encodeInstants(
+        of type: String, _ messages: [BatchMessage], into out: inout [UInt8], _ item: (BatchMessage, inout [UInt8]) -> Void
+    ) {
+        out.append(utf8: "{\"type\":\"\(type)\",\"instants\":[")
         for (i, message) in messages.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            encodeAnswer(message, typed: false, into: &out)
+            item(message, &out)
         }
         out.append(utf8: "]}")
     }
