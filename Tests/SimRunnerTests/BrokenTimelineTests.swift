@@ -132,6 +132,14 @@ private struct Case {
             let i = try c.first { $0.kind == .guidanceDropped }
             c.move(i, to: c.events[i].t + ms(1))
             return c.checks
+        case .rule(.held):
+            // s2 could start at 1.5 s and started at 3.2 s, but says it was held 1701 ms.
+            var c = try Case("held")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { if case .stretchStarted(_, _, heldMs: .some) = $0.what { true } else { false } }
+            guard case .stretchStarted(let r, let k, _) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .stretchStarted(r, k, heldMs: 1_701)
+            return c.checks
         case .rule(.afterCut):
             // The cut says skip, but s1 is played again.
             var c = try Case("after-cut-repeat")
@@ -273,7 +281,7 @@ private struct Case {
     @Test func everyCheckIsOneOfTheListedOnes() {
         let expected: [Check] =
             (1...7).map(Check.invariant)
-            + [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
+            + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .longCut, .bargeIn].map(Check.decision)
             + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .whenInUse].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
@@ -312,6 +320,56 @@ private struct Case {
             name: "Dad at the chunk's instant",
             replies: [.init(id: "r1", at: .zero, stretches: [.init(id: "s1", duration: ms(2_000), ready: ms(1_000))])],
             dad: [.init(id: "u1", at: dadAt, duration: ms(1_000), language: .en)])
+    }
+
+    @Test func aStretchThatStartsLateWithoutHeldMsOrHeldWhenItWasNotIsCaught() throws {
+        var c = try Case("held")
+        try #require(c.checks.isEmpty)
+        let i = try c.first { if case .stretchStarted(_, _, heldMs: .some) = $0.what { true } else { false } }
+        guard case .stretchStarted(let r, let k, _) = c.events[i].what else { throw Broken() }
+        c.events[i].what = .stretchStarted(r, k, heldMs: nil)
+        #expect(c.checks == [.rule(.held)])
+        // The first stretch started the instant it could, so it carries no heldMs.
+        var d = try Case("held")
+        let j = try d.first { $0.kind == .stretchStarted }
+        guard case .stretchStarted(let r0, let k0, _) = d.events[j].what else { throw Broken() }
+        d.events[j].what = .stretchStarted(r0, k0, heldMs: 5)
+        #expect(d.checks == [.rule(.held)])
+    }
+
+    @Test func aBargeInWhileTheEarsTailIsNotOverIsCaught() throws {
+        // Dad speaks from 2.5 s while g1 plays; the ears reopen at 3.5 s. A barge-in at 3.499 s
+        // (he is not heard yet: `heardMs` stays what it was) cuts and abandons while the ears are closed.
+        var c = try Case("barge-in-at-ears-reopen")
+        try #require(c.checks.isEmpty)
+        let cut = try c.first { $0.kind == .stretchCut && $0.rule == .bargeIn }
+        c.move(cut, to: ms(3_499))
+        c.move(try c.first { $0.kind == .replyAbandoned }, to: ms(3_499))
+        #expect(c.checks == [.decision(.bargeIn)])
+        let messages = Invariants.check(c.scenario, c.run).map(\.message)
+        #expect(messages.contains { $0.contains("while Dad was not heard (the ears' tail was not over)") }, "\(messages)")
+    }
+
+    @Test func aBargeInWhileALinePlaysIsCaught() throws {
+        var c = try Case("barge-in-at-ears-reopen")
+        try #require(c.checks.isEmpty)
+        // g1 starts at 2 s; the barge-in is put right after it, while it plays.
+        let cut = try c.first { $0.kind == .stretchCut && $0.rule == .bargeIn }
+        var event = c.events.remove(at: cut)
+        event.t = ms(2_000)
+        let started = try c.first { $0.kind == .guidanceStarted }
+        c.events.insert(event, at: started + 1)
+        let fired = Set(Invariants.decisionChecks(c.run.timeline, settings: c.scenario.settings).map(\.check))
+        #expect(fired == [.decision(.bargeIn)])
+    }
+
+    @Test func aCutLastStretchUnderSkipMustEndItsReplyNotAbandonIt() throws {
+        var c = try Case("after-cut-skip-last")
+        try #require(c.checks.isEmpty)
+        let i = try c.first { $0.kind == .replyEnded }
+        guard case .replyEnded(let r) = c.events[i].what else { throw Broken() }
+        c.events[i].what = .replyAbandoned(r, rule: .afterCut)
+        #expect(c.checks == [.rule(.afterCut)])
     }
 
     @Test func aShortWaitWithExactlyWaitLimitLeftIsAllowedEvenWhenABargeInEndsIt() {

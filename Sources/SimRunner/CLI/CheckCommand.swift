@@ -9,7 +9,7 @@ import TalkArbiter
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command>]"
+    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -29,6 +29,8 @@ enum CheckCommand: Command {
           --arbiter <command>     Check the arbiter that COMMAND runs instead of drivesim's own
                                   (docs/arbiter-protocol.md); one that fails fails its scenario.
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
+          --timeline-only         With --arbiter: judge its timelines only, not also each
+                                  decision against drivesim's reference (the default).
           -h, --help              Show help information.
 
         Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';
@@ -43,10 +45,13 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--arbiter", "--arbiter-timeout"], flags: ["--record", "--coverage"])
+        let args = try Arguments(arguments, options: ["--arbiter", "--arbiter-timeout"], flags: ["--record", "--coverage", "--timeline-only"])
         guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
         if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }
+        if args.has("--timeline-only"), args.value("--arbiter") == nil {
+            throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
+        }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         let found = ScenarioFiles.scan(args.positional)
@@ -75,7 +80,7 @@ enum CheckCommand: Command {
                 continue
             case .success(let loaded): scenario = loaded
             }
-            let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: nil)
+            let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only")) ?? Verdict(scenario, fault: nil)
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
             do {
@@ -92,6 +97,9 @@ enum CheckCommand: Command {
                     // A failing run is not recorded, and its golden file (maybe not written yet)
                     // is not compared; a golden name against the rules is still refused.
                     _ = try GoldenFiles.path(of: scenario, file: file)
+                    golden = .none
+                } else if verdict.processFailed {
+                    // The timeline was cut short by the failure: only the failure is reported.
                     golden = .none
                 } else {
                     golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)

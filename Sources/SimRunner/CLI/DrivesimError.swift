@@ -66,6 +66,8 @@ package enum UsageProblem: Sendable, Equatable {
     case badShard(String)
     /// `--time-limit` not seconds above 0.
     case badTimeLimit(String)
+    /// A flag given without the option it modifies: `--timeline-only` without `--arbiter`.
+    case needsOption(flag: String, option: String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
 }
@@ -212,6 +214,7 @@ extension UsageProblem {
             return "unknown \(what); use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
         case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
+        case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
         }
     }

@@ -78,6 +78,8 @@ final class ArbiterProcess: @unchecked Sendable {
     }
     private var handles: [Pipe] = []
     private var lastReason = ""
+    /// The instant of the last message exchanged: where a failure happened.
+    private(set) var lastInstant = SimTime.zero
 
     /// Ends the process (a failure, or the end of the command).
     func stop() {
@@ -559,6 +561,7 @@ extension ArbiterProcess {
     @discardableResult
     func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
         guard alive else { return false }
+        lastInstant = now
         let message: BatchMessage
         if let serving {
             // Served from the forecast (logged as it is: `beginRun` takes the forecast for the log).
@@ -689,11 +692,12 @@ extension ArbiterProcess {
         return process
     }
 
-    /// `verdict` with the process's failure, if the run had one, as its first violation.
+    /// `verdict` with the process's failure, if the run had one, in place of
+    /// what the run found from the failing instant on (`Verdict.processFailed`).
     func adding(failureTo verdict: Verdict) -> Verdict {
         guard let reason = takeFailure() else { return verdict }
         var verdict = verdict
-        verdict.violations.insert(Violation(check: .arbiter(.process), t: .zero, message: "the arbiter process failed: \(reason)"), at: 0)
+        verdict.processFailed(at: lastInstant, "the arbiter process failed: \(reason)")
         return verdict
     }
 

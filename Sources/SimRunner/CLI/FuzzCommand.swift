@@ -83,7 +83,8 @@ enum FuzzCommand: Command {
             // One process, one worker: its runs are one conversation.
             jobs = 1
             settings.arbiter = .custom(
-                name: "the arbiter '\(external.command)'", foretell: { external.foretell($0, differential: true) }
+                name: "the arbiter '\(external.command)'", replay: external.replayOptions,
+                foretell: { external.foretell($0, differential: true) }
             ) { external.verdict($0, differential: true) }
         }
         var timeLimit: Duration?
@@ -153,22 +154,21 @@ enum FuzzCommand: Command {
         var written: [(Fuzzer.Failure, String?)] = []
         for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
-            let seed = fuzzer.settings.seed, fault = fuzzer.settings.mutant
-            let replay = fault.map { " --mutant \($0.name)" }
-                ?? ArbiterProcess.current.map { " --arbiter '\($0.command)'" } ?? ""
+            let seed = fuzzer.settings.seed, arbiter = fuzzer.settings.arbiter
             let check = failure.violation.check
-            // The shrunk file's own violation: its times are what the file shows.
-            let violation = Fuzzer.violations(of: reproducer.scenario, mutant: fault).first { $0.check == check } ?? failure.violation
-            let name = ReproducerFile.fileName(check: check, mutant: fault, seed: seed, run: failure.run)
+            // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
+            let violation = Fuzzer.violations(of: reproducer.scenario, arbiter: arbiter).first { $0.check == check } ?? failure.violation
+            let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, seed: seed, run: failure.run)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
-                reproducer.scenario, check: check, violation: violation, mutant: fault, seed: seed, run: failure.run,
+                reproducer.scenario, check: check, violation: violation, arbiter: arbiter, seed: seed, run: failure.run,
                 unshrunkSize: Shrinker.size(of: failure.scenario), file: name)
             console.err("FAIL run \(failure.run) (seed \(seed)): \(check) at \(violation.t): \(violation.message)\n")
             do {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
-                console.err("  shrunk to \(Shrinker.size(of: small)) items in \(tries) tries: drivesim run \(file)\(replay)\n")
+                let size = Shrinker.size(of: small)
+                console.err("  shrunk to \(size) item\(size == 1 ? "" : "s") in \(tries) tries: \(arbiter.replay.line(file))\n")
                 written.append((failure, file))
             } catch {
                 console.err("  could not write the reproducer: \(error.reason)\n")
@@ -232,4 +232,12 @@ extension TalkArbiter.Fault {
 extension Check {
     /// Whether this is one of the arbiter's own checks (`Check.arbiter`).
     var isArbiterCheck: Bool { if case .arbiter = self { return true } else { return false } }
+}
+
+extension ArbiterProcess {
+    /// The options of `drivesim run` that use this arbiter again, quoted for
+    /// a POSIX shell: ` --arbiter 'COMMAND'`, and its timeout when not the default.
+    var replayOptions: String {
+        " --arbiter \(shellQuoted(command))" + (timeoutMs == 5000 ? "" : " --arbiter-timeout \(timeoutMs / 1000)")
+    }
 }

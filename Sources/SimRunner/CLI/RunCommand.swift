@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command>] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
     /// The formats of `--format`, one a line (see `render`).
     static let formats = [
         "text",
@@ -51,6 +51,8 @@ enum RunCommand: Command {
                                   that 'drivesim fuzz --mutant' wrote.
           --arbiter <command>     Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
+          --timeline-only         With --arbiter: judge its timeline only, not also each
+                                  decision against drivesim's reference (the default).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
@@ -65,7 +67,7 @@ enum RunCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"], flags: [])
+            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"], flags: ["--timeline-only"])
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -87,11 +89,17 @@ enum RunCommand: Command {
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         let scenario = try load(file)
+        if args.has("--timeline-only"), args.value("--arbiter") == nil {
+            throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
+        }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        let verdict = external?.verdict(scenario) ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
+        let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"))
+            ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
         let timeline = verdict.simulation.timeline
-        let golden = try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
+        // After a process failure the timeline is cut short: only the failure is reported.
+        let golden = verdict.processFailed
+            ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == "json" {
             let selected = window.selecting(timeline)
             try console.output(chunks: { selected.writeJSON($0) }, toFile: args.value("--out"))

@@ -24,18 +24,33 @@ public enum ArbiterCheck: String, Sendable, CaseIterable, Comparable {
 /// drew different actions. The ears' timer is left out of the comparison when
 /// it draws nothing, and so are wake-ups: when an arbiter asks to be woken is
 /// its own business, what it decides then is not.
+///
+/// The instant is the earlier of the two sides' decisions where the logs
+/// part: when one side stays silent where the other acts (an input left
+/// unwired), it is the instant of the side that acted, and the silent side's
+/// next decision is kept (`arbiterNext`, `referenceNext`) so that a message
+/// can say where it went instead.
 public struct Divergence: Sendable, Equatable {
-    /// The instant.
+    /// The first instant where the two part.
     public var t: SimTime
-    /// The input the arbiter answered differently, nil if its run went on
-    /// after the reference's had ended, or stopped before.
+    /// The input the two answered differently at `t`: the reference's, or the
+    /// arbiter's when the reference decided nothing then. Nil if neither
+    /// decided anything at `t` (never, for logs that part).
     public var input: ArbiterInput?
-    /// The reference's input there, when it differs (the arbiter decided on another input).
-    public var referenceInput: ArbiterInput?
-    /// What the reference decided, wake-ups left out.
+    /// The arbiter's input at `t`, when it decided on another input than the reference.
+    public var arbiterInput: ArbiterInput?
+    /// What the reference decided at `t` on `input`, wake-ups left out (empty: nothing).
     public var reference: [TalkArbiter.Action]
-    /// What the arbiter decided, wake-ups left out.
+    /// What the arbiter decided at `t`, wake-ups left out (empty: nothing).
     public var arbiter: [TalkArbiter.Action]
+    /// Whether the arbiter was silent at `t`: it decided nothing there (no decision in its log at `t`).
+    public var arbiterSilent = false
+    /// Whether the reference was silent at `t`.
+    public var referenceSilent = false
+    /// The arbiter's next decision when it was silent at `t` (nil: its run had ended).
+    public var arbiterNext: Decision?
+    /// The reference's next decision when it was silent at `t` (nil: its run had ended).
+    public var referenceNext: Decision?
 
     /// The first divergence of two decision logs (the arbiter's, the reference's), if any.
     public static func first(_ arbiter: [Decision], reference: [Decision]) -> Divergence? {
@@ -45,12 +60,16 @@ public struct Divergence: Sendable, Equatable {
         for i in 0..<max(a.count, b.count) {
             let mine = i < a.count ? a[i] : nil, theirs = i < b.count ? b[i] : nil
             if mine == theirs { continue }
-            let t = mine?.t ?? theirs?.t ?? .zero
-            let input = mine?.input ?? nil
+            // The earlier side's instant: the later one's decision there is "nothing".
+            let t = [mine?.t, theirs?.t].compactMap { $0 }.min() ?? .zero
+            let atT = (arbiter: mine.flatMap { $0.t == t ? $0 : nil }, reference: theirs.flatMap { $0.t == t ? $0 : nil })
+            let input = atT.reference?.input ?? atT.arbiter?.input
             return Divergence(
-                t: t, input: input ?? theirs?.input,
-                referenceInput: theirs.flatMap { $0.input == mine?.input ? nil : $0.input },
-                reference: theirs?.actions ?? [], arbiter: mine?.actions ?? [])
+                t: t, input: input,
+                arbiterInput: atT.arbiter.flatMap { $0.input == input ? nil : $0.input },
+                reference: atT.reference?.actions ?? [], arbiter: atT.arbiter?.actions ?? [],
+                arbiterSilent: atT.arbiter == nil, referenceSilent: atT.reference == nil,
+                arbiterNext: atT.arbiter == nil ? mine : nil, referenceNext: atT.reference == nil ? theirs : nil)
         }
         return nil
     }
@@ -123,14 +142,23 @@ extension Roster {
 }
 
 extension Divergence {
-    /// The divergence as a violation: `at 00:04.000, on lineRequested g2, the
-    /// reference decided [...]; the arbiter decided [...]`.
+    /// The divergence as a violation, naming the first instant where the
+    /// two part and each side's input there: `at 00:04.000, on lineRequested
+    /// g2, the reference decided [...]; the arbiter decided [...]`; a side
+    /// that decided nothing then is followed to its next decision.
     func violation(_ roster: Roster) -> Violation {
-        var on = input.map { "on \(roster.describe($0))" } ?? "after the end of the run"
-        if let other = referenceInput { on += " (the reference: on \(roster.describe(other)))" }
-        return Violation(
-            check: .arbiter(.divergence), t: t,
-            message: "at \(t), \(on), the reference decided \(roster.describe(reference)); the arbiter decided \(roster.describe(arbiter))")
+        func next(_ decision: Decision?) -> String {
+            guard let decision else { return " (its run ended there)" }
+            return " (its next decision: at \(decision.t), on \(roster.describe(decision.input)), \(roster.describe(decision.actions)))"
+        }
+        let on = input.map { "on \(roster.describe($0))" } ?? "after the end of the run"
+        var text = "at \(t), \(on), the reference decided \(roster.describe(reference))"
+        if referenceSilent { text += next(referenceNext) }
+        text += "; the arbiter decided "
+        if let other = arbiterInput { text += "on \(roster.describe(other)) " }
+        text += roster.describe(arbiter)
+        if arbiterSilent { text += next(arbiterNext) }
+        return Violation(check: .arbiter(.divergence), t: t, message: text)
     }
 }
 

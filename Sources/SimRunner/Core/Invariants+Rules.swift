@@ -7,7 +7,7 @@ import TalkArbiter
 /// that each of them catches its rule being broken.
 extension Invariants {
     /// The rules with a check of their own (the others are covered by the invariants).
-    static let ruleChecks: [Rule] = [.guidanceQueue, .superseded, .stale, .afterCut, .bargeIn, .replyQueue]
+    static let ruleChecks: [Rule] = [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue]
 
     /// Every rule check of one run.
     /// - Complexity: O(n log n) in the events.
@@ -87,7 +87,11 @@ extension Invariants {
 
     /// `reply-queue`: one reply active at a time, taken in the order they
     /// began. `barge-in`: no reply stays active while Dad is heard.
-    /// `after-cut`: what follows a cut by guidance is what `afterCut` says.
+    /// `after-cut`: what follows a cut by guidance is what `afterCut` says
+    /// (under `skip`, a cut last stretch ends its reply in that instant).
+    /// `held`: a stretch starts the instant it could (its reply active, its
+    /// chunk ready, its reply's previous play over), or carries `heldMs`,
+    /// exactly how long after that it started (SPEC 4.1: it was held).
     /// - Complexity: O(n log n) in the events (the final sort of what it
     ///   found; the walk and the interval arithmetic are linear).
     private static func talkChecks(_ timeline: Timeline, earsOpen: IntervalSet) -> [Violation] {
@@ -103,6 +107,10 @@ extension Invariants {
         var activeIntervals = IntervalSet()
         var speech = IntervalSet()
         var dadSince: SimTime?
+        // When each reply arrived (its `at`: queued or began), became active, and last stopped playing.
+        var arrivedAt = [SimTime?](repeating: nil, count: roster.replyIDs.count)
+        var activeAt = [SimTime?](repeating: nil, count: roster.replyIDs.count)
+        var playedUntil = [SimTime?](repeating: nil, count: roster.replyIDs.count)
         // After a cut by guidance: what the reply must do next.
         var afterCut = [(then: TalkArbiter.AfterCut, stretch: Int, at: SimTime)?](repeating: nil, count: roster.replyIDs.count)
         func close(_ reply: Int, at t: SimTime) {
@@ -117,7 +125,10 @@ extension Invariants {
             case .replyQueued:
                 arrivals.append(reply)
                 arrived[reply] = true
+                arrivedAt[reply] = t
             case .replyBegan:
+                activeAt[reply] = t
+                if arrivedAt[reply] == nil { arrivedAt[reply] = t }
                 if !arrived[reply] {
                     arrivals.append(reply)
                     arrived[reply] = true
@@ -137,13 +148,26 @@ extension Invariants {
                     let ok: Bool
                     switch expected.then {
                     case .drop: ok = event.kind == .replyAbandoned && event.rule == .afterCut && t == expected.at
-                    case .skip: ok = event.kind == .replyAbandoned || expected.stretch + 1 == roster.replyStretches[reply].upperBound
+                    case .skip:
+                        // A cut last stretch ends the reply at once (SPEC 4.2 step 1); before it, only a barge-in abandons it.
+                        ok = expected.stretch + 1 == roster.replyStretches[reply].upperBound
+                            ? event.kind == .replyEnded && t == expected.at
+                            : event.kind == .replyAbandoned && event.rule == .bargeIn
                     case .repeat: ok = event.kind == .replyAbandoned && event.rule != .afterCut
                     }
                     if !ok { fail(.afterCut, t, "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch") }
                 }
                 close(reply, at: t)
-            case .stretchStarted(_, let stretch, _):
+            case .stretchStarted(_, let stretch, let heldMs):
+                let couldStart = [activeAt[reply], arrivedAt[reply].map { $0 + roster.stretches[stretch.int].ready }, playedUntil[reply]]
+                    .compactMap { $0 }.max() ?? t
+                let id = roster.stretches[stretch.int].id, waited = (t - couldStart).ms
+                if waited < 0 {
+                    fail(.held, t, "stretch \(id) started \(-waited) ms before it could (its reply active, its chunk ready, the previous stretch over)")
+                } else if heldMs != (waited > 0 ? waited : nil) {
+                    let should = waited > 0 ? "heldMs \(waited) (it could start at \(couldStart))" : "no heldMs (it started the instant it could)"
+                    fail(.held, t, "stretch \(id) started with \(heldMs.map { "heldMs \($0)" } ?? "no heldMs"); it should carry \(should)")
+                }
                 if let expected = afterCut[reply] {
                     afterCut[reply] = nil
                     let next = expected.then == .repeat ? expected.stretch : expected.stretch + 1
@@ -152,7 +176,10 @@ extension Invariants {
                     }
                 }
             case .stretchCut(_, let stretch, _, _, _, let then):
+                playedUntil[reply] = t
                 if let then { afterCut[reply] = (then, stretch.int, t) }
+            case .stretchEnded:
+                playedUntil[reply] = t
             case .dadStarted:
                 dadSince = t
             case .dadEnded:
@@ -186,7 +213,11 @@ extension Invariants {
     /// playing, which had more than `waitLimit` left. `barge-in`: never cuts a
     /// stretch in the millisecond it started (settle step c starts a stretch
     /// only when step b found nothing to do, and starting it cannot make Dad
-    /// heard or a reply active, so b has nothing to do after it either).
+    /// heard or a reply active, so b has nothing to do after it either), and
+    /// cuts or abandons only while Dad is heard: he is speaking, no line
+    /// plays and the ears' tail after the last line is over (settle step b),
+    /// as the instant stands at that point (a line that starts later in the
+    /// same instant closes the ears after the barge-in: SPEC 4.2).
     /// - Complexity: O(n) in the events.
     static func decisionChecks(_ timeline: Timeline, settings: Scenario.Settings) -> [Violation] {
         let roster = timeline.roster
@@ -196,6 +227,13 @@ extension Invariants {
         }
         // The stretch playing now, and when it started.
         var playing: (stretch: Int, start: SimTime)?
+        // Lines playing, when the last one ended, and Dad's utterances under way.
+        var linesPlaying = 0, lastLineEnded: SimTime?
+        var speaking = 0
+        /// Whether Dad is heard at this point of the instant `t` (settle step b's test).
+        func dadHeard(at t: SimTime) -> Bool {
+            speaking > 0 && linesPlaying == 0 && lastLineEnded.map { t >= $0 + settings.earsTail } ?? true
+        }
         /// What was left of `stretch` at `t`, if it was the one playing.
         func remaining(_ stretch: Int, at t: SimTime) -> Int64? {
             guard let playing, playing.stretch == stretch else { return nil }
@@ -208,6 +246,19 @@ extension Invariants {
                 playing = (k.int, t)
             case .stretchEnded(_, let k):
                 if playing?.stretch == k.int { playing = nil }
+            case .guidanceStarted:
+                linesPlaying += 1
+            case .guidanceEnded:
+                linesPlaying -= 1
+                lastLineEnded = t
+            case .dadStarted:
+                speaking += 1
+            case .dadEnded:
+                speaking -= 1
+            case .replyAbandoned(let r, .bargeIn):
+                if !dadHeard(at: t) {
+                    fail(.bargeIn, t, "reply \(roster.replyIDs[r.int]) was abandoned by barge-in while Dad was not heard")
+                }
             case .guidanceWaiting(let l, .shortWait, let k):
                 let id = roster.lines[l.int].id
                 guard let k, let left = remaining(k.int, at: t) else {
@@ -234,6 +285,8 @@ extension Invariants {
                 case .bargeIn:
                     if let playing, playing.stretch == k.int, playing.start == t {
                         fail(.bargeIn, t, "stretch \(id) was cut by barge-in in the millisecond it started")
+                    } else if !dadHeard(at: t) {
+                        fail(.bargeIn, t, "stretch \(id) was cut by barge-in while Dad was not heard (\(linesPlaying > 0 ? "a line played" : speaking == 0 ? "he was not speaking" : "the ears' tail was not over"))")
                     }
                 default: continue
                 }

@@ -83,6 +83,21 @@ public struct Verdict: Sendable {
     /// Whether every invariant and expectation held.
     public var passed: Bool { violations.isEmpty && failures.isEmpty }
 
+    /// Whether the arbiter's process failed (`Check.arbiter(.process)`): then
+    /// the verdict holds that failure and only what was found before it.
+    public var processFailed: Bool { violations.contains { $0.check == .arbiter(.process) } }
+
+    /// An arbiter in another process failed at `t` (crashed, hung, answered
+    /// out of turn): from that instant on the run had no arbiter, so what the
+    /// checks found there (items that never end, expectations, a second run
+    /// that parts) is the failure's echo, not a finding. Keeps what broke
+    /// before `t` and puts the failure first.
+    package mutating func processFailed(at t: SimTime, _ message: String) {
+        violations.removeAll { $0.t >= t || $0.check == .invariant(6) || $0.check == .invariant(7) }
+        violations.insert(Violation(check: .arbiter(.process), t: t, message: message), at: 0)
+        failures = []
+    }
+
     /// The first event at which two timelines of one scenario differ, as a
     /// violation of invariant 7. Events are typed and carry their road
     /// payload, so equal events over equal road plans (the generated lines

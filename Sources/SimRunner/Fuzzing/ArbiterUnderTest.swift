@@ -21,6 +21,8 @@ public struct ArbiterUnderTest: Sendable {
     /// Told the scenarios a campaign is about to check, in order, before it
     /// checks them (an arbiter in another process answers them all at once).
     package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
+    /// How a reproducer found with this arbiter is found again (its `Replay:` line).
+    package var replay: ReproducerFile.Replay = .cli(options: "")
 
     /// The reference arbiter, `TalkArbiter`.
     public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil) }
@@ -28,17 +30,20 @@ public struct ArbiterUnderTest: Sendable {
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false) {
+        ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
             Verdict($0, differential: differential) { A($0) }
-        }
+        }, replay: .swift(type: String(describing: type)))
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another
-    /// process), told ahead of the scenarios it will check by `foretell` if given.
+    /// process), told ahead of the scenarios it will check by `foretell` if
+    /// given; `replay` holds the `drivesim run` options that use it again
+    /// (` --arbiter 'COMMAND'`).
     package static func custom(
-        name: String, foretell: (@Sendable ([Scenario]) -> Void)? = nil, verdict: @escaping @Sendable (Scenario) -> Verdict
+        name: String, replay: String = "", foretell: (@Sendable ([Scenario]) -> Void)? = nil,
+        verdict: @escaping @Sendable (Scenario) -> Verdict
     ) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict, foretell: foretell)
+        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict, foretell: foretell, replay: .cli(options: replay))
     }
 
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.
@@ -50,9 +55,9 @@ public struct ArbiterUnderTest: Sendable {
     package static func builtIn(_ mutant: Mutant?) -> ArbiterUnderTest {
         guard let mutant else { return .reference }
         let (fault, roadFault) = (mutant.talk, mutant.road)
-        return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false) {
+        return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
             Verdict($0, fault: fault, roadFault: roadFault)
-        }
+        }, replay: .cli(options: " --mutant \(mutant.name)"))
     }
 
     /// Checks `scenario` with this arbiter: simulated twice, every check, and

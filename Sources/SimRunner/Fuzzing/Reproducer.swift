@@ -64,32 +64,73 @@ package enum ReproducerFile {
         return mutant
     }
 
+    /// How a reproducer is run again: by `drivesim run` with options (the
+    /// mutant or the arbiter command it was found with), or, for a Swift
+    /// arbiter from the conformance kit, by `Conformance.replay`.
+    package enum Replay: Sendable, Equatable {
+        /// `drivesim run FILE` with these options (` --mutant NAME`, ` --arbiter 'COMMAND'`, or none).
+        case cli(options: String)
+        /// `try Conformance.replay(TYPE.self, file: "FILE")` in a Swift test.
+        case swift(type: String)
+
+        /// The command or Swift line that replays `file`.
+        package func line(_ file: String) -> String {
+            switch self {
+            case .cli(let options): return "drivesim run \(shellQuoted(file))\(options)"
+            case .swift(let type): return "try Conformance.replay(\(type).self, file: \"\(file)\")"
+            }
+        }
+
+        /// What found run `run` of the campaign of `seed`.
+        func found(seed: UInt64, run: Int) -> String {
+            switch self {
+            case .cli(let options): return "drivesim fuzz --seed \(seed), run \(run)\(options)"
+            case .swift(let type): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
+            }
+        }
+    }
+
     /// `small` (a shrunk scenario that breaks `check`) ready to be written as
     /// `file` (a bare file name): its name, description and matchers.
     package static func prepare(
         _ small: Scenario, check: Check, violation: Violation, fault: TalkArbiter.Fault?,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String
     ) -> Scenario {
-        prepare(small, check: check, violation: violation, mutant: fault.map(Mutant.talk), seed: seed, run: run,
+        prepare(small, check: check, violation: violation, arbiter: .mutant(fault), seed: seed, run: run,
                 unshrunkSize: unshrunkSize, file: file)
     }
 
     /// The same for any built-in mutant, the road's included.
     package static func prepare(
-        _ small: Scenario, check: Check, violation: Violation, mutant fault: Mutant?,
+        _ small: Scenario, check: Check, violation: Violation, mutant: Mutant?,
+        seed: UInt64, run: Int, unshrunkSize: Int, file: String
+    ) -> Scenario {
+        prepare(small, check: check, violation: violation, arbiter: .builtIn(mutant), seed: seed, run: run,
+                unshrunkSize: unshrunkSize, file: file)
+    }
+
+    /// The same for any arbiter under test: the description's `Replay:`
+    /// line runs it again with that arbiter (`ArbiterUnderTest.replay`), and
+    /// unless it is the reference, the matchers pin what the reference does
+    /// where the two timelines part. The CLI and the conformance kit both
+    /// write their reproducers here, so they are the same file.
+    package static func prepare(
+        _ small: Scenario, check: Check, violation: Violation, arbiter: ArbiterUnderTest,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String
     ) -> Scenario {
         var out = small
-        let replay = fault.map { " --mutant \($0.name)" } ?? ""
         out.name = "fuzz seed \(seed) run \(run): \(check)"
-        out.expect = expectations(small, violation: violation, mutant: fault)
+        out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter)
+        let size = Shrinker.size(of: small)
         var text =
-            "Breaks \(check) at \(violation.t): \(violation.message). Found by drivesim fuzz --seed \(seed), run \(run)\(replay); "
-            + "shrunk from \(unshrunkSize) to \(Shrinker.size(of: small)) items. Replay: drivesim run \(file)\(replay)."
-        if let fault {
-            text += " " + mutantNote(fault)
-        } else {
+            "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(seed: seed, run: run)); "
+            + "shrunk from \(unshrunkSize) to \(size) item\(size == 1 ? "" : "s"). Replay: \(arbiter.replay.line(file))."
+        if let mutant = arbiter.mutant {
+            text += " " + mutantNote(mutant)
+        } else if arbiter.isReference {
             text += " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
+        } else if !out.expect.isEmpty {
+            text += " Its expectations pin what drivesim's reference arbiter does there."
         }
         out.description = text
         return out
@@ -103,16 +144,21 @@ package enum ReproducerFile {
     /// failed, so there is no correct behaviour to pin) or when no such
     /// matchers exist.
     package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher] {
-        expectations(scenario, violation: violation, mutant: fault.map(Mutant.talk))
+        expectations(scenario, violation: violation, arbiter: .mutant(fault))
     }
 
     /// The same for any built-in mutant, the road's included.
-    package static func expectations(_ scenario: Scenario, violation: Violation, mutant fault: Mutant?) -> [Matcher] {
-        guard let fault else { return [] }
+    package static func expectations(_ scenario: Scenario, violation: Violation, mutant: Mutant?) -> [Matcher] {
+        expectations(scenario, violation: violation, arbiter: .builtIn(mutant))
+    }
+
+    /// The same for any arbiter under test (none for the reference itself).
+    package static func expectations(_ scenario: Scenario, violation: Violation, arbiter: ArbiterUnderTest) -> [Matcher] {
+        guard !arbiter.isReference else { return [] }
         var plain = scenario
         plain.expect = []
         let real = Verdict(plain, fault: nil).simulation.timeline
-        let mutant = Verdict(plain, fault: fault.talk, roadFault: fault.road).simulation.timeline
+        let mutant = arbiter.check(plain).simulation.timeline
         var matchers = pins(real, at: violation.t, against: nil)
         if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
             for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {
@@ -162,4 +208,14 @@ package enum ReproducerFile {
         }
         return nil
     }
+}
+
+/// `text` as one word for a POSIX shell: unchanged when it holds only
+/// characters no shell treats specially, else in single quotes (each `'`
+/// written as `'\''`).
+package func shellQuoted(_ text: String) -> String {
+    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar))
+    }
+    return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }
