@@ -7,6 +7,10 @@ protocol (docs/arbiter-protocol.md) over standard input and output.
 
     --break short-wait   wait for a stretch only with strictly less than waitLimit
                          left (SPEC says at most), to see what a wrong arbiter gets
+    --break eager-stretch
+                         start a waiting stretch on its chunkReady input instead of
+                         in the settle step: the timeline mostly looks right, the
+                         decisions do not (only the differential sees it)
 
 Standard library only. One line of JSON in, at most one line of JSON out
 (an instant's inputs in one message, their actions in one answer; a whole
@@ -182,6 +186,9 @@ class Arbiter:
 
     def chunkReady(self, stretch, now, out):
         self.ready[stretch] = True
+        t = self.talk
+        if self.broken == "eager-stretch" and t and t[0] == "waiting" and t[2] == stretch and not self.busy():
+            self.start_stretch(stretch, t[1], now, out)
 
     def dadStarted(self, utterance, now, out):
         self.dad = utterance
@@ -268,10 +275,10 @@ def compact_encoder():
 def main():
     broken = None
     args = sys.argv[1:]
-    if args[:1] == ["--break"] and len(args) == 2 and args[1] == "short-wait":
-        broken = "short-wait"
+    if args[:1] == ["--break"] and len(args) == 2 and args[1] in ("short-wait", "eager-stretch"):
+        broken = args[1]
     elif args:
-        sys.stderr.write("usage: arbiter.py [--break short-wait]\n")
+        sys.stderr.write("usage: arbiter.py [--break short-wait|eager-stretch]\n")
         return 2
     arbiter = None
     decode = json.JSONDecoder().raw_decode

@@ -39,21 +39,44 @@ public enum Conformance {
 
     /// A fuzz campaign against `arbiter`: `runs` generated collision scenarios
     /// from `seed`, each checked and compared with the reference. On failure,
-    /// the thrown error carries each broken check's shrunk reproducer as a
-    /// scenario file's JSON, ready to commit to your tests.
+    /// the thrown error carries each broken check's shrunk reproducer: the
+    /// same scenario file `drivesim fuzz` writes (its name, its description
+    /// with the `Replay:` line, and matchers that pin what the reference does
+    /// where the two part), the file name to save it as, and the one-line
+    /// Swift test that replays it (`replay(_:file:)`).
     public static func fuzz<A: Arbiter>(_ arbiter: A.Type, seed: UInt64 = 1, runs: Int = 2_000) throws(ConformanceFailure) {
         let settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: .swift(arbiter))
         let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
         guard fuzzer.failedRuns > 0 else { return }
         let reproducers = Campaign.reproducers(of: fuzzer, candidates: 4, jobs: 1).map { found -> ConformanceFailure.Reproducer in
-            let again = Fuzzer.violations(of: found.scenario, arbiter: settings.arbiter)
-            let violation = again.first { $0.check == found.failure.violation.check } ?? found.failure.violation
-            return .init(run: found.failure.run, violation: violation.line,
-                json: String(decoding: ScenarioEncoder.encode(found.scenario), as: UTF8.self))
+            let check = found.failure.violation.check
+            // The shrunk file's own violation: its times are what the file shows.
+            let violation = Fuzzer.violations(of: found.scenario, arbiter: settings.arbiter).first { $0.check == check } ?? found.failure.violation
+            let file = ReproducerFile.fileName(check: check, mutant: nil, seed: seed, run: found.failure.run)
+            let ready = ReproducerFile.prepare(
+                found.scenario, check: check, violation: violation, arbiter: settings.arbiter, seed: seed, run: found.failure.run,
+                unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file)
+            return .init(run: found.failure.run, violation: violation.line, file: file,
+                replay: "@Test func replaysRun\(found.failure.run)() throws { \(settings.arbiter.replay.line(file)) }",
+                json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
         }
         throw ConformanceFailure(
             scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(fuzzer.runsDone) runs failed",
             violations: [], expectations: [], reproducers: reproducers)
+    }
+
+    /// Replays a saved reproducer (or any scenario file) against `arbiter`,
+    /// as `check` does: `file` is a path, relative to the working folder
+    /// (`swift test` runs in the package's root). Throws the file's problem
+    /// (`ConformanceScenario.LoadError`) when it cannot be read or is not a
+    /// scenario, else a `ConformanceFailure` when the arbiter fails it.
+    public static func replay<A: Arbiter>(_ arbiter: A.Type, file: String) throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw ConformanceScenario.LoadError.unreadable(file) }
+        let scenario: Scenario
+        do throws(ScenarioError) { scenario = try ScenarioDecoder.decode(Array(data), file: file) } catch {
+            throw ConformanceScenario.LoadError.invalid(error)
+        }
+        try check(scenario, arbiter)
     }
 
     static func loadCorpus() -> [ConformanceScenario] {
@@ -114,6 +137,10 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
         public var run: Int
         /// The broken check on the shrunk scenario, e.g. `arbiter divergence at 00:01.000: …`.
         public var violation: String
+        /// The file name `drivesim fuzz` would give it, e.g. `arbiter-divergence-seed-1-run-145.json`.
+        public var file: String
+        /// The one-line Swift test that replays it once saved as `file` in the package's root.
+        public var replay: String
         /// The shrunk scenario as a scenario file, ready to commit.
         public var json: String
     }
@@ -136,7 +163,8 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
         lines += violations.map { "  \($0)" } + expectations.map { "  \($0)" }
         for r in reproducers {
             lines.append("  run \(r.run): \(r.violation)")
-            lines.append("  shrunk reproducer (save as a .json scenario and replay it):")
+            lines.append("  shrunk reproducer: save it as \(r.file) and replay it with")
+            lines.append("    \(r.replay)")
             lines.append(r.json)
         }
         return lines.joined(separator: "\n")

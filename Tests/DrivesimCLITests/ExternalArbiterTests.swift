@@ -1,6 +1,7 @@
 @testable import DrivesimCLI
 import Foundation
 import Fuzzing
+import ScenarioFormat
 import SimRunner
 import TalkArbiter
 import TestSupport
@@ -181,7 +182,44 @@ import Testing
         let result = Self.drivesim(["fuzz", "--runs", "200", "--out", folder, "--arbiter", Self.python + " --break short-wait"])
         #expect(result.code == 1 && (result.stdout + result.stderr).contains("--arbiter '\(Self.python) --break short-wait'"))
     }
+    /// Every reproducer replays as printed: its description's `Replay:` line
+    /// names the arbiter, and `run` with it fails again, decision by decision
+    /// for a divergence that the timeline alone does not show.
+    @Test(arguments: ["short-wait", "eager-stretch"])
+    func everyReproducerOfABrokenArbiterFailsAgainWhenItsReplayLineIsRun(breaking rule: String) throws {
+        let folder = try Fixtures.temporaryFolder()
+        let command = Self.python + " --break " + rule
+        let result = Self.drivesim(["fuzz", "--runs", "300", "--out", folder, "--arbiter", command])
+        #expect(result.code == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        try #require(!files.isEmpty)
+        var divergenceOnly = 0
+        for name in files {
+            let scenario = try ScenarioFiles.load(folder + "/" + name).get()
+            let description = try #require(scenario.description)
+            #expect(description.contains("Replay: drivesim run \(name) --arbiter '\(command)'."), "\(description)")
+            #expect(result.stderr.contains("drivesim run \(folder)/\(name) --arbiter '\(command)'"))
+            let replay = Self.drivesim(["run", folder + "/" + name, "--arbiter", command])
+            #expect(replay.code == 1, "\(name) does not replay")
+            if Self.drivesim(["run", folder + "/" + name, "--arbiter", command, "--timeline-only"]).code == 0 { divergenceOnly += 1 }
+            #expect(Self.drivesim(["run", folder + "/" + name, "--arbiter", Self.python]).code == 0, "the correct arbiter passes \(name)")
+        }
+        if rule == "eager-stretch" { #expect(divergenceOnly > 0, "a divergence the timeline does not show") }
+    }
+
+    @Test func timelineOnlyNeedsAnArbiter() {
+        let result = Self.drivesim(["run", Self.scenario, "--timeline-only"])
+        #expect(result.code == 2 && result.stderr.contains("'--timeline-only' applies only with '--arbiter'"), "\(result.stderr)")
+    }
+
+    @Test func aReplayLineQuotesAnArbiterCommandForAPOSIXShell() {
+        #expect(shellQuoted("python3") == "python3")
+        #expect(shellQuoted("python3 a.py") == "'python3 a.py'")
+        #expect(shellQuoted("echo 'hi'") == #"'echo '\''hi'\'''"#)
+        #expect(shellQuoted("") == "''")
+    }
 }
+
 
 /// The canonical answer (docs/arbiter-protocol.md): an answer line equal to
 /// the canonical form of the answer foretold is taken without parsing; any

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DrivesimTesting
+import Foundation
 import Fuzzing
 import ScenarioFormat
 import SimClock
@@ -73,6 +74,49 @@ import Testing
             #expect(verdict.divergence != nil)
             #expect(Shrinker.size(of: scenario) <= 3)
         }
+    }
+
+    @Test func theKitsReproducerIsTheCLIsFileAndItsSwiftLineReplaysIt() throws {
+        do {
+            try Conformance.fuzz(Wrapped<StrictWait>.self, seed: 1, runs: 500)
+            Issue.record("the campaign found nothing")
+        } catch {
+            let reproducer = try #require(error.reproducers.first)
+            let scenario = try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: reproducer.file)
+            // Named, described and pinned as `drivesim fuzz` writes it.
+            #expect(scenario.name.hasPrefix("fuzz seed 1 run \(reproducer.run): "))
+            let description = try #require(scenario.description)
+            #expect(description.contains("Found by Conformance.fuzz(Wrapped<StrictWait>.self, seed: 1), run \(reproducer.run)"))
+            #expect(description.contains("Replay: try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\")."))
+            #expect(reproducer.replay == "@Test func replaysRun\(reproducer.run)() throws { try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\") }")
+            #expect(error.description.contains(reproducer.replay))
+            // Its expectations pin the reference: the reference passes them.
+            #expect(!scenario.expect.isEmpty)
+            #expect(try Verdict(scenario).passed)
+            // Saved and replayed as its line says, it fails again; the faithful arbiter passes it.
+            let folder = try Self.temporaryFolder()
+            let path = folder + "/" + reproducer.file
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
+            #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<StrictWait>.self, file: path) }
+            try Conformance.replay(Wrapped<Faithful>.self, file: path)
+            #expect(throws: ConformanceScenario.LoadError.self) { try Conformance.replay(Wrapped<Faithful>.self, file: folder + "/missing.json") }
+        }
+    }
+
+    static func temporaryFolder() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/drivesim-kit-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: try #require(made))
+    }
+
+    @Test func aVerdictPrintsAReadableSummary() throws {
+        let file = try #require(Conformance.scenarios.first { $0.name == "short-wait-at-limit.json" })
+        #expect(try Verdict(try file.scenario).description == "passed")
+        let verdict = try Verdict(try file.scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
+        let lines = verdict.description.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("failed: ") == true)
+        #expect(lines.count == 1 + verdict.violations.count + verdict.failures.count)
+        #expect(lines.contains { $0.hasPrefix("  arbiter divergence at ") })
     }
 
     @Test func aFaithfulArbiterSurvivesAFuzzCampaign() throws {

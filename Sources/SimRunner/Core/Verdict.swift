@@ -142,3 +142,19 @@ extension ExpectationFailure {
         return "\(e.path)\(position): expected \(quantity)\(what); \(got)"
     }
 }
+
+extension Verdict: CustomStringConvertible {
+    /// A readable summary, for a test's failure message: `passed`, or the
+    /// count of what failed and one line each, broken checks first in time
+    /// order (`invariant 4 at 00:04.000: …`), then the failed expectations.
+    public var description: String {
+        guard !passed else { return "passed" }
+        var parts: [String] = []
+        if !violations.isEmpty { parts.append("\(violations.count) broken check\(violations.count == 1 ? "" : "s")") }
+        if !failures.isEmpty { parts.append("\(failures.count) failed expectation\(failures.count == 1 ? "" : "s")") }
+        var lines = ["failed: " + parts.joined(separator: ", ")]
+        for v in violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }) { lines.append("  \(v.check) at \(v.t): \(v.message)") }
+        for f in failures { lines.append("  \(f.summary)") }
+        return lines.joined(separator: "\n")
+    }
+}
