@@ -19,8 +19,11 @@ for file in $(find Scenarios -name '*.json' ! -name '*.timeline.json' | sort); d
 done
 "$drivesim" > "$out/demo.txt" 2>&1; echo "exit $?" >> "$out/demo.txt"
 "$drivesim" check Scenarios > "$out/check.txt" 2>&1; echo "exit $?" >> "$out/check.txt"
-# Campaign output without its timing line (runs/s).
-campaign() { local dir=$1; shift; "$drivesim" fuzz --jobs 2 --out "$out/fuzz/$dir" "$@" 2>&1 | grep -v ' runs/s)' > "$out/fuzz/$dir.log"; }
+# Campaign output without its timing line (runs/s) and with the recording's folder as OUT.
+campaign() {
+  local dir=$1; shift
+  "$drivesim" fuzz --jobs 2 --out "$out/fuzz/$dir" "$@" 2>&1 | grep -v ' runs/s)' | sed "s|$out|OUT|g" > "$out/fuzz/$dir.log"
+}
 for mutant in $("$drivesim" fuzz --list-mutants | awk '{print $1}'); do
   runs=2000
   if "$drivesim" fuzz --list-mutants | grep -q "^$mutant  *breaks road "; then runs=300; fi

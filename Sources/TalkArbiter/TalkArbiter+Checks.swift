@@ -6,36 +6,17 @@ import SimClock
 // compile the hooks to nothing.
 
 extension TalkArbiter {
-    /// An input by its place in one instant (SPEC 4.2, steps 1 and 2).
-    enum Input: Sendable {
-        case lineEnded, stretchEnded, dadEnded, earsTimer, lineExpired, lineRequested, replyBegan, chunkReady, dadStarted
-
-        /// Completions grouped by kind, then stale lines, requests, and the
-        /// rest of the arrivals in scheduling order.
-        var step: Int {
-            switch self {
-            case .lineEnded: return 0
-            case .stretchEnded: return 1
-            case .dadEnded: return 2
-            case .earsTimer: return 3
-            case .lineExpired: return 4
-            case .lineRequested: return 5
-            case .replyBegan, .chunkReady, .dadStarted: return 6
-            }
-        }
-    }
-
     /// Where the caller is in the current instant, to check that it keeps
     /// SPEC 4.2's order: one instant at a time, time never going back, each
     /// instant's inputs in step order, then its end.
     struct InstantOrder: Sendable, Equatable {
         var now = SimTime.zero
-        var step = 0
+        var step: UInt8 = 0
         /// Whether inputs came since the last end of an instant.
         var open = false
 
         /// Takes `input` at `now`; false if it is out of order.
-        mutating func admit(_ input: Input, at now: SimTime) -> Bool {
+        mutating func admit(_ input: ArbiterInput, at now: SimTime) -> Bool {
             let inOrder = open ? now == self.now && input.step >= step : now >= self.now
             (self.now, step, open) = (now, input.step, true)
             return inOrder
@@ -170,7 +151,7 @@ extension TalkArbiter {
 
     /// The debug hook after each input: the call is in order and the state holds.
     @inline(__always)
-    mutating func checkInput(_ input: Input, at now: SimTime) {
+    mutating func checkInput(_ input: ArbiterInput, at now: SimTime) {
         #if DEBUG
         var found = inconsistencies(at: now, endOfInstant: false)
         if !instant.admit(input, at: now) { found.append(.outOfOrder) }

@@ -137,9 +137,4 @@ extension TalkArbiter {
 
         static func == (a: ReplyQueue, b: ReplyQueue) -> Bool { a.items[a.head...].elementsEqual(b.items[b.head...]) }
     }
-
-    /// Where a guidance line is in its life.
-    enum LineProgress: Sendable {
-        case idle, pending, playing, done
-    }
 }

@@ -70,7 +70,7 @@ public struct TalkArbiter: Sendable {
 
     /// A playing line reached its end.
     public mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.lineEnded, at: now) }
+        defer { checkInput(.lineEnded(line), at: now) }
         guard case .playing(line, let queue) = guidance else { return }
         guidance = queue.isEmpty ? .idle : .pending(queue)
         lineProgress[line] = .done
@@ -87,7 +87,7 @@ public struct TalkArbiter: Sendable {
 
     /// A stretch reached its end. Ends of stretches that were cut are ignored.
     public mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.stretchEnded, at: now) }
+        defer { checkInput(.stretchEnded(stretch), at: now) }
         guard case .playing(let reply, stretch, _, now) = talk else { return }
         actions.append(.stretchEnded(reply: reply, stretch: stretch))
         advance(reply, past: stretch, at: now, into: &actions)
@@ -95,7 +95,7 @@ public struct TalkArbiter: Sendable {
 
     /// Dad stopped speaking.
     public mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.dadEnded, at: now) }
+        defer { checkInput(.dadEnded(utterance), at: now) }
         if dadSpeaking == utterance { dadSpeaking = nil }
     }
 
@@ -109,7 +109,7 @@ public struct TalkArbiter: Sendable {
 
     /// A line's `expires` instant came: dropped if it is still pending.
     public mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.lineExpired, at: now) }
+        defer { checkInput(.lineExpired(line), at: now) }
         guard lineProgress[line] == .pending, lines[line].expires == now, fault != .staleIgnored else { return }
         var pending = pendingLines
         unlink(line, from: &pending)
@@ -126,7 +126,7 @@ public struct TalkArbiter: Sendable {
 
     /// A line is requested; decided at once against the state as it stands.
     public mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.lineRequested, at: now) }
+        defer { checkInput(.lineRequested(line), at: now) }
         guard lineProgress[line] == .idle else { return }
         let request = lines[line]
         if let maneuver = request.maneuver, fault != .supersedingIgnored, guidance.hasPendingLines {
@@ -165,7 +165,7 @@ public struct TalkArbiter: Sendable {
 
     /// One of Pippa's replies begins: active at once, or queued behind the active one.
     public mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.replyBegan, at: now) }
+        defer { checkInput(.replyBegan(reply), at: now) }
         switch talk {
         case .idle:
             talk = .waiting(reply: reply, next: replies[reply].stretches.lowerBound)
@@ -178,13 +178,13 @@ public struct TalkArbiter: Sendable {
 
     /// A stretch's audio chunk is in the cache.
     public mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.chunkReady, at: now) }
+        defer { checkInput(.chunkReady(stretch), at: now) }
         chunkReady[stretch] = true
     }
 
     /// Dad started speaking.
     public mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) {
-        defer { checkInput(.dadStarted, at: now) }
+        defer { checkInput(.dadStarted(utterance), at: now) }
         dadSpeaking = utterance
     }
 

@@ -6,24 +6,7 @@ import Testing
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
 /// An input of the sweep's small event loop; its phase is its step in SPEC 4.2.
-private enum Event {
-    case lineEnded(Int), stretchEnded(Int), dadEnded(Int), earsTimer, lineExpired(Int), lineRequested(Int)
-    case replyBegan(Int), chunkReady(Int), dadStarted(Int)
-
-    var input: TalkArbiter.Input {
-        switch self {
-        case .lineEnded: return .lineEnded
-        case .stretchEnded: return .stretchEnded
-        case .dadEnded: return .dadEnded
-        case .earsTimer: return .earsTimer
-        case .lineExpired: return .lineExpired
-        case .lineRequested: return .lineRequested
-        case .replyBegan: return .replyBegan
-        case .chunkReady: return .chunkReady
-        case .dadStarted: return .dadStarted
-        }
-    }
-}
+private typealias Event = ArbiterInput
 
 /// A random drive on a 100 ms grid, so that things collide, run to the end
 /// the way the runner runs it, with the checks read after every call.
@@ -78,23 +61,13 @@ private struct SweepRun {
     }
 
     mutating func schedule(_ event: Event, at time: SimTime) {
-        loop.schedule(event, at: time, phase: UInt8(event.input.step))
+        loop.schedule(event, at: time, phase: event.step)
     }
 
     mutating func run() {
         while let now = loop.advance() {
             while let event = loop.nextEvent() {
-                switch event {
-                case .lineEnded(let i): arbiter.lineEnded(i, at: now, into: &actions)
-                case .stretchEnded(let i): arbiter.stretchEnded(i, at: now, into: &actions)
-                case .dadEnded(let i): arbiter.dadEnded(i, at: now, into: &actions)
-                case .earsTimer: arbiter.earsTimer(at: now, into: &actions)
-                case .lineExpired(let i): arbiter.lineExpired(i, at: now, into: &actions)
-                case .lineRequested(let i): arbiter.lineRequested(i, at: now, into: &actions)
-                case .replyBegan(let i): arbiter.replyBegan(i, at: now, into: &actions)
-                case .chunkReady(let i): arbiter.chunkReady(i, at: now, into: &actions)
-                case .dadStarted(let i): arbiter.dadStarted(i, at: now, into: &actions)
-                }
+                arbiter.deliver(event, at: now, into: &actions)
                 note(arbiter.inconsistencies(at: now, endOfInstant: false), "after \(event) at \(now)")
                 perform()
             }
@@ -216,17 +189,17 @@ private func inconsistencies(
     @Test func anInstantTakesItsInputsInSpecOrderThenEnds() {
         var order = TalkArbiter.InstantOrder()
         var accepted: [Bool] = []
-        for input: TalkArbiter.Input in [.lineEnded, .earsTimer, .lineRequested, .replyBegan, .chunkReady, .replyBegan] {
+        for input: ArbiterInput in [.lineEnded(0), .earsTimer, .lineRequested(0), .replyBegan(0), .chunkReady(0), .replyBegan(1)] {
             accepted.append(order.admit(input, at: ms(100)))
         }
         #expect(accepted == Array(repeating: true, count: 6))
-        let completionAfterArrival = order.admit(.stretchEnded, at: ms(100))
+        let completionAfterArrival = order.admit(.stretchEnded(0), at: ms(100))
         let ended = order.end(at: ms(100))
-        let sameTimeAgain = order.admit(.stretchEnded, at: ms(100))
+        let sameTimeAgain = order.admit(.stretchEnded(0), at: ms(100))
         #expect(!completionAfterArrival && ended && sameTimeAgain, "a new instant at the same time may follow")
-        let nextBeforeEnd = order.admit(.dadStarted, at: ms(200))
+        let nextBeforeEnd = order.admit(.dadStarted(0), at: ms(200))
         let endOfAnother = order.end(at: ms(300))
-        let backwards = order.admit(.lineEnded, at: ms(299))
+        let backwards = order.admit(.lineEnded(0), at: ms(299))
         let endedAgain = order.end(at: ms(299))
         let emptyInstant = order.end(at: ms(400))
         #expect(!nextBeforeEnd && !endOfAnother && !backwards)

@@ -1,30 +1,6 @@
 import SimClock
 import TalkArbiter
 
-/// One input the simulator hands an arbiter, without its time.
-public enum ArbiterInput: Sendable, Equatable {
-    /// `lineEnded(_:at:into:)` for a line, by index.
-    case lineEnded(Int)
-    /// `stretchEnded(_:at:into:)` for a stretch, by index.
-    case stretchEnded(Int)
-    /// `dadEnded(_:at:into:)` for an utterance, by index.
-    case dadEnded(Int)
-    /// `earsTimer(at:into:)`.
-    case earsTimer
-    /// `lineExpired(_:at:into:)` for a line, by index.
-    case lineExpired(Int)
-    /// `lineRequested(_:at:into:)` for a line, by index.
-    case lineRequested(Int)
-    /// `replyBegan(_:at:into:)` for a reply, by index, with the chunks that are ready at once.
-    case replyBegan(Int)
-    /// `chunkReady(_:at:into:)` for a stretch, by index.
-    case chunkReady(Int)
-    /// `dadStarted(_:at:into:)` for an utterance, by index.
-    case dadStarted(Int)
-    /// `endInstant(at:into:)`.
-    case endOfInstant
-}
-
 /// One input at its time and the actions the arbiter answered with.
 public struct Decision: Sendable, Equatable {
     /// The instant.
@@ -85,13 +61,12 @@ public struct ImpossibleAction: Sendable, Equatable {
 /// records the overlap and invariant 1 names it. A line started over another
 /// line replaces it on the guidance player, as the bus does.
 struct ActionValidator: Sendable {
-    enum LineState: UInt8 { case idle, pending, playing, done }
     enum ReplyState: UInt8 { case idle, begun, active, done }
 
     let tables: ArbiterTables
     /// Each line's duration as last revised (`lineRevised`).
     var durations: [SimTime]
-    var lines: [LineState]
+    var lines: [LineProgress]
     var replies: [ReplyState]
     var chunkReady: [Bool]
     var playingLine: (line: Int, end: SimTime)?

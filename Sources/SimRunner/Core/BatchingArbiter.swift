@@ -25,24 +25,6 @@ package protocol BatchingArbiter: Arbiter {
     func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime)
 }
 
-extension Arbiter {
-    /// Hands `input` to the method it names (`endOfInstant`: `endInstant`).
-    package mutating func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [Action]) {
-        switch input {
-        case .lineEnded(let i): lineEnded(i, at: now, into: &actions)
-        case .stretchEnded(let i): stretchEnded(i, at: now, into: &actions)
-        case .dadEnded(let i): dadEnded(i, at: now, into: &actions)
-        case .earsTimer: earsTimer(at: now, into: &actions)
-        case .lineExpired(let i): lineExpired(i, at: now, into: &actions)
-        case .lineRequested(let i): lineRequested(i, at: now, into: &actions)
-        case .replyBegan(let i): replyBegan(i, at: now, into: &actions)
-        case .chunkReady(let i): chunkReady(i, at: now, into: &actions)
-        case .dadStarted(let i): dadStarted(i, at: now, into: &actions)
-        case .endOfInstant: endInstant(at: now, into: &actions)
-        }
-    }
-}
-
 /// One message of an instant (the protocol's `instant`, or one instant of a `run`) and its answer: the
 /// revisions and inputs it carried, whether it ended the instant, the
 /// actions of each input, and the end's actions and `idle` if it did.

@@ -88,52 +88,32 @@ public struct Simulation: Sendable {
     }
 }
 
-/// The inputs on the queue. Their phase is their place within an instant.
+/// What the queue holds: an arbiter's input, or a road event of the plan
+/// (by index), which only records.
 enum SimEvent: Sendable {
-    case lineEnded(Int)
-    case stretchEnded(Int)
-    case dadEnded(Int)
-    case earsTimer
-    case lineExpired(Int)
-    case lineRequested(Int)
-    case replyBegins(Int)
-    case chunkReady(Int)
-    case dadStarts(Int)
-    /// A road event of the plan (by index) happens.
+    case input(ArbiterInput)
     case road(Int)
 
     /// The arbiter's input this event becomes (a road event is none: it only records).
     var input: ArbiterInput {
         switch self {
-        case .lineEnded(let i): return .lineEnded(i)
-        case .stretchEnded(let i): return .stretchEnded(i)
-        case .dadEnded(let i): return .dadEnded(i)
-        case .earsTimer: return .earsTimer
-        case .lineExpired(let i): return .lineExpired(i)
-        case .lineRequested(let i): return .lineRequested(i)
-        case .replyBegins(let i): return .replyBegan(i)
-        case .chunkReady(let i): return .chunkReady(i)
-        case .dadStarts(let i): return .dadStarted(i)
+        case .input(let input): return input
         case .road: return .endOfInstant
         }
     }
 
-    /// SPEC 4.2: completions (lines, stretches, utterances, the ears' timer),
-    /// then arrivals (stale lines, the road's events, requests, then talk in
-    /// scheduling order). Road events touch only the timeline, so they sit
-    /// among the arrivals just before the requests their fixes may cause.
+    /// Its place within an instant: the input's step (`ArbiterInput.step`,
+    /// SPEC 4.2), with road events among the arrivals just before the
+    /// requests their fixes may cause (they touch only the timeline).
     var phase: UInt8 {
         switch self {
-        case .lineEnded: return 0
-        case .stretchEnded: return 1
-        case .dadEnded: return 2
-        case .earsTimer: return 3
-        case .lineExpired: return 4
-        case .road: return 5
-        case .lineRequested: return 6
-        case .replyBegins, .chunkReady, .dadStarts: return 7
+        case .input(let input): return input.step < Self.roadPhase ? input.step : input.step + 1
+        case .road: return Self.roadPhase
         }
     }
+
+    /// The road's phase: after stale lines, before requests (folded to a constant).
+    @inline(__always) static var roadPhase: UInt8 { ArbiterInput.lineRequested(0).step }
 }
 
 /// The mutable state of one run.
@@ -222,9 +202,9 @@ private struct Run<A: Arbiter> {
             schedule(.lineRequested(i), at: line.at)
             if let expires = line.expires { schedule(.lineExpired(i), at: expires) }
         }
-        for (i, reply) in scenario.replies.enumerated() { schedule(.replyBegins(i), at: reply.at) }
+        for (i, reply) in scenario.replies.enumerated() { schedule(.replyBegan(i), at: reply.at) }
         for (i, utterance) in scenario.dad.enumerated() {
-            schedule(.dadStarts(i), at: utterance.at)
+            schedule(.dadStarted(i), at: utterance.at)
             schedule(.dadEnded(i), at: utterance.at + utterance.duration)
         }
         for (i, record) in records.enumerated() { schedule(.road(i), at: record.t) }
@@ -233,6 +213,9 @@ private struct Run<A: Arbiter> {
     mutating func schedule(_ event: SimEvent, at time: SimTime) {
         loop.schedule(event, at: time, phase: event.phase)
     }
+
+    /// Schedules an input for the arbiter.
+    mutating func schedule(_ input: ArbiterInput, at time: SimTime) { schedule(.input(input), at: time) }
 
     /// A reply begins: its chunks become ready `ready` after now (at once for 0).
     mutating func replyBegins(_ reply: Int, at now: SimTime) {
@@ -298,13 +281,13 @@ private struct Run<A: Arbiter> {
     static func appendInputs(of event: SimEvent, roster: Roster, scenario: Scenario, to list: inout [ArbiterInput]) -> Bool {
         switch event {
         case .road: return false
-        case .replyBegins(let reply):
+        case .input(.replyBegan(let reply)):
             list.append(.replyBegan(reply))
             for stretch in roster.replyStretches[reply] where roster.stretches[stretch].ready == .zero {
                 list.append(.chunkReady(stretch))
             }
             return false
-        case .dadEnded(let utterance):
+        case .input(.dadEnded(let utterance)):
             list.append(.dadEnded(utterance))
             return roster.answer[utterance] != nil && scenario.dad[utterance].reply?.after == .zero
         default:
@@ -327,7 +310,11 @@ private struct Run<A: Arbiter> {
     }
 
     mutating func handle(_ event: SimEvent, at now: SimTime) {
-        switch event {
+        guard case .input(let input) = event else {
+            if case .road(let i) = event { record(now, .road(roster.road.events[i].what)) }
+            return
+        }
+        switch input {
         case .lineEnded(let line): arbiter.lineEnded(line, at: now, into: &actions)
         case .stretchEnded(let stretch): arbiter.stretchEnded(stretch, at: now, into: &actions)
         case .dadEnded(let utterance):
@@ -335,7 +322,7 @@ private struct Run<A: Arbiter> {
             record(now, .dadEnded(UtteranceIndex(utterance), heardMs: heard.ms, lostMs: lost.ms))
             arbiter.dadEnded(utterance, at: now, into: &actions)
             if heard > .zero, let reply = roster.answer[utterance] {
-                schedule(.replyBegins(reply), at: now + scenario.dad[utterance].reply!.after)
+                schedule(.replyBegan(reply), at: now + scenario.dad[utterance].reply!.after)
             }
         case .earsTimer: arbiter.earsTimer(at: now, into: &actions)
         case .lineExpired(let line): arbiter.lineExpired(line, at: now, into: &actions)
@@ -343,19 +330,19 @@ private struct Run<A: Arbiter> {
             record(now, .guidanceRequested(LineIndex(line)))
             if validating { known.lineRequested(line) }
             arbiter.lineRequested(line, at: now, into: &actions)
-        case .replyBegins(let reply): replyBegins(reply, at: now)
+        case .replyBegan(let reply): replyBegins(reply, at: now)
         case .chunkReady(let stretch):
             if validating { known.chunkReady[stretch] = true }
             arbiter.chunkReady(stretch, at: now, into: &actions)
-        case .dadStarts(let utterance):
+        case .dadStarted(let utterance):
             record(now, .dadStarted(UtteranceIndex(utterance)))
             bus.startSpeech(utterance, at: now)
             arbiter.dadStarted(utterance, at: now, into: &actions)
-        case .road(let i):
-            record(now, .road(roster.road.events[i].what))
+        case .endOfInstant:
+            // Never queued: the end of an instant is the loop's, after the queue is empty.
             return
         }
-        perform(at: now, after: event.input)
+        perform(at: now, after: input)
     }
 
     /// Carries out the arbiter's actions, each validated first: the bus
