@@ -24,9 +24,10 @@ campaign() {
   local dir=$1; shift
   "$drivesim" fuzz --jobs 2 --out "$out/fuzz/$dir" "$@" 2>&1 | grep -v ' runs/s)' | sed "s|$out|OUT|g" > "$out/fuzz/$dir.log"
 }
-for mutant in $("$drivesim" fuzz --list-mutants | awk '{print $1}'); do
+mutants=$("$drivesim" fuzz --list-mutants)
+for mutant in $(echo "$mutants" | awk '{print $1}'); do
   runs=2000
-  if "$drivesim" fuzz --list-mutants | grep -q "^$mutant  *breaks road "; then runs=300; fi
+  if echo "$mutants" | grep -q "^$mutant  *breaks road "; then runs=300; fi
   campaign "mutant-$mutant" --seed 1 --runs "$runs" --mutant "$mutant"
 done
 for seed in $(seq 1 20); do campaign "road-$seed" --seed "$seed" --runs 500 --road; done
