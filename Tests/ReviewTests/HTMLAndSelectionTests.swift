@@ -154,10 +154,20 @@ import Darwin
         #expect(!kept.events.isEmpty && kept.events.count < timeline.events.count)
         #expect(kept.events.allSatisfy { $0.kind.rawValue.hasPrefix("dad.") || $0.kind.rawValue.hasPrefix("ears.") })
         #expect(kept.events == timeline.events.filter { [.dad, .ears].contains(EventFamily($0.kind)) })
-        let text = RunCommand.render(timeline, format: "text", width: nil, console: .captured, window: window)
+        let scenario = try Fixtures.scenario("dad-partly-heard")
+        let text = TimelineFormat.text.render(timeline, of: scenario, window: window)
         #expect(text.split(separator: "\n").count == kept.events.count + 1)
-        let json = RunCommand.render(timeline, format: "json", width: nil, console: .captured, window: window)
+        let json = TimelineFormat.json.render(timeline, of: scenario, window: window)
         #expect(Self.array(Self.member(try Self.parse(json), "events")).count == kept.events.count)
+    }
+
+    @Test func everyFormatRendersItselfNoneFallsBackToAnother() throws {
+        let scenario = try Fixtures.scenario("road/gps-gap")
+        let timeline = Simulation(scenario, fault: nil).timeline
+        let outputs = TimelineFormat.allCases.map { $0.render(timeline, of: scenario) }
+        #expect(Set(outputs).count == TimelineFormat.allCases.count, "each format its own output")
+        #expect(TimelineFormat.geojson.render(timeline, of: scenario).contains("\"FeatureCollection\""))
+        #expect(RunCommand.formats == ["text", "json", "lanes", "svg", "trace", "html", "geojson"])
     }
 
     @Test func onlyDadStillShowsWhatTheClosedEarsLost() throws {

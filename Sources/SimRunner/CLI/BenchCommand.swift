@@ -119,20 +119,20 @@ enum BenchCommand: Command {
 
     /// Each format's render time for the 2-hour drive's whole timeline.
     static func benchRender(scale: Int, console: inout Console) {
-        let timeline = Simulation(GeneratedDrive.scenario(seed: 1), fault: nil).timeline
+        let drive = GeneratedDrive.scenario(seed: 1)
+        let timeline = Simulation(drive, fault: nil).timeline
         let repetitions = max(1, 10 / scale)
         console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries):\n")
-        for format in RunCommand.formats {
+        for format in TimelineFormat.allCases {
             var bytes = 0
             let seconds = measure {
                 for _ in 0..<repetitions {
-                    bytes += RunCommand.render(timeline, format: format, width: nil, console: .captured, window: ReviewWindow())
-                        .utf8.count
+                    bytes += format.render(timeline, of: drive).utf8.count
                 }
             }
             let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
             console.out(
-                "  \(pad(format, 6)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB, "
+                "  \(pad(format.rawValue, 7)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB, "
                     + "\(format1(megabytesPerSecond)) MB/s\n")
         }
     }
@@ -165,7 +165,7 @@ enum BenchCommand: Command {
     /// each figure per hour against the 1-hour drive's (1.00 is linear).
     static func benchGrowth(quick: Bool, console: inout Console) {
         let hours = quick ? [1, 2, 4] : [1, 6, 24]
-        let stages = ["decode", "verdict"] + RunCommand.formats
+        let stages = ["decode", "verdict"] + TimelineFormat.allCases.map(\.rawValue)
         var best: [[Double]] = []  // [drive][stage], CPU seconds
         var sizes: [(bytes: Int, events: Int)] = []
         for h in hours {
@@ -181,10 +181,8 @@ enum BenchCommand: Command {
                 figures[1] = min(figures[1], cpuSeconds { verdict = Verdict(scenario, fault: nil) })
                 guard let timeline = verdict?.simulation.timeline else { return }
                 events = timeline.events.count
-                for (k, format) in RunCommand.formats.enumerated() {
-                    figures[2 + k] = min(figures[2 + k], cpuSeconds {
-                        _ = RunCommand.render(timeline, format: format, width: nil, console: .captured, window: ReviewWindow()).utf8.count
-                    })
+                for (k, format) in TimelineFormat.allCases.enumerated() {
+                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = format.render(timeline, of: scenario).utf8.count })
                 }
             }
             best.append(figures)

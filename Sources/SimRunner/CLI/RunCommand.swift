@@ -12,16 +12,8 @@ enum RunCommand: Command {
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
         "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
-    /// The formats of `--format`, one a line (see `render`).
-    static let formats = [
-        "text",
-        "json",
-        "lanes",
-        "svg",
-        "trace",
-        "html",
-        "geojson",
-    ]
+    /// The formats of `--format`, by name.
+    static let formats = TimelineFormat.allCases.map(\.rawValue)
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -72,10 +64,10 @@ enum RunCommand: Command {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
         }
-        let format = args.value("--format") ?? "text"
-        guard formats.contains(format) else {
+        let named = args.value("--format") ?? TimelineFormat.text.rawValue
+        guard let format = TimelineFormat(rawValue: named) else {
             throw DrivesimError.usage(
-                .unknownValue(option: "--format", value: format, allowed: formats, suggestion: suggestion(for: format, among: formats)))
+                .unknownValue(option: "--format", value: named, allowed: formats, suggestion: suggestion(for: named, among: formats)))
         }
         let width = try args.integer("--width", in: 20...1_000_000)
         let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args))
@@ -100,12 +92,12 @@ enum RunCommand: Command {
         // After a process failure the timeline is cut short: only the failure is reported.
         let golden = verdict.processFailed
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
-        if format == "json" {
+        if format == .json {
+            // Streamed: a long drive's JSON is never one string.
             let selected = window.selecting(timeline)
             try console.output(chunks: { selected.writeJSON($0) }, toFile: args.value("--out"))
         } else {
-            let output = format == "geojson" ? timeline.geoJSON(scenario)
-                : render(timeline, format: format, width: width, console: console, window: window)
+            let output = format.render(timeline, of: scenario, width: width ?? (format == .lanes ? console.columns : nil), window: window)
             try console.output(output, toFile: args.value("--out"))
         }
         if let prompts {
@@ -116,18 +108,6 @@ enum RunCommand: Command {
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         return verdict.passed && golden.holds ? 0 : 1
-    }
-
-    /// The timeline in one of `formats`, showing `window` (text and json: the events in it).
-    static func render(_ timeline: Timeline, format: String, width: Int?, console: Console, window: ReviewWindow) -> String {
-        switch format {
-        case "json": return window.selecting(timeline).json
-        case "lanes": return timeline.lanesChart(width: width ?? console.columns, window: window)
-        case "svg": return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
-        case "trace": return timeline.trace(window: window)
-        case "html": return timeline.html(window: window)
-        default: return window.selecting(timeline).text
-        }
     }
 
     /// The scenario in `file`, or on standard input for `-` (named `<stdin>` in errors).

@@ -1,0 +1,36 @@
+import SimRunner
+
+/// The forms a timeline is printed in (`run --format`), one case each, so
+/// that every place that lists, parses or renders them (the CLI, its
+/// completions, `bench`) is led by the compiler to every format.
+public enum TimelineFormat: String, CaseIterable, Sendable {
+    /// The text timeline (docs/timeline.md).
+    case text
+    /// SPEC 5's JSON: `{"scenario": NAME, "events": [...]}`.
+    case json
+    /// A text chart, one lane per voice.
+    case lanes
+    /// A picture.
+    case svg
+    /// The Trace Event format, for Perfetto or chrome://tracing.
+    case trace
+    /// A page that zooms, with the picture and the table.
+    case html
+    /// The road: the route, the fixes and where each line was heard, for a map.
+    case geojson
+
+    /// `timeline` of `scenario` in this format, showing `window` (all but
+    /// `geojson`, which draws the whole drive); `width` in columns for
+    /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
+    public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
+        switch self {
+        case .text: return window.selecting(timeline).text
+        case .json: return window.selecting(timeline).json
+        case .lanes: return timeline.lanesChart(width: width ?? 80, window: window)
+        case .svg: return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
+        case .trace: return timeline.trace(window: window)
+        case .html: return timeline.html(window: window)
+        case .geojson: return timeline.geoJSON(scenario)
+        }
+    }
+}
