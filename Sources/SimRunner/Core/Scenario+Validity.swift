@@ -62,7 +62,7 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         case unknownID(String, kind: IDKind, known: [String])
         /// A matcher value outside its field's fixed set for the event (a rule, a reason, a stage…).
         case unknownValue(String, allowed: [String])
-        /// A `matches` pattern that is refused (not a regular expression, or one that can run away).
+        /// A `matches` pattern that is refused (`TextPattern.Problem`: not of its syntax, too long or too large).
         case invalidPattern(TextPattern.Problem)
         /// A range (`{"min": a, "max": b}`) with neither bound.
         case emptyRange

@@ -89,7 +89,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case unknownID(String, kind: String, suggestion: String?)
         /// A string field's test that is not exactly one of `contains` and `matches`.
         case oneTextTest
-        /// A `matches` pattern that is refused: not a regular expression, or one that could run away.
+        /// A `matches` pattern that is refused: not of the syntax `TextPattern` reads, too long or too large.
         case invalidPattern(TextPattern.Problem)
         /// A range (`{"min": a, "max": b}`) with neither bound.
         case emptyRange
@@ -251,12 +251,9 @@ extension ScenarioError.Reason {
         case .oneTextTest: return "a text test takes one key: {\"contains\": text} or {\"matches\": pattern}"
         case .invalidPattern(let problem):
             switch problem {
-            case .invalid(let why): return "not a regular expression: \(ScenarioError.escaped(why))"
+            case .invalid(let why, let at): return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
             case .tooLong(let n): return "a pattern is at most \(n) characters"
-            case .backreference: return "backreferences and recursion are refused: they can take exponential time"
-            case .nestedRepetition:
-                return "a repeated group holds a quantifier or an alternation (like (a+)+ or (a|b)*): it can take exponential time; repeat a single character or class instead"
-            case .unavailable: return "regular expressions need Swift's Regex (macOS 13 or later)"
+            case .tooComplex(let n): return "the pattern compiles to more than \(n) instructions; repeat fewer times"
             }
         case .emptyRange: return "a range needs \"min\", \"max\" or both"
         case .reversedRange: return "the range's min is above its max"
