@@ -28,6 +28,33 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    @Test func aMalformedMatcherBeyondEqualityIsRefusedBeforeTheRunWithFilePathAndReason() throws {
+        let folder = try Fixtures.temporaryFolder()
+        func scenario(_ third: String) -> String {
+            """
+            { "drivesim": 1, "name": "beyond", "guidance": [ { "id": "g1", "at": 1, "duration": 2, "text": "then left" } ],
+              "expect": [ { "event": "guidance.started" }, { "event": "guidance.ended" },
+                \(third) ] }
+            """
+        }
+        let cases = [
+            (#"{ "event": "guidance.started", "text": { "matches": "(then" } }"#,
+             "pattern.json:3:57: expect[2].text.matches: not a valid pattern at character 1: missing ) for the group"),
+            (#"{ "event": "guidance.ended", "within": 2 }"#, "within.json:3:44: expect[2].within: within counts from since's event; give since too"),
+            (#"{ "event": "guidance.ended", "since": { "event": "guidance.started", "cuont": 1 } }"#,
+             #"since.json:3:83: expect[2].since.cuont: unknown field "cuont" for event "guidance.started"; did you mean "count"?"#),
+        ]
+        for (matcher, message) in cases {
+            let name = String(message.prefix { $0 != ":" })
+            let result = Fixtures.drivesim("run", Fixtures.write(scenario(matcher), name, in: folder))
+            #expect(result.code == 2, "\(name)")
+            #expect(result.stdout.isEmpty, "nothing ran")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+        let good = Fixtures.drivesim("run", Fixtures.write(scenario(#"{ "event": "guidance.ended", "since": { "event": "guidance.started", "text": { "contains": "then" } }, "within": 2 }"#), "good.json", in: folder))
+        #expect(good.code == 0, "\(good.stderr)")
+    }
+
     @Test func runExitsZeroOneOrTwo() throws {
         let folder = try Fixtures.temporaryFolder()
         let pass = Fixtures.drivesim("run", Fixtures.write(Self.passing, "pass.json", in: folder))

@@ -8,7 +8,7 @@ import Testing
 /// The subset of JSON Schema (draft 2020-12) that `drivesim schema` uses:
 /// type, properties, required, additionalProperties, items, enum, const,
 /// minimum, maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems, minLength,
-/// maxLength, oneOf, anyOf, $ref into $defs. Any other keyword is refused,
+/// maxLength, minProperties, maxProperties, dependentRequired, oneOf, anyOf, $ref into $defs. Any other keyword is refused,
 /// so the schema cannot quietly rely on one this validator skips.
 struct SchemaValidator {
     let root: JSONValue
@@ -17,6 +17,7 @@ struct SchemaValidator {
     static let keywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "minimum", "maximum",
         "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength", "oneOf", "anyOf", "$ref",
+        "minProperties", "maxProperties", "dependentRequired",
     ]
 
     /// Every problem of `value` against `schema`, as `path: reason`.
@@ -79,6 +80,19 @@ struct SchemaValidator {
             guard case .string(let s) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
             let length = s.unicodeScalars.count
             return (key == "minLength" ? length >= n : length <= n) ? [] : ["\(path): length \(length) breaks \(key) \(n)"]
+        case "minProperties", "maxProperties":
+            guard case .object(let members) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
+            let ok = key == "minProperties" ? members.count >= n : members.count <= n
+            return ok ? [] : ["\(path): \(members.count) properties breaks \(key) \(n)"]
+        case "dependentRequired":
+            guard case .object(let members) = value.kind, case .object(let dependencies) = rule.kind else { return [] }
+            return dependencies.flatMap { dependency -> [String] in
+                guard members.contains(where: { $0.key == dependency.key }), case .array(let names) = dependency.value.kind else { return [] }
+                return names.compactMap { name in
+                    guard case .string(let n) = name.kind else { return "\(path): bad dependentRequired" }
+                    return members.contains { $0.key == n } ? nil : "\(path): \(dependency.key) without \(n)"
+                }
+            }
         case "oneOf", "anyOf":
             guard case .array(let options) = rule.kind else { return ["\(path): bad \(key)"] }
             let passing = options.filter { errors(value, $0, path).isEmpty }.count
@@ -216,9 +230,9 @@ struct SchemaValidator {
             switch name {
             case "root":
                 #expect(Self.propertyNames(schema) == keys.sorted())
-            case "matcher":
-                guard case .array(let options)? = schema["$defs"]?["matcher"]?["oneOf"]?.kind else {
-                    Issue.record("the matcher is not a oneOf"); continue
+            case "matcher", "anchor":
+                guard case .array(let options)? = schema["$defs"]?[name]?["oneOf"]?.kind else {
+                    Issue.record("the \(name) is not a oneOf"); continue
                 }
                 #expect(options.count == EventKind.allCases.count)
                 for (option, kind) in zip(options, EventKind.allCases) {
@@ -244,7 +258,7 @@ struct SchemaValidator {
                 for m in members {
                     let child = path + "/" + m.key
                     let isDef = path == "#/$defs" && named.contains(m.key)
-                    let isMatcher = path == "#/$defs/matcher" && m.key == "oneOf"
+                    let isMatcher = (path == "#/$defs/matcher" || path == "#/$defs/anchor") && m.key == "oneOf"
                     if isMatcher, case .array(let options) = m.value.kind {
                         for (i, o) in options.enumerated() { walk(o, child + "/\(i)", pinned: true) }
                     } else {
@@ -306,6 +320,38 @@ struct SchemaValidator {
         for tail in bad {
             #expect(try !Self.validate(base + tail).isEmpty, "\(tail)")
             #expect(throws: ScenarioError.self, "\(tail)") { try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json") }
+        }
+    }
+
+    @Test func theSchemaDescribesEveryMatcherFormBeyondEqualityAndRefusesTheMalformed() throws {
+        let base = #"{ "drivesim": 1, "name": "x", "guidance": [ { "id": "g1", "at": 1, "duration": 1, "text": "then" } ], "replies": [ { "id": "r1", "at": 0, "stretches": [ { "id": "s1", "duration": 1 } ] } ], "dad": [ { "id": "u1", "at": 5, "duration": 1, "language": "ko" } ], "expect": [ "#
+        let good = [
+            #"{ "event": "guidance.started", "text": { "contains": "then" } }"#,
+            #"{ "event": "guidance.started", "text": { "matches": "^th" }, "line": { "matches": "g" } }"#,
+            #"{ "event": "dad.ended", "lostMs": { "min": 500, "max": 1000 }, "heardMs": { "max": 0 } }"#,
+            #"{ "event": "guidance.started", "count": { "min": 1 } }"#,
+            #"{ "event": "guidance.started", "since": { "event": "talk.stretch.ended", "stretch": "s1", "at": 1 }, "within": 2 }"#,
+            #"{ "event": "guidance.started", "until": { "event": "dad.started", "language": { "contains": "k" } } }"#,
+        ]
+        let bad = [
+            #"{ "event": "guidance.started", "text": { "contains": "a", "matches": "b" } }"#,
+            #"{ "event": "guidance.started", "text": { } }"#,
+            #"{ "event": "guidance.started", "text": { "contians": "a" } }"#,
+            #"{ "event": "dad.ended", "lostMs": { } }"#,
+            #"{ "event": "dad.ended", "lostMs": { "min": 1.5 } }"#,
+            #"{ "event": "dad.ended", "lostMs": { "contains": "1" } }"#,
+            #"{ "event": "guidance.started", "within": 2 }"#,
+            #"{ "event": "guidance.started", "since": { "event": "guidance.ended", "count": 1 } }"#,
+            #"{ "event": "guidance.started", "since": { "event": "guidance.ended", "since": { "event": "guidance.ended" } } }"#,
+            #"{ "event": "guidance.requested", "urgent": { "min": 1 } }"#,
+        ]
+        for matcher in good {
+            #expect(try Self.validate(base + matcher + " ] }").isEmpty, "\(matcher)")
+            #expect(throws: Never.self, "\(matcher)") { try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json") }
+        }
+        for matcher in bad {
+            #expect(try !Self.validate(base + matcher + " ] }").isEmpty, "\(matcher)")
+            #expect(throws: ScenarioError.self, "\(matcher)") { try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json") }
         }
     }
 

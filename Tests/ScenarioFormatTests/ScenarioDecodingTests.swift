@@ -195,7 +195,7 @@ let badScenarios: [BadScenario] = [
     BadScenario("negative count", scenario(matcher(#""event": "guidance.ended", "count": -1"#)), "expect[0].count", .negative),
     BadScenario("fractional count", scenario(matcher(#""event": "guidance.ended", "count": 1.5"#)), "expect[0].count", .wrongType(expected: .integer)),
     BadScenario("matcher not an object", scenario(#""expect": ["guidance.ended"]"#), "expect[0]", .wrongType(expected: .object)),
-] + badMatchers + badRoads
+] + badMatchers + badMatchersBeyondEquality + badRoads
 
 /// A road with one maneuver, `m1`, and a drive, as a root member.
 private let roadM1 = #""road": {"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left"}]}, "drive": {"speeds": [{"from": 0, "kmh": 50}]}}"#
@@ -271,6 +271,84 @@ let badMatchers: [BadScenario] = [
     BadScenario("maneuver with a line's id", scenario(#""guidance": [{"id": "m1", "at": 2, "duration": 1}], "# + roadM1),
                 "road.route.maneuvers[0].id", .duplicateID("m1", firstAt: "guidance[0].id")),
 ]
+
+/// Matchers beyond equality (SPEC 6) that are malformed: each refused
+/// before the run with its path (down to the key inside the test) and reason.
+let badMatchersBeyondEquality: [BadScenario] = {
+    let items = line + ", " + reply + ", " + dad + ", "
+    func bad(_ label: String, _ body: String, _ path: String, _ reason: ScenarioError.Reason) -> BadScenario {
+        // The bad matcher is the third, after two good ones.
+        let good = #"{"event": "guidance.ended"}, {"event": "guidance.started", "line": "g1"}, "#
+        return BadScenario(label, scenario(items + #""expect": ["# + good + "{" + body + "}]"), path, reason)
+    }
+    return [
+        bad("pattern that does not close its group", #""event": "guidance.started", "text": {"matches": "(then"}"#,
+            "expect[2].text.matches", .invalidPattern(.invalid("missing ) for the group", at: 1))),
+        bad("pattern with a backreference", #""event": "guidance.started", "text": {"matches": "(a)\\1"}"#,
+            "expect[2].text.matches", .invalidPattern(.invalid("backreferences (\\1) are not supported", at: 4))),
+        bad("pattern with lookahead", #""event": "guidance.started", "text": {"matches": "then(?= turn)"}"#,
+            "expect[2].text.matches", .invalidPattern(.invalid("(? groups other than (?: and (?<name> (lookaround, options) are not supported", at: 6))),
+        bad("pattern too large", #""event": "guidance.started", "text": {"matches": "a{9999}b{9999}"}"#,
+            "expect[2].text.matches", .invalidPattern(.tooComplex(maxInstructions: 10_000))),
+        bad("empty pattern", #""event": "guidance.started", "text": {"matches": ""}"#, "expect[2].text.matches", .emptyString),
+        bad("empty contains", #""event": "guidance.started", "text": {"contains": ""}"#, "expect[2].text.contains", .emptyString),
+        bad("pattern a number", #""event": "guidance.started", "text": {"matches": 1}"#, "expect[2].text.matches", .wrongType(expected: .string)),
+        bad("contains misspelt", #""event": "guidance.started", "text": {"contians": "then"}"#,
+            "expect[2].text.contians", .unknownKey("contians", suggestion: "contains")),
+        bad("contains and matches together", #""event": "guidance.started", "text": {"contains": "a", "matches": "b"}"#, "expect[2].text", .oneTextTest),
+        bad("empty text test", #""event": "guidance.started", "text": {}"#, "expect[2].text", .oneTextTest),
+        bad("range on a string field", #""event": "guidance.started", "line": {"min": 1}"#, "expect[2].line.min", .unknownKey("min", suggestion: nil)),
+        bad("text test on an integer field", #""event": "dad.ended", "lostMs": {"contains": "5"}"#,
+            "expect[2].lostMs.contains", .unknownKey("contains", suggestion: nil)),
+        bad("range on a flag", #""event": "guidance.requested", "urgent": {"min": 1}"#, "expect[2].urgent", .wrongType(expected: .boolean)),
+        bad("range bound a fraction", #""event": "dad.ended", "lostMs": {"min": 0.5}"#, "expect[2].lostMs.min", .wrongType(expected: .integer)),
+        bad("range bound a string", #""event": "dad.ended", "lostMs": {"max": "1000"}"#, "expect[2].lostMs.max", .wrongType(expected: .integer)),
+        bad("range misspelt", #""event": "dad.ended", "lostMs": {"mn": 500}"#, "expect[2].lostMs.mn", .unknownKey("mn", suggestion: "min")),
+        bad("empty range", #""event": "dad.ended", "lostMs": {}"#, "expect[2].lostMs", .emptyRange),
+        bad("reversed range", #""event": "dad.ended", "lostMs": {"min": 1000, "max": 500}"#, "expect[2].lostMs", .reversedRange),
+        bad("range on a field of another event", #""event": "guidance.ended", "lostMs": {"min": 1}"#,
+            "expect[2].lostMs", .unknownField("lostMs", event: "guidance.ended", suggestion: nil)),
+        bad("count range reversed", #""event": "guidance.ended", "count": {"min": 2, "max": 1}"#, "expect[2].count", .reversedRange),
+        bad("count range below zero", #""event": "guidance.ended", "count": {"min": -1}"#, "expect[2].count.min", .negative),
+        bad("count range empty", #""event": "guidance.ended", "count": {}"#, "expect[2].count", .emptyRange),
+        bad("count range a fraction", #""event": "guidance.ended", "count": {"max": 1.5}"#, "expect[2].count.max", .wrongType(expected: .integer)),
+        bad("count range misspelt", #""event": "guidance.ended", "count": {"maxx": 1}"#, "expect[2].count.maxx", .unknownKey("maxx", suggestion: "max")),
+        bad("within without since", #""event": "guidance.ended", "within": 2"#, "expect[2].within", .withinWithoutSince),
+        bad("within with only until", #""event": "guidance.ended", "until": {"event": "guidance.started"}, "within": 2"#,
+            "expect[2].within", .withinWithoutSince),
+        bad("within not whole milliseconds", #""event": "guidance.ended", "since": {"event": "guidance.started"}, "within": 0.0005"#,
+            "expect[2].within", .notWholeMilliseconds),
+        bad("within above an hour", #""event": "guidance.ended", "since": {"event": "guidance.started"}, "within": 3600.001"#,
+            "expect[2].within", .tooLarge(limitSeconds: 3600)),
+        bad("within negative", #""event": "guidance.ended", "since": {"event": "guidance.started"}, "within": -1"#, "expect[2].within", .negative),
+        bad("within misspelt", #""event": "guidance.ended", "since": {"event": "guidance.started"}, "withn": 2"#,
+            "expect[2].withn", .unknownField("withn", event: "guidance.ended", suggestion: "within")),
+        bad("since misspelt", #""event": "guidance.ended", "snice": {"event": "guidance.started"}"#,
+            "expect[2].snice", .unknownField("snice", event: "guidance.ended", suggestion: "since")),
+        bad("since not an object", #""event": "guidance.ended", "since": "guidance.started""#, "expect[2].since", .wrongType(expected: .object)),
+        bad("since without an event", #""event": "guidance.ended", "since": {"line": "g1"}"#, "expect[2].since", .missingField("event")),
+        bad("since of an unknown event", #""event": "guidance.ended", "since": {"event": "talk.stretch.endd"}"#, "expect[2].since.event",
+            .unknownValue("talk.stretch.endd", allowed: EventKind.allCases.map(\.rawValue), suggestion: "talk.stretch.ended")),
+        bad("since naming a stretch that does not exist", #""event": "guidance.ended", "since": {"event": "talk.stretch.ended", "stretch": "s2"}"#,
+            "expect[2].since.stretch", .unknownID("s2", kind: "stretch", suggestion: "s1")),
+        bad("since with a bad pattern", #""event": "guidance.ended", "since": {"event": "guidance.started", "text": {"matches": "a{2,1}"}}"#,
+            "expect[2].since.text.matches", .invalidPattern(.invalid("{2,1}: the upper bound is below the lower", at: 2))),
+        bad("since with a reversed range", #""event": "guidance.ended", "since": {"event": "dad.ended", "lostMs": {"min": 2, "max": 1}}"#,
+            "expect[2].since.lostMs", .reversedRange),
+        bad("since inside since", #""event": "guidance.ended", "since": {"event": "guidance.started", "since": {"event": "guidance.requested"}}"#,
+            "expect[2].since.since", .notInAnchor("since")),
+        bad("until inside since", #""event": "guidance.ended", "since": {"event": "guidance.started", "until": {"event": "guidance.requested"}}"#,
+            "expect[2].since.until", .notInAnchor("until")),
+        bad("within inside until", #""event": "guidance.ended", "until": {"event": "guidance.started", "within": 1}"#,
+            "expect[2].until.within", .notInAnchor("within")),
+        bad("count inside until", #""event": "guidance.ended", "until": {"event": "guidance.started", "count": 1}"#,
+            "expect[2].until.count", .notInAnchor("count")),
+        bad("count range inside since", #""event": "guidance.ended", "since": {"event": "guidance.started", "count": {"min": 1}}"#,
+            "expect[2].since.count", .notInAnchor("count")),
+        bad("until with at and between", #""event": "guidance.ended", "until": {"event": "guidance.started", "at": 1, "between": [0, 2]}"#,
+            "expect[2].until", .atAndBetween),
+    ]
+}()
 
 /// A scenario whose road section is `body` after a language and `points`.
 private func road(_ body: String, points: String = roadPoints) -> String {

@@ -68,6 +68,22 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
             t.expect.append(one)
             return t.isValid
         }
+        // Beyond equality: some fields tested, a count range, since/until (SPEC 6).
+        for (k, field) in matcher.fields.enumerated().reversed() where rng.chance(40) {
+            switch field.value {
+            case .string(let text): matcher.tests.append((field: field.field, test: rng.chance(50) ? .contains(text) : .matches("^" + text + "$")))
+            case .int(let x):
+                let low: Int64? = rng.chance(70) ? x : nil
+                matcher.tests.append((field: field.field, test: .range(Bounds(min: low, max: low == nil || rng.chance(50) ? x + 1 : nil))))
+            case .bool: continue
+            }
+            matcher.fields.remove(at: k)
+        }
+        matcher.tests.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+        if matcher.count == nil, rng.chance(30) { matcher.countRange = Bounds(min: rng.chance(50) ? 1 : nil, max: 4) }
+        if rng.chance(30) { matcher.since = Matcher(event: rng.pick(EventKind.allCases), when: rng.chance(50) ? .anywhere : .at(a)) }
+        if matcher.since != nil, rng.chance(50) { matcher.within = ms(0...3_600_000) }
+        if rng.chance(30) { matcher.until = Matcher(event: rng.pick(EventKind.allCases), when: rng.chance(50) ? .anywhere : .between(a, b)) }
         s.expect.append(matcher)
     }
     return s
@@ -153,14 +169,53 @@ private func randomScenario(_ rng: inout SplitMix64) -> Scenario {
         #expect(try decode(ScenarioEncoder.encode(s)) == s)
     }
 
+    @Test func everyMatcherFormBeyondEqualityRoundTrips() throws {
+        var near = Matcher(event: .guidanceStarted, fields: [(field: .line, value: .string("g1"))], path: "expect[0]")
+        near.tests = [(field: .language, test: .matches("^(en|ko)$")), (field: .text, test: .contains("then \"left\""))]
+        near.since = Matcher(event: .stretchEnded, fields: [(field: .stretch, value: .string("s1"))], when: .at(SimTime(ms: 3000)))
+        near.within = SimTime(ms: 2000)
+        var lost = Matcher(event: .dadEnded, path: "expect[1]")
+        lost.tests = [(field: .heardMs, test: .range(Bounds(max: 0))), (field: .lostMs, test: .range(Bounds(min: 500, max: 1000)))]
+        lost.until = Matcher(event: .replyAbandoned, when: .between(.zero, SimTime(ms: 9000)))
+        var some = Matcher(event: .stretchStarted, path: "expect[2]")
+        some.countRange = Bounds(min: 1)
+        var few = Matcher(event: .stretchCut, path: "expect[3]")
+        few.countRange = Bounds(min: 0, max: 2)
+        let s = Scenario(
+            name: "beyond",
+            guidance: [GuidanceLine(id: "g1", at: SimTime(ms: 2000), duration: SimTime(ms: 2000), text: "then \"left\"", language: .en)],
+            replies: [Scenario.Reply(id: "r1", at: .zero, stretches: [Scenario.Stretch(id: "s1", duration: SimTime(ms: 3000))])],
+            expect: [near, lost, some, few])
+        try s.validate()
+        let encoded = ScenarioEncoder.encode(s)
+        let text = String(decoding: encoded, as: UTF8.self)
+        #expect(text.contains(#""text": {\#n        "contains": "then \"left\""\#n      }"#), "\(text)")
+        #expect(text.contains(#""within": 2"#) && text.contains(#""min": 500"#) && text.contains(#""until": {"#))
+        let decoded = try decode(encoded)
+        #expect(decoded == s)
+        #expect(decoded.expect[0].since == near.since && decoded.expect[1].until == lost.until)
+        #expect(decoded.expect[0] != s.expect[1], "matchers that differ are not equal")
+        var other = near
+        other.within = SimTime(ms: 2001)
+        #expect(other != near, "within is compared")
+        other = near
+        other.since?.when = .anywhere
+        #expect(other != near, "since is compared")
+        #expect(ScenarioEncoder.encode(decoded) == encoded, "encoding is a fixed point")
+    }
+
     @Test func randomScenariosRoundTrip() throws {
+        var beyond = 0
         for seed: UInt64 in 0..<300 {
             var rng = SplitMix64(seed: seed)
             let s = randomScenario(&rng)
+            #expect(s.isValid, "seed \(seed)")
+            beyond += s.expect.count { !$0.tests.isEmpty || $0.since != nil || $0.until != nil || $0.countRange != nil }
             let encoded = ScenarioEncoder.encode(s)
             let decoded = try #require(try? decode(encoded), "seed \(seed): \(String(decoding: encoded, as: UTF8.self))")
             #expect(decoded == s, "seed \(seed)")
             #expect(ScenarioEncoder.encode(decoded) == encoded, "seed \(seed)")
         }
+        #expect(beyond > 50, "the random matchers go beyond equality")
     }
 }

@@ -160,7 +160,15 @@ enum ScenarioSchema {
             ], required: ["id", "at", "duration", "language"])),
             ("dadReply", object(ScenarioKeys.dadReply, [("id", ref("id")), ("after", ref("duration")), ("stretches", stretchesList)],
                                 required: ["id", "stretches"])),
-            ("matcher", .object([("oneOf", .array(EventKind.allCases.map(matcher)))])),
+            ("matcher", .object([("oneOf", .array(EventKind.allCases.map { matcher($0) }))])),
+            ("anchor", .object([("oneOf", .array(EventKind.allCases.map { matcher($0, anchor: true) }))])),
+            ("textTest", adding(object(ScenarioKeys.textTest, [("contains", nonEmpty), ("matches", nonEmpty)]), [
+                ("minProperties", .integer(1)), ("maxProperties", .integer(1)),
+                description("contains: the text appears in the field; matches: a regular expression (Swift Regex syntax) finds a match in it"),
+            ])),
+            ("range", adding(object(ScenarioKeys.range, [("min", type("integer")), ("max", type("integer"))]), [
+                ("minProperties", .integer(1)), description("inclusive; min at most max"),
+            ])),
             ("window", object(ScenarioKeys.window, [("from", ref("time")), ("to", ref("time"))], required: ["from", "to"])),
             ("windows", list(ref("window"))),
         ]
@@ -168,27 +176,47 @@ enum ScenarioSchema {
         return defs
     }
 
-    /// The matcher of one event kind: its name, when, how many, and its fields, typed.
-    static func matcher(_ kind: EventKind) -> JSONValue {
+    /// The matcher of one event kind: its name, when, how many, relative to
+    /// what, and its fields, typed; a string field takes a text test and an
+    /// integer one a range. The matcher of a `since` or `until` (`anchor`)
+    /// takes only its name, when and fields.
+    static func matcher(_ kind: EventKind, anchor: Bool = false) -> JSONValue {
         let rules = enumeration(Rule.allCases.map(\.rawValue))
         var typed: [(String, JSONValue)] = [
             ("event", .object([("const", .string(kind.rawValue))])),
             ("at", ref("time")),
             ("between", .object([("type", .string("array")), ("items", ref("time")), ("minItems", .integer(2)), ("maxItems", .integer(2))])),
-            ("count", .object([("type", .string("integer")), ("minimum", .integer(0))])),
         ]
+        if !anchor {
+            typed += [
+                ("count", oneOf([.object([("type", .string("integer")), ("minimum", .integer(0))]), ref("range")])),
+                ("since", ref("anchor")),
+                ("until", ref("anchor")),
+                ("within", seconds(0...maxDuration, "seconds after since's event, at most")),
+            ]
+        }
         for field in kind.fields {
             let schema: JSONValue
             switch (field, field.type) {
-            case (.language, _): schema = ref("language")
-            case (.rule, _) where !kind.isRoad: schema = rules
-            case (_, .int): schema = type("integer")
+            case (.language, _): schema = oneOf([ref("language"), ref("textTest")])
+            case (.rule, _) where !kind.isRoad: schema = oneOf([rules, ref("textTest")])
+            case (_, .int): schema = oneOf([type("integer"), ref("range")])
             case (_, .bool): schema = boolean
-            case (_, .string): schema = string
+            case (_, .string): schema = oneOf([string, ref("textTest")])
             }
             typed.append((field.rawValue, schema))
         }
-        return object(ScenarioKeys.matcher + kind.fields.map(\.rawValue), typed, required: ["event"])
+        let keys = anchor ? ScenarioKeys.anchor : ScenarioKeys.matcher
+        let object = object(keys + kind.fields.map(\.rawValue), typed, required: ["event"])
+        return anchor ? object : adding(object, [("dependentRequired", .object([("within", .array([.string("since")]))]))])
+    }
+
+    static func oneOf(_ options: [JSONValue]) -> JSONValue { .object([("oneOf", .array(options))]) }
+
+    /// `value`, an object, with `members` added at its end.
+    static func adding(_ value: JSONValue, _ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        guard case .object(let own) = value.kind else { return value }
+        return .object(own + members)
     }
 
     static var roadDefinitions: [(key: String, value: JSONValue)] {

@@ -62,6 +62,18 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         case unknownID(String, kind: IDKind, known: [String])
         /// A matcher value outside its field's fixed set for the event (a rule, a reason, a stage…).
         case unknownValue(String, allowed: [String])
+        /// A `matches` pattern that is refused (`TextPattern.Problem`: not of its syntax, too long or too large).
+        case invalidPattern(TextPattern.Problem)
+        /// A range (`{"min": a, "max": b}`) with neither bound.
+        case emptyRange
+        /// A range whose `min` is above its `max`.
+        case reversedRange
+        /// `within` on a matcher without `since`.
+        case withinWithoutSince
+        /// A key a matcher inside `since` or `until` does not take: `since`, `until`, `within` or `count`.
+        case notInAnchor(String)
+        /// A field, or the count, given two tests (an equal value and a test, or `count` and a count range).
+        case testedTwice(String)
         /// A road the planner cannot take (`RoadSetup.validate()`); the path
         /// is `road` and the road problem's own path below it.
         case road(RoadSetup.Problem.Reason)
@@ -286,26 +298,75 @@ private struct Validation {
         guard !s.expect.isEmpty else { return }
         let domains = Domains(self)
         for (i, matcher) in s.expect.enumerated() {
-            let path: [Step] = [.key("expect"), .index(i)]
-            switch matcher.when {
-            case .anywhere: break
-            case .at(let t): try time(t, path + [.key("at")])
-            case .between(let a, let b):
-                try time(a, path + [.key("between"), .index(0)])
-                try time(b, path + [.key("between"), .index(1)])
-                if a > b { throw fail(.reversedWindow, path + [.key("between")]) }
-            }
-            if let n = matcher.count, n < 0 { throw fail(.negative, path + [.key("count")]) }
-            for (field, value) in matcher.fields {
-                let fPath = path + [.key(field.rawValue)]
-                guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
-                switch (field.type, value) {
-                case (.string, .string(let text)): try domains.check(text, field, matcher.event, fPath)
-                case (.int, .int), (.bool, .bool): break
-                default: throw fail(.wrongType(field.type), fPath)
-                }
+            try check(matcher, [.key("expect"), .index(i)], domains)
+        }
+    }
+
+    /// One matcher, and the matchers of its `since` and `until` (which take none of their own).
+    func check(_ matcher: Matcher, _ path: [Step], _ domains: Domains, inner: Bool = false) throws(ScenarioProblem) {
+        switch matcher.when {
+        case .anywhere: break
+        case .at(let t): try time(t, path + [.key("at")])
+        case .between(let a, let b):
+            try time(a, path + [.key("between"), .index(0)])
+            try time(b, path + [.key("between"), .index(1)])
+            if a > b { throw fail(.reversedWindow, path + [.key("between")]) }
+        }
+        if inner {
+            // The first event it finds is all that counts: nothing nests, nothing is counted.
+            for (key, present) in [("since", matcher.since != nil), ("until", matcher.until != nil), ("within", matcher.within != nil),
+                                   ("count", matcher.count != nil || matcher.countRange != nil)] where present {
+                throw fail(.notInAnchor(key), path + [.key(key)])
             }
         }
+        if let n = matcher.count, n < 0 { throw fail(.negative, path + [.key("count")]) }
+        if let range = matcher.countRange {
+            if matcher.count != nil { throw fail(.testedTwice("count"), path + [.key("count")]) }
+            try bounds(range, path + [.key("count")], nonNegative: true)
+        }
+        var named = Set<Field>()
+        for (field, value) in matcher.fields {
+            let fPath = path + [.key(field.rawValue)]
+            guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
+            if !named.insert(field).inserted { throw fail(.testedTwice(field.rawValue), fPath) }
+            switch (field.type, value) {
+            case (.string, .string(let text)): try domains.check(text, field, matcher.event, fPath)
+            case (.int, .int), (.bool, .bool): break
+            default: throw fail(.wrongType(field.type), fPath)
+            }
+        }
+        for (field, test) in matcher.tests {
+            let fPath = path + [.key(field.rawValue)]
+            guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
+            if !named.insert(field).inserted { throw fail(.testedTwice(field.rawValue), fPath) }
+            switch (field.type, test) {
+            case (.string, .contains(let text)):
+                if text.isEmpty { throw fail(.emptyString, fPath + [.key("contains")]) }
+            case (.string, .matches(let pattern)):
+                if pattern.isEmpty { throw fail(.emptyString, fPath + [.key("matches")]) }
+                if let problem = TextPattern.problem(in: pattern) { throw fail(.invalidPattern(problem), fPath + [.key("matches")]) }
+            case (.int, .range(let range)): try bounds(range, fPath, nonNegative: false)
+            default: throw fail(.wrongType(field.type), fPath)
+            }
+        }
+        if let within = matcher.within {
+            if matcher.since == nil && !inner { throw fail(.withinWithoutSince, path + [.key("within")]) }
+            try span(within, path + [.key("within")])
+        }
+        if !inner {
+            if let since = matcher.since { try check(since, path + [.key("since")], domains, inner: true) }
+            if let until = matcher.until { try check(until, path + [.key("until")], domains, inner: true) }
+        }
+    }
+
+    /// A range: at least one bound, `min <= max`, and (for a count) neither below zero.
+    func bounds(_ range: Bounds, _ path: [Step], nonNegative: Bool) throws(ScenarioProblem) {
+        if range.min == nil && range.max == nil { throw fail(.emptyRange, path) }
+        if nonNegative {
+            if let a = range.min, a < 0 { throw fail(.negative, path + [.key("min")]) }
+            if let b = range.max, b < 0 { throw fail(.negative, path + [.key("max")]) }
+        }
+        if let a = range.min, let b = range.max, a > b { throw fail(.reversedRange, path) }
     }
 }
 

@@ -129,17 +129,61 @@ extension ExpectationFailure {
     /// (the position when the matcher came from a file).
     public var summary: String {
         let e = matcher
-        var what = e.event.rawValue
-        for (field, value) in e.fields { what += " \(field.rawValue)=\(value)" }
-        switch e.when {
-        case .anywhere: break
-        case .at(let t): what += " at \(t)"
-        case .between(let a, let b): what += " between \(a) and \(b)"
+        let quantity: String
+        if let count = e.count {
+            quantity = "exactly \(count) × "
+        } else if let range = e.countRange {
+            switch (range.min, range.max) {
+            case (let a?, let b?): quantity = "\(a) to \(b) × "
+            case (let a?, nil): quantity = "at least \(a) × "
+            case (nil, let b?): quantity = "at most \(b) × "
+            case (nil, nil): quantity = ""
+            }
+        } else {
+            quantity = ""
         }
-        let quantity = e.count.map { "exactly \($0) × " } ?? ""
         let got = found == 0 ? "found none" : "found \(found)"
         let position = e.line > 0 ? " (line \(e.line), column \(e.column))" : ""
-        return "\(e.path)\(position): expected \(quantity)\(what); \(got)"
+        return "\(e.path)\(position): expected \(quantity)\(e.what); \(got)"
+    }
+}
+
+extension Matcher {
+    /// What the matcher wants, in one line: `guidance.started line="g1" text contains "then" at 00:04.000`,
+    /// then its `since` and `until` in parentheses (`since (talk.stretch.ended stretch="s1") within 2 s`).
+    public var what: String {
+        var out = event.rawValue
+        if tests.isEmpty {
+            for (field, value) in fields { out += " \(field.rawValue)=\(value)" }
+        } else {
+            var parts = fields.map { (name: $0.field.rawValue, text: "\($0.field.rawValue)=\($0.value)") }
+            parts += tests.map { (name: $0.field.rawValue, text: "\($0.field.rawValue) \($0.test)") }
+            parts.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            for part in parts { out += " " + part.text }
+        }
+        switch when {
+        case .anywhere: break
+        case .at(let t): out += " at \(t)"
+        case .between(let a, let b): out += " between \(a) and \(b)"
+        }
+        if let since { out += " since (\(since.what))" }
+        if let within { out += " within \(Matcher.seconds(within))" }
+        if let until { out += " until (\(until.what))" }
+        return out
+    }
+
+    /// A span of time in seconds for messages: `2 s`, `0.5 s`, `-1.25 s`.
+    public static func seconds(_ t: SimTime) -> String {
+        let magnitude = t.ms.magnitude
+        var text = String(magnitude / 1000)
+        let millis = magnitude % 1000
+        if millis > 0 {
+            var digits = String(millis)
+            digits = String(repeating: "0", count: 3 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return (t.ms < 0 ? "-" : "") + text + " s"
     }
 }
 

@@ -49,6 +49,12 @@ extension Decoding {
             return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
+        case .invalidPattern(let problem): return .invalidPattern(problem)
+        case .emptyRange: return .emptyRange
+        case .reversedRange: return .reversedRange
+        case .withinWithoutSince: return .withinWithoutSince
+        case .notInAnchor(let key): return .notInAnchor(key)
+        case .testedTwice(let key): return .testedTwice(key)
         case .road(let road): return roadReason(road)
         }
     }

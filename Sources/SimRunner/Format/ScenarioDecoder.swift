@@ -360,13 +360,24 @@ struct Decoding {
             case "at": at = (try seconds(member.value, memberPath, .time), member.value)
             case "between": between = try window(member.value, memberPath)
             case "count":
+                if case .object = member.value.kind {
+                    expectation.countRange = try bounds(member.value, memberPath)
+                    continue
+                }
                 let n = try integer(member.value, memberPath)
                 if n < 0 { throw fail(.negative, memberPath, member.value) }
                 guard let count = Int(exactly: n) else { throw fail(.integerOutOfRange, memberPath, member.value) }
                 expectation.count = count
+            case "since": expectation.since = try self.expectation(member.value, memberPath)
+            case "until": expectation.until = try self.expectation(member.value, memberPath)
+            case "within": expectation.within = try seconds(member.value, memberPath, .duration)
             default:
                 if let field = kind.fields.first(where: { $0.rawValue == member.key }) {
-                    expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
+                    if case .object = member.value.kind, field.type != .bool {
+                        expectation.tests.append((field: field, test: try fieldTest(member.value, memberPath, field)))
+                    } else {
+                        expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
+                    }
                     continue
                 }
                 let hint = suggestion(for: member.key, among: allowed + ScenarioKeys.matcher)
@@ -381,6 +392,7 @@ struct Decoding {
         }
         // Canonical order, so key order in the file does not matter.
         expectation.fields.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+        expectation.tests.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
         return expectation
     }
 
@@ -391,6 +403,31 @@ struct Decoding {
         let to = try seconds(items[1], Decoding.join(path, 1), .time)
         if from > to { throw fail(.reversedWindow, path, value) }
         return (from, to)
+    }
+
+    /// A field tested beyond equality (SPEC 6): `{"contains": S}` or
+    /// `{"matches": R}` for a string field, `{"min": a, "max": b}` for an
+    /// integer one. The pattern, an empty range and `min > max` are
+    /// `Scenario.validate()`'s to refuse.
+    func fieldTest(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldTest {
+        switch field.type {
+        case .int: return .range(try bounds(value, path))
+        case .bool: throw fail(.wrongType(expected: .boolean), path, value)
+        case .string:
+            let fields = try object(value, path, allowed: ScenarioKeys.textTest)
+            guard fields.members.count == 1, let member = fields.members.first else { throw fail(.oneTextTest, path, value) }
+            let text = try string(member.value, fields.path(member.key))
+            return member.key == "contains" ? .contains(text) : .matches(text)
+        }
+    }
+
+    /// `{"min": a, "max": b}`, integers, either left out.
+    func bounds(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bounds {
+        let fields = try object(value, path, allowed: ScenarioKeys.range)
+        var bounds = Bounds()
+        if let v = fields.optional("min") { bounds.min = try integer(v, fields.path("min")) }
+        if let v = fields.optional("max") { bounds.max = try integer(v, fields.path("max")) }
+        return bounds
     }
 
     /// Strictly typed: integers for millisecond fields, a boolean for
@@ -423,7 +460,14 @@ package enum ScenarioKeys {
     /// Pippa's answer to an utterance, `dad[].reply`.
     package static let dadReply = ["id", "after", "stretches"]
     /// The keys every matcher takes besides its event kind's fields, `expect[]`.
-    package static let matcher = ["event", "at", "between", "count"]
+    package static let matcher = ["event", "at", "between", "count", "since", "until", "within"]
+    /// The keys a matcher inside `since` or `until` takes besides its event kind's fields (`drivesim schema`;
+    /// the decoder reads it as a matcher and `Scenario.validate()` refuses the rest by name).
+    package static let anchor = ["event", "at", "between"]
+    /// A string field's test, `expect[].<field>`: exactly one of these.
+    package static let textTest = ["contains", "matches"]
+    /// An integer field's or the count's range, `expect[].<field>` and `expect[].count`.
+    package static let range = ["min", "max"]
     /// A time window, `{ from, to }` (outages, background, segments, gaps).
     package static let window = ["from", "to"]
     /// `road`.
@@ -477,7 +521,7 @@ package enum ScenarioKeys {
     /// Every list above by name, for tests that hold the schema to the decoder.
     package static let all: [(name: String, keys: [String])] = [
         ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
-        ("dadReply", dadReply), ("matcher", matcher), ("window", window), ("road", road), ("route", route), ("point", point),
+        ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
         ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),

@@ -90,6 +90,7 @@ public enum ScenarioEncoder {
         case .between(let a, let b): members.append(("between", .array([seconds(a), seconds(b)])))
         }
         if let c = e.count { members.append(("count", .integer(c))) }
+        if let r = e.countRange { members.append(("count", bounds(r))) }
         for field in e.fields {
             switch field.value {
             case .string(let s): members.append((field.field.rawValue, .string(s)))
@@ -97,6 +98,24 @@ public enum ScenarioEncoder {
             case .bool(let b): members.append((field.field.rawValue, .bool(b)))
             }
         }
+        for (field, test) in e.tests {
+            switch test {
+            case .contains(let s): members.append((field.rawValue, .object([("contains", .string(s))])))
+            case .matches(let r): members.append((field.rawValue, .object([("matches", .string(r))])))
+            case .range(let b): members.append((field.rawValue, bounds(b)))
+            }
+        }
+        if let since = e.since { members.append(("since", expectation(since))) }
+        if let until = e.until { members.append(("until", expectation(until))) }
+        if let within = e.within { members.append(("within", seconds(within))) }
+        return .object(members)
+    }
+
+    /// `{"min": a, "max": b}`, leaving out a bound that is not there.
+    static func bounds(_ b: Bounds) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if let a = b.min { members.append(("min", .integer(a))) }
+        if let z = b.max { members.append(("max", .integer(z))) }
         return .object(members)
     }
 }

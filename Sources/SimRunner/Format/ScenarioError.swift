@@ -87,6 +87,20 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         /// `line or utterance`…) in the scenario, road maneuvers and
         /// generated lines included.
         case unknownID(String, kind: String, suggestion: String?)
+        /// A string field's test that is not exactly one of `contains` and `matches`.
+        case oneTextTest
+        /// A `matches` pattern that is refused: not of the syntax `TextPattern` reads, too long or too large.
+        case invalidPattern(TextPattern.Problem)
+        /// A range (`{"min": a, "max": b}`) with neither bound.
+        case emptyRange
+        /// A range whose `min` is above its `max`.
+        case reversedRange
+        /// `within` without `since`.
+        case withinWithoutSince
+        /// A key that a matcher inside `since` or `until` does not take (`since`, `until`, `within`, `count`).
+        case notInAnchor(String)
+        /// A field, or the count, tested twice.
+        case testedTwice(String)
         /// An id that a line generated from the road carries
         /// (`<maneuver>.<stage>`, `reroute<n>.off`, `reroute<n>.back`): two lines would share it.
         case generatedLineID(String)
@@ -234,6 +248,19 @@ extension ScenarioError.Reason {
         case .reversedWindow: return "between's start is after its end"
         case .unknownID(let id, let kind, let suggestion):
             return "no \(kind) of this scenario has the id \(quoted(id))" + didYouMean(suggestion)
+        case .oneTextTest: return "a text test takes one key: {\"contains\": text} or {\"matches\": pattern}"
+        case .invalidPattern(let problem):
+            switch problem {
+            case .invalid(let why, let at): return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
+            case .tooLong(let n): return "a pattern is at most \(n) characters"
+            case .tooComplex(let n): return "the pattern compiles to more than \(n) instructions; repeat fewer times"
+            }
+        case .emptyRange: return "a range needs \"min\", \"max\" or both"
+        case .reversedRange: return "the range's min is above its max"
+        case .withinWithoutSince: return "within counts from since's event; give since too"
+        case .notInAnchor(let key):
+            return "a matcher inside since or until finds one event to measure from; it takes no \(quoted(key))"
+        case .testedTwice(let key): return "\(quoted(key)) is tested twice"
         case .generatedLineID(let id):
             return "the road generates a guidance line with the id \(quoted(id)); choose another id"
         case .routeTooShort: return "a route needs at least two points"

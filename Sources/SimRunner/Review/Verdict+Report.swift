@@ -1,3 +1,4 @@
+import SimClock
 import SimRunner
 
 extension Verdict {
@@ -14,6 +15,7 @@ extension Verdict {
         }
         for failure in failures {
             out += failure.summary + "\n"
+            for anchor in failure.anchors { out += "  " + anchor.line(in: timeline, nearest: failure.nearest.first) + "\n" }
             if let differs = failure.differenceLine { out += "  " + differs + "\n" }
             if !failure.nearest.isEmpty {
                 out += "  nearest:\n"
@@ -29,15 +31,53 @@ extension ExpectationFailure {
     /// or nil when the nearest event differs in nothing the matcher names.
     public var differenceLine: String? {
         var parts = differences.map { d in
-            "\(d.field.rawValue): \(d.actual.map(\.description) ?? "absent"), expected \(d.expected)"
+            let wanted = d.test.map(\.description) ?? d.expected.map(\.description) ?? "absent"
+            return "\(d.field.rawValue): \(d.actual.map(\.description) ?? "absent"), expected \(wanted)"
         }
         if let t = timeOutside {
             switch matcher.when {
             case .anywhere: break
-            case .at(let at): parts.append("t: \(t), expected at \(at)")
-            case .between(let a, let b): parts.append("t: \(t), expected between \(a) and \(b)")
+            case .at(let at) where t != at: parts.append("t: \(t), expected at \(at)")
+            case .between(let a, let b) where t < a || t > b: parts.append("t: \(t), expected between \(a) and \(b)")
+            default: break
+            }
+            for anchor in anchors {
+                guard let from = anchor.event?.t else { continue }
+                let gap = Matcher.seconds(t - from)
+                switch anchor.relation {
+                case .since where t < from:
+                    parts.append("t: \(t), \(Matcher.seconds(from - t)) before since's event at \(from)")
+                case .since where matcher.within.map { t > from + $0 } ?? false:
+                    parts.append("t: \(t), \(gap) after since's event at \(from), expected within \(matcher.within.map(Matcher.seconds) ?? "")")
+                case .until where t > from:
+                    parts.append("t: \(t), \(gap) after until's event at \(from)")
+                default: break
+                }
             }
         }
         return parts.isEmpty ? nil : "nearest differs in " + parts.joined(separator: "; ")
+    }
+}
+
+extension AnchorOutcome {
+    /// `since: 00:04.000  talk.stretch.ended  reply="r1" stretch="s1"; the nearest event 3.5 s after it`,
+    /// or, when it found nothing, `since found nothing: expected …; found none`
+    /// and how its own nearest event differs.
+    public func line(in timeline: Timeline, nearest: TimelineEvent?) -> String {
+        switch outcome {
+        case .found(let event):
+            var out = "\(relation.rawValue): " + timeline.line(for: event)
+            if let nearest {
+                let gap = nearest.t - event.t
+                out += gap.ms == 0 ? "; the nearest event at the same instant"
+                    : gap.ms > 0 ? "; the nearest event \(Matcher.seconds(gap)) after it"
+                    : "; the nearest event \(Matcher.seconds(event.t - nearest.t)) before it"
+            }
+            return out
+        case .foundNothing(let failure):
+            var out = "\(relation.rawValue) found nothing: expected \(failure.matcher.what); found none"
+            if let differs = failure.differenceLine { out += "\n    " + differs }
+            return out
+        }
     }
 }
