@@ -19,5 +19,13 @@ let package = Package(
                 .product(name: "DrivesimTesting", package: "drivesim"),
             ]
         ),
+        // The adapter template (docs/library.md): the reference wrapped, one rule to change.
+        .testTarget(
+            name: "ArbiterTemplateTests",
+            dependencies: [
+                .product(name: "Drivesim", package: "drivesim"),
+                .product(name: "DrivesimTesting", package: "drivesim"),
+            ]
+        ),
     ]
 )
