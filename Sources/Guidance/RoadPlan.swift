@@ -249,10 +249,12 @@ struct RoadPlanner {
         let index = FixIndex(fix.index)
         add(t, .fixArrived(index, ageMs: (t - fix.taken).ms, trusted: fix.accuracy <= road.follow.accuracyLimit))
         var state: RoadState? = nil
-        switch follower.accepts(fix) {
-        case nil, false?:
-            add(t, .fixDropped(index, reason: follower.accepts(fix) == nil ? .outOfOrder : .inaccurate))
-        case true?:
+        switch follower.admission(of: fix) {
+        case .outOfOrder:
+            add(t, .fixDropped(index, reason: .outOfOrder))
+        case .inaccurate:
+            add(t, .fixDropped(index, reason: .inaccurate))
+        case .usable:
             let before = follower.progress
             switch follower.observe(fix, on: route) {
             case .none: break

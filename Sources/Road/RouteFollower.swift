@@ -92,10 +92,20 @@ public struct RouteFollower: Sendable {
     /// A follower at the start of the route, nothing seen yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
-    /// Whether a fix can be used for progress: accurate enough and newer than the last used.
-    public func accepts(_ fix: Fix) -> Bool? {
-        if let last = lastTaken, fix.taken <= last { return nil }
-        return fix.accuracy <= settings.accuracyLimit
+    /// Whether a fix can be used for progress, and if not, why.
+    public enum Admission: Sendable, Equatable {
+        /// Accurate enough and newer than the last used: it is matched to the route.
+        case usable
+        /// Taken no later than the last used fix (it arrived late).
+        case outOfOrder
+        /// Its accuracy is worse than `Settings.accuracyLimit`.
+        case inaccurate
+    }
+
+    /// Whether `fix` can be used for progress: newer than the last used, and accurate enough.
+    public func admission(of fix: Fix) -> Admission {
+        if let last = lastTaken, fix.taken <= last { return .outOfOrder }
+        return fix.accuracy <= settings.accuracyLimit ? .usable : .inaccurate
     }
 
     /// Whether the fix implies a speed over the plausible one since the last used fix.

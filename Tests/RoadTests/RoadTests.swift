@@ -102,10 +102,14 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         #expect(changes.firstIndex(of: .rejoined) == 13)
     }
 
-    @Test func inaccurateAndOlderFixesAreNotTrusted() {
-        let follower = RouteFollower()
-        #expect(follower.accepts(fix(0, Vector(x: 0, y: 0), accuracy: 31)) == false)
-        #expect(follower.accepts(fix(0, Vector(x: 0, y: 0), accuracy: 30)) == true)
+    @Test func inaccurateAndOlderFixesAreNotTrusted() throws {
+        var follower = RouteFollower()
+        #expect(follower.admission(of: fix(0, Vector(x: 0, y: 0), accuracy: 31)) == .inaccurate)
+        #expect(follower.admission(of: fix(0, Vector(x: 0, y: 0), accuracy: 30)) == .usable)
+        _ = follower.observe(fix(1, Vector(x: 10, y: 0)), on: try RouteTests.crossing())
+        #expect(follower.admission(of: fix(1, Vector(x: 20, y: 0))) == .outOfOrder, "taken no later than the last used")
+        #expect(follower.admission(of: fix(0, Vector(x: 20, y: 0))) == .outOfOrder)
+        #expect(follower.admission(of: fix(2, Vector(x: 20, y: 0))) == .usable)
     }
 }
 
