@@ -4,8 +4,9 @@ import SimClock
 extension RoadSetup {
     /// The documented bounds of a road's values (docs/scenario-format.md),
     /// chosen so that every accepted road is planned in bounded time and
-    /// memory, with no arithmetic that can trap. The decoder refuses the
-    /// same values with the file's line and column.
+    /// memory, with no arithmetic that can trap. `validate()` is their one
+    /// judge: the decoder reads a road's shape and places `validate()`'s
+    /// problems in the file (line, column, path).
     public enum Limits {
         /// The latest absolute time, 24 h (SPEC 2; `Scenario.Limits.maxTime`).
         public static let maxTime = SimTime(ms: 86_400_000)
@@ -54,6 +55,10 @@ extension RoadSetup {
             case coordinateOutOfRange
             /// A number outside its documented range (NaN and infinities included).
             case outOfRange(ClosedRange<Double>)
+            /// A number below zero where none may be.
+            case negative
+            /// Zero where the value must be above zero.
+            case notPositive
             /// A count outside its documented range.
             case countOutOfRange(ClosedRange<Int>)
             /// A time outside 0...`maxTime`, or a span outside 0...`maxSpan`
@@ -62,8 +67,12 @@ extension RoadSetup {
             case timeOutOfRange(ClosedRange<SimTime>)
             /// A window whose `to` is not after its `from`.
             case emptyWindow
-            /// Text that must not be empty is empty, or longer than its limit.
-            case textLength(ClosedRange<Int>)
+            /// Text that must not be empty is empty.
+            case textEmpty
+            /// Text longer than its limit, in characters.
+            case textTooLong(maxCharacters: Int)
+            /// A recorded fix's `course` outside 0 up to (not including) 360.
+            case courseOutOfRange
             /// A maneuver after the `arrive` one.
             case arrivalNotLast
             /// A roundabout without an `exit`.
@@ -80,8 +89,8 @@ extension RoadSetup {
             case fixTimeBackwards
             /// A recorded fix that arrives before it was taken.
             case arrivesBeforeTaken
-            /// `follow.offRouteExit` greater than `follow.offRouteEnter`.
-            case exitBeyondEnter
+            /// `follow.offRouteExit` greater than `follow.offRouteEnter`, which is `enter` meters.
+            case exitBeyondEnter(enter: Double)
         }
 
         /// Where, from the `road` object down.
@@ -136,13 +145,16 @@ private struct RoadValidation {
 
     func fail(_ reason: RoadSetup.Problem.Reason, _ path: [Step]) -> RoadSetup.Problem { RoadSetup.Problem(reason, at: path) }
 
+    /// Within `range`; below zero is `negative` when the range starts at zero or above.
     func number(_ x: Double, _ range: ClosedRange<Double>, _ path: [Step]) throws(RoadSetup.Problem) {
-        if !range.contains(x) { throw fail(.outOfRange(range), path) }  // NaN is in no range
+        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path) }
+        if !range.contains(x) { throw fail(.outOfRange(range), path) }  // NaN and infinities are in no range
     }
 
-    /// Above zero and at most `limit`.
-    func positive(_ x: Double, _ limit: Double, _ path: [Step]) throws(RoadSetup.Problem) {
-        if !(x > 0 && x <= limit) { throw fail(.outOfRange(Double.leastNonzeroMagnitude...limit), path) }
+    /// Above zero and within `range`: zero is `notPositive`.
+    func positive(_ x: Double, _ range: ClosedRange<Double>, _ path: [Step]) throws(RoadSetup.Problem) {
+        if x == 0 { throw fail(.notPositive, path) }
+        try number(x, range, path)
     }
 
     func count(_ n: Int, _ range: ClosedRange<Int>, _ path: [Step]) throws(RoadSetup.Problem) {
@@ -174,7 +186,8 @@ private struct RoadValidation {
 
     func text(_ s: String?, _ most: Int, _ path: [Step]) throws(RoadSetup.Problem) {
         guard let s else { return }
-        if s.isEmpty || s.count > most { throw fail(.textLength(1...most), path) }
+        if s.isEmpty { throw fail(.textEmpty, path) }
+        if s.count > most { throw fail(.textTooLong(maxCharacters: most), path) }
     }
 
     mutating func run() throws(RoadSetup.Problem) {
@@ -226,11 +239,13 @@ private struct RoadValidation {
             // m/s, as the decoder divides (division is monotonic, so a km/h within
             // the limit is a m/s within the limit divided).
             let kmh = Limits.kmh
+            if s.speed == 0 { throw fail(.notPositive, sPath + [.key("kmh")]) }
+            if s.speed < 0 { throw fail(.negative, sPath + [.key("kmh")]) }
             if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) { throw fail(.outOfRange(kmh), sPath + [.key("kmh")]) }
         }
         try time(drive.start, path + [.key("start")])
-        try number(drive.profile.accel, Limits.acceleration, path + [.key("accel")])
-        try number(drive.profile.decel, Limits.acceleration, path + [.key("decel")])
+        try positive(drive.profile.accel, Limits.acceleration, path + [.key("accel")])
+        try positive(drive.profile.decel, Limits.acceleration, path + [.key("decel")])
         for (i, d) in drive.detours.enumerated() {
             let dPath = path + [.key("detours"), .index(i)]
             try number(d.offset, -10_000...10_000, dPath + [.key("offset")])
@@ -291,26 +306,29 @@ private struct RoadValidation {
             try point(f.point, path)
             try number(f.accuracy, 0...100_000, path + [.key("accuracy")])
             if let s = f.speed { try number(s, 0...150, path + [.key("speed")]) }
-            if let c = f.course, !(c >= 0 && c < 360) { throw fail(.outOfRange(0...359.999999), path + [.key("course")]) }
+            if let c = f.course {
+                if c < 0 { throw fail(.negative, path + [.key("course")]) }
+                if !(c < 360) { throw fail(.courseOutOfRange, path + [.key("course")]) }
+            }
             if let t = f.truth { try point(t, path + [.key("true")]) }
         }
     }
 
     func follow(_ s: RouteFollower.Settings) throws(RoadSetup.Problem) {
         let path: [Step] = [.key("follow")]
-        try positive(s.accuracyLimit, 100_000, path + [.key("accuracyLimit")])
-        try positive(s.offRouteEnter, 10_000, path + [.key("offRouteEnter")])
-        try positive(s.offRouteExit, 10_000, path + [.key("offRouteExit")])
+        try positive(s.accuracyLimit, 0...100_000, path + [.key("accuracyLimit")])
+        try positive(s.offRouteEnter, 0...10_000, path + [.key("offRouteEnter")])
+        try positive(s.offRouteExit, 0...10_000, path + [.key("offRouteExit")])
         try count(s.offRouteCount, 1...100, path + [.key("offRouteCount")])
-        try number(s.plausibleSpeed, 1...150, path + [.key("plausibleSpeed")])
-        try number(s.plausibleAccel, 0.5...20, path + [.key("plausibleAccel")])
+        try positive(s.plausibleSpeed, 1...150, path + [.key("plausibleSpeed")])
+        try positive(s.plausibleAccel, 0.5...20, path + [.key("plausibleAccel")])
         try count(s.implausibleCount, 0...100, path + [.key("implausibleCount")])
         try number(s.stoppedSpeed, 0...5, path + [.key("stoppedSpeed")])
         // Not in the file; bounded all the same.
         try number(s.searchBehind, 0...10_000, path + [.key("searchBehind")])
         try number(s.searchAhead, 0...10_000, path + [.key("searchAhead")])
         try number(s.searchSpeed, 1...150, path + [.key("searchSpeed")])
-        if s.offRouteExit > s.offRouteEnter { throw fail(.exitBeyondEnter, path + [.key("offRouteExit")]) }
+        if s.offRouteExit > s.offRouteEnter { throw fail(.exitBeyondEnter(enter: s.offRouteEnter), path + [.key("offRouteExit")]) }
     }
 
     func guidance() throws(RoadSetup.Problem) {
@@ -326,7 +344,7 @@ private struct RoadValidation {
         try span(g.margin, path + [.key("margin")])
         try span(g.outputLatency, path + [.key("outputLatency")], most: SimTime(ms: Limits.outputLatencyMs))
         try span(road.horizon, path + [.key("horizon")], most: SimTime(ms: Limits.horizonMs))
-        try number(g.rates.englishWordsPerSecond, Limits.rate, path + [.key("rates"), .key("en")])
-        try number(g.rates.koreanSyllablesPerSecond, Limits.rate, path + [.key("rates"), .key("ko")])
+        try positive(g.rates.englishWordsPerSecond, Limits.rate, path + [.key("rates"), .key("en")])
+        try positive(g.rates.koreanSyllablesPerSecond, Limits.rate, path + [.key("rates"), .key("ko")])
     }
 }

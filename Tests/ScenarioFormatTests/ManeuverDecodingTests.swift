@@ -33,7 +33,7 @@ private func failure(_ text: String) -> ScenarioError? {
         (one(#""turn": "left", "ref": "12""#), .keyNotForTurn("ref", turn: "left", only: ["off-ramp"]), "road.route.maneuvers[0].ref"),
         (one(#""turn": "roundabout", "exit": 1, "name": "x""#), .keyNotForTurn("name", turn: "roundabout", only: ["off-ramp"]), "road.route.maneuvers[0].name"),
         (one(#""turn": "off-ramp", "ref": """#), .emptyString, "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "ref": "123456789""#), .outOfRange("1...8 characters"), "road.route.maneuvers[0].ref"),
+        (one(#""turn": "off-ramp", "ref": "123456789""#), .stringTooLong(maxCharacters: 8), "road.route.maneuvers[0].ref"),
         (one(#""turn": "off-ramp", "name": 12"#), .wrongType(expected: .string), "road.route.maneuvers[0].name"),
         (one(#""turn": "right", "side": "right""#), .keyNotForTurn("side", turn: "right", only: ["arrive"]), "road.route.maneuvers[0].side"),
         (one(#""turn": "arrive", "side": "rigth""#),

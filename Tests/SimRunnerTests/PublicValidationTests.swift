@@ -70,6 +70,8 @@ import Testing
     @Test func aSpeedOfZeroIsRefusedBeforeTheDriveCouldNeverArrive() {
         var road = Self.road()
         road.drive?.profile.steps[0].speed = 0
+        #expect(Self.problem(road) == RoadSetup.Problem(.notPositive, at: [.key("drive"), .key("speeds"), .index(0), .key("kmh")]))
+        road.drive?.profile.steps[0].speed = 0.5
         #expect(Self.problem(road)
             == RoadSetup.Problem(.outOfRange(3.6...250.0), at: [.key("drive"), .key("speeds"), .index(0), .key("kmh")]))
     }

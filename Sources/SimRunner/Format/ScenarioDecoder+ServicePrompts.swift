@@ -22,7 +22,10 @@ extension Decoding {
             if !maneuverIDs.contains(id) {
                 throw fail(.unknownValue(id, allowed: maneuverIDs, suggestion: suggestion(for: id, among: maneuverIDs)), p.path("maneuver"), idValue)
             }
-            let before = try number(try required(p, "before"), p.path("before"), 0...10_000_000)
+            let beforeValue = try required(p, "before")
+            let before = try number(beforeValue, p.path("before"))
+            if before < 0 { throw fail(.negative, p.path("before"), beforeValue) }
+            if !(before <= 10_000_000) { throw fail(.outOfRange("0...10000000"), p.path("before"), beforeValue) }
             let textValue = try required(p, "text")
             let text = try nonEmptyString(textValue, p.path("text"))
             if text.count > Decoding.servicePromptCharacters {

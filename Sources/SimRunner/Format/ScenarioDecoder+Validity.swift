@@ -59,9 +59,8 @@ extension Decoding {
         }
     }
 
-    /// A road problem in the decoder's words. The decoder refuses these
-    /// values itself, with their own wording, before `validate()` runs; this
-    /// is the backstop that keeps the two definitions from parting silently.
+    /// A road problem in the decoder's words: the decoder reads the road's
+    /// shape, and `validate()` (`RoadSetup.validate()`) judges its values.
     static func roadReason(_ reason: RoadSetup.Problem.Reason) -> ScenarioError.Reason {
         func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
         switch reason {
@@ -75,7 +74,11 @@ extension Decoding {
         case .timeOutOfRange(let r):
             return .outOfRange("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
         case .emptyWindow: return .emptyWindow
-        case .textLength(let r): return r.upperBound == Int.max ? .emptyString : .stringTooLong(maxCharacters: r.upperBound)
+        case .negative: return .negative
+        case .notPositive: return .notPositive
+        case .textEmpty: return .emptyString
+        case .textTooLong(let most): return .stringTooLong(maxCharacters: most)
+        case .courseOutOfRange: return .outOfRange("0...<360")
         case .arrivalNotLast: return .arrivalNotLast
         case .exitMissing: return .missingField("exit")
         case .driveMissing: return .driveMissing
@@ -84,7 +87,7 @@ extension Decoding {
         case .stepsOutOfOrder: return .speedStepsOutOfOrder
         case .fixTimeBackwards: return .fixTimeBackwards
         case .arrivesBeforeTaken: return .arrivesBeforeTaken
-        case .exitBeyondEnter: return .outOfRange("0...offRouteEnter")
+        case .exitBeyondEnter(let enter): return .outOfRange("0...offRouteEnter (\(number(enter)))")
         }
     }
 }

@@ -114,8 +114,6 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case fixTimeBackwards
         /// A recorded fix that arrives before it was taken.
         case arrivesBeforeTaken
-        /// A speed below zero in the speed profile.
-        case negativeSpeed
         /// A speed profile whose first step is not at 0 m, or whose steps do not increase.
         case speedStepsOutOfOrder
         /// A latitude outside -90...90 or a longitude outside -180...180.
@@ -267,7 +265,6 @@ extension ScenarioError.Reason {
         case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
         case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
-        case .negativeSpeed: return "a speed must not be negative"
         case .speedStepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
         case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
         case .underflow: return "a nonzero number too close to zero to be represented; write 0 or a larger value"
