@@ -23,6 +23,13 @@ public struct Shrinker {
     public let arbiter: ArbiterUnderTest
     /// How many candidate scenarios were simulated.
     public private(set) var attempts = 0
+    /// The most candidates one shrinker simulates (`attempts`); once it is
+    /// reached, every further candidate counts as passing, so each pass ends
+    /// and `shrink` returns the smallest scenario found so far.
+    public var budget = Shrinker.defaultBudget
+    /// The default `budget`: far more than a talk or road failure of the
+    /// fuzzer takes (a few hundred), so that it only bounds the pathological.
+    public static let defaultBudget = 2_000
 
     package init(check: Check, fault: TalkArbiter.Fault? = nil) {
         self.init(check: check, arbiter: .mutant(fault))
@@ -44,7 +51,7 @@ public struct Shrinker {
     /// definition) and still fails the check; an invalid candidate is never
     /// simulated, so every reproducer can be written and read back.
     public mutating func fails(_ scenario: Scenario) -> Bool {
-        guard scenario.isValid else { return false }
+        guard attempts < budget, scenario.isValid else { return false }
         attempts += 1
         return Fuzzer.violations(of: scenario, arbiter: arbiter).contains { $0.check == check }
     }
@@ -56,6 +63,8 @@ public struct Shrinker {
         for _ in 0..<8 {
             let before = current
             current = removeItems(current)
+            shrinkRoute(&current)
+            shrinkRecordedFixes(&current)
             current = simplify(current)
             if current == before { break }
         }
@@ -218,6 +227,7 @@ extension Shrinker {
         fixes { $0.every = fixDefaults.every }
         attempt { $0.drive?.start = .zero }
         attempt { r in if let first = r.drive?.profile.steps.first { r.drive!.profile.steps = [first] } }
+        simplifyRoadValues(&current)
     }
 }
 

@@ -1,0 +1,268 @@
+import Guidance
+import Road
+import SimClock
+import SimRunner
+
+/// Shrinking the road: its route's points, its maneuvers' details, its
+/// speeds, fixes, link and windows (docs/fuzzing.md#shrinking). Every
+/// candidate goes through `fails` like any other: valid, and still failing
+/// the same check, or it is not kept.
+extension Shrinker {
+    // MARK: The route's points
+
+    /// The route's points down to what the failure needs. The passes, in order:
+    /// 1. every straight vertex (within 1 cm of the line from the vertex kept
+    ///    before it to the next) dropped at once: the same geometry;
+    /// 2. only the ends and the vertices the maneuvers lie at kept, at once;
+    ///    then each run of vertices between two of those emptied, last run first;
+    /// 3. every other vertex of each run of two or more dropped, repeated while it halves;
+    /// 4. each vertex alone (the ends included), last first;
+    /// 5. the route's end moved halfway back along its last segment, while the
+    ///    failure survives, at most 8 times;
+    /// 6. every coordinate (points and maneuvers) rounded to 4, else 5, else 6 decimals.
+    mutating func shrinkRoute(_ current: inout Scenario) {
+        guard current.road != nil else { return }
+        @discardableResult
+        func attempt(_ points: [GeoPoint]) -> Bool {
+            guard points.count >= 2, points != current.road!.points else { return false }
+            var candidate = current
+            candidate.road!.points = points
+            guard fails(candidate) else { return false }
+            current = candidate
+            return true
+        }
+        // 1. Straight runs.
+        attempt(Self.withoutStraightVertices(current.road!.points))
+        // 2. Runs between anchors.
+        attempt(Self.anchors(of: current.road!).map { current.road!.points[$0] })
+        // Last run first, so that emptying one leaves the indices of those before it.
+        let anchors = Self.anchors(of: current.road!)
+        for (a, b) in zip(anchors, anchors.dropFirst()).reversed() where b - a > 1 {
+            var points = current.road!.points
+            points.removeSubrange((a + 1)..<b)
+            attempt(points)
+        }
+        // 3. Halving dense runs.
+        for _ in 0..<8 {
+            var halved = false
+            let anchors = Self.anchors(of: current.road!)
+            for (a, b) in zip(anchors, anchors.dropFirst()).reversed() where b - a > 2 {
+                let points = current.road!.points.enumerated().filter { i, _ in !(i > a && i < b && (i - a) % 2 == 1) }.map(\.element)
+                if attempt(points) { halved = true }
+            }
+            if !halved { break }
+        }
+        // 4. Single vertices.
+        for i in current.road!.points.indices.reversed() where current.road!.points.count > 2 && i < current.road!.points.count {
+            var points = current.road!.points
+            points.remove(at: i)
+            attempt(points)
+        }
+        // 5. A shorter last segment.
+        for _ in 0..<8 {
+            var points = current.road!.points
+            let a = points[points.count - 2], b = points[points.count - 1]
+            points[points.count - 1] = GeoPoint(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+            if !attempt(points) { break }
+        }
+        // 6. Round coordinates.
+        for decimals in [4, 5, 6] {
+            var candidate = current
+            candidate.road!.roundCoordinates(decimals: decimals)
+            if candidate == current { break }
+            if fails(candidate) { current = candidate; break }
+        }
+    }
+
+    /// `points` without the vertices that lie on a straight line between
+    /// their neighbours (within 1 cm, strictly between them): the same
+    /// polyline with fewer vertices.
+    static func withoutStraightVertices(_ points: [GeoPoint]) -> [GeoPoint] {
+        guard points.count > 2 else { return points }
+        let projection = LocalProjection(origin: points[0])
+        let plane = points.map(projection.project)
+        var kept = [0]
+        for i in 1..<(points.count - 1) {
+            let a = plane[kept[kept.count - 1]], p = plane[i], b = plane[i + 1]
+            let ab = b - a, ap = p - a
+            let span2 = ab.x * ab.x + ab.y * ab.y
+            let u = span2 > 0 ? (ap.x * ab.x + ap.y * ab.y) / span2 : -1
+            let off = (ap - ab * u).length
+            if !(u > 0 && u < 1 && off <= 0.01) { kept.append(i) }
+        }
+        kept.append(points.count - 1)
+        return kept.map { points[$0] }
+    }
+
+    /// The indices of the route's ends and of the vertex nearest each
+    /// maneuver's place on it, ascending; just the ends when the route
+    /// cannot be placed.
+    static func anchors(of road: Scenario.Road) -> [Int] {
+        var out = [0, road.points.count - 1]
+        if let route = try? road.placedRoute() {
+            for m in route.maneuvers {
+                let i = route.segment(at: m.distance)
+                let nearer = m.distance - route.cumulative[i] <= route.cumulative[i + 1] - m.distance ? i : i + 1
+                out.append(nearer)
+            }
+        }
+        var sorted: [Int] = []
+        for i in out.sorted() where sorted.last != i { sorted.append(i) }
+        return sorted
+    }
+
+    // MARK: Everything else on the road
+
+    /// The road's values simplified, each only where the failure survives, in
+    /// this order: the maneuvers' streets and details (a roundabout keeps its
+    /// exit); the speed profile to one step (each step's speed tried from 0),
+    /// the speeds rounded to 10, 5 or 1 km/h, the limits back to their
+    /// defaults; the follower's and the guidance's settings and the horizon
+    /// back to their defaults; the fixes' seed and models (stretches, drawn
+    /// jumps) back to their defaults; then every road time (the start, the
+    /// link's latency and freshness, the output latency, the fixes' delay
+    /// and jitter, every window's ends, a late window's delay, a jump's
+    /// instant, a stop's dwell) rounded to whole seconds, half seconds or
+    /// tenths, and every road distance (a stop's place, a step's start, a
+    /// detour's offset, a jump's displacement) to 10 m or whole meters.
+    mutating func simplifyRoadValues(_ current: inout Scenario) {
+        guard current.road != nil else { return }
+        func attempt(_ change: (inout Scenario.Road) -> Void) {
+            var candidate = current
+            change(&candidate.road!)
+            if candidate != current, fails(candidate) { current = candidate }
+        }
+        for i in current.road!.maneuvers.indices {
+            attempt { $0.maneuvers[i].street = nil }
+            attempt { r in
+                var details = ManeuverDetails()
+                details.exit = r.maneuvers[i].details.exit
+                r.maneuvers[i].details = details
+            }
+        }
+        if let steps = current.road!.drive?.profile.steps, steps.count > 1 {
+            for step in steps.dropFirst() { attempt { $0.drive!.profile.steps = [SpeedProfile.Step(from: 0, speed: step.speed)] } }
+            for i in steps.indices.dropFirst().reversed() where i < current.road!.drive!.profile.steps.count {
+                attempt { $0.drive!.profile.steps.remove(at: i) }
+            }
+        }
+        for kmh in [10.0, 5, 1] {
+            for i in current.road!.drive?.profile.steps.indices ?? 0..<0 {
+                attempt { r in
+                    let speed = r.drive!.profile.steps[i].speed
+                    r.drive!.profile.steps[i].speed = max(kmh, (speed * 3.6 / kmh).rounded() * kmh) / 3.6
+                }
+            }
+        }
+        let profile = SpeedProfile(steps: [])
+        attempt { $0.drive?.profile.accel = profile.accel }
+        attempt { $0.drive?.profile.decel = profile.decel }
+        attempt { $0.follow = RouteFollower.Settings() }
+        attempt { $0.guidance = GuidanceSettings(language: $0.language) }
+        attempt { $0.horizon = RoadSetup.defaultHorizon }
+        let fixDefaults = FixGenerator()
+        func fixes(_ change: (inout FixGenerator) -> Void) {
+            attempt { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+        }
+        fixes { $0.seed = fixDefaults.seed }
+        fixes { $0.stretches = [] }
+        fixes { $0.jumpPercent = 0 }
+        fixes { $0.jumpMeters = fixDefaults.jumpMeters }
+        for step in [1_000, 500, 100] as [Int64] {
+            for path in current.road!.timePaths {
+                attempt { $0[keyPath: path] = SimTime(ms: ($0[keyPath: path].ms + step / 2) / step * step) }
+            }
+        }
+        for step in [10.0, 1] {
+            for path in current.road!.distancePaths {
+                attempt { $0[keyPath: path] = ($0[keyPath: path] / step).rounded() * step }
+            }
+        }
+    }
+
+    /// Recorded fixes removed: halves, then quarters, and so on down to
+    /// single fixes, each removal kept only where the failure survives.
+    mutating func shrinkRecordedFixes(_ current: inout Scenario) {
+        guard case .recorded(let first) = current.road?.fixes else { return }
+        var size = max(1, first.count / 2)
+        while true {
+            guard case .recorded(let list) = current.road?.fixes else { return }
+            var start = list.count - size
+            while start >= 0 {
+                guard case .recorded(var fixes) = current.road!.fixes, start + size <= fixes.count else { break }
+                fixes.removeSubrange(start..<(start + size))
+                var candidate = current
+                candidate.road!.fixes = .recorded(fixes)
+                if fails(candidate) { current = candidate }
+                start -= size
+            }
+            if size == 1 { return }
+            size = max(1, size / 2)
+        }
+    }
+}
+
+extension RoadSetup {
+    /// The generated fixes' settings, nil for recorded fixes (set: ignored then).
+    fileprivate var generatedFixes: FixGenerator? {
+        get { if case .generated(let g) = fixes { return g } else { return nil } }
+        set { if let newValue, case .generated = fixes { fixes = .generated(newValue) } }
+    }
+
+    /// Every time and duration of the road the shrinker rounds; a setting
+    /// at its default is left as it is (the file leaves it out: simpler than any round value).
+    fileprivate var timePaths: [WritableKeyPath<RoadSetup, SimTime>] {
+        var out: [WritableKeyPath<RoadSetup, SimTime>] = []
+        let link = LocationLink(), guidance = GuidanceSettings(language: language)
+        let settings: [(WritableKeyPath<RoadSetup, SimTime>, SimTime)] = [
+            (\.link.latency, link.latency), (\.link.freshness, link.freshness), (\.guidance.outputLatency, guidance.outputLatency),
+        ]
+        for (path, value) in settings where self[keyPath: path] != value { out.append(path) }
+        func window(_ list: WritableKeyPath<RoadSetup, [TimeWindow]>, _ count: Int) {
+            for i in 0..<count { out += [list.appending(path: \.[i].from), list.appending(path: \.[i].to)] }
+        }
+        window(\.link.outages, link.outages.count)
+        window(\.background, background.count)
+        if let segments { window(\.segments!, segments.count) }
+        if let drive {
+            out.append(\.drive!.start)
+            for i in drive.detours.indices { out += [\.drive!.detours[i].window.from, \.drive!.detours[i].window.to] }
+            for i in drive.profile.stops.indices { out.append(\.drive!.profile.stops[i].dwell) }
+        }
+        if let g = generatedFixes {
+            if g.delay != FixGenerator().delay { out.append(\.generatedFixes!.delay) }
+            out.append(\.generatedFixes!.jitter)
+            window(\.generatedFixes!.gaps, g.gaps.count)
+            for i in g.late.indices {
+                out += [\.generatedFixes!.late[i].window.from, \.generatedFixes!.late[i].window.to, \.generatedFixes!.late[i].delay]
+            }
+            for i in g.jumps.indices { out.append(\.generatedFixes!.jumps[i].at) }
+        }
+        return out
+    }
+
+    /// Every distance of the road the shrinker rounds, in meters.
+    fileprivate var distancePaths: [WritableKeyPath<RoadSetup, Double>] {
+        var out: [WritableKeyPath<RoadSetup, Double>] = []
+        if let drive {
+            for i in drive.profile.stops.indices { out.append(\.drive!.profile.stops[i].at) }
+            for i in drive.profile.steps.indices.dropFirst() { out.append(\.drive!.profile.steps[i].from) }
+            for i in drive.detours.indices { out.append(\.drive!.detours[i].offset) }
+        }
+        for i in generatedFixes?.jumps.indices ?? 0..<0 {
+            out += [\.generatedFixes!.jumps[i].along, \.generatedFixes!.jumps[i].across]
+        }
+        return out
+    }
+
+    /// Every point of the route and every maneuver's point rounded to `decimals` decimals of a degree.
+    fileprivate mutating func roundCoordinates(decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        func round(_ p: GeoPoint) -> GeoPoint {
+            GeoPoint(latitude: (p.latitude * scale).rounded() / scale, longitude: (p.longitude * scale).rounded() / scale)
+        }
+        points = points.map(round)
+        for i in maneuvers.indices { maneuvers[i].point = round(maneuvers[i].point) }
+    }
+}
