@@ -16,10 +16,13 @@ extension Shrinker {
     /// 2. only the ends and the vertices the maneuvers lie at kept, at once;
     ///    then each run of vertices between two of those emptied, last run first;
     /// 3. every other vertex of each run of two or more dropped, repeated while it halves;
-    /// 4. each vertex alone (the ends included), last first;
-    /// 5. the route's end moved halfway back along its last segment, while the
+    /// 4. the route started at a later vertex before the first maneuver (the
+    ///    nearest of up to four), the drive setting off later so that it
+    ///    reaches that maneuver when it did (`starting(_:atVertex:)`);
+    /// 5. each vertex alone (the ends included), last first;
+    /// 6. the route's end moved halfway back along its last segment, while the
     ///    failure survives, at most 8 times;
-    /// 6. every coordinate (points and maneuvers) rounded to 4, else 5, else 6 decimals.
+    /// 7. every coordinate (points and maneuvers) rounded to 4, else 5, else 6 decimals.
     mutating func shrinkRoute(_ current: inout Scenario) {
         guard current.road != nil else { return }
         @discardableResult
@@ -52,20 +55,26 @@ extension Shrinker {
             }
             if !halved { break }
         }
-        // 4. Single vertices.
+        // 4. A later start.
+        if let first = Self.anchors(of: current.road!, maneuversOnly: true).first {
+            for k in stride(from: first - 1, through: max(1, first - 4), by: -1) {
+                if let candidate = Self.starting(current, atVertex: k), fails(candidate) { current = candidate; break }
+            }
+        }
+        // 5. Single vertices.
         for i in current.road!.points.indices.reversed() where current.road!.points.count > 2 && i < current.road!.points.count {
             var points = current.road!.points
             points.remove(at: i)
             attempt(points)
         }
-        // 5. A shorter last segment.
+        // 6. A shorter last segment.
         for _ in 0..<8 {
             var points = current.road!.points
             let a = points[points.count - 2], b = points[points.count - 1]
             points[points.count - 1] = GeoPoint(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
             if !attempt(points) { break }
         }
-        // 6. Round coordinates.
+        // 7. Round coordinates.
         for decimals in [4, 5, 6] {
             var candidate = current
             candidate.road!.roundCoordinates(decimals: decimals)
@@ -94,11 +103,11 @@ extension Shrinker {
         return kept.map { points[$0] }
     }
 
-    /// The indices of the route's ends and of the vertex nearest each
-    /// maneuver's place on it, ascending; just the ends when the route
-    /// cannot be placed.
-    static func anchors(of road: Scenario.Road) -> [Int] {
-        var out = [0, road.points.count - 1]
+    /// The indices of the route's ends (unless `maneuversOnly`) and of the
+    /// vertex nearest each maneuver's place on it, ascending; just the ends
+    /// when the route cannot be placed.
+    static func anchors(of road: Scenario.Road, maneuversOnly: Bool = false) -> [Int] {
+        var out = maneuversOnly ? [] : [0, road.points.count - 1]
         if let route = try? road.placedRoute() {
             for m in route.maneuvers {
                 let i = route.segment(at: m.distance)
@@ -111,6 +120,45 @@ extension Shrinker {
         return sorted
     }
 
+    /// `scenario` with its route starting at vertex `k`, before the first
+    /// maneuver: the speed steps, stops and fix stretches moved back by the
+    /// distance cut, and the drive setting off at the instant (a whole number
+    /// of `every` later, so fixes keep their phase) from which it reaches the
+    /// first maneuver when it did. Nil when there is no such instant, the
+    /// fixes are recorded or nothing is cut.
+    static func starting(_ scenario: Scenario, atVertex k: Int) -> Scenario? {
+        guard var road = scenario.road, k > 0, k < road.points.count - 1, let drive = road.drive,
+              case .generated(var g) = road.fixes, let route = try? road.placedRoute(), let first = route.maneuvers.first
+        else { return nil }
+        let cut = route.cumulative[k]
+        guard cut < first.distance else { return nil }
+        let old = Trajectory(profile: drive.profile, length: route.length, start: drive.start)
+        guard let passes = old.time(reaching: first.distance) else { return nil }
+        var profile = drive.profile
+        var steps: [SpeedProfile.Step] = []
+        for step in profile.steps {
+            let from = max(0, step.from - cut)
+            if from == 0 { steps = [SpeedProfile.Step(from: 0, speed: step.speed)] } else { steps.append(SpeedProfile.Step(from: from, speed: step.speed)) }
+        }
+        profile.steps = steps
+        profile.stops = profile.stops.filter { $0.at >= cut }.map { SpeedProfile.Stop(at: $0.at - cut, dwell: $0.dwell) }
+        g.stretches = g.stretches.filter { $0.to > cut }.map {
+            FixGenerator.Stretch(from: max(0, $0.from - cut), to: $0.to - cut, accuracy: $0.accuracy, noise: $0.noise)
+        }
+        let fresh = Trajectory(profile: profile, length: route.length - cut, start: .zero)
+        guard let reach = fresh.time(reaching: first.distance - cut) else { return nil }
+        let every = max(1, g.every.ms), shift = passes.ms - reach.ms - drive.start.ms
+        let start = drive.start.ms + (shift >= 0 ? (shift + every / 2) / every : -((-shift + every / 2) / every)) * every
+        guard start >= 0 else { return nil }
+        var out = scenario
+        road.points.removeFirst(k)
+        road.drive!.profile = profile
+        road.drive!.start = SimTime(ms: start)
+        road.fixes = .generated(g)
+        out.road = road
+        return out
+    }
+
     // MARK: Everything else on the road
 
     /// The road's values simplified, each only where the failure survives, in
@@ -119,7 +167,9 @@ extension Shrinker {
     /// the speeds rounded to 10, 5 or 1 km/h, the limits back to their
     /// defaults; the follower's and the guidance's settings and the horizon
     /// back to their defaults; the fixes' seed and models (stretches, drawn
-    /// jumps) back to their defaults; then every road time (the start, the
+    /// jumps) back to their defaults; every time of the scenario moved so
+    /// that the drive sets off at 0 (a window that began before then begins
+    /// at 0); then every road time (the start, the
     /// link's latency and freshness, the output latency, the fixes' delay
     /// and jitter, every window's ends, a late window's delay, a jump's
     /// instant, a stop's dwell) rounded to whole seconds, half seconds or
@@ -168,6 +218,12 @@ extension Shrinker {
         fixes { $0.stretches = [] }
         fixes { $0.jumpPercent = 0 }
         fixes { $0.jumpMeters = fixDefaults.jumpMeters }
+        if let start = current.road!.drive?.start, start > .zero {
+            var candidate = current
+            candidate.shiftTimes(by: SimTime(ms: -start.ms))
+            candidate.road!.shiftTimes(by: SimTime(ms: -start.ms))
+            if fails(candidate) { current = candidate }
+        }
         for step in [1_000, 500, 100] as [Int64] {
             for path in current.road!.timePaths {
                 attempt { $0[keyPath: path] = SimTime(ms: ($0[keyPath: path].ms + step / 2) / step * step) }
@@ -239,6 +295,25 @@ extension RoadSetup {
             for i in g.jumps.indices { out.append(\.generatedFixes!.jumps[i].at) }
         }
         return out
+    }
+
+    /// Every instant of the road moved by `shift`: the drive's start, every
+    /// window (one that would begin before 0 begins at 0), every jump.
+    fileprivate mutating func shiftTimes(by shift: SimTime) {
+        func moved(_ w: TimeWindow) -> TimeWindow { TimeWindow(from: max(.zero, w.from + shift), to: w.to + shift) }
+        link.outages = link.outages.map(moved)
+        background = background.map(moved)
+        segments = segments?.map(moved)
+        if drive != nil {
+            drive!.start = drive!.start + shift
+            for i in drive!.detours.indices { drive!.detours[i].window = moved(drive!.detours[i].window) }
+        }
+        if var g = generatedFixes {
+            g.gaps = g.gaps.map(moved)
+            g.late = g.late.map { (moved($0.window), $0.delay) }
+            for i in g.jumps.indices { g.jumps[i].at = g.jumps[i].at + shift }
+            generatedFixes = g
+        }
     }
 
     /// Every distance of the road the shrinker rounds, in meters.
