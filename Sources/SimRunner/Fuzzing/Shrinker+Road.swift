@@ -20,9 +20,11 @@ extension Shrinker {
     ///    nearest of up to four), the drive setting off later so that it
     ///    reaches that maneuver when it did (`starting(_:atVertex:)`);
     /// 5. each vertex alone (the ends included), last first;
-    /// 6. the route's end moved halfway back along its last segment, while the
-    ///    failure survives, at most 8 times;
-    /// 7. every coordinate (points and maneuvers) rounded to 4, else 5, else 6 decimals.
+    /// 6. the route's end (with a maneuver that lies there) moved halfway back
+    ///    along its last segment, while the failure survives and the segment
+    ///    keeps 100 m, at most 8 times;
+    /// 7. every coordinate (points and maneuvers) rounded to 4, else 5, else 6
+    ///    decimals (never so coarse that two neighbouring points become one).
     mutating func shrinkRoute(_ current: inout Scenario) {
         guard current.road != nil else { return }
         @discardableResult
@@ -67,21 +69,33 @@ extension Shrinker {
             points.remove(at: i)
             attempt(points)
         }
-        // 6. A shorter last segment.
+        // 6. A shorter last segment; a maneuver at the end (an arrival) moves with it.
         for _ in 0..<8 {
-            var points = current.road!.points
-            let a = points[points.count - 2], b = points[points.count - 1]
-            points[points.count - 1] = GeoPoint(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
-            if !attempt(points) { break }
+            var candidate = current
+            let n = candidate.road!.points.count
+            let a = candidate.road!.points[n - 2], b = candidate.road!.points[n - 1]
+            let mid = GeoPoint(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+            // A road still, not a point: the last segment keeps `shortestLastSegment`.
+            guard (LocalProjection(origin: a).project(mid)).length >= Self.shortestLastSegment else { break }
+            candidate.road!.points[n - 1] = mid
+            for i in candidate.road!.maneuvers.indices where candidate.road!.maneuvers[i].point == b { candidate.road!.maneuvers[i].point = mid }
+            guard fails(candidate) else { break }
+            current = candidate
         }
         // 7. Round coordinates.
         for decimals in [4, 5, 6] {
             var candidate = current
             candidate.road!.roundCoordinates(decimals: decimals)
             if candidate == current { break }
+            // Too coarse where two neighbours become one point.
+            let points = candidate.road!.points
+            if zip(points, points.dropFirst()).contains(where: { $0 == $1 }) && !zip(current.road!.points, current.road!.points.dropFirst()).contains(where: { $0 == $1 }) { continue }
             if fails(candidate) { current = candidate; break }
         }
     }
+
+    /// The shortest last segment the shrinker leaves when it moves the route's end back, meters.
+    static let shortestLastSegment = 100.0
 
     /// `points` without the vertices that lie on a straight line between
     /// their neighbours (within 1 cm, strictly between them): the same

@@ -16,6 +16,13 @@ import TalkArbiter
 /// collisions land on exact ties), each only where the failure survives, and removes
 /// again, until nothing changes. A reply to Dad may become a reply of
 /// Pippa's own at the same instant, so Dad can go when he does not matter.
+///
+/// A road shrinks too: its items are removed with the rest; between removing
+/// and simplifying, its route loses every vertex the failure does not need
+/// (`shrinkRoute`); simplifying puts its settings back to their defaults and
+/// rounds its speeds, times, distances and coordinates
+/// (`simplifyRoadValues`). At most `budget` candidates are simulated, so a
+/// shrink is bounded; it is deterministic (docs/fuzzing.md#shrinking).
 public struct Shrinker {
     /// The check the scenario must keep failing.
     public let check: Check
