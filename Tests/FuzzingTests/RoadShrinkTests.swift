@@ -38,6 +38,11 @@ import Testing
         #expect(road.points.count <= failure.scenario.road?.points.count ?? 0)
         #expect(small.isValid)
         #expect(shrinker.attempts < Shrinker.defaultBudget)
+        // A road still, not a point: no two neighbouring points the same, the last segment
+        // 100 m or more (less what rounding to 4 decimals moves its ends: 7 m each at most).
+        #expect(!zip(road.points, road.points.dropFirst()).contains { $0 == $1 }, "\(name)")
+        let route = try road.placedRoute()
+        #expect(route.length - route.cumulative[route.cumulative.count - 2] >= Shrinker.shortestLastSegment - 14, "\(name): \(route.length) m")
         // Written and read back, as `drivesim run FILE --mutant NAME` replays it: the same check fails.
         let file = ReproducerFile.fileName(check: check, mutant: mutant, seed: 1, run: failure.run)
         let violation = try #require(Fuzzer.violations(of: small, mutant: mutant).first { $0.check == check })
