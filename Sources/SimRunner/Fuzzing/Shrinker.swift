@@ -16,6 +16,13 @@ import TalkArbiter
 /// collisions land on exact ties), each only where the failure survives, and removes
 /// again, until nothing changes. A reply to Dad may become a reply of
 /// Pippa's own at the same instant, so Dad can go when he does not matter.
+///
+/// A road shrinks too: its items are removed with the rest; between removing
+/// and simplifying, its route loses every vertex the failure does not need
+/// (`shrinkRoute`); simplifying puts its settings back to their defaults and
+/// rounds its speeds, times, distances and coordinates
+/// (`simplifyRoadValues`). At most `budget` candidates are simulated, so a
+/// shrink is bounded; it is deterministic (docs/fuzzing.md#shrinking).
 public struct Shrinker {
     /// The check the scenario must keep failing.
     public let check: Check
@@ -23,6 +30,13 @@ public struct Shrinker {
     public let arbiter: ArbiterUnderTest
     /// How many candidate scenarios were simulated.
     public private(set) var attempts = 0
+    /// The most candidates one shrinker simulates (`attempts`); once it is
+    /// reached, every further candidate counts as passing, so each pass ends
+    /// and `shrink` returns the smallest scenario found so far.
+    public var budget = Shrinker.defaultBudget
+    /// The default `budget`: far more than a talk or road failure of the
+    /// fuzzer takes (a few hundred), so that it only bounds the pathological.
+    public static let defaultBudget = 2_000
 
     package init(check: Check, fault: TalkArbiter.Fault? = nil) {
         self.init(check: check, arbiter: .mutant(fault))
@@ -44,7 +58,7 @@ public struct Shrinker {
     /// definition) and still fails the check; an invalid candidate is never
     /// simulated, so every reproducer can be written and read back.
     public mutating func fails(_ scenario: Scenario) -> Bool {
-        guard scenario.isValid else { return false }
+        guard attempts < budget, scenario.isValid else { return false }
         attempts += 1
         return Fuzzer.violations(of: scenario, arbiter: arbiter).contains { $0.check == check }
     }
@@ -56,6 +70,8 @@ public struct Shrinker {
         for _ in 0..<8 {
             let before = current
             current = removeItems(current)
+            shrinkRoute(&current)
+            shrinkRecordedFixes(&current)
             current = simplify(current)
             if current == before { break }
         }
@@ -218,6 +234,7 @@ extension Shrinker {
         fixes { $0.every = fixDefaults.every }
         attempt { $0.drive?.start = .zero }
         attempt { r in if let first = r.drive?.profile.steps.first { r.drive!.profile.steps = [first] } }
+        simplifyRoadValues(&current)
     }
 }
 
