@@ -104,14 +104,6 @@ enum DirectReader {
             return k
         }
 
-        /// Whether the bytes of `r` are `s`.
-        @inline(__always) func bytes(_ r: Range<Int>, are s: StaticString) -> Bool {
-            guard r.count == s.utf8CodeUnitCount else { return false }
-            let p = s.utf8Start
-            for k in 0..<r.count where b[r.lowerBound + k] != p[k] { return false }
-            return true
-        }
-
         mutating func string() throws(Unhandled) -> String {
             let r = try rawString()
             return String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)
@@ -181,86 +173,81 @@ enum DirectReader {
             throw Unhandled()
         }
 
-        /// Marks `bit` as seen in `seen`; a key seen twice is the careful path's to refuse.
-        @inline(__always) func mark(_ seen: inout UInt16, _ bit: UInt16) throws(Unhandled) {
-            guard seen & bit == 0 else { throw Unhandled() }
-            seen |= bit
+        /// Reads one object of the format whose keys are `keys` (its list in
+        /// `ScenarioKeys`, where the format names them): `read` reads the
+        /// value of `keys[n]`. A key not in the list, or given twice, is the
+        /// careful path's to refuse. Returns the keys seen, bit `n` for `keys[n]`.
+        @inline(__always) mutating func object(
+            _ keys: [String], _ read: (inout Self, String) throws(Unhandled) -> Void
+        ) throws(Unhandled) -> UInt32 {
+            var seen: UInt32 = 0
+            guard try open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return seen }
+            repeat {
+                let k = try key()
+                guard let n = keys.firstIndex(where: { bytes(k, are: $0) }), seen & (1 << n) == 0 else { throw Unhandled() }
+                seen |= 1 << n
+                try read(&self, keys[n])
+            } while try more(UInt8(ascii: "}"))
+            return seen
+        }
+
+        /// Whether the bytes of `r` are the key `s`.
+        @inline(__always) func bytes(_ r: Range<Int>, are s: String) -> Bool {
+            var k = r.lowerBound
+            for c in s.utf8 {
+                guard k < r.upperBound, b[k] == c else { return false }
+                k += 1
+            }
+            return k == r.upperBound
         }
 
         // MARK: The scenario
 
         mutating func scenario() throws(Unhandled) -> Scenario {
-            var seen: UInt16 = 0
-            var name = "", description: String? = nil, golden: String? = nil
-            var settings = Scenario.Settings()
-            var guidance: [GuidanceLine] = [], replies: [Scenario.Reply] = [], dad: [Scenario.Utterance] = []
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "guidance") {
-                        try mark(&seen, 1 << 0)
-                        guidance = try lines()
-                    } else if bytes(k, are: "replies") {
-                        try mark(&seen, 1 << 1)
-                        replies = try pippasReplies()
-                    } else if bytes(k, are: "dad") {
-                        try mark(&seen, 1 << 2)
-                        dad = try utterances()
-                    } else if bytes(k, are: "drivesim") {
-                        try mark(&seen, 1 << 3)
-                        // Only this format's own version, written as the integer it is.
-                        let r = try number()
-                        guard r.count == 1, Int(b[r.lowerBound]) - 48 == Scenario.formatVersion else { throw Unhandled() }
-                    } else if bytes(k, are: "name") {
-                        try mark(&seen, 1 << 4)
-                        name = try string()
-                    } else if bytes(k, are: "settings") {
-                        try mark(&seen, 1 << 5)
-                        settings = try self.settings()
-                    } else if bytes(k, are: "description") {
-                        try mark(&seen, 1 << 6)
-                        description = try string()
-                    } else if bytes(k, are: "$schema") {
-                        try mark(&seen, 1 << 7)
-                        _ = try rawString()
-                    } else if bytes(k, are: "golden") {
-                        try mark(&seen, 1 << 8)
-                        let g = try string()
-                        guard !g.isEmpty else { throw Unhandled() }
-                        golden = g
-                    } else {
-                        // `road`, `expect` and unknown keys: the careful path.
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            var out = Scenario(name: "")
+            var version = false
+            let seen = try object(ScenarioKeys.root) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "guidance": out.guidance = try r.list { (r: inout Self) throws(Unhandled) in try r.line() }
+                case "replies": out.replies = try r.list { (r: inout Self) throws(Unhandled) in try r.reply() }
+                case "dad": out.dad = try r.list { (r: inout Self) throws(Unhandled) in try r.utterance() }
+                case "drivesim":
+                    // Only this format's own version, written as the integer it is.
+                    let n = try r.number()
+                    version = n.count == 1 && Int(r.b[n.lowerBound]) - 48 == Scenario.formatVersion
+                case "name": out.name = try r.string()
+                case "settings": out.settings = try r.settings()
+                case "description": out.description = try r.string()
+                case "$schema": _ = try r.rawString()
+                case "golden":
+                    let g = try r.string()
+                    guard !g.isEmpty else { throw Unhandled() }
+                    out.golden = g
+                default:
+                    // `road` and `expect`: the careful path.
+                    throw Unhandled()
+                }
             }
             whitespace()
-            guard i == b.count, seen & (1 << 3) != 0, seen & (1 << 4) != 0 else { throw Unhandled() }
-            return Scenario(
-                name: name, description: description, settings: settings, guidance: guidance, replies: replies, dad: dad,
-                golden: golden)
+            guard i == b.count, version, seen & Self.mask(ScenarioKeys.root, "name") != 0 else { throw Unhandled() }
+            return out
+        }
+
+        /// The bits of `required` among `keys`.
+        static func mask(_ keys: [String], _ required: String...) -> UInt32 {
+            required.reduce(0) { $0 | (1 << UInt32(keys.firstIndex(of: $1)!)) }
         }
 
         mutating func settings() throws(Unhandled) -> Scenario.Settings {
             var settings = Scenario.Settings()
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "earsTail") {
-                        try mark(&seen, 1)
-                        settings.earsTail = try span()
-                    } else if bytes(k, are: "waitLimit") {
-                        try mark(&seen, 2)
-                        settings.waitLimit = try span()
-                    } else if bytes(k, are: "afterCut") {
-                        try mark(&seen, 4)
-                        guard let afterCut = Scenario.AfterCut(rawValue: try string()) else { throw Unhandled() }
-                        settings.afterCut = afterCut
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            _ = try object(ScenarioKeys.settings) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "earsTail": settings.earsTail = try r.span()
+                case "waitLimit": settings.waitLimit = try r.span()
+                default:
+                    guard let afterCut = Scenario.AfterCut(rawValue: try r.string()) else { throw Unhandled() }
+                    settings.afterCut = afterCut
+                }
             }
             return settings
         }
@@ -274,44 +261,23 @@ enum DirectReader {
             return result
         }
 
-        mutating func lines() throws(Unhandled) -> [GuidanceLine] { try list { (r: inout Self) throws(Unhandled) in try r.line() } }
+        static let lineRequired = mask(ScenarioKeys.line, "id", "at", "duration")
 
         mutating func line() throws(Unhandled) -> GuidanceLine {
             var line = GuidanceLine(id: "", at: .zero, duration: .zero)
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "id") {
-                        try mark(&seen, 1)
-                        line.id = try string()
-                    } else if bytes(k, are: "at") {
-                        try mark(&seen, 2)
-                        line.at = try time()
-                    } else if bytes(k, are: "duration") {
-                        try mark(&seen, 4)
-                        line.duration = try span()
-                    } else if bytes(k, are: "urgent") {
-                        try mark(&seen, 8)
-                        line.urgent = try bool()
-                    } else if bytes(k, are: "text") {
-                        try mark(&seen, 16)
-                        line.text = try string()
-                    } else if bytes(k, are: "language") {
-                        try mark(&seen, 32)
-                        line.language = try language()
-                    } else if bytes(k, are: "maneuver") {
-                        try mark(&seen, 64)
-                        line.maneuver = try string()
-                    } else if bytes(k, are: "expires") {
-                        try mark(&seen, 128)
-                        line.expires = try time()
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            let seen = try object(ScenarioKeys.line) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "id": line.id = try r.string()
+                case "at": line.at = try r.time()
+                case "duration": line.duration = try r.span()
+                case "urgent": line.urgent = try r.bool()
+                case "text": line.text = try r.string()
+                case "language": line.language = try r.language()
+                case "maneuver": line.maneuver = try r.string()
+                default: line.expires = try r.time()
+                }
             }
-            guard seen & 7 == 7 else { throw Unhandled() }
+            guard seen & Self.lineRequired == Self.lineRequired else { throw Unhandled() }
             return line
         }
 
@@ -326,118 +292,68 @@ enum DirectReader {
             return Array(scratch[...])
         }
 
+        static let stretchRequired = mask(ScenarioKeys.stretch, "id", "duration")
+
         mutating func stretch() throws(Unhandled) -> Scenario.Stretch {
             var stretch = Scenario.Stretch(id: "", duration: .zero)
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "id") {
-                        try mark(&seen, 1)
-                        stretch.id = try string()
-                    } else if bytes(k, are: "duration") {
-                        try mark(&seen, 2)
-                        stretch.duration = try span()
-                    } else if bytes(k, are: "ready") {
-                        try mark(&seen, 4)
-                        stretch.ready = try span()
-                    } else if bytes(k, are: "text") {
-                        try mark(&seen, 8)
-                        stretch.text = try string()
-                    } else if bytes(k, are: "language") {
-                        try mark(&seen, 16)
-                        stretch.language = try language()
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            let seen = try object(ScenarioKeys.stretch) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "id": stretch.id = try r.string()
+                case "duration": stretch.duration = try r.span()
+                case "ready": stretch.ready = try r.span()
+                case "text": stretch.text = try r.string()
+                default: stretch.language = try r.language()
+                }
             }
-            guard seen & 3 == 3 else { throw Unhandled() }
+            guard seen & Self.stretchRequired == Self.stretchRequired else { throw Unhandled() }
             return stretch
         }
 
-        mutating func pippasReplies() throws(Unhandled) -> [Scenario.Reply] { try list { (r: inout Self) throws(Unhandled) in try r.reply() } }
+        static let replyRequired = mask(ScenarioKeys.reply, "id", "at", "stretches")
 
         mutating func reply() throws(Unhandled) -> Scenario.Reply {
             var reply = Scenario.Reply(id: "", at: .zero, stretches: [])
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "id") {
-                        try mark(&seen, 1)
-                        reply.id = try string()
-                    } else if bytes(k, are: "at") {
-                        try mark(&seen, 2)
-                        reply.at = try time()
-                    } else if bytes(k, are: "stretches") {
-                        try mark(&seen, 4)
-                        reply.stretches = try stretches()
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            let seen = try object(ScenarioKeys.reply) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "id": reply.id = try r.string()
+                case "at": reply.at = try r.time()
+                default: reply.stretches = try r.stretches()
+                }
             }
-            guard seen & 7 == 7 else { throw Unhandled() }
+            guard seen & Self.replyRequired == Self.replyRequired else { throw Unhandled() }
             return reply
         }
 
-        mutating func utterances() throws(Unhandled) -> [Scenario.Utterance] { try list { (r: inout Self) throws(Unhandled) in try r.utterance() } }
+        static let utteranceRequired = mask(ScenarioKeys.utterance, "id", "at", "duration", "language")
 
         mutating func utterance() throws(Unhandled) -> Scenario.Utterance {
             var utterance = Scenario.Utterance(id: "", at: .zero, duration: .zero, language: .ko)
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "id") {
-                        try mark(&seen, 1)
-                        utterance.id = try string()
-                    } else if bytes(k, are: "at") {
-                        try mark(&seen, 2)
-                        utterance.at = try time()
-                    } else if bytes(k, are: "duration") {
-                        try mark(&seen, 4)
-                        utterance.duration = try span()
-                    } else if bytes(k, are: "language") {
-                        try mark(&seen, 8)
-                        utterance.language = try language()
-                    } else if bytes(k, are: "text") {
-                        try mark(&seen, 16)
-                        utterance.text = try string()
-                    } else if bytes(k, are: "reply") {
-                        try mark(&seen, 32)
-                        utterance.reply = try dadReply()
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            let seen = try object(ScenarioKeys.utterance) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "id": utterance.id = try r.string()
+                case "at": utterance.at = try r.time()
+                case "duration": utterance.duration = try r.span()
+                case "language": utterance.language = try r.language()
+                case "text": utterance.text = try r.string()
+                default: utterance.reply = try r.dadReply()
+                }
             }
-            guard seen & 15 == 15 else { throw Unhandled() }
+            guard seen & Self.utteranceRequired == Self.utteranceRequired else { throw Unhandled() }
             return utterance
         }
 
+        static let dadReplyRequired = mask(ScenarioKeys.dadReply, "id", "stretches")
+
         mutating func dadReply() throws(Unhandled) -> Scenario.DadReply {
             var reply = Scenario.DadReply(id: "", stretches: [])
-            var seen: UInt16 = 0
-            if try open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-                repeat {
-                    let k = try key()
-                    if bytes(k, are: "id") {
-                        try mark(&seen, 1)
-                        reply.id = try string()
-                    } else if bytes(k, are: "after") {
-                        try mark(&seen, 2)
-                        reply.after = try span()
-                    } else if bytes(k, are: "stretches") {
-                        try mark(&seen, 4)
-                        reply.stretches = try stretches()
-                    } else {
-                        throw Unhandled()
-                    }
-                } while try more(UInt8(ascii: "}"))
+            let seen = try object(ScenarioKeys.dadReply) { (r: inout Self, key) throws(Unhandled) in
+                switch key {
+                case "id": reply.id = try r.string()
+                case "after": reply.after = try r.span()
+                default: reply.stretches = try r.stretches()
+                }
             }
-            guard seen & 5 == 5 else { throw Unhandled() }
+            guard seen & Self.dadReplyRequired == Self.dadReplyRequired else { throw Unhandled() }
             return reply
         }
     }
