@@ -225,27 +225,18 @@ struct Decoding {
         var scenario = Scenario(name: name)
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
-        if let v = fields.optional("guidance") {
-            let items = try array(v, "guidance")
-            scenario.guidance.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                scenario.guidance.append(try line(item, Location(base: "guidance", index: i)))
-            }
+        /// The list under `key`, each item read by `item` with its location.
+        func list<T>(_ key: String, _ item: (JSONValue, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
+            guard let v = fields.optional(key) else { return [] }
+            let items = try array(v, key)
+            var out: [T] = []
+            out.reserveCapacity(items.count)
+            for (i, value) in items.enumerated() { out.append(try item(value, Location(base: key, index: i))) }
+            return out
         }
-        if let v = fields.optional("replies") {
-            let items = try array(v, "replies")
-            scenario.replies.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                scenario.replies.append(try reply(item, Location(base: "replies", index: i)))
-            }
-        }
-        if let v = fields.optional("dad") {
-            let items = try array(v, "dad")
-            scenario.dad.reserveCapacity(items.count)
-            for (i, item) in items.enumerated() {
-                scenario.dad.append(try utterance(item, Location(base: "dad", index: i)))
-            }
-        }
+        scenario.guidance = try list("guidance") { (v, at) throws(ScenarioError) in try line(v, at) }
+        scenario.replies = try list("replies") { (v, at) throws(ScenarioError) in try reply(v, at) }
+        scenario.dad = try list("dad") { (v, at) throws(ScenarioError) in try utterance(v, at) }
         if let v = fields.optional("road") {
             scenario.road = try road(v, "road")
             scenario.servicePrompts = try servicePrompts(v, "road")
