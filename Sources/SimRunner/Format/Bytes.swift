@@ -49,19 +49,23 @@ extension Array where Element == UInt8 {
 
     /// `s` as a JSON string literal, escaped as `JSONWriter` does.
     package mutating func append(quoted s: String) {
-        append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { bytes in
-            var clean = 0  // bytes[clean...] not yet copied
-            for i in bytes.indices {
-                let byte = bytes[i]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
-                clean = i + 1
-                JSONWriter.appendEscape(byte, to: &self)
-            }
-            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        s.withUTF8 { append(quotedUTF8: $0) }
+    }
+
+    /// UTF-8 `bytes` as a JSON string literal, escaped as `JSONWriter` does
+    /// (`JSONWriter.appendEscape`, the one table of escapes).
+    package mutating func append(quotedUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        var clean = 0  // bytes[clean...] not yet copied
+        for i in bytes.indices {
+            let byte = bytes[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+            clean = i + 1
+            JSONWriter.appendEscape(byte, to: &self)
         }
+        append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         append(UInt8(ascii: "\""))
     }
 

@@ -43,24 +43,9 @@ extension Timeline {
             buffer.append(utf8: "{\"args\": {\"events\": [")
             for (n, i) in indices.enumerated() {
                 if n > 0 { buffer.append(utf8: ", ") }
-                // The line is already escaped to one line; only quotes and backslashes need JSON escapes.
                 scratch.removeAll(keepingCapacity: true)
                 writeLine(events[i], into: &scratch)
-                buffer.append(UInt8(ascii: "\""))
-                // Runs that need no escape are copied whole.
-                var clean = 0
-                for (k, byte) in scratch.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    buffer.append(contentsOf: scratch[clean..<k])
-                    clean = k + 1
-                    if byte < 0x20 {
-                        buffer.append(utf8: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16))
-                    } else {
-                        buffer.append(UInt8(ascii: "\\"))
-                        buffer.append(byte)
-                    }
-                }
-                buffer.append(contentsOf: scratch[clean...])
-                buffer.append(UInt8(ascii: "\""))
+                scratch.withUnsafeBufferPointer { buffer.append(quotedUTF8: $0) }
             }
             buffer.append(utf8: "]}, ")
         }
