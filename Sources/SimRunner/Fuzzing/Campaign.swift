@@ -105,7 +105,8 @@ public enum Campaign {
 
     /// Shrinks the first `candidates` failures of each broken check on `jobs`
     /// workers (each failure on its own) and keeps, per check, the smallest
-    /// result, the earliest run on a tie: the same as shrinking them one by one.
+    /// result (fewest items, then fewest route points), the earliest run on a
+    /// tie: the same as shrinking them one by one.
     /// In `Check.all` order.
     public static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int) -> [Reproducer] {
         let arbiter = fuzzer.settings.arbiter
@@ -120,12 +121,17 @@ public enum Campaign {
         var best: [Reproducer] = []
         for candidate in shrunk {
             if let last = best.last, last.failure.violation.check == candidate.failure.violation.check {
-                if Shrinker.size(of: candidate.scenario) < Shrinker.size(of: last.scenario) { best[best.count - 1] = candidate }
+                if smallness(candidate.scenario) < smallness(last.scenario) { best[best.count - 1] = candidate }
             } else {
                 best.append(candidate)
             }
         }
         return best
+    }
+
+    /// How small a reproducer is, to pick the smallest: its items, then its route's points.
+    static func smallness(_ scenario: Scenario) -> (items: Int, points: Int) {
+        (Shrinker.size(of: scenario), scenario.road?.points.count ?? 0)
     }
 
     /// `work(0) … work(count - 1)` on up to `jobs` workers, in index order.
