@@ -174,3 +174,72 @@ private var passingTimeline: String {
         #expect(try String(contentsOfFile: folder + "/out", encoding: .utf8) == (try passingTimeline))
     }
 }
+
+/// `--out` never replaces what the user gave (issue 21): compared by identity, before anything runs.
+@Suite struct OverwritingInputTests {
+    /// The bytes of `path`.
+    private func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test func runRefusesAnOutThatIsItsScenario() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
+        #expect(thrown(["run", file, "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == CommandLineTests.passing)
+    }
+
+    @Test func runRefusesAnOutThatLinksToItsScenarioOrSpellsItAnotherWay() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
+        symlink("s.json", folder + "/link.json")
+        #expect(thrown(["run", file, "--out", folder + "/link.json"]) == .cannotWrite(path: folder + "/link.json", .isAnInput(file)))
+        #expect(thrown(["run", file, "--out", folder + "/./s.json"]) == .cannotWrite(path: folder + "/./s.json", .isAnInput(file)))
+        var console = Console.captured
+        #expect(Drivesim.main(["run", file, "--out", folder + "/link.json"], console: &console) == 2)
+        #expect(console.stderr.split(separator: "\n").count == 1, "one line: \(console.stderr)")
+        #expect(try contents(file) == CommandLineTests.passing)
+    }
+
+    @Test func importRouteRefusesAnOutThatIsItsResponse() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let text = try contents(Fixtures.path("Scenarios/routes/responses/roundabout.osrm"))
+        let file = Fixtures.write(text, "r.osrm", in: folder)
+        #expect(thrown(["import-route", file, "--language", "en", "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == text)
+    }
+
+    @Test func importGPXRefusesAnOutThatIsItsTrack() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(GPXTests.track, "t.gpx", in: folder)
+        #expect(thrown(["import-gpx", file, "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == GPXTests.track)
+    }
+
+    @Test func recordRefusesAGoldenThatIsAnotherInput() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = GoldenPathTests.scenario(golden: "s.timeline.json", in: folder)
+        // The golden name links to a file `check` was given (not a scenario, so not caught by decoding).
+        let other = Fixtures.write("not a scenario", "other.json", in: folder)
+        symlink("other.json", folder + "/s.timeline.json")
+        let result = Fixtures.drivesim("check", "--record", file, other)
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("is the input '\(other)'"))
+        #expect(try contents(other) == "not a scenario")
+    }
+
+    @Test func outRefusesAReadOnlyFileAsTheShellDoes() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("keep", "ro.txt", in: folder)
+        chmod(target, 0o444)
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile)) { try FileSystem.write(Array("x".utf8), to: target) }
+        #expect(try contents(target) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["ro.txt"], "no temporary file left")
+    }
+
+    @Test func anEmptyOutAndAProcFileAreNamedForWhatTheyAre() throws {
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["run", file, "--out", ""]) == .cannotWrite(path: "", .emptyPath))
+        if FileManager.default.fileExists(atPath: "/proc/version") {
+            #expect(thrown(["run", file, "--out", "/proc/version"]) == .cannotWrite(path: "/proc/version", .readOnlyFile))
+        }
+    }
+}

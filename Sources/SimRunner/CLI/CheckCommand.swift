@@ -52,6 +52,11 @@ enum CheckCommand: Command {
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
         var passed = 0, failed = 0, unusable = 0
+        // `--record` never writes over a file it was given (compared by identity).
+        var inputs: [FileSystem.Identity: String] = [:]
+        for case .file(let path) in found where record {
+            if let identity = FileSystem.identity(ofFile: path), inputs[identity] == nil { inputs[identity] = path }
+        }
         var coverage: [(file: String, rules: RuleCoverage)] = []
         /// A file or folder that cannot be used: listed, counted as failed, and the rest go on (SPEC 8).
         func unusableFile(_ path: String, _ error: DrivesimError) {
@@ -81,7 +86,7 @@ enum CheckCommand: Command {
             do {
                 let recording = record && scenario.golden != nil
                 if recording, verdict.passed {
-                    if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline) {
+                    if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline, inputs: inputs) {
                         passed += 1
                         console.out("RECORD \(file) → \(path)\n")
                     }

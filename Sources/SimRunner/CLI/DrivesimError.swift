@@ -117,6 +117,16 @@ package enum WriteProblem: Error, Sendable, Equatable {
     case closed
     /// EPIPE: the reader went away.
     case brokenPipe
+    /// EFBIG: beyond the file-size limit (`ulimit -f`) or the file system's.
+    case tooLarge
+    /// `--out ""`.
+    case emptyPath
+    /// A regular file whose owner may not write it (`chmod a-w`): not replaced.
+    case readOnlyFile
+    /// The folder exists but refuses a new file in it (ENOENT there: `/proc`).
+    case cannotCreateIn(folder: String)
+    /// The same file as the command's input `file`: writing would replace it.
+    case isAnInput(String)
     /// Any other `errno`.
     case other(errno: Int32)
 
@@ -132,6 +142,7 @@ package enum WriteProblem: Error, Sendable, Equatable {
         case ELOOP: self = .symlinkLoop
         case EBADF: self = .closed
         case EPIPE: self = .brokenPipe
+        case EFBIG: self = .tooLarge
         default: self = .other(errno: code)
         }
     }
@@ -147,6 +158,8 @@ package enum GoldenProblem: Sendable, Equatable {
     case notATimelineName(String)
     /// The file there decodes as a scenario; `--record` refuses to overwrite it.
     case isAScenario(path: String)
+    /// The golden file at `path` is the input `input` (the same file); `--record` refuses to replace it.
+    case isAnInput(path: String, input: String)
     /// The golden file at `path` does not exist.
     case missing(path: String)
     /// The golden file at `path` cannot be read.
@@ -244,6 +257,11 @@ extension WriteProblem {
         case .symlinkLoop: return "a loop of symbolic links"
         case .closed: return "it is closed"
         case .brokenPipe: return "the reader closed the pipe"
+        case .tooLarge: return "the file would exceed the file-size limit (ulimit -f, or the file system's)"
+        case .emptyPath: return "the path is empty"
+        case .readOnlyFile: return "the file is read-only (its owner may not write it); not replaced"
+        case .cannotCreateIn(let folder): return "its folder '\(folder)' does not accept new files"
+        case .isAnInput(let file): return "it is the input '\(file)' (the same file); refusing to replace it, write elsewhere"
         case .other(let code): return String(cString: strerror(code))
         }
     }
@@ -261,6 +279,8 @@ extension GoldenProblem {
             return "'\(golden)' does not end in '.timeline.json'; golden timelines are named NAME.timeline.json"
         case .isAScenario(let path):
             return "'\(path)' is a scenario file; refusing to overwrite it with a timeline"
+        case .isAnInput(let path, let input):
+            return "'\(path)' is the input '\(input)' (the same file); refusing to overwrite it with a timeline"
         case .missing(let path):
             return "the golden timeline '\(path)' is missing; run 'drivesim check --record \(file)' to write it"
         case .unreadable(let path, let problem):

@@ -49,6 +49,7 @@ enum ImportRouteCommand: Command {
             throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
         }
         let file = args.positional[0]
+        try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         var options = RouteImporter.Options(language: language, source: FileSystem.split(file).name)
         options.route = try args.integer("--route", in: 0...999) ?? 0
         if let p = args.value("--precision") {
