@@ -51,7 +51,7 @@ enum CheckCommand: Command {
         defer { external?.stop() }
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
-        var passed = 0, failed = 0, unusable = 0
+        var passed = 0, failed = 0, unusable = 0, unwritten = 0
         // `--record` never writes over a file it was given (compared by identity).
         var inputs: [FileSystem.Identity: String] = [:]
         for case .file(let path) in found where record {
@@ -113,8 +113,12 @@ enum CheckCommand: Command {
                     console.err(report)
                 }
             } catch {
+                if case .cannotWrite = error { unwritten += 1 }
                 unusableFile(file, error)
             }
+        }
+        if unwritten > 0 {
+            console.err("\(unwritten) golden timeline\(unwritten == 1 ? "" : "s") could not be written (each named above); the rest were checked or recorded\n")
         }
         if console.errIsTerminal { console.err("\r") }
         if args.has("--coverage") { console.out(coverageReport(coverage)) }

@@ -117,6 +117,7 @@ enum FuzzCommand: Command {
 
         let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
+        if reproducers.contains(where: { $0.1 == nil }) { return 2 }
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
@@ -171,7 +172,9 @@ enum FuzzCommand: Command {
                 console.err("  shrunk to \(Shrinker.size(of: small)) items in \(tries) tries: drivesim run \(file)\(replay)\n")
                 written.append((failure, file))
             } catch {
-                console.err("  could not write the reproducer: \(error.reason)\n")
+                // Never lost: the scenario goes to standard error in full, and the campaign exits 2.
+                console.err("  could not write the reproducer: \(error.reason); here it is in full:\n"
+                    + String(decoding: ScenarioEncoder.encode(small), as: UTF8.self) + "\n")
                 written.append((failure, nil))
             }
         }
