@@ -218,3 +218,30 @@ func expectLengthWithinOnePercent(_ imported: RouteImporter.Imported) throws {
     let distance = try #require(imported.responseDistance)
     #expect(abs(imported.length - distance) <= 0.01 * distance)
 }
+
+/// Hostile numbers in a response never trap the import (issue 21).
+@Suite struct HostileNumberTests {
+    /// A three-step response with `distance` for the route and `duration` for the middle step.
+    static func response(distance: String, duration: String) -> [UInt8] {
+        Array(#"{"routes":[{"distance":\#(distance),"geometry":{"type":"LineString","coordinates":[[127,37],[127.001,37],[127.001,37.001]]},"legs":[{"steps":[{"maneuver":{"type":"depart","location":[127,37]},"distance":89,"duration":8},{"maneuver":{"type":"turn","modifier":"left","location":[127.001,37]},"distance":111,"duration":\#(duration)},{"maneuver":{"type":"arrive","location":[127.001,37.001]},"distance":0,"duration":0}]}]}]}"#.utf8)
+    }
+    static let options = RouteImporter.Options(language: .en, source: "t")
+
+    @Test(arguments: ["9.3e18", "9223372036854775807", "1e300"])
+    func aRouteDistanceBeyondInt64IsAWarningNotATrap(distance: String) throws {
+        let imported = try RouteImporter.importRoute(Self.response(distance: distance, duration: "10"), options: Self.options)
+        #expect(imported.warnings.contains { if case .lengthDiffers(_, let r) = $0.kind { r == 1_000_000_000_000_000 } else { false } })
+    }
+
+    @Test(arguments: ["1e300", "1.7e308"])
+    func aStepDurationOfAnAgeIsClampedNotATrap(duration: String) throws {
+        let imported = try RouteImporter.importRoute(Self.response(distance: "200", duration: duration), options: Self.options)
+        #expect(imported.warnings.contains { if case .speedClamped = $0.kind { true } else { false } })
+    }
+
+    @Test func aNumberBeyondADoubleIsOutOfRangeNotNotANumber() {
+        #expect(throws: ImportProblem(.numberOutOfRange("1e400"), at: "routes[0].distance")) {
+            try RouteImporter.importRoute(Self.response(distance: "1e400", duration: "10"), options: Self.options)
+        }
+    }
+}

@@ -45,6 +45,7 @@ extension ImportProblem.Reason {
         case .missingField(let key): return "missing \"\(key)\""
         case .wrongType(let expected): return "must be \(expected)"
         case .negative: return "must not be negative"
+        case .numberOutOfRange(let literal): return "\(literal) is out of range (beyond ±1.8e308)"
         case .polylineDoesNotDecode(let offset): return "the encoded polyline does not decode (character \(offset))"
         case .polylineImplausible(let precision):
             return precision.map { "the polyline at precision \($0) gives coordinates beyond ±90° latitude or ±180° longitude" }

@@ -28,6 +28,8 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case wrongType(expected: String)
         /// A number below zero where only zero or more makes sense.
         case negative
+        /// A number literal (`1e400`) beyond the range of a double.
+        case numberOutOfRange(String)
         /// An encoded polyline that does not decode: a bad character or a
         /// value cut short at `offset` (0-based, in characters).
         case polylineDoesNotDecode(offset: Int)

@@ -125,9 +125,11 @@ extension RouteImporter {
         }
 
         func number(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
-            guard case .number(let literal) = v.kind, let x = Double(literal), x.isFinite else {
+            guard case .number(let literal) = v.kind, let x = Double(literal) else {
                 throw ImportProblem(.wrongType(expected: "a number"), at: path)
             }
+            // A literal such as 1e400 is a number, beyond what a Double holds.
+            guard x.isFinite else { throw ImportProblem(.numberOutOfRange(String(literal.prefix(40))), at: path) }
             return x
         }
 
@@ -204,7 +206,7 @@ extension RouteImporter {
             }
             try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"))
             if total > 0, abs(line.length - total) > 0.03 * total {
-                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: Int(line.length.rounded()), responseMeters: Int(total.rounded())),
+                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
                                               at: RouteImporter.join(path, "geometry")))
             }
             let steps = try self.steps(route, path)
@@ -376,7 +378,7 @@ extension RouteImporter {
                 road.maneuvers = placed.map(\.spec)
                 guard let silent = RouteImporter.firstUnannounced(Scenario(name: "import", road: road)),
                       let i = placed.firstIndex(where: { $0.spec.id == silent }), i > 0 else { break }
-                let after = Int((placed[i].distance - placed[i - 1].distance).rounded())
+                let after = RouteImporter.whole(placed[i].distance - placed[i - 1].distance)
                 warnings.append(ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[specStep[placed[i].index]].path, "maneuver.type")))
                 let keep = placed.enumerated().filter { $0.offset != i }.map(\.element.index)
                 var ignored: [ImportWarning] = []
@@ -399,12 +401,12 @@ extension RouteImporter {
                     prompts.append(ServicePrompt(maneuver: target.spec.id, before: ((v.before + extra) * 10).rounded() / 10, text: v.text))
                 }
             }
-            let minutes = Int((steps.reduce(0) { $0 + $1.duration } / 60).rounded())
+            let minutes = RouteImporter.whole(steps.reduce(0) { $0 + $1.duration } / 60)
             var scenario = Scenario(
                 name: "route from \(options.source)",
                 description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(legCount) "
                     + "\(legCount == 1 ? "leg" : "legs"), \(steps.count) steps, \(placed.count) maneuvers, "
-                    + "\(Int(total.rounded())) m in about \(minutes) min at the response's own speeds.",
+                    + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts
             return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)

@@ -116,7 +116,7 @@ public enum RouteImporter {
         let scenario = Scenario(
             name: name ?? "line from \(options.source)",
             description: "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
-                + "\(Int(route.length.rounded())) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
+                + "\(whole(route.length)) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
             road: road)
         return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil)
     }
@@ -187,6 +187,14 @@ public enum RouteImporter {
 
     static func maneuver(_ s: Scenario.ManeuverSpec) -> Maneuver {
         Maneuver(id: s.id, turn: s.turn, street: s.street, details: s.details)
+    }
+
+    /// `x` rounded to a whole number for a message, held within ±10^15 (a
+    /// response's `distance` of 1e300, or a sum of durations that overflowed
+    /// to infinity, must not trap the conversion); 0 for NaN.
+    static func whole(_ x: Double) -> Int {
+        guard !x.isNaN else { return 0 }
+        return Int(Swift.min(Swift.max(x.rounded(), -1e15), 1e15))
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
