@@ -48,6 +48,8 @@ package enum UsageProblem: Sendable, Equatable {
     case missingArgument(String)
     /// More positional arguments than the command takes.
     case tooManyArguments(command: String, takes: String)
+    /// An option given an empty value (`--arbiter ""`).
+    case emptyValue(option: String)
     /// An option's value is not a whole number in `from...to`.
     case notAWholeNumber(option: String, value: String, from: String, to: String)
     /// Not a bare JSON number (`' 5'`, `soon`).
@@ -194,7 +196,7 @@ extension DrivesimError {
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
         case .arbiterProcess(let command, let reason):
-            return "the arbiter '\(command)' cannot be used: \(reason)"
+            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(escapedForTerminal(reason))"
         }
     }
 }
@@ -209,6 +211,7 @@ extension UsageProblem {
         case .missingValue(let option): return "missing value for '\(option)'"
         case .flagTakesNoValue(let flag): return "'\(flag)' takes no value"
         case .missingArgument(let what): return "missing \(what)"
+        case .emptyValue(let option): return "'\(option)' must not be empty"
         case .tooManyArguments(let command, let takes): return "\(command) takes \(takes)"
         case .notAWholeNumber(let option, let value, let from, let to):
             return "'\(option)' must be a whole number from \(from) to \(to), not '\(value)'"
