@@ -53,6 +53,10 @@ extension ImportProblem.Reason {
         case .coordinateOutOfRange: return "a coordinate beyond ±90° latitude or ±180° longitude"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
         case .routeTooLong(let km): return "the route is \(km) km long, beyond the format's 10000 km"
+        case .tooManyPoints(let count, let limit):
+            return "the geometry has \(count) points (near-duplicates left out), more than the \(limit) a scenario file of at most 64 MiB holds"
+        case .scenarioTooLarge(let bytes, let limit):
+            return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
         case .driveTooLong: return "at the response's speeds the drive would last beyond 24 hours"
         case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"

@@ -42,6 +42,11 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case tooFewPoints
         /// Longer than the scenario format's limit (`Route.maxLength`).
         case routeTooLong(kilometers: Int)
+        /// More points (after near-duplicates are thinned) than a scenario
+        /// file read back can hold (`RouteImporter.maxPoints`).
+        case tooManyPoints(count: Int, limit: Int)
+        /// The scenario's JSON would be `bytes` long, over the `limit` a scenario file is read up to.
+        case scenarioTooLarge(bytes: Int, limit: Int)
         /// The drive at the response's speeds would last beyond 24 hours.
         case driveTooLong
         /// A step's maneuver lies `meters` from the route's geometry.

@@ -201,6 +201,7 @@ extension RouteImporter {
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
             let kept = RouteImporter.thin(points)
+            try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
             guard kept.count >= 2, let line = try? Route(points: kept) else {
                 throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
             }
@@ -374,17 +375,49 @@ extension RouteImporter {
             road.drive = drive
             try RouteImporter.checkDrive(road, length: route.length)
             var placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
-            for _ in 0..<specs.count {
-                road.maneuvers = placed.map(\.spec)
-                guard let silent = RouteImporter.firstUnannounced(Scenario(name: "import", road: road)),
-                      let i = placed.firstIndex(where: { $0.spec.id == silent }), i > 0 else { break }
+            // A maneuver the road cannot announce after the one before is left
+            // out, the first such each time, and the rest placed again. Whether
+            // one is announced depends on the maneuvers just before it (the
+            // drive and the fixes on none), so each question is asked of a
+            // window of the road around it (`RouteImporter.window`), not of the
+            // whole drive: linear in the route, however many are left out. A
+            // last drive of the whole road checks it, and leaves out, one at a
+            // time, any that a window did not show.
+            var leftOut: [(step: Int, warning: ImportWarning)] = []
+            func leaveOut(_ i: Int) throws(ImportProblem) {
                 let after = RouteImporter.whole(placed[i].distance - placed[i - 1].distance)
-                warnings.append(ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[specStep[placed[i].index]].path, "maneuver.type")))
+                let step = specStep[placed[i].index]
+                leftOut.append((step, ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[step].path, "maneuver.type"))))
                 let keep = placed.enumerated().filter { $0.offset != i }.map(\.element.index)
                 var ignored: [ImportWarning] = []
                 placed = try RouteImporter.place(keep.map { specs[$0] }, on: route, paths: keep.map { specPaths[$0] }, warnings: &ignored)
                 placed = placed.map { ($0.spec, $0.distance, keep[$0.index]) }
             }
+            var settled = 1  // placed[..<settled] are announced
+            while settled < placed.count {
+                let first = max(0, settled - 2), last = min(placed.count - 1, settled + RouteImporter.windowManeuvers)
+                let toEnd = last == placed.count - 1
+                // The maneuvers a window answers for: from `settled` to the one before its last (all, at the route's end).
+                let answered = settled..<(toEnd ? placed.count : last)
+                let from = max(0, placed[first].distance - RouteImporter.windowLead)
+                let to = toEnd ? route.length : placed[last].distance + RouteImporter.windowTail
+                let window = RouteImporter.window(road, route: route, from: from, to: to, maneuvers: placed[first...last].map(\.spec))
+                let silent = Set(RouteImporter.unannounced(Scenario(name: "import", road: window)))
+                if let i = answered.first(where: { silent.contains(placed[$0].spec.id) }) {
+                    try leaveOut(i)
+                    settled = max(1, i - 1)  // the one before may have said it in its "now" line
+                } else {
+                    if toEnd { break }
+                    settled = last
+                }
+            }
+            for _ in 0..<placed.count {
+                road.maneuvers = placed.map(\.spec)
+                guard let silent = RouteImporter.unannounced(Scenario(name: "import", road: road)).first,
+                      let i = placed.firstIndex(where: { $0.spec.id == silent }), i > 0 else { break }
+                try leaveOut(i)
+            }
+            warnings += leftOut.sorted { $0.step < $1.step }.map(\.warning)
             road.maneuvers = placed.map(\.spec)
             // The service's prompts: each step's voice instructions announce
             // the maneuver that ends the step, which is the next step's; when
