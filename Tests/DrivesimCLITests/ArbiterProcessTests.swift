@@ -138,4 +138,24 @@ extension ExternalArbiterTests {
         #expect(result.stderr.components(separatedBy: "did not answer within 1 s").count - 1 == 1, "\(result.stderr)")
         #expect(result.stderr.contains("was given up: it did not answer within 1 s; no later run asked it"), "\(result.stderr)")
     }
+
+    @Test func anArbitersStandardErrorIsEscapedInTheOneLineItIsReportedIn() throws {
+        let command = try ExternalArbiterTests.script("read line; printf 'boom\\033[2J\\r\\nagain\\n' >&2; exit 3\n")
+        let result = Self.drivesim(["run", Self.scenario, "--arbiter", command])
+        #expect(result.code == 2)
+        #expect(result.stderr.dropLast().split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(#"boom\u{1B}[2J\r\nagain"#), "\(result.stderr)")
+    }
+
+    @Test func anAnswerWithADuplicateKeyIsNamedForIt() throws {
+        let answer = #"{"type":"actions","each":[[],[],[]],"each":[[],[],[]],"end":[],"idle":true}"#
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: Self.partedRun, instant: answer)])
+        #expect(result.code == 1 && result.stderr.contains("an object with the key 'each' twice"), "\(result.stderr)")
+    }
+
+    @Test func anIndexBeyondInt64IsNamedForIt() throws {
+        let answer = #"{"type":"actions","each":[[{"do":"lineEnded","line":99999999999999999999}],[],[]],"end":[],"idle":true}"#
+        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: Self.partedRun, instant: answer)])
+        #expect(result.code == 1 && result.stderr.contains("an action whose 'line' is beyond a 64-bit integer"), "\(result.stderr)")
+    }
 }

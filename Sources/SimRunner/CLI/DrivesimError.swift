@@ -111,6 +111,8 @@ package enum WriteProblem: Error, Sendable, Equatable {
     case noSuchFolder
     /// ENOTDIR: a part of the path is not a folder.
     case notADirectory
+    /// A folder was wanted (`fuzz --out`) and the path is a file.
+    case notAFolder
     /// The path is a folder.
     case isFolder
     /// ELOOP.
@@ -184,19 +186,20 @@ extension DrivesimError {
     package var reason: String {
         switch self {
         case .usage(let problem): return problem.reason
-        case .unreadable(let file, let problem): return "\(file): \(problem.reason)"
+        case .unreadable(let file, let problem): return "\(escapedForTerminal(file)): \(problem.reason)"
         case .invalidScenario(let error): return error.description
         case .golden(let file, let problem): return "\(file): golden: \(problem.reason(scenario: file))"
-        case .gpx(let file, let problem): return "\(file): \(problem)"
+        case .gpx(let file, let problem): return escapedForTerminal("\(file): \(problem)")
         case .importProblem(let file, let problem):
-            return "\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)"
+            // What the response says (a service's message, a type) is escaped: one line, no control sequence.
+            return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)")
         case .cannotWrite(let path, let problem):
-            return "cannot write \(path == Console.standardOutputName ? path : "'\(path)'"): \(problem.reason)"
+            return "cannot write \(path == Console.standardOutputName ? path : "'\(escapedForTerminal(path))'"): \(problem.reason)"
         case .refusedOnCI(.recordGoldens):
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
         case .arbiterProcess(let command, let reason):
-            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(escapedForTerminal(reason))"
+            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
         }
     }
 }
@@ -256,6 +259,7 @@ extension WriteProblem {
         case .readOnly: return "the file system is read-only"
         case .noSuchFolder: return "its folder does not exist"
         case .notADirectory: return "a part of its path is not a folder"
+        case .notAFolder: return "it is a file, not a folder"
         case .isFolder: return "it is a folder"
         case .symlinkLoop: return "a loop of symbolic links"
         case .closed: return "it is closed"

@@ -284,7 +284,20 @@ final class ArbiterProcess: @unchecked Sendable {
 
     /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
     private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
-        guard let object = try? JSONParser.parse(Array(line)), case .object = object.kind else {
+        let object: JSONValue
+        do { object = try JSONParser.parse(Array(line)) } catch {
+            // JSON that breaks one rule is named for it; anything else is not JSON at all.
+            switch error.reason {
+            case .duplicateKey(let key):
+                fail("it printed an object with the key '\(key)' twice\(error.path.isEmpty ? "" : " (at \(error.path))"): \(Self.excerpt(Array(line)))")
+            case .tooDeep:
+                fail("it printed JSON nested deeper than \(JSONParser.maxDepth) levels: \(Self.excerpt(Array(line)))")
+            default:
+                fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))")
+            }
+            return nil
+        }
+        guard case .object = object.kind else {
             fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))"); return nil
         }
         return object
@@ -479,6 +492,9 @@ final class ArbiterProcess: @unchecked Sendable {
         out.reserveCapacity(items.count)
         for item in items {
             guard let action = Self.decode(item) else {
+                if let key = Self.integerOutOfRange(in: item) {
+                    fail("it answered \(what) with an action whose '\(key)' is beyond a 64-bit integer: \(Self.describe(item))"); return nil
+                }
                 fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
             }
             out.append(action)
@@ -489,6 +505,20 @@ final class ArbiterProcess: @unchecked Sendable {
     static func describe(_ value: JSONValue) -> String {
         let text = value.description
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
+    }
+
+    /// The first member of the action `o` (or of its `by`) that is a whole
+    /// number too large for a 64-bit integer (an index or a time), if any.
+    static func integerOutOfRange(in o: JSONValue) -> String? {
+        guard case .object(let members) = o.kind else { return nil }
+        for (key, value) in members {
+            if case .number(let literal) = value.kind, Int(literal) == nil,
+                literal.drop(while: { $0 == "-" }).allSatisfy(\.isNumber) {
+                return key
+            }
+            if key == "by", let inner = integerOutOfRange(in: value) { return "by." + inner }
+        }
+        return nil
     }
 
     static func decode(_ o: JSONValue) -> TalkArbiter.Action? {

@@ -160,7 +160,7 @@ enum FileSystem {
         }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
-        guard isFolder(info) else { throw .cannotWrite(path: path, .notADirectory) }
+        guard isFolder(info) else { throw .cannotWrite(path: path, .notAFolder) }
     }
 
     /// Writes all of `bytes`; the problem if a write fails.

@@ -55,6 +55,8 @@ extension ImportProblem.Reason {
         case .routeTooLong(let km): return "the route is \(km) km long, beyond the format's 10000 km"
         case .tooManyPoints(let count, let limit):
             return "the geometry has \(count) points (near-duplicates left out), more than the \(limit) a scenario file of at most 64 MiB holds"
+        case .scenarioRefused(let path, let reason):
+            return "the scenario it makes would be refused at \(path.isEmpty ? "its top level" : path): \(reason)"
         case .scenarioTooLarge(let bytes, let limit):
             return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
         case .driveTooLong: return "at the response's speeds the drive would last beyond 24 hours"

@@ -45,6 +45,9 @@ public struct ImportProblem: Error, Sendable, Equatable {
         /// More points (after near-duplicates are thinned) than a scenario
         /// file read back can hold (`RouteImporter.maxPoints`).
         case tooManyPoints(count: Int, limit: Int)
+        /// The scenario made would be refused by the decoder: the place in
+        /// it (`road.route.maneuvers[3].street`) and the decoder's reason.
+        case scenarioRefused(path: String, reason: String)
         /// The scenario's JSON would be `bytes` long, over the `limit` a scenario file is read up to.
         case scenarioTooLarge(bytes: Int, limit: Int)
         /// The drive at the response's speeds would last beyond 24 hours.
