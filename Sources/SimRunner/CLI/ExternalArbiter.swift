@@ -19,7 +19,7 @@ import Darwin
 /// end's in one answer. A run foretold by the reference goes out whole, in
 /// one `run` message answered in one line. One process serves a whole
 /// campaign: the tables start each run.
-final class ArbiterProcess: @unchecked Sendable {
+package final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
     static let protocolVersion = 4
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
@@ -46,7 +46,7 @@ final class ArbiterProcess: @unchecked Sendable {
     private(set) var failure: String?
 
     /// A process not yet started.
-    init(command: String, timeoutMs: Int) {
+    package init(command: String, timeoutMs: Int) {
         self.command = command; self.timeoutMs = timeoutMs
     }
 
@@ -91,7 +91,7 @@ final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// The reason of the last failure, with the tail of standard error; clears it.
-    func takeFailure() -> String? {
+    package func takeFailure() -> String? {
         defer { failure = nil }
         return failure
     }
@@ -230,7 +230,7 @@ final class ArbiterProcess: @unchecked Sendable {
     /// kept; nil (and `failure` set) if it is not a well formed answer to
     /// that run (an `actions` message with as many `instants` as it had,
     /// each a well formed answer to its instant).
-    func runAnswer(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage]) -> [Answer]? {
+    package func runAnswer(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage]) -> [Answer]? {
         var bytes = Array(line)
         for message in messages { bytes.append(message.ends ? 1 : 0) }
         let key = AnswerKey(bytes: bytes)
@@ -437,7 +437,7 @@ final class ArbiterProcess: @unchecked Sendable {
     /// An answer line read: from `answers` when the same line came before
     /// (a second run's, or a common one), else parsed and kept; nil (and
     /// `failure` set) if it is not a well formed answer to the message.
-    func answer(_ line: ArraySlice<UInt8>, inputs: Int, ends: Bool, for what: String) -> Answer? {
+    package func answer(_ line: ArraySlice<UInt8>, inputs: Int, ends: Bool, for what: String) -> Answer? {
         var bytes = Array(line)
         bytes.append(ends ? 1 : 0)
         let key = AnswerKey(bytes: bytes)
@@ -454,7 +454,7 @@ final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// An `instant` answer: each input's actions, the end's and `idle` (empty and false when it did not end the instant).
-    typealias Answer = (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)
+    package typealias Answer = (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)
 
     /// The action lists of an `instant` answer, one per input, and the
     /// end's actions and `idle` when the message ended the instant; nil (and
@@ -809,16 +809,16 @@ extension ArbiterProcess {
     /// The reference's run of a scenario, recorded message by message
     /// (`BatchedArbiter`): its tables, messages, simulation and, in
     /// differential mode, decisions.
-    struct Forecast {
+    package struct Forecast {
         let scenario: Scenario
         let tables: ArbiterTables
-        let messages: [BatchMessage]
+        package let messages: [BatchMessage]
         let decisions: [Decision]?
         let simulation: Simulation
     }
 
     /// The reference's run of `scenario`; nil if it cannot be foretold.
-    static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
+    package static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
         let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in

@@ -205,7 +205,7 @@ extension RouteImporter {
             guard kept.count >= 2, let line = try? Route(points: kept) else {
                 throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
             }
-            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"))
+            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters)
             if total > 0, abs(line.length - total) > 0.03 * total {
                 warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
                                               at: RouteImporter.join(path, "geometry")))

@@ -31,6 +31,9 @@ public enum RouteImporter {
         public var kmh = 50.0
         /// The most points the route may keep (`RouteImporter.maxPoints`; tests lower it).
         public var maxPoints = RouteImporter.maxPoints
+        /// The longest route imported, meters (the format's `Route.maxLength`;
+        /// the libFuzzer target lowers it, so each input is driven quickly).
+        public var maxMeters = Route.maxLength
 
         /// Options for `source` in `language`.
         public init(language: Language, source: String) { self.language = language; self.source = source }
@@ -102,7 +105,7 @@ public enum RouteImporter {
         let kept = thin(points)
         try checkPoints(kept, join(path, "coordinates"), limit: options.maxPoints)
         guard kept.count >= 2, let route = try? Route(points: kept) else { throw ImportProblem(.tooFewPoints, at: join(path, "coordinates")) }
-        try checkLength(route, join(path, "coordinates"))
+        try checkLength(route, join(path, "coordinates"), limit: options.maxMeters)
         var specs: [Scenario.ManeuverSpec] = []
         let p = route.points
         var n = 0
@@ -147,8 +150,8 @@ public enum RouteImporter {
         return out
     }
 
-    static func checkLength(_ route: Route, _ path: String) throws(ImportProblem) {
-        if !(route.length <= Route.maxLength) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
+    static func checkLength(_ route: Route, _ path: String, limit: Double = Route.maxLength) throws(ImportProblem) {
+        if !(route.length <= limit) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
     }
 
     static func checkDrive(_ road: Scenario.Road, length: Double) throws(ImportProblem) {
