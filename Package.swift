@@ -95,6 +95,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport"], swiftSettings: swiftSettings),
     ]
 )

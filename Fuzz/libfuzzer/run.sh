@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The libFuzzer target (docs/fuzzing.md, "libFuzzer"):
+# The libFuzzer targets (docs/fuzzing.md, "libFuzzer"):
 #
-#   Fuzz/libfuzzer/run.sh build              build .build/libfuzzer/fuzz-drivesim
+#   Fuzz/libfuzzer/run.sh build              build .build/libfuzzer/fuzz-drivesim, fuzz-arbiter, fuzz-route
 #   Fuzz/libfuzzer/run.sh fuzz [SECONDS] [LIBFUZZER FLAGS...]
-#                                            fuzz for SECONDS (default 60); exit 1 on a finding
+#                                            the scenario target for SECONDS (default 60), then the
+#                                            arbiter and route targets for EXTRA_SECONDS each
+#                                            (default 40); exit 1 on a finding
+#   Fuzz/libfuzzer/run.sh fuzz-arbiter|fuzz-route [SECONDS] [FLAGS...]
+#                                            one of the new targets alone (default 60 s)
 #   Fuzz/libfuzzer/run.sh repro FILE...      run inputs once (a crash file, a scenario, a GPX)
+#   Fuzz/libfuzzer/run.sh repro-arbiter|repro-route FILE...
 #   Fuzz/libfuzzer/run.sh dict               print the dictionary
 #
 # The package's modules are built by SwiftPM into their own build folder with
@@ -23,14 +28,19 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 here=Fuzz/libfuzzer
 build=.build/libfuzzer
 target=$build/fuzz-drivesim
+# The entry file of each target, and its binary.
+targets="FuzzTarget:fuzz-drivesim FuzzArbiter:fuzz-arbiter FuzzRoute:fuzz-route"
 # Inputs longer than this are not tried: the corpus's largest scenario is under 3 KB.
 max_len=8192
 
 build() {
   # Rebuilt only when a source, the package or the entry file is newer.
-  if [ -x "$target" ] && [ -z "$(find Sources Package.swift "$here/FuzzTarget.swift" -newer "$target" -print -quit)" ]; then
-    return
-  fi
+  local fresh=1 pair
+  for pair in $targets; do
+    local exe=$build/${pair#*:}
+    if [ ! -x "$exe" ] || [ -n "$(find Sources Package.swift "$here/${pair%%:*}.swift" -newer "$exe" -print -quit)" ]; then fresh=0; fi
+  done
+  [ "$fresh" -eq 1 ] && return
   swift build -c release --build-path "$build" --target DrivesimCLI -Xswiftc -sanitize=fuzzer,address
   local bin
   bin=$(swift build -c release --build-path "$build" --show-bin-path)
@@ -43,8 +53,58 @@ build() {
   # SwiftPM names it after the checkout's folder, as its build plan says.
   local package
   package=$(grep -o -- '-package-name","[^"]*' "$build/release.yaml" | head -1 | cut -d'"' -f3)
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
-    -package-name "$package" -I "$bin/Modules" "$here/FuzzTarget.swift" "${objects[@]}" -o "$target"
+  for pair in $targets; do
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -use-ld=lld \
+      -package-name "$package" -I "$bin/Modules" "$here/${pair%%:*}.swift" "${objects[@]}" -o "$build/${pair#*:}"
+  done
+}
+
+# The route target's dictionary: the OSRM response's keys and maneuver words.
+route_dict() {
+  grep -oh '"[a-z][A-Za-z_ ]*"' Sources/SimRunner/Import/RouteImporter*.swift | sort -u \
+    | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
+  cat "$here/tokens.dict"
+}
+
+# The arbiter target's dictionary: the protocol's words (actions, rules, keys).
+arbiter_dict() {
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/CLI/ExternalArbiter.swift Sources/SimRunner/CLI/ArbiterProtocol+Encoding.swift
+    sed -n 's/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' Sources/TalkArbiter/TalkArbiter.Types.swift
+  } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
+  cat "$here/tokens.dict"
+}
+
+# Fuzzes the binary $1 with seeds from folder $2 and dictionary $3 for $4 seconds; further flags after.
+campaign() {
+  local exe=$1 seeds=$2 dictionary=$3 seconds=$4 name
+  shift 4
+  name=$(basename "$exe")
+  mkdir -p "$build/corpus-$name" "$build/artifacts"
+  local status=0
+  timeout -k 10 $((seconds + 300)) "$exe" "$build/corpus-$name" "$seeds" \
+    -dict="$dictionary" -max_len=$max_len -timeout=30 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$build/artifacts/$name-" "$@" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "libFuzzer ($name) found something (exit $status): $(ls "$build/artifacts")"
+    echo "replay: $here/run.sh repro${name#fuzz-drivesim} $build/artifacts/<file>"
+    exit 1
+  fi
+}
+
+# The arbiter target's seeds: answers drivesim's own arbiter gives (a scenario number, then lines).
+arbiter_seeds() {
+  local dir=$1
+  rm -rf "$dir"; mkdir -p "$dir"
+  printf '\000{"type":"actions","instants":[]}\n{"type":"actions","each":[[]]}\n{"type":"actions","each":[],"end":[],"idle":true}\n' > "$dir/empty"
+  printf '\001x\n{"type":"actions","each":[[{"do":"lineStarted","line":0,"endsAt":3000}]]}\n{"type":"actions","each":[],"end":[{"do":"earsClosed"},{"do":"wake","at":9223372036854775807}],"idle":false}\n' > "$dir/wake"
+  printf '\002x\n{"type":"actions","each":[[{"do":"replyBegan","reply":0}]]}\n{"type":"actions","each":[[{"do":"stretchStarted","reply":0,"stretch":0,"endsAt":5000,"held":null}]]}\n{"type":"actions","each":[],"end":[],"idle":true}\n' > "$dir/reply"
+}
+
+# The route target's seeds: the sample responses.
+route_seeds() {
+  local dir=$1
+  rm -rf "$dir"; mkdir -p "$dir"
+  cp Scenarios/routes/responses/* "$dir/"
 }
 
 # The dictionary: every string literal of the decoder (the keys it allows and
@@ -80,6 +140,19 @@ case "$command" in
     build
     "$target" -timeout=60 -rss_limit_mb=4096 "$@"
     ;;
+  repro-arbiter|repro-route)
+    build
+    "$build/fuzz-${command#repro-}" -timeout=60 -rss_limit_mb=4096 "$@"
+    ;;
+  fuzz-arbiter|fuzz-route)
+    seconds=${1:-60}
+    [ $# -gt 0 ] && shift
+    build
+    kind=${command#fuzz-}
+    "${kind}_dict" > "$build/$kind.dict"
+    "${kind}_seeds" "$build/seeds-$kind"
+    campaign "$build/fuzz-$kind" "$build/seeds-$kind" "$build/$kind.dict" "$seconds" "$@"
+    ;;
   fuzz)
     seconds=${1:-60}
     [ $# -gt 0 ] && shift
@@ -98,6 +171,13 @@ case "$command" in
       echo "replay: $here/run.sh repro $build/artifacts/<file>  (or drivesim run / import-gpx <file>)"
       exit 1
     fi
+    # The arbiter's answers and route responses, a shorter campaign each.
+    extra=${EXTRA_SECONDS:-40}
+    for kind in arbiter route; do
+      "${kind}_dict" > "$build/$kind.dict"
+      "${kind}_seeds" "$build/seeds-$kind"
+      campaign "$build/fuzz-$kind" "$build/seeds-$kind" "$build/$kind.dict" "$extra"
+    done
     ;;
-  *) echo "usage: $0 build | fuzz [SECONDS] [FLAGS...] | repro FILE... | dict" >&2; exit 2 ;;
+  *) echo "usage: $0 build | fuzz [SECONDS] [FLAGS...] | fuzz-arbiter|fuzz-route [SECONDS] [FLAGS...] | repro[-arbiter|-route] FILE... | dict" >&2; exit 2 ;;
 esac

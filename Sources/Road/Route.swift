@@ -58,17 +58,28 @@ public struct Route: Sendable {
         var from = 0.0
         maneuvers = []
         for (i, spec) in specs.enumerated() {
-            let target = projection.project(spec.point)
-            guard let hit = firstNear(target, from: from) else {
-                if firstNear(target, from: 0) != nil { throw .maneuverOutOfOrder(index: i) }
-                let best = nearest(to: target, from: from, to: length)
-                throw .maneuverOffRoute(index: i, meters: best.offset)
-            }
+            let hit = try distance(ofManeuverAt: spec.point, from: from, index: i)
             var m = spec.maneuver
             m.distance = hit
             maneuvers.append(m)
             from = hit + 1
         }
+    }
+
+    /// Where a maneuver at `point` is placed when the one before it lies
+    /// just before `from` (`place`'s step, for a caller that places
+    /// maneuvers one at a time): the distance along the route, or why it
+    /// cannot be placed there (`index` names it in the problem).
+    /// - Complexity: O(k), k the segments from `from` to the place found
+    ///   (the whole rest of the route when it is off it or out of order).
+    public func distance(ofManeuverAt point: GeoPoint, from: Double, index i: Int) throws(Problem) -> Double {
+        let target = projection.project(point)
+        guard let hit = firstNear(target, from: from) else {
+            if firstNear(target, from: 0) != nil { throw .maneuverOutOfOrder(index: i) }
+            let best = nearest(to: target, from: from, to: length)
+            throw .maneuverOffRoute(index: i, meters: best.offset)
+        }
+        return hit
     }
 
     /// The distance along the route of the first stretch, at or after `from`,

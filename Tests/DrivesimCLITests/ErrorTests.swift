@@ -2,6 +2,7 @@
 import Foundation
 @testable import ScenarioFormat
 @testable import SimRunner
+import RouteImport
 import TestSupport
 import Testing
 
@@ -215,5 +216,47 @@ enum TalkArbiterFaultNames {
         #expect(throws: DrivesimError.unreadable(file: file, .tooLarge(limit: text.utf8.count - 1))) {
             try FileSystem.read(file, limit: text.utf8.count - 1)
         }
+    }
+}
+
+/// Messages are one line, escaped, and say what is wrong (issue 21).
+@Suite struct OneLineMessageTests {
+    @Test func controlCharactersAreEscapedSoNoMessageSpansLinesOrDrivesTheTerminal() {
+        #expect(escapedForTerminal("a\u{1B}[2Jb\r\nc\td\u{7F}") == "a\\u{1B}[2Jb\\r\\nc\\td\\u{7F}")
+        #expect(escapedForTerminal("plain words, ünïcode") == "plain words, ünïcode")
+    }
+
+    @Test(arguments: ["python3 arbiter.py", "it's", "a'b'c", "", "plain-word_1.py", "$HOME `x` \"q\" \\ *"])
+    func aShellQuotedWordReadsBackAsItself(word: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf %s " + shellQuoted(word)]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text == word)
+        #expect(shellQuoted("it's") == #"'it'\''s'"#)
+    }
+
+    @Test func aServicesErrorTextReachesTheTerminalEscapedInOneLine() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(#"{"code":"NoRoute\u001b[2J","message":"line1\nline2\r\u001b[31m","routes":[]}"#, "svc.json", in: folder)
+        var console = Console.captured
+        #expect(Drivesim.main(["import-route", file, "--language", "en"], console: &console) == 2)
+        #expect(console.stderr.dropLast().split(separator: "\n").count == 1, "\(console.stderr)")
+        #expect(!console.stderr.contains("\u{1B}") && !console.stderr.contains("\r"))
+        #expect(console.stderr.contains(#"line1\nline2\r\u{1B}[31m"#))
+    }
+
+    @Test func anImportsOwnCheckNamesTheResponseNotTheScenario() {
+        let error = DrivesimError.importProblem(file: "r.osrm", ImportProblem(.scenarioRefused(path: "road.route.maneuvers[3]", reason: "bad"), at: ""))
+        #expect(MessageInfo(error).message == "Error: r.osrm: top level: the scenario it makes would be refused at road.route.maneuvers[3]: bad\n")
+    }
+
+    @Test func fuzzOutThatIsAFileSaysItIsNotAFolder() throws {
+        let file = Fixtures.write("x", "afile", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["fuzz", "--runs", "1", "--out", file]) == .cannotWrite(path: file, .notAFolder))
     }
 }

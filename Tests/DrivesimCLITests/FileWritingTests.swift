@@ -1,5 +1,6 @@
 @testable import DrivesimCLI
 import Foundation
+import ScenarioFormat
 @testable import SimRunner
 import TestSupport
 import Testing
@@ -172,5 +173,143 @@ private var passingTimeline: String {
         #expect(Drivesim.main(["run", file], console: &console) == 0)
         close(fd)
         #expect(try String(contentsOfFile: folder + "/out", encoding: .utf8) == (try passingTimeline))
+    }
+}
+
+/// `--out` never replaces what the user gave (issue 21): compared by identity, before anything runs.
+@Suite struct OverwritingInputTests {
+    /// The bytes of `path`.
+    private func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test func runRefusesAnOutThatIsItsScenario() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
+        #expect(thrown(["run", file, "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == CommandLineTests.passing)
+    }
+
+    @Test func runRefusesAnOutThatLinksToItsScenarioOrSpellsItAnotherWay() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
+        symlink("s.json", folder + "/link.json")
+        #expect(thrown(["run", file, "--out", folder + "/link.json"]) == .cannotWrite(path: folder + "/link.json", .isAnInput(file)))
+        #expect(thrown(["run", file, "--out", folder + "/./s.json"]) == .cannotWrite(path: folder + "/./s.json", .isAnInput(file)))
+        var console = Console.captured
+        #expect(Drivesim.main(["run", file, "--out", folder + "/link.json"], console: &console) == 2)
+        #expect(console.stderr.split(separator: "\n").count == 1, "one line: \(console.stderr)")
+        #expect(try contents(file) == CommandLineTests.passing)
+    }
+
+    @Test func importRouteRefusesAnOutThatIsItsResponse() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let text = try contents(Fixtures.path("Scenarios/routes/responses/roundabout.osrm"))
+        let file = Fixtures.write(text, "r.osrm", in: folder)
+        #expect(thrown(["import-route", file, "--language", "en", "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == text)
+    }
+
+    @Test func importGPXRefusesAnOutThatIsItsTrack() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(GPXTests.track, "t.gpx", in: folder)
+        #expect(thrown(["import-gpx", file, "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(try contents(file) == GPXTests.track)
+    }
+
+    @Test func recordRefusesAGoldenThatIsAnotherInput() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = GoldenPathTests.scenario(golden: "s.timeline.json", in: folder)
+        // The golden name links to a file `check` was given (not a scenario, so not caught by decoding).
+        let other = Fixtures.write("not a scenario", "other.json", in: folder)
+        symlink("other.json", folder + "/s.timeline.json")
+        let result = Fixtures.drivesim("check", "--record", file, other)
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("is the input '\(other)'"))
+        #expect(try contents(other) == "not a scenario")
+    }
+
+    @Test func outRefusesAReadOnlyFileAsTheShellDoes() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("keep", "ro.txt", in: folder)
+        chmod(target, 0o444)
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile)) { try FileSystem.write(Array("x".utf8), to: target) }
+        #expect(try contents(target) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["ro.txt"], "no temporary file left")
+    }
+
+    @Test func anEmptyOutAndAProcFileAreNamedForWhatTheyAre() throws {
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: try Fixtures.temporaryFolder())
+        #expect(thrown(["run", file, "--out", ""]) == .cannotWrite(path: "", .emptyPath))
+        if FileManager.default.fileExists(atPath: "/proc/version") {
+            #expect(thrown(["run", file, "--out", "/proc/version"]) == .cannotWrite(path: "/proc/version", .readOnlyFile))
+        }
+    }
+}
+
+/// Writes past a file-size limit (`ulimit -f`), through the built `drivesim` itself: the limit is the process's.
+@Suite struct FileSizeLimitTests {
+    /// The `drivesim` executable beside the test bundle; nil if it is not built there.
+    static var executable: String? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("drivesim").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        let built = Fixtures.path(".build/debug/drivesim")
+        return FileManager.default.isExecutableFile(atPath: built) ? built : nil
+    }
+
+    /// Runs `drivesim arguments` under `ulimit -f 0` (no byte may be written to a file); exit status and standard error.
+    static func underLimit(_ arguments: [String]) throws -> (code: Int32, stderr: String) {
+        let binary = try #require(executable, "drivesim is built beside the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 0 && exec \"$@\"", "sh", binary] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus, text)
+    }
+
+    @Test func aWritePastTheLimitIsAnErrorWithItsReasonAndNoTemporaryFile() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
+        let result = try Self.underLimit(["run", file, "--format", "svg", "--out", folder + "/big.svg"])
+        #expect(result.code == 2, "not killed by SIGXFSZ: \(result)")
+        #expect(result.stderr == MessageInfo(DrivesimError.cannotWrite(path: folder + "/big.svg", .tooLarge)).message)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["s.json"], "no temporary file left")
+    }
+
+    @Test func recordPastTheLimitFinishesEveryFileAndSumsUpTheFailures() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let files = (1...3).map { k in
+            var text = CommandLineTests.passing
+            text.insert(contentsOf: #""golden": "s\#(k).timeline.json", "#, at: text.index(after: text.firstIndex(of: "{")!))
+            return Fixtures.write(text, "s\(k).json", in: folder)
+        }
+        let result = try Self.underLimit(["check", "--record"] + files)
+        #expect(result.code == 2)
+        for k in 1...3 { #expect(result.stderr.contains("s\(k).timeline.json"), "file \(k) reported: \(result.stderr)") }
+        #expect(result.stderr.hasSuffix("3 golden timelines could not be written (each named above); the rest were checked or recorded\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["s1.json", "s2.json", "s3.json"])
+    }
+}
+
+@Suite struct UnwritableReproducerTests {
+    @Test func aReproducerThatCannotBeWrittenGoesToStandardErrorInFullAndFuzzExitsTwo() throws {
+        let folder = try Fixtures.temporaryFolder()
+        // A folder where the reproducer's file would go: the write fails ("it is a folder").
+        let name = "invariant-2-ears-early-seed-1-run-2.json"
+        try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: false)
+        let result = Fixtures.drivesim("fuzz", "--seed", "1", "--runs", "300", "--mutant", "ears-early", "--out", folder)
+        #expect(result.code == 2)
+        let marker = "could not write the reproducer: cannot write '\(folder)/\(name)': it is a folder; here it is in full:\n"
+        let after = try #require(result.stderr.components(separatedBy: marker).dropFirst().first, Comment(rawValue: result.stderr))
+        // The only reproducer: the scenario is the rest of standard error.
+        let scenario = try ScenarioDecoder.decode(Array(after.utf8), file: "stderr")
+        #expect(!scenario.guidance.isEmpty || !scenario.replies.isEmpty, "the whole shrunk scenario")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Guidance
 import Road
-import RouteImport
+@testable import RouteImport
 import ScenarioFormat
 import SimRunner
 import Testing
@@ -217,4 +217,73 @@ func expectStepSpeeds(_ imported: RouteImporter.Imported, response: JSONValue) t
 func expectLengthWithinOnePercent(_ imported: RouteImporter.Imported) throws {
     let distance = try #require(imported.responseDistance)
     #expect(abs(imported.length - distance) <= 0.01 * distance)
+}
+
+/// Hostile numbers in a response never trap the import (issue 21).
+@Suite struct HostileNumberTests {
+    /// A three-step response with `distance` for the route and `duration` for the middle step.
+    static func response(distance: String, duration: String) -> [UInt8] {
+        Array(#"{"routes":[{"distance":\#(distance),"geometry":{"type":"LineString","coordinates":[[127,37],[127.001,37],[127.001,37.001]]},"legs":[{"steps":[{"maneuver":{"type":"depart","location":[127,37]},"distance":89,"duration":8},{"maneuver":{"type":"turn","modifier":"left","location":[127.001,37]},"distance":111,"duration":\#(duration)},{"maneuver":{"type":"arrive","location":[127.001,37.001]},"distance":0,"duration":0}]}]}]}"#.utf8)
+    }
+    static let options = RouteImporter.Options(language: .en, source: "t")
+
+    @Test(arguments: ["9.3e18", "9223372036854775807", "1e300"])
+    func aRouteDistanceBeyondInt64IsAWarningNotATrap(distance: String) throws {
+        let imported = try RouteImporter.importRoute(Self.response(distance: distance, duration: "10"), options: Self.options)
+        #expect(imported.warnings.contains { if case .lengthDiffers(_, let r) = $0.kind { r == 1_000_000_000_000_000 } else { false } })
+    }
+
+    @Test(arguments: ["1e300", "1.7e308"])
+    func aStepDurationOfAnAgeIsClampedNotATrap(duration: String) throws {
+        let imported = try RouteImporter.importRoute(Self.response(distance: "200", duration: duration), options: Self.options)
+        #expect(imported.warnings.contains { if case .speedClamped = $0.kind { true } else { false } })
+    }
+
+    @Test func aNumberBeyondADoubleIsOutOfRangeNotNotANumber() {
+        #expect(throws: ImportProblem(.numberOutOfRange("1e400"), at: "routes[0].distance")) {
+            try RouteImporter.importRoute(Self.response(distance: "1e400", duration: "10"), options: Self.options)
+        }
+    }
+}
+
+/// Import cost (issue 21): linear in the response, and what `run` could not read back refused with the figure.
+@Suite struct ImportCostTests {
+    /// An OSRM response of `n` steps `spacing` m apart, zigzagging east and north, each a turn.
+    static func zigzag(_ n: Int, spacing: Double = 20) -> [UInt8] {
+        let mlat = 1 / 111_320.0, mlon = 1 / (111_320.0 * 0.79335334)  // cos(37.5°)
+        var points: [(Double, Double)] = [(127.0, 37.5)]
+        for i in 0..<n {
+            let (lon, lat) = points[points.count - 1]
+            points.append(i % 2 == 0 ? (lon + spacing * mlon, lat) : (lon, lat + spacing * mlat))
+        }
+        func at(_ p: (Double, Double)) -> String { "[\(p.0),\(p.1)]" }
+        var steps: [String] = []
+        for i in 0..<n {
+            let maneuver = i == 0 ? #"{"type":"depart","location":\#(at(points[0]))}"#
+                : #"{"type":"turn","modifier":"\#(i % 2 == 1 ? "left" : "right")","location":\#(at(points[i]))}"#
+            steps.append(#"{"maneuver":\#(maneuver),"name":"street \#(i)","distance":\#(spacing),"duration":\#(spacing / 10)}"#)
+        }
+        steps.append(#"{"maneuver":{"type":"arrive","location":\#(at(points[n]))},"distance":0,"duration":0}"#)
+        let line = points.map(at).joined(separator: ",")
+        return Array(#"{"code":"Ok","routes":[{"distance":\#(Double(n) * spacing),"geometry":{"type":"LineString","coordinates":[\#(line)]},"legs":[{"steps":[\#(steps.joined(separator: ","))]}]}]}"#.utf8)
+    }
+
+    @Test func manyManeuversTooCloseToAnnounceImportQuickly() throws {
+        // 300 steps 20 m apart: most are left out; a drive of the whole road per maneuver left out took 20 s here.
+        let clock = ContinuousClock(), start = clock.now
+        let imported = try RouteImporter.importRoute(Self.zigzag(300), options: RouteImporter.Options(language: .en, source: "z"))
+        let took = clock.now - start
+        #expect(imported.warnings.filter { if case .cannotAnnounce = $0.kind { true } else { false } }.count > 100)
+        #expect(took < .seconds(10), "\(took)")
+        // What is kept is announced: no maneuver passes unannounced (but in a "then").
+        #expect(RouteImporter.unannounced(imported.scenario).isEmpty)
+    }
+
+    @Test func aGeometryOfMorePointsThanAScenarioHoldsIsRefusedWithTheFigure() {
+        var options = RouteImporter.Options(language: .en, source: "z")
+        options.maxPoints = 100
+        #expect(throws: ImportProblem(.tooManyPoints(count: 201, limit: 100), at: "routes[0].geometry")) {
+            try RouteImporter.importRoute(Self.zigzag(200), options: options)
+        }
+    }
 }

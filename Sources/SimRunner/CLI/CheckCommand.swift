@@ -56,7 +56,12 @@ enum CheckCommand: Command {
         defer { external?.stop() }
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
-        var passed = 0, failed = 0, unusable = 0
+        var passed = 0, failed = 0, unusable = 0, unwritten = 0
+        // `--record` never writes over a file it was given (compared by identity).
+        var inputs: [FileSystem.Identity: String] = [:]
+        for case .file(let path) in found where record {
+            if let identity = FileSystem.identity(ofFile: path), inputs[identity] == nil { inputs[identity] = path }
+        }
         var coverage: [(file: String, rules: RuleCoverage)] = []
         /// A file or folder that cannot be used: listed, counted as failed, and the rest go on (SPEC 8).
         func unusableFile(_ path: String, _ error: DrivesimError) {
@@ -86,7 +91,7 @@ enum CheckCommand: Command {
             do {
                 let recording = record && scenario.golden != nil
                 if recording, verdict.passed {
-                    if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline) {
+                    if let path = try GoldenFiles.record(scenario, file: file, timeline: timeline, inputs: inputs) {
                         passed += 1
                         console.out("RECORD \(file) → \(path)\n")
                     }
@@ -116,8 +121,12 @@ enum CheckCommand: Command {
                     console.err(report)
                 }
             } catch {
+                if case .cannotWrite = error { unwritten += 1 }
                 unusableFile(file, error)
             }
+        }
+        if unwritten > 0 {
+            console.err("\(unwritten) golden timeline\(unwritten == 1 ? "" : "s") could not be written (each named above); the rest were checked or recorded\n")
         }
         if console.errIsTerminal { console.err("\r") }
         if args.has("--coverage") { console.out(coverageReport(coverage)) }

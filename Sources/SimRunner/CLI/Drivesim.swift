@@ -3,6 +3,12 @@ import Review
 import ScenarioFormat
 import SimRunner
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `drivesim` command line (SPEC 8): a thin layer over the simulator.
 /// Returns the exit code: 0 all held, 1 something failed, 2 unusable input.
 package enum Drivesim {
@@ -16,6 +22,9 @@ package enum Drivesim {
     /// place where an error becomes its message and exit code (`MessageInfo`),
     /// and where a failed write to standard output becomes exit code 2.
     package static func main(_ arguments: [String], console: inout Console) -> Int32 {
+        // Past a file-size limit (`ulimit -f`) a write fails with EFBIG, reported
+        // with its reason and the temporary file removed, instead of the signal killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         var command: String?
         var code: Int32
         do {

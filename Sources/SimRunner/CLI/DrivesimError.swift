@@ -48,6 +48,8 @@ package enum UsageProblem: Sendable, Equatable {
     case missingArgument(String)
     /// More positional arguments than the command takes.
     case tooManyArguments(command: String, takes: String)
+    /// An option given an empty value (`--arbiter ""`).
+    case emptyValue(option: String)
     /// An option's value is not a whole number in `from...to`.
     case notAWholeNumber(option: String, value: String, from: String, to: String)
     /// Not a bare JSON number (`' 5'`, `soon`).
@@ -111,6 +113,8 @@ package enum WriteProblem: Error, Sendable, Equatable {
     case noSuchFolder
     /// ENOTDIR: a part of the path is not a folder.
     case notADirectory
+    /// A folder was wanted (`fuzz --out`) and the path is a file.
+    case notAFolder
     /// The path is a folder.
     case isFolder
     /// ELOOP.
@@ -119,6 +123,16 @@ package enum WriteProblem: Error, Sendable, Equatable {
     case closed
     /// EPIPE: the reader went away.
     case brokenPipe
+    /// EFBIG: beyond the file-size limit (`ulimit -f`) or the file system's.
+    case tooLarge
+    /// `--out ""`.
+    case emptyPath
+    /// A regular file whose owner may not write it (`chmod a-w`): not replaced.
+    case readOnlyFile
+    /// The folder exists but refuses a new file in it (ENOENT there: `/proc`).
+    case cannotCreateIn(folder: String)
+    /// The same file as the command's input `file`: writing would replace it.
+    case isAnInput(String)
     /// Any other `errno`.
     case other(errno: Int32)
 
@@ -134,6 +148,7 @@ package enum WriteProblem: Error, Sendable, Equatable {
         case ELOOP: self = .symlinkLoop
         case EBADF: self = .closed
         case EPIPE: self = .brokenPipe
+        case EFBIG: self = .tooLarge
         default: self = .other(errno: code)
         }
     }
@@ -149,6 +164,8 @@ package enum GoldenProblem: Sendable, Equatable {
     case notATimelineName(String)
     /// The file there decodes as a scenario; `--record` refuses to overwrite it.
     case isAScenario(path: String)
+    /// The golden file at `path` is the input `input` (the same file); `--record` refuses to replace it.
+    case isAnInput(path: String, input: String)
     /// The golden file at `path` does not exist.
     case missing(path: String)
     /// The golden file at `path` cannot be read.
@@ -171,19 +188,20 @@ extension DrivesimError {
     package var reason: String {
         switch self {
         case .usage(let problem): return problem.reason
-        case .unreadable(let file, let problem): return "\(file): \(problem.reason)"
+        case .unreadable(let file, let problem): return "\(escapedForTerminal(file)): \(problem.reason)"
         case .invalidScenario(let error): return error.description
         case .golden(let file, let problem): return "\(file): golden: \(problem.reason(scenario: file))"
-        case .gpx(let file, let problem): return "\(file): \(problem)"
+        case .gpx(let file, let problem): return escapedForTerminal("\(file): \(problem)")
         case .importProblem(let file, let problem):
-            return "\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)"
+            // What the response says (a service's message, a type) is escaped: one line, no control sequence.
+            return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)")
         case .cannotWrite(let path, let problem):
-            return "cannot write \(path == Console.standardOutputName ? path : "'\(path)'"): \(problem.reason)"
+            return "cannot write \(path == Console.standardOutputName ? path : "'\(escapedForTerminal(path))'"): \(problem.reason)"
         case .refusedOnCI(.recordGoldens):
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
         case .arbiterProcess(let command, let reason):
-            return "the arbiter '\(command)' cannot be used: \(reason)"
+            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
         }
     }
 }
@@ -198,6 +216,7 @@ extension UsageProblem {
         case .missingValue(let option): return "missing value for '\(option)'"
         case .flagTakesNoValue(let flag): return "'\(flag)' takes no value"
         case .missingArgument(let what): return "missing \(what)"
+        case .emptyValue(let option): return "'\(option)' must not be empty"
         case .tooManyArguments(let command, let takes): return "\(command) takes \(takes)"
         case .notAWholeNumber(let option, let value, let from, let to):
             return "'\(option)' must be a whole number from \(from) to \(to), not '\(value)'"
@@ -243,10 +262,16 @@ extension WriteProblem {
         case .readOnly: return "the file system is read-only"
         case .noSuchFolder: return "its folder does not exist"
         case .notADirectory: return "a part of its path is not a folder"
+        case .notAFolder: return "it is a file, not a folder"
         case .isFolder: return "it is a folder"
         case .symlinkLoop: return "a loop of symbolic links"
         case .closed: return "it is closed"
         case .brokenPipe: return "the reader closed the pipe"
+        case .tooLarge: return "the file would exceed the file-size limit (ulimit -f, or the file system's)"
+        case .emptyPath: return "the path is empty"
+        case .readOnlyFile: return "the file is read-only (its owner may not write it); not replaced"
+        case .cannotCreateIn(let folder): return "its folder '\(folder)' does not accept new files"
+        case .isAnInput(let file): return "it is the input '\(file)' (the same file); refusing to replace it, write elsewhere"
         case .other(let code): return String(cString: strerror(code))
         }
     }
@@ -264,6 +289,8 @@ extension GoldenProblem {
             return "'\(golden)' does not end in '.timeline.json'; golden timelines are named NAME.timeline.json"
         case .isAScenario(let path):
             return "'\(path)' is a scenario file; refusing to overwrite it with a timeline"
+        case .isAnInput(let path, let input):
+            return "'\(path)' is the input '\(input)' (the same file); refusing to overwrite it with a timeline"
         case .missing(let path):
             return "the golden timeline '\(path)' is missing; run 'drivesim check --record \(file)' to write it"
         case .unreadable(let path, let problem):

@@ -19,7 +19,7 @@ import Darwin
 /// end's in one answer. A run foretold by the reference goes out whole, in
 /// one `run` message answered in one line. One process serves a whole
 /// campaign: the tables start each run.
-final class ArbiterProcess: @unchecked Sendable {
+package final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
     static let protocolVersion = 4
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
@@ -29,11 +29,16 @@ final class ArbiterProcess: @unchecked Sendable {
     let command: String
     /// How long one answer may take, in milliseconds.
     let timeoutMs: Int
-    private var process: Process?
+    private var process: ChildProcess?
     private var toChild: Int32 = -1
     private var fromChild: Int32 = -1
     private var buffer: [UInt8] = []
-    private let errTail = StderrTail()
+    /// The last `errKeep` bytes of the process's standard error, read as it comes.
+    private var errTail: [UInt8] = []
+    private static let errKeep = 2000
+    /// Why the process was given up (it did not answer in time): later runs
+    /// do not start it again, so a hung arbiter costs one timeout, not one a run.
+    private(set) var givenUp: String?
     private var started = 0
     /// The current run's batch (`ArbiterBatch`).
     var batch = ArbiterBatch()
@@ -41,60 +46,54 @@ final class ArbiterProcess: @unchecked Sendable {
     private(set) var failure: String?
 
     /// A process not yet started.
-    init(command: String, timeoutMs: Int) {
+    package init(command: String, timeoutMs: Int) {
         self.command = command; self.timeoutMs = timeoutMs
     }
 
     /// Starts the process and shakes hands; the reason it could not, if not.
     func start() -> String? {
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input; process.standardOutput = output; process.standardError = errors
-        let tail = errTail
-        tail.clear()
-        errors.fileHandleForReading.readabilityHandler = { handle in tail.append(handle.availableData) }
-        do { try process.run() } catch { return "cannot start /bin/sh: \(error)" }
+        errTail.removeAll()
+        let process: ChildProcess
+        switch ChildProcess.spawn(command) {
+        case .success(let started): process = started
+        case .failure(let failure): return failure.reason
+        }
         self.process = process
-        toChild = input.fileHandleForWriting.fileDescriptor
-        // Writes never block: `transfer` reads answers while a long message goes out.
-        _ = fcntl(toChild, F_SETFL, fcntl(toChild, F_GETFL) | O_NONBLOCK)
-        fromChild = output.fileHandleForReading.fileDescriptor
-        // Keep the handles alive with the process.
-        handles = [input, output, errors]
+        toChild = process.input
+        fromChild = process.output
         buffer.removeAll()
         consumed = 0
         started += 1
         guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { return lastReason }
         guard hello["type"]?.text == "hello", let version = hello["protocol"]?.integer else {
-            stop(); return "it answered the hello with something else than a hello"
+            kill(); return "it answered the hello with something else than a hello"
         }
         guard version == Self.protocolVersion else {
-            stop(); return "it speaks protocol version \(version); this drivesim speaks \(Self.protocolVersion)"
+            kill(); return "it speaks protocol version \(version); this drivesim speaks \(Self.protocolVersion)"
         }
         return nil
     }
-    private var handles: [Pipe] = []
     private var lastReason = ""
     /// The instant of the last message exchanged: where a failure happened.
     private(set) var lastInstant = SimTime.zero
 
-    /// Ends the process (a failure, or the end of the command).
-    func stop() {
-        if let process {
-            kill(process.processIdentifier, SIGKILL)
-            // Not `waitUntilExit`: it spins a run loop that may never return here.
-            for _ in 0..<200 where process.isRunning { usleep(1000) }
-        }
+    /// The end of the command: the process's input is closed and it has
+    /// `grace` ms to exit by itself, then its whole group is killed, so an
+    /// arbiter that ignores the end of its input does not outlive drivesim.
+    func stop(grace: Int = 200) { end(grace: grace) }
+
+    /// Ends the process at once (a failure): its whole group is killed and
+    /// the shell reaped; what it left on standard error is kept for the report.
+    func kill() { end(grace: 0) }
+
+    private func end(grace: Int) {
+        process?.end(grace: grace, tail: &errTail, keep: Self.errKeep)
         process = nil
-        for pipe in handles { pipe.fileHandleForReading.readabilityHandler = nil }
-        handles = []
     }
 
     /// The reason of the last failure, with the tail of standard error; clears it.
-    func takeFailure() -> String? {
+    package func takeFailure() -> String? {
         defer { failure = nil }
         return failure
     }
@@ -124,6 +123,7 @@ final class ArbiterProcess: @unchecked Sendable {
         log = []
         serving = nil
         if process == nil {
+            if let givenUp { fail("not asked: the process was given up when \(givenUp) in an earlier run"); return }
             if let reason = start() { fail(reason); return }
         }
         defer { runTables = tables }
@@ -232,7 +232,7 @@ final class ArbiterProcess: @unchecked Sendable {
     /// kept; nil (and `failure` set) if it is not a well formed answer to
     /// that run (an `actions` message with as many `instants` as it had,
     /// each a well formed answer to its instant).
-    func runAnswer(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage]) -> [Answer]? {
+    package func runAnswer(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage]) -> [Answer]? {
         var bytes = Array(line)
         for message in messages { bytes.append(message.ends ? 1 : 0) }
         let key = AnswerKey(bytes: bytes)
@@ -256,8 +256,12 @@ final class ArbiterProcess: @unchecked Sendable {
             guard let answer = answer(item, inputs: message.inputs.count, ends: message.ends, for: instant, typed: false) else { return nil }
             answers.append(answer)
         }
-        if runAnswers.count >= 4096 { runAnswers.removeAll(keepingCapacity: true) }
+        if runAnswers.count >= 4096 || runAnswerBytes + bytes.count > Self.cacheBytes {
+            runAnswers.removeAll(keepingCapacity: true)
+            runAnswerBytes = 0
+        }
         runAnswers[key] = answers
+        runAnswerBytes += bytes.count
         return answers
     }
 
@@ -282,22 +286,45 @@ final class ArbiterProcess: @unchecked Sendable {
 
     /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
     private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
-        guard let object = try? JSONParser.parse(Array(line)), case .object = object.kind else {
+        let object: JSONValue
+        do { object = try JSONParser.parse(Array(line)) } catch {
+            // JSON that breaks one rule is named for it; anything else is not JSON at all.
+            switch error.reason {
+            case .duplicateKey(let key):
+                fail("it printed an object with the key '\(key)' twice\(error.path.isEmpty ? "" : " (at \(error.path))"): \(Self.excerpt(Array(line)))")
+            case .tooDeep:
+                fail("it printed JSON nested deeper than \(JSONParser.maxDepth) levels: \(Self.excerpt(Array(line)))")
+            default:
+                fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))")
+            }
+            return nil
+        }
+        guard case .object = object.kind else {
             fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))"); return nil
         }
         return object
     }
 
+    /// The longest answer line drivesim reads: 16 MiB (a campaign's whole
+    /// stretch of runs answers in lines far shorter). Also the most it keeps
+    /// of lines the process wrote ahead of what it was asked.
+    static let answerLimit = 16 << 20
+
     /// Writes `bytes` while it reads what the process answers, until all
     /// are written and `lines` lines are in (neither side blocks on a full
-    /// pipe); nil (and `failure` set) if the process failed or made no
-    /// progress for the timeout.
+    /// pipe); nil (and `failure` set) if the process failed: it exited (seen
+    /// at once, whoever else holds its pipes), closed its output, wrote a
+    /// line over `answerLimit`, or took longer than the timeout over one
+    /// answer (a deadline per line, which bytes without a newline do not move).
     @discardableResult
     private func transfer(_ bytes: [UInt8], lines count: Int) -> [ArraySlice<UInt8>]? {
-        guard process != nil else { return nil }
+        guard let process else { return nil }
         var lines: [Range<Int>] = []
         lines.reserveCapacity(count)
-        var offset = 0, waited = 0
+        var offset = 0
+        let clock = ContinuousClock()
+        let timeout = Duration.milliseconds(timeoutMs)
+        var deadline = clock.now + timeout
         // Lines already read past the last answer (a process that answered ahead) come first.
         var scanned = consumed
         func takeLines() {
@@ -305,46 +332,81 @@ final class ArbiterProcess: @unchecked Sendable {
                 lines.append(consumed..<newline)
                 consumed = newline + 1
                 scanned = consumed
+                deadline = clock.now + timeout
             }
             scanned = buffer.count
         }
+        /// Reads what the process wrote (non-blocking); false at the end of its output.
+        func readAnswers() -> Bool {
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
+                if n > 0 { buffer.append(contentsOf: chunk[..<n]); continue }
+                if n < 0, errno == EINTR { continue }
+                takeLines()
+                return n < 0
+            }
+        }
         if consumed == buffer.count { buffer.removeAll(keepingCapacity: true); consumed = 0; scanned = 0 }
         takeLines()
+        var errorsOpen = true
         while offset < bytes.count || lines.count < count {
             var fds = [
                 pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: toChild, events: offset < bytes.count ? Int16(POLLOUT) : 0, revents: 0),
+                pollfd(fd: errorsOpen ? process.errors : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: offset < bytes.count ? toChild : -1, events: Int16(POLLOUT), revents: 0),
             ]
-            let step = 100
-            let ready = poll(&fds, offset < bytes.count ? 2 : 1, Int32(step))
-            if ready == 0 {
-                waited += step
-                if waited >= timeoutMs { fail("it did not answer within \(timeoutMs) ms"); return nil }
-                continue
-            }
+            // A short step, so that an exit is seen at once even when a grandchild keeps the pipes open.
+            let ready = poll(&fds, 3, 50)
             if ready < 0 { if errno == EINTR { continue }; fail("cannot read its output"); return nil }
-            waited = 0
-            if offset < bytes.count, fds[1].revents != 0 {
+            if fds[1].revents != 0 { errorsOpen = process.drain(process.errors, into: &errTail, keep: Self.errKeep) }
+            if fds[2].revents != 0, offset < bytes.count {
                 let n = bytes[offset...].withUnsafeBytes { write(toChild, $0.baseAddress, $0.count) }
                 if n > 0 { offset += n }
-                else if !(n < 0 && (errno == EINTR || errno == EAGAIN)) {
-                    fail("it stopped reading its input (\(exitDescription()))"); return nil
-                }
+                else if !(n < 0 && (errno == EINTR || errno == EAGAIN)) { return ended("it stopped reading its input") }
             }
             if fds[0].revents != 0 {
-                let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR || errno == EAGAIN { continue }
-                if n <= 0 {
+                let open = readAnswers()
+                if buffer.count - consumed > Self.answerLimit {
+                    fail("it wrote an answer line longer than \(Self.answerLimit >> 20) MiB, the limit"); return nil
+                }
+                if !open {
                     // Written all and read all: a process that exits after its last answer is no failure yet.
                     if offset == bytes.count && lines.count == count { break }
-                    fail("it closed its output (\(exitDescription()))"); return nil
+                    return ended("it closed its output")
                 }
-                buffer.append(contentsOf: chunk[..<n])
-                takeLines()
+            }
+            if ready == 0 || fds[0].revents == 0, process.reap() {
+                // Exited: what it wrote before is still in the pipe.
+                _ = readAnswers()
+                if offset == bytes.count && lines.count == count { break }
+                return ended("it closed its output")
+            }
+            if clock.now >= deadline {
+                let reason = "it did not answer within \(Self.describe(milliseconds: timeoutMs))"
+                fail(reason)
+                givenUp = reason
+                return nil
             }
         }
         return lines.map { buffer[$0] }
     }
+
+    /// The failure of a process that stopped talking (`what`): one that
+    /// exited (waited for briefly) is reported by its exit, whichever pipe
+    /// showed it first, so the same missing command is told one way.
+    private func ended(_ what: String) -> [ArraySlice<UInt8>]? {
+        guard let process else { return nil }
+        if process.awaitExit(milliseconds: 1000) {
+            fail("it exited before answering (\(process.exitDescription))")
+        } else {
+            fail("\(what) (still running)")
+        }
+        return nil
+    }
+
+    /// `5 s`, or `1500 ms` when not whole seconds.
+    static func describe(milliseconds ms: Int) -> String { ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms" }
+
     private var consumed = 0
     /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
     private(set) var parsedAnswers = 0
@@ -352,22 +414,18 @@ final class ArbiterProcess: @unchecked Sendable {
     private var answers: [AnswerKey: Answer] = [:]
     /// `run` answer lines seen (with whether each of its messages ended its instant) and what they said.
     private var runAnswers: [AnswerKey: [Answer]] = [:]
+    /// The bytes of the lines each cache keeps; past `cacheBytes` it starts again.
+    private var answerBytes = 0, runAnswerBytes = 0
+    static let cacheBytes = 32 << 20
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
-    private func exitDescription() -> String {
-        guard let process else { return "gone" }
-        for _ in 0..<20 where process.isRunning { usleep(5000) }
-        if process.isRunning { return "still running" }
-        return process.terminationReason == .uncaughtSignal
-            ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
-    }
-
-    /// Records why the run failed, with the tail of standard error, and ends the process.
+    /// Records why the run failed, with the tail of standard error (all in
+    /// one line, control characters escaped), and ends the process.
     func fail(_ reason: String) {
-        stop()
-        usleep(10000)
-        let err = errTail.text
-        let full = err.isEmpty ? reason : reason + "; its standard error ends:\n" + err
+        kill()
+        var err = String(decoding: errTail, as: UTF8.self)
+        while err.last?.isNewline == true { err.removeLast() }
+        let full = escapedForTerminal(err.isEmpty ? reason : reason + "; its standard error ends: " + err)
         lastReason = full
         runFailed = true
         if failure == nil { failure = full }
@@ -381,20 +439,24 @@ final class ArbiterProcess: @unchecked Sendable {
     /// An answer line read: from `answers` when the same line came before
     /// (a second run's, or a common one), else parsed and kept; nil (and
     /// `failure` set) if it is not a well formed answer to the message.
-    func answer(_ line: ArraySlice<UInt8>, inputs: Int, ends: Bool, for what: String) -> Answer? {
+    package func answer(_ line: ArraySlice<UInt8>, inputs: Int, ends: Bool, for what: String) -> Answer? {
         var bytes = Array(line)
         bytes.append(ends ? 1 : 0)
         let key = AnswerKey(bytes: bytes)
         if let known = answers[key], known.each.count == inputs { return known }
         parsedAnswers += 1
         guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
-        if answers.count >= 65536 { answers.removeAll(keepingCapacity: true) }
+        if answers.count >= 65536 || answerBytes + bytes.count > Self.cacheBytes {
+            answers.removeAll(keepingCapacity: true)
+            answerBytes = 0
+        }
         answers[key] = answer
+        answerBytes += bytes.count
         return answer
     }
 
     /// An `instant` answer: each input's actions, the end's and `idle` (empty and false when it did not end the instant).
-    typealias Answer = (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)
+    package typealias Answer = (each: [[TalkArbiter.Action]], end: [TalkArbiter.Action], idle: Bool)
 
     /// The action lists of an `instant` answer, one per input, and the
     /// end's actions and `idle` when the message ended the instant; nil (and
@@ -432,6 +494,9 @@ final class ArbiterProcess: @unchecked Sendable {
         out.reserveCapacity(items.count)
         for item in items {
             guard let action = Self.decode(item) else {
+                if let key = Self.integerOutOfRange(in: item) {
+                    fail("it answered \(what) with an action whose '\(key)' is beyond a 64-bit integer: \(Self.describe(item))"); return nil
+                }
                 fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
             }
             out.append(action)
@@ -442,6 +507,20 @@ final class ArbiterProcess: @unchecked Sendable {
     static func describe(_ value: JSONValue) -> String {
         let text = value.description
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
+    }
+
+    /// The first member of the action `o` (or of its `by`) that is a whole
+    /// number too large for a 64-bit integer (an index or a time), if any.
+    static func integerOutOfRange(in o: JSONValue) -> String? {
+        guard case .object(let members) = o.kind else { return nil }
+        for (key, value) in members {
+            if case .number(let literal) = value.kind, Int(literal) == nil,
+                literal.drop(while: { $0 == "-" }).allSatisfy(\.isNumber) {
+                return key
+            }
+            if key == "by", let inner = integerOutOfRange(in: value) { return "by." + inner }
+        }
+        return nil
     }
 
     static func decode(_ o: JSONValue) -> TalkArbiter.Action? {
@@ -520,19 +599,6 @@ struct AnswerKey: Hashable {
     func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
-}
-
-/// The last few kilobytes of a process's standard error, filled from another thread.
-final class StderrTail: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    func append(_ data: Data) {
-        lock.lock(); defer { lock.unlock() }
-        bytes.append(contentsOf: data)
-        if bytes.count > 2000 { bytes.removeFirst(bytes.count - 2000) }
-    }
-    func clear() { lock.lock(); bytes = []; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
 }
 
 /// One run's batch with the process: what was sent and not yet delivered.
@@ -685,6 +751,7 @@ extension ArbiterProcess {
     /// Starts `--arbiter`'s process for a command, or throws exit 2 with the command and the reason.
     static func launch(_ args: Arguments) throws(DrivesimError) -> ArbiterProcess? {
         guard let command = args.value("--arbiter") else { return nil }
+        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--arbiter")) }
         let seconds = try args.integer("--arbiter-timeout", in: 1...3600) ?? 5
         let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
         if let reason = process.start() { throw DrivesimError.arbiterProcess(command: command, reason: reason) }
@@ -746,16 +813,16 @@ extension ArbiterProcess {
     /// The reference's run of a scenario, recorded message by message
     /// (`BatchedArbiter`): its tables, messages, simulation and, in
     /// differential mode, decisions.
-    struct Forecast {
+    package struct Forecast {
         let scenario: Scenario
         let tables: ArbiterTables
-        let messages: [BatchMessage]
+        package let messages: [BatchMessage]
         let decisions: [Decision]?
         let simulation: Simulation
     }
 
     /// The reference's run of `scenario`; nil if it cannot be foretold.
-    static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
+    package static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
         let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
@@ -802,7 +869,7 @@ extension ArbiterProcess {
     private func drop() {
         told = []; nextTold = 0
         if failure != nil || process == nil {
-            stop()
+            kill()
             failure = nil
         }
     }

@@ -89,11 +89,14 @@ enum FileSystem {
         _ bytes: [UInt8], to path: String,
         using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite
     ) throws(DrivesimError) {
+        guard !path.isEmpty else { throw .cannotWrite(path: path, .emptyPath) }
         let target = try resolveLinks(path)
         var info = stat()
         let exists = stat(target, &info) == 0
         if !exists, errno != ENOENT { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
         if exists, isFolder(info) { throw .cannotWrite(path: path, .isFolder) }
+        // The shell's `>` refuses a file its owner made read-only; so does `--out`, root or not.
+        if exists, isRegular(info), info.st_mode & S_IWUSR == 0 { throw .cannotWrite(path: path, .readOnlyFile) }
         if exists, !isRegular(info) {
             let fd = retryingOnInterrupt { open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
             guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
@@ -112,7 +115,12 @@ enum FileSystem {
             fd = retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666) }
             if fd >= 0 || errno != EEXIST { break }
         }
-        guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        guard fd >= 0 else {
+            let code = errno
+            // The folder is there (the target was resolved in it): ENOENT is the folder refusing new files (`/proc`).
+            if code == ENOENT, isFolder(path: folder) { throw .cannotWrite(path: path, .cannotCreateIn(folder: folder)) }
+            throw .cannotWrite(path: path, WriteProblem(errno: code))
+        }
         var problem = writeAll(bytes, to: fd, using: write)
         // A replaced file keeps its permissions.
         if problem == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { problem = WriteProblem(errno: errno) }
@@ -121,6 +129,25 @@ enum FileSystem {
         if let problem {
             unlink(temporary)
             throw .cannotWrite(path: path, problem)
+        }
+    }
+
+    /// The identity (device and inode) of the file `path` names, symbolic
+    /// links followed; nil if there is none (yet).
+    static func identity(ofFile path: String) -> Identity? {
+        var info = stat()
+        guard !path.isEmpty, stat(path, &info) == 0 else { return nil }
+        return Identity(info)
+    }
+
+    /// Refuses an output `out` that is one of the command's `inputs` (the
+    /// same file by device and inode, whatever the spelling or the links on
+    /// the way), before anything is read or run: the write would replace
+    /// what the user gave. `-` (standard input) is no file.
+    static func refuseOverwriting(inputs: [String], with out: String?) throws(DrivesimError) {
+        guard let out, let target = identity(ofFile: out) else { return }
+        for input in inputs where input != "-" && identity(ofFile: input) == target {
+            throw .cannotWrite(path: out, .isAnInput(input))
         }
     }
 
@@ -133,7 +160,7 @@ enum FileSystem {
         }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
-        guard isFolder(info) else { throw .cannotWrite(path: path, .notADirectory) }
+        guard isFolder(info) else { throw .cannotWrite(path: path, .notAFolder) }
     }
 
     /// Writes all of `bytes`; the problem if a write fails.
@@ -224,7 +251,7 @@ enum FileSystem {
         return found
     }
 
-    /// A folder's identity: its device and inode.
+    /// A file's or folder's identity: its device and inode.
     struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64

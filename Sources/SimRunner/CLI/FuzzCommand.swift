@@ -107,17 +107,23 @@ enum FuzzCommand: Command {
         // With a time limit, the result is the contiguous prefix of runs done (see `Campaign`).
         let outcome = Campaign.run(settings, jobs: jobs) { progress in
             if showsProgress { console.err("\r\(progress.runsDone) runs, \(progress.failedRuns) failed") }
-            return timeLimit.map { clock.now - start <= $0 } ?? true
+            // An arbiter given up (it hung) is asked nothing more: the campaign stops.
+            return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil
         }
         let fuzzer = outcome.fuzzer, stoppedEarly = outcome.stoppedEarly
         let elapsed = clock.now - start
         if console.errIsTerminal { console.err("\r") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         console.err("\(fuzzer.runsDone) runs in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
-        if stoppedEarly { console.out("stopped by --time-limit after \(fuzzer.runsDone) runs\n") }
+        if stoppedEarly, external?.givenUp == nil { console.out("stopped by --time-limit after \(fuzzer.runsDone) runs\n") }
+        if let external, let reason = external.givenUp {
+            // Told once: the runs after it were not asked (they fail as `arbiter process`).
+            console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(fuzzer.runsDone) runs\n")
+        }
 
         let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
+        if reproducers.contains(where: { $0.1 == nil }) { return 2 }
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
@@ -171,7 +177,9 @@ enum FuzzCommand: Command {
                 console.err("  shrunk to \(size) item\(size == 1 ? "" : "s") in \(tries) tries: \(arbiter.replay.line(file))\n")
                 written.append((failure, file))
             } catch {
-                console.err("  could not write the reproducer: \(error.reason)\n")
+                // Never lost: the scenario goes to standard error in full, and the campaign exits 2.
+                console.err("  could not write the reproducer: \(error.reason); here it is in full:\n"
+                    + String(decoding: ScenarioEncoder.encode(small), as: UTF8.self) + "\n")
                 written.append((failure, nil))
             }
         }

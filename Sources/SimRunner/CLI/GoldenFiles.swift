@@ -53,9 +53,16 @@ enum GoldenFiles {
     }
 
     /// Writes the scenario's golden file; returns its path. Refuses to
-    /// overwrite a file that decodes as a scenario (the scenario itself included).
-    static func record(_ scenario: Scenario, file: String, timeline: Timeline) throws(DrivesimError) -> String? {
+    /// overwrite a file that decodes as a scenario (the scenario itself
+    /// included) or is one of `inputs` (the files `check` was given, by identity).
+    static func record(
+        _ scenario: Scenario, file: String, timeline: Timeline, inputs: [FileSystem.Identity: String] = [:]
+    ) throws(DrivesimError) -> String? {
         guard let path = try path(of: scenario, file: file) else { return nil }
+        if let target = FileSystem.identity(ofFile: path),
+            let input = inputs[target] ?? (FileSystem.identity(ofFile: file) == target ? file : nil) {
+            throw .golden(file: file, .isAnInput(path: path, input: input))
+        }
         if let existing = try? FileSystem.read(path), (try? ScenarioDecoder.decode(existing, file: path)) != nil {
             throw .golden(file: file, .isAScenario(path: path))
         }

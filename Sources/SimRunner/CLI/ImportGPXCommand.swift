@@ -52,6 +52,7 @@ enum ImportGPXCommand: Command {
                 args.positional.isEmpty ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))
         }
         let path = args.positional[0]
+        try FileSystem.refuseOverwriting(inputs: [path], with: args.value("--out"))
         var options = GPXTrack.Options()
         options.assumeUTC = args.has("--assume-utc")
         options.round = args.has("--round")

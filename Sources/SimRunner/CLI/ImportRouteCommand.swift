@@ -49,6 +49,7 @@ enum ImportRouteCommand: Command {
             throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
         }
         let file = args.positional[0]
+        try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         var options = RouteImporter.Options(language: language, source: FileSystem.split(file).name)
         options.route = try args.integer("--route", in: 0...999) ?? 0
         if let p = args.value("--precision") {
@@ -65,10 +66,17 @@ enum ImportRouteCommand: Command {
         } catch {
             throw DrivesimError.importProblem(file: file, error)
         }
-        for warning in imported.warnings { console.err("warning: \(file): \(warning.path): \(warning.reason)\n") }
+        for warning in imported.warnings { console.err("warning: " + escapedForTerminal("\(file): \(warning.path): \(warning.reason)") + "\n") }
         let encoded = ScenarioEncoder.encode(imported.scenario)
+        // What `run` could not read back is refused here, with the figure.
+        if encoded.count + 1 > FileSystem.readLimit {
+            throw DrivesimError.importProblem(file: file, ImportProblem(.scenarioTooLarge(bytes: encoded.count + 1, limit: FileSystem.readLimit), at: ""))
+        }
         // The import's own check: what it writes must read back as written.
-        do { _ = try ScenarioDecoder.decode(encoded, file: options.source) } catch { throw DrivesimError.invalidScenario(error) }
+        // A refusal names the response the user gave, and the scenario's path (there is no file of it to point into).
+        do { _ = try ScenarioDecoder.decode(encoded, file: options.source) } catch {
+            throw DrivesimError.importProblem(file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
+        }
         try console.output(String(decoding: encoded, as: UTF8.self) + "\n", toFile: args.value("--out"))
         return 0
     }

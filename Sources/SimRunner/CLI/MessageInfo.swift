@@ -45,6 +45,7 @@ extension ImportProblem.Reason {
         case .missingField(let key): return "missing \"\(key)\""
         case .wrongType(let expected): return "must be \(expected)"
         case .negative: return "must not be negative"
+        case .numberOutOfRange(let literal): return "\(literal) is out of range (beyond ±1.8e308)"
         case .polylineDoesNotDecode(let offset): return "the encoded polyline does not decode (character \(offset))"
         case .polylineImplausible(let precision):
             return precision.map { "the polyline at precision \($0) gives coordinates beyond ±90° latitude or ±180° longitude" }
@@ -52,6 +53,12 @@ extension ImportProblem.Reason {
         case .coordinateOutOfRange: return "a coordinate beyond ±90° latitude or ±180° longitude"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
         case .routeTooLong(let km): return "the route is \(km) km long, beyond the format's 10000 km"
+        case .tooManyPoints(let count, let limit):
+            return "the geometry has \(count) points (near-duplicates left out), more than the \(limit) a scenario file of at most 64 MiB holds"
+        case .scenarioRefused(let path, let reason):
+            return "the scenario it makes would be refused at \(path.isEmpty ? "its top level" : path): \(reason)"
+        case .scenarioTooLarge(let bytes, let limit):
+            return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
         case .driveTooLong: return "at the response's speeds the drive would last beyond 24 hours"
         case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"

@@ -80,10 +80,13 @@ enum RunCommand: Command {
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
+        try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         let scenario = try load(file)
         if args.has("--timeline-only"), args.value("--arbiter") == nil {
             throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
         }
+        // Its golden timeline is an input too.
+        try FileSystem.refuseOverwriting(inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out"))
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"))

@@ -42,6 +42,11 @@ public struct ImpossibleAction: Sendable, Equatable {
         case earsUnchanged = "the ears are already so"
         /// A wake-up that is not after now.
         case wakeNotLater = "a wake-up not after now"
+        /// A wake-up after the latest time the run can reach (`ActionValidator.horizon`):
+        /// 24 h (SPEC 2) and every duration the scenario holds.
+        case afterTheDrive = "a time after the drive's end (24 h and every duration the scenario holds, SPEC 2)"
+        /// More wake-ups than the run allows (`ActionValidator.wakeUpLimit`): an arbiter that never lets the run end.
+        case tooManyWakeUps = "more wake-ups than the run allows (ActionValidator.wakeUpLimit)"
     }
 
     /// The instant.
@@ -73,6 +78,30 @@ struct ActionValidator: Sendable {
     var playingStretch: (reply: Int, stretch: Int, start: SimTime, end: SimTime)?
     var activeReply: Int?
     var earsOpen = true
+    /// Wake-ups admitted so far, and how many the run allows.
+    var wakeUps = 0
+    let wakeUpLimit: Int
+    /// The latest time a wake-up may be for.
+    let horizon: SimTime
+
+    /// The latest time a run over `tables` can reach: everything a scenario
+    /// holds starts by 24 h (SPEC 2), and its lines, stretches and utterances
+    /// (each at most 1 h, a line as revised too) may then play one after another, with 1 h more for
+    /// the ears' tail. Sums of bounded counts of bounded values: no overflow.
+    static func horizon(_ tables: ArbiterTables) -> SimTime {
+        let lines = Int64(tables.lines.count) * Scenario.Limits.maxDuration.ms  // revisions may lengthen them
+        let stretches = tables.stretchDurations.reduce(Int64(0)) { $0 + $1.ms }
+        let dad = Int64(tables.utterances) * Scenario.Limits.maxDuration.ms
+        return SimTime(ms: Scenario.Limits.maxTime.ms + lines + stretches + dad + Scenario.Limits.maxDuration.ms)
+    }
+
+    /// The wake-ups a run over `tables` allows: 1,000 and 8 per line, stretch
+    /// and utterance (the reference asks for at most one per ears closing),
+    /// so an arbiter that always asks to be woken 1 ms later, or toggles the
+    /// ears, ends with a named failure in bounded time.
+    static func wakeUpLimit(_ tables: ArbiterTables) -> Int {
+        1_000 + 8 * (tables.lines.count + tables.stretchDurations.count + tables.utterances)
+    }
 
     /// A validator for a run over `tables`; with `tracking` false (a run that
     /// does not validate) it keeps no state and must not be asked.
@@ -82,6 +111,8 @@ struct ActionValidator: Sendable {
         lines = tracking ? Array(repeating: .idle, count: tables.lines.count) : []
         replies = tracking ? Array(repeating: .idle, count: tables.replies.count) : []
         chunkReady = tracking ? Array(repeating: false, count: tables.stretchDurations.count) : []
+        wakeUpLimit = Self.wakeUpLimit(tables)
+        horizon = Self.horizon(tables)
     }
 
     mutating func lineRequested(_ line: Int) { if lines[line] == .idle { lines[line] = .pending } }
@@ -160,6 +191,9 @@ struct ActionValidator: Sendable {
             earsOpen = opens
         case .wake(let time):
             guard time > now else { return .wakeNotLater }
+            guard time <= horizon else { return .afterTheDrive }
+            wakeUps += 1
+            guard wakeUps <= wakeUpLimit else { return .tooManyWakeUps }
         }
         return nil
     }

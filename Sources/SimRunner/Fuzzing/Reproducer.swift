@@ -210,12 +210,3 @@ package enum ReproducerFile {
     }
 }
 
-/// `text` as one word for a POSIX shell: unchanged when it holds only
-/// characters no shell treats specially, else in single quotes (each `'`
-/// written as `'\''`).
-package func shellQuoted(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./=:,+@%".unicodeScalars.contains(scalar))
-    }
-    return plain ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-}

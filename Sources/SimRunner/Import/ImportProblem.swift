@@ -28,6 +28,8 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case wrongType(expected: String)
         /// A number below zero where only zero or more makes sense.
         case negative
+        /// A number literal (`1e400`) beyond the range of a double.
+        case numberOutOfRange(String)
         /// An encoded polyline that does not decode: a bad character or a
         /// value cut short at `offset` (0-based, in characters).
         case polylineDoesNotDecode(offset: Int)
@@ -40,6 +42,14 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case tooFewPoints
         /// Longer than the scenario format's limit (`Route.maxLength`).
         case routeTooLong(kilometers: Int)
+        /// More points (after near-duplicates are thinned) than a scenario
+        /// file read back can hold (`RouteImporter.maxPoints`).
+        case tooManyPoints(count: Int, limit: Int)
+        /// The scenario made would be refused by the decoder: the place in
+        /// it (`road.route.maneuvers[3].street`) and the decoder's reason.
+        case scenarioRefused(path: String, reason: String)
+        /// The scenario's JSON would be `bytes` long, over the `limit` a scenario file is read up to.
+        case scenarioTooLarge(bytes: Int, limit: Int)
         /// The drive at the response's speeds would last beyond 24 hours.
         case driveTooLong
         /// A step's maneuver lies `meters` from the route's geometry.

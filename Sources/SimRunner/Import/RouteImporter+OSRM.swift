@@ -125,9 +125,11 @@ extension RouteImporter {
         }
 
         func number(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
-            guard case .number(let literal) = v.kind, let x = Double(literal), x.isFinite else {
+            guard case .number(let literal) = v.kind, let x = Double(literal) else {
                 throw ImportProblem(.wrongType(expected: "a number"), at: path)
             }
+            // A literal such as 1e400 is a number, beyond what a Double holds.
+            guard x.isFinite else { throw ImportProblem(.numberOutOfRange(String(literal.prefix(40))), at: path) }
             return x
         }
 
@@ -199,12 +201,13 @@ extension RouteImporter {
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
             let kept = RouteImporter.thin(points)
+            try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
             guard kept.count >= 2, let line = try? Route(points: kept) else {
                 throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
             }
-            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"))
+            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters)
             if total > 0, abs(line.length - total) > 0.03 * total {
-                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: Int(line.length.rounded()), responseMeters: Int(total.rounded())),
+                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
                                               at: RouteImporter.join(path, "geometry")))
             }
             let steps = try self.steps(route, path)
@@ -372,17 +375,72 @@ extension RouteImporter {
             road.drive = drive
             try RouteImporter.checkDrive(road, length: route.length)
             var placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
-            for _ in 0..<specs.count {
-                road.maneuvers = placed.map(\.spec)
-                guard let silent = RouteImporter.firstUnannounced(Scenario(name: "import", road: road)),
-                      let i = placed.firstIndex(where: { $0.spec.id == silent }), i > 0 else { break }
-                let after = Int((placed[i].distance - placed[i - 1].distance).rounded())
-                warnings.append(ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[specStep[placed[i].index]].path, "maneuver.type")))
-                let keep = placed.enumerated().filter { $0.offset != i }.map(\.element.index)
-                var ignored: [ImportWarning] = []
-                placed = try RouteImporter.place(keep.map { specs[$0] }, on: route, paths: keep.map { specPaths[$0] }, warnings: &ignored)
-                placed = placed.map { ($0.spec, $0.distance, keep[$0.index]) }
+            // A maneuver the road cannot announce after the one before is left
+            // out, the first such each time, and the rest placed again. Whether
+            // one is announced depends on the maneuvers just before it (the
+            // drive and the fixes on none), so each question is asked of a
+            // window of the road around it (`RouteImporter.window`), not of the
+            // whole drive: linear in the route, however many are left out. A
+            // drive of the whole road checks it (below).
+            var leftOut: [(step: Int, warning: ImportWarning)] = []
+            func leaveOut(_ i: Int) throws(ImportProblem) {
+                let after = RouteImporter.whole(placed[i].distance - placed[i - 1].distance)
+                let step = specStep[placed[i].index]
+                leftOut.append((step, ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[step].path, "maneuver.type"))))
+                placed.remove(at: i)
+                // Those after it are placed again, each after the one before, until one lands where
+                // it was (the rest then do too). Leaving one out only lets the next lie earlier.
+                var k = i
+                while k < placed.count {
+                    let from = k == 0 ? 0 : placed[k - 1].distance + 1
+                    // It placed after a later point, so it places after an earlier one.
+                    guard let distance = try? route.distance(ofManeuverAt: placed[k].spec.point, from: from, index: k),
+                        distance != placed[k].distance else { break }
+                    placed[k].distance = distance
+                    k += 1
+                }
             }
+            /// Asks windows from `settled` on until the maneuvers before `until` are
+            /// settled (or the route ends); returns where it got to.
+            func windows(from start: Int, until: Int) throws(ImportProblem) -> Int {
+                var settled = start  // placed[..<settled] are announced
+                while settled < min(until, placed.count) {
+                    let first = max(0, settled - 2), last = min(placed.count - 1, settled + RouteImporter.windowManeuvers)
+                    let toEnd = last == placed.count - 1
+                    // The maneuvers a window answers for: from `settled` to the one before its last (all, at the route's end).
+                    let answered = settled..<(toEnd ? placed.count : last)
+                    let from = max(0, placed[first].distance - RouteImporter.windowLead)
+                    let to = toEnd ? route.length : placed[last].distance + RouteImporter.windowTail
+                    let window = RouteImporter.window(road, route: route, from: from, to: to, maneuvers: placed[first...last].map(\.spec))
+                    let silent = Set(RouteImporter.unannounced(Scenario(name: "import", road: window)))
+                    if let i = answered.first(where: { silent.contains(placed[$0].spec.id) }) {
+                        try leaveOut(i)
+                        settled = max(1, i - 1)  // the one before may have said it in its "now" line
+                    } else {
+                        if toEnd { return placed.count }
+                        settled = last
+                    }
+                }
+                return settled
+            }
+            _ = try windows(from: 1, until: .max)
+            // The whole drive checks the windows: each maneuver it passes
+            // unannounced is left out and the windows after it asked again,
+            // all in one drive where they lie apart, then the whole drive again.
+            for _ in 0..<placed.count {
+                road.maneuvers = placed.map(\.spec)
+                let silent = RouteImporter.unannounced(Scenario(name: "import", road: road))
+                guard let firstSilent = silent.first, placed.first?.spec.id != firstSilent else { break }
+                var reached = 0, changed = false
+                for id in silent {
+                    guard let i = placed.firstIndex(where: { $0.spec.id == id }), i > 0, i >= reached else { continue }
+                    try leaveOut(i)
+                    changed = true
+                    reached = try windows(from: max(1, i - 1), until: i + 2 * RouteImporter.windowManeuvers)
+                }
+                if !changed { break }
+            }
+            warnings += leftOut.sorted { $0.step < $1.step }.map(\.warning)
             road.maneuvers = placed.map(\.spec)
             // The service's prompts: each step's voice instructions announce
             // the maneuver that ends the step, which is the next step's; when
@@ -399,12 +457,12 @@ extension RouteImporter {
                     prompts.append(ServicePrompt(maneuver: target.spec.id, before: ((v.before + extra) * 10).rounded() / 10, text: v.text))
                 }
             }
-            let minutes = Int((steps.reduce(0) { $0 + $1.duration } / 60).rounded())
+            let minutes = RouteImporter.whole(steps.reduce(0) { $0 + $1.duration } / 60)
             var scenario = Scenario(
                 name: "route from \(options.source)",
                 description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(legCount) "
                     + "\(legCount == 1 ? "leg" : "legs"), \(steps.count) steps, \(placed.count) maneuvers, "
-                    + "\(Int(total.rounded())) m in about \(minutes) min at the response's own speeds.",
+                    + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts
             return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)

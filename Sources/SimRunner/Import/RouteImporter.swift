@@ -29,6 +29,11 @@ public enum RouteImporter {
         public var source: String
         /// GeoJSON lines only: the speed of the generated drive, km/h.
         public var kmh = 50.0
+        /// The most points the route may keep (`RouteImporter.maxPoints`; tests lower it).
+        public var maxPoints = RouteImporter.maxPoints
+        /// The longest route imported, meters (the format's `Route.maxLength`;
+        /// the libFuzzer target lowers it, so each input is driven quickly).
+        public var maxMeters = Route.maxLength
 
         /// Options for `source` in `language`.
         public init(language: Language, source: String) { self.language = language; self.source = source }
@@ -56,6 +61,15 @@ public enum RouteImporter {
     static let streetCharacters = 200
     /// Points closer than this to the previous kept one are left out (meters).
     static let duplicateMeters = 0.5
+    /// The most points a route may keep: each takes up to 80 bytes of the
+    /// scenario's JSON, so the scenario stays within the 64 MiB a scenario
+    /// file is read up to (`drivesim run` refuses more), checked before any
+    /// work that grows with them.
+    public static let maxPoints = (64 << 20) / 80
+
+    static func checkPoints(_ points: [GeoPoint], _ path: String, limit: Int) throws(ImportProblem) {
+        if points.count > limit { throw ImportProblem(.tooManyPoints(count: points.count, limit: limit), at: path) }
+    }
 
     /// Imports the bytes of a response or GeoJSON document.
     public static func importRoute(_ bytes: [UInt8], options: Options) throws(ImportProblem) -> Imported {
@@ -89,8 +103,9 @@ public enum RouteImporter {
         }
         let points = try Reader().coordinates(line, join(path, "coordinates"))
         let kept = thin(points)
+        try checkPoints(kept, join(path, "coordinates"), limit: options.maxPoints)
         guard kept.count >= 2, let route = try? Route(points: kept) else { throw ImportProblem(.tooFewPoints, at: join(path, "coordinates")) }
-        try checkLength(route, join(path, "coordinates"))
+        try checkLength(route, join(path, "coordinates"), limit: options.maxMeters)
         var specs: [Scenario.ManeuverSpec] = []
         let p = route.points
         var n = 0
@@ -116,7 +131,7 @@ public enum RouteImporter {
         let scenario = Scenario(
             name: name ?? "line from \(options.source)",
             description: "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
-                + "\(Int(route.length.rounded())) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
+                + "\(whole(route.length)) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
             road: road)
         return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil)
     }
@@ -135,8 +150,8 @@ public enum RouteImporter {
         return out
     }
 
-    static func checkLength(_ route: Route, _ path: String) throws(ImportProblem) {
-        if !(route.length <= Route.maxLength) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
+    static func checkLength(_ route: Route, _ path: String, limit: Double = Route.maxLength) throws(ImportProblem) {
+        if !(route.length <= limit) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
     }
 
     static func checkDrive(_ road: Scenario.Road, length: Double) throws(ImportProblem) {
@@ -153,12 +168,13 @@ public enum RouteImporter {
         _ specs: [Scenario.ManeuverSpec], on route: Route, paths: [String], warnings: inout [ImportWarning]
     ) throws(ImportProblem) -> [(spec: Scenario.ManeuverSpec, distance: Double, index: Int)] {
         var kept: [(spec: Scenario.ManeuverSpec, distance: Double, index: Int)] = []
-        var r = route
+        // One at a time, each after the last kept (as `Route.place` does): linear in the route.
+        var from = 0.0
         for (i, spec) in specs.enumerated() {
-            let attempt = kept.map { ($0.spec.point, maneuver($0.spec)) } + [(spec.point, maneuver(spec))]
             do {
-                try r.place(attempt)
-                kept.append((spec, r.maneuvers[r.maneuvers.count - 1].distance, i))
+                let distance = try route.distance(ofManeuverAt: spec.point, from: from, index: kept.count)
+                kept.append((spec, distance, i))
+                from = distance + 1
             } catch {
                 switch error {
                 case .maneuverOutOfOrder: warnings.append(ImportWarning(.tooCloseToPrevious, at: paths[i]))
@@ -171,22 +187,63 @@ public enum RouteImporter {
         return kept
     }
 
-    /// The id of the first maneuver the road passes unannounced when
-    /// `scenario` is driven (`road.turn.unannounced`), if any. One announced
+    /// The ids of the maneuvers the road passes unannounced when `scenario`
+    /// is driven (`road.turn.unannounced`), in route order. One announced
     /// in the maneuver before's "now" line ("…, then turn left", reason
     /// `then`) was announced.
-    static func firstUnannounced(_ scenario: Scenario) -> String? {
-        guard let timeline = (try? Simulation(scenario))?.timeline else { return nil }
+    static func unannounced(_ scenario: Scenario) -> [String] {
+        guard let timeline = (try? Simulation(scenario))?.timeline else { return [] }
+        var indices: Set<Int> = []
         for event in timeline.events {
-            if case .road(.turnUnannounced(let m, let reason)) = event.what, reason != .then {
-                return timeline.roster.road.maneuvers[m.int].id
-            }
+            if case .road(.turnUnannounced(let m, let reason)) = event.what, reason != .then { indices.insert(m.int) }
         }
-        return nil
+        return indices.sorted().map { timeline.roster.road.maneuvers[$0].id }
+    }
+
+    /// A window's maneuvers after the first it answers for, and how far
+    /// before its first maneuver and after its last it begins and ends (meters).
+    static let windowManeuvers = 12
+    static let windowLead = 1_000.0
+    static let windowTail = 300.0
+
+    /// `road` cut to the route's vertices around `from...to` (meters along
+    /// `route`, which is `road.points`), its speeds moved to match, with
+    /// `maneuvers`: a short drive that says whether they are announced.
+    static func window(
+        _ road: Scenario.Road, route: Route, from: Double, to: Double, maneuvers: [Scenario.ManeuverSpec]
+    ) -> Scenario.Road {
+        let first = route.segment(at: from), last = min(route.points.count - 1, route.segment(at: to) + 1)
+        var window = road
+        window.points = Array(road.points[first...last])
+        window.maneuvers = maneuvers
+        if let drive = road.drive {
+            let offset = route.cumulative[first], end = route.cumulative[last] - offset
+            var profile = drive.profile
+            let active = profile.steps.last { $0.from <= offset } ?? profile.steps[0]
+            var moved = [SpeedProfile.Step(from: 0, speed: active.speed)]
+            for step in profile.steps where step.from > offset && step.from - offset < end {
+                if step.from - offset < RoadSetup.Limits.stepSpacing { moved[0].speed = step.speed } else {
+                    moved.append(SpeedProfile.Step(from: step.from - offset, speed: step.speed))
+                }
+            }
+            profile.steps = moved
+            profile.stops = profile.stops.filter { $0.at > offset + RoadSetup.Limits.stepSpacing && $0.at - offset < end }
+                .map { SpeedProfile.Stop(at: $0.at - offset, dwell: $0.dwell) }
+            window.drive = Scenario.Drive(start: drive.start, profile: profile, detours: [])
+        }
+        return window
     }
 
     static func maneuver(_ s: Scenario.ManeuverSpec) -> Maneuver {
         Maneuver(id: s.id, turn: s.turn, street: s.street, details: s.details)
+    }
+
+    /// `x` rounded to a whole number for a message, held within ±10^15 (a
+    /// response's `distance` of 1e300, or a sum of durations that overflowed
+    /// to infinity, must not trap the conversion); 0 for NaN.
+    static func whole(_ x: Double) -> Int {
+        guard !x.isNaN else { return 0 }
+        return Int(Swift.min(Swift.max(x.rounded(), -1e15), 1e15))
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
