@@ -308,8 +308,9 @@ private var passingTimeline: String {
         #expect(result.code == 2)
         let marker = "could not write the reproducer: cannot write '\(folder)/\(name)': it is a folder; here it is in full:\n"
         let after = try #require(result.stderr.components(separatedBy: marker).dropFirst().first, Comment(rawValue: result.stderr))
-        // The only reproducer: the scenario is the rest of standard error.
-        let scenario = try ScenarioDecoder.decode(Array(after.utf8), file: "stderr")
+        // The scenario runs up to the next check's FAIL line, or to the end of standard error.
+        let json = after.components(separatedBy: "\nFAIL ").first ?? after
+        let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "stderr")
         #expect(!scenario.guidance.isEmpty || !scenario.replies.isEmpty, "the whole shrunk scenario")
     }
 }

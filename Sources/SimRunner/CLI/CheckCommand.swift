@@ -129,6 +129,7 @@ enum CheckCommand: Command {
             console.err("\(unwritten) golden timeline\(unwritten == 1 ? "" : "s") could not be written (each named above); the rest were checked or recorded\n")
         }
         if console.errIsTerminal { console.err("\r") }
+        if let notice = external?.notice { console.err(notice) }
         if args.has("--coverage") { console.out(coverageReport(coverage)) }
         console.out("\(passed) passed, \(failed + unusable) failed\n")
         return unusable > 0 ? 2 : (failed > 0 ? 1 : 0)

@@ -220,11 +220,31 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// without parsing; any other is parsed and compared instant by
     /// instant. Nil (and `failure` set) on a malformed answer.
     private func judge(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage], _ foretold: Foretold, run k: Int) -> Bool? {
-        if Self.same(line, foretold.bytes, from: k == 0 ? 0 : foretold.ends[k - 1], to: foretold.ends[k]) { return true }
+        let start = k == 0 ? 0 : foretold.ends[k - 1]
+        if Self.same(line, foretold.bytes, from: start, to: foretold.ends[k]) { return true }
         guard let answers = runAnswer(line, messages) else { return nil }
-        return zip(answers, messages).allSatisfy { answer, message in
+        let asForetold = zip(answers, messages).allSatisfy { answer, message in
             answer.each == message.each && (!message.ends || (answer.end == message.end && answer.idle == message.idle))
         }
+        if asForetold, notice == nil { notice = Self.notCanonical(line, canonical: foretold.bytes[start..<foretold.ends[k]]) }
+        return asForetold
+    }
+
+    /// Said once, the first time a right answer is not in the canonical form
+    /// (docs/arbiter-protocol.md): it is parsed, the slow path. Nil while
+    /// every answer is canonical; the check costs nothing on that path.
+    private(set) var notice: String?
+
+    /// The notice for `line`, a right answer that differs from `canonical`: the first byte where they part.
+    static func notCanonical(_ line: ArraySlice<UInt8>, canonical: ArraySlice<UInt8>) -> String {
+        let at = zip(line, canonical).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(line.count, canonical.count)
+        func around(_ bytes: ArraySlice<UInt8>) -> String {
+            let from = bytes.startIndex + max(0, at - 12), to = min(bytes.endIndex, bytes.startIndex + at + 12)
+            return escapedForTerminal(String(decoding: bytes[from..<to], as: UTF8.self))
+        }
+        return "note: the arbiter's answers are right but not in the canonical form, so each is parsed (slower); "
+            + "the first differs at byte \(at): '\(around(line))' where the canonical form has '\(around(canonical))' "
+            + "(docs/arbiter-protocol.md, \"The canonical answer\")\n"
     }
 
     /// The answers of a `run` answer line, one per instant of `messages`:

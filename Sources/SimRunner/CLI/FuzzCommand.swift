@@ -121,6 +121,7 @@ enum FuzzCommand: Command {
             console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(fuzzer.runsDone) runs\n")
         }
 
+        if let notice = external?.notice { console.err(notice) }
         let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
         if reproducers.contains(where: { $0.1 == nil }) { return 2 }
