@@ -784,7 +784,7 @@ extension ArbiterProcess {
     func adding(failureTo verdict: Verdict) -> Verdict {
         guard let reason = takeFailure() else { return verdict }
         var verdict = verdict
-        verdict.processFailed(at: lastInstant, "the arbiter process failed: \(reason)")
+        verdict.recordProcessFailure(at: lastInstant, "the arbiter process failed: \(reason)")
         return verdict
     }
 

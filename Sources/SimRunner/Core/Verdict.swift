@@ -92,7 +92,7 @@ public struct Verdict: Sendable {
     /// checks found there (items that never end, expectations, a second run
     /// that parts) is the failure's echo, not a finding. Keeps what broke
     /// before `t` and puts the failure first.
-    package mutating func processFailed(at t: SimTime, _ message: String) {
+    package mutating func recordProcessFailure(at t: SimTime, _ message: String) {
         violations.removeAll { $0.t >= t || $0.check == .invariant(6) || $0.check == .invariant(7) }
         violations.insert(Violation(check: .arbiter(.process), t: t, message: message), at: 0)
         failures = []
