@@ -154,7 +154,7 @@ import Testing
 
     @Test func anInputTheBatchDidNotAnnounceFailsTheRunRatherThanTakeAnotherAnswer() throws {
         let process = ArbiterProcess(command: Self.python, timeoutMs: 5000)
-        #expect(process.start() == nil)
+        try process.start()
         defer { process.stop() }
         let tables = try ArbiterTables(
             settings: .init(), lines: [.init(duration: .init(ms: 1000)), .init(duration: .init(ms: 1000))], replies: [],
@@ -234,7 +234,7 @@ extension ExternalArbiterTests {
     /// The verdicts of `files` with the arbiter `command`, and how many answer lines it had to parse.
     static func verdicts(_ command: String) throws -> (passed: Bool, parsed: Int) {
         let process = ArbiterProcess(command: command, timeoutMs: 5000)
-        #expect(process.start() == nil)
+        try process.start()
         defer { process.stop() }
         ArbiterProcess.current = process
         defer { ArbiterProcess.current = nil }
@@ -287,7 +287,7 @@ extension ExternalArbiterTests {
     /// A campaign of `runs` with `command`, its process told the runs ahead or not.
     static func campaign(_ command: String, runs: Int, road: Bool = false, toldAhead: Bool) -> Fuzzer {
         let process = ArbiterProcess(command: command, timeoutMs: 5000)
-        #expect(process.start() == nil)
+        #expect(throws: Never.self) { try process.start() }
         defer { process.stop() }
         ArbiterProcess.current = process
         defer { ArbiterProcess.current = nil }

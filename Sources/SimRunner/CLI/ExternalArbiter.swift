@@ -50,14 +50,35 @@ package final class ArbiterProcess: @unchecked Sendable {
         self.command = command; self.timeoutMs = timeoutMs
     }
 
-    /// Starts the process and shakes hands; the reason it could not, if not.
-    func start() -> String? {
+    /// Why a process could not be started as an arbiter.
+    enum StartProblem: Error, Equatable {
+        /// The shell could not be spawned.
+        case cannotSpawn(String)
+        /// The hello went unanswered: the exchange's failure (it exited, timed out, printed garbage).
+        case noAnswer(String)
+        /// It answered the hello with something else.
+        case notAHello
+        /// It speaks another protocol version.
+        case otherVersion(Int64)
+
+        /// In words, for the one-line error.
+        var reason: String {
+            switch self {
+            case .cannotSpawn(let reason), .noAnswer(let reason): return reason
+            case .notAHello: return "it answered the hello with something else than a hello"
+            case .otherVersion(let v): return "it speaks protocol version \(v); this drivesim speaks \(ArbiterProcess.protocolVersion)"
+            }
+        }
+    }
+
+    /// Starts the process and shakes hands; throws why it could not.
+    func start() throws(StartProblem) {
         signal(SIGPIPE, SIG_IGN)
         errTail.removeAll()
         let process: ChildProcess
         switch ChildProcess.spawn(command) {
         case .success(let started): process = started
-        case .failure(let failure): return failure.reason
+        case .failure(let failure): throw .cannotSpawn(failure.reason)
         }
         self.process = process
         toChild = process.input
@@ -65,14 +86,13 @@ package final class ArbiterProcess: @unchecked Sendable {
         buffer.removeAll()
         consumed = 0
         started += 1
-        guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { return lastReason }
+        guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { throw .noAnswer(lastReason) }
         guard hello["type"]?.text == "hello", let version = hello["protocol"]?.integer else {
-            kill(); return "it answered the hello with something else than a hello"
+            kill(); throw .notAHello
         }
         guard version == Self.protocolVersion else {
-            kill(); return "it speaks protocol version \(version); this drivesim speaks \(Self.protocolVersion)"
+            kill(); throw .otherVersion(Int64(version))
         }
-        return nil
     }
     private var lastReason = ""
     /// The instant of the last message exchanged: where a failure happened.
@@ -124,7 +144,7 @@ package final class ArbiterProcess: @unchecked Sendable {
         serving = nil
         if process == nil {
             if let givenUp { fail("not asked: the process was given up when \(givenUp) in an earlier run"); return }
-            if let reason = start() { fail(reason); return }
+            do { try start() } catch { fail(error.reason); return }
         }
         defer { runTables = tables }
         if let foretold, let ahead, ahead.tables == tables, ahead.messages == foretold.messages {
@@ -774,7 +794,7 @@ extension ArbiterProcess {
         guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--arbiter")) }
         let seconds = try args.integer("--arbiter-timeout", in: 1...3600) ?? 5
         let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
-        if let reason = process.start() { throw DrivesimError.arbiterProcess(command: command, reason: reason) }
+        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, reason: error.reason) }
         current = process
         return process
     }
