@@ -94,14 +94,6 @@ enum SimEvent: Sendable {
     case input(ArbiterInput)
     case road(Int)
 
-    /// The arbiter's input this event becomes (a road event is none: it only records).
-    var input: ArbiterInput {
-        switch self {
-        case .input(let input): return input
-        case .road: return .endOfInstant
-        }
-    }
-
     /// Its place within an instant: the input's step (`ArbiterInput.step`,
     /// SPEC 4.2), with road events among the arrivals just before the
     /// requests their fixes may cause (they touch only the timeline).
@@ -292,8 +284,8 @@ private struct Run<A: Arbiter> {
         case .input(.dadEnded(let utterance)):
             list.append(.dadEnded(utterance))
             return roster.answer[utterance] != nil && scenario.dad[utterance].reply?.after == .zero
-        default:
-            list.append(event.input)
+        case .input(let input):
+            list.append(input)
             return false
         }
     }
