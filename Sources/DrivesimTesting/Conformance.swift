@@ -51,11 +51,12 @@ public enum Conformance {
         let reproducers = Campaign.reproducers(of: fuzzer, candidates: 4, jobs: 1).map { found -> ConformanceFailure.Reproducer in
             let check = found.failure.violation.check
             // The shrunk file's own violation: its times are what the file shows.
-            let violation = Fuzzer.violations(of: found.scenario, arbiter: settings.arbiter).first { $0.check == check } ?? found.failure.violation
+            let checked = settings.arbiter.check(found.scenario)
+            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? found.failure.violation
             let file = ReproducerFile.fileName(check: check, mutant: nil, seed: seed, run: found.failure.run)
             let ready = ReproducerFile.prepare(
                 found.scenario, check: check, violation: violation, arbiter: settings.arbiter, seed: seed, run: found.failure.run,
-                unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file)
+                unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file, checked: checked)
             return .init(run: found.failure.run, violation: violation.line, file: file,
                 replay: "@Test func replaysRun\(found.failure.run)() throws { \(settings.arbiter.replay.line(file)) }",
                 json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))

@@ -164,12 +164,13 @@ enum FuzzCommand: Command {
             let seed = fuzzer.settings.seed, arbiter = fuzzer.settings.arbiter
             let check = failure.violation.check
             // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
-            let violation = Fuzzer.violations(of: reproducer.scenario, arbiter: arbiter).first { $0.check == check } ?? failure.violation
+            let checked = arbiter.check(reproducer.scenario)
+            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
             let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, seed: seed, run: failure.run)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
                 reproducer.scenario, check: check, violation: violation, arbiter: arbiter, seed: seed, run: failure.run,
-                unshrunkSize: Shrinker.size(of: failure.scenario), file: name)
+                unshrunkSize: Shrinker.size(of: failure.scenario), file: name, checked: checked)
             console.err("FAIL run \(failure.run) (seed \(seed)): \(check) at \(violation.t): \(violation.message)\n")
             do {
                 try FileSystem.makeFolder(folder)

@@ -113,14 +113,15 @@ package enum ReproducerFile {
     /// line runs it again with that arbiter (`ArbiterUnderTest.replay`), and
     /// unless it is the reference, the matchers pin what the reference does
     /// where the two timelines part. The CLI and the conformance kit both
-    /// write their reproducers here, so they are the same file.
+    /// write their reproducers here, so they are the same file. `checked` is
+    /// `arbiter`'s verdict on `small` when the caller has it (not run again).
     package static func prepare(
         _ small: Scenario, check: Check, violation: Violation, arbiter: ArbiterUnderTest,
-        seed: UInt64, run: Int, unshrunkSize: Int, file: String
+        seed: UInt64, run: Int, unshrunkSize: Int, file: String, checked: Verdict? = nil
     ) -> Scenario {
         var out = small
         out.name = "fuzz seed \(seed) run \(run): \(check)"
-        out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter)
+        out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         let size = Shrinker.size(of: small)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(seed: seed, run: run)); "
@@ -152,13 +153,16 @@ package enum ReproducerFile {
         expectations(scenario, violation: violation, arbiter: .builtIn(mutant))
     }
 
-    /// The same for any arbiter under test (none for the reference itself).
-    package static func expectations(_ scenario: Scenario, violation: Violation, arbiter: ArbiterUnderTest) -> [Matcher] {
+    /// The same for any arbiter under test (none for the reference itself);
+    /// `checked` is its verdict on `scenario` (without matchers) if known.
+    package static func expectations(
+        _ scenario: Scenario, violation: Violation, arbiter: ArbiterUnderTest, checked: Verdict? = nil
+    ) -> [Matcher] {
         guard !arbiter.isReference else { return [] }
         var plain = scenario
         plain.expect = []
         let real = Verdict(plain, fault: nil).simulation.timeline
-        let mutant = arbiter.check(plain).simulation.timeline
+        let mutant = (scenario.expect.isEmpty ? checked : nil)?.simulation.timeline ?? arbiter.check(plain).simulation.timeline
         var matchers = pins(real, at: violation.t, against: nil)
         if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
             for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {
