@@ -115,7 +115,6 @@ struct RoadPlanner {
         plan.maneuvers = route.maneuvers
     }
 
-    func measuring(_ t: SimTime) -> Bool { !road.background.holds(t) || guiding(t) }
     func guiding(_ t: SimTime) -> Bool { road.segments?.holds(t) ?? true }
     /// The end of the guidance segment holding `t` (nil without segments: guidance never ends).
     func segmentEnd(at t: SimTime) -> SimTime? { road.segments?.first { $0.contains(t) }?.to }
@@ -166,17 +165,15 @@ struct RoadPlanner {
     mutating func makeFixes() -> [Fix] {
         switch road.fixes {
         case .generated(let generator):
-            guard let trajectory, let drive = road.drive else { return [] }
-            let fixes = generator.fixes(
-                along: route, trajectory: trajectory, measuring: measuring,
-                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
+            guard let trajectory, road.drive != nil else { return [] }
+            let fixes = road.generatedFixes(generator, on: route, trajectory: trajectory)
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             // When In Use: a fix taken just before measuring paused that would arrive after it never arrives.
-            return road.background.isEmpty ? fixes : fixes.filter { measuring($0.arrives) }
+            return road.background.isEmpty ? fixes : fixes.filter { road.measuring(at: $0.arrives) }
         case .recorded(let list):
             plan.fixCount = list.count
             return list.enumerated().compactMap { i, r in
-                measuring(r.taken) && measuring(r.arrives)
+                road.measuring(at: r.taken) && road.measuring(at: r.arrives)
                     ? Fix(index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
                           accuracy: r.accuracy, speed: r.speed, course: r.course, truth: r.truth.map(route.projection.project))
                     : nil
@@ -191,7 +188,7 @@ struct RoadPlanner {
         edges.sort()
         var measured = true
         for t in edges {
-            let now = measuring(t)
+            let now = road.measuring(at: t)
             if now != measured {
                 add(t, now ? .measuringResumed : .measuringPaused(reason: .background))
                 if !now { pauses.append(t) }

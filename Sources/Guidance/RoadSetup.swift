@@ -144,4 +144,18 @@ extension RoadSetup {
         let points = list.compactMap { f in f.truth.map { (t: f.taken, position: route.projection.project($0)) } }
         return points.isEmpty ? nil : TrueTrack(points: points)
     }
+
+    /// Whether the app measures at `t`: outside `background`, or inside a
+    /// guidance segment (When In Use).
+    public func measuring(at t: SimTime) -> Bool { !background.holds(t) || (segments?.holds(t) ?? true) }
+
+    /// The fixes `generator` makes on this drive, in the order taken: none
+    /// while measuring is paused, lost ones left out, each with its truth
+    /// (the car's position, beside the route on a detour). The planner
+    /// measures these; the checks and the map read the same ones.
+    public func generatedFixes(_ generator: FixGenerator, on route: Route, trajectory: Trajectory) -> [Fix] {
+        generator.fixes(
+            along: route, trajectory: trajectory, measuring: measuring(at:),
+            detour: { t in drive?.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
+    }
 }

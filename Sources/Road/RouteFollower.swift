@@ -35,8 +35,8 @@ public struct RouteFollower: Sendable {
         /// A fix that reports its speed is implausible too if it lies farther
         /// from the last used one than the car itself could go: at the faster
         /// of its believed speed and the fix's own, gaining at most this, m/s² (0.5...20),
-        /// beyond twice both fixes' accuracies (a jump of 80 m in a second
-        /// is no car at 30 km/h, though it is under `plausibleSpeed`).
+        /// beyond both fixes' accuracies (a jump of 80 m in a second is no
+        /// car at 30 km/h, though it is under `plausibleSpeed`).
         public var plausibleAccel = 5.0
         /// After this many implausible fixes in a row the next one is used
         /// anyway: the earlier fix was the wrong one (0 turns the gate off).
@@ -117,7 +117,7 @@ public struct RouteFollower: Sendable {
         // A fix that reports its speed must also lie within what the car itself could go.
         guard let reported = fix.speed else { return false }
         let v = max(speed, reported)
-        return moved - 2 * slack > (v + settings.plausibleAccel * seconds / 2) * seconds
+        return moved - slack > (v + settings.plausibleAccel * seconds / 2) * seconds
     }
 
     /// Whether the fix moves progress: its own speed if it reports one, else

@@ -13,7 +13,7 @@ import Testing
         "link-through-outage": .road(.linkHonest),
         "link-no-timeout": .road(.linkHonest),
         "link-queues-busy": .road(.link),
-        "jump-trusted": .road(.passedTruth),
+        "jump-trusted": .road(.jumpDropped),
         "expiry-ignored": .road(.lineAfterManeuver),
         "now-skipped-silently": .road(.nowLine),
         "distance-rounded-up": .road(.spokenDistance),

@@ -127,10 +127,10 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         // Speeding up as hard as `plausibleAccel` allows is plausible.
         var hard = RouteFollower()
         _ = hard.observe(fix(0, 0, speed: 9), on: route)
-        #expect(hard.observe(fix(1, 9 + 2.5 + 20, speed: 9), on: route) == .none)
+        #expect(hard.observe(fix(1, 9 + 2.5 + 10, speed: 9), on: route) == .none)  // beyond both accuracies (5 m each)
         var off = RouteFollower()
         _ = off.observe(fix(0, 0, speed: 9), on: route)
-        #expect(off.observe(fix(1, 9 + 2.5 + 20 + 1, speed: 9), on: route) == .implausible)
+        #expect(off.observe(fix(1, 9 + 2.5 + 10 + 1, speed: 9), on: route) == .implausible)
     }
 }
 

@@ -134,6 +134,35 @@ import Testing
         #expect(checks(s, bad).contains(.passedTruth))
     }
 
+    @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {
+        let (s, run, bad) = try broken("corner-jump-slow-car") { events in
+            events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
+        }
+        #expect(!checks(s, run).contains(.jumpDropped))
+        let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.jumpDropped) }
+        #expect(found.map(\.message) == ["f63 was used, though it lies 40 m beyond both accuracies from f62 taken 1000 ms before, farther than the car could go (12 m)"])
+    }
+
+    @Test func aJumpUsedAfterAsManyRefusalsAsAllowedIsExcused() throws {
+        // The same jump four fixes in a row: the fourth is used (the earlier fix was the
+        // wrong one, as far as the follower can tell), moving it past m1 42 m early.
+        var s = try Fixtures.scenario("road/corner-jump-slow-car")
+        guard case .generated(var g) = s.road?.fixes else { Issue.record("generated fixes"); return }
+        g.jumps = (60...63).map { FixGenerator.Jump(at: SimTime(ms: Int64($0) * 1000), along: 41, across: -60) }
+        s.road?.fixes = .generated(g)
+        s.expect = []
+        let run = try Simulation(s)
+        let dropped = run.timeline.events.filter { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
+        // Three of the jump, then two true fixes as far from the fourth, used.
+        #expect(dropped.count == 5)
+        #expect(Invariants.check(s, run).isEmpty)
+        // The pass is 42 m early, on a jump: passed-truth does not judge a jump, jump-dropped does.
+        let road = try #require(s.road)
+        let truth = try #require(Invariants.RoadTruth(road))
+        #expect(!truth.honest(FixIndex(63)))
+        #expect(truth.honest(FixIndex(59)) && truth.honest(FixIndex(64)))
+    }
+
     @Test func theSpokenDistanceIsReadInBothLanguages() {
         #expect(Invariants.spokenMeters("In 300 meters, turn right.") == 300)
         #expect(Invariants.spokenMeters("In 1.5 kilometers, keep left.") == 1_500)

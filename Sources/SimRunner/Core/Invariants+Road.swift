@@ -18,6 +18,8 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case spokenDistance = "spoken-distance"
     /// "Turn passed" never before the true track passed the turn.
     case passedTruth = "passed-truth"
+    /// A generated fix so far from the truth that the fix before it rules it out is dropped `implausible`.
+    case jumpDropped = "jump-dropped"
     /// When In Use: no generated line plays outside a guidance segment, and no
     /// fix arrives and no report is sent while measuring is paused.
     case whenInUse = "when-in-use"
@@ -78,14 +80,22 @@ extension Invariants {
         // R1 and R2: lines by maneuver.
         var nowEnded: Set<String> = []
         var nowDropped: Set<String> = []
-        // Per line, when the last trusted fix the app had as it started was taken.
+        // Per line, when the last fix the app used as it started was taken;
+        // the lines started while that fix was a jump (the app did not know where the car was).
         var knownAt: [Int: SimTime] = [:]
-        var lastTrustedTaken: SimTime? = nil
+        var unknown: Set<Int> = []
+        var lastUsedTaken: SimTime? = nil
+        var lastUsedHonest = true
         lazy var truth = RoadTruth(road)
+        lazy var dropped = droppedFixes(timeline)
         for event in timeline.events {
             switch event.what {
-            case .road(.fixArrived(_, let age, true)): lastTrustedTaken = max(lastTrustedTaken ?? .zero, event.t - SimTime(ms: age))
-            case .guidanceStarted(let l): knownAt[l.int] = lastTrustedTaken ?? event.t
+            case .road(.fixArrived(let f, let age, true)) where dropped[f.raw] == nil:
+                lastUsedTaken = max(lastUsedTaken ?? .zero, event.t - SimTime(ms: age))
+                lastUsedHonest = truth?.honest(f) ?? true
+            case .guidanceStarted(let l):
+                knownAt[l.int] = lastUsedTaken ?? event.t
+                if !lastUsedHonest { unknown.insert(l.int) }
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 let line = l.int
                 guard let maneuver = roster.lines[line].maneuver else { continue }
@@ -96,7 +106,7 @@ extension Invariants {
                 }
                 // The driver hears a line `outputLatency` after it plays.
                 let heard = event.t + road.guidance.outputLatency
-                if let pass = passed[maneuver], heard > pass,
+                if let pass = passed[maneuver], heard > pass, !unknown.contains(line),
                    !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))

@@ -22,6 +22,25 @@ extension Invariants {
         /// of correlated noise, projected onto a corner, and 5 m), meters;
         /// nil without generated fixes.
         let ahead: Double?
+        /// The farthest from the truth the worst noise puts a fix, meters
+        /// (four deviations of correlated noise); 0 without generated fixes.
+        let noiseReach: Double
+        /// The generated fixes by index, each with its truth (nil: lost, or recorded fixes).
+        let fixes: [Fix?]
+
+        /// The generated fix `f`, if there is one.
+        func fix(_ f: FixIndex) -> Fix? { f.int >= 0 && f.int < fixes.count ? fixes[f.int] : nil }
+
+        /// Whether fix `f` lies within what noise explains of the truth (or
+        /// there is no generated fix to tell): a follower that used it knows
+        /// where the car is. One farther off (a multipath jump) may match the
+        /// route anywhere near it, or leave the follower behind: progress
+        /// never moves back, so a jump backwards holds the progress of
+        /// earlier fixes as of its own, later time.
+        func honest(_ f: FixIndex) -> Bool {
+            guard let fix = fix(f), let truth = fix.truth else { return true }
+            return (fix.position - truth).length <= noiseReach
+        }
 
         init?(_ road: Scenario.Road) {
             guard var route = try? Route(points: road.points) else { return nil }
@@ -37,9 +56,16 @@ extension Invariants {
                 passes = route.maneuvers.map { m in t?.time(reaching: m.distance) }
                 let noise = g.stretches.map(\.noise).reduce(g.noise, max) * (g.correlation == nil ? 1 : 4)
                 ahead = tolerance + 2 * 2.0.squareRoot() * noise + 5
+                noiseReach = 2.0.squareRoot() * noise
+                let made = t.map { road.generatedFixes(g, on: route, trajectory: $0) } ?? []
+                var byIndex = [Fix?](repeating: nil, count: (made.last?.index ?? -1) + 1)
+                for f in made { byIndex[f.index] = f }
+                fixes = byIndex
             case .recorded:
                 tolerance = 0
                 ahead = nil
+                noiseReach = 0
+                fixes = []
                 trajectory = nil
                 passes = road.trueTrack(on: route)?.passTimes(on: route) ?? Array(repeating: nil, count: route.maneuvers.count)
             }
@@ -99,14 +125,17 @@ extension Invariants {
         var newestSent: SimTime? = nil
         var arrived: [Int32] = []
         var reported: Set<Int32> = []
-        var lastTrustedTaken: SimTime? = nil
+        var lastUsedTaken: SimTime? = nil
+        var lastUsedHonest = true
         var lastArrivedTaken: SimTime? = nil
+        var lastArrived: FixIndex? = nil
+        let dropped = droppedFixes(timeline)
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
             case .guidanceStarted(let l):
                 // The words it starts with: a line that waited says what the position then gives.
-                guard let taken = lastTrustedTaken, event.t - taken <= positionFresh,
+                guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
                       let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
                       let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.text(of: l, startingAt: event.t),
                       let said = spokenMeters(text)
@@ -120,13 +149,19 @@ extension Invariants {
                 }
             case .road(.fixArrived(let f, let age, let trusted)):
                 arrived.append(f.raw)
+                lastArrived = f
                 lastArrivedTaken = event.t - SimTime(ms: age)
-                if trusted { lastTrustedTaken = event.t - SimTime(ms: age) }
+                if trusted && dropped[f.raw] == nil {
+                    lastUsedTaken = event.t - SimTime(ms: age)
+                    lastUsedHonest = truth?.honest(f) ?? true
+                }
             case .road(.turnUpcoming(let next, _, _)):
                 // The follower moved on past the maneuver before `next` with the fix just arrived:
                 // the car must truly be there, within what the fixes' accuracy and noise allow.
+                // A jump (a fix farther from the truth than noise puts one) may match the route
+                // anywhere near it, however far along: whether it should have been used is `jump-dropped`'s.
                 guard next.maneuver.int > 0, next.maneuver.int <= truth?.route.maneuvers.count ?? 0, let taken = lastArrivedTaken,
-                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead
+                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true
                 else { continue }
                 let behind = truth.route.maneuvers[next.maneuver.int - 1].distance - trajectory.state(at: taken).distance
                 // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.
@@ -165,6 +200,7 @@ extension Invariants {
         for f in arrived where !reported.contains(f) {
             found.append(.init(check: .road(.linkHonest), t: .zero, message: "f\(f) arrived but was neither reported nor dropped with a reason"))
         }
+        if let truth { found += checkJumps(road, truth, timeline) }
         guard let truth, truth.known else { return found }
         let end = timeline.events.last?.t ?? .zero
         for m in 0..<count {
@@ -178,5 +214,66 @@ extension Invariants {
                                message: "the car passed \(id) at \(truePass) but the timeline never says so"))
         }
         return found
+    }
+
+    /// R8 `jump-dropped`: a generated fix that reaches the plausibility gate
+    /// (trusted, in order) while the fix the follower used last is one it
+    /// did use and fewer than `follow.implausibleCount` were refused since,
+    /// is dropped `implausible` when its truth rules it out: the least the
+    /// two fixes can lie apart (this one's error, less the other's, the
+    /// car's true move between them and both accuracies) is more than
+    /// `follow.plausibleSpeed` allows, or than the faster of their reported
+    /// speeds gaining `follow.plausibleAccel`. That least distance is a
+    /// lower bound of what the follower measures, so a follower as
+    /// documented always refuses such a fix; one that trusts every jump
+    /// does not. A jump it may honestly use (a plausible one, or one after
+    /// `implausibleCount` refusals: then the earlier fix was the wrong one)
+    /// is used, and `passed-truth` excuses where it puts the follower.
+    static func checkJumps(_ road: Scenario.Road, _ truth: RoadTruth, _ timeline: Timeline) -> [Violation] {
+        let follow = road.follow
+        guard follow.implausibleCount > 0, !truth.fixes.isEmpty else { return [] }
+        let dropped = droppedFixes(timeline)
+        var found: [Violation] = []
+        var last: Fix? = nil
+        var refused = 0
+        for event in timeline.events {
+            guard case .road(.fixArrived(let f, _, true)) = event.what else { continue }
+            switch dropped[f.raw] {
+            case .implausible?: refused += 1; continue
+            case .outOfOrder?, .inaccurate?: continue
+            case nil: break
+            }
+            let fix = truth.fix(f)
+            defer { last = fix; refused = 0 }
+            guard let fix, let before = last, refused < follow.implausibleCount,
+                  let least = leastApart(fix, before), fix.taken > before.taken
+            else { continue }
+            let seconds = Double((fix.taken - before.taken).ms) / 1000
+            var limit = follow.plausibleSpeed * seconds
+            if let a = fix.speed, let b = before.speed { limit = min(limit, (max(a, b) + follow.plausibleAccel * seconds / 2) * seconds) }
+            if least > limit {
+                found.append(.init(check: .road(.jumpDropped), t: event.t, message:
+                    "f\(f.raw) was used, though it lies \(Int(least.rounded(.down))) m beyond both accuracies from f\(before.index) "
+                    + "taken \(Int64(seconds * 1000)) ms before, farther than the car could go (\(Int(limit.rounded(.up))) m)"))
+            }
+        }
+        return found
+    }
+
+    /// Why each fix not used was dropped, by fix (a fix that arrived trusted
+    /// and is not here was used: the follower observed it).
+    static func droppedFixes(_ timeline: Timeline) -> [Int32: RoadEvent.FixDropReason] {
+        var dropped: [Int32: RoadEvent.FixDropReason] = [:]
+        for event in timeline.events {
+            if case .road(.fixDropped(let f, let reason)) = event.what { dropped[f.raw] = reason }
+        }
+        return dropped
+    }
+
+    /// The least fixes `a` and `b` can lie apart beyond both their
+    /// accuracies, by their truth, meters (nil without a truth).
+    static func leastApart(_ a: Fix, _ b: Fix) -> Double? {
+        guard let ta = a.truth, let tb = b.truth else { return nil }
+        return (a.position - ta).length - (b.position - tb).length - (ta - tb).length - (a.accuracy + b.accuracy)
     }
 }

@@ -50,7 +50,8 @@ extension RoadFault {
         switch self {
         case .linkThroughOutage, .linkNoTimeout: return .road(.linkHonest)
         case .linkQueuesBusy: return .road(.link)
-        case .jumpTrusted, .passedBelieved: return .road(.passedTruth)
+        case .jumpTrusted: return .road(.jumpDropped)
+        case .passedBelieved: return .road(.passedTruth)
         case .expiryIgnored: return .road(.lineAfterManeuver)
         case .nowSkippedSilently: return .road(.nowLine)
         case .distanceRoundedUp: return .road(.spokenDistance)

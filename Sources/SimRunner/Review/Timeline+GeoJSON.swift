@@ -25,11 +25,8 @@ struct RoadGeometry {
             fixes = list.map { route.projection.project($0.point) }
             fixTimes = list.map(\.taken)
         case .generated(let generator):
-            guard let trajectory, let drive = road.drive else { fixes = []; fixTimes = []; return }
-            let made = generator.fixes(
-                along: route, trajectory: trajectory,
-                measuring: { t in !road.background.holds(t) || (road.segments?.holds(t) ?? true) },
-                detour: { t in drive.detours.first { $0.window.contains(t) }?.offset ?? 0 })
+            guard let trajectory, road.drive != nil else { fixes = []; fixTimes = []; return }
+            let made = road.generatedFixes(generator, on: route, trajectory: trajectory)
             var positions = [Vector?](repeating: nil, count: (made.last?.index ?? -1) + 1)
             var times = [SimTime?](repeating: nil, count: positions.count)
             for f in made { positions[f.index] = f.position; times[f.index] = f.taken }
