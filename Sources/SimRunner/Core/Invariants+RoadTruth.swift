@@ -104,12 +104,13 @@ extension Invariants {
     /// for a fix older than one already reported, every fix that arrives
     /// is reported or dropped with a reason; R6 `spoken-distance`: a far or
     /// near line never says more meters than are truly left when it starts,
-    /// while the app knows where it is (a trusted fix taken within
-    /// `positionFresh`; beyond that its position is a prediction, and how
-    /// far the car truly went is not the app's to know);
-    /// R7 `passed-truth`: "turn passed" never before the true track passed
-    /// it, and the follower never moves on to the next maneuver
-    /// (`road.turn.upcoming`) while the true track is more than `RoadTruth.ahead` before it.
+    /// while the app knows where it is (the last fix it used was taken within
+    /// `positionFresh` and is no jump, `RoadTruth.honest`; beyond that its
+    /// position is a prediction, and how far the car truly went is not the
+    /// app's to know); R7 `passed-truth`: "turn passed" never before the
+    /// true track passed it, and no fix that is no jump moves the follower
+    /// on to the next maneuver (`road.turn.upcoming`) while the true track
+    /// is more than `RoadTruth.ahead` before it; R8 `jump-dropped` (`checkJumps`).
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
