@@ -205,14 +205,19 @@ struct RoadPlanner {
     mutating func guide(_ state: RoadState?, from cursor: inout SimTime, until: SimTime) {
         guard cursor < until else { return }
         defer { cursor = until }
-        guard let state else { silences.append((cursor, until, .noFix)); return }
-        if follower.offRoute { silences.append((cursor, until, .offRoute)); return }
-        // When In Use: the guidance speaks only inside a segment, so the
-        // span is cut at every segment edge in it.
+        // When In Use: the guidance speaks only inside a segment, so the span
+        // is cut at every segment edge in it; outside one it is silent for
+        // that reason first (measuring may be paused there too: no fix).
         var from = cursor
         while from < until {
             let to = min(until, nextSegmentEdge(after: from) ?? until)
-            if guiding(from) || fault == .segmentsIgnored { speak(state, from: from, until: to) } else { silences.append((from, to, .notGuiding)) }
+            if !guiding(from) && fault != .segmentsIgnored {
+                silences.append((from, to, .notGuiding))
+            } else if let state {
+                if follower.offRoute { silences.append((from, to, .offRoute)) } else { speak(state, from: from, until: to) }
+            } else {
+                silences.append((from, to, .noFix))
+            }
             from = to
         }
     }
@@ -472,7 +477,9 @@ struct RoadPlanner {
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }
-            let reason = silence?.reason ?? (announcer.thenSpoken[m] ? .then : .late)
+            // Passed outside Dad's guidance segments: not guiding, whether or not a fix came.
+            let outside = !guiding(pass) && fault != .segmentsIgnored
+            let reason = outside ? .notGuiding : silence?.reason ?? (announcer.thenSpoken[m] ? .then : .late)
             add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), rank: 0)
         }
     }
