@@ -249,4 +249,11 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         #expect(GPXTrack.processingInstructionLine(Array("<?xml-stylesheet href=\"a\"?><gpx/>".utf8)) == 1)
         #expect(GPXTrack.processingInstructionLine(Array("<?xml\tversion='1.0'?><gpx/>".utf8)) == nil)
     }
+
+    @Test func aDeclarationWhoseCloseIsPastMarkupIsRefused() {
+        // The third: a declaration broken before its `?>` (`?$>`), so the first
+        // `?>` is a bare `<?xml?>` on the next line, which was taken for its end.
+        let crash = "<?xml version=\"1.0\" encoding=\"UTF-8\"?$>\n<gpx versioq=\"1.<?xml?>\n<gpx; v^?>\n</gpx>\n"
+        #expect(throws: GPXTrack.Problem.processingInstruction(line: 1)) { try GPXTrack.read(Array(crash.utf8)) }
+    }
 }

@@ -99,6 +99,9 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
     @Test("A response with no routes is refused at routes")
     func noRoutes() {
         #expect(problem(#"{"code":"Ok","routes":[]}"#) == ImportProblem(.noRoutes, at: "routes"))
+        // Asked with steps=false: the legs are there, their steps empty.
+        let noSteps = #"{"code":"Ok","routes":[{"distance":1200,"duration":90,"geometry":"_p~iF~ps|U_ulLnnqC","legs":[{"steps":[],"distance":1200,"duration":90}]}]}"#
+        #expect(problem(noSteps) == ImportProblem(.noSteps, at: "routes[0].legs[0].steps"))
     }
 
     @Test("A route index beyond the response is refused with the count")

@@ -316,7 +316,10 @@ package enum GPXTrack {
             let body = bytes[(start + open.count)..<max(start + open.count, close)]
             let spaced = body.first.map { [0x20, 0x09, 0x0D, 0x0A].contains($0) } ?? false
             let versioned = body.firstRange(of: Array("version".utf8)) != nil
-            guard spaced, versioned else { return 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count }
+            // A declaration holds no markup: a `?>` found past a `<` or `>` closes something else
+            // (the libFuzzer target found `<?xml … ?$>` followed by `<?xml?>`, which crashes FoundationXML).
+            let plain = !body.contains(UInt8(ascii: "<")) && !body.contains(UInt8(ascii: ">"))
+            guard spaced, versioned, plain else { return 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count }
             start = close + 2
         }
         var line = 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count

@@ -40,6 +40,8 @@ extension ImportProblem.Reason {
         case .serviceError(let code, let message):
             return "the routing service answered with an error, code \"\(code)\"\(message.map { ": \($0)" } ?? "")"
         case .noRoutes: return "the response has no routes"
+        case .noSteps:
+            return "the leg has no steps, so no maneuver to announce: ask the service for them (OSRM and Mapbox: steps=true)"
         case .routeOutOfRange(let index, let count):
             return "there is no route \(index): the response has \(count) (use --route 0\(count > 1 ? "...\(count - 1)" : ""))"
         case .missingField(let key): return "missing \"\(key)\""

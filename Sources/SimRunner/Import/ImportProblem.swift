@@ -20,6 +20,8 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case serviceError(code: String, message: String?)
         /// `routes` is empty.
         case noRoutes
+        /// A leg's `steps` is empty: the service was asked without them (`steps=false`).
+        case noSteps
         /// `--route` asked for a route the response does not have.
         case routeOutOfRange(index: Int, count: Int)
         /// A required member is missing.

@@ -276,6 +276,7 @@ extension RouteImporter {
             for (l, leg) in legs.enumerated() {
                 let legPath = RouteImporter.join(path, "legs") + "[\(l)]"
                 let steps = try array(try member(leg, "steps", legPath), RouteImporter.join(legPath, "steps"))
+                if steps.isEmpty { throw ImportProblem(.noSteps, at: RouteImporter.join(legPath, "steps")) }
                 for (s, step) in steps.enumerated() {
                     let p = RouteImporter.join(legPath, "steps") + "[\(s)]"
                     let m = try member(step, "maneuver", p)
