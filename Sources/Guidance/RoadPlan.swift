@@ -254,15 +254,19 @@ struct RoadPlanner {
         switch follower.admission(of: fix) {
         case .outOfOrder:
             add(t, .fixDropped(index, reason: .outOfOrder))
+            report(fix, used: false)
+            return nil
         case .inaccurate:
             add(t, .fixDropped(index, reason: .inaccurate))
+            report(fix, used: false)
+            return nil
         case .usable:
             let before = follower.progress
             switch follower.observe(fix, on: route) {
             case .none: break
             case .implausible:
                 add(t, .fixDropped(index, reason: .implausible))
-                report(fix)
+                report(fix, used: false)
                 return nil
             case .leftRoute(let offset):
                 add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
@@ -278,7 +282,7 @@ struct RoadPlanner {
             state = follower.matchedAt.map { RoadState(progress: follower.progress, taken: $0, speed: follower.speed) }
             upcomingRecord(at: t)
         }
-        report(fix)
+        report(fix, used: true)
         return state
     }
 
@@ -437,7 +441,7 @@ struct RoadPlanner {
     }
 
     /// Offers the fix's report, with the navigation report beside it.
-    mutating func report(_ fix: Fix) {
+    mutating func report(_ fix: Fix, used: Bool) {
         var sent = fix.arrives
         var outcome = link.offer(taken: fix.taken, at: sent)
         if case .dropped(.busy) = outcome, fault == .linkQueuesBusy {
@@ -446,14 +450,17 @@ struct RoadPlanner {
             outcome = link.offer(taken: fix.taken, at: sent)
         }
         let index = FixIndex(fix.index)
+        // The next maneuver and its distance are the fix's own only when the follower used it;
+        // beside one it did not, they would be an earlier fix's, labelled with this one's age.
+        let next = used ? nextAhead() : nil
         switch outcome {
         case .dropped(let reason):
             add(sent, .reportDropped(index, reason: reason))
         case .failed(let at, let reason):
-            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: next))
             add(at, .reportDropped(index, reason: reason), rank: completionRank(at, sent: sent))
         case .sent(let delivered):
-            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: nextAhead()))
+            add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: next))
             add(delivered, .reportDelivered(index), rank: completionRank(delivered, sent: sent))
         }
     }

@@ -47,6 +47,20 @@ import Testing
         #expect(checks(s, bad).contains(.linkHonest))
     }
 
+    @Test func aReportBesideAFixNotUsedThatCarriesADistanceFiresLink() throws {
+        // In the urban canyon the fixes are too inaccurate to use: their reports say no distance.
+        let (s, run, bad) = try broken("urban-canyon-stretch") { events in
+            let dropped = Set(events.compactMap { if case .road(.fixDropped(let f, .inaccurate)) = $0.what { f } else { nil } })
+            let i = events.firstIndex { if case .road(.reportSent(let f, _, _, nil)) = $0.what { dropped.contains(f) } else { false } }!
+            guard case .road(.reportSent(let f, let age, let onRoute, _)) = events[i].what else { return }
+            events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: .init(ManeuverIndex(0), distanceM: 699)))
+        }
+        #expect(Invariants.checkRoad(s, run).isEmpty)
+        let found = Invariants.checkRoad(s, bad)
+        #expect(found.map(\.check) == [.road(.link)])
+        #expect(found.first?.message.contains("was dropped (inaccurate), but its report carries a distance") == true)
+    }
+
     @Test func aReportSentStaleAndDeliveredIsTheSendersFaultNotTheLinks() throws {
         let (s, _, bad) = try broken("gps-gap") { events in
             let i = events.firstIndex { if case .road(.reportSent) = $0.what { true } else { false } }!

@@ -59,7 +59,8 @@ extension Invariants {
 
     /// R1 no guidance line plays after its maneuver has been passed; R2 every
     /// maneuver passed got a "now" line (R1 sees that it ended before), or
-    /// the timeline says why not; R3 no report is sent stale or queued, never two in flight.
+    /// the timeline says why not; R3 no report is sent stale or queued, never two in flight,
+    /// and none beside a fix not used carries a distance.
     public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -135,7 +136,12 @@ extension Invariants {
         for event in timeline.events {
             switch event.what {
             case .road(.fixArrived(let fix, _, _)): arrivedAt[fix.raw] = arrivedAt[fix.raw] ?? event.t
-            case .road(.reportSent(let fix, let age, _, _)):
+            case .road(.reportSent(let fix, let age, _, let next)):
+                // Beside a fix the follower did not use, a distance would be an earlier fix's.
+                if next != nil, let reason = dropped[fix.raw] {
+                    found.append(.init(check: .road(.link), t: event.t,
+                                       message: "f\(fix.raw) was dropped (\(reason.rawValue)), but its report carries a distance to the next maneuver, an earlier fix's"))
+                }
                 // Dropped, never queued: a report is sent in the instant its fix arrives, or not at all.
                 if let arrived = arrivedAt[fix.raw], arrived != event.t {
                     found.append(.init(check: .road(.link), t: event.t,
