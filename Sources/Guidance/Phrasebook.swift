@@ -223,14 +223,17 @@ public enum Phrasebook {
     /// - any other Latin word as Korean writes loanwords: a final m, n or ng
     ///   is a consonant (Station → 스테이션으로), anything else is followed by a
     ///   vowel or is ㄹ (Street → 스트리트로, Seoul → 서울로).
-    /// Anything else (no letter or digit at all) takes 로.
+    /// A name ending in any other letter (仙台塩釜線, Москва: how it is read
+    /// is not written) takes both, (으)로, as Korean writes an unknown
+    /// ending; one without a letter or digit at all takes 로.
     package static func roParticle(after text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         func isLatin(_ s: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(s.value) || (0x61...0x7A).contains(s.value) }
         func isDigit(_ s: Unicode.Scalar) -> Bool { (0x30...0x39).contains(s.value) }
         func isSyllable(_ s: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(s.value) }
-        guard let i = scalars.lastIndex(where: { isSyllable($0) || isDigit($0) || isLatin($0) }) else { return "로" }
+        guard let i = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return "로" }
         let last = scalars[i]
+        guard isSyllable(last) || isDigit(last) || isLatin(last) else { return "(으)로" }
         let closed: Bool
         if isSyllable(last) {
             let final = (last.value - 0xAC00) % 28

@@ -168,6 +168,8 @@ func isEnglishSentence(_ line: String) -> Bool {
         ("IC", "로"), ("판교IC", "로"), ("KTX", "로"), ("Exit M", "으로"), ("Gangnam-daero", "로"), ("Seoul", "로"),
         ("Seoul Station", "으로"), ("Main Street", "로"), ("Gimpo Airport", "로"), ("Jamsil Bridge", "로"), ("Daechi-dong", "으로"),
         ("강남대로)", "로"), ("역 ", "으로"), ("...", "로"),
+        // A name whose reading is not written in Hangul, digits or Latin letters: both.
+        ("仙台塩釜線", "(으)로"), ("A1 仙台線", "(으)로"), ("Москва", "(으)로"), ("東名 3", "으로"),
     ])
     func roOrEuroFollowsTheLastSound(_ name: String, _ particle: String) {
         #expect(Phrasebook.roParticle(after: name) == particle)
