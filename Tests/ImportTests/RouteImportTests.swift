@@ -104,6 +104,18 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
         #expect(problem(noSteps) == ImportProblem(.noSteps, at: "routes[0].legs[0].steps"))
     }
 
+    @Test("A drive beyond 24 hours at the response's speeds is refused with how long it would last")
+    func driveTooLong() {
+        // 100 km in 100,000 s: 3.6 km/h, some 28 hours.
+        let slow = #"""
+        {"code":"Ok","routes":[{"distance":100000,"duration":100000,"geometry":{"type":"LineString","coordinates":[[127,37],[127,37.9]]},
+         "legs":[{"distance":100000,"duration":100000,"steps":[
+          {"distance":100000,"duration":100000,"name":"","maneuver":{"type":"depart","location":[127,37]}},
+          {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[127,37.9]}}]}]}]}
+        """#
+        #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28), at: ""))
+    }
+
     @Test("A route index beyond the response is refused with the count")
     func outOfRange() {
         #expect(problem(#"{"routes":[{}]}"#) { $0.route = 2 } == ImportProblem(.routeOutOfRange(index: 2, count: 1), at: "routes"))

@@ -61,7 +61,7 @@ extension ImportProblem.Reason {
             return "the scenario it makes would be refused at \(path.isEmpty ? "its top level" : path): \(reason)"
         case .scenarioTooLarge(let bytes, let limit):
             return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
-        case .driveTooLong: return "at the response's speeds the drive would last beyond 24 hours"
+        case .driveTooLong(let hours): return "at the response's speeds the drive would last about \(hours) hours, beyond 24"
         case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"
         }

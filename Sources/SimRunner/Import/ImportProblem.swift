@@ -52,8 +52,8 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case scenarioRefused(path: String, reason: String)
         /// The scenario's JSON would be `bytes` long, over the `limit` a scenario file is read up to.
         case scenarioTooLarge(bytes: Int, limit: Int)
-        /// The drive at the response's speeds would last beyond 24 hours.
-        case driveTooLong
+        /// The drive at the response's speeds would last beyond 24 hours: about `hours`.
+        case driveTooLong(hours: Int)
         /// A step's maneuver lies `meters` from the route's geometry.
         case maneuverOffGeometry(meters: Int)
         /// A GeoJSON `type` that is not a `LineString` (or a `Feature` of one).

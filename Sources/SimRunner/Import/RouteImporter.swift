@@ -158,7 +158,14 @@ public enum RouteImporter {
         guard let drive = road.drive else { return }
         let limit = SimTime(ms: Int64(ScenarioDecoder.maxTimeSeconds) * 1000)
         if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: limit) == nil {
-            throw ImportProblem(.driveTooLong, at: "")
+            // Each step's length at its speed, stops included: what the drive would take, near enough to say.
+            let steps = drive.profile.steps
+            var seconds = drive.profile.stops.reduce(0) { $0 + Double($1.dwell.ms) / 1000 }
+            for (i, step) in steps.enumerated() where step.from < length {
+                let end = i + 1 < steps.count ? min(steps[i + 1].from, length) : length
+                seconds += max(0, end - step.from) / max(step.speed, 1)
+            }
+            throw ImportProblem(.driveTooLong(hours: Int(min(seconds / 3600, 1e9).rounded())), at: "")
         }
     }
 
