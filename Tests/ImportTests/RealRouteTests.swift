@@ -1,5 +1,6 @@
 import Foundation
 import Guidance
+import Review
 import Road
 import RouteImport
 import ScenarioFormat
@@ -126,6 +127,30 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
             if case .string(let m) = row["maneuver"]?.kind { return m } else { return nil }
         })
         #expect(maneuvers == ["l0s1", "l0s2", "l0s3", "l0s5", "l0s6", "l0s7", "l0s9", "l0s10", "l0s11", "l0s12"])
+    }
+
+    @Test("run --prompts pairs each prompt with the nearest line of its maneuver, and summarises each stage")
+    func promptsPairNearest() throws {
+        let scenario = try Fixtures.scenario("routes/real/mapbox-instructions")
+        let run = try Simulation(scenario)
+        let comparison = try #require(PromptComparison(run.timeline, scenario))
+        func rows(_ m: String) -> [PromptComparison.Row] { comparison.rows.filter { $0.maneuver == m } }
+        // The exit: "In a half mile" (804 m) with drivesim's far line, "Take exit 432" (402 m) with
+        // its now line; "In 2 miles" (3,525 m) has no counterpart, nor is any line left for it.
+        let exit = rows("l0s5")
+        #expect(exit.map(\.serviceBefore) == [3750, 3575, 3525, 804, 402])
+        #expect(exit.map { $0.stage?.rawValue } == [nil, nil, nil, "far", "now"])
+        // "Continue on Baker Street for a half mile", said after the turn before, pairs with nothing:
+        // drivesim's far line (518 m) is more than half of 1,107 m from it.
+        let baker = rows("l0s2")
+        #expect(baker.first?.serviceText == "Continue on Baker Street for a half mile" && baker.first?.line == nil)
+        #expect(baker.dropFirst().first.map { $0.stage == .far && $0.serviceBefore == nil } == true)
+        let summary = comparison.summary
+        #expect(summary.map(\.stage) == [.far, .near, .now])
+        let far = try #require(summary.first)
+        #expect(far.pairs == 4 && far.median == -41 && far.p90 == 168)
+        #expect(comparison.text.contains("far: 4 pairs, median -41 m, 90% within 168 m"))
+        #expect(comparison.json.contains("\"summary\": ["))
     }
 }
 

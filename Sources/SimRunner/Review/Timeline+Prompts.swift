@@ -6,9 +6,11 @@ import SimRunner
 
 /// Where drivesim spoke each maneuver's lines against where the routing
 /// service would have (the road's `servicePrompts`, kept by
-/// `drivesim import-route`): per maneuver, drivesim's lines in the order
-/// they started beside the service's prompts from the farthest, paired in
-/// that order. Distances are meters before the maneuver, along the route.
+/// `drivesim import-route`): per maneuver, each of the service's prompts
+/// beside the nearest of drivesim's lines (by the distance each is said
+/// at, nearest pairs first, within `pairable`), lines and prompts left over
+/// on rows of their own, farthest first; and a summary per stage. Distances are meters
+/// before the maneuver, along the route.
 public struct PromptComparison: Sendable, Equatable {
     /// One pair: a line drivesim started, a prompt the service planned, or both.
     public struct Row: Sendable, Equatable {
@@ -48,17 +50,77 @@ public struct PromptComparison: Sendable, Equatable {
                 spoken.append((timeline.roster.lines[l.int].id, timeline.roster.stage(of: l), event.t, before))
             }
             let service = scenario.servicePrompts.filter { $0.maneuver == m.id }.sorted { $0.before > $1.before }
-            for i in 0..<max(spoken.count, service.count) {
-                var row = Row(maneuver: m.id)
-                if i < spoken.count {
-                    row.line = spoken[i].line; row.stage = spoken[i].stage
-                    row.spokeAt = spoken[i].t; row.spokeBefore = spoken[i].before
+            // Each prompt with the nearest line of its maneuver, nearest pairs first (ties: the
+            // service's order, then drivesim's); each line and prompt in one pair at most, and
+            // only within `pairable` of each other (a "continue for 1 mile" said after the turn
+            // before is no counterpart of a line said 500 m before this one).
+            var candidates: [(gap: Double, s: Int, l: Int)] = []
+            for (si, prompt) in service.enumerated() {
+                for (li, line) in spoken.enumerated() {
+                    guard let before = line.before else { continue }
+                    let gap = abs(Double(before) - prompt.before)
+                    if gap <= Self.pairable(Double(before), prompt.before) { candidates.append((gap, si, li)) }
                 }
-                if i < service.count {
-                    row.serviceBefore = Int(service[i].before.rounded()); row.serviceText = service[i].text
-                }
-                rows.append(row)
             }
+            candidates.sort { ($0.gap, $0.s, $0.l) < ($1.gap, $1.s, $1.l) }
+            var lineOf = [Int?](repeating: nil, count: service.count)
+            var paired = [Bool](repeating: false, count: spoken.count)
+            for c in candidates where lineOf[c.s] == nil && !paired[c.l] {
+                lineOf[c.s] = c.l
+                paired[c.l] = true
+            }
+            var maneuverRows: [Row] = []
+            func line(_ li: Int, into row: inout Row) {
+                row.line = spoken[li].line; row.stage = spoken[li].stage
+                row.spokeAt = spoken[li].t; row.spokeBefore = spoken[li].before
+            }
+            for (si, prompt) in service.enumerated() {
+                var row = Row(maneuver: m.id)
+                row.serviceBefore = Int(prompt.before.rounded()); row.serviceText = prompt.text
+                if let li = lineOf[si] { line(li, into: &row) }
+                maneuverRows.append(row)
+            }
+            for li in spoken.indices where !paired[li] {
+                var row = Row(maneuver: m.id)
+                line(li, into: &row)
+                maneuverRows.append(row)
+            }
+            // Farthest first: by the service's distance, else drivesim's (a line whose distance is unknown last).
+            let order = maneuverRows.indices.sorted {
+                let a = maneuverRows[$0].serviceBefore ?? maneuverRows[$0].spokeBefore ?? Int.min
+                let b = maneuverRows[$1].serviceBefore ?? maneuverRows[$1].spokeBefore ?? Int.min
+                return a != b ? a > b : $0 < $1
+            }
+            rows += order.map { maneuverRows[$0] }
+        }
+    }
+
+    /// How far apart a line and a prompt said `a` and `b` meters before
+    /// their maneuver may be to be paired: 100 m, or half the farther.
+    static func pairable(_ a: Double, _ b: Double) -> Double { max(100, max(a, b) / 2) }
+
+    /// The differences of the pairs of one stage: how many, their median
+    /// (signed, meters; positive: drivesim spoke earlier) and the 90th
+    /// percentile of their size (nearest rank), over the whole drive.
+    public struct StageSummary: Sendable, Equatable {
+        /// The stage of drivesim's lines.
+        public var stage: Stage
+        /// How many pairs.
+        public var pairs: Int
+        /// The median difference (the lower middle one of an even count).
+        public var median: Int
+        /// The 90th percentile of the differences' sizes, nearest rank.
+        public var p90: Int
+    }
+
+    /// One summary per stage with a pair, in the stages' order (far, near, now).
+    public var summary: [StageSummary] {
+        Stage.allCases.compactMap { stage in
+            let d = rows.filter { $0.stage == stage }.compactMap(\.difference).sorted()
+            guard !d.isEmpty else { return nil }
+            let sizes = d.map(abs).sorted()
+            let rank = max(1, Int((0.9 * Double(sizes.count)).rounded(.up)))
+            return StageSummary(stage: stage, pairs: d.count, median: d[(d.count - 1) / 2], p90: sizes[rank - 1])
         }
     }
 
@@ -80,10 +142,14 @@ public struct PromptComparison: Sendable, Equatable {
             for c in 0..<header.count - 1 { line += row[c] + String(repeating: " ", count: widths[c] - row[c].count + 2) }
             out += line + row[header.count - 1] + "\n"
         }
+        for s in summary {
+            out += "\(s.stage.rawValue): \(s.pairs) pair\(s.pairs == 1 ? "" : "s"), median \(s.median > 0 ? "+" : "")\(s.median) m, 90% within \(s.p90) m\n"
+        }
         return out
     }
 
-    /// The rows as JSON: `{"prompts": [{"maneuver", "line", "stage", "spokeAt", "spokeBefore", "serviceBefore", "serviceText", "difference"}]}`, absent values left out.
+    /// The rows as JSON: `{"prompts": [{"maneuver", "line", "stage", "spokeAt", "spokeBefore", "serviceBefore", "serviceText", "difference"}],
+    /// "summary": [{"stage", "pairs", "median", "p90"}]}`, absent values left out.
     public var json: String {
         let items = rows.map { r -> JSONValue in
             var m: [(key: String, value: JSONValue)] = [("maneuver", .string(r.maneuver))]
@@ -96,6 +162,9 @@ public struct PromptComparison: Sendable, Equatable {
             if let v = r.difference { m.append(("difference", .integer(v))) }
             return .object(m)
         }
-        return String(decoding: JSONWriter.bytes(.object([("prompts", .array(items))])), as: UTF8.self) + "\n"
+        let stages = summary.map { s -> JSONValue in
+            .object([("stage", .string(s.stage.rawValue)), ("pairs", .integer(s.pairs)), ("median", .integer(s.median)), ("p90", .integer(s.p90))])
+        }
+        return String(decoding: JSONWriter.bytes(.object([("prompts", .array(items)), ("summary", .array(stages))])), as: UTF8.self) + "\n"
     }
 }
