@@ -116,6 +116,25 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
         #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28), at: ""))
     }
 
+    @Test("A modifier not in OSRM's list is read by its words, with a warning at its path")
+    func unknownModifier() throws {
+        #expect(RouteImporter.plainTurn("bear right") == .slightRight)
+        #expect(RouteImporter.plainTurn("Sharp-Left") == .sharpLeft)
+        #expect(RouteImporter.plainTurn("u-turn") == .uTurn)
+        #expect(RouteImporter.plainTurn("right") == .right)
+        #expect(RouteImporter.plainTurn("ahead") == .straight)
+        let json = #"""
+        {"code":"Ok","routes":[{"distance":2000,"duration":150,"geometry":{"type":"LineString","coordinates":[[127,37.5],[127.01,37.5],[127.01,37.509]]},
+         "legs":[{"distance":2000,"duration":150,"steps":[
+          {"distance":885,"duration":70,"name":"","maneuver":{"type":"depart","location":[127,37.5]}},
+          {"distance":1000,"duration":80,"name":"Teheran-ro","maneuver":{"type":"turn","modifier":"hard left","location":[127.01,37.5]}},
+          {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[127.01,37.509]}}]}]}]}
+        """#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .en, source: "t.json"))
+        #expect(imported.scenario.road?.maneuvers.first?.turn == .sharpLeft)
+        #expect(imported.warnings.contains(ImportWarning(.unknownModifier("hard left", keptAs: "sharp-left"), at: "routes[0].legs[0].steps[1].maneuver.modifier")))
+    }
+
     @Test("A route index beyond the response is refused with the count")
     func outOfRange() {
         #expect(problem(#"{"routes":[{}]}"#) { $0.route = 2 } == ImportProblem(.routeOutOfRange(index: 2, count: 1), at: "routes"))

@@ -73,6 +73,7 @@ extension ImportWarning {
     var reason: String {
         switch kind {
         case .unknownManeuverType(let type, let kept): return "unknown maneuver type \"\(type)\"; kept as a plain turn (\(kept))"
+        case .unknownModifier(let modifier, let kept): return "unknown modifier \"\(modifier)\"; read by its words as \(kept)"
         case .roundaboutWithoutExit(let kept): return "a roundabout without an exit from 1 to 12; kept as a plain turn (\(kept))"
         case .tooCloseToPrevious: return "less than a meter after the maneuver before; left out"
         case .lengthDiffers(let g, let r): return "the geometry is \(g) m long but the route's distance is \(r) m"

@@ -75,6 +75,8 @@ public struct ImportWarning: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A maneuver type not in OSRM's list: kept as a plain turn by its modifier (`turn`).
         case unknownManeuverType(String, keptAs: String)
+        /// A modifier not in OSRM's list: read by its words as the nearest turn (the maneuver `keptAs`).
+        case unknownModifier(String, keptAs: String)
         /// A roundabout without a usable `exit` (absent or beyond 1...12): kept as a plain turn by its modifier.
         case roundaboutWithoutExit(keptAs: String)
         /// A maneuver less than a meter after the one before: left out.

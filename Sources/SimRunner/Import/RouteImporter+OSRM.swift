@@ -33,9 +33,11 @@ extension RouteImporter {
         "ramp", "use lane",
     ]
 
-    /// A modifier as a plain turn: `uturn`, `sharp right`, …; nil or unknown is straight on.
+    /// A modifier as a plain turn: `uturn`, `sharp right`, …; nil is straight
+    /// on, and one not in OSRM's list the nearest by its words (`nearestTurn`).
     static func plainTurn(_ modifier: String?) -> Turn {
         switch modifier {
+        case nil, "straight": return .straight
         case "uturn": return .uTurn
         case "sharp right": return .sharpRight
         case "right": return .right
@@ -43,8 +45,24 @@ extension RouteImporter {
         case "slight left": return .slightLeft
         case "left": return .left
         case "sharp left": return .sharpLeft
-        default: return .straight
+        case let other?: return nearestTurn(other)
         }
+    }
+
+    /// Whether `modifier` is one of OSRM's (or absent).
+    static func knownModifier(_ modifier: String?) -> Bool {
+        [nil, "uturn", "sharp right", "right", "slight right", "straight", "slight left", "left", "sharp left"].contains(modifier)
+    }
+
+    /// The turn an unknown modifier's words name: a side (`left`, `right`),
+    /// how much (`sharp`, `hard`; `slight`, `bear`, `half`), or a U-turn; else straight on.
+    static func nearestTurn(_ modifier: String) -> Turn {
+        let words = modifier.lowercased()
+        if words.contains("uturn") || words.contains("u-turn") || words.contains("u turn") { return .uTurn }
+        let sharp = words.contains("sharp") || words.contains("hard"), slight = ["slight", "bear", "half"].contains { words.contains($0) }
+        if words.contains("left") { return sharp ? .sharpLeft : slight ? .slightLeft : .left }
+        if words.contains("right") { return sharp ? .sharpRight : slight ? .slightRight : .right }
+        return .straight
     }
 
     /// Whether a step is no decision for the driver and so not announced:
@@ -333,6 +351,9 @@ extension RouteImporter {
                 }
                 guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
                 if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, "maneuver.type"))) }
+                if !RouteImporter.knownModifier(step.modifier), let modifier = step.modifier {
+                    warnings.append(ImportWarning(.unknownModifier(modifier, keptAs: m.turn.rawValue), at: RouteImporter.join(step.path, "maneuver.modifier")))
+                }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
                 if m.turn != .arrive {
