@@ -39,6 +39,10 @@ extension ImportProblem.Reason {
             return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox) and not a GeoJSON LineString or Feature"
         case .serviceError(let code, let message):
             return "the routing service answered with an error, code \"\(code)\"\(message.map { ": \($0)" } ?? "")"
+        case .otherServiceFormat(let service):
+            return service == "valhalla"
+                ? "a Valhalla trip (\"trip\"), not read: ask Valhalla for its OSRM output (\"format\": \"osrm\"), which drivesim reads"
+                : "a GraphHopper response (\"paths\"), not read: ask GraphHopper's navigation endpoint (/navigate), whose Mapbox-shaped answer drivesim reads"
         case .noRoutes: return "the response has no routes"
         case .noSteps:
             return "the leg has no steps, so no maneuver to announce: ask the service for them (OSRM and Mapbox: steps=true)"

@@ -18,6 +18,10 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case notARouteResponse
         /// The service answered with an error (`code` other than `Ok`).
         case serviceError(code: String, message: String?)
+        /// Another service's own format, named (`valhalla` for a `trip`,
+        /// `graphhopper` for `paths`): not read; the message says which
+        /// request gives the shape that is.
+        case otherServiceFormat(String)
         /// `routes` is empty.
         case noRoutes
         /// A leg's `steps` is empty: the service was asked without them (`steps=false`).

@@ -81,6 +81,8 @@ public enum RouteImporter {
         if root["routes"] == nil, let type = root["type"] {
             return try geoJSON(root, type: type, options: options)
         }
+        if root["routes"] == nil, root["trip"] != nil { throw ImportProblem(.otherServiceFormat("valhalla"), at: "trip") }
+        if root["routes"] == nil, root["paths"] != nil { throw ImportProblem(.otherServiceFormat("graphhopper"), at: "paths") }
         var reader = Reader()
         return try reader.response(root, options: options)
     }
