@@ -87,7 +87,7 @@ extension Invariants {
         var unknown: Set<Int> = []
         var lastUsedTaken: SimTime? = nil
         var lastUsedHonest = true
-        lazy var truth = RoadTruth(road)
+        let truth = RoadTruth(road)
         lazy var dropped = droppedFixes(timeline)
         for event in timeline.events {
             switch event.what {
@@ -160,7 +160,7 @@ extension Invariants {
             default: continue
             }
         }
-        return found + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run)
+        return found + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run, truth)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance

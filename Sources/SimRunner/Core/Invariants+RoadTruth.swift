@@ -112,10 +112,14 @@ extension Invariants {
     /// on to the next maneuver (`road.turn.upcoming`) while the true track
     /// is more than `RoadTruth.ahead` before it; R8 `jump-dropped` (`checkJumps`).
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        scenario.road.map { checkRoadTruth(scenario, run, RoadTruth($0)) } ?? []
+    }
+
+    /// As `checkRoadTruth(_:_:)`, with the road's truth already made (it generates every fix again).
+    static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
         var found: [Violation] = []
-        let truth = RoadTruth(road)
         let count = roster.road.maneuvers.count
         var passedAt = [SimTime?](repeating: nil, count: count)
         var index: [String: Int] = [:]
