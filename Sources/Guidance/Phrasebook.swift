@@ -68,10 +68,18 @@ public enum Phrasebook {
         return place.map { "\($0), \(action)" } ?? action
     }
 
+    /// The signs' direction as said: none when it only repeats the street
+    /// ("onto A 100 toward A 100"; letter case and spaces aside).
+    static func towardSaid(_ m: Maneuver) -> String? {
+        guard let toward = m.details.toward else { return nil }
+        func plain(_ s: String) -> String { s.lowercased().filter { !$0.isWhitespace } }
+        return m.street.map(plain) == plain(toward) ? nil : toward
+    }
+
     /// Where the maneuver happens, if it names a place ("at the roundabout"), and what to do there.
     static func englishAction(_ m: Maneuver) -> (place: String?, action: String) {
         let onto = m.street.map { " onto \($0)" } ?? ""
-        let toward = m.details.toward.map { " toward \($0)" } ?? ""
+        let toward = towardSaid(m).map { " toward \($0)" } ?? ""
         let signs = onto + toward
         switch m.turn {
         case .left: return (nil, "turn left" + signs)
@@ -153,7 +161,7 @@ public enum Phrasebook {
     /// the verb phrase up to its stem ("강남대로로 우회전하"), to which "세요",
     /// "면" or the attributive "ㄴ 후" is added.
     static func koreanAction(_ m: Maneuver) -> (place: String?, stem: String) {
-        let toward = m.details.toward.map { "\($0) 방면" }
+        let toward = towardSaid(m).map { "\($0) 방면" }
         let targetWords = [toward, m.street].compactMap { $0 }
         // "수원 방면 강남대로로": where the maneuver leads, with 로/으로.
         let target = targetWords.isEmpty ? nil : withRo(targetWords.joined(separator: " "))

@@ -152,6 +152,14 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.line(.near, right, distance: 150, then: arrive, language: .ko) == "150미터 앞에서 우회전하면 왼쪽에 목적지가 있습니다.")
     }
 
+    @Test func towardThatOnlyRepeatsTheStreetIsNotSaid() {
+        let same = Maneuver(id: "m", turn: .right, street: "A 100", details: ManeuverDetails(toward: "a100"))
+        #expect(Phrasebook.line(.now, same, distance: nil, then: nil, language: .en) == "Now turn right onto A 100.")
+        #expect(!Phrasebook.line(.now, same, distance: nil, then: nil, language: .ko).contains("방면"))
+        let other = Maneuver(id: "m", turn: .right, street: "A 100", details: ManeuverDetails(toward: "Dresden"))
+        #expect(Phrasebook.line(.now, other, distance: nil, then: nil, language: .en).contains("onto A 100 toward Dresden"))
+    }
+
     @Test func towardIsSaidOnlyForADirectionNeverForTheStreet() {
         let street = Maneuver(id: "m", turn: .left, street: "테헤란로")
         #expect(!Phrasebook.line(.now, street, distance: nil, then: nil, language: .ko).contains("방면"))
