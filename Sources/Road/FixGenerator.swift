@@ -162,7 +162,7 @@ public struct FixGenerator: Sendable, Equatable {
             }
             guard measuring(t), !gaps.holds(t) else { continue }
             let side = detour(t)
-            if side != 0 { point = point + Vector(x: direction.y, y: -direction.x) * side }
+            if side != 0 { point = point + route.projection.plane(Vector(x: direction.y, y: -direction.x) * side, at: point) }
             var arrives = t + delay + SimTime(ms: extra)
             for window in late where window.window.contains(t) { arrives = arrives + window.delay }
             let speed = max(0, truth.speed + dv)
@@ -172,7 +172,7 @@ public struct FixGenerator: Sendable, Equatable {
                 course = degrees < 0 ? degrees + 360 : degrees
             }
             let fix = Fix(
-                index: index, taken: t, arrives: arrives, position: point + displacement, accuracy: reported,
+                index: index, taken: t, arrives: arrives, position: point + route.projection.plane(displacement, at: point), accuracy: reported,
                 speed: speed, course: course, truth: point)
             index += 1
             if !lost { out.append(fix) }

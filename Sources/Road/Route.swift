@@ -4,8 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A route: a polyline in the local plane with the distance along it at
-/// every vertex, and the maneuvers placed on it.
+/// A route: a polyline in the road's plane with the distance along it on
+/// the earth at every vertex, and the maneuvers placed on it. Distances
+/// and offsets are meters on the earth (the plane's scale divided out
+/// along each segment's line, `LocalProjection.Line`).
 public struct Route: Sendable {
     /// How far a maneuver's point may lie from the route, in meters.
     public static let maneuverTolerance = 15.0
@@ -16,9 +18,9 @@ public struct Route: Sendable {
 
     /// The plane the route is drawn in, centred on its first point.
     public let projection: LocalProjection
-    /// The vertices, in meters.
+    /// The vertices, in plane meters.
     public let points: [Vector]
-    /// The distance along the route at each vertex; `cumulative[0] == 0`.
+    /// The distance along the route at each vertex, meters on the earth; `cumulative[0] == 0`.
     public let cumulative: [Double]
     /// The maneuvers, in route order.
     public private(set) var maneuvers: [Maneuver] = []
@@ -33,7 +35,7 @@ public struct Route: Sendable {
         case maneuverOutOfOrder(index: Int)
     }
 
-    /// A route through `points`, projected at the first point's latitude.
+    /// A route through `points`, in the plane centred on the first.
     public init(points geo: [GeoPoint]) throws(Problem) {
         guard geo.count >= 2 else { throw .tooFewPoints }
         projection = LocalProjection(origin: geo[0])
@@ -42,7 +44,7 @@ public struct Route: Sendable {
         var cumulative = [0.0]
         cumulative.reserveCapacity(points.count)
         for i in 1..<points.count {
-            total += (points[i] - points[i - 1]).length
+            total += projection.meters(from: points[i - 1], to: points[i])
             cumulative.append(total)
         }
         self.cumulative = cumulative
@@ -82,6 +84,14 @@ public struct Route: Sendable {
         return hit
     }
 
+    /// The distance along the route of the first pass at or after `from`
+    /// within the maneuver tolerance of `point`, nil if none.
+    /// - Complexity: O(k), k the segments from `from` to the pass (the rest
+    ///   of the route when there is none).
+    public func firstPass(near point: GeoPoint, from: Double) -> Double? {
+        firstNear(projection.project(point), from: from)
+    }
+
     /// The distance along the route of the first stretch, at or after `from`,
     /// that passes within the tolerance of `target`: the nearest point of the
     /// run of segments that do.
@@ -113,11 +123,14 @@ public struct Route: Sendable {
     public func location(at d: Double) -> (point: Vector, direction: Vector) {
         let i = segment(at: min(max(d, 0), length))
         let a = points[i], b = points[i + 1]
-        let span = cumulative[i + 1] - cumulative[i]
-        let direction = span > 0 ? (b - a) * (1 / span) : Vector(x: 1, y: 0)
-        let along = min(max(d - cumulative[i], 0), span)
-        return (a + direction * along, direction)
+        let span = cumulative[i + 1] - cumulative[i], plane = (b - a).length
+        let direction = plane > 0 ? (b - a) * (1 / plane) : Vector(x: 1, y: 0)
+        let u = LocalProjection.Line(from: a, to: b).fraction(at: min(max(d - cumulative[i], 0), span))
+        return (a + (b - a) * min(max(u, 0), 1), direction)
     }
+
+    /// How far apart two plane positions are on the earth, meters.
+    @inlinable public func meters(_ a: Vector, _ b: Vector) -> Double { projection.meters(from: a, to: b) }
 
     /// Where `p` falls on segment `i`: the distance along the route and how far off it lies.
     func projectOnSegment(_ p: Vector, _ i: Int) -> RouteMatch {
@@ -126,7 +139,8 @@ public struct Route: Sendable {
         let span2 = ab.x * ab.x + ab.y * ab.y
         let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
         let foot = a + ab * u
-        return RouteMatch(distance: cumulative[i] + u * (cumulative[i + 1] - cumulative[i]), offset: (p - foot).length)
+        let along = LocalProjection.Line(from: a, to: b).meters(to: u)
+        return RouteMatch(distance: min(cumulative[i] + along, cumulative[i + 1]), offset: meters(p, foot))
     }
 
     /// Where `p` falls on the part of segment `i` between distances `from`
@@ -139,13 +153,13 @@ public struct Route: Sendable {
         let start = cumulative[i], span = cumulative[i + 1] - start
         let ab = b - a, ap = p - a
         let span2 = ab.x * ab.x + ab.y * ab.y
+        let line = LocalProjection.Line(from: a, to: b)
         var u = span2 > 0 ? (ap.x * ab.x + ap.y * ab.y) / span2 : 0
-        if span > 0 {
-            u = min(max(u, (from - start) / span), (to - start) / span)
-        }
+        if from > start { u = max(u, line.fraction(at: min(from - start, span))) }
+        if to < start + span { u = min(u, line.fraction(at: max(to - start, 0))) }
         u = min(max(u, 0), 1)
         let foot = a + ab * u
-        return RouteMatch(distance: min(max(start + u * span, from), to), offset: (p - foot).length)
+        return RouteMatch(distance: min(max(start + line.meters(to: u), from), to), offset: meters(p, foot))
     }
 
     /// The nearest point of the route to `p` between distances `from` and
@@ -218,7 +232,7 @@ public struct Route: Sendable {
     func isOtherPass(_ a: Double, _ b: Double, tolerance: Double) -> Bool {
         let along = abs(a - b)
         guard along > 2 * tolerance else { return false }
-        return along > 3 * (location(at: a).point - location(at: b).point).length + 2 * tolerance
+        return along > 3 * meters(location(at: a).point, location(at: b).point) + 2 * tolerance
     }
 }
 

@@ -109,10 +109,10 @@ public struct RouteFollower: Sendable {
     }
 
     /// Whether the fix implies a speed over the plausible one since the last used fix.
-    func implausible(_ fix: Fix) -> Bool {
+    func implausible(_ fix: Fix, on route: Route) -> Bool {
         guard fault != .jumpTrusted, let last = lastFix, let taken = lastTaken else { return false }
         let seconds = Double((fix.taken - taken).ms) / 1000
-        let moved = (fix.position - last.position).length, slack = last.accuracy + fix.accuracy
+        let moved = route.meters(fix.position, last.position), slack = last.accuracy + fix.accuracy
         if moved - slack > settings.plausibleSpeed * seconds { return true }
         // A fix that reports its speed must also lie within what the car itself could go.
         guard let reported = fix.speed else { return false }
@@ -126,10 +126,10 @@ public struct RouteFollower: Sendable {
     /// reported moving moves it too: the car stopped somewhere between the
     /// two, and only this fix says where (the fixes between may have been
     /// lost). Later ones while it stands do not, so noise cannot ratchet.
-    func moving(_ fix: Fix) -> Bool {
+    func moving(_ fix: Fix, on route: Route) -> Bool {
         if let v = fix.speed { return v >= settings.stoppedSpeed || !standing }
         guard let anchor else { return true }
-        return (fix.position - anchor).length > max(fix.accuracy, 3)
+        return route.meters(fix.position, anchor) > max(fix.accuracy, 3)
     }
 
     /// Measuring paused (the app went to the background): where the car is
@@ -143,7 +143,7 @@ public struct RouteFollower: Sendable {
 
     /// Takes one trusted fix.
     public mutating func observe(_ fix: Fix, on route: Route) -> Change {
-        if implausible(fix) && implausibleStreak < settings.implausibleCount {
+        if implausible(fix, on: route) && implausibleStreak < settings.implausibleCount {
             implausibleStreak += 1
             return .implausible
         }
@@ -151,7 +151,7 @@ public struct RouteFollower: Sendable {
         let elapsed = matchedAt.map { Double((fix.taken - $0).ms) / 1000 } ?? .infinity
         let ahead = elapsed.isFinite ? settings.searchAhead + settings.searchSpeed * elapsed : route.length
         let since = lastTaken.map { Double((fix.taken - $0).ms) / 1000 } ?? 0
-        let moves = moving(fix)
+        let moves = moving(fix, on: route)
         let match = route.nearest(
             to: fix.position, from: max(0, progress - settings.searchBehind), to: min(route.length, progress + ahead),
             heading: moves ? fix.course : nil,

@@ -12,6 +12,9 @@ private func eastRoute(_ length: Double, step: Double) throws -> Route {
     return try Route(points: points)
 }
 
+/// Meters to the millimeter: the plane's scale (1 + 10⁻⁹ at 600 m) is no part of what these tests pin.
+private func mm(_ meters: Double) -> Double { (meters * 1000).rounded() / 1000 }
+
 private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, accuracy: Double = 5) -> Fix {
     Fix(index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000), position: Vector(x: x, y: y),
         accuracy: accuracy, speed: speed)
@@ -23,7 +26,7 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
             let route = try eastRoute(2_000, step: step)
             // A point on the route 500 m ahead, searched within 0...200 m: 300 m away, on sparse and dense routes alike.
             let match = route.nearest(to: Vector(x: 500, y: 0), from: 0, to: 200)
-            #expect(abs(match.offset - 300) < 1e-6, "step \(step): offset \(match.offset)")
+            #expect(abs(match.offset - 300) < 1e-4, "step \(step): offset \(match.offset)")
             #expect(abs(match.distance - 200) < 1e-6)
         }
     }
@@ -141,7 +144,7 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         return fixes.indices.map { i in
             if i == pausedBefore { follower.measuringPaused() }
             _ = follower.observe(fixes[i], on: route)
-            return follower.progress
+            return mm(follower.progress)
         }
     }
 
@@ -155,10 +158,10 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
             let noise = Double(random.int(in: -10_000...10_000)) / 1000  // ±10 m
             _ = follower.observe(fix(i, 488 + noise, speed: 0.1), on: route)
             // The first standing fix says where the car stopped; the rest is noise.
-            stoppedAt = stoppedAt ?? follower.progress
+            stoppedAt = stoppedAt ?? mm(follower.progress)
         }
         #expect(stoppedAt.map { $0 >= 488 && $0 <= 498 } == true)
-        #expect(follower.progress == stoppedAt)
+        #expect(mm(follower.progress) == stoppedAt)
     }
 
     @Test func theFirstStandingFixSaysWhereTheCarStoppedWhileFixesWereLost() throws {
@@ -190,9 +193,9 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         var follower = RouteFollower()
         _ = follower.observe(fix(0, 488, speed: nil), on: route)
         for i in 1...20 { _ = follower.observe(fix(i, 488 + (i % 2 == 0 ? 4 : -4), speed: nil), on: route) }
-        #expect(follower.progress == 488)
+        #expect(mm(follower.progress) == 488)
         _ = follower.observe(fix(21, 520, speed: nil), on: route)
-        #expect(follower.progress == 520)
+        #expect(mm(follower.progress) == 520)
     }
 }
 

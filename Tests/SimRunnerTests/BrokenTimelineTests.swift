@@ -228,11 +228,12 @@ private struct Case {
             c.events.remove(at: try c.first { if case .road(.reportDropped(_, .busy)) = $0.what { true } else { false } })
             return c.checks
         case .road(.spokenDistance):
-            // The truth has m1 80 m sooner than the run believed: its lines say
-            // more meters than are truly left (the timeline is the run's own).
+            // The truth has every maneuver 80 m sooner than the run believed (the
+            // gaps between them the same): its lines say more meters than are
+            // truly left (the timeline is the run's own).
             var c = try Case("road/dense-detour")
             try #require(c.checks.isEmpty)
-            c.scenario = RoadTruthCheckTests.maneuverSooner(c.scenario, vertices: 8)
+            c.scenario = RoadTruthCheckTests.maneuversSooner(c.scenario, vertices: 8)
             return c.checks
         case .road(.passedTruth):
             // m1 is passed 1 ms before the true track reaches it.
@@ -246,6 +247,15 @@ private struct Case {
             var c = try Case("road/corner-jump-slow-car")
             try #require(c.checks.isEmpty)
             c.events.remove(at: try c.first { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } })
+            return c.checks
+        case .road(.geodesy):
+            // The first upcoming turn puts the one after it 3% farther than the earth does.
+            var c = try Case("road/highway-120")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { if case .road(.turnUpcoming(_, _, _?)) = $0.what { true } else { false } }
+            guard case .road(.turnUpcoming(let next, let eta, var after?)) = c.events[i].what else { throw Broken() }
+            after.distanceM += (after.distanceM - next.distanceM) * 3 / 100
+            c.events[i].what = .road(.turnUpcoming(next, etaMs: eta, after: after))
             return c.checks
         case .road(.whenInUse):
             // Dad's guidance segment ends 1 ms before the far line does.
@@ -289,7 +299,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .whenInUse].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

@@ -110,15 +110,22 @@ import Testing
 
     /// `scenario` with its first maneuver moved `vertices` route points back.
     static func maneuverSooner(_ scenario: Scenario, vertices: Int) -> Scenario {
+        maneuversSooner(scenario, vertices: vertices, only: 1)
+    }
+
+    /// `scenario` with its first `only` maneuvers (all by default) each moved `vertices` route points back.
+    static func maneuversSooner(_ scenario: Scenario, vertices: Int, only: Int = .max) -> Scenario {
         var s = scenario
-        guard var road = s.road, let m = road.maneuvers.first else { return s }
+        guard var road = s.road else { return s }
         let points = road.points
-        func d2(_ p: GeoPoint) -> Double {
-            let a = p.latitude - m.point.latitude, b = p.longitude - m.point.longitude
-            return a * a + b * b
+        for (k, m) in road.maneuvers.enumerated().prefix(only) {
+            func d2(_ p: GeoPoint) -> Double {
+                let a = p.latitude - m.point.latitude, b = p.longitude - m.point.longitude
+                return a * a + b * b
+            }
+            let at = points.indices.min { d2(points[$0]) < d2(points[$1]) } ?? 0
+            road.maneuvers[k].point = points[max(0, at - vertices)]
         }
-        let at = points.indices.min { d2(points[$0]) < d2(points[$1]) } ?? 0
-        road.maneuvers[0].point = points[max(0, at - vertices)]
         s.road = road
         return s
     }

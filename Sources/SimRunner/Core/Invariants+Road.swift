@@ -20,6 +20,8 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case passedTruth = "passed-truth"
     /// A generated fix so far from the truth that the fix before it rules it out is dropped `implausible`.
     case jumpDropped = "jump-dropped"
+    /// The gap `road.turn.upcoming` gives to the next maneuver is the earth's (great circle) within 0.1%.
+    case geodesy
     /// When In Use: no generated line plays outside a guidance segment, and no
     /// fix arrives and no report is sent while measuring is paused.
     case whenInUse = "when-in-use"

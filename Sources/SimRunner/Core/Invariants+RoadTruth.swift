@@ -39,7 +39,7 @@ extension Invariants {
         /// earlier fixes as of its own, later time.
         func honest(_ f: FixIndex) -> Bool {
             guard let fix = fix(f), let truth = fix.truth else { return true }
-            return (fix.position - truth).length <= noiseReach
+            return route.meters(fix.position, truth) <= noiseReach
         }
 
         init?(_ road: Scenario.Road) {
@@ -110,7 +110,8 @@ extension Invariants {
     /// app's to know); R7 `passed-truth`: "turn passed" never before the
     /// true track passed it, and no fix that is no jump moves the follower
     /// on to the next maneuver (`road.turn.upcoming`) while the true track
-    /// is more than `RoadTruth.ahead` before it; R8 `jump-dropped` (`checkJumps`).
+    /// is more than `RoadTruth.ahead` before it; R8 `jump-dropped` (`checkJumps`); R9
+    /// `geodesy` (`checkGeodesy`).
     public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         scenario.road.map { checkRoadTruth(scenario, run, RoadTruth($0)) } ?? []
     }
@@ -205,7 +206,7 @@ extension Invariants {
         for f in arrived where !reported.contains(f) {
             found.append(.init(check: .road(.linkHonest), t: .zero, message: "f\(f) arrived but was neither reported nor dropped with a reason"))
         }
-        if let truth { found += checkJumps(road, truth, timeline) }
+        if let truth { found += checkJumps(road, truth, timeline) + checkGeodesy(truth, timeline) }
         guard let truth, truth.known else { return found }
         let end = timeline.events.last?.t ?? .zero
         for m in 0..<count {
@@ -251,7 +252,7 @@ extension Invariants {
             let fix = truth.fix(f)
             defer { last = fix; refused = 0 }
             guard let fix, let before = last, refused < follow.implausibleCount,
-                  let least = leastApart(fix, before), fix.taken > before.taken
+                  let least = leastApart(fix, before, on: truth.route), fix.taken > before.taken
             else { continue }
             let seconds = Double((fix.taken - before.taken).ms) / 1000
             var limit = follow.plausibleSpeed * seconds
@@ -275,10 +276,61 @@ extension Invariants {
         return dropped
     }
 
+    /// R9 `geodesy`: the gap a `road.turn.upcoming` gives between its
+    /// maneuver and the next is the earth's, within 0.1% and the 1 m of
+    /// rounding both distances down. The earth's is measured apart from the
+    /// road's own metric: the great circle (haversine) along the route's
+    /// points, each segment's line cut into pieces of at most 1 km
+    /// (`earthLengths`). A plane measured at one latitude drifts by
+    /// percents over hundreds of kilometers; this is where it shows.
+    static func checkGeodesy(_ truth: RoadTruth, _ timeline: Timeline) -> [Violation] {
+        let route = truth.route, earth = earthLengths(route)
+        /// The earth's distance to a point `d` meters along by the road (its segment and its fraction of it).
+        func onEarth(_ d: Double) -> Double {
+            let i = route.segment(at: d), span = route.cumulative[i + 1] - route.cumulative[i]
+            let u = span > 0 ? min(max((d - route.cumulative[i]) / span, 0), 1) : 0
+            return earth[i] + u * (earth[i + 1] - earth[i])
+        }
+        var found: [Violation] = []
+        for event in timeline.events {
+            guard case .road(.turnUpcoming(let next, _, let after?)) = event.what,
+                  after.maneuver.int < route.maneuvers.count, next.maneuver.int < route.maneuvers.count
+            else { continue }
+            let expected = onEarth(route.maneuvers[after.maneuver.int].distance) - onEarth(route.maneuvers[next.maneuver.int].distance)
+            let said = Double(after.distanceM) - Double(next.distanceM)
+            if abs(said - expected) > 1 + expected / 1000 {
+                found.append(.init(check: .road(.geodesy), t: event.t, message:
+                    "the road puts \(route.maneuvers[after.maneuver.int].id) \(Int64(said)) m after \(route.maneuvers[next.maneuver.int].id), "
+                    + "the earth \(Int64(expected.rounded())) m"))
+            }
+        }
+        return found
+    }
+
+    /// The great-circle length of the route up to each vertex, meters: the
+    /// haversine along each segment's line, unprojected every 1 km or less.
+    /// - Complexity: O(points + length / 1 km).
+    static func earthLengths(_ route: Route) -> [Double] {
+        var out = [0.0]
+        out.reserveCapacity(route.points.count)
+        for i in 1..<route.points.count {
+            let a = route.points[i - 1], b = route.points[i]
+            let pieces = max(1, Int(((b - a).length / 1000).rounded(.up)))
+            var previous = route.projection.unproject(a), total = out[i - 1]
+            for k in 1...pieces {
+                let next = route.projection.unproject(a + (b - a) * (Double(k) / Double(pieces)))
+                total += greatCircleDistance(previous, next)
+                previous = next
+            }
+            out.append(total)
+        }
+        return out
+    }
+
     /// The least fixes `a` and `b` can lie apart beyond both their
     /// accuracies, by their truth, meters (nil without a truth).
-    static func leastApart(_ a: Fix, _ b: Fix) -> Double? {
+    static func leastApart(_ a: Fix, _ b: Fix, on route: Route) -> Double? {
         guard let ta = a.truth, let tb = b.truth else { return nil }
-        return (a.position - ta).length - (b.position - tb).length - (ta - tb).length - (a.accuracy + b.accuracy)
+        return route.meters(a.position, ta) - route.meters(b.position, tb) - route.meters(ta, tb) - (a.accuracy + b.accuracy)
     }
 }

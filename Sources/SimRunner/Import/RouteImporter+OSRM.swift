@@ -364,16 +364,10 @@ extension RouteImporter {
                 specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
                 specStep.append(k)
             }
-            // Speeds: each step from where it starts (its share of the
-            // response's distance, scaled to the geometry), at distance / duration.
-            let stepTotal = steps.reduce(0) { $0 + $1.distance }
-            let scale = stepTotal > 0 ? route.length / stepTotal : 1
+            // Speeds: each step from where it starts, at distance / duration.
+            let stepStart = RouteImporter.starts(of: steps, on: route)
             var speedSteps: [SpeedProfile.Step] = []
-            var stepStart: [Double] = []
-            var start = 0.0
-            for step in steps {
-                stepStart.append(start)
-                defer { start += step.distance * scale }
+            for (step, start) in zip(steps, stepStart) {
                 guard step.distance > 0, step.duration > 0 else { continue }
                 var kmh = step.distance / step.duration * 3.6
                 if !RouteImporter.kmhLimits.contains(kmh) {
@@ -489,6 +483,26 @@ extension RouteImporter {
             scenario.servicePrompts = prompts
             return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)
         }
+    }
+
+    /// Where each step starts along the route, meters: where its maneuver's
+    /// point lies on the route (the first pass within the maneuver
+    /// tolerance, searched on from the step before's start), or, for a
+    /// point off the route, the step before's start plus its distance
+    /// scaled to the geometry.
+    /// - Complexity: O(points + steps) along a route that holds every step's
+    ///   point; each point off it costs a search of the rest of the route.
+    static func starts(of steps: [Step], on route: Route) -> [Double] {
+        let stepTotal = steps.reduce(0) { $0 + $1.distance }
+        let scale = stepTotal > 0 ? route.length / stepTotal : 1
+        var out: [Double] = []
+        out.reserveCapacity(steps.count)
+        for (k, step) in steps.enumerated() {
+            guard let before = out.last else { out.append(0); continue }
+            let placed = route.firstPass(near: step.location, from: before)
+            out.append(placed ?? min(route.length, before + steps[k - 1].distance * scale))
+        }
+        return out
     }
 
     /// The length of a line of points, meters (the road's own projection).
