@@ -93,16 +93,20 @@ public enum Phrasebook {
         case .forkLeft: return ("at the fork", "keep left" + signs)
         case .forkRight: return ("at the fork", "keep right" + signs)
         case .merge: return (nil, (m.street == nil ? "merge onto the main road" : "merge") + signs)
-        case .onRamp: return (nil, "take the ramp" + signs)
+        case .onRamp:
+            let ramp = m.details.exitName.map { "take the \($0) ramp" } ?? "take the ramp"
+            return (nil, ramp + (m.details.side.map { " " + englishSide($0) } ?? "") + signs)
         case .offRamp:
+            // "take exit 12, Pangyo IC, on the left toward Suwon": the side after the exit's sign.
+            let side = m.details.side.map { " " + englishSide($0) } ?? ""
             let exit: String
             switch (m.details.exitNumber, m.details.exitName) {
-            case let (number?, name?): exit = "take exit \(number), \(name)" + (signs.isEmpty ? "" : ",")
+            case let (number?, name?): exit = "take exit \(number), \(name)" + (side.isEmpty && signs.isEmpty ? "" : ",")
             case let (number?, nil): exit = "take exit \(number)"
             case let (nil, name?): exit = "take the \(name) exit"
             case (nil, nil): exit = "take the exit"
             }
-            return (nil, exit + signs)
+            return (nil, exit + side + signs)
         case .roundabout:
             guard let n = m.details.exit else { return (nil, "go through the roundabout" + signs) }
             return ("at the roundabout", "take the \(englishOrdinal(n)) exit" + signs)
@@ -181,13 +185,20 @@ public enum Phrasebook {
         case .forkRight: return ("갈림길에서", target.map { "오른쪽 방향, \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
         case .uTurn: return (nil, target.map { "유턴해 \($0) 진행하" } ?? "유턴하")
         case .merge: return (nil, target.map { "\($0) 합류하" } ?? "본선으로 합류하")
-        case .onRamp: return (nil, target.map { "\($0) 진입하" } ?? "진입로로 들어가")
+        case .onRamp:
+            guard m.details.exitName != nil || m.details.side != nil else {
+                return (nil, target.map { "\($0) 진입하" } ?? "진입로로 들어가")
+            }
+            // "수원 방면 왼쪽 A 10 진입로로 들어가": the signs, the side, the ramp's road.
+            let ramp = [toward, m.details.side.map(koreanSide), m.details.exitName.map { "\($0) 진입로" } ?? "진입로"]
+            let into = withRo(ramp.compactMap { $0 }.joined(separator: " ")) + " 들어가"
+            return (nil, m.street.map { into + " \(withRo($0)) 진입하" } ?? into)
         case .offRamp:
             // "12번 출구, 판교IC": the number first, the name after a pause;
             // "판교IC 12번 출구" would be heard as an exit 12 of the interchange.
             var exit = [m.details.exitNumber.map { "\($0)번 출구" }, m.details.exitName].compactMap { $0 }.joined(separator: ", ")
             if exit.isEmpty { exit = "출구" }
-            return (nil, leave(exit, m))
+            return (nil, leave(m.details.side.map { "\(koreanSide($0)) \(exit)" } ?? exit, m))
         case .roundabout:
             guard let n = m.details.exit else {
                 return (nil, target.map { "회전교차로를 지나 \($0) 진행하" } ?? "회전교차로를 통과하")

@@ -56,9 +56,12 @@ public struct ManeuverDetails: Sendable, Equatable {
     public var exit: Int?
     /// An off-ramp's exit number as signed ("12", "12A").
     public var exitNumber: String?
-    /// An off-ramp's exit name as signed ("Pangyo IC", "판교IC").
+    /// A ramp's sign: an off-ramp's exit name ("Pangyo IC", "판교IC": "take
+    /// the Pangyo IC exit"), an on-ramp's road ("A 10": "take the A 10 ramp").
     public var exitName: String?
-    /// Which side of the road the destination is on (`arrive` only).
+    /// `arrive`: which side of the road the destination is on. `off-ramp`,
+    /// `on-ramp`: the side the ramp leaves on (left or right), given where it
+    /// is not the usual one ("take the exit on the left").
     public var side: ArrivalSide?
 
     /// The highest roundabout exit number.

@@ -34,6 +34,17 @@ enum Examples {
                     Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: l == .en ? "Seongnam" : "성남", exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC"))
                 }),
                 v("`off-ramp`, `ref`, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exitNumber: "3")) }),
+                v("`off-ramp`, `side` left", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
+                v("`off-ramp`, `ref`, `name`, `side` left, `toward`", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC", side: .left))
+                }),
+            ]
+        case .onRamp:
+            return [
+                v("`on-ramp`", { _ in Maneuver(id: "m", turn: turn) }),
+                v("`on-ramp`, `street`, `toward`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l))) }),
+                v("`on-ramp`, `name`, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exitName: "A 10")) }),
+                v("`on-ramp`, `side` left", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
             ]
         case .arrive:
             return [v("`arrive`", { _ in Maneuver(id: "m", turn: turn) })]

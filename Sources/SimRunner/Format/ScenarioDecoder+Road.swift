@@ -108,9 +108,11 @@ extension Decoding {
         if let s = try only("toward", notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }
         if let v = try only("ref", [.offRamp]) { spec.details.exitNumber = try string(v, m.path("ref")) }
-        if let v = try only("name", [.offRamp]) { spec.details.exitName = try string(v, m.path("name")) }
-        if let v = try only("side", [.arrive]) {
-            spec.details.side = ArrivalSide(rawValue: try oneOf(v, m.path("side"), ArrivalSide.allCases.map(\.rawValue)))
+        if let v = try only("name", [.offRamp, .onRamp]) { spec.details.exitName = try string(v, m.path("name")) }
+        if let v = try only("side", [.arrive, .offRamp, .onRamp]) {
+            // A ramp leaves on the left or the right; only a destination is ahead.
+            let sides = turn == .arrive ? ArrivalSide.allCases : [.left, .right]
+            spec.details.side = ArrivalSide(rawValue: try oneOf(v, m.path("side"), sides.map(\.rawValue)))
         }
         return spec
     }

@@ -20,6 +20,8 @@ extension RouteImporter {
         var ref: String?
         var destinations: String?
         var exits: String?
+        /// `driving_side`: `left` or `right` (nil: not given, right).
+        var drivingSide: String?
         var distance: Double
         var duration: Double
         var voice: [(before: Double, text: String, path: String)]
@@ -83,7 +85,6 @@ extension RouteImporter {
     /// (departures, roundabout exits); `warning` when it was not taken as given.
     static func maneuver(for step: Step, finalLeg: Bool) -> (turn: Turn, details: ManeuverDetails, warning: ImportWarning.Kind?)? {
         var details = ManeuverDetails()
-        if let d = step.destinations, !d.isEmpty { details.toward = d }
         let plain = plainTurn(step.modifier)
         switch step.type {
         case "depart", "exit roundabout", "exit rotary":
@@ -108,9 +109,7 @@ extension RouteImporter {
             }
         case "merge": return (.merge, details, nil)
         case "on ramp": return (.onRamp, details, nil)
-        case "off ramp", "ramp":
-            if let e = step.exits?.split(separator: ";").first.map(String.init), !e.isEmpty, e.count <= 8 { details.exitNumber = e }
-            return (.offRamp, details, nil)
+        case "off ramp", "ramp": return (.offRamp, details, nil)
         case "fork":
             switch plain {
             case .left, .slightLeft, .sharpLeft: return (.forkLeft, details, nil)
@@ -326,6 +325,7 @@ extension RouteImporter {
                         location: try position(try member(m, "location", mPath), RouteImporter.join(mPath, "location")),
                         name: try string(step, "name", p), ref: try string(step, "ref", p),
                         destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
+                        drivingSide: try string(step, "driving_side", p),
                         distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
                         duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
                         voice: voice))
@@ -357,8 +357,8 @@ extension RouteImporter {
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
                 if m.turn != .arrive {
-                    let street = step.name ?? step.ref
-                    spec.street = street.map { String($0.prefix(RouteImporter.streetCharacters)) }
+                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: k + 1 < steps.count ? steps[k + 1] : nil)
+                    spec.details.exit = m.details.exit
                 }
                 specs.append(spec)
                 specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
