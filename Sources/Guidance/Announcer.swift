@@ -113,11 +113,13 @@ public struct Announcer: Sendable {
 
     /// The text of stage `stage` of maneuver `m` at `distance` meters and `v` m/s.
     func text(_ stage: Stage, _ m: Int, distance: Double, speed v: Double) -> String? {
+        let units = settings.spokenUnits
         let spoken = stage == .now ? nil
-            : fault == .distanceRoundedUp ? SpokenDistance.presets.first { Double($0) >= distance } : SpokenDistance.roundDown(distance)
+            : fault == .distanceRoundedUp ? SpokenDistance.presets(units).first { SpokenDistance.meters($0, units) >= distance }
+            : SpokenDistance.roundDown(distance, units)
         if stage != .now && spoken == nil { return nil }
         let next = stage == .far ? nil : then(m, speed: v).map { maneuvers[$0] }
-        return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language)
+        return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language, units: units)
     }
 
     /// The time from a line's start until it has been heard to its end: the output latency, then the line.
@@ -132,11 +134,13 @@ public struct Announcer: Sendable {
     mutating func dueTime(_ stage: Stage, _ m: Int, _ state: RoadState, from: SimTime) -> SimTime? {
         let left = maneuvers[m].distance - state.progress(at: from)
         // The line's length is guessed from its text at the lead distance.
-        let spoken = stage == .now ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed)) ?? 50
+        let units = settings.spokenUnits, smallest = SpokenDistance.presets(units)[0]
+        let spoken = stage == .now ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed), units) ?? smallest
         let slot = m * Stage.allCases.count + Stage.allCases.firstIndex(of: stage)!
         let joined = then(m, speed: state.speed) != nil
         if guesses[slot].spoken != spoken || guesses[slot].joined != joined {
-            let guess = text(stage, m, distance: Double(spoken), speed: state.speed) ?? text(stage, m, distance: 50, speed: state.speed)!
+            let guess = text(stage, m, distance: SpokenDistance.meters(spoken, units), speed: state.speed)
+                ?? text(stage, m, distance: SpokenDistance.meters(smallest, units), speed: state.speed)!
             guesses[slot] = (spoken, joined, duration(guess))
         }
         let length = guesses[slot].length
@@ -192,7 +196,8 @@ public struct Announcer: Sendable {
         // The most imminent stage that is due.
         var stage = firing
         for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 {
-            let length = duration(text(s, m, distance: left, speed: v) ?? text(s, m, distance: 50, speed: v)!)
+            let smallest = SpokenDistance.meters(SpokenDistance.presets(settings.spokenUnits)[0], settings.spokenUnits)
+            let length = duration(text(s, m, distance: left, speed: v) ?? text(s, m, distance: smallest, speed: v)!)
             if due(s, left: left, speed: v, length: length) { stage = s; break }
         }
         for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 {

@@ -28,6 +28,11 @@ public struct GuidanceSettings: Sendable, Equatable {
     public var outputLatency = SimTime(ms: 1500)
     /// Speech rates for estimating a line's duration.
     public var rates = SpeechRates()
+    /// The units distances are spoken in (metric by default); Korean is always metric.
+    public var units = Units.metric
+
+    /// The units lines are spoken in: `units`, but metric in Korean.
+    public var spokenUnits: Units { language == .ko ? .metric : units }
 
     /// The defaults of docs/scenario-format.md, phrased in `language`.
     public init(language: Language) { self.language = language }

@@ -8,12 +8,14 @@ public enum Phrasebook {
     /// The line for `stage` of a maneuver, with the spoken distance (far and
     /// near stages; nil gives the "now" form) and the maneuver that follows
     /// closely, if any.
+    /// `distance` is counted in `units`' base (meters, or feet); Korean is
+    /// always metric.
     public static func line(
-        _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language
+        _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language, units: Units = .metric
     ) -> String {
         let lead = stage == .now ? nil : distance
         switch language {
-        case .en: return english(maneuver, distance: lead, then: next)
+        case .en: return english(maneuver, distance: lead, then: next, units: units)
         case .ko: return korean(maneuver, distance: lead, then: next)
         }
     }
@@ -30,8 +32,8 @@ public enum Phrasebook {
 
     // MARK: English
 
-    static func english(_ m: Maneuver, distance: Int?, then next: Maneuver?) -> String {
-        let lead = distance.map { "In \(SpokenDistance.written($0, .en)), " }
+    static func english(_ m: Maneuver, distance: Int?, then next: Maneuver?, units: Units = .metric) -> String {
+        let lead = distance.map { "In \(SpokenDistance.written($0, .en, units)), " }
         if m.turn == .arrive && next == nil {
             if let lead { return lead + englishArrival(m.details.side) + "." }
             switch m.details.side {

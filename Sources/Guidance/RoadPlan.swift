@@ -355,13 +355,14 @@ struct RoadPlanner {
         var k = low - 1
         guard k >= 0 else { return [] }
         let rephrased = stage != .now
-        var spoken = rephrased ? SpokenDistance.roundDown(point - states[k].state.progress(at: line.at)) : nil
+        let units = announcer.settings.spokenUnits
+        var spoken = rephrased ? SpokenDistance.roundDown(point - states[k].state.progress(at: line.at), units) : nil
         var out: [LineRevision] = []
         var t = line.at
         /// The words at `t` under `state`; false when no distance can be said any more.
         func revise(at t: SimTime, _ state: RoadState) -> Bool {
             let left = point - state.progress(at: t)
-            guard let now = SpokenDistance.roundDown(left) else {
+            guard let now = SpokenDistance.roundDown(left, units) else {
                 plan.lines[i].expires = t
                 return false
             }

@@ -23,6 +23,34 @@ import Testing
     }
 }
 
+@Suite struct ImperialTests {
+    @Test func feetAndMilesAreRoundedDownAsUSVoicesSayThem() {
+        // 850 m is 2,789 ft: a half mile (2,640 ft), never three quarters.
+        #expect(SpokenDistance.roundDown(850, .imperial) == 2640)
+        #expect(SpokenDistance.roundDown(250, .imperial) == 800)
+        #expect(SpokenDistance.roundDown(30, .imperial) == nil)
+        #expect(SpokenDistance.roundDown(30.48, .imperial) == 100)
+        #expect(SpokenDistance.roundDown(2_000, .imperial) == 5280)
+        for feet in SpokenDistance.feetPresets { #expect(SpokenDistance.meters(feet, .imperial) == Double(feet) * 0.3048) }
+    }
+
+    @Test func imperialWordsAreFeetFractionsAndMiles() {
+        let said = SpokenDistance.feetPresets.map { SpokenDistance.written($0, .en, .imperial) }
+        #expect(said == ["100 feet", "200 feet", "300 feet", "400 feet", "500 feet", "600 feet", "700 feet", "800 feet", "900 feet",
+                         "1000 feet", "a quarter mile", "a half mile", "three quarters of a mile", "1 mile", "1.5 miles", "2 miles",
+                         "3 miles", "5 miles", "10 miles"])
+        let m = Maneuver(id: "m", turn: .right, street: "Main Street")
+        #expect(Phrasebook.line(.far, m, distance: 2640, then: nil, language: .en, units: .imperial) == "In a half mile, turn right onto Main Street.")
+    }
+
+    @Test func koreanIsAlwaysMetric() {
+        var settings = GuidanceSettings(language: .ko)
+        settings.units = .imperial
+        #expect(settings.spokenUnits == .metric)
+        #expect(SpokenDistance.written(300, .ko) == "300미터")
+    }
+}
+
 @Suite struct SpeechDurationTests {
     @Test func numbersAndUnitsAreSpelledOutFirst() {
         #expect(SpeechDuration.spelledOut("In 300 m, turn right", .en) == "In three hundred meters, turn right")

@@ -24,6 +24,7 @@ import Testing
         ("Central Parkway (US 127; I-75 Alt North; US 27; US 52)", "US 127; I-75 Alt North; US 27; US 52", "Central Parkway"),
         ("Seestraße (B 96)", "B 96", "Seestraße"),
         ("Nordring (Ost)", nil, "Nordring (Ost)"),
+        ("Admiralisild; Admiral Bridge", nil, "Admiralisild"),
         ("", "", nil),
     ] as [(String?, String?, String?)])
     func streets(name: String?, ref: String?, street: String?) {

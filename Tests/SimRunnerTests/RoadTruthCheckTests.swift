@@ -190,6 +190,9 @@ import Testing
         #expect(Invariants.spokenMeters("500미터 앞에서 유턴하세요.") == 500)
         #expect(Invariants.spokenMeters("12번 출구로 나가세요. 2킬로미터 앞") == 2_000)
         #expect(Invariants.spokenMeters("Now turn right.") == nil)
+        for (text, feet) in [("In 900 feet, turn right.", 900.0), ("In a half mile, keep left.", 2640), ("In 1.5 miles, take exit 12.", 7920)] {
+            #expect(abs((Invariants.spokenMeters(text) ?? 0) - feet * 0.3048) < 1e-9, "\(text)")
+        }
     }
 
     @Test func everyRoadScenarioPassesTheTruthChecks() throws {

@@ -10,7 +10,7 @@ enum ImportRouteCommand: Command {
     static let name = "import-route"
     static let abstract = "Turn an OSRM, Valhalla or Mapbox route response, or a GeoJSON line, into a scenario."
     static let usage =
-        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--out <file>]"
+        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -26,6 +26,9 @@ enum ImportRouteCommand: Command {
           --route <n>             The route to take, counted from 0 (default 0).
           --precision <5|6>       The polyline's precision (default: detected).
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
+          --units <metric|imperial>
+                                  The units English lines speak (default: the response's own
+                                  voice instructions' units, else metric; Korean is metric).
           --out <file>            Write the scenario there (atomically) instead of standard output.
           -h, --help              Show help information.
 
@@ -38,7 +41,7 @@ enum ImportRouteCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--language", "--route", "--precision", "--kmh", "--out"], flags: [])
+        let args = try Arguments(arguments, options: ["--language", "--route", "--precision", "--kmh", "--units", "--out"], flags: [])
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))
@@ -59,6 +62,14 @@ enum ImportRouteCommand: Command {
             options.precision = Int(p)
         }
         options.kmh = Double(try args.integer("--kmh", in: 4...250) ?? 50)
+        if let u = args.value("--units") {
+            // Korean is always spoken in metric units.
+            let allowed = (language == .ko ? [Units.metric] : Units.allCases).map(\.rawValue)
+            guard let units = Units(rawValue: u), allowed.contains(u) else {
+                throw DrivesimError.usage(.unknownValue(option: "--units", value: u, allowed: allowed, suggestion: suggestion(for: u, among: allowed)))
+            }
+            options.units = units
+        }
         let bytes = try FileSystem.read(file)
         let imported: RouteImporter.Imported
         do {

@@ -284,7 +284,7 @@ enum ScenarioSchema {
                 ("far", ref("lead")), ("near", ref("lead")), ("now", ref("lead")), ("thenWithin", meters),
                 ("thenSeconds", number(0...600)), ("margin", ref("duration")),
                 ("outputLatency", seconds(0...10, "seconds from a line's start until it is heard")), ("horizon", seconds(0...600, "seconds of dead reckoning after the last trusted fix")),
-                ("rates", ref("rates")),
+                ("rates", ref("rates")), ("units", enumeration(Units.allCases.map(\.rawValue))),
             ])),
             ("lead", object(ScenarioKeys.lead, [("seconds", number(0...600)), ("growth", number(0...60)), ("minimum", number(0...100_000))])),
             ("rates", object(ScenarioKeys.rates, [("en", number(0.5...50)), ("ko", number(0.5...50))])),

@@ -72,9 +72,14 @@ extension Invariants {
         }
     }
 
-    /// The spoken distance of a far or near line, meters: the first number
-    /// followed by its unit (`meters`, `kilometers`, `미터`, `킬로미터`).
+    /// The spoken distance of a far or near line, meters: a fraction of a
+    /// mile, or the first number followed by its unit (`meters`,
+    /// `kilometers`, `미터`, `킬로미터`, `feet`, `miles`).
     static func spokenMeters(_ text: String) -> Double? {
+        let mile = SpokenDistance.metersPerFoot * 5280
+        for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)] where text.contains(words) {
+            return miles * mile
+        }
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
@@ -88,6 +93,8 @@ extension Invariants {
             if let number {
                 if rest.hasPrefix("kilometer") || rest.hasPrefix("킬로미터") { return number * 1000 }
                 if rest.hasPrefix("meter") || rest.hasPrefix("미터") { return number }
+                if rest.hasPrefix("feet") || rest.hasPrefix("foot") { return number * SpokenDistance.metersPerFoot }
+                if rest.hasPrefix("mile") { return number * mile }
             }
             i = j
         }

@@ -273,6 +273,11 @@ extension Decoding {
         if let v = fields.optional("margin") { g.margin = try seconds(v, fields.path("margin"), .duration) }
         if let v = fields.optional("outputLatency") { g.outputLatency = try seconds(v, fields.path("outputLatency"), .duration) }
         if let v = fields.optional("horizon") { road.horizon = try seconds(v, fields.path("horizon"), .duration) }
+        if let v = fields.optional("units") {
+            // Korean is always spoken in metric units.
+            let units = road.language == .ko ? [Units.metric] : Units.allCases
+            g.units = Units(rawValue: try oneOf(v, fields.path("units"), units.map(\.rawValue))) ?? .metric
+        }
         if let v = fields.optional("rates") {
             let r = try object(v, fields.path("rates"), allowed: ScenarioKeys.rates)
             if let en = r.optional("en") { g.rates.englishWordsPerSecond = try number(en, r.path("en")) }

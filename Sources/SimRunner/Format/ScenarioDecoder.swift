@@ -501,7 +501,7 @@ package enum ScenarioKeys {
         "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel", "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
-    package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates"]
+    package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
     /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
     package static let lead = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.

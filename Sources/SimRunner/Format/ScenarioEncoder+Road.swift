@@ -129,6 +129,7 @@ extension ScenarioEncoder {
                 ("en", number(r.guidance.rates.englishWordsPerSecond)), ("ko", number(r.guidance.rates.koreanSyllablesPerSecond)),
             ])))
         }
+        if r.guidance.units != g.units { guidance.append(("units", .string(r.guidance.units.rawValue))) }
         if !guidance.isEmpty { members.append(("guidance", .object(guidance))) }
         return .object(members)
     }

@@ -389,6 +389,7 @@ extension RouteImporter {
             // the one before too closely) is left out and the rest placed again.
             var road = Scenario.Road(language: options.language, points: points, maneuvers: [])
             road.drive = drive
+            if options.language == .en { road.guidance.units = options.units ?? RouteImporter.voiceUnits(steps) }
             try RouteImporter.checkDrive(road, length: route.length)
             var placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
             // A maneuver the road cannot announce after the one before is left
@@ -483,6 +484,16 @@ extension RouteImporter {
             scenario.servicePrompts = prompts
             return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)
         }
+    }
+
+    /// The units the response's own voice instructions speak: imperial when
+    /// one says feet or miles, else metric.
+    static func voiceUnits(_ steps: [Step]) -> Units {
+        let imperial = steps.contains { $0.voice.contains { v in
+            let words = v.text.lowercased()
+            return [" feet", " foot", " mile"].contains { words.contains($0) }
+        } }
+        return imperial ? .imperial : .metric
     }
 
     /// Where each step starts along the route, meters: where its maneuver's

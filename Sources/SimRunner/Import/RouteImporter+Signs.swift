@@ -43,7 +43,8 @@ extension RouteImporter {
 
     /// The road a step is on, as said: its name without the refs a service
     /// mixes into it ("Central Parkway (US 127; I-75 Alt North)" is
-    /// "Central Parkway"; a name that is its ref is the ref), else its first ref.
+    /// "Central Parkway"; a name that is its ref is the ref), the first of
+    /// two names ("Admiralisild; Admiral Bridge"), else its first ref.
     static func street(name: String?, ref: String?) -> String? {
         var name = name?.trimmingSpaces() ?? ""
         if let ref, name == ref.trimmingSpaces() { name = "" }
@@ -54,6 +55,8 @@ extension RouteImporter {
                 name = name[..<open].trimmingSpaces()
             }
         }
+        // A road with two names ("Admiralisild; Admiral Bridge") is said by its first.
+        name = firstRef(name) ?? ""
         return name.isEmpty ? firstRef(ref) : name
     }
 

@@ -29,6 +29,9 @@ public enum RouteImporter {
         public var source: String
         /// GeoJSON lines only: the speed of the generated drive, km/h.
         public var kmh = 50.0
+        /// The units English lines speak; nil takes the response's own voice
+        /// instructions' (feet or miles: imperial), else metric.
+        public var units: Units? = nil
         /// The most points the route may keep (`RouteImporter.maxPoints`; tests lower it).
         public var maxPoints = RouteImporter.maxPoints
         /// The longest route imported, meters (the format's `Route.maxLength`;
