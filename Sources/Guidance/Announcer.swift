@@ -56,6 +56,13 @@ public struct Announcer: Sendable {
     package static let standing = 0.1
     /// When predicting when a maneuver is passed, the car is taken to go at least this fast (m/s).
     package static let predictionFloor = 2.0
+    /// How long after the arrival its "now" line may still start ("You have
+    /// arrived" said later is news to nobody).
+    public static let arrivalWindow = SimTime(ms: 10_000)
+    /// An arrival's "now" line is heard from when the car is this near the
+    /// destination (meters; `Route.maneuverTolerance`): where it stops, at
+    /// the kerb, is rarely its point to the meter.
+    public static let arrivedWithin = Route.maneuverTolerance
 
     /// The language, the stages' leads, the margin and the speech rates it speaks with.
     public let settings: GuidanceSettings
@@ -71,6 +78,10 @@ public struct Announcer: Sendable {
     public private(set) var thenSpoken: [Bool]
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
+    /// Per maneuver, whether the car was seen on its way there: farther than
+    /// `arrivedWithin` from it, or passing the maneuver before while that one
+    /// was being announced (an arrival's "now" line needs it).
+    var approached: [Bool]
     var reroutes = 0
     /// When the guidance segment being spoken in ends (nil: it never does):
     /// no line may play past it.
@@ -89,6 +100,7 @@ public struct Announcer: Sendable {
         nowSpoken = Array(repeating: false, count: maneuvers.count)
         thenSpoken = nowSpoken
         lastWords = Array(repeating: nil, count: maneuvers.count)
+        approached = nowSpoken
         guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
@@ -125,9 +137,14 @@ public struct Announcer: Sendable {
     /// The time from a line's start until it has been heard to its end: the output latency, then the line.
     func heard(_ length: SimTime) -> Double { Double((settings.outputLatency + length).ms) / 1000 }
 
-    /// Whether stage `stage` is due at distance `left` and speed `v` for a line of `length`.
-    func due(_ stage: Stage, left: Double, speed v: Double, length: SimTime) -> Bool {
-        left - v * heard(length) <= settings.lead(stage).distance(at: v)
+    /// Whether stage `stage` of `m` is due at distance `left` and speed `v` for a line of `length`.
+    func due(_ stage: Stage, _ m: Int, left: Double, speed v: Double, length: SimTime) -> Bool {
+        ahead(stage, m) ? left - v * heard(length) <= settings.lead(stage).distance(at: v) : arriving(m, left: left, speed: v)
+    }
+
+    /// Whether a line started now would be heard with the car within `arrivedWithin` of `m`.
+    func arriving(_ m: Int, left: Double, speed v: Double) -> Bool {
+        left - v * heard(.zero) <= Announcer.arrivedWithin
     }
 
     /// The earliest time in `[from, ∞)` at which `stage` of `m` is due, or nil if never at this speed.
@@ -144,10 +161,11 @@ public struct Announcer: Sendable {
             guesses[slot] = (spoken, joined, duration(guess))
         }
         let length = guesses[slot].length
-        if due(stage, left: left, speed: state.speed, length: length) { return from }
+        if due(stage, m, left: left, speed: state.speed, length: length) { return from }
         guard state.speed > Announcer.standing else { return nil }
         let v = state.speed
-        let seconds = (left - v * heard(length) - settings.lead(stage).distance(at: v)) / v
+        let seconds = ahead(stage, m) ? (left - v * heard(length) - settings.lead(stage).distance(at: v)) / v
+            : (left - v * heard(.zero) - Announcer.arrivedWithin) / v
         return from + SimTime(ms: Int64((seconds * 1000).rounded(.up)))
     }
 
@@ -157,6 +175,10 @@ public struct Announcer: Sendable {
         return from + SimTime(ms: Int64((left / max(state.speed, Announcer.predictionFloor) * 1000).rounded(.down)))
     }
 
+    /// Whether stage `stage` of `m` is timed like a stage, ahead of the point:
+    /// all are but an arrival's "now" line, said as the car arrives.
+    func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn == .arrive) }
+
     /// Everything to say in `[from, until)` given `state`, appended to `out`.
     /// - Complexity: O(stages + maneuvers passed) per call.
     public mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
@@ -165,13 +187,18 @@ public struct Announcer: Sendable {
             // Maneuvers the car is believed to have passed.
             while next < maneuvers.count, maneuvers[next].distance <= state.progress(at: t) {
                 out.append(.passed(maneuver: next, at: t))
+                // Passing a maneuver the guidance was announcing is on the way to the next.
+                if next + 1 < maneuvers.count, done[next] != 0 { approached[next + 1] = true }
                 next += 1
             }
             guard next < maneuvers.count else { return }
             let m = next
+            // "You have arrived" only after the guidance saw the car on its way
+            // there: not when a first fix, or guidance that only starts, finds it already there.
+            if !approached[m], !arriving(m, left: maneuvers[m].distance - state.progress(at: t), speed: state.speed) { approached[m] = true }
             var fire: SimTime? = nil
             var firing = Stage.far
-            for stage in Stage.allCases where done[m] & stage.bit == 0 {
+            for stage in Stage.allCases where done[m] & stage.bit == 0 && (ahead(stage, m) || approached[m]) {
                 if let due = dueTime(stage, m, state, from: t), due <= (fire ?? .init(ms: .max)) { fire = due; firing = stage }
             }
             let pass = state.speed > Announcer.standing
@@ -195,12 +222,12 @@ public struct Announcer: Sendable {
         let v = state.speed
         // The most imminent stage that is due.
         var stage = firing
-        for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 {
+        for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 && (ahead(s, m) || approached[m]) {
             let smallest = SpokenDistance.meters(SpokenDistance.presets(settings.spokenUnits)[0], settings.spokenUnits)
             let length = duration(text(s, m, distance: left, speed: v) ?? text(s, m, distance: smallest, speed: v)!)
-            if due(s, left: left, speed: v, length: length) { stage = s; break }
+            if due(s, m, left: left, speed: v, length: length) { stage = s; break }
         }
-        for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 {
+        for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 && ahead(earlier, m) {
             out.append(.skipped(maneuver: m, stage: earlier, reason: .late, at: t))
             done[m] |= earlier.bit
         }
@@ -216,6 +243,8 @@ public struct Announcer: Sendable {
         let length = duration(words)
         var expires: SimTime
         switch stage {
+        case .now where !ahead(stage, m):
+            expires = t + Announcer.arrivalWindow
         case .now:
             expires = passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length - settings.margin
         case .far, .near:

@@ -24,10 +24,10 @@ struct RealSample: Sendable, CustomStringConvertible {
 }
 
 let realSamples = [
-    RealSample(response: "mapbox-oldenburg.mapbox", turns: [.right, .right, .left, .left, .arrive], precision: 5, warnings: [], byThen: 1),
+    RealSample(response: "mapbox-oldenburg.mapbox", turns: [.right, .right, .left, .left, .arrive], precision: 5, warnings: [], byThen: 0),
     RealSample(response: "mapbox-instructions.mapbox",
                turns: [.right, .left, .right, .offRamp, .forkLeft, .forkRight, .left, .right, .right, .arrive], precision: 5,
-               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 2),
+               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 1),
     RealSample(response: "mapbox-two-legs.mapbox",
                turns: [.right, .right, .right, .right, .right, .straight, .right, .uTurn, .left, .right, .arrive], precision: 6,
                warnings: [], byThen: 1),

@@ -131,17 +131,17 @@ import Testing
     }
 
     @Test func aManeuverSaidToBeAnnouncedByThenWhoseLineNeverPlayedFiresNowLine() throws {
-        // Mapbox's Oldenburg route arrives 30 m after its last turn: the arrival
-        // is announced in the turn's "now" line (reason then). Without that
+        // Mapbox's instructions route forks 121 m after its exit: the fork is
+        // announced in the exit's "now" line (reason then). Without that
         // line's end, the reason is a lie.
-        let scenario = try Fixtures.scenario("routes/real/mapbox-oldenburg")
+        let scenario = try Fixtures.scenario("routes/real/mapbox-instructions")
         let run = try Simulation(scenario)
         func nowLine(_ run: Simulation) -> Bool { Invariants.checkRoad(scenario, run).contains { $0.check == .road(.nowLine) } }
         #expect(run.timeline.events.contains { if case .road(.turnUnannounced(_, .then)) = $0.what { true } else { false } })
         #expect(!nowLine(run))
         var bad = run
         bad.timeline.events.removeAll {
-            if case .guidanceEnded(let l) = $0.what { bad.timeline.roster.lines[l.int].id == "l0s4.now" } else { false }
+            if case .guidanceEnded(let l) = $0.what { bad.timeline.roster.lines[l.int].id == "l0s5.now" } else { false }
         }
         #expect(nowLine(bad))
     }
@@ -153,6 +153,19 @@ import Testing
         }
         #expect(!checks(s, run).contains(.passedTruth))
         #expect(checks(s, bad).contains(.passedTruth))
+    }
+
+    @Test func anArrivalSaidBeforeTheCarIsThereFiresPassedTruth() throws {
+        // "You have arrived" started 10 s sooner: the car is still some 100 m out.
+        let (s, run, bad) = try broken("highway-120") { events in
+            // The last line to start is the arrival's.
+            guard let i = events.lastIndex(where: { if case .guidanceStarted = $0.what { true } else { false } }) else { return }
+            events[i].t = events[i].t - SimTime(ms: 10_000)
+        }
+        #expect(!checks(s, run).contains(.passedTruth))
+        let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.passedTruth) }
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("says the car has arrived") == true, "\(found)")
     }
 
     @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {

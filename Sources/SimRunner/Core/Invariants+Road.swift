@@ -107,9 +107,11 @@ extension Invariants {
                     if isNow { nowDropped.insert(maneuver) }
                     continue
                 }
-                // The driver hears a line `outputLatency` after it plays.
+                // The driver hears a line `outputLatency` after it plays; "You
+                // have arrived" is meant to be heard there (`passed-truth` sees it is not early).
                 let heard = event.t + road.guidance.outputLatency
-                if let pass = passed[maneuver], heard > pass, !unknown.contains(line),
+                let arrival = isNow && roster.road.maneuvers.first { $0.id == maneuver }?.turn == .arrive
+                if let pass = passed[maneuver], heard > pass, !unknown.contains(line), !arrival,
                    !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))

@@ -146,6 +146,24 @@ extension Invariants {
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
+            case .guidanceStarted(let l) where roster.stage(of: l) == .now && arrival(l, roster):
+                // "You have arrived" is heard only once the car is truly within `arrivedWithin`
+                // of the destination, and what its fixes explain (as for a pass: a jump, or a
+                // stale position, excuses it).
+                let heard = event.t + road.guidance.outputLatency
+                guard let taken = lastUsedTaken, lastUsedHonest, heard - taken <= positionFresh,
+                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
+                      let m = roster.lines[l.int].maneuver.flatMap({ index[$0] })
+                else { continue }
+                let left = truth.route.maneuvers[m].distance - trajectory.state(at: heard).distance
+                // The app predicts at the speed of its last fix; braking since, the car truly went
+                // up to ½·decel·T² less.
+                let since = Double((heard - taken).ms) / 1000
+                let braking = (road.drive?.profile.decel ?? 0) * since * since / 2
+                if left > slack + Announcer.arrivedWithin + braking {
+                    found.append(.init(check: .road(.passedTruth), t: event.t, message:
+                        "line \(roster.lines[l.int].id) says the car has arrived, heard from \(heard), \(Int(left.rounded(.down))) m before the destination"))
+                }
             case .guidanceStarted(let l):
                 // The words it starts with: a line that waited says what the position then gives.
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
@@ -332,6 +350,12 @@ extension Invariants {
             out.append(total)
         }
         return out
+    }
+
+    /// Whether generated line `l` is an arrival's (its maneuver is an `arrive`).
+    static func arrival(_ l: LineIndex, _ roster: Roster) -> Bool {
+        guard let id = roster.lines[l.int].maneuver else { return false }
+        return roster.road.maneuvers.contains { $0.id == id && $0.turn == .arrive }
     }
 
     /// The least fixes `a` and `b` can lie apart beyond both their
