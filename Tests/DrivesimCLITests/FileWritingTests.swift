@@ -238,6 +238,19 @@ private var passingTimeline: String {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["ro.txt"], "no temporary file left")
     }
 
+    /// `/dev/stdout` on a pipe is `/proc/self/fd/1`, a link to `pipe:[N]`, which names no file.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "Linux's /proc"))
+    func outToAProcLinkToAPipeWritesIntoThePipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        try FileSystem.write(Array("through".utf8), to: "/proc/self/fd/\(ends[1])")
+        close(ends[1])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let got = read(ends[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(0, got)), as: UTF8.self) == "through")
+    }
+
     @Test func outReadsTheOwnersBitsOfItsOwnFileEvenWhenOthersMayWrite() throws {
         let folder = try Fixtures.temporaryFolder()
         let target = Fixtures.write("keep", "mine.txt", in: folder)

@@ -90,10 +90,13 @@ enum FileSystem {
         using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite
     ) throws(DrivesimError) {
         guard !path.isEmpty else { throw .cannotWrite(path: path, .emptyPath) }
-        let target = try resolveLinks(path)
+        // `stat` follows every link, even `/proc`'s to a pipe (`/dev/stdout`:
+        // `pipe:[123]`, no path); the links are resolved by name only for the
+        // file a temporary one is put beside.
         var info = stat()
-        let exists = stat(target, &info) == 0
+        let exists = stat(path, &info) == 0
         if !exists, errno != ENOENT { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        let target = exists && !isRegular(info) ? path : try resolveLinks(path)
         if exists, isFolder(info) { throw .cannotWrite(path: path, .isFolder) }
         // The shell's `>` refuses a file whose mode bits do not let you write
         // it; so does `--out`, root or not (a rename would bypass the check).
