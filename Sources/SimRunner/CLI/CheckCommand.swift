@@ -79,12 +79,14 @@ enum CheckCommand: Command {
             case .file(let path): file = path
             }
             let scenario: Scenario
-            switch ScenarioFiles.load(file) {
+            var warnings: [ScenarioError] = []
+            switch ScenarioFiles.load(file, warnings: &warnings) {
             case .failure(let error):
                 unusableFile(file, error)
                 continue
             case .success(let loaded): scenario = loaded
             }
+            for warning in warnings { console.warn(warning.description) }
             let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only")) ?? Verdict(scenario, fault: nil)
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }

@@ -66,7 +66,7 @@ enum ImportRouteCommand: Command {
         } catch {
             throw DrivesimError.importProblem(file: file, error)
         }
-        for warning in imported.warnings { console.err("warning: " + escapedForTerminal("\(file): \(warning.path): \(warning.reason)") + "\n") }
+        for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
         let encoded = ScenarioEncoder.encode(imported.scenario)
         // What `run` could not read back is refused here, with the figure.
         if encoded.count + 1 > FileSystem.readLimit {

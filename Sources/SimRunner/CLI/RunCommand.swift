@@ -81,7 +81,9 @@ enum RunCommand: Command {
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
-        let scenario = try load(file)
+        var warnings: [ScenarioError] = []
+        let scenario = try load(file, warnings: &warnings)
+        for warning in warnings { console.warn(warning.description) }
         if args.has("--timeline-only"), args.value("--arbiter") == nil {
             throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
         }
@@ -117,10 +119,21 @@ enum RunCommand: Command {
     static func load(
         _ file: String, standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
     ) throws(DrivesimError) -> Scenario {
-        guard file == "-" else { return try ScenarioFiles.load(file).get() }
+        var ignored: [ScenarioError] = []
+        return try load(file, warnings: &ignored, standardInput: standardInput)
+    }
+
+    /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.
+    static func load(
+        _ file: String, warnings: inout [ScenarioError],
+        standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
+    ) throws(DrivesimError) -> Scenario {
+        guard file == "-" else { return try ScenarioFiles.load(file, warnings: &warnings).get() }
         let bytes = try standardInput()
         do {
-            return try ScenarioDecoder.decode(bytes, file: FileSystem.standardInputName)
+            let scenario = try ScenarioDecoder.decode(bytes, file: FileSystem.standardInputName)
+            warnings += ScenarioDecoder.warnings(for: scenario, bytes: bytes, file: FileSystem.standardInputName)
+            return scenario
         } catch {
             throw .invalidScenario(error)
         }
