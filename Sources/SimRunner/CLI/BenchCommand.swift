@@ -19,6 +19,10 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
     static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|growth|fuzz|road]"
+    static let options: [String] = ["--only"]
+    static let flags: [String] = ["--quick"]
+    /// The parts `--only` measures.
+    static let parts = ["queue", "drive", "render", "growth", "fuzz", "road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -50,10 +54,9 @@ enum BenchCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--only"], flags: ["--quick"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
         let only = args.value("--only")
-        let parts = ["queue", "drive", "render", "growth", "fuzz", "road"]
         if let only, !parts.contains(only) {
             throw DrivesimError.usage(.unknownValue(option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
         }

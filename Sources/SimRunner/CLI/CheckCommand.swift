@@ -10,6 +10,8 @@ enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
     static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]]"
+    static let options: [String] = ["--arbiter", "--arbiter-timeout"]
+    static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -45,7 +47,7 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--arbiter", "--arbiter-timeout"], flags: ["--record", "--coverage", "--timeline-only"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
         if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }

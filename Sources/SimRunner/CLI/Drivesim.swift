@@ -164,5 +164,10 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The `--help` text: OVERVIEW, USAGE, OPTIONS.
     static var help: String { get }
+    /// The options that take a value (`--out`): with `flags`, the one list of
+    /// what the command accepts, which `Arguments` parses and the completions offer.
+    static var options: [String] { get }
+    /// The options that take no value (`--road`).
+    static var flags: [String] { get }
     static func run(_ arguments: [String], console: inout Console) throws -> Int32
 }

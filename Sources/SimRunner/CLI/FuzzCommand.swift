@@ -19,6 +19,8 @@ enum FuzzCommand: Command {
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
         "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>]"
+    static let options = ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"]
+    static let flags = ["--list-mutants", "--road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -58,8 +60,7 @@ enum FuzzCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(
-            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: ["--list-mutants", "--road"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {

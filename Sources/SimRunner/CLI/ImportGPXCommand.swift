@@ -11,6 +11,8 @@ enum ImportGPXCommand: Command {
     static let name = "import-gpx"
     static let abstract = "Turn a GPX track into a road section's recorded fixes, keeping its timestamps."
     static let usage = "USAGE: drivesim import-gpx <file> [--out <file>] [--assume-utc] [--round] [--from <t>] [--to <t>] [--road]"
+    static let options: [String] = ["--out", "--from", "--to"]
+    static let flags: [String] = ["--assume-utc", "--round", "--road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -46,7 +48,7 @@ enum ImportGPXCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--out", "--from", "--to"], flags: ["--assume-utc", "--round", "--road"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))

@@ -11,6 +11,8 @@ enum ImportRouteCommand: Command {
     static let abstract = "Turn an OSRM, Valhalla or Mapbox route response, or a GeoJSON line, into a scenario."
     static let usage =
         "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--out <file>]"
+    static let options: [String] = ["--language", "--route", "--precision", "--kmh", "--out"]
+    static let flags: [String] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -38,7 +40,7 @@ enum ImportRouteCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--language", "--route", "--precision", "--kmh", "--out"], flags: [])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))

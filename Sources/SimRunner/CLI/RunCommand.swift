@@ -14,6 +14,10 @@ enum RunCommand: Command {
         "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
+    static let options = ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"]
+    static let flags = ["--timeline-only"]
+    /// The forms of `--prompts`.
+    static let promptFormats = ["text", "json"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -58,8 +62,7 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(
-            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"], flags: ["--timeline-only"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -75,8 +78,8 @@ enum RunCommand: Command {
             throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
         let prompts = args.value("--prompts")
-        if let p = prompts, p != "text", p != "json" {
-            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: ["text", "json"], suggestion: suggestion(for: p, among: ["text", "json"])))
+        if let p = prompts, !promptFormats.contains(p) {
+            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: promptFormats, suggestion: suggestion(for: p, among: promptFormats)))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
