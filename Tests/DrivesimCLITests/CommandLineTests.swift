@@ -143,3 +143,19 @@ import Testing
         #expect(check.stdout.hasSuffix("1 passed, 0 failed\n"))
     }
 }
+
+/// Counts in messages agree with their noun: `1 run`, `1 fix written`, never `1 runs`.
+@Suite struct PluralTests {
+    @Test func countedSaysOneThingAndManyThings() {
+        #expect(counted(1, "run") == "1 run")
+        #expect(counted(0, "run") == "0 runs")
+        #expect(counted(2, "try", "tries") == "2 tries")
+        #expect(counted(1, "fix", "fixes") == "1 fix")
+    }
+
+    @Test func aOneRunCampaignSaysOneRun() throws {
+        let result = Fixtures.drivesim("fuzz", "--runs", "1", "--jobs", "1", "--out", try Fixtures.temporaryFolder())
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("1 run in "), "\(result.stderr)")
+    }
+}

@@ -157,7 +157,7 @@ enum BenchCommand: Command {
             var small = big
             let shrinkSeconds = measure { small = shrinker.shrink(big) }
             console.out(
-                "shrink: \(Shrinker.size(of: big)) items to \(Shrinker.size(of: small)) in \(shrinker.attempts) tries, "
+                "shrink: \(counted(Shrinker.size(of: big), "item")) to \(Shrinker.size(of: small)) in \(counted(shrinker.attempts, "try", "tries")), "
                     + "\(format1(shrinkSeconds * 1000)) ms\n")
             return
         }

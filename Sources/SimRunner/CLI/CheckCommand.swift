@@ -130,7 +130,7 @@ enum CheckCommand: Command {
             }
         }
         if unwritten > 0 {
-            console.err("\(unwritten) golden timeline\(unwritten == 1 ? "" : "s") could not be written (each named above); the rest were checked or recorded\n")
+            console.err("\(counted(unwritten, "golden timeline")) could not be written (each named above); the rest were checked or recorded\n")
         }
         if console.errIsTerminal { console.err("\r") }
         if let notice = external?.notice { console.err(notice) }
@@ -149,16 +149,18 @@ enum CheckCommand: Command {
                 + RoadRule.allCases.filter { run.rules[road: $0] > 0 }.map { "\($0.rawValue) \(run.rules[road: $0])" }
             out += "  \(run.file): \(fired.isEmpty ? "no rule" : fired.joined(separator: ", "))\n"
         }
-        out += "\ntotals over \(runs.count) scenario\(runs.count == 1 ? "" : "s"):\n"
-        out += "  \(pad("rule", 16)) \(pad("firings", 8)) scenarios\n"
+        out += "\ntotals over \(counted(runs.count, "scenario")):\n"
+        // The rule column fits the longest name of either table (`report-out-of-order`), so the columns hold.
+        let width = (Rule.allCases.map(\.rawValue) + RoadRule.allCases.map(\.rawValue)).map(\.count).max() ?? 16
+        out += "  \(pad("rule", width)) \(pad("firings", 8)) scenarios\n"
         for rule in Rule.allCases {
             let scenarios = runs.filter { $0.rules[rule] > 0 }.count
-            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
+            out += "  \(pad(rule.rawValue, width)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
         }
         out += "  road rules:\n"
         for rule in RoadRule.allCases {
             let scenarios = runs.filter { $0.rules[road: rule] > 0 }.count
-            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
+            out += "  \(pad(rule.rawValue, width)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
         }
         let never = total.neverFired.map(\.rawValue) + total.roadNeverFired.map(\.rawValue)
         out += never.isEmpty

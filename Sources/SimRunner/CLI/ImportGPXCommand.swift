@@ -72,10 +72,10 @@ enum ImportGPXCommand: Command {
         for skip in track.skipped { notes += "\(path): skipped \(skip)\n" }
         for left in track.leftOut { notes += "\(path): \(left)\n" }
         if !track.skipped.isEmpty {
-            notes += "\(path): \(track.points.count) fixes written, \(track.skipped.count) track point\(track.skipped.count == 1 ? "" : "s") skipped\n"
+            notes += "\(path): \(counted(track.points.count, "fix", "fixes")) written, \(counted(track.skipped.count, "track point")) skipped\n"
         }
         if !args.has("--road"), track.route.count >= 2 {
-            notes += "\(path): the file has a route (<rte>, \(track.route.count) points): --road writes it too\n"
+            notes += "\(path): the file has a route (<rte>, \(counted(track.route.count, "point"))): --road writes it too\n"
         }
         if !notes.isEmpty { console.err(notes) }
         let value = args.has("--road") ? GPXTrack.roadSection(track) : GPXTrack.recordedFixes(track.points)
