@@ -70,6 +70,8 @@ package enum UsageProblem: Sendable, Equatable {
     case badTimeLimit(String)
     /// A flag given without the option it modifies: `--timeline-only` without `--arbiter`.
     case needsOption(flag: String, option: String)
+    /// Two options that cannot be given together (`--route-from-track` and `--road`).
+    case excludes(String, String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
 }
@@ -242,6 +244,7 @@ extension UsageProblem {
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
         case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
+        case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
         }
     }
