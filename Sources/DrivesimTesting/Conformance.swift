@@ -62,7 +62,7 @@ public enum Conformance {
                 json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
         }
         throw ConformanceFailure(
-            scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(fuzzer.runsDone) runs failed",
+            scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
             violations: [], expectations: [], reproducers: reproducers)
     }
 

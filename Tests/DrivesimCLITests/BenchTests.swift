@@ -1,3 +1,6 @@
+@testable import DrivesimCLI
+import Fuzzing
+import SimClock
 import TestSupport
 import Testing
 
@@ -15,5 +18,16 @@ import Testing
         let planning = try #require(figure(after: "of which planning the road", in: out.stdout))
         #expect(planning <= whole, "\(out.stdout)")
         #expect(out.stdout.contains("ms CPU per run, of which planning the road"))
+    }
+
+    @Test func geoJSONIsTimedOnARoadDriveWhereItHasSomethingToDraw() throws {
+        var console = Console.captured
+        BenchCommand.benchRender(
+            scale: 10, console: &console,
+            talk: GeneratedDrive.scenario(seed: 1, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000)),
+            road: GeneratedDrive.roadScenario(seed: 1, maneuvers: 6, replies: 4, utterances: 2, length: SimTime(ms: 600_000)))
+        let row = try #require(console.stdout.split(separator: "\n").first { $0.hasPrefix("  geojson") }, "\(console.stdout)")
+        #expect(row.contains("(the road drive's"), "\(row)")
+        #expect((figure(after: "ms,", in: String(row)) ?? 0) > 0, "KiB written: \(row)")
     }
 }

@@ -121,3 +121,41 @@ import Testing
         #expect(result.stdout.contains("USAGE: drivesim \(command)"))
     }
 }
+
+/// A unit slip is a warning on standard error: the run goes on, its exit code and timeline unchanged.
+@Suite struct UnitSlipWarningCLITests {
+    static let slip = """
+        { "drivesim": 1, "name": "slip",
+          "guidance": [ { "id": "g1", "at": 1.0, "duration": 3000 } ],
+          "expect": [ { "at": 1.0, "event": "guidance.started", "line": "g1" } ] }
+        """
+
+    @Test func runAndCheckWarnAboutAFiftyMinuteLineAndStillPass() throws {
+        let file = Fixtures.write(Self.slip, "slip.json", in: try Fixtures.temporaryFolder())
+        let warning = "warning: \(file):2:54: guidance[0].duration: 3000 s is over 10 minutes"
+        let run = Fixtures.drivesim("run", file)
+        #expect(run.code == 0)
+        #expect(run.stderr.hasPrefix(warning), "\(run.stderr)")
+        #expect(!run.stdout.contains("warning"), "standard output carries the timeline alone")
+        let check = Fixtures.drivesim("check", file)
+        #expect(check.code == 0)
+        #expect(check.stderr.hasPrefix(warning), "\(check.stderr)")
+        #expect(check.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+}
+
+/// Counts in messages agree with their noun: `1 run`, `1 fix written`, never `1 runs`.
+@Suite struct PluralTests {
+    @Test func countedSaysOneThingAndManyThings() {
+        #expect(counted(1, "run") == "1 run")
+        #expect(counted(0, "run") == "0 runs")
+        #expect(counted(2, "try", "tries") == "2 tries")
+        #expect(counted(1, "fix", "fixes") == "1 fix")
+    }
+
+    @Test func aOneRunCampaignSaysOneRun() throws {
+        let result = Fixtures.drivesim("fuzz", "--runs", "1", "--jobs", "1", "--out", try Fixtures.temporaryFolder())
+        #expect(result.code == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("1 run in "), "\(result.stderr)")
+    }
+}

@@ -111,7 +111,7 @@ import Testing
         (#"{"type":"actions","each":[[],[],[]],"end":[],"idle":true}"#, "the run of 5 instants from 0 ms out of turn"),
         (#"{"type":"hello","protocol":4}"#, "the run of 5 instants from 0 ms out of turn"),
         (#"{"type":"actions","instants":[]}"#, "the run of 5 instants from 0 ms with 0 answers for 5 instants"),
-        (#"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}]}"#, "with 1 answers for 5 instants"),
+        (#"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}]}"#, "with 1 answer for 5 instants"),
         (#"{"type":"actions","instants":[{"each":[]},{},{},{},{}]}"#, "the instant at 0 ms of the run with 0 action lists for 3 inputs"),
         (#"{"type":"actions","instants":[[],[],[],[],[]]}"#, "the instant at 0 ms of the run with something else than an object with 'each'"),
         (#"{"type":"actions","instants":[{"each":[[],[],[]]},{},{},{},{}]}"#, "the instant at 0 ms of the run without the end of the instant"),

@@ -231,16 +231,66 @@ private var passingTimeline: String {
         let folder = try Fixtures.temporaryFolder()
         let target = Fixtures.write("keep", "ro.txt", in: folder)
         chmod(target, 0o444)
-        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile)) { try FileSystem.write(Array("x".utf8), to: target) }
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o444, for: .owner))) {
+            try FileSystem.write(Array("x".utf8), to: target)
+        }
         #expect(try contents(target) == "keep")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["ro.txt"], "no temporary file left")
+    }
+
+    /// `/dev/stdout` on a pipe is `/proc/self/fd/1`, a link to `pipe:[N]`, which names no file.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "Linux's /proc"))
+    func outToAProcLinkToAPipeWritesIntoThePipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        try FileSystem.write(Array("through".utf8), to: "/proc/self/fd/\(ends[1])")
+        close(ends[1])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let got = read(ends[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(0, got)), as: UTF8.self) == "through")
+    }
+
+    @Test func outReadsTheOwnersBitsOfItsOwnFileEvenWhenOthersMayWrite() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("keep", "mine.txt", in: folder)
+        chmod(target, 0o466)
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o466, for: .owner))) {
+            try FileSystem.write(Array("x".utf8), to: target)
+        }
+        chmod(target, 0o600)
+        try FileSystem.write(Array("new".utf8), to: target)
+        #expect(try contents(target) == "new")
+    }
+
+    /// A file of another uid: only root can make one (chown), and root is judged by the bits too.
+    @Test(.enabled(if: geteuid() == 0, "chown to another uid needs root"))
+    func outReadsTheGroupsOrTheOthersBitsOfAFileSomeoneElseOwns() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let target = Fixtures.write("keep", "theirs.txt", in: folder)
+        // Another owner, another group: the others' bits decide.
+        try #require(chown(target, 4242, 4242) == 0)
+        chmod(target, 0o664)
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o664, for: .others))) {
+            try FileSystem.write(Array("x".utf8), to: target)
+        }
+        // Another owner, our group: the group's bits decide, the owner's do not matter.
+        try #require(chown(target, 4242, getegid()) == 0)
+        chmod(target, 0o646)
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o646, for: .group))) {
+            try FileSystem.write(Array("x".utf8), to: target)
+        }
+        chmod(target, 0o464)
+        try FileSystem.write(Array("new".utf8), to: target)
+        #expect(try contents(target) == "new")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["theirs.txt"], "no temporary file left")
     }
 
     @Test func anEmptyOutAndAProcFileAreNamedForWhatTheyAre() throws {
         let file = Fixtures.write(CommandLineTests.passing, "s.json", in: try Fixtures.temporaryFolder())
         #expect(thrown(["run", file, "--out", ""]) == .cannotWrite(path: "", .emptyPath))
         if FileManager.default.fileExists(atPath: "/proc/version") {
-            #expect(thrown(["run", file, "--out", "/proc/version"]) == .cannotWrite(path: "/proc/version", .readOnlyFile))
+            #expect(thrown(["run", file, "--out", "/proc/version"]) == .cannotWrite(path: "/proc/version", .readOnlyFile(mode: 0o444, for: geteuid() == 0 ? .owner : .others)))
         }
     }
 }

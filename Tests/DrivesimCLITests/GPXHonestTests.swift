@@ -59,7 +59,7 @@ private func decodedFixes(_ json: String, route: String? = nil) throws -> [Scena
         #expect(result.code == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\(file): skipped track point 1: no <time>"), "\(result.stderr)")
         #expect(result.stderr.contains("\(file): skipped track point 2: unreadable <time> \"bad\""), "\(result.stderr)")
-        #expect(result.stderr.contains("1 fixes written, 2 track points skipped"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 fix written, 2 track points skipped"), "\(result.stderr)")
         #expect(try decodedFixes(result.stdout).count == 1)
     }
 

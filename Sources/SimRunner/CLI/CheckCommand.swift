@@ -10,6 +10,8 @@ enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
     static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]]"
+    static let options: [String] = ["--arbiter", "--arbiter-timeout"]
+    static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -45,7 +47,7 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--arbiter", "--arbiter-timeout"], flags: ["--record", "--coverage", "--timeline-only"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
         if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }
@@ -79,12 +81,14 @@ enum CheckCommand: Command {
             case .file(let path): file = path
             }
             let scenario: Scenario
-            switch ScenarioFiles.load(file) {
+            var warnings: [ScenarioError] = []
+            switch ScenarioFiles.load(file, warnings: &warnings) {
             case .failure(let error):
                 unusableFile(file, error)
                 continue
             case .success(let loaded): scenario = loaded
             }
+            for warning in warnings { console.warn(warning.description) }
             let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only")) ?? Verdict(scenario, fault: nil)
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
@@ -126,7 +130,7 @@ enum CheckCommand: Command {
             }
         }
         if unwritten > 0 {
-            console.err("\(unwritten) golden timeline\(unwritten == 1 ? "" : "s") could not be written (each named above); the rest were checked or recorded\n")
+            console.err("\(counted(unwritten, "golden timeline")) could not be written (each named above); the rest were checked or recorded\n")
         }
         if console.errIsTerminal { console.err("\r") }
         if let notice = external?.notice { console.err(notice) }
@@ -145,16 +149,18 @@ enum CheckCommand: Command {
                 + RoadRule.allCases.filter { run.rules[road: $0] > 0 }.map { "\($0.rawValue) \(run.rules[road: $0])" }
             out += "  \(run.file): \(fired.isEmpty ? "no rule" : fired.joined(separator: ", "))\n"
         }
-        out += "\ntotals over \(runs.count) scenario\(runs.count == 1 ? "" : "s"):\n"
-        out += "  \(pad("rule", 16)) \(pad("firings", 8)) scenarios\n"
+        out += "\ntotals over \(counted(runs.count, "scenario")):\n"
+        // The rule column fits the longest name of either table (`report-out-of-order`), so the columns hold.
+        let width = (Rule.allCases.map(\.rawValue) + RoadRule.allCases.map(\.rawValue)).map(\.count).max() ?? 16
+        out += "  \(pad("rule", width)) \(pad("firings", 8)) scenarios\n"
         for rule in Rule.allCases {
             let scenarios = runs.filter { $0.rules[rule] > 0 }.count
-            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
+            out += "  \(pad(rule.rawValue, width)) \(pad(String(total[rule]), 8)) \(scenarios)\n"
         }
         out += "  road rules:\n"
         for rule in RoadRule.allCases {
             let scenarios = runs.filter { $0.rules[road: rule] > 0 }.count
-            out += "  \(pad(rule.rawValue, 16)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
+            out += "  \(pad(rule.rawValue, width)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
         }
         let never = total.neverFired.map(\.rawValue) + total.roadNeverFired.map(\.rawValue)
         out += never.isEmpty

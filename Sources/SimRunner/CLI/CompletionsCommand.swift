@@ -1,4 +1,6 @@
 import Fuzzing
+import Guidance
+import Review
 import ScenarioFormat
 import TalkArbiter
 
@@ -10,6 +12,8 @@ enum CompletionsCommand: Command {
     static let abstract = "Print a shell completion script for bash, zsh or fish."
     static let usage = "USAGE: drivesim completions <shell>"
     static let shells = ["bash", "zsh", "fish"]
+    static let options: [String] = []
+    static let flags: [String] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -19,10 +23,14 @@ enum CompletionsCommand: Command {
         ARGUMENTS:
           <shell>                 bash, zsh or fish.
 
-        Install, for example:
-          drivesim completions bash > ~/.local/share/bash-completion/completions/drivesim
-          drivesim completions zsh > "${fpath[1]}/_drivesim"
+        Install, for example (each folder made first: a fresh machine has none of them):
+          d=~/.local/share/bash-completion/completions; mkdir -p $d
+          drivesim completions bash > $d/drivesim
+          mkdir -p ~/.zfunc
+          drivesim completions zsh > ~/.zfunc/_drivesim
+          mkdir -p ~/.config/fish/completions
           drivesim completions fish > ~/.config/fish/completions/drivesim.fish
+        For zsh, ~/.zshrc needs fpath=(~/.zfunc $fpath) before compinit.
 
         OPTIONS:
           -h, --help              Show help information.
@@ -33,7 +41,7 @@ enum CompletionsCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: [], flags: [])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard let shell = args.positional.first else { throw DrivesimError.usage(.missingArgument("shell")) }
         guard args.positional.count == 1 else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "one shell")) }
         switch shell {
@@ -59,10 +67,25 @@ enum CompletionsCommand: Command {
         var takesPath: Bool { ["file", "dir", "path"].contains(value ?? "") }
     }
 
-    /// A command's options, read from the OPTIONS section of its help:
-    /// each line `  --name <value>   Description`, `  -h, --help   …`, and the
-    /// lines indented under a description continue it.
+    /// Every option `command` accepts (`Command.options` and `flags`, the
+    /// list its parsing uses), then `-h, --help`; each with the placeholder
+    /// and the description its help gives it.
     static func options(of command: Command.Type) -> [Option] {
+        let described = helpOptions(of: command)
+        var out: [Option] = []
+        for name in command.options + command.flags {
+            let help = described.first { $0.names.contains(name) }
+            let value = command.options.contains(name) ? help?.value ?? "value" : nil
+            out.append(Option(names: [name], value: value, summary: help?.summary ?? ""))
+        }
+        out.append(Option(names: ["-h", "--help"], value: nil, summary: "Show help information."))
+        return out
+    }
+
+    /// The options the OPTIONS section of `command`'s help describes: each
+    /// line `  --name <value>   Description` or `  -h, --help   …` (indented
+    /// two spaces), and the lines indented deeper under it continue it.
+    static func helpOptions(of command: Command.Type) -> [Option] {
         var out: [Option] = []
         var inOptions = false
         for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -70,7 +93,8 @@ enum CompletionsCommand: Command {
             guard inOptions else { continue }
             if !line.isEmpty && !line.hasPrefix(" ") { break }
             let text = line.drop { $0 == " " }
-            guard text.hasPrefix("-") else {
+            // Only a line indented two spaces starts an option; a continuation may begin with one (`--list-mutants);`).
+            guard line.hasPrefix("  -") else {
                 if !text.isEmpty, !out.isEmpty { out[out.count - 1].summary += " " + text }
                 continue
             }
@@ -85,11 +109,16 @@ enum CompletionsCommand: Command {
         return out
     }
 
-    /// The values an option takes, when there is a fixed list.
-    static func values(of option: String) -> [String]? {
+    /// The values an option of `command` takes, when there is a fixed list.
+    static func values(of option: String, in command: Command.Type) -> [String]? {
         switch option {
         case "--format": return RunCommand.formats
         case "--mutant": return Mutant.allCases.map(\.name)
+        case "--only": return command.name == BenchCommand.name ? BenchCommand.parts : EventFamily.names
+        case "--prompts": return RunCommand.promptFormats
+        case "--language": return Language.allCases.map(\.rawValue)
+        case "--precision": return ["5", "6"]
+        case "--units": return Units.allCases.map(\.rawValue)
         default: return nil
         }
     }
@@ -110,7 +139,7 @@ enum CompletionsCommand: Command {
                 cases += "      case \"$prev\" in\n"
                 for option in valued {
                     let pattern = option.names.joined(separator: "|")
-                    if let list = option.names.lazy.compactMap(values(of:)).first {
+                    if let list = values(of: option.names[0], in: command) {
                         cases += "        \(pattern)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
                     } else if option.takesPath {
                         cases += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
@@ -170,7 +199,7 @@ enum CompletionsCommand: Command {
             for option in options(of: command) {
                 let action: String
                 if let value = option.value {
-                    let list = option.names.lazy.compactMap(values(of:)).first
+                    let list = values(of: option.names[0], in: command)
                     action = ":\(zshQuoted(value)):" + (list.map { "(\($0.joined(separator: " ")))" } ?? (option.takesPath ? "_files" : " "))
                 } else {
                     action = ""
@@ -239,7 +268,7 @@ enum CompletionsCommand: Command {
                     spec += spelling.hasPrefix("--") ? " -l \(spelling.dropFirst(2))" : " -s \(spelling.dropFirst())"
                 }
                 if option.value != nil {
-                    let list = option.names.lazy.compactMap(values(of:)).first
+                    let list = values(of: option.names[0], in: command)
                     spec += list.map { " -x -a '\($0.joined(separator: " "))'" } ?? (option.takesPath ? " -r -F" : " -x")
                 }
                 out += spec + " -d '\(fishQuoted(option.summary))'\n"

@@ -64,6 +64,14 @@ package struct Console: Sendable {
         _ = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
+    /// Writes one warning to standard error: `warning: ` and `line`, a
+    /// `FILE: PATH: reason` already escaped to one line (`escapedForTerminal`,
+    /// or a `ScenarioError`'s description). The one way warnings are told,
+    /// whatever warns (an import, a scenario's unit slip).
+    package mutating func warn(_ line: String) {
+        err("warning: " + line + "\n")
+    }
+
     /// Whether standard error is a terminal (progress is shown only then).
     package var errIsTerminal: Bool { errDescriptor.map { isatty($0) == 1 } ?? false }
 

@@ -115,8 +115,10 @@ package enum Drivesim {
         for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let chars = Array(line)
             let leading = chars.prefix { $0 == " " }.count
-            if var last = groups.last, !chars.isEmpty, leading == last.indent, leading < chars.count,
-               !(last.lines.last ?? "").isEmpty, !(leading == 0 && line.hasSuffix(":")),
+            // A line at the margin also continues `EXIT CODES: …` (text after a heading).
+            let continuesHeading = groups.last.map { leading == 0 && $0.indent > 0 && $0.head.first?.isUppercase == true } ?? false
+            if var last = groups.last, !chars.isEmpty, leading == last.indent || continuesHeading, leading < chars.count,
+               !(last.lines.last ?? "").isEmpty, !isHeading(line), !(last.lines.last ?? "").hasSuffix(":"),
                !line.dropFirst(leading).hasPrefix("drivesim ") {
                 last.lines.append(line)
                 groups[groups.count - 1] = last
@@ -135,6 +137,14 @@ package enum Drivesim {
             out.append(String((head + body.dropFirst(group.indent)).dropLast()))
         }
         return out.joined(separator: "\n")
+    }
+
+    /// Whether `line` is a section heading (`OPTIONS:`, `EXIT CODES:`): capitals
+    /// and spaces then a colon, at the margin. A sentence that ends in a colon
+    /// before an example (`…, which drivesim accepts and otherwise ignores:`)
+    /// is not one: it stays in its paragraph, which the example then ends.
+    static func isHeading(_ line: String) -> Bool {
+        line.hasSuffix(":") && line.first?.isUppercase == true && line.dropLast().allSatisfy { $0.isUppercase || $0 == " " }
     }
 
     /// `paragraph` broken at spaces into lines of at most `width` columns, every
@@ -164,5 +174,10 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The `--help` text: OVERVIEW, USAGE, OPTIONS.
     static var help: String { get }
+    /// The options that take a value (`--out`): with `flags`, the one list of
+    /// what the command accepts, which `Arguments` parses and the completions offer.
+    static var options: [String] { get }
+    /// The options that take no value (`--road`).
+    static var flags: [String] { get }
     static func run(_ arguments: [String], console: inout Console) throws -> Int32
 }

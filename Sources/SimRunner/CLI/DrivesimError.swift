@@ -70,6 +70,8 @@ package enum UsageProblem: Sendable, Equatable {
     case badTimeLimit(String)
     /// A flag given without the option it modifies: `--timeline-only` without `--arbiter`.
     case needsOption(flag: String, option: String)
+    /// Two options that cannot be given together (`--route-from-track` and `--road`).
+    case excludes(String, String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
 }
@@ -127,14 +129,22 @@ package enum WriteProblem: Error, Sendable, Equatable {
     case tooLarge
     /// `--out ""`.
     case emptyPath
-    /// A regular file whose owner may not write it (`chmod a-w`): not replaced.
-    case readOnlyFile
+    /// A regular file whose mode bits (`mode`, the permission bits) do not
+    /// let `writer`, the class this process is in, write it (`chmod a-w`):
+    /// not replaced, as the shell's `>` would not write it.
+    case readOnlyFile(mode: UInt32, for: Writer)
     /// The folder exists but refuses a new file in it (ENOENT there: `/proc`).
     case cannotCreateIn(folder: String)
     /// The same file as the command's input `file`: writing would replace it.
     case isAnInput(String)
     /// Any other `errno`.
     case other(errno: Int32)
+
+    /// Whose mode bits decide whether a file may be written: the owner's,
+    /// the group's or the others' (`FileSystem.refusal`).
+    package enum Writer: String, Sendable, Equatable {
+        case owner, group, others
+    }
 
     /// The problem an `errno` of `open`, `write`, `close` or `rename` means.
     package init(errno code: Int32) {
@@ -234,6 +244,7 @@ extension UsageProblem {
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
         case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
+        case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
         }
     }
@@ -269,7 +280,14 @@ extension WriteProblem {
         case .brokenPipe: return "the reader closed the pipe"
         case .tooLarge: return "the file would exceed the file-size limit (ulimit -f, or the file system's)"
         case .emptyPath: return "the path is empty"
-        case .readOnlyFile: return "the file is read-only (its owner may not write it); not replaced"
+        case .readOnlyFile(let mode, let writer):
+            let who = switch writer {
+            case .owner: "you own it"
+            case .group: "you are in its group"
+            case .others: "you are neither its owner nor in its group"
+            }
+            let octal = String(mode, radix: 8)
+            return "its mode 0\(String(repeating: "0", count: max(0, 3 - octal.count)) + octal) does not let you write it (\(who)); not replaced, as the shell's '>' would refuse"
         case .cannotCreateIn(let folder): return "its folder '\(folder)' does not accept new files"
         case .isAnInput(let file): return "it is the input '\(file)' (the same file); refusing to replace it, write elsewhere"
         case .other(let code): return String(cString: strerror(code))

@@ -282,12 +282,12 @@ package final class ArbiterProcess: @unchecked Sendable {
         }
         parsedAnswers += 1
         guard let object = parse(line) else { return nil }
-        let what = "the run of \(messages.count) instants from \(messages.first?.t.ms ?? 0) ms"
+        let what = "the run of \(counted(messages.count, "instant")) from \(messages.first?.t.ms ?? 0) ms"
         guard object["type"]?.text == "actions", case .array(let items)? = object["instants"]?.kind else {
             fail("it answered \(what) out of turn (no 'actions' message with 'instants'): \(Self.describe(object))"); return nil
         }
         guard items.count == messages.count else {
-            fail("it answered \(what) with \(items.count) answers for \(messages.count) instants: \(Self.describe(object))"); return nil
+            fail("it answered \(what) with \(counted(items.count, "answer")) for \(counted(messages.count, "instant")): \(Self.describe(object))"); return nil
         }
         var answers: [Answer] = []
         answers.reserveCapacity(items.count)
@@ -510,7 +510,7 @@ package final class ArbiterProcess: @unchecked Sendable {
             return nil
         }
         guard lists.count == inputs else {
-            fail("it answered \(what) with \(lists.count) action lists for \(inputs) inputs: \(Self.describe(answer))"); return nil
+            fail("it answered \(what) with \(counted(lists.count, "action list")) for \(counted(inputs, "input")): \(Self.describe(answer))"); return nil
         }
         var each: [[TalkArbiter.Action]] = []
         each.reserveCapacity(inputs)

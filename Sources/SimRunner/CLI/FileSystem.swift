@@ -90,13 +90,17 @@ enum FileSystem {
         using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite
     ) throws(DrivesimError) {
         guard !path.isEmpty else { throw .cannotWrite(path: path, .emptyPath) }
-        let target = try resolveLinks(path)
+        // `stat` follows every link, even `/proc`'s to a pipe (`/dev/stdout`:
+        // `pipe:[123]`, no path); the links are resolved by name only for the
+        // file a temporary one is put beside.
         var info = stat()
-        let exists = stat(target, &info) == 0
+        let exists = stat(path, &info) == 0
         if !exists, errno != ENOENT { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+        let target = exists && !isRegular(info) ? path : try resolveLinks(path)
         if exists, isFolder(info) { throw .cannotWrite(path: path, .isFolder) }
-        // The shell's `>` refuses a file its owner made read-only; so does `--out`, root or not.
-        if exists, isRegular(info), info.st_mode & S_IWUSR == 0 { throw .cannotWrite(path: path, .readOnlyFile) }
+        // The shell's `>` refuses a file whose mode bits do not let you write
+        // it; so does `--out`, root or not (a rename would bypass the check).
+        if exists, isRegular(info), let refused = refusal(info) { throw .cannotWrite(path: path, refused) }
         if exists, !isRegular(info) {
             let fd = retryingOnInterrupt { open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
             guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
@@ -130,6 +134,39 @@ enum FileSystem {
             unlink(temporary)
             throw .cannotWrite(path: path, problem)
         }
+    }
+
+    /// Why the mode bits of the file `info` describes do not let this
+    /// process write it, or nil if they do. The bits read are those of the
+    /// class you are in, as `open` picks them: the owner's if your effective
+    /// uid owns it, else the group's if its group is your effective or a
+    /// supplementary group, else the others'. Root is judged the same way
+    /// (the kernel would let it write anything; `--out` does not replace
+    /// what the bits protect).
+    static func refusal(_ info: stat) -> WriteProblem? {
+        let writer: WriteProblem.Writer
+        if info.st_uid == geteuid() {
+            writer = .owner
+        } else if info.st_gid == getegid() || supplementaryGroups().contains(info.st_gid) {
+            writer = .group
+        } else {
+            writer = .others
+        }
+        let bit: mode_t = switch writer {
+        case .owner: S_IWUSR
+        case .group: S_IWGRP
+        case .others: S_IWOTH
+        }
+        return info.st_mode & bit != 0 ? nil : .readOnlyFile(mode: UInt32(info.st_mode & 0o777), for: writer)
+    }
+
+    /// The process's supplementary group ids (`getgroups`).
+    static func supplementaryGroups() -> [gid_t] {
+        let count = getgroups(0, nil)
+        guard count > 0 else { return [] }
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        let got = getgroups(count, &groups)
+        return got > 0 ? Array(groups.prefix(Int(got))) : []
     }
 
     /// The identity (device and inode) of the file `path` names, symbolic

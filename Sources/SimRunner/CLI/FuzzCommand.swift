@@ -19,6 +19,8 @@ enum FuzzCommand: Command {
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
         "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>]"
+    static let options = ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"]
+    static let flags = ["--list-mutants", "--road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -58,8 +60,7 @@ enum FuzzCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(
-            arguments, options: ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: ["--list-mutants", "--road"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
@@ -106,7 +107,7 @@ enum FuzzCommand: Command {
         let showsProgress = console.errIsTerminal
         // With a time limit, the result is the contiguous prefix of runs done (see `Campaign`).
         let outcome = Campaign.run(settings, jobs: jobs) { progress in
-            if showsProgress { console.err("\r\(progress.runsDone) runs, \(progress.failedRuns) failed") }
+            if showsProgress { console.err("\r\(counted(progress.runsDone, "run")), \(progress.failedRuns) failed") }
             // An arbiter given up (it hung) is asked nothing more: the campaign stops.
             return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil
         }
@@ -114,11 +115,11 @@ enum FuzzCommand: Command {
         let elapsed = clock.now - start
         if console.errIsTerminal { console.err("\r") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        console.err("\(fuzzer.runsDone) runs in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
-        if stoppedEarly, external?.givenUp == nil { console.out("stopped by --time-limit after \(fuzzer.runsDone) runs\n") }
+        console.err("\(counted(fuzzer.runsDone, "run")) in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
+        if stoppedEarly, external?.givenUp == nil { console.out("stopped by --time-limit after \(counted(fuzzer.runsDone, "run"))\n") }
         if let external, let reason = external.givenUp {
             // Told once: the runs after it were not asked (they fail as `arbiter process`).
-            console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(fuzzer.runsDone) runs\n")
+            console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
         }
 
         if let notice = external?.notice { console.err(notice) }
@@ -176,7 +177,7 @@ enum FuzzCommand: Command {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
                 let size = Shrinker.size(of: small)
-                console.err("  shrunk to \(size) item\(size == 1 ? "" : "s") in \(tries) tries: \(arbiter.replay.line(file))\n")
+                console.err("  shrunk to \(counted(size, "item")) in \(counted(tries, "try", "tries")): \(arbiter.replay.line(file))\n")
                 written.append((failure, file))
             } catch {
                 // Never lost: the scenario goes to standard error in full, and the campaign exits 2.

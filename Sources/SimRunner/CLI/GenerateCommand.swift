@@ -10,6 +10,8 @@ enum GenerateCommand: Command {
     static let name = "generate"
     static let abstract = "Write a long generated drive (talk, or a road with talk) as a scenario file."
     static let usage = "USAGE: drivesim generate [--hours <n>] [--seed <s>] [--road] [--out <file>]"
+    static let options: [String] = ["--hours", "--seed", "--out"]
+    static let flags: [String] = ["--road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -37,7 +39,7 @@ enum GenerateCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--hours", "--seed", "--out"], flags: ["--road"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
         let hoursText = args.value("--hours") ?? "2"
         guard let hours = Int(hoursText), (1...24).contains(hours) else {

@@ -1,4 +1,7 @@
 import Fuzzing
+import Guidance
+import Road
+import RouteImport
 import Review
 import ScenarioFormat
 import SimRunner
@@ -10,7 +13,10 @@ import SimRunner
 enum ImportGPXCommand: Command {
     static let name = "import-gpx"
     static let abstract = "Turn a GPX track into a road section's recorded fixes, keeping its timestamps."
-    static let usage = "USAGE: drivesim import-gpx <file> [--out <file>] [--assume-utc] [--round] [--from <t>] [--to <t>] [--road]"
+    static let usage =
+        "USAGE: drivesim import-gpx <file> [--out <file>] [--assume-utc] [--round] [--from <t>] [--to <t>] [--road | --route-from-track --language <ko|en>]"
+    static let options: [String] = ["--out", "--from", "--to", "--language"]
+    static let flags: [String] = ["--assume-utc", "--round", "--road", "--route-from-track"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -30,6 +36,12 @@ enum ImportGPXCommand: Command {
                                   first usable point (12.5), or a time (2024-05-01T09:00:00Z).
           --road                  Print {"fixes": ..., "route": {"points": [...]}}, the route
                                   from the file's first <rte>.
+          --route-from-track      Print a whole scenario that runs as is: the track as its
+                                  recorded fixes and, as its route, the track simplified
+                                  (points within 10 m of the line dropped), with a maneuver
+                                  at each turn over 30 degrees and the arrival at its end.
+          --language <ko|en>      With --route-from-track: the road's language (required,
+                                  never guessed).
           -h, --help              Show help information.
 
         Prints {"recorded": [...]}, the value of a road section's "fixes": one fix per
@@ -46,7 +58,7 @@ enum ImportGPXCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--out", "--from", "--to"], flags: ["--assume-utc", "--round", "--road"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))
@@ -58,6 +70,7 @@ enum ImportGPXCommand: Command {
         options.round = args.has("--round")
         options.from = try cut(args, "--from", options, file: path)
         options.to = try cut(args, "--to", options, file: path)
+        let language = try routeLanguage(args)
         let bytes = try FileSystem.read(path)
         let track: GPXTrack.Track
         do {
@@ -70,16 +83,74 @@ enum ImportGPXCommand: Command {
         for skip in track.skipped { notes += "\(path): skipped \(skip)\n" }
         for left in track.leftOut { notes += "\(path): \(left)\n" }
         if !track.skipped.isEmpty {
-            notes += "\(path): \(track.points.count) fixes written, \(track.skipped.count) track point\(track.skipped.count == 1 ? "" : "s") skipped\n"
+            notes += "\(path): \(counted(track.points.count, "fix", "fixes")) written, \(counted(track.skipped.count, "track point")) skipped\n"
         }
-        if !args.has("--road"), track.route.count >= 2 {
-            notes += "\(path): the file has a route (<rte>, \(track.route.count) points): --road writes it too\n"
+        if !args.has("--road"), language == nil, track.route.count >= 2 {
+            notes += "\(path): the file has a route (<rte>, \(counted(track.route.count, "point"))): --road writes it too\n"
         }
         if !notes.isEmpty { console.err(notes) }
-        let value = args.has("--road") ? GPXTrack.roadSection(track) : GPXTrack.recordedFixes(track.points)
+        let value = try language.map { language throws(DrivesimError) in try scenario(from: track, language: language, file: path) }
+            ?? (args.has("--road") ? GPXTrack.roadSection(track) : GPXTrack.recordedFixes(track.points))
         let text = String(decoding: JSONWriter.bytes(value), as: UTF8.self) + "\n"
         try console.output(text, toFile: args.value("--out"))
         return 0
+    }
+
+    /// `--route-from-track`'s language (`--language`, required with it and
+    /// refused without it); nil when the flag is not given.
+    static func routeLanguage(_ args: Arguments) throws(DrivesimError) -> Language? {
+        guard args.has("--route-from-track") else {
+            if args.value("--language") != nil { throw .usage(.needsOption(flag: "--language", option: "--route-from-track")) }
+            return nil
+        }
+        if args.has("--road") { throw .usage(.excludes("--route-from-track", "--road")) }
+        let languages = Language.allCases.map(\.rawValue)
+        guard let word = args.value("--language") else { throw .usage(.missingValue(option: "--language")) }
+        guard let language = Language(rawValue: word) else {
+            throw .usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
+        }
+        return language
+    }
+
+    /// A scenario that runs as is: the route is the track simplified
+    /// (`RouteImporter.simplified`) and read as a GeoJSON line is (a
+    /// maneuver at each turn over `RouteImporter.turnAngle`, the arrival
+    /// at its end), the fixes are the track's points as `import-gpx` writes
+    /// them, and no generated drive (the fixes say where the car was).
+    /// What the import makes is read back by the decoder before it is
+    /// written, as `import-route` does.
+    static func scenario(from track: GPXTrack.Track, language: Language, file: String) throws(DrivesimError) -> JSONValue {
+        let source = FileSystem.split(file).name
+        let route = RouteImporter.simplified(track.points.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
+        let line = JSONValue.object([
+            ("type", .string("LineString")),
+            ("coordinates", .array(route.map { .array([.number(String($0.longitude)), .number(String($0.latitude))]) })),
+        ])
+        let imported: RouteImporter.Imported
+        do {
+            imported = try RouteImporter.importRoute(JSONWriter.bytes(line), options: RouteImporter.Options(language: language, source: source))
+        } catch {
+            // The line is made here, not the user's: the problem (too few distinct points, too long) is the track's.
+            throw .importProblem(file: file, ImportProblem(error.reason, at: ""))
+        }
+        var scenario = imported.scenario
+        scenario.name = "track from \(source)"
+        scenario.description = "Imported by drivesim import-gpx --route-from-track from \(source): \(counted(track.points.count, "fix", "fixes")) "
+            + "as recorded, the route the track simplified to \(counted(route.count, "point")) (within "
+            + "\(Int(RouteImporter.trackToleranceMeters)) m), \(counted(scenario.road?.maneuvers.count ?? 0, "maneuver")) "
+            + "(turns over \(Int(RouteImporter.turnAngle))° and the arrival)."
+        guard case .object(var members) = (try? JSONParser.parse(ScenarioEncoder.encode(scenario)))?.kind,
+              let r = members.firstIndex(where: { $0.key == "road" }), case .object(var road) = members[r].value.kind else {
+            throw .importProblem(file: file, ImportProblem(.scenarioRefused(path: "", reason: "the scenario made does not encode"), at: ""))
+        }
+        road.removeAll { $0.key == "drive" || $0.key == "fixes" }
+        road.append(("fixes", GPXTrack.recordedFixes(track.points)))
+        members[r].value = .object(road)
+        let value = JSONValue.object(members)
+        do { _ = try ScenarioDecoder.decode(JSONWriter.bytes(value), file: source) } catch {
+            throw .importProblem(file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
+        }
+        return value
     }
 
     /// `--from`/`--to`: seconds after the first point, or a time (with its zone, unless `--assume-utc`).

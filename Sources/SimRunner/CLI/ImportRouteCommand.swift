@@ -11,6 +11,8 @@ enum ImportRouteCommand: Command {
     static let abstract = "Turn an OSRM, Valhalla or Mapbox route response, or a GeoJSON line, into a scenario."
     static let usage =
         "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
+    static let options: [String] = ["--language", "--route", "--precision", "--kmh", "--units", "--out"]
+    static let flags: [String] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -41,7 +43,7 @@ enum ImportRouteCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: ["--language", "--route", "--precision", "--kmh", "--units", "--out"], flags: [])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))
@@ -77,7 +79,7 @@ enum ImportRouteCommand: Command {
         } catch {
             throw DrivesimError.importProblem(file: file, error)
         }
-        for warning in imported.warnings { console.err("warning: " + escapedForTerminal("\(file): \(warning.path): \(warning.reason)") + "\n") }
+        for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
         let encoded = ScenarioEncoder.encode(imported.scenario)
         // What `run` could not read back is refused here, with the figure.
         if encoded.count + 1 > FileSystem.readLimit {

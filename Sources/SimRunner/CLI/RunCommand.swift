@@ -14,6 +14,10 @@ enum RunCommand: Command {
         "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
+    static let options = ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"]
+    static let flags = ["--timeline-only"]
+    /// The forms of `--prompts`.
+    static let promptFormats = ["text", "json"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -58,8 +62,7 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(
-            arguments, options: ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"], flags: ["--timeline-only"])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
@@ -75,13 +78,15 @@ enum RunCommand: Command {
             throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }
         let prompts = args.value("--prompts")
-        if let p = prompts, p != "text", p != "json" {
-            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: ["text", "json"], suggestion: suggestion(for: p, among: ["text", "json"])))
+        if let p = prompts, !promptFormats.contains(p) {
+            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: promptFormats, suggestion: suggestion(for: p, among: promptFormats)))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         let file = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
-        let scenario = try load(file)
+        var warnings: [ScenarioError] = []
+        let scenario = try load(file, warnings: &warnings)
+        for warning in warnings { console.warn(warning.description) }
         if args.has("--timeline-only"), args.value("--arbiter") == nil {
             throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
         }
@@ -117,10 +122,21 @@ enum RunCommand: Command {
     static func load(
         _ file: String, standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
     ) throws(DrivesimError) -> Scenario {
-        guard file == "-" else { return try ScenarioFiles.load(file).get() }
+        var ignored: [ScenarioError] = []
+        return try load(file, warnings: &ignored, standardInput: standardInput)
+    }
+
+    /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.
+    static func load(
+        _ file: String, warnings: inout [ScenarioError],
+        standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
+    ) throws(DrivesimError) -> Scenario {
+        guard file == "-" else { return try ScenarioFiles.load(file, warnings: &warnings).get() }
         let bytes = try standardInput()
         do {
-            return try ScenarioDecoder.decode(bytes, file: FileSystem.standardInputName)
+            let scenario = try ScenarioDecoder.decode(bytes, file: FileSystem.standardInputName)
+            warnings += ScenarioDecoder.warnings(for: scenario, bytes: bytes, file: FileSystem.standardInputName)
+            return scenario
         } catch {
             throw .invalidScenario(error)
         }

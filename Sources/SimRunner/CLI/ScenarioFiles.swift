@@ -6,10 +6,19 @@ import SimRunner
 package enum ScenarioFiles {
     /// Reads (once, refusing files over `FileSystem.readLimit`) and decodes one scenario file.
     package static func load(_ path: String) -> Result<Scenario, DrivesimError> {
+        var ignored: [ScenarioError] = []
+        return load(path, warnings: &ignored)
+    }
+
+    /// `load(_:)`, and what is used as written but looks like a slip
+    /// (`ScenarioDecoder.warnings`) appended to `warnings`.
+    package static func load(_ path: String, warnings: inout [ScenarioError]) -> Result<Scenario, DrivesimError> {
         do {
             let bytes = try FileSystem.read(path)
             do {
-                return .success(try ScenarioDecoder.decode(bytes, file: path))
+                let scenario = try ScenarioDecoder.decode(bytes, file: path)
+                warnings += ScenarioDecoder.warnings(for: scenario, bytes: bytes, file: path)
+                return .success(scenario)
             } catch {
                 return .failure(.invalidScenario(error))
             }

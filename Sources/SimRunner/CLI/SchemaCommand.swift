@@ -10,6 +10,8 @@ enum SchemaCommand: Command {
     static let name = "schema"
     static let abstract = "Print the scenario format as a JSON Schema (draft 2020-12), for editors."
     static let usage = "USAGE: drivesim schema"
+    static let options: [String] = []
+    static let flags: [String] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -35,7 +37,7 @@ enum SchemaCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: [], flags: [])
+        let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
         console.out(String(decoding: JSONWriter.bytes(ScenarioSchema.document), as: UTF8.self))
         return 0

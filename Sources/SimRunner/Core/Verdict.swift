@@ -194,8 +194,8 @@ extension Verdict: CustomStringConvertible {
     public var description: String {
         guard !passed else { return "passed" }
         var parts: [String] = []
-        if !violations.isEmpty { parts.append("\(violations.count) broken check\(violations.count == 1 ? "" : "s")") }
-        if !failures.isEmpty { parts.append("\(failures.count) failed expectation\(failures.count == 1 ? "" : "s")") }
+        if !violations.isEmpty { parts.append(counted(violations.count, "broken check")) }
+        if !failures.isEmpty { parts.append(counted(failures.count, "failed expectation")) }
         var lines = ["failed: " + parts.joined(separator: ", ")]
         for v in violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }) { lines.append("  \(v.check) at \(v.t): \(v.message)") }
         for f in failures { lines.append("  \(f.summary)") }

@@ -133,9 +133,9 @@ public enum Golden {
             case .add(let n): out += "  + \(actual[n])\n"; printed += 1
             }
         }
-        if changed.count > printed { out += "  … \(changed.count - printed) more changed events\n" }
+        if changed.count > printed { out += "  … \(counted(changed.count - printed, "more changed event"))\n" }
         let removed = changed.filter { if case .remove = script[$0] { return true } else { return false } }.count
-        out += "golden has \(golden.count) events, this run \(actual.count); "
+        out += "golden has \(counted(golden.count, "event")), this run \(actual.count); "
         out += "\(removed) removed, \(changed.count - removed) added\n"
         return out
     }

@@ -7,8 +7,13 @@ import SimRunner
 /// `ScenarioError.Reason`, with a did-you-mean where one is close.
 extension Decoding {
     func error(for problem: ScenarioProblem, in root: JSONValue) -> ScenarioError {
+        fail(Decoding.reason(problem.reason), ScenarioProblem.render(problem.path), Decoding.value(at: problem.path, in: root))
+    }
+
+    /// The value `path` names in `root`, or the nearest enclosing one there is.
+    static func value(at path: [ScenarioProblem.Step], in root: JSONValue) -> JSONValue {
         var value = root
-        for step in problem.path {
+        for step in path {
             switch (step, value.kind) {
             case (.key(let k), .object(let members)):
                 guard let next = members.first(where: { $0.key == k })?.value else { break }
@@ -22,7 +27,7 @@ extension Decoding {
             }
             break
         }
-        return fail(Decoding.reason(problem.reason), ScenarioProblem.render(problem.path), value)
+        return value
     }
 
     static func reason(_ reason: ScenarioProblem.Reason) -> ScenarioError.Reason {

@@ -49,6 +49,47 @@ public enum ScenarioDecoder {
     }
 }
 
+extension ScenarioDecoder {
+    /// A guidance line or a stretch longer than this, in seconds (10
+    /// minutes), is warned about: the format allows an hour, but a
+    /// duration this long is more likely milliseconds written as seconds.
+    public static let unitSlipSeconds = 600
+
+    /// What in `scenario`, decoded from the bytes of `file`, is used as
+    /// written but looks like a slip: each `duration` of a line or a
+    /// stretch (Dad's replies' included) over `unitSlipSeconds`, in file
+    /// order, with its path and, when the file is at hand, line and column.
+    /// Warnings, not errors: the CLI prints them and goes on.
+    ///
+    /// - Complexity: O(items) when there is none; the file is parsed again
+    ///   only to place the ones there are.
+    public static func warnings(for scenario: Scenario, bytes: [UInt8], file: String) -> [ScenarioError] {
+        let limit = Int64(unitSlipSeconds) * 1000
+        var slips: [(path: [ScenarioProblem.Step], ms: Int64)] = []
+        for (i, line) in scenario.guidance.enumerated() where line.duration.ms > limit {
+            slips.append(([.key("guidance"), .index(i), .key("duration")], line.duration.ms))
+        }
+        func stretches(_ list: [Scenario.Stretch], at base: [ScenarioProblem.Step]) {
+            for (j, stretch) in list.enumerated() where stretch.duration.ms > limit {
+                slips.append((base + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
+            }
+        }
+        for (i, reply) in scenario.replies.enumerated() { stretches(reply.stretches, at: [.key("replies"), .index(i)]) }
+        for (i, utterance) in scenario.dad.enumerated() {
+            if let reply = utterance.reply { stretches(reply.stretches, at: [.key("dad"), .index(i), .key("reply")]) }
+        }
+        guard !slips.isEmpty else { return [] }
+        let root = try? JSONParser.parse(bytes)
+        let decoding = Decoding(file: file)
+        return slips.map { slip in
+            let reason = ScenarioError.Reason.looksLikeMilliseconds(seconds: Seconds.literal(milliseconds: slip.ms))
+            let rendered = ScenarioProblem.render(slip.path)
+            guard let root else { return ScenarioError(file: file, path: rendered, reason: reason) }
+            return decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root))
+        }
+    }
+}
+
 extension JSONParseError.Reason {
     var scenarioReason: ScenarioError.Reason {
         switch self {

@@ -143,6 +143,11 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case keyNotForTurn(String, turn: String, only: [String])
         /// A maneuver listed after the `arrive`: the destination ends the route.
         case arrivalNotLast
+
+        // Warnings: the file is used as written (`ScenarioDecoder.warnings`).
+        /// A line's or stretch's `duration` over `ScenarioDecoder.unitSlipSeconds`
+        /// (`"duration": 3000`, a millisecond habit, is a 50-minute line); the seconds as written.
+        case looksLikeMilliseconds(seconds: String)
     }
 
     /// What a value should have been.
@@ -282,6 +287,10 @@ extension ScenarioError.Reason {
         case .keyNotForTurn(let key, let turn, let only):
             return "a \(quoted(turn)) maneuver has no \(quoted(key)); it is only for " + only.map(quoted).joined(separator: ", ")
         case .arrivalNotLast: return "no maneuver may follow the arrival; the destination ends the route"
+        case .looksLikeMilliseconds(let seconds):
+            let minutes = ScenarioDecoder.unitSlipSeconds / 60
+            return "\(seconds) s is over \(minutes) minutes, long for a line or stretch: durations are in seconds "
+                + "(2.5, not 2500); used as written"
         }
     }
 }

@@ -125,7 +125,7 @@ package enum ReproducerFile {
         let size = Shrinker.size(of: small)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(seed: seed, run: run)); "
-            + "shrunk from \(unshrunkSize) to \(size) item\(size == 1 ? "" : "s"). Replay: \(arbiter.replay.line(file))."
+            + "shrunk from \(unshrunkSize) to \(counted(size, "item")). Replay: \(arbiter.replay.line(file))."
         if let mutant = arbiter.mutant {
             text += " " + mutantNote(mutant)
         } else if arbiter.isReference {

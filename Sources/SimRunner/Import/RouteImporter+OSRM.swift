@@ -477,8 +477,8 @@ extension RouteImporter {
             let minutes = RouteImporter.whole(steps.reduce(0) { $0 + $1.duration } / 60)
             var scenario = Scenario(
                 name: "route from \(options.source)",
-                description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(legCount) "
-                    + "\(legCount == 1 ? "leg" : "legs"), \(steps.count) steps, \(placed.count) maneuvers, "
+                description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
+                    + "\(counted(steps.count, "step")), \(counted(placed.count, "maneuver")), "
                     + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts

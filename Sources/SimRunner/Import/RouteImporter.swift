@@ -143,6 +143,41 @@ public enum RouteImporter {
 
     // MARK: Shared steps
 
+    /// How far a recorded track may stray from the route made of it
+    /// (`simplified`): 10 m, a lane or two, about a fix's own error, so GPS
+    /// jitter makes no turn while every real corner keeps its point.
+    package static let trackToleranceMeters = 10.0
+
+    /// `points` (a recorded track) with only the points that keep every
+    /// other one within `tolerance` meters of the line through them
+    /// (Douglas–Peucker, with an explicit stack), first and last always kept.
+    /// A straight street becomes its two ends, a corner one point.
+    /// - Complexity: O(n log n) typically, O(n²) at worst.
+    package static func simplified(_ points: [GeoPoint], tolerance: Double = trackToleranceMeters) -> [GeoPoint] {
+        guard points.count > 2 else { return points }
+        let projection = LocalProjection(origin: points[0])
+        let v = points.map(projection.project)
+        var keep = [Bool](repeating: false, count: v.count)
+        keep[0] = true
+        keep[v.count - 1] = true
+        var spans = [(0, v.count - 1)]
+        while let (a, b) = spans.popLast() {
+            guard b > a + 1 else { continue }
+            let d = v[b] - v[a], length = d.length
+            var farthest = a, distance = -1.0
+            for k in (a + 1)..<b {
+                let p = v[k] - v[a]
+                let off = length > 0 ? abs(d.x * p.y - d.y * p.x) / length : p.length
+                if off > distance { distance = off; farthest = k }
+            }
+            guard distance > tolerance else { continue }
+            keep[farthest] = true
+            spans.append((farthest, b))
+            spans.append((a, farthest))
+        }
+        return points.indices.filter { keep[$0] }.map { points[$0] }
+    }
+
     /// Points without consecutive near-duplicates; the last point is kept.
     static func thin(_ points: [GeoPoint]) -> [GeoPoint] {
         guard var last = points.first else { return [] }

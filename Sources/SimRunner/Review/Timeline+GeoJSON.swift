@@ -55,16 +55,17 @@ extension Timeline {
     public func geoJSON(_ scenario: Scenario) -> String {
         var features: [JSONValue] = []
         func point(_ p: GeoPoint) -> JSONValue {
-            .object([("type", .string("Point")), ("coordinates", .array([ScenarioEncoderNumbers.number(p.longitude), ScenarioEncoderNumbers.number(p.latitude)]))])
+            .object([("type", .string("Point")), ("coordinates", .array([GeoJSONNumbers.degrees(p.longitude), GeoJSONNumbers.degrees(p.latitude)]))])
         }
         func feature(_ geometry: JSONValue, _ properties: [(key: String, value: JSONValue)]) -> JSONValue {
             .object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))])
         }
-        func seconds(_ t: SimTime) -> JSONValue { .number(Seconds.literal(milliseconds: t.ms)) }
+        // Times in milliseconds, an integer, as the timeline's `t`.
+        func ms(_ t: SimTime) -> JSONValue { .integer(t.ms) }
         if let g = RoadGeometry(scenario.road), let road = scenario.road {
             features.append(feature(
                 .object([("type", .string("LineString")), ("coordinates", .array(road.points.map {
-                    .array([ScenarioEncoderNumbers.number($0.longitude), ScenarioEncoderNumbers.number($0.latitude)])
+                    .array([GeoJSONNumbers.degrees($0.longitude), GeoJSONNumbers.degrees($0.latitude)])
                 }))]),
                 [("kind", .string("route")), ("meters", .integer(Int64(g.route.length.rounded())))]))
             for m in g.route.maneuvers {
@@ -75,20 +76,20 @@ extension Timeline {
             }
             for (i, p) in g.fixes.enumerated() {
                 guard let p, let taken = g.fixTimes[i] else { continue }
-                features.append(feature(point(g.geo(p)), [("kind", .string("fix")), ("fix", .string("f\(i)")), ("taken", seconds(taken))]))
+                features.append(feature(point(g.geo(p)), [("kind", .string("fix")), ("fix", .string("f\(i)")), ("takenMs", ms(taken))]))
             }
             for event in events {
                 switch event.what {
                 case .guidanceStarted(let l):
                     guard let d = g.distance(at: event.t) else { continue }
                     let line = roster.lines[l.int]
-                    var props: [(key: String, value: JSONValue)] = [("kind", .string("spoken")), ("line", .string(line.id)), ("t", seconds(event.t))]
+                    var props: [(key: String, value: JSONValue)] = [("kind", .string("spoken")), ("line", .string(line.id)), ("t", ms(event.t))]
                     if let text = roster.text(of: l, startingAt: event.t) { props.append(("text", .string(text))) }
                     features.append(feature(point(g.geo(g.route.location(at: d).point)), props))
                 case .road(.reportDropped(let f, let reason)):
                     guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }
                     features.append(feature(point(g.geo(p)), [
-                        ("kind", .string("report-dropped")), ("fix", .string("f\(f.int)")), ("t", seconds(event.t)),
+                        ("kind", .string("report-dropped")), ("fix", .string("f\(f.int)")), ("t", ms(event.t)),
                         ("reason", .string(reason.rawValue)),
                     ]))
                 default: continue
@@ -100,9 +101,22 @@ extension Timeline {
     }
 }
 
-/// Numbers as their shortest round-tripping literal.
-enum ScenarioEncoderNumbers {
-    static func number(_ x: Double) -> JSONValue {
-        x == x.rounded() && abs(x) < 1e15 ? .integer(Int64(x)) : .number(String(x))
+/// Coordinates in degrees at 6 decimals, the shortest literal that keeps
+/// them: a millionth of a degree is 0.11 m of latitude (and at most that of
+/// longitude), finer than any fix (a few meters) and as fine as a
+/// precision-6 polyline, where a double's 15 digits (1 nm) only made the
+/// file large (RFC 7946 §11.2 advises 6).
+enum GeoJSONNumbers {
+    /// `x` rounded half away from zero to 6 decimals, trailing zeros left out:
+    /// 127.0557 → `127.0557`, 37.50018312 → `37.500183`, 127 → `127`.
+    static func degrees(_ x: Double) -> JSONValue {
+        let micro = Int64((x * 1_000_000).rounded())
+        let whole = micro.magnitude / 1_000_000, fraction = micro.magnitude % 1_000_000
+        let sign = micro < 0 ? "-" : ""
+        if fraction == 0 { return .integer(micro / 1_000_000) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 6 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return .number(sign + String(whole) + "." + digits)
     }
 }

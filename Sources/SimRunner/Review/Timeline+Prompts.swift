@@ -143,7 +143,7 @@ public struct PromptComparison: Sendable, Equatable {
             out += line + row[header.count - 1] + "\n"
         }
         for s in summary {
-            out += "\(s.stage.rawValue): \(s.pairs) pair\(s.pairs == 1 ? "" : "s"), median \(s.median > 0 ? "+" : "")\(s.median) m, 90% within \(s.p90) m\n"
+            out += "\(s.stage.rawValue): \(counted(s.pairs, "pair")), median \(s.median > 0 ? "+" : "")\(s.median) m, 90% within \(s.p90) m\n"
         }
         return out
     }

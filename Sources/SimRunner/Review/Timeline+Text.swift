@@ -25,8 +25,11 @@ extension Timeline {
         out.append(escaped: scenario)
         out.append(UInt8(ascii: "\n"))
         let width = Self.timeWidth(events.last?.t ?? .zero)
+        // The verb column is as wide as the longest verb in the timeline needs:
+        // a talk timeline keeps 15, a road timeline's `report delivered` widens it for every line.
+        let columns = events.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
         for event in events {
-            writeLine(event, timeWidth: width, into: &out)
+            writeLine(event, timeWidth: width, columns: columns, into: &out)
             out.append(UInt8(ascii: "\n"))
         }
         return String(decoding: out, as: UTF8.self)
@@ -55,11 +58,11 @@ extension Timeline {
     }
 
     /// Appends one event's line, without its newline; the time right-aligned in `timeWidth` characters.
-    func writeLine(_ event: TimelineEvent, timeWidth: Int = 0, into out: inout [UInt8]) {
+    func writeLine(_ event: TimelineEvent, timeWidth: Int = 0, columns: [[UInt8]] = TextLayout.columns, into out: inout [UInt8]) {
         let start = out.count
         out.append(spaces: timeWidth - Self.timeWidth(event.t))
         out.append(time: event.t)
-        out.append(contentsOf: TextLayout.columns[event.kind.ordinal])
+        out.append(contentsOf: columns[event.kind.ordinal])
         let details = out.count
         writeDetail(of: event, into: &out)
         let tag: String? = if let rule = event.rule, event.kind != .earsClosed { rule.rawValue }
@@ -226,13 +229,27 @@ extension Timeline {
 
 /// The lane and verb columns of each kind (`  guidance  requested        `), made once.
 enum TextLayout {
-    /// By `EventKind.ordinal`.
-    static let columns: [[UInt8]] = EventKind.allCases.map { kind in
+    /// Each kind's lane and verb (`road`, `report delivered`), by `EventKind.ordinal`.
+    static let names: [(lane: String, verb: String)] = EventKind.allCases.map { kind in
         let name = kind.rawValue
         let lane = String(name.prefix { $0 != "." })
-        let verb = String(name.dropFirst(lane.count + 1).map { $0 == "." ? " " : $0 })
-        return Array("  \(pad(lane, 8))  \(pad(verb, 15))  ".utf8)
+        return (lane, String(name.dropFirst(lane.count + 1).map { $0 == "." ? " " : $0 }))
     }
+    /// The verb column of a talk timeline: its longest verb, `stretch started`.
+    static let talkVerbWidth = 15
+    /// The verb column once a road event is in the timeline: the longest of all (`measuring resumed`).
+    static let roadVerbWidth = names.map { displayWidth($0.verb) }.max() ?? talkVerbWidth
+
+    /// The lane and verb columns with the verb padded to `width`, by `EventKind.ordinal`.
+    static func columns(verbWidth width: Int) -> [[UInt8]] {
+        names.map { Array("  \(pad($0.lane, 8))  \(pad($0.verb, width))  ".utf8) }
+    }
+    /// For a timeline without a verb longer than `talkVerbWidth` (every talk-only timeline), and for one line alone.
+    static let columns = columns(verbWidth: talkVerbWidth)
+    /// For a timeline with one (a road's `report delivered`): every verb in one column.
+    static let wideColumns = columns(verbWidth: roadVerbWidth)
+    /// Whether a kind's verb is longer than `talkVerbWidth`, by `EventKind.ordinal`.
+    static let isWide = names.map { displayWidth($0.verb) > talkVerbWidth }
 }
 
 /// `s` padded with spaces to `width` display columns.

@@ -19,6 +19,15 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// The road: the route, the fixes and where each line was heard, for a map.
     case geojson
 
+    /// Whether the format draws the road alone (`geojson`): a talk-only drive
+    /// gives it nothing to draw, so `bench` times it on a road drive.
+    public var drawsOnlyTheRoad: Bool {
+        switch self {
+        case .geojson: return true
+        case .text, .json, .lanes, .svg, .trace, .html: return false
+        }
+    }
+
     /// `timeline` of `scenario` in this format, showing `window` (all but
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The text timeline and the coverage table hold their columns: what follows
+/// a column starts at one offset on every line.
+@Suite struct TextColumnsTests {
+    /// Where each line's details start: after the verb and the two spaces
+    /// that follow the longest verb of the timeline (nil for a line without details).
+    static func detailOffsets(_ text: String) -> Set<Int> {
+        var offsets: Set<Int> = []
+        for line in text.split(separator: "\n").dropFirst() {
+            // The time, the lane and the verb: words separated by single spaces inside a column, two between columns.
+            let chars = Array(line)
+            var i = 0, gaps = 0
+            while i + 1 < chars.count, gaps < 3 {
+                if chars[i] == " ", chars[i + 1] == " " {
+                    gaps += 1
+                    while i < chars.count, chars[i] == " " { i += 1 }
+                } else {
+                    i += 1
+                }
+            }
+            if gaps == 3 { offsets.insert(i) }
+        }
+        return offsets
+    }
+
+    @Test func aRoadTimelinesDetailsStartInOneColumnPastTheLongestVerb() {
+        let demo = Fixtures.drivesim().stdout
+        #expect(demo.contains("report delivered"))
+        #expect(Self.detailOffsets(demo).count == 1, "\(Self.detailOffsets(demo))")
+    }
+
+    @Test func aTalkTimelineKeepsItsColumns() {
+        let text = Fixtures.drivesim("run", Fixtures.path("Scenarios/urgent-cut.json")).stdout
+        #expect(text.contains("\n00:02.000  talk      stretch cut      r1/s1 by g1"), "talk timelines are as they were")
+        #expect(Self.detailOffsets(text).count == 1)
+    }
+
+    @Test func theCoverageTotalsHoldTheirColumnsForTheLongestRoadRule() {
+        let out = Fixtures.drivesim("check", "--coverage", Fixtures.path("Scenarios/road/busy-link.json")).stdout
+        let rows = out.components(separatedBy: "totals over")[1].split(separator: "\n").map(Array.init)
+            .filter { String($0).hasPrefix("  ") && String($0).split(separator: " ").count == 3 }
+        #expect(rows.contains { String($0).contains("report-out-of-order") })
+        #expect(rows.contains { String($0).contains("firings") })
+        // Where the second column starts: past the first word and the spaces after it.
+        let second = Set(rows.map { row in
+            var i = 2
+            while i < row.count, row[i] != " " { i += 1 }
+            while i < row.count, row[i] == " " { i += 1 }
+            return i
+        })
+        #expect(second.count == 1, "\(rows.map { String($0) })")
+    }
+}
