@@ -71,7 +71,7 @@ extension Explorer {
         var whole = Fuzzer(settings)
         var parents = roots
         var first = 0
-        for size in 1...max(1, scope) {
+        for size in stride(from: 1, through: scope, by: 1) {
             let level = parents
             let children = Campaign.map(level.count, jobs: jobs) { i in Explorer.children(of: level[i]).filter(\.isRelevant).count }
             var starts: [Int] = [], total = first
