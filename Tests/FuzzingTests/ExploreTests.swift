@@ -151,3 +151,44 @@ extension Fixtures {
         return (code, console.stdout, console.stderr)
     }
 }
+
+/// `drivesim explore --ties FILE`.
+@Suite struct TieReportTests {
+    @Test func twoLinesOfOneInstantInTheOtherOrderSwapWhichIsSupersededAndASecondLaterSavesIt() throws {
+        let scenario = try Fixtures.scenario("superseded-same-instant")
+        let report = TieReport(scenario)
+        #expect(report.orders == 1)
+        #expect(report.shifts == 4)
+        #expect(report.broken.isEmpty)
+        let swapped = report.changes.filter { $0.under == "order g2, g1 at 00:01.000" }
+        #expect(swapped == [
+            TieReport.Change(under: "order g2, g1 at 00:01.000", item: "g1", was: "guidance.dropped (superseded)", became: "guidance.started, guidance.ended"),
+            TieReport.Change(under: "order g2, g1 at 00:01.000", item: "g2", was: "guidance.started, guidance.ended", became: "guidance.dropped (superseded)"),
+        ])
+        #expect(report.changes.contains { $0.under == "g1 requested -1 ms" && $0.item == "g1" })
+    }
+
+    @Test func aLineAtExactlyWaitLimitCutsTheStretchOneMillisecondEarlier() throws {
+        let report = TieReport(try Fixtures.scenario("short-wait-at-limit"))
+        #expect(report.orders == 0)
+        let change = try #require(report.changes.first { $0.under == "g1 requested -1 ms" && $0.item == "g1" })
+        #expect(change.was.hasPrefix("guidance.waiting (short-wait, s1)"))
+        #expect(change.became == "guidance.started, guidance.ended")
+        // A millisecond later still waits: nothing changes for g1.
+        #expect(!report.changes.contains { $0.under == "g1 requested +1 ms" })
+    }
+
+    @Test func everyPermutationOnceTheFilesFirst() {
+        #expect(TieReport.permutations(3) == [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+    }
+
+    @Test func theCommandPrintsATableAndRefusesWhatItCannotUse() throws {
+        let result = Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/superseded-same-instant.json"))
+        #expect(result.code == 0)
+        #expect(result.stdout.contains("1 order, 4 shifts, "))
+        #expect(result.stdout.contains("| under | item | was | became |\n|---|---|---|---|\n"))
+        #expect(result.stdout.contains("| order g2, g1 at 00:01.000 | g1 | guidance.dropped (superseded) | guidance.started, guidance.ended |\n"))
+        #expect(Fixtures.drivesim("explore", "--ties", "/nonexistent.json").code == 2)
+        #expect(Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/short-wait.json"), "--scope", "2").code == 2)
+    }
+}

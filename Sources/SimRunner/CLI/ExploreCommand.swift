@@ -14,11 +14,13 @@ enum ExploreCommand: Command {
     static let abstract = "Check every small talk scenario on a grid of the rules' boundaries."
     static let usage =
         "USAGE: drivesim explore [--scope <n>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--arbiter <command>]"
+    static let tiesUsage = "drivesim explore --ties <file> [--mutant <name>]"
     static var help: String {
         """
         OVERVIEW: \(abstract)
 
         \(usage)
+               \(tiesUsage)
 
         Enumerates every scenario of 1 to <n> items (guidance lines of each kind, Pippa's
         replies with late chunks, Dad's utterances) placed on a grid of offsets from the
@@ -27,6 +29,11 @@ enum ExploreCommand: Command {
         simulated twice and checked like a fuzz run; the failures of each broken check are
         shrunk and the smallest written to <dir> as a file that 'drivesim run' replays.
         Prints, per size, 'scope k: N scenarios, F failures'. The same on every machine.
+
+        With --ties, runs one scenario with each group of lines (or replies) of one instant
+        in every other order, and with each input moved 1 ms either way, and prints a table
+        of the outcomes that change: under which order or shift, whose, what it was, what
+        it became.
 
         OPTIONS:
           --scope <n>             The most items, 1 to 4 (default 3).
@@ -40,30 +47,26 @@ enum ExploreCommand: Command {
           --arbiter <command>     Explore the arbiter that COMMAND runs (docs/arbiter-protocol.md),
                                   compared with drivesim's decision by decision; one worker.
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
+          --ties <file>           Report which outcomes of this scenario change with the order
+                                  of same-instant inputs or a 1 ms shift (docs/explore.md#ties).
           -h, --help              Show help information.
 
         EXIT CODES: 0 no scenario failed, 1 a scenario failed, 2 bad arguments or a
-        reproducer that could not be written.
+        reproducer that could not be written. With --ties: 0 the report, whatever it
+        shows; 1 a variation broke a check; 2 an unusable file.
 
         """
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(
-            arguments, options: ["--scope", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"], flags: [])
+            arguments, options: ["--scope", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--ties"], flags: [])
         guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
+        if let file = args.value("--ties") { return try ties(file, args, console: &console) }
         let scope = try args.integer("--scope", in: 1...4) ?? 3
         var settings = Fuzzer.Settings()
         if let shard = args.value("--shard") { settings.shard = try FuzzCommand.parseShard(shard) }
-        if let name = args.value("--mutant") {
-            let mutant = try FuzzCommand.mutant(named: name)
-            // The grid is talk alone: a road mutant could never be caught by it.
-            guard mutant.talk != nil else {
-                let talk = Mutant.allCases.filter { $0.talk != nil }.map(\.name)
-                throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: talk, suggestion: suggestion(for: name, among: talk)))
-            }
-            settings.mutant = mutant
-        }
+        settings.mutant = try talkMutant(args).map(Mutant.talk)
         var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
@@ -110,6 +113,36 @@ enum ExploreCommand: Command {
         report(fuzzer, reproducers: reproducers, console: &console)
         if reproducers.contains(where: { $0.1 == nil }) { return 2 }
         return fuzzer.failedRuns == 0 ? 0 : 1
+    }
+
+    /// The talk mutant `--mutant` names, if any: the grid is talk alone, so a road mutant could never be caught by it.
+    static func talkMutant(_ args: Arguments) throws -> TalkArbiter.Fault? {
+        guard let name = args.value("--mutant") else { return nil }
+        let talk = TalkArbiter.Fault.allCases.map(\.rawValue)
+        guard let fault = TalkArbiter.Fault(rawValue: name) else {
+            throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: talk, suggestion: suggestion(for: name, among: talk)))
+        }
+        return fault
+    }
+
+    /// `--ties FILE`: the table of outcomes that change with an order or a shift.
+    static func ties(_ file: String, _ args: Arguments, console: inout Console) throws -> Int32 {
+        for option in ["--scope", "--shard", "--jobs", "--out", "--arbiter", "--arbiter-timeout"] where args.value(option) != nil {
+            throw DrivesimError.usage(.tooManyArguments(command: "\(name) --ties", takes: "one scenario file and --mutant, not \(option)"))
+        }
+        let fault = try talkMutant(args)
+        let scenario = try ScenarioFiles.load(file).get()
+        let report = TieReport(scenario, fault: fault)
+        var text = "drivesim explore --ties \(file): \(report.orders) order\(report.orders == 1 ? "" : "s"), \(report.shifts) shifts"
+        text += report.skipped > 0 ? " (\(report.skipped) not valid, skipped)" : ""
+        text += ", \(report.changes.count) changed outcome\(report.changes.count == 1 ? "" : "s")\n"
+        if !report.changes.isEmpty {
+            text += "\n| under | item | was | became |\n|---|---|---|---|\n"
+            for change in report.changes { text += "| \(change.under) | \(change.item) | \(change.was) | \(change.became) |\n" }
+        }
+        console.out(text)
+        for (under, violation) in report.broken { console.err("FAIL under \(under): \(violation.check) at \(violation.t): \(violation.message)\n") }
+        return report.broken.isEmpty ? 0 : 1
     }
 
     /// The failed scenarios per check, the rules the grid made fire, and the reproducers.
