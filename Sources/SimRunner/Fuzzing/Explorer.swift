@@ -69,6 +69,7 @@ public enum Explorer {
         }
 
         var isLine: Bool { rawValue <= Piece.expiringLine.rawValue }
+        var isUtterance: Bool { self == .utterance || self == .answeredUtterance }
         var hasReply: Bool { (Piece.reply...Piece.replyChunkAfter).contains(self) || self == .answeredUtterance }
     }
 
@@ -280,14 +281,23 @@ public enum Explorer {
                 for expires in candidates {
                     let item = Item(piece: piece, at: t, expires: expires)
                     if let last, item < last { continue }
+                    guard dadIsFree(for: item, after: parent.items) else { continue }
                     var child = parent
                     child.items.append(item)
-                    // Dad speaking over himself is the only way a grid point is invalid.
-                    if child.scenario(name: "child").isValid { out.append(child) }
+                    out.append(child)
                 }
             }
         }
         return out
+    }
+
+    /// Whether Dad can say `item` after `items` (in canonical order): he has
+    /// one voice, so an utterance may not start before the one before it
+    /// ends. The only way a grid point could be invalid (SPEC 3), checked
+    /// here without building the scenario.
+    static func dadIsFree(for item: Item, after items: [Item]) -> Bool {
+        guard item.piece.isUtterance, let previous = items.last(where: { $0.piece.isUtterance }) else { return true }
+        return item.at >= previous.at + utteranceDuration
     }
 
     /// The instants of the reference arbiter's run of some items that the grid counts from.
