@@ -73,9 +73,10 @@ extension Explorer {
         var first = 0
         for size in stride(from: 1, through: scope, by: 1) {
             let level = parents
-            let children = Campaign.map(level.count, jobs: jobs) { i in Explorer.children(of: level[i]).filter(\.isRelevant).count }
+            // Numbered first (a scenario's index is its place in the whole enumeration), then checked chunk by chunk.
+            let counts = Campaign.map(level.count, jobs: jobs) { i in Explorer.children(of: level[i]).filter(\.isRelevant).count }
             var starts: [Int] = [], total = first
-            for count in children { starts.append(total); total += count }
+            for count in counts { starts.append(total); total += count }
             let offsets = starts
             let shard = settings.shard
             let mine = (first..<total).filter { $0 % shard.count == shard.index - 1 }.count

@@ -271,9 +271,10 @@ public enum Explorer {
     public static func children(of parent: Point) -> [Point] {
         let settings = variants[parent.variant].settings
         let last = parent.items.last
+        // The first item is at 0; the next ones at the grid's instants of the run so far.
         let instants = last == nil ? Instants() : Instants(parent.scenario(name: "parent"))
-        let times = last == nil ? [SimTime.zero] : instants.times(.at, settings: settings, from: last!.at)
-        let expiries = last == nil ? [] : instants.times(.expires, settings: settings, from: .zero)
+        let times = last.map { instants.times(.at, settings: settings, from: $0.at) } ?? [.zero]
+        let expiries = instants.times(.expires, settings: settings, from: .zero)
         var out: [Point] = []
         for t in times {
             for piece in Piece.allCases {
