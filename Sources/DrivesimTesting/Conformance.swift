@@ -4,7 +4,7 @@ import ScenarioFormat
 import SimRunner
 import TalkArbiter
 
-/// The conformance kit: SPEC's corpus and a fuzz campaign, run against your
+/// The conformance kit: SPEC's corpus, a fuzz campaign and an exhaustive exploration, run against your
 /// own `Arbiter` from Swift Testing.
 ///
 /// ```swift
@@ -12,6 +12,8 @@ import TalkArbiter
 /// func conforms(_ scenario: ConformanceScenario) throws { try scenario.check(MyArbiter.self) }
 ///
 /// @Test func survivesFuzzing() throws { try Conformance.fuzz(MyArbiter.self, seed: 1, runs: 2_000) }
+///
+/// @Test func survivesEverySmallCollision() throws { try Conformance.explore(MyArbiter.self, scope: 3) }
 /// ```
 ///
 /// Every check is differential: besides SPEC 7's invariants, the rule checks
@@ -48,22 +50,51 @@ public enum Conformance {
         let settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: .swift(arbiter))
         let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
         guard fuzzer.failedRuns > 0 else { return }
-        let reproducers = Campaign.reproducers(of: fuzzer, candidates: 4, jobs: 1).map { found -> ConformanceFailure.Reproducer in
-            let check = found.failure.violation.check
-            // The shrunk file's own violation: its times are what the file shows.
-            let checked = settings.arbiter.check(found.scenario)
-            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? found.failure.violation
-            let file = ReproducerFile.fileName(check: check, mutant: nil, seed: seed, run: found.failure.run)
-            let ready = ReproducerFile.prepare(
-                found.scenario, check: check, violation: violation, arbiter: settings.arbiter, seed: seed, run: found.failure.run,
-                unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file, checked: checked)
-            return .init(run: found.failure.run, violation: violation.line, file: file,
-                replay: "@Test func replaysRun\(found.failure.run)() throws { \(settings.arbiter.replay.line(file)) }",
-                json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
-        }
         throw ConformanceFailure(
             scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
-            violations: [], expectations: [], reproducers: reproducers)
+            violations: [], expectations: [], reproducers: reproducers(of: fuzzer, jobs: 1) { .fuzz(seed: seed, run: $0) })
+    }
+
+    /// Every talk scenario of up to `scope` items on the grid of the rules'
+    /// boundaries (what `drivesim explore --scope` checks, docs/explore.md),
+    /// each checked and compared with the reference, on `jobs` workers (the
+    /// result is the same for any number). On failure, the thrown error
+    /// carries each broken check's shrunk reproducer, as `fuzz`'s does; its
+    /// `run` is the scenario's index in the exploration. Scope 3 is about
+    /// 250,000 scenarios: seconds in a release build, minutes in a debug
+    /// one, where scope 2 (under 2,000) takes a second. A scope below 1 checks nothing.
+    public static func explore<A: Arbiter>(
+        _ arbiter: A.Type, scope: Int = 3, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(ConformanceFailure) {
+        let settings = Fuzzer.Settings(seed: 0, runs: 0, arbiter: .swift(arbiter))
+        let fuzzer = Explorer.run(scope: scope, settings: settings, jobs: max(1, jobs)) { _ in true }.fuzzer
+        guard fuzzer.failedRuns > 0 else { return }
+        throw ConformanceFailure(
+            scenario: "explore scope \(scope), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "scenario")) failed",
+            violations: [], expectations: [], reproducers: reproducers(of: fuzzer, jobs: max(1, jobs)) { .explore(scope: scope, index: $0) })
+    }
+
+    /// Each broken check's smallest shrunk failure as the file `drivesim fuzz`
+    /// or `explore` writes: its name, its description with the `Replay:`
+    /// line, and matchers that pin what the reference does where the two part.
+    static func reproducers(
+        of fuzzer: Fuzzer, jobs: Int, origin: (Int) -> ReproducerFile.Origin
+    ) -> [ConformanceFailure.Reproducer] {
+        let arbiter = fuzzer.settings.arbiter
+        return Campaign.reproducers(of: fuzzer, candidates: 4, jobs: jobs).map { found -> ConformanceFailure.Reproducer in
+            let check = found.failure.violation.check, run = found.failure.run
+            // The shrunk file's own violation: its times are what the file shows.
+            let checked = arbiter.check(found.scenario)
+            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? found.failure.violation
+            let file = ReproducerFile.fileName(check: check, mutant: nil, origin: origin(run))
+            let ready = ReproducerFile.prepare(
+                found.scenario, check: check, violation: violation, arbiter: arbiter, origin: origin(run),
+                unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file, checked: checked)
+            let test = if case .explore = origin(run) { "replaysScenario\(run)" } else { "replaysRun\(run)" }
+            return .init(run: run, violation: violation.line, file: file,
+                replay: "@Test func \(test)() throws { \(arbiter.replay.line(file)) }",
+                json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
+        }
     }
 
     /// Replays a saved reproducer (or any scenario file) against `arbiter`,
@@ -134,7 +165,7 @@ public struct ConformanceScenario: Sendable, CustomStringConvertible {
 public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     /// A shrunk failure of a fuzz campaign.
     public struct Reproducer: Sendable {
-        /// The run of the campaign it came from.
+        /// The run of the campaign it came from (of an exploration, the scenario's index).
         public var run: Int
         /// The broken check on the shrunk scenario, e.g. `arbiter divergence at 00:01.000: …`.
         public var violation: String

@@ -103,6 +103,49 @@ import Testing
         }
     }
 
+    /// An arbiter with one rule broken by a millisecond, and the shrunk
+    /// reproducer its exploration throws: decoded, named as `explore` names it.
+    static func exploreReproducer<A: Arbiter>(_ arbiter: A.Type) throws -> (ConformanceFailure.Reproducer, Scenario) {
+        do {
+            try Conformance.explore(arbiter, scope: 2, jobs: 2)
+        } catch {
+            #expect(error.scenario.hasPrefix("explore scope 2, "))
+            let reproducer = try #require(error.reproducers.first)
+            return (reproducer, try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: reproducer.file))
+        }
+        throw ExploreSurvived()
+    }
+
+    struct ExploreSurvived: Error {}
+
+    @Test func anArbiterWithOneRuleBrokenByAMillisecondFailsExploreWithAReproducerThatReplays() throws {
+        for (name, found) in [
+            ("Wrapped<StrictWait>", try Self.exploreReproducer(Wrapped<StrictWait>.self)),
+            ("Wrapped<LooseWait>", try Self.exploreReproducer(Wrapped<LooseWait>.self)),
+            ("Wrapped<EarsEarly>", try Self.exploreReproducer(Wrapped<EarsEarly>.self)),
+        ] {
+            let (reproducer, scenario) = found
+            #expect(reproducer.file.contains("-explore-\(reproducer.run).json"), "\(name)")
+            #expect(scenario.name.hasPrefix("explore scenario \(reproducer.run): "), "\(name)")
+            #expect(scenario.description?.contains("Found by Conformance.explore(\(name).self, scope: 2), scenario \(reproducer.run)") == true)
+            #expect(reproducer.replay == "@Test func replaysScenario\(reproducer.run)() throws { try Conformance.replay(\(name).self, file: \"\(reproducer.file)\") }")
+            #expect(Shrinker.size(of: scenario) <= 2)
+            // Saved and replayed as its line says, it fails again; the faithful arbiter passes it.
+            let path = try Self.temporaryFolder() + "/" + reproducer.file
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
+            switch name {
+            case "Wrapped<StrictWait>": #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<StrictWait>.self, file: path) }
+            case "Wrapped<LooseWait>": #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<LooseWait>.self, file: path) }
+            default: #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<EarsEarly>.self, file: path) }
+            }
+            try Conformance.replay(Wrapped<Faithful>.self, file: path)
+        }
+    }
+
+    @Test func aFaithfulArbiterSurvivesExploringScope2() throws {
+        try Conformance.explore(Wrapped<Faithful>.self, scope: 2, jobs: 2)
+    }
+
     static func temporaryFolder() throws -> String {
         var template = Array((FileManager.default.temporaryDirectory.path + "/drivesim-kit-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

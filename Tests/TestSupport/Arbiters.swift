@@ -24,6 +24,10 @@ package protocol MutationChoice { static var fault: TalkArbiter.Fault? { get } }
 package enum Faithful: MutationChoice { package static var fault: TalkArbiter.Fault? { nil } }
 /// `short-wait` compared with `<`: a line waits only for a stretch with less than waitLimit left.
 package enum StrictWait: MutationChoice { package static var fault: TalkArbiter.Fault? { .waitLimitStrict } }
+/// `long-cut` 1 ms late: a line waits for a stretch with waitLimit + 1 ms left.
+package enum LooseWait: MutationChoice { package static var fault: TalkArbiter.Fault? { .waitLimitLoose } }
+/// `ears-closed` 1 ms short: the ears reopen 1 ms before the tail has passed.
+package enum EarsEarly: MutationChoice { package static var fault: TalkArbiter.Fault? { .earsEarly } }
 
 /// An arbiter that answers every request by starting a line that does not exist.
 public struct Impossible: Arbiter {

@@ -14,7 +14,7 @@ import Darwin
 package enum Drivesim {
     /// Every command, for help and suggestions.
     static let commands: [Command.Type] = [
-        RunCommand.self, CheckCommand.self, FuzzCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
+        RunCommand.self, CheckCommand.self, FuzzCommand.self, ExploreCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
         GenerateCommand.self, SchemaCommand.self, CompletionsCommand.self,
     ]
 

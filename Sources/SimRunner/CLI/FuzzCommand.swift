@@ -157,22 +157,24 @@ enum FuzzCommand: Command {
     /// workers), keeps the smallest result and writes it; returns what was
     /// written, per check.
     static func writeReproducers(
-        _ fuzzer: Fuzzer, folder: String, jobs: Int = 1, console: inout Console
+        _ fuzzer: Fuzzer, folder: String, jobs: Int = 1, console: inout Console,
+        origin: ((Int) -> ReproducerFile.Origin)? = nil
     ) -> [(Fuzzer.Failure, String?)] {
         var written: [(Fuzzer.Failure, String?)] = []
         for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
             let seed = fuzzer.settings.seed, arbiter = fuzzer.settings.arbiter
+            let found = origin?(failure.run) ?? .fuzz(seed: seed, run: failure.run)
             let check = failure.violation.check
             // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
             let checked = arbiter.check(reproducer.scenario)
             let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
-            let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, seed: seed, run: failure.run)
+            let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, origin: found)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
-                reproducer.scenario, check: check, violation: violation, arbiter: arbiter, seed: seed, run: failure.run,
+                reproducer.scenario, check: check, violation: violation, arbiter: arbiter, origin: found,
                 unshrunkSize: Shrinker.size(of: failure.scenario), file: name, checked: checked)
-            console.err("FAIL run \(failure.run) (seed \(seed)): \(check) at \(violation.t): \(violation.message)\n")
+            console.err("FAIL \(found.label): \(check) at \(violation.t): \(violation.message)\n")
             do {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)

@@ -56,46 +56,72 @@ public enum Campaign {
         }
     }
 
+    /// What a campaign checks, chunk by chunk: each chunk's runs (run index
+    /// and scenario), in run order, the chunks in order. A fuzz campaign's
+    /// chunk generates its runs from their seeds; an exploration's
+    /// (`Explorer`) enumerates them.
+    package struct Workload: Sendable {
+        /// How many chunks.
+        package var chunks: Int
+        /// The runs of chunk `i`, in run order.
+        package var runs: @Sendable (Int) -> [(index: Int, scenario: Scenario)]
+
+        /// A workload of `chunks` chunks.
+        package init(chunks: Int, runs: @escaping @Sendable (Int) -> [(index: Int, scenario: Scenario)]) {
+            self.chunks = chunks; self.runs = runs
+        }
+    }
+
+    /// The fuzz campaign of `settings`: its shard's runs in chunks of consecutive runs.
+    static func fuzzWorkload(_ settings: Fuzzer.Settings) -> Workload {
+        let chunks = chunks(settings)
+        return Workload(chunks: chunks.count) { i in
+            chunks[i].map { (index: $0, scenario: Fuzzer.scenario(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)) }
+        }
+    }
+
     /// Does the campaign of `settings` on `jobs` workers and merges it in run
     /// order. `poll` is called on the calling thread every 100 ms or so (after
     /// each chunk with one worker) with the progress so far; when it returns
     /// false, the workers finish the chunks they are on and stop.
     public static func run(_ settings: Fuzzer.Settings, jobs: Int, poll: (Progress) -> Bool) -> Outcome {
-        let chunks = chunks(settings)
+        run(settings, workload: fuzzWorkload(settings), jobs: jobs, poll: poll)
+    }
+
+    /// The same for any workload: its chunks checked with `settings`' arbiter on `jobs` workers, merged in order.
+    package static func run(_ settings: Fuzzer.Settings, workload: Workload, jobs: Int, poll: (Progress) -> Bool) -> Outcome {
         var fuzzer = Fuzzer(settings)
         #if canImport(Dispatch) && canImport(Synchronization)
         if jobs > 1, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            let board = Board<Fuzzer, Fuzzer>(items: chunks.count, whole: fuzzer) { $0.append($1) }
-            inParallel(jobs: jobs, board: board, work: { fuzz(settings, chunks[$0]) }) {
+            let board = Board<Fuzzer, Fuzzer>(items: workload.chunks, whole: fuzzer) { $0.append($1) }
+            inParallel(jobs: jobs, board: board, work: { check(settings, workload.runs($0)) }) {
                 board.read { Progress(runsDone: $0.runsDone, failedRuns: $0.failedRuns) }
             } poll: { poll($0) }
-            return Outcome(fuzzer: board.read { $0 }, stoppedEarly: board.mergedCount < chunks.count)
+            return Outcome(fuzzer: board.read { $0 }, stoppedEarly: board.mergedCount < workload.chunks)
         }
         #endif
         // One worker: the calling thread, chunk after chunk.
-        for (done, chunk) in chunks.enumerated() {
-            if done > 0, !poll(Progress(runsDone: fuzzer.runsDone, failedRuns: fuzzer.failedRuns)) {
+        for chunk in 0..<workload.chunks {
+            if chunk > 0, !poll(Progress(runsDone: fuzzer.runsDone, failedRuns: fuzzer.failedRuns)) {
                 return Outcome(fuzzer: fuzzer, stoppedEarly: true)
             }
-            fuzzer.append(fuzz(settings, chunk))
+            fuzzer.append(check(settings, workload.runs(chunk)))
         }
         return Outcome(fuzzer: fuzzer, stoppedEarly: false)
     }
 
-    /// One chunk of runs, by a fuzzer of its own.
-    static func fuzz(_ settings: Fuzzer.Settings, _ chunk: StrideTo<Int>) -> Fuzzer {
+    /// One chunk of runs, checked by a fuzzer of its own.
+    static func check(_ settings: Fuzzer.Settings, _ runs: [(index: Int, scenario: Scenario)]) -> Fuzzer {
         var fuzzer = Fuzzer(settings)
         guard let foretell = settings.arbiter.foretell else {
-            for index in chunk { fuzzer.run(index) }
+            for run in runs { fuzzer.run(run.index, run.scenario) }
             return fuzzer
         }
         // The arbiter is told each stretch of runs before they are checked (one exchange for many runs).
-        let indices = Array(chunk)
-        for start in stride(from: 0, to: indices.count, by: foretoldRuns) {
-            let runs = indices[start..<min(start + foretoldRuns, indices.count)]
-            let scenarios = runs.map { fuzzer.scenario(of: $0) }
-            foretell(scenarios)
-            for (index, scenario) in zip(runs, scenarios) { fuzzer.run(index, scenario) }
+        for start in stride(from: 0, to: runs.count, by: foretoldRuns) {
+            let part = runs[start..<min(start + foretoldRuns, runs.count)]
+            foretell(part.map(\.scenario))
+            for run in part { fuzzer.run(run.index, run.scenario) }
         }
         return fuzzer
     }

@@ -23,6 +23,36 @@ package enum ReproducerFile {
         return "\(slug(check))\(name)-seed-\(seed)-run-\(run).json"
     }
 
+    /// The file name of scenario `index` of an exploration (`drivesim explore`):
+    /// `<check>[-<mutant>]-explore-<index>.json`; the index is the same whatever the scope.
+    package static func fileName(check: Check, mutant: Mutant?, exploreIndex index: Int) -> String {
+        "\(slug(check))\(mutant.map { "-\($0.name)" } ?? "")-explore-\(index).json"
+    }
+
+    /// The file name of the failure of `check` found at `origin`.
+    package static func fileName(check: Check, mutant: Mutant?, origin: Origin) -> String {
+        switch origin {
+        case .fuzz(let seed, let run): return fileName(check: check, mutant: mutant, seed: seed, run: run)
+        case .explore(_, let index): return fileName(check: check, mutant: mutant, exploreIndex: index)
+        }
+    }
+
+    /// Where a failure was found.
+    package enum Origin: Sendable, Equatable {
+        /// Run `run` of the fuzz campaign of `seed`.
+        case fuzz(seed: UInt64, run: Int)
+        /// Scenario `index` of the exploration of `scope`.
+        case explore(scope: Int, index: Int)
+
+        /// `run 13 (seed 1)`, `scenario 13 (explore --scope 3)`.
+        package var label: String {
+            switch self {
+            case .fuzz(let seed, let run): return "run \(run) (seed \(seed))"
+            case .explore(let scope, let index): return "scenario \(index) (explore --scope \(scope))"
+            }
+        }
+    }
+
     /// A check in kebab case: `invariant-3`, `rule-barge-in`, `road-<check>`.
     package static func slug(_ check: Check) -> String {
         let text: String
@@ -81,11 +111,13 @@ package enum ReproducerFile {
             }
         }
 
-        /// What found run `run` of the campaign of `seed`.
-        func found(seed: UInt64, run: Int) -> String {
-            switch self {
-            case .cli(let options): return "drivesim fuzz --seed \(seed), run \(run)\(options)"
-            case .swift(let type): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
+        /// What found the failure at `origin`.
+        func found(_ origin: Origin) -> String {
+            switch (self, origin) {
+            case (.cli(let options), .fuzz(let seed, let run)): return "drivesim fuzz --seed \(seed), run \(run)\(options)"
+            case (.swift(let type), .fuzz(let seed, let run)): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
+            case (.cli(let options), .explore(let scope, let index)): return "drivesim explore --scope \(scope), scenario \(index)\(options)"
+            case (.swift(let type), .explore(let scope, let index)): return "Conformance.explore(\(type).self, scope: \(scope)), scenario \(index)"
             }
         }
     }
@@ -119,12 +151,24 @@ package enum ReproducerFile {
         _ small: Scenario, check: Check, violation: Violation, arbiter: ArbiterUnderTest,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String, checked: Verdict? = nil
     ) -> Scenario {
+        prepare(small, check: check, violation: violation, arbiter: arbiter, origin: .fuzz(seed: seed, run: run),
+                unshrunkSize: unshrunkSize, file: file, checked: checked)
+    }
+
+    /// The same for a failure found at `origin` (a fuzz run or an exploration's scenario).
+    package static func prepare(
+        _ small: Scenario, check: Check, violation: Violation, arbiter: ArbiterUnderTest,
+        origin: Origin, unshrunkSize: Int, file: String, checked: Verdict? = nil
+    ) -> Scenario {
         var out = small
-        out.name = "fuzz seed \(seed) run \(run): \(check)"
+        switch origin {
+        case .fuzz(let seed, let run): out.name = "fuzz seed \(seed) run \(run): \(check)"
+        case .explore(_, let index): out.name = "explore scenario \(index): \(check)"
+        }
         out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         let size = Shrinker.size(of: small)
         var text =
-            "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(seed: seed, run: run)); "
+            "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(origin)); "
             + "shrunk from \(unshrunkSize) to \(counted(size, "item")). Replay: \(arbiter.replay.line(file))."
         if let mutant = arbiter.mutant {
             text += " " + mutantNote(mutant)

@@ -1,0 +1,175 @@
+import SimClock
+import SimRunner
+import TalkArbiter
+
+/// Which outcomes of a scenario hinge on an order of same-instant inputs or
+/// on a millisecond (`drivesim explore --ties FILE`, docs/explore.md#ties).
+///
+/// SPEC 4.2 fixes the order of one instant by kind (completions, then
+/// stale lines, then requests, then replies, chunks and utterances), which
+/// the app decides; within a kind it falls back on the file's order, which
+/// no platform can promise: two lines requested in the same millisecond,
+/// two replies beginning in it. So each such group is run in every other
+/// order (the items' places in their list exchanged), and every input
+/// (a request, an expiry, a reply's beginning, a chunk, Dad starting, his
+/// answer's delay) moved 1 ms earlier and later. Each item's outcome (its
+/// events and their rules, without times or lengths) is compared with the
+/// scenario's as written; every difference is a `Change`. A variation that
+/// is not a valid scenario (Dad over himself, an expiry at the request) is
+/// skipped and counted.
+public struct TieReport: Sendable {
+    /// One outcome that changed.
+    public struct Change: Sendable, Equatable {
+        /// What changed it: `order g2, g1 at 00:02.000` or `g1 at +1 ms`.
+        public var under: String
+        /// The item whose outcome changed: a line, reply, stretch or utterance id.
+        public var item: String
+        /// Its outcome in the scenario as written.
+        public var was: String
+        /// Its outcome under the variation.
+        public var became: String
+    }
+
+    /// The orders run (other than the file's).
+    public private(set) var orders = 0
+    /// The shifts run.
+    public private(set) var shifts = 0
+    /// The variations skipped as not valid.
+    public private(set) var skipped = 0
+    /// Every changed outcome, variation by variation, items in file order.
+    public private(set) var changes: [Change] = []
+    /// The variations whose run broke a check, with the first violation.
+    public private(set) var broken: [(under: String, violation: Violation)] = []
+
+    /// Most items of one group whose orders are all run (6! = 720 orders).
+    public static let largestGroup = 6
+
+    /// The report of `scenario` (valid) with the reference arbiter, or `fault`'s.
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
+        let base = Self.outcomes(Simulation(scenario, fault: fault).timeline)
+        func run(_ variant: Scenario, under: String) {
+            guard variant.isValid else { skipped += 1; return }
+            let verdict = Verdict(variant, fault: fault)
+            if let first = verdict.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append((under, first)) }
+            let outcomes = Self.outcomes(verdict.simulation.timeline)
+            for (item, was) in base {
+                let became = outcomes.first { $0.item == item }?.story ?? "nothing"
+                if became != was { changes.append(Change(under: under, item: item, was: was, became: became)) }
+            }
+        }
+        for (label, variant) in Self.orders(of: scenario) { orders += 1; run(variant, under: label) }
+        for (label, variant) in Self.shifts(of: scenario) { shifts += 1; run(variant, under: label) }
+    }
+
+    /// Each item's outcome: its events but the request, in order (kind, rule, what it waited
+    /// for or was cut by), without times or lengths; Dad's says whether he
+    /// was heard, lost or partly heard. Items in the roster's order.
+    static func outcomes(_ timeline: Timeline) -> [(item: String, story: String)] {
+        var order: [String] = [], stories: [String: [String]] = [:]
+        func add(_ item: String?, _ text: String) {
+            guard let item else { return }
+            if stories[item] == nil { order.append(item) }
+            stories[item, default: []].append(text)
+        }
+        for event in timeline.events {
+            func field(_ f: Field) -> String? {
+                switch timeline.value(of: f, in: event) {
+                case .string(let text): return text
+                case let value?: return value.description
+                case nil: return nil
+                }
+            }
+            let name = event.kind.rawValue
+            switch event.what {
+            case .guidanceRequested: continue
+            case .guidanceWaiting: add(field(.line), "\(name) (\(field(.rule) ?? "")\(field(.stretch).map { ", " + $0 } ?? ""))")
+            case .guidanceStarted, .guidanceEnded: add(field(.line), name)
+            case .guidanceDropped: add(field(.line), "\(name) (\(field(.rule) ?? ""))")
+            case .replyQueued, .replyBegan, .replyEnded: add(field(.reply), name)
+            case .replyAbandoned: add(field(.reply), "\(name) (\(field(.rule) ?? ""))")
+            case .stretchStarted, .stretchEnded: add(field(.stretch), name)
+            case .stretchCut: add(field(.stretch), "\(name) (\(field(.rule) ?? ""), by \(field(.by) ?? ""))")
+            case .dadStarted: add(field(.utterance), name)
+            case .dadEnded(_, let heard, let lost):
+                add(field(.utterance), "\(name) (\(heard == 0 ? "lost" : lost == 0 ? "heard" : "partly heard"))")
+            case .earsClosed, .earsOpened, .road: continue
+            }
+        }
+        return order.map { ($0, stories[$0, default: []].joined(separator: ", ")) }
+    }
+
+    /// Every other order of each group of lines requested, and of replies
+    /// beginning, in one instant: the group's items exchanged in their places
+    /// in the list, every permutation but the file's, groups of up to
+    /// `largestGroup` items.
+    static func orders(of scenario: Scenario) -> [(String, Scenario)] {
+        var out: [(String, Scenario)] = []
+        for (t, places) in groups(scenario.guidance.map(\.at)) {
+            for order in permutations(places.count).dropFirst() {
+                var variant = scenario
+                for (k, place) in places.enumerated() { variant.guidance[place] = scenario.guidance[places[order[k]]] }
+                out.append(("order \(places.map { variant.guidance[$0].id }.joined(separator: ", ")) at \(t)", variant))
+            }
+        }
+        for (t, places) in groups(scenario.replies.map(\.at)) {
+            for order in permutations(places.count).dropFirst() {
+                var variant = scenario
+                for (k, place) in places.enumerated() { variant.replies[place] = scenario.replies[places[order[k]]] }
+                out.append(("order \(places.map { variant.replies[$0].id }.joined(separator: ", ")) at \(t)", variant))
+            }
+        }
+        return out
+    }
+
+    /// The places of the items that share an instant, two to `largestGroup` of them, by instant.
+    static func groups(_ times: [SimTime]) -> [(SimTime, [Int])] {
+        var out: [(SimTime, [Int])] = []
+        for (i, t) in times.enumerated() {
+            if let k = out.firstIndex(where: { $0.0 == t }) { out[k].1.append(i) } else { out.append((t, [i])) }
+        }
+        return out.filter { (2...largestGroup).contains($0.1.count) }.sorted { $0.0 < $1.0 }
+    }
+
+    /// Every permutation of `0..<n`, the identity first, in lexicographic order.
+    static func permutations(_ n: Int) -> [[Int]] {
+        guard n > 1 else { return [Array(0..<n)] }
+        return (0..<n).flatMap { first in
+            permutations(n - 1).map { rest in [first] + rest.map { $0 >= first ? $0 + 1 : $0 } }
+        }
+    }
+
+    /// Every input moved 1 ms earlier and 1 ms later, one at a time.
+    static func shifts(of scenario: Scenario) -> [(String, Scenario)] {
+        var out: [(String, Scenario)] = []
+        for delta: Int64 in [-1, 1] {
+            let ms = SimTime(ms: delta), sign = delta < 0 ? "-1 ms" : "+1 ms"
+            func add(_ label: String, _ change: (inout Scenario) -> Void) {
+                var variant = scenario
+                change(&variant)
+                out.append(("\(label) \(sign)", variant))
+            }
+            for i in scenario.guidance.indices {
+                add("\(scenario.guidance[i].id) requested") { $0.guidance[i].at = $0.guidance[i].at + ms }
+                if scenario.guidance[i].expires != nil {
+                    add("\(scenario.guidance[i].id) expires") { $0.guidance[i].expires = $0.guidance[i].expires.map { $0 + ms } }
+                }
+            }
+            for i in scenario.replies.indices {
+                add("\(scenario.replies[i].id) begins") { $0.replies[i].at = $0.replies[i].at + ms }
+                for k in scenario.replies[i].stretches.indices {
+                    add("\(scenario.replies[i].stretches[k].id) ready") { $0.replies[i].stretches[k].ready = $0.replies[i].stretches[k].ready + ms }
+                }
+            }
+            for i in scenario.dad.indices {
+                add("\(scenario.dad[i].id) starts") { $0.dad[i].at = $0.dad[i].at + ms }
+                if let reply = scenario.dad[i].reply {
+                    add("\(reply.id) after") { $0.dad[i].reply?.after = reply.after + ms }
+                    for k in reply.stretches.indices {
+                        add("\(reply.stretches[k].id) ready") { $0.dad[i].reply?.stretches[k].ready = reply.stretches[k].ready + ms }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
