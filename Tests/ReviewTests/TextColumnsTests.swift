@@ -1,4 +1,6 @@
 import Foundation
+@testable import Review
+import SimRunner
 import TestSupport
 import Testing
 
@@ -52,5 +54,39 @@ import Testing
             return i
         })
         #expect(second.count == 1, "\(rows.map { String($0) })")
+    }
+}
+
+/// The text timeline as a story (issue 24): routine road events folded, each fold counted.
+@Suite struct StoryTests {
+    @Test func runsOfRoutineRoadEventsAreFoldedAndCounted() throws {
+        let scenario = try Fixtures.scenario("road/highway-120")
+        let timeline = try Simulation(scenario).timeline
+        let full = timeline.text.split(separator: "\n"), story = timeline.story.split(separator: "\n")
+        #expect(story.count < full.count / 3, "\(story.count) of \(full.count) lines")
+        // Every event that is not routine keeps its line; the folds count the rest, none lost.
+        func words(_ s: String) -> [String] { s.split(separator: " " as Character).map(String.init) }
+        let storyWords = Set(story.map { words(String($0)) })
+        let kept = timeline.events.filter { !Timeline.routine($0) }.map { words(timeline.line(for: $0)) }
+        #expect(kept.allSatisfy { storyWords.contains($0) })
+        var folded = 0
+        for line in story where line.contains("  folded  ") {
+            for part in line.split(separator: ",").dropLast() {
+                folded += Int(part.split(separator: " ").first { Int($0) != nil } ?? "0") ?? 0
+            }
+        }
+        let shown = story.filter { !$0.contains("  folded  ") }.count - 1  // less the header
+        #expect(folded + shown == timeline.events.count)
+    }
+
+    @Test func runAllShowsEveryEventAndTheDefaultFolds() throws {
+        let file = Fixtures.path("Scenarios/road/highway-120.json")
+        let (_, folded, _) = Fixtures.drivesim("run", file)
+        let (_, all, _) = Fixtures.drivesim("run", file, "--all")
+        #expect(all == (try Simulation(try Fixtures.scenario("road/highway-120")).timeline.text))
+        #expect(folded.contains("  folded  ") && !all.contains("  folded  "))
+        // A talk-only timeline has nothing routine: the story is the text.
+        let talk = try Simulation(try Fixtures.scenario("barge-in")).timeline
+        #expect(talk.story == talk.text)
     }
 }

@@ -171,7 +171,7 @@ enum DemoCommand {
             throw .invalidScenario(error)
         }
         let verdict = Verdict(scenario, fault: nil)
-        console.out(verdict.simulation.timeline.text)
+        console.out(verdict.simulation.timeline.story)
         if !verdict.passed { console.err(verdict.report) }
         return verdict.passed ? 0 : 1
     }

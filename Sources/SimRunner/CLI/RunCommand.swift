@@ -11,11 +11,11 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"]
-    static let flags = ["--timeline-only"]
+    static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
     static let promptFormats = ["text", "json"]
     static var help: String {
@@ -43,6 +43,9 @@ enum RunCommand: Command {
           --to <seconds>          Show up to this time (text and json: events at or before it).
           --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
                                   road, link (the road's reports).
+          --all                   text: show every event; by default each run of three or more
+                                  routine road events (a trusted fix arrived, a report sent or
+                                  delivered) is folded into one line with their counts.
           --mutant <name>         Use a deliberately broken arbiter or road, to replay a reproducer
                                   that 'drivesim fuzz --mutant' wrote.
           --arbiter <command>     Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).
@@ -73,7 +76,7 @@ enum RunCommand: Command {
                 .unknownValue(option: "--format", value: named, allowed: formats, suggestion: suggestion(for: named, among: formats)))
         }
         let width = try args.integer("--width", in: 20...1_000_000)
-        let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args))
+        let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args), folded: !args.has("--all"))
         if let from = window.from, let to = window.to, from >= to {
             throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
         }

@@ -332,10 +332,12 @@ public struct ReviewWindow: Sendable, Equatable {
     public var to: SimTime?
     /// The families shown.
     public var only: EventFamilies
+    /// Whether the text folds runs of routine road events (`Timeline.story`; `run --all` shows them).
+    public var folded: Bool
 
-    /// A window from `from` to `to` showing the families in `only`.
-    public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all) {
-        self.from = from; self.to = to; self.only = only
+    /// A window from `from` to `to` showing the families in `only`, its routine road events folded in the text.
+    public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all, folded: Bool = true) {
+        self.from = from; self.to = to; self.only = only; self.folded = folded
     }
 
     /// Whether the window is the whole timeline, every family.

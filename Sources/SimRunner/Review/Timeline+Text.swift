@@ -18,7 +18,26 @@ import SimRunner
 /// display width (a Korean syllable takes two columns), so columns hold.
 extension Timeline {
     /// The whole timeline, a header line and one line per event.
-    public var text: String {
+    public var text: String { text(folding: false) }
+
+    /// The timeline as its story: each run of at least `Timeline.foldedRun`
+    /// routine road events in a row (a trusted fix arrived, a report sent or
+    /// delivered: a drive's steady heartbeat) folded into one line that says
+    /// how many of each, from when until when; every other event as `text`.
+    public var story: String { text(folding: true) }
+
+    /// The fewest routine road events in a row that `story` folds.
+    public static let foldedRun = 3
+
+    /// Whether an event is routine: a trusted fix arrived, a report sent or delivered.
+    static func routine(_ event: TimelineEvent) -> Bool {
+        switch event.what {
+        case .road(.fixArrived(_, _, true)), .road(.reportSent), .road(.reportDelivered): return true
+        default: return false
+        }
+    }
+
+    func text(folding: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(events.count * 72 + scenario.utf8.count + 4)
         out.append(utf8: "# ")
@@ -28,11 +47,40 @@ extension Timeline {
         // The verb column is as wide as the longest verb in the timeline needs:
         // a talk timeline keeps 15, a road timeline's `report delivered` widens it for every line.
         let columns = events.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
-        for event in events {
-            writeLine(event, timeWidth: width, columns: columns, into: &out)
+        var i = 0
+        while i < events.count {
+            var end = i
+            if folding { while end < events.count, Self.routine(events[end]) { end += 1 } }
+            if end - i >= Self.foldedRun {
+                writeFolded(events[i..<end], timeWidth: width, verbWidth: columns == TextLayout.wideColumns ? TextLayout.roadVerbWidth : TextLayout.talkVerbWidth, into: &out)
+                i = end
+            } else {
+                writeLine(events[i], timeWidth: width, columns: columns, into: &out)
+                i += 1
+            }
             out.append(UInt8(ascii: "\n"))
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One line for a run of routine events: `00:00.200  road  folded  12 fixes arrived, 12 reports sent, 12 delivered, to 00:11.500`.
+    func writeFolded(_ run: ArraySlice<TimelineEvent>, timeWidth: Int, verbWidth: Int, into out: inout [UInt8]) {
+        var fixes = 0, sent = 0, delivered = 0
+        for event in run {
+            switch event.what {
+            case .road(.fixArrived): fixes += 1
+            case .road(.reportSent): sent += 1
+            default: delivered += 1
+            }
+        }
+        let first = run.first!.t, last = run.last!.t
+        out.append(spaces: timeWidth - Self.timeWidth(first))
+        out.append(time: first)
+        out.append(utf8: "  \(pad("road", 8))  \(pad("folded", verbWidth))  ")
+        let parts = [fixes > 0 ? counted(fixes, "fix arrived", "fixes arrived") : nil, sent > 0 ? counted(sent, "report sent", "reports sent") : nil,
+                     delivered > 0 ? "\(delivered) delivered" : nil]
+        out.append(utf8: parts.compactMap { $0 }.joined(separator: ", ") + ", to ")
+        out.append(time: last)
     }
 
     /// `s` escaped to one safe line (see `append(escaped:)`), for names from the input in headings.

@@ -33,7 +33,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
     public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
         switch self {
-        case .text: return window.selecting(timeline).text
+        case .text: return window.folded ? window.selecting(timeline).story : window.selecting(timeline).text
         case .json: return window.selecting(timeline).json
         case .lanes: return timeline.lanesChart(width: width ?? 80, window: window)
         case .svg: return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
