@@ -71,14 +71,7 @@ enum ExploreCommand: Command {
         var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        if let external {
-            // One process, one worker: its scenarios are one conversation.
-            jobs = 1
-            settings.arbiter = .custom(
-                name: "the arbiter '\(external.command)'", replay: external.replayOptions,
-                foretell: { external.foretell($0, differential: true) }
-            ) { external.verdict($0, differential: true) }
-        }
+        if let external { FuzzCommand.use(external, in: &settings, jobs: &jobs) }
         let out = args.value("--out") ?? "explore-failures"
         if args.value("--out") != nil { try FuzzCommand.prepare(folder: out) }
 
@@ -148,21 +141,6 @@ enum ExploreCommand: Command {
 
     /// The failed scenarios per check, the rules the grid made fire, and the reproducers.
     static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
-        var text = ""
-        if fuzzer.failedRuns > 0 {
-            text += "failed scenarios per check:\n"
-            for check in Check.all + [.arbiter(.process)] where fuzzer.failuresPerCheck[check] != nil {
-                text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
-            }
-        }
-        text += "rules fired:\n"
-        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule])\n" }
-        if !reproducers.isEmpty {
-            text += "reproducers (the smallest of the first \(FuzzCommand.candidates) failures of each check):\n"
-            for (failure, file) in reproducers {
-                text += "  scenario \(failure.run): \(failure.violation.check) -> \(file ?? "not written")\n"
-            }
-        }
-        console.out(text)
+        console.out(FuzzCommand.tally(fuzzer, reproducers: reproducers, unit: "scenario", everyCheck: false))
     }
 }

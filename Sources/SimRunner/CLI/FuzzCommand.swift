@@ -80,14 +80,7 @@ enum FuzzCommand: Command {
         var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        if let external {
-            // One process, one worker: its runs are one conversation.
-            jobs = 1
-            settings.arbiter = .custom(
-                name: "the arbiter '\(external.command)'", replay: external.replayOptions,
-                foretell: { external.foretell($0, differential: true) }
-            ) { external.verdict($0, differential: true) }
-        }
+        if let external { use(external, in: &settings, jobs: &jobs) }
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
@@ -205,21 +198,42 @@ enum FuzzCommand: Command {
     static let candidates = 8
 
     static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
-        var text = "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
-        text += "failed runs per check:\n"
-        // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
-        for check in Check.all + [.arbiter(.process)] where fuzzer.failuresPerCheck[check] != nil || !check.isArbiterCheck {
-            text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
+        console.out("\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
+            + tally(fuzzer, reproducers: reproducers, unit: "run", everyCheck: true))
+    }
+
+    /// A plugged-in arbiter's process as the campaign's arbiter, compared with
+    /// the reference, on one worker: its runs are one conversation.
+    static func use(_ external: ArbiterProcess, in settings: inout Fuzzer.Settings, jobs: inout Int) {
+        jobs = 1
+        settings.arbiter = .custom(
+            name: "the arbiter '\(external.command)'", replay: external.replayOptions,
+            foretell: { external.foretell($0, differential: true) }
+        ) { external.verdict($0, differential: true) }
+    }
+
+    /// The failures per check (every check, or only those that failed), the
+    /// rules fired, and where each reproducer went: what `fuzz` and `explore`
+    /// print after their counts, a failure named as one `unit` ("run 12").
+    static func tally(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], unit: String, everyCheck: Bool) -> String {
+        var text = ""
+        if everyCheck || fuzzer.failedRuns > 0 {
+            text += "failed \(unit)s per check:\n"
+            // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
+            for check in Check.all + [.arbiter(.process)]
+            where fuzzer.failuresPerCheck[check] != nil || (everyCheck && !check.isArbiterCheck) {
+                text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
+            }
         }
         text += "rules fired:\n"
         for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule])\n" }
         if !reproducers.isEmpty {
             text += "reproducers (the smallest of the first \(candidates) failures of each check):\n"
             for (failure, file) in reproducers {
-                text += "  run \(failure.run): \(failure.violation.check) -> \(file ?? "not written")\n"
+                text += "  \(unit) \(failure.run): \(failure.violation.check) -> \(file ?? "not written")\n"
             }
         }
-        console.out(text)
+        return text
     }
 }
 
