@@ -251,16 +251,26 @@ private var passingTimeline: String {
         #expect(String(decoding: buffer.prefix(max(0, got)), as: UTF8.self) == "through")
     }
 
+    /// With `mode`, writing `target` is refused by the bits of `role`.
+    func expectRefused(_ target: String, mode: UInt32, for role: WriteProblem.Writer, sourceLocation: SourceLocation = #_sourceLocation) {
+        chmod(target, mode_t(mode))
+        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: mode, for: role)), sourceLocation: sourceLocation) {
+            try FileSystem.write(Array("x".utf8), to: target)
+        }
+    }
+
+    /// With `mode`, writing `target` replaces it.
+    func expectWritten(_ target: String, mode: UInt32) throws {
+        chmod(target, mode_t(mode))
+        try FileSystem.write(Array("new".utf8), to: target)
+        #expect(try contents(target) == "new")
+    }
+
     @Test func outReadsTheOwnersBitsOfItsOwnFileEvenWhenOthersMayWrite() throws {
         let folder = try Fixtures.temporaryFolder()
         let target = Fixtures.write("keep", "mine.txt", in: folder)
-        chmod(target, 0o466)
-        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o466, for: .owner))) {
-            try FileSystem.write(Array("x".utf8), to: target)
-        }
-        chmod(target, 0o600)
-        try FileSystem.write(Array("new".utf8), to: target)
-        #expect(try contents(target) == "new")
+        expectRefused(target, mode: 0o466, for: .owner)
+        try expectWritten(target, mode: 0o600)
     }
 
     /// A file of another uid: only root can make one (chown), and root is judged by the bits too.
@@ -270,19 +280,11 @@ private var passingTimeline: String {
         let target = Fixtures.write("keep", "theirs.txt", in: folder)
         // Another owner, another group: the others' bits decide.
         try #require(chown(target, 4242, 4242) == 0)
-        chmod(target, 0o664)
-        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o664, for: .others))) {
-            try FileSystem.write(Array("x".utf8), to: target)
-        }
+        expectRefused(target, mode: 0o664, for: .others)
         // Another owner, our group: the group's bits decide, the owner's do not matter.
         try #require(chown(target, 4242, getegid()) == 0)
-        chmod(target, 0o646)
-        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: 0o646, for: .group))) {
-            try FileSystem.write(Array("x".utf8), to: target)
-        }
-        chmod(target, 0o464)
-        try FileSystem.write(Array("new".utf8), to: target)
-        #expect(try contents(target) == "new")
+        expectRefused(target, mode: 0o646, for: .group)
+        try expectWritten(target, mode: 0o464)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["theirs.txt"], "no temporary file left")
     }
 

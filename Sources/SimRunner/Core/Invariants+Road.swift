@@ -90,6 +90,7 @@ extension Invariants {
         var lastUsedTaken: SimTime? = nil
         var lastUsedHonest = true
         let truth = RoadTruth(road)
+        let arrivals = arrivals(roster)
         lazy var dropped = droppedFixes(timeline)
         for event in timeline.events {
             switch event.what {
@@ -110,7 +111,7 @@ extension Invariants {
                 // The driver hears a line `outputLatency` after it plays; "You
                 // have arrived" is meant to be heard there (`passed-truth` sees it is not early).
                 let heard = event.t + road.guidance.outputLatency
-                let arrival = isNow && roster.road.maneuvers.first { $0.id == maneuver }?.turn == .arrive
+                let arrival = isNow && arrivals.contains(maneuver)
                 if let pass = passed[maneuver], heard > pass, !unknown.contains(line), !arrival,
                    !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,

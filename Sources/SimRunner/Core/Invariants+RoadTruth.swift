@@ -143,10 +143,11 @@ extension Invariants {
         var lastArrivedTaken: SimTime? = nil
         var lastArrived: FixIndex? = nil
         let dropped = droppedFixes(timeline)
+        let arrivals = arrivals(roster)
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
-            case .guidanceStarted(let l) where roster.stage(of: l) == .now && arrival(l, roster):
+            case .guidanceStarted(let l) where roster.stage(of: l) == .now && roster.lines[l.int].maneuver.map(arrivals.contains) == true:
                 // "You have arrived" is heard only once the car is truly within `arrivedWithin`
                 // of the destination, and what its fixes explain (as for a pass: a jump, or a
                 // stale position, excuses it).
@@ -352,10 +353,9 @@ extension Invariants {
         return out
     }
 
-    /// Whether generated line `l` is an arrival's (its maneuver is an `arrive`).
-    static func arrival(_ l: LineIndex, _ roster: Roster) -> Bool {
-        guard let id = roster.lines[l.int].maneuver else { return false }
-        return roster.road.maneuvers.contains { $0.id == id && $0.turn == .arrive }
+    /// The ids of the road's `arrive` maneuvers: a line for one is said at the destination.
+    static func arrivals(_ roster: Roster) -> Set<String> {
+        Set(roster.road.maneuvers.lazy.filter { $0.turn == .arrive }.map(\.id))
     }
 
     /// The least fixes `a` and `b` can lie apart beyond both their
