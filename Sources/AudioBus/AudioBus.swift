@@ -17,7 +17,7 @@ public struct AudioBus: Sendable {
     private var talkPlaying: Int?
     /// When the ears were open: the current open stretch runs to `Int64.max`
     /// ms until they close, so an utterance's heard time is one measure.
-    private var earsOpen = IntervalSet([SimInterval(.zero, .endOfTime)])
+    private var earsOpen = IntervalSet.always
     private var earsAreOpen = true
     private var speech: Speech?
 

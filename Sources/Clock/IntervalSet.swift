@@ -11,6 +11,9 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     /// The empty set.
     @inlinable public init() {}
 
+    /// Every time from zero on: `[0, endOfTime)`.
+    public static let always = IntervalSet([SimInterval(.zero, .endOfTime)])
+
     /// The times held by any of `intervals`, in any order, overlapping or not.
     /// - Complexity: O(n log n), O(n) if they are already sorted by start.
     @inlinable public init<S: Sequence>(_ intervals: S) where S.Element == SimInterval {

@@ -97,10 +97,14 @@ struct RoadPlanner {
 
     /// A deliberately broken road (`RoadFault`), for mutation testing; nil plans it as documented.
     let fault: RoadFault?
+    /// When the app measures, and when Dad's guidance runs (nil: always), as sets.
+    let measuringTimes: IntervalSet, guidingTimes: IntervalSet?
 
     init(_ road: RoadSetup, fault: RoadFault? = nil) throws(RoadSetup.Problem) {
         self.road = road
         self.fault = fault
+        measuringTimes = road.measuringTimes
+        guidingTimes = road.guidingTimes
         let route = try road.placedRoute()
         self.route = route
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
@@ -115,12 +119,12 @@ struct RoadPlanner {
         plan.maneuvers = route.maneuvers
     }
 
-    func guiding(_ t: SimTime) -> Bool { road.segments?.holds(t) ?? true }
+    func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }
     /// The end of the guidance segment holding `t` (nil without segments: guidance never ends).
-    func segmentEnd(at t: SimTime) -> SimTime? { road.segments?.first { $0.contains(t) }?.to }
+    func segmentEnd(at t: SimTime) -> SimTime? { road.segments?.first { $0.contains(t) }?.end }
     /// The first segment edge (a start or an end) after `t`, if any.
     func nextSegmentEdge(after t: SimTime) -> SimTime? {
-        road.segments?.lazy.flatMap { [$0.from, $0.to] }.filter { $0 > t }.min()
+        road.segments?.lazy.flatMap { [$0.start, $0.end] }.filter { $0 > t }.min()
     }
 
     mutating func add(_ t: SimTime, _ what: RoadEvent.What, rank: UInt8 = 1) {
@@ -169,11 +173,11 @@ struct RoadPlanner {
             let fixes = road.generatedFixes(generator, on: route, trajectory: trajectory)
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             // When In Use: a fix taken just before measuring paused that would arrive after it never arrives.
-            return road.background.isEmpty ? fixes : fixes.filter { road.measuring(at: $0.arrives) }
+            return road.background.isEmpty ? fixes : fixes.filter { measuringTimes.contains($0.arrives) }
         case .recorded(let list):
             plan.fixCount = list.count
             return list.enumerated().compactMap { i, r in
-                road.measuring(at: r.taken) && road.measuring(at: r.arrives)
+                measuringTimes.contains(r.taken) && measuringTimes.contains(r.arrives)
                     ? Fix(index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
                           accuracy: r.accuracy, speed: r.speed, course: r.course, truth: r.truth.map(route.projection.project))
                     : nil
@@ -183,12 +187,12 @@ struct RoadPlanner {
 
     /// Measuring paused and resumed (background outside a segment), segments started and ended.
     mutating func appRecords(until end: SimTime) {
-        var edges = road.background.flatMap { [$0.from, $0.to] } + (road.segments ?? []).flatMap { [$0.from, $0.to] }
+        var edges = road.background.flatMap { [$0.start, $0.end] } + (road.segments ?? []).flatMap { [$0.start, $0.end] }
         edges.append(.zero)
         edges.sort()
         var measured = true
         for t in edges {
-            let now = road.measuring(at: t)
+            let now = measuringTimes.contains(t)
             if now != measured {
                 add(t, now ? .measuringResumed : .measuringPaused(reason: .background))
                 if !now { pauses.append(t) }
@@ -196,8 +200,8 @@ struct RoadPlanner {
             }
         }
         for segment in road.segments ?? [] {
-            add(segment.from, .segmentStarted)
-            add(segment.to, .segmentEnded, rank: 0)
+            add(segment.start, .segmentStarted)
+            add(segment.end, .segmentEnded, rank: 0)
         }
     }
 

@@ -169,13 +169,13 @@ private struct RoadValidation {
         if !(least...most).contains(t) { throw fail(.timeOutOfRange(least...most), path) }
     }
 
-    func window(_ w: TimeWindow, _ path: [Step]) throws(RoadSetup.Problem) {
-        try time(w.from, path + [.key("from")])
-        try time(w.to, path + [.key("to")])
-        if w.to <= w.from { throw fail(.emptyWindow, path + [.key("to")]) }
+    func window(_ w: SimInterval, _ path: [Step]) throws(RoadSetup.Problem) {
+        try time(w.start, path + [.key("from")])
+        try time(w.end, path + [.key("to")])
+        if w.end <= w.start { throw fail(.emptyWindow, path + [.key("to")]) }
     }
 
-    func windows(_ list: [TimeWindow], _ path: [Step]) throws(RoadSetup.Problem) {
+    func windows(_ list: [SimInterval], _ path: [Step]) throws(RoadSetup.Problem) {
         for (i, w) in list.enumerated() { try window(w, path + [.index(i)]) }
     }
 

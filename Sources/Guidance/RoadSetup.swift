@@ -19,9 +19,9 @@ public struct RoadSetup: Sendable, Equatable {
     /// The link that reports fixes to the routing service (`link`: latency, freshness, outages).
     public var link = LocationLink()
     /// When the app is in the background.
-    public var background: [TimeWindow] = []
+    public var background: [SimInterval] = []
     /// When Dad's guidance segments run; nil means one segment for the whole drive.
-    public var segments: [TimeWindow]? = nil
+    public var segments: [SimInterval]? = nil
     /// How the route follower trusts fixes and decides off route (`follow`).
     public var follow = RouteFollower.Settings()
     /// The stages' leads, margins and speech rates (`guidance`), in `language`.
@@ -79,12 +79,12 @@ public struct RoadSetup: Sendable, Equatable {
     /// The car beside its route for a while (a wrong turn and back).
     public struct Detour: Sendable, Equatable {
         /// When the car is beside the route; it drives off at the start and is back at the end.
-        public var window: TimeWindow
+        public var window: SimInterval
         /// How far beside the route, meters (-10,000...10,000; right of the route is positive).
         public var offset: Double
 
         /// The car `offset` meters beside the route during `window`.
-        public init(window: TimeWindow, offset: Double) { self.window = window; self.offset = offset }
+        public init(window: SimInterval, offset: Double) { self.window = window; self.offset = offset }
 
         /// How fast the car moves sideways leaving and rejoining the route, m/s.
         public static let lateralSpeed = 8.0
@@ -96,7 +96,7 @@ public struct RoadSetup: Sendable, Equatable {
             guard window.contains(t) else { return 0 }
             let ramp = abs(offset) / Detour.lateralSpeed * 1000
             guard ramp >= 1 else { return offset }
-            let u = min(1, Double((t - window.from).ms) / ramp, Double((window.to - t).ms) / ramp)
+            let u = min(1, Double((t - window.start).ms) / ramp, Double((window.end - t).ms) / ramp)
             return offset * u
         }
     }
@@ -145,9 +145,15 @@ extension RoadSetup {
         return points.isEmpty ? nil : TrueTrack(points: points)
     }
 
-    /// Whether the app measures at `t`: outside `background`, or inside a
-    /// guidance segment (When In Use).
-    public func measuring(at t: SimTime) -> Bool { !background.holds(t) || (segments?.holds(t) ?? true) }
+    /// When the app measures: outside `background`, or inside a guidance
+    /// segment (When In Use). Every instant when there are no segments.
+    public var measuringTimes: IntervalSet {
+        guard let segments else { return .always }
+        return IntervalSet.always.subtracting(IntervalSet(background).subtracting(IntervalSet(segments)))
+    }
+
+    /// When Dad's guidance runs: inside a segment; nil for the whole drive.
+    public var guidingTimes: IntervalSet? { segments.map { IntervalSet($0) } }
 
     /// The fixes `generator` makes on this drive, in the order taken: none
     /// while measuring is paused, lost ones left out, each with its truth
@@ -155,7 +161,7 @@ extension RoadSetup {
     /// measures these; the checks and the map read the same ones.
     public func generatedFixes(_ generator: FixGenerator, on route: Route, trajectory: Trajectory) -> [Fix] {
         generator.fixes(
-            along: route, trajectory: trajectory, measuring: measuring(at:),
+            along: route, trajectory: trajectory, measuring: measuringTimes,
             detour: { t in drive?.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
     }
 }

@@ -43,9 +43,9 @@ public struct FixGenerator: Sendable, Equatable {
     /// The chance in 100 that a fix is never delivered.
     public var dropPercent = 0
     /// Windows in which the receiver has no fix at all (tunnels).
-    public var gaps: [TimeWindow] = []
+    public var gaps: [SimInterval] = []
     /// Windows in which fixes arrive late, with the extra delay.
-    public var late: [(window: TimeWindow, delay: SimTime)] = []
+    public var late: [(window: SimInterval, delay: SimTime)] = []
     /// The Gauss–Markov time constant τ; nil for independent uniform noise.
     public var correlation: SimTime? = nil
     /// Parts of the route with their own accuracy and noise.
@@ -112,15 +112,16 @@ public struct FixGenerator: Sendable, Equatable {
     /// The fixes of a drive, in the order they were taken, from the car's
     /// start until a few seconds after it arrives.
     /// - Parameters:
-    ///   - measuring: whether the app measures at a time (When In Use).
+    ///   - measuring: when the app measures (When In Use).
     ///   - detour: the car's sideways offset at a time, meters (right of the route is positive).
     /// - Complexity: O(fixes × (stretches + jumps)).
     public func fixes(
-        along route: Route, trajectory: Trajectory, measuring: (SimTime) -> Bool, detour: (SimTime) -> Double
+        along route: Route, trajectory: Trajectory, measuring: IntervalSet = .always, detour: (SimTime) -> Double
     ) -> [Fix] {
         var random = SplitMix64(seed: seed)
         var second = SplitMix64(seed: seed ^ 0x5DEE_CE66_D1CE_4E5B)
         var out: [Fix] = []
+        let blind = IntervalSet(gaps)
         let end = trajectory.arrival + SimTime(ms: 3000)
         out.reserveCapacity(Int((end - trajectory.start).ms / max(every.ms, 1)) + 1)
         let phi = correlation.map { exp(-Double(every.ms) / Double(max($0.ms, 1))) } ?? 0
@@ -160,7 +161,7 @@ public struct FixGenerator: Sendable, Equatable {
                 pending.removeFirst()
                 displacement = displacement + direction * jump.along + Vector(x: direction.y, y: -direction.x) * jump.across
             }
-            guard measuring(t), !gaps.holds(t) else { continue }
+            guard measuring.contains(t), !blind.contains(t) else { continue }
             let side = detour(t)
             if side != 0 { point = point + route.projection.plane(Vector(x: direction.y, y: -direction.x) * side, at: point) }
             var arrives = t + delay + SimTime(ms: extra)

@@ -48,7 +48,9 @@ public struct LocationLink: Sendable, Equatable {
     /// A fix older than this is not reported, and a report that would land older times out.
     public var freshness: SimTime
     /// Windows in which the link is down.
-    public var outages: [TimeWindow]
+    public var outages: [SimInterval] { didSet { offline = IntervalSet(outages) } }
+    /// The outages as one set, for lookups by binary search.
+    var offline: IntervalSet
     /// When the report in flight lands or fails; the link is free from then on.
     public private(set) var busyUntil = SimTime.zero
     /// When the newest fix reported was taken.
@@ -58,8 +60,8 @@ public struct LocationLink: Sendable, Equatable {
 
     /// A link with the defaults of docs/scenario-format.md: 300 ms latency, 2 s freshness, no
     /// outages. Both spans lie within 0...1 h in a valid road (`RoadSetup.validate()`).
-    public init(latency: SimTime = SimTime(ms: 300), freshness: SimTime = SimTime(ms: 2000), outages: [TimeWindow] = []) {
-        self.latency = latency; self.freshness = freshness; self.outages = outages
+    public init(latency: SimTime = SimTime(ms: 300), freshness: SimTime = SimTime(ms: 2000), outages: [SimInterval] = []) {
+        self.latency = latency; self.freshness = freshness; self.outages = outages; offline = IntervalSet(outages)
     }
 
     /// Whether two links behave alike: equal settings (the state in flight is not compared).
@@ -72,13 +74,13 @@ public struct LocationLink: Sendable, Equatable {
     /// fails at the first of an outage's start and its freshness deadline
     /// (`taken + freshness`) that comes before it lands.
     public mutating func offer(taken: SimTime, at now: SimTime) -> Outcome {
-        if outages.holds(now) { return .dropped(.offline) }
+        if offline.contains(now) { return .dropped(.offline) }
         if now - taken > freshness { return .dropped(.stale) }
         if now < busyUntil { return .dropped(.busy) }
         if let last = lastReported, taken <= last { return .dropped(.outOfOrder) }
         lastReported = taken
         let lands = now + latency
-        let outage = fault == .linkThroughOutage ? nil : outages.lazy.filter { $0.from > now && $0.from <= lands }.map(\.from).min()
+        let outage = fault == .linkThroughOutage ? nil : outages.lazy.filter { $0.start > now && $0.start <= lands }.map(\.start).min()
         let deadline = taken + freshness
         if let outage, outage <= deadline {
             busyUntil = outage

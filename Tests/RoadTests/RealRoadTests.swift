@@ -201,7 +201,7 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
 
 @Suite struct HonestLinkTests {
     @Test func anOutageFailsTheReportInFlight() {
-        var link = LocationLink(latency: SimTime(ms: 800), outages: [TimeWindow(from: SimTime(ms: 30_500), to: SimTime(ms: 40_000))])
+        var link = LocationLink(latency: SimTime(ms: 800), outages: [SimInterval(SimTime(ms: 30_500), SimTime(ms: 40_000))])
         #expect(link.offer(taken: SimTime(ms: 30_000), at: SimTime(ms: 30_000)) == .failed(at: SimTime(ms: 30_500), reason: .interrupted))
         #expect(link.offer(taken: SimTime(ms: 31_000), at: SimTime(ms: 31_000)) == .dropped(.offline))
         #expect(link.offer(taken: SimTime(ms: 40_000), at: SimTime(ms: 40_000)) == .sent(delivered: SimTime(ms: 40_800)))
@@ -231,7 +231,7 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
     }
 
     func errors(_ g: FixGenerator) -> [Double] {
-        g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 }).map { f in
+        g.fixes(along: route, trajectory: trajectory, detour: { _ in 0 }).map { f in
             f.position.y - f.truth!.y
         }
     }
@@ -255,13 +255,13 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         var g = FixGenerator()
         g.noise = 0
         g.jumps = [.init(at: SimTime(ms: 30_000), along: 150, across: 0)]
-        let far = g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let far = g.fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
             .filter { ($0.position - $0.truth!).length > 100 }
         #expect(far.map(\.taken) == [SimTime(ms: 30_000)])
     }
 
     @Test func fixesCarryCourseWhileMovingAndNoneStanding() {
-        let fixes = FixGenerator().fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let fixes = FixGenerator().fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
         let moving = fixes.first { ($0.speed ?? 0) > 5 }!
         #expect(abs(moving.course! - 90) < 1e-6)  // east
         #expect(fixes.last!.course == nil)  // arrived
@@ -270,7 +270,7 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
     @Test func aStretchGivesItsOwnAccuracy() {
         var g = FixGenerator()
         g.stretches = [.init(from: 1_000, to: 2_000, accuracy: 40, noise: 10)]
-        let fixes = g.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let fixes = g.fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
         #expect(fixes.filter { $0.accuracy == 40 }.allSatisfy { $0.truth!.x >= 1_000 && $0.truth!.x < 2_000 })
         #expect(fixes.contains { $0.accuracy == 40 })
     }

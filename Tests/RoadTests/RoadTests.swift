@@ -174,10 +174,10 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         let route = try Route(points: [at(0, 0), at(2_000, 0)])
         let trajectory = Trajectory(profile: SpeedProfile(steps: [.init(from: 0, speed: 15)]), length: route.length, start: .zero)
         var generator = FixGenerator()
-        generator.gaps = [TimeWindow(from: SimTime(ms: 10_000), to: SimTime(ms: 20_000))]
+        generator.gaps = [SimInterval(SimTime(ms: 10_000), SimTime(ms: 20_000))]
         generator.jitter = SimTime(ms: 1_500)
-        let a = generator.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
-        let b = generator.fixes(along: route, trajectory: trajectory, measuring: { _ in true }, detour: { _ in 0 })
+        let a = generator.fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
+        let b = generator.fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
         #expect(a == b)
         #expect(!a.contains { (10_000..<20_000).contains($0.taken.ms) })
         #expect(a.contains { i in a.contains { $0.taken > i.taken && $0.arrives < i.arrives } }, "jitter reorders some arrivals")
@@ -187,7 +187,7 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
 @Suite struct LocationLinkTests {
     @Test func reportsAreDroppedNeverQueued() {
         var link = LocationLink(latency: SimTime(ms: 1_500), freshness: SimTime(ms: 2_000),
-                                outages: [TimeWindow(from: SimTime(ms: 10_000), to: SimTime(ms: 12_000))])
+                                outages: [SimInterval(SimTime(ms: 10_000), SimTime(ms: 12_000))])
         #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .sent(delivered: SimTime(ms: 1_700)))
         #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_699)) == .dropped(.busy))
         // Taken at 1 s, it would land at 3.2 s, older than the freshness limit: it times out at 3 s.

@@ -263,7 +263,7 @@ private struct Case {
             try #require(c.checks.isEmpty)
             let i = try c.first { if case .guidanceEnded = $0.what { true } else { false } }
             let end = c.events[i].t - ms(1)
-            c.scenario.road?.segments = [TimeWindow(from: .zero, to: end)]
+            c.scenario.road?.segments = [SimInterval(.zero, end)]
             return c.checks
         case .arbiter(.impossibleAction):
             // An arbiter that starts a line that does not exist: the run stops at

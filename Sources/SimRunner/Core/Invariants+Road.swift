@@ -175,8 +175,7 @@ extension Invariants {
     static func checkWhenInUse(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
-        let segments = road.segments
-        func measuring(_ t: SimTime) -> Bool { !road.background.holds(t) || (segments?.holds(t) ?? true) }
+        let segments = road.segments, measuring = road.measuringTimes
         var found: [Violation] = []
         var started = [SimTime?](repeating: nil, count: roster.lines.count)
         for event in timeline.events {
@@ -184,13 +183,13 @@ extension Invariants {
             case .guidanceStarted(let l) where l.int >= scenario.guidance.count: started[l.int] = event.t
             case .guidanceEnded(let l) where l.int >= scenario.guidance.count:
                 guard let segments, let start = started[l.int] else { continue }
-                if !segments.contains(where: { $0.from <= start && event.t <= $0.to }) {
+                if !segments.contains(where: { $0.start <= start && event.t <= $0.end }) {
                     found.append(.init(check: .road(.whenInUse), t: start,
                                        message: "line \(roster.lines[l.int].id) played from \(start) to \(event.t), outside a guidance segment"))
                 }
-            case .road(.fixArrived(let f, _, _)) where !measuring(event.t):
+            case .road(.fixArrived(let f, _, _)) where !measuring.contains(event.t):
                 found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) arrived while measuring was paused"))
-            case .road(.reportSent(let f, _, _, _)) where !measuring(event.t):
+            case .road(.reportSent(let f, _, _, _)) where !measuring.contains(event.t):
                 found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) was reported while measuring was paused"))
             default: continue
             }

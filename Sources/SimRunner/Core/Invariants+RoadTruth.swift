@@ -218,7 +218,7 @@ extension Invariants {
                     continue
                 }
                 let sent = sentAt[f.raw] ?? taken  // no outage may begin between the send and the landing
-                if road.link.outages.contains(where: { $0.contains(event.t) || ($0.from > sent && $0.from < event.t) }) {
+                if road.link.outages.contains(where: { $0.contains(event.t) || ($0.start > sent && $0.start < event.t) }) {
                     found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage"))
                 }
                 // A report sent stale is the sender's fault (R3 `link`); one sent fresh must not go stale in flight.

@@ -40,17 +40,22 @@ extension Decoding {
         return GeoPoint(latitude: try number(latValue, fields.path("lat")), longitude: try number(lonValue, fields.path("lon")))
     }
 
-    func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [TimeWindow] {
-        var out: [TimeWindow] = []
+    func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [SimInterval] {
+        var out: [SimInterval] = []
         for (i, item) in try array(value, path).enumerated() {
             out.append(try window(object(item, Decoding.join(path, i), allowed: ScenarioKeys.window)))
         }
         return out
     }
 
-    func window(_ fields: Fields) throws(ScenarioError) -> TimeWindow {
-        TimeWindow(from: try seconds(try required(fields, "from"), fields.path("from"), .time),
-                   to: try seconds(try required(fields, "to"), fields.path("to"), .time))
+    /// A window `[from, to)`: a `SimInterval`, so its `to` must be after its
+    /// `from` to be one at all (in `validate()`'s words for an empty window).
+    func window(_ fields: Fields) throws(ScenarioError) -> SimInterval {
+        let from = try seconds(try required(fields, "from"), fields.path("from"), .time)
+        let toValue = try required(fields, "to")
+        let to = try seconds(toValue, fields.path("to"), .time)
+        guard to > from else { throw fail(Decoding.roadReason(.emptyWindow), fields.path("to"), toValue) }
+        return SimInterval(from, to)
     }
 
     mutating func road(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Road {

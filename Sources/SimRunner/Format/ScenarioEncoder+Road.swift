@@ -14,8 +14,8 @@ extension ScenarioEncoder {
         [("lat", number(p.latitude)), ("lon", number(p.longitude))]
     }
 
-    static func window(_ w: TimeWindow) -> [(key: String, value: JSONValue)] {
-        [("from", seconds(w.from)), ("to", seconds(w.to))]
+    static func window(_ w: SimInterval) -> [(key: String, value: JSONValue)] {
+        [("from", seconds(w.start)), ("to", seconds(w.end))]
     }
 
     static func road(_ r: Scenario.Road) -> JSONValue {

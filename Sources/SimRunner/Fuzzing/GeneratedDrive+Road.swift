@@ -42,7 +42,7 @@ extension GeneratedDrive {
         var road = Scenario.Road(
             language: random.chance(50) ? .ko : .en, points: points, maneuvers: specs,
             drive: Scenario.Drive(profile: SpeedProfile(steps: steps)), fixes: .generated(generator))
-        road.link.outages = [TimeWindow(from: SimTime(ms: 1_800_000), to: SimTime(ms: 1_860_000))]
+        road.link.outages = [SimInterval(SimTime(ms: 1_800_000), SimTime(ms: 1_860_000))]
         var scenario = GeneratedDrive.scenario(seed: seed, lines: 0, replies: replies, utterances: utterances, length: length)
         scenario.name = "generated 2-hour road drive, seed \(seed)"
         scenario.road = road

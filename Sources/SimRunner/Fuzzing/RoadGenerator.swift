@@ -159,21 +159,21 @@ struct RoadGenerator {
             if random.chance(30) {
                 let cruising = start.ms + Int64(steps[0].speed / profile.accel * 1000) + 2_000
                 let from = ms(min(cruising, span)...max(cruising, span - 5_000))
-                g.gaps = [TimeWindow(from: from, to: from + ms(5_000...60_000))]
+                g.gaps = [SimInterval(from, from + ms(5_000...60_000))]
             }
             if random.chance(15) {
                 let from = ms(start.ms...max(start.ms, span - 5_000))
-                g.late = [(TimeWindow(from: from, to: from + ms(2_000...20_000)), ms(500...4_000))]
+                g.late = [(SimInterval(from, from + ms(2_000...20_000)), ms(500...4_000))]
             }
         }
         if !jumps && random.chance(15) {
             let from = ms(start.ms...max(start.ms, span - 20_000))
-            let detour = Scenario.Detour(window: TimeWindow(from: from, to: from + ms(10_000...40_000)),
+            let detour = Scenario.Detour(window: SimInterval(from, from + ms(10_000...40_000)),
                                          offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))
             // A detour is a sideways offset from the route (docs/road.md): across a turn the
             // offset would swing round with the road and the car jump, so it stays on one leg,
             // its offset and 30 m clear of every turn.
-            let a = trajectory.state(at: detour.window.from).distance, b = trajectory.state(at: detour.window.to).distance
+            let a = trajectory.state(at: detour.window.start).distance, b = trajectory.state(at: detour.window.end).distance
             let clear = abs(detour.offset) + 30
             if !corners.dropLast().contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
         }
@@ -188,19 +188,19 @@ struct RoadGenerator {
                 let from = t + random.int(in: 0...max(1, (span - t) / 2))
                 let to = from + random.int(in: 2_000...30_000)
                 t = to + 1
-                return TimeWindow(from: SimTime(ms: from), to: SimTime(ms: to))
+                return SimInterval(SimTime(ms: from), SimTime(ms: to))
             }
         }
         // The app: guidance segments, the background.
         if random.chance(35) {
             let a = random.int(in: 0...max(1, span / 2)), b = a + random.int(in: 10_000...max(10_001, span))
-            var segments = [TimeWindow(from: SimTime(ms: a), to: SimTime(ms: b))]
+            var segments = [SimInterval(SimTime(ms: a), SimTime(ms: b))]
             if random.chance(40) {
                 let from = b + random.int(in: 1_000...20_000)
-                segments.append(TimeWindow(from: SimTime(ms: from), to: SimTime(ms: max(from + 10_000, span + 10_000))))
+                segments.append(SimInterval(SimTime(ms: from), SimTime(ms: max(from + 10_000, span + 10_000))))
             }
             road.segments = segments
-            if !jumps && random.chance(50) { road.background = [TimeWindow(from: .zero, to: SimTime(ms: span + 20_000))] }
+            if !jumps && random.chance(50) { road.background = [SimInterval(.zero, SimTime(ms: span + 20_000))] }
         }
         road.guidance.outputLatency = SimTime(ms: random.pick([1_500, 1_500, 0, random.int(in: 0...3_000)]))
         // Talk on top.
@@ -291,11 +291,11 @@ struct RoadGenerator {
             guard !arrivals.isEmpty else { return }
             let t = random.pick(arrivals)
             var segments = road.segments ?? []
-            if let i = segments.firstIndex(where: { $0.from < t && t <= $0.to }) {
-                segments[i].to = t
-            } else if segments.allSatisfy({ $0.to <= SimTime(ms: max(0, t.ms - 20_000)) || $0.from > t }) {
-                segments.append(TimeWindow(from: SimTime(ms: max(0, t.ms - 20_000)), to: t))
-                segments.sort { $0.from < $1.from }
+            if let i = segments.firstIndex(where: { $0.start < t && t <= $0.end }) {
+                segments[i].end = t
+            } else if segments.allSatisfy({ $0.end <= SimTime(ms: max(0, t.ms - 20_000)) || $0.start > t }) {
+                segments.append(SimInterval(SimTime(ms: max(0, t.ms - 20_000)), t))
+                segments.sort { $0.start < $1.start }
             }
             road.segments = segments
         case 2:
@@ -303,7 +303,7 @@ struct RoadGenerator {
             guard !sent.isEmpty, road.link.latency.ms > 0 else { return }
             let (t, _) = random.pick(sent)
             let from = t + SimTime(ms: random.chance(25) ? road.link.latency.ms : random.int(in: 1...road.link.latency.ms))
-            road.link.outages = [TimeWindow(from: from, to: from + ms(1_000...15_000))]
+            road.link.outages = [SimInterval(from, from + ms(1_000...15_000))]
         case 3:
             // A report that reaches its freshness limit in flight (or 1 ms either side).
             guard !sent.isEmpty else { return }
@@ -335,7 +335,7 @@ struct RoadGenerator {
             let from = end - ms(5_000...60_000)
             // Entered once the car has set off (see `base`).
             guard from >= drive.start + SimTime(ms: Int64(drive.profile.steps[0].speed / drive.profile.accel * 1000) + 2_000) else { return }
-            g.gaps = [TimeWindow(from: from, to: end)]
+            g.gaps = [SimInterval(from, end)]
         }
         road.fixes = .generated(g)
         scenario.road = road

@@ -288,15 +288,15 @@ extension RoadSetup {
             (\.link.latency, link.latency), (\.link.freshness, link.freshness), (\.guidance.outputLatency, guidance.outputLatency),
         ]
         for (path, value) in settings where self[keyPath: path] != value { out.append(path) }
-        func window(_ list: WritableKeyPath<RoadSetup, [TimeWindow]>, _ count: Int) {
-            for i in 0..<count { out += [list.appending(path: \.[i].from), list.appending(path: \.[i].to)] }
+        func window(_ list: WritableKeyPath<RoadSetup, [SimInterval]>, _ count: Int) {
+            for i in 0..<count { out += [list.appending(path: \.[i].start), list.appending(path: \.[i].end)] }
         }
         window(\.link.outages, link.outages.count)
         window(\.background, background.count)
         if let segments { window(\.segments!, segments.count) }
         if let drive {
             out.append(\.drive!.start)
-            for i in drive.detours.indices { out += [\.drive!.detours[i].window.from, \.drive!.detours[i].window.to] }
+            for i in drive.detours.indices { out += [\.drive!.detours[i].window.start, \.drive!.detours[i].window.end] }
             for i in drive.profile.stops.indices { out.append(\.drive!.profile.stops[i].dwell) }
         }
         if let g = generatedFixes {
@@ -304,7 +304,7 @@ extension RoadSetup {
             out.append(\.generatedFixes!.jitter)
             window(\.generatedFixes!.gaps, g.gaps.count)
             for i in g.late.indices {
-                out += [\.generatedFixes!.late[i].window.from, \.generatedFixes!.late[i].window.to, \.generatedFixes!.late[i].delay]
+                out += [\.generatedFixes!.late[i].window.start, \.generatedFixes!.late[i].window.end, \.generatedFixes!.late[i].delay]
             }
             for i in g.jumps.indices { out.append(\.generatedFixes!.jumps[i].at) }
         }
@@ -314,7 +314,7 @@ extension RoadSetup {
     /// Every instant of the road moved by `shift`: the drive's start, every
     /// window (one that would begin before 0 begins at 0), every jump.
     fileprivate mutating func shiftTimes(by shift: SimTime) {
-        func moved(_ w: TimeWindow) -> TimeWindow { TimeWindow(from: max(.zero, w.from + shift), to: w.to + shift) }
+        func moved(_ w: SimInterval) -> SimInterval { SimInterval(max(.zero, w.start + shift), w.end + shift) }
         link.outages = link.outages.map(moved)
         background = background.map(moved)
         segments = segments?.map(moved)
