@@ -1,4 +1,5 @@
 import Road
+import SimClock
 
 /// What a line says, in the language the user chose, as one complete
 /// sentence written for the voice: "In 300 meters, turn right onto

@@ -1,3 +1,5 @@
+import SimClock
+
 /// The units distances are spoken in. Raw values are the scenario's words.
 public enum Units: String, Sendable, Equatable, CaseIterable {
     /// Meters and kilometers.

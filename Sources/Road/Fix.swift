@@ -29,3 +29,6 @@ public struct Fix: Sendable, Equatable {
         self.accuracy = accuracy; self.speed = speed; self.course = course; self.truth = truth
     }
 }
+
+/// A fix, by its number in the receiver's order (`f3` in the timeline).
+public typealias FixIndex = ItemIndex<Fix>

@@ -1,3 +1,5 @@
+import SimClock
+
 /// A maneuver on the route: what the driver does there, optionally the
 /// street it leads onto, and the kind's details (signs, exit, side).
 public struct Maneuver: Sendable, Equatable {
@@ -80,3 +82,6 @@ public enum ArrivalSide: String, Sendable, Equatable, CaseIterable {
     /// At the end of the road, straight on.
     case ahead
 }
+
+/// A maneuver, by its place on the route.
+public typealias ManeuverIndex = ItemIndex<Maneuver>

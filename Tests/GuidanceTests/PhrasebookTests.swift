@@ -1,6 +1,7 @@
 import Foundation
 @testable import Guidance
 import Road
+import SimClock
 import Testing
 
 /// Maneuvers of every kind, with and without the words they carry, named

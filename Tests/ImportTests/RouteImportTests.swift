@@ -3,6 +3,7 @@ import Guidance
 import Road
 @testable import RouteImport
 import ScenarioFormat
+import SimClock
 import SimRunner
 import Testing
 import TestSupport

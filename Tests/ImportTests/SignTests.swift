@@ -1,6 +1,7 @@
 import Guidance
 import Road
 @testable import RouteImport
+import SimClock
 import Testing
 
 /// Sign text as a navigator speaks it (issue 23), on steps shaped like the

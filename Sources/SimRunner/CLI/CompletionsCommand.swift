@@ -2,6 +2,7 @@ import Fuzzing
 import Guidance
 import Review
 import ScenarioFormat
+import SimClock
 import TalkArbiter
 
 /// `drivesim completions SHELL`: a completion script for bash, zsh or fish,

@@ -1,9 +1,9 @@
 import Fuzzing
-import Guidance
+import Review
 import Road
 import RouteImport
-import Review
 import ScenarioFormat
+import SimClock
 import SimRunner
 
 /// `drivesim import-gpx FILE [--out FILE] [--assume-utc] [--round]

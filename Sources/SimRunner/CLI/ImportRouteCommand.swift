@@ -1,6 +1,7 @@
 import Guidance
 import RouteImport
 import ScenarioFormat
+import SimClock
 import SimRunner
 
 /// `drivesim import-route RESPONSE.json --language ko|en [--route N]

@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 import SimRunner
 import TalkArbiter
 

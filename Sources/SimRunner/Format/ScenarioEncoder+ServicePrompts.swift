@@ -1,4 +1,3 @@
-import Guidance
 import SimRunner
 
 /// The road's optional `servicePrompts`, written beside the road's own keys.

@@ -1,4 +1,3 @@
-import Guidance
 import Road
 import ScenarioFormat
 import SimClock

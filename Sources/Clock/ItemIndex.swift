@@ -1,5 +1,3 @@
-import Road
-
 /// An index into one table of a run (its fixes, maneuvers, lines, replies,
 /// …): four bytes, typed by what it indexes, so a reply's number can never
 /// be read as a line's.
@@ -19,8 +17,3 @@ public struct ItemIndex<Item>: Sendable, Hashable, Comparable, CustomStringConve
     /// Whether `a` comes before `b` in the table they index (file order).
     public static func < (a: ItemIndex, b: ItemIndex) -> Bool { a.raw < b.raw }
 }
-
-/// A fix, by its number in the receiver's order (`f3` in the timeline).
-public typealias FixIndex = ItemIndex<Fix>
-/// A maneuver, by its place on the route.
-public typealias ManeuverIndex = ItemIndex<Maneuver>
