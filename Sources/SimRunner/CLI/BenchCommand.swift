@@ -249,8 +249,18 @@ enum BenchCommand: Command {
               \(handled / repetitions) events, \(entries / repetitions) timeline entries per run
               \(format1(seconds * 1000 / Double(repetitions))) ms CPU per run, of which planning the road \
             \(format1(planSeconds * 1000 / Double(repetitions))) ms
+              decoding, per byte of the file: \(decodeRate(drive, repetitions)) for this drive, \
+            \(decodeRate(GeneratedDrive.scenario(seed: 1), repetitions)) for the 2-hour talk drive
 
             """)
+    }
+
+    /// How fast `ScenarioDecoder.decode` reads `scenario`'s file, in MB/s of CPU time (best of `repetitions`).
+    static func decodeRate(_ scenario: Scenario, _ repetitions: Int) -> String {
+        let bytes = ScenarioEncoder.encode(scenario)
+        var best = Double.infinity
+        for _ in 0..<repetitions { best = min(best, cpuSeconds { _ = try? ScenarioDecoder.decode(bytes, file: "drive.json") }) }
+        return "\(format1(Double(bytes.count) / max(best, 1e-9) / 1e6)) MB/s (\(format1(Double(bytes.count) / 1e6)) MB)"
     }
 
     /// CPU seconds this process spent in `body` (bench only).
