@@ -134,13 +134,8 @@ private struct Run<A: Arbiter> {
     /// Whether the arbiter is told each batch of inputs before it gets them
     /// (`BatchingArbiter`); a constant once `Run` is specialised.
     static var batching: Bool { A.self is any BatchingArbiter.Type }
-    /// How many of the instant's events the last announcement covered and are still to come.
-    var announcedLeft = 0
-    /// Scratch for announcements: the events due now, their inputs.
-    var dueEntries: [EventQueue<SimEvent>.Entry] = []
-    var announced: [ArbiterInput] = []
-    /// The batching arbiter's `announce`, found once (its batch lives in reference storage).
-    var announcer: (([ArbiterInput], Bool, SimTime) -> Void)?
+    /// Telling a batching arbiter its batches; nil for any other arbiter.
+    var announcing: Announcing?
     var impossible: ImpossibleAction?
     var decisions: [Decision]?
     /// The road's line revisions in time order (line index in `roster.lines`),
@@ -149,18 +144,16 @@ private struct Run<A: Arbiter> {
     var nextRevision = 0
     /// Lines that started (a revision no longer applies to them).
     var started: [Bool]
-    /// An earlier run's events this run is expected to repeat, while it does:
-    /// `matched` of them so far, nothing recorded yet. Nil once they part
-    /// (the matched ones are then copied and recording goes on as usual).
-    var expected: [TimelineEvent]?
-    var matched = 0
+    /// An earlier run's events this run is expected to repeat, while it
+    /// does; nil once they part (or without one).
+    var repeating: Repeating?
     /// Last, so that unspecialised code (an arbiter from another module)
     /// finds every other field at a fixed offset.
     var arbiter: A
 
     init(_ scenario: Scenario, roster: Roster, expected: [TimelineEvent]?, make: (ArbiterTables) -> A) {
         self.scenario = scenario
-        self.expected = expected
+        repeating = expected.map { Repeating(events: $0) }
         self.roster = roster
         let tables = ArbiterTables(
             unchecked: scenario.settings, lines: roster.arbiterLines,
@@ -168,7 +161,7 @@ private struct Run<A: Arbiter> {
             stretchDurations: roster.stretches.map(\.duration), utterances: scenario.dad.count)
         arbiter = make(tables)
         if Self.batching, let batching = arbiter as? any BatchingArbiter {
-            announcer = { batching.announce($0, endsInstant: $1, at: $2) }
+            announcing = Announcing(tell: { batching.announce($0, endsInstant: $1, at: $2) })
         }
         known = ActionValidator(tables, tracking: Self.validating)
         let offset = roster.lines.count - roster.road.lines.count
@@ -230,11 +223,11 @@ private struct Run<A: Arbiter> {
             revise(at: now)
             while let event = loop.nextEvent() {
                 eventsHandled += 1
-                // Whether the arbiter batches is known once (`announcer`): a conformance
+                // Whether the arbiter batches is known once (`announcing`): a conformance
                 // check per event (`Self.batching`) cost 4% of a long talk drive.
-                if announcer != nil {
-                    if announcedLeft == 0 { announce(event, at: now) }
-                    announcedLeft -= 1
+                if announcing != nil {
+                    if announcing!.left == 0 { announce(event, at: now) }
+                    announcing!.left -= 1
                 }
                 handle(event, at: now)
                 if impossible != nil { return }
@@ -249,23 +242,23 @@ private struct Run<A: Arbiter> {
     /// and of the events due now after it, up to the first that may make
     /// another input due now (a `dadEnded` whose reply begins at once).
     mutating func announce(_ event: SimEvent, at now: SimTime) {
-        // Local buffers (moved out and back): a call on `self` with `&self.announced`
-        // would copy the whole run.
-        var list = announced, due = dueEntries
-        announced = []; dueEntries = []
-        list.removeAll(keepingCapacity: true)
-        due.removeAll(keepingCapacity: true)
-        announcedLeft = 1
-        var ends = !Self.appendInputs(of: event, roster: roster, scenario: scenario, to: &list)
+        // Moved out and back, so that its buffers stay unique (a call on
+        // `self` with `&self.announcing!.inputs` would copy the whole run).
+        guard var a = announcing else { return }
+        announcing = nil
+        a.inputs.removeAll(keepingCapacity: true)
+        a.due.removeAll(keepingCapacity: true)
+        a.left = 1
+        var ends = !Self.appendInputs(of: event, roster: roster, scenario: scenario, to: &a.inputs)
         if ends {
-            loop.queue.events(dueAt: now, into: &due)
-            for entry in due {
-                announcedLeft += 1
-                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &list) { ends = false; break }
+            loop.queue.events(dueAt: now, into: &a.due)
+            for entry in a.due {
+                a.left += 1
+                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &a.inputs) { ends = false; break }
             }
         }
-        announcer?(list, ends, now)
-        announced = list; dueEntries = due
+        a.tell(a.inputs, ends, now)
+        announcing = a
     }
 
     /// Appends the inputs that `event` delivers, in order (a reply's chunks
@@ -396,15 +389,13 @@ private struct Run<A: Arbiter> {
 
     mutating func record(_ t: SimTime, _ what: TimelineEvent.What) {
         let event = TimelineEvent(t: t, what)
-        if let expected {
-            if matched < expected.count, expected[matched] == event {
-                matched += 1
-                return
-            }
+        if repeating != nil {
+            if repeating!.repeats(event) { return }
             // The runs part here: keep what matched, then record as usual.
-            timeline.events.reserveCapacity(Swift.max(expected.count, matched + 1))
-            timeline.events.append(contentsOf: expected[..<matched])
-            self.expected = nil
+            let (events, matched) = (repeating!.events, repeating!.matched)
+            timeline.events.reserveCapacity(Swift.max(events.count, matched + 1))
+            timeline.events.append(contentsOf: events[..<matched])
+            repeating = nil
         }
         timeline.events.append(event)
     }
@@ -412,8 +403,35 @@ private struct Run<A: Arbiter> {
     /// After the run: a run that repeated the expected events takes them
     /// as its own (shared storage), or as many as it matched.
     mutating func finishRecording() {
-        guard let expected else { return }
-        timeline.events = matched == expected.count ? expected : Array(expected[..<matched])
-        self.expected = nil
+        guard let r = repeating else { return }
+        timeline.events = r.matched == r.events.count ? r.events : Array(r.events[..<r.matched])
+        repeating = nil
+    }
+}
+
+/// Telling a batching arbiter (`BatchingArbiter`) each batch of an
+/// instant's inputs before it gets them.
+private struct Announcing {
+    /// The arbiter's `announce`, found once (its batch lives in reference storage).
+    let tell: ([ArbiterInput], Bool, SimTime) -> Void
+    /// How many of the instant's events the last announcement covered and are still to come.
+    var left = 0
+    /// Scratch: the events due now, and their inputs.
+    var due: [EventQueue<SimEvent>.Entry] = []
+    var inputs: [ArbiterInput] = []
+}
+
+/// An earlier run's events that this run repeats (invariant 7): compared as
+/// they are recorded, nothing recorded while they agree.
+private struct Repeating {
+    let events: [TimelineEvent]
+    /// How many of `events` this run repeated so far.
+    var matched = 0
+
+    /// Whether `event` is the next one expected (and counts it if so).
+    mutating func repeats(_ event: TimelineEvent) -> Bool {
+        guard matched < events.count, events[matched] == event else { return false }
+        matched += 1
+        return true
     }
 }
