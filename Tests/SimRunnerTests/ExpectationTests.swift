@@ -76,7 +76,8 @@ private let cutScenario = """
         #expect(!failures.isEmpty && failures.count < matchers.count, "some fail, some pass")
     }
 
-    @Test func aHundredThousandFailingMatchersAreCheckedQuickly() throws {
+    // A hang guard, not a speed check (it took two minutes in release when matchers were scanned).
+    @Test(.timeLimit(.minutes(1))) func aHundredThousandFailingMatchersAreChecked() throws {
         // A two-hour drive (about 30,000 events) and 100,000 matchers, each
         // naming a real line, stretch or utterance at a time it did not happen.
         let scenario = GeneratedDrive.scenario(seed: 1)
@@ -98,15 +99,10 @@ private let cutScenario = """
         }
         var withMatchers = scenario
         withMatchers.expect = matchers
-        let clock = ContinuousClock()
-        let start = clock.now
         try withMatchers.validate()
         let failures = timeline.failures(of: matchers)
-        let elapsed = clock.now - start
         #expect(failures.count > 90_000)
         #expect(failures.allSatisfy { !$0.nearest.isEmpty })
-        // Was about two minutes (0.5 ms a matcher, release); a debug build on a loaded machine stays far below.
-        #expect(elapsed < .seconds(30), "\(elapsed)")
     }
 
     // MARK: One definition of validity

@@ -76,17 +76,15 @@ import Testing
         #expect(TextPattern.problem(in: pattern) == problem)
     }
 
-    @Test func patternsThatMakeABacktrackerRunAwayAreSearchedInLinearTime() throws {
+    // A hang guard, not a speed check: a backtracker would not finish these at all.
+    @Test(.timeLimit(.minutes(1))) func patternsThatMakeABacktrackerRunAwayAreSearchedInLinearTime() throws {
         // Exponential or cubic for `Regex`: `(a|aa)*b` on 25 characters takes
         // 0.3 s there, `.*.*.*x` on 200 takes 4 s; here each is one pass.
         let long = String(repeating: "a", count: 20_000)
-        let clock = ContinuousClock()
-        let start = clock.now
         for pattern in ["(a|aa)*b", "(a+)+b", "(a?){30}a{30}b", ".*.*.*x", "a*a*a*a*b", "(\\w+\\s?)*$!"] {
             #expect(try !Self.found(pattern, long), "\(pattern)")
         }
         #expect(try Self.found("(a|aa)*$", long))
-        #expect(clock.now - start < .seconds(20), "\(clock.now - start)")
     }
 
     @Test func theEngineAgreesWithSwiftRegexOnRandomPatterns() throws {
