@@ -64,6 +64,21 @@ extension Timeline {
                 if bar.kind == .stretch, bar.cut { rows[r].cells[span.upperBound] = "X" }
             }
         }
+        // A row with more bars than half its columns (too many to tell apart) is drawn as density:
+        // per column, how many bars start in it, as a digit from 1 (few) to 9 (as many as the
+        // busiest column, whose count ends the row); a column where none starts keeps what covers it.
+        var starts = [[Int]](repeating: [Int](repeating: 0, count: used), count: rows.count)
+        for bar in visible.bars where bar.kind != .reply && bar.kind != .offRoute {
+            starts[row(bar.lane, waits: bar.kind.isWait)][cells(bar).lowerBound] += 1
+        }
+        var busiest = [Int](repeating: 0, count: rows.count)
+        for r in rows.indices where starts[r].reduce(0, +) * 2 > used {
+            let most = starts[r].max() ?? 1
+            busiest[r] = most
+            for c in 0..<used where starts[r][c] > 0 {
+                rows[r].cells[c] = Character(String((starts[r][c] * 9 + most - 1) / most))
+            }
+        }
         for mark in visible.marks {
             let glyph: Character
             switch mark.kind {
@@ -81,6 +96,7 @@ extension Timeline {
             }
             let c = min(used - 1, column(SimTime(ms: max(range.start.ms, mark.t.ms - 1))))
             let r = row(mark.lane, waits: mark.kind == .dropped)
+            if busiest[r] > 0 { continue }  // a dense row shows counts only; the summary counts the marks
             // An abandonment in the column of a cut keeps the cut visible: it goes one column on, if free.
             if glyph == "/", rows[r].cells[c] == "X" {
                 if c + 1 < used, rows[r].cells[c + 1] == " " { rows[r].cells[c + 1] = glyph }
@@ -90,16 +106,20 @@ extension Timeline {
         }
 
         var out = "# \(Self.oneLine(scenario))\n"
+        for line in TimelineSummary(window.selecting(self)).lines(width: width) { out += line + "\n" }
         let (labels, ticks) = LaneScale.axis(start: range.start, scale: scale, columns: used)
         out += String(repeating: " ", count: Self.laneLabelWidth) + labels.trimmingTrailingSpaces() + "\n"
         out += String(repeating: " ", count: Self.laneLabelWidth) + ticks.trimmingTrailingSpaces() + "\n"
-        for r in rows {
+        for (n, r) in rows.enumerated() {
             let title = r.waits ? "  " + (r.lane == .guidance ? "waits" : "held") : r.lane.title
-            out += (pad(title, Self.laneLabelWidth) + String(r.cells)).trimmingTrailingSpaces() + "\n"
+            out += (pad(title, Self.laneLabelWidth) + String(r.cells)).trimmingTrailingSpaces()
+            if busiest[n] > 0 { out += "  9 = \(busiest[n])" }
+            out += "\n"
         }
         out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
         out += LaneScale.legend
         if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
+        if busiest.contains(where: { $0 > 0 }) { out += LaneScale.denseLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
             return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end && window.only.contains(e.kind)
@@ -205,6 +225,12 @@ enum LaneScale {
                           / reply abandoned   held: : stretch held, , reply queued
                 ears      # ears closed
                 Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+
+    /// The legend of a row drawn as density, shown when one is.
+    static let denseLegend = """
+                dense     1-9 how many bars start in the column, 9 the most (the count after the row)
 
         """
 
