@@ -28,10 +28,13 @@ extension Timeline {
         let visible = lanes.visible(in: range)
 
         func column(_ t: SimTime) -> Int { Int((t.ms - range.start.ms) / scale) }
-        /// The columns a bar covers: at least one; a bar ending at a column's start does not reach it.
-        func cells(_ bar: Lanes.Bar) -> ClosedRange<Int> {
-            let first = min(column(bar.start), used - 1)
-            let last = max(first, min(used - 1, column(SimTime(ms: max(bar.start.ms, bar.end.ms - 1)))))
+        let bars = visible.bars
+        /// The columns bar `n` covers: at least one; a bar ending at a column's start does not reach it.
+        /// (Bars are read by index, field by field: a long drive's labels and events are never copied.)
+        func cells(_ n: Int) -> ClosedRange<Int> {
+            let start = bars[n].start, end = bars[n].end
+            let first = min(column(start), used - 1)
+            let last = max(first, min(used - 1, column(SimTime(ms: max(start.ms, end.ms - 1)))))
             return first...last
         }
 
@@ -40,8 +43,10 @@ extension Timeline {
         struct Row { var lane: Lanes.Lane; var waits: Bool; var cells: [Character]; var owner: [Int] }
         var rows: [Row] = []
         var rowIndex: [Int: Int] = [:]  // lane.rawValue * 2 + (waits ? 1 : 0) → row
+        var waitingLanes = Set<Lanes.Lane>()
+        for n in bars.indices where bars[n].kind.isWait { waitingLanes.insert(bars[n].lane) }
         for lane in lanes.shown {
-            for waits in [false, true] where !waits || visible.bars.contains(where: { $0.lane == lane && $0.kind.isWait }) {
+            for waits in [false, true] where !waits || waitingLanes.contains(lane) {
                 rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] = rows.count
                 rows.append(Row(lane: lane, waits: waits, cells: [Character](repeating: " ", count: used),
                                 owner: [Int](repeating: -1, count: used)))
@@ -50,26 +55,28 @@ extension Timeline {
         func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
         // Paint in rising priority, so what matters most stays visible.
         let order: [Lanes.BarKind] = [.wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost]
-        for kind in order {
-            for (n, bar) in visible.bars.enumerated() where bar.kind == kind {
-                let r = row(bar.lane, waits: bar.kind.isWait)
-                let mark = LaneScale.glyph(bar.kind)
-                let span = cells(bar)
+        var byKind = [[Int]](repeating: [], count: order.count)
+        for n in bars.indices { byKind[order.firstIndex(of: bars[n].kind)!].append(n) }
+        for (k, kind) in order.enumerated() {
+            for n in byKind[k] {
+                let r = row(bars[n].lane, waits: kind.isWait)
+                let mark = LaneScale.glyph(kind)
+                let span = cells(n)
                 // A bar that starts right where another of its kind ends begins with `|`, so back-to-back bars stay apart.
                 let first = span.lowerBound
                 let adjacent = first > 0 && rows[r].owner[first - 1] >= 0 && rows[r].owner[first - 1] != n
-                    && visible.bars[rows[r].owner[first - 1]].kind == kind
+                    && bars[rows[r].owner[first - 1]].kind == kind
                 for c in span { rows[r].cells[c] = mark; rows[r].owner[c] = n }
                 if adjacent, span.count > 1 || kind != .stretch { rows[r].cells[first] = "|" }
-                if bar.kind == .stretch, bar.cut { rows[r].cells[span.upperBound] = "X" }
+                if kind == .stretch, bars[n].cut { rows[r].cells[span.upperBound] = "X" }
             }
         }
         // A row with more bars than half its columns (too many to tell apart) is drawn as density:
         // per column, how many bars start in it, as a digit from 1 (few) to 9 (as many as the
         // busiest column, whose count ends the row); a column where none starts keeps what covers it.
         var starts = [[Int]](repeating: [Int](repeating: 0, count: used), count: rows.count)
-        for bar in visible.bars where bar.kind != .reply && bar.kind != .offRoute {
-            starts[row(bar.lane, waits: bar.kind.isWait)][cells(bar).lowerBound] += 1
+        for n in bars.indices where bars[n].kind != .reply && bars[n].kind != .offRoute {
+            starts[row(bars[n].lane, waits: bars[n].kind.isWait)][cells(n).lowerBound] += 1
         }
         var busiest = [Int](repeating: 0, count: rows.count)
         for r in rows.indices where starts[r].reduce(0, +) * 2 > used {

@@ -6,7 +6,7 @@ import TalkArbiter
 /// What a drive did, counted from its timeline: the summary at the top of
 /// every picture and page (`lanes`, `svg`, `html`), one definition for all.
 ///
-///     rules: held 12 · short-wait 3 · urgent-cut 2
+///     rules: urgent-cut 2 · short-wait 3 · held 12
 ///     road: off-route 1 · back-on-route 1 · stage-late 4
 ///     stages: far 40 spoken, 2 skipped · near 38 spoken · now 40 spoken
 ///     dropped: lines superseded 2 · fixes inaccurate 5 · reports offline 3
@@ -64,7 +64,7 @@ public struct TimelineSummary: Sendable, Equatable {
         return [("rules", items(rules)), ("road", items(road)), ("stages", staged), ("dropped", items(dropped))].filter { !$0.items.isEmpty }
     }
 
-    /// The summary as lines of text (`rules: held 12 · urgent-cut 2`), one per
+    /// The summary as lines of text (`rules: urgent-cut 2 · held 12`), one per
     /// part that has anything, or `no decisions` when none has.
     public var lines: [String] { lines(width: .max) }
 

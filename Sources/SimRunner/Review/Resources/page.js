@@ -422,9 +422,11 @@ function listCollisions(a, b) {
   listed = key;
   collisionList.replaceChildren();
   const head = document.createElement("span");
-  head.textContent = list.length + " in view" + (list.length > LISTED ? ", the first " + LISTED + ":" : list.length ? ":" : "");
+  head.className = "count";
+  head.textContent = list.length + " in view" + (list.length > LISTED ? ": zoom in to list them, or step with ◀ ▶" : list.length ? ":" : "");
   collisionList.appendChild(head);
-  for (const c of list.slice(0, LISTED)) {
+  if (list.length > LISTED) return;
+  for (const c of list) {
     const link = document.createElement("button");
     link.className = "collision";
     link.textContent = stamp(c.start) + " " + c.rule;
