@@ -87,6 +87,7 @@ public struct TimelineSummary: Sendable, Equatable {
         return out.isEmpty ? ["no decisions"] : out
     }
 
+    /// Two summaries are equal when they say the same.
     public static func == (a: TimelineSummary, b: TimelineSummary) -> Bool { a.lines == b.lines }
 }
 

@@ -252,7 +252,7 @@ function draw() {
   });
   // The collision zoomed to: a yellow band across the lanes.
   if (focusT !== null && focusT >= a && focusT <= b) {
-    ctx.fillStyle = "rgba(255,196,0,0.35)"; ctx.fillRect(X(focusT) - 4, AXIS_H, 8, height - AXIS_H - 8);
+    ctx.fillStyle = "rgba(255,196,0,0.3)"; ctx.fillRect(X(focusT) - 3, AXIS_H, 6, height - AXIS_H - 8);
   }
   // Arrows from cause to effect, only when few enough to read.
   let flows = 0;
@@ -426,12 +426,17 @@ function listCollisions(a, b) {
   head.textContent = list.length + " in view" + (list.length > LISTED ? ": zoom in to list them, or step with ◀ ▶" : list.length ? ":" : "");
   collisionList.appendChild(head);
   if (list.length > LISTED) return;
-  for (const c of list) {
+  // Collisions of one rule at one instant (an utterance abandoning every queued reply) share a button: "×10".
+  for (let i = 0; i < list.length; ) {
+    const c = list[i];
+    let j = i + 1;
+    while (j < list.length && list[j].start === c.start && list[j].rule === c.rule) j++;
     const link = document.createElement("button");
     link.className = "collision";
-    link.textContent = stamp(c.start) + " " + c.rule;
+    link.textContent = stamp(c.start) + " " + c.rule + (j - i > 1 ? " ×" + (j - i) : "");
     link.onclick = () => zoomTo(chosen(), chosen().indexOf(c));
     collisionList.appendChild(link);
+    i = j;
   }
 }
 
