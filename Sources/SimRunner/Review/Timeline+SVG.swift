@@ -80,19 +80,20 @@ extension Timeline {
         out.text("</g>\n")
 
         var hidden = 0
-        var barsByLane: [Lanes.Lane: [Lanes.Bar]] = [:]
-        for bar in visible.bars { barsByLane[bar.lane, default: []].append(bar) }
-        var marksByLane: [Lanes.Lane: [Lanes.Mark]] = [:]
-        for mark in visible.marks { marksByLane[mark.lane, default: []].append(mark) }
+        // Each lane's bars and marks by index: a long drive's labels and events are never copied.
+        var barsByLane = [[Int]](repeating: [], count: Lanes.Lane.allCases.count)
+        for n in visible.bars.indices { barsByLane[visible.bars[n].lane.rawValue].append(n) }
+        var marksByLane = [[Int]](repeating: [], count: Lanes.Lane.allCases.count)
+        for n in visible.marks.indices { marksByLane[visible.marks[n].lane.rawValue].append(n) }
         for lane in lanes.shown {
             let y = laneTop(lane)
             out.text("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
             out.text("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
             out.text("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
-            for bar in barsByLane[lane] ?? [] { svgBar(bar, y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
+            for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
             var labelEnd = Int64.min
-            for mark in marksByLane[lane] ?? [] {
-                svgMark(mark, y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
+            for n in marksByLane[lane.rawValue] {
+                svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
             }
             out.text("</g>\n")
         }
