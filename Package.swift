@@ -45,6 +45,8 @@ let package = Package(
             name: "Review",
             dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
             path: "Sources/SimRunner/Review",
+            // The HTML page's style sheet and script (Timeline+HTML.swift reads them with Bundle.module).
+            resources: [.copy("Resources/page.css"), .copy("Resources/page.js")],
             swiftSettings: swiftSettings
         ),
         .target(

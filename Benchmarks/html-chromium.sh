@@ -34,6 +34,8 @@ for name in urgent-cut drive-2h; do
   start=$(date +%s%N)
   browser --screenshot="$out/$name.png" "file://$(realpath "$out/$name.html")" > /dev/null
   shot_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  # And zoomed to a collision (PAGE#collision=K), as a person stepping through them sees it.
+  browser --virtual-time-budget=5000 --screenshot="$out/$name-collision.png" "file://$(realpath "$out/$name.html")#collision=1" > /dev/null
   start=$(date +%s%N)
   report=$(browser --virtual-time-budget=20000 --dump-dom "file://$(realpath "$out/$name.html")#selftest" \
     | sed -n '/<pre id="selftest">/,/<\/pre>/p')
@@ -52,5 +54,5 @@ for name in urgent-cut drive-2h; do
     status=1
   fi
 done
-echo "screenshots: $out/urgent-cut.png $out/drive-2h.png"
+echo "screenshots: $out/urgent-cut.png $out/drive-2h.png, zoomed to a collision: $out/urgent-cut-collision.png $out/drive-2h-collision.png"
 exit $status

@@ -75,7 +75,10 @@ import Testing
         let chart = try Self.timeline("long-cut")
             .lanesChart(width: 70, window: ReviewWindow(from: SimTime(ms: 3_000), to: SimTime(ms: 9_000)))
         let lines = chart.split(separator: "\n").map(String.init)
-        let labels = Array(lines[1].dropFirst(Timeline.laneLabelWidth)), ticks = Array(lines[2].dropFirst(Timeline.laneLabelWidth))
+        // The title, the summary, then the axis: its labels over its ticks.
+        let axis = try #require(lines.firstIndex { $0.dropFirst(Timeline.laneLabelWidth).hasPrefix("|") })
+        #expect(lines[1..<axis - 1] == ["rules: ears-closed 1 · long-cut 1 · held 1 · after-cut 1"])
+        let labels = Array(lines[axis - 1].dropFirst(Timeline.laneLabelWidth)), ticks = Array(lines[axis].dropFirst(Timeline.laneLabelWidth))
         #expect(chart.contains("one column = 100 ms; from 00:03.000 to 00:09.000"))
         let tickColumns = ticks.indices.filter { ticks[$0] == "|" }
         #expect(tickColumns == [0, 10, 20, 30, 40, 50])

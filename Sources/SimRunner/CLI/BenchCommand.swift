@@ -35,8 +35,8 @@ enum BenchCommand: Command {
         first of c++, g++ or clang++ on the PATH), and (b) a generated
         2-hour drive (2,000 guidance lines, 2,000 replies with 6,000 stretches, 300
         utterances) simulated in memory, (c) rendering that drive's timeline in every
-        format of 'run --format', (d) what 'run' does on generated talk drives of 1, 6
-        and 24 hours: decoding the file, the whole verdict (both runs and every check)
+        format of 'run --format', (d) what 'run' does on generated talk drives of 1, 2,
+        8 and 24 hours: decoding the file, the whole verdict (both runs and every check)
         and each rendering, in CPU time, with how each grows per hour against the
         1-hour drive, (e) fuzzing and shrinking, and (f) a generated 2-hour road
         drive (about 100 maneuvers, a fix every second, talk throughout), planned and
@@ -175,7 +175,7 @@ enum BenchCommand: Command {
     /// growing length: CPU milliseconds per run (the best of a few), and
     /// each figure per hour against the 1-hour drive's (1.00 is linear).
     static func benchGrowth(quick: Bool, console: inout Console) {
-        let hours = quick ? [1, 2, 4] : [1, 6, 24]
+        let hours = quick ? [1, 2, 4] : [1, 2, 8, 24]
         // A talk drive gives a road-only format nothing to draw; 'rendering' times it on the road drive.
         let formats = TimelineFormat.allCases.filter { !$0.drawsOnlyTheRoad }
         let stages = ["decode", "verdict"] + formats.map(\.rawValue)

@@ -371,6 +371,10 @@ public struct ReviewWindow: Sendable, Equatable {
 extension Lanes {
     /// The bars and marks that touch `range`, bars clipped to it.
     func visible(in range: (start: SimTime, end: SimTime)) -> (bars: [Bar], marks: [Mark], flows: [Flow]) {
+        let marks = self.marks.filter { $0.t >= range.start && $0.t <= range.end }
+        let flows = self.flows.filter { $0.t >= range.start && $0.t <= range.end }
+        // A window that holds every bar keeps them as they are: no copy of their labels and events.
+        if self.bars.allSatisfy({ $0.start >= range.start && $0.end <= range.end }) { return (self.bars, marks, flows) }
         let window = ReviewWindow()
         let bars = self.bars.compactMap { bar -> Bar? in
             guard window.shows(bar.start, bar.end, in: range) else { return nil }
@@ -381,8 +385,6 @@ extension Lanes {
             if bar.end > range.end { clipped.cut = false }
             return clipped
         }
-        let marks = self.marks.filter { $0.t >= range.start && $0.t <= range.end }
-        let flows = self.flows.filter { $0.t >= range.start && $0.t <= range.end }
         return (bars, marks, flows)
     }
 }

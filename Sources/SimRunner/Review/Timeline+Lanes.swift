@@ -28,10 +28,13 @@ extension Timeline {
         let visible = lanes.visible(in: range)
 
         func column(_ t: SimTime) -> Int { Int((t.ms - range.start.ms) / scale) }
-        /// The columns a bar covers: at least one; a bar ending at a column's start does not reach it.
-        func cells(_ bar: Lanes.Bar) -> ClosedRange<Int> {
-            let first = min(column(bar.start), used - 1)
-            let last = max(first, min(used - 1, column(SimTime(ms: max(bar.start.ms, bar.end.ms - 1)))))
+        let bars = visible.bars
+        /// The columns bar `n` covers: at least one; a bar ending at a column's start does not reach it.
+        /// (Bars are read by index, field by field: a long drive's labels and events are never copied.)
+        func cells(_ n: Int) -> ClosedRange<Int> {
+            let start = bars[n].start, end = bars[n].end
+            let first = min(column(start), used - 1)
+            let last = max(first, min(used - 1, column(SimTime(ms: max(start.ms, end.ms - 1)))))
             return first...last
         }
 
@@ -40,8 +43,10 @@ extension Timeline {
         struct Row { var lane: Lanes.Lane; var waits: Bool; var cells: [Character]; var owner: [Int] }
         var rows: [Row] = []
         var rowIndex: [Int: Int] = [:]  // lane.rawValue * 2 + (waits ? 1 : 0) → row
+        var waitingLanes = Set<Lanes.Lane>()
+        for n in bars.indices where bars[n].kind.isWait { waitingLanes.insert(bars[n].lane) }
         for lane in lanes.shown {
-            for waits in [false, true] where !waits || visible.bars.contains(where: { $0.lane == lane && $0.kind.isWait }) {
+            for waits in [false, true] where !waits || waitingLanes.contains(lane) {
                 rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] = rows.count
                 rows.append(Row(lane: lane, waits: waits, cells: [Character](repeating: " ", count: used),
                                 owner: [Int](repeating: -1, count: used)))
@@ -50,18 +55,35 @@ extension Timeline {
         func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
         // Paint in rising priority, so what matters most stays visible.
         let order: [Lanes.BarKind] = [.wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost]
-        for kind in order {
-            for (n, bar) in visible.bars.enumerated() where bar.kind == kind {
-                let r = row(bar.lane, waits: bar.kind.isWait)
-                let mark = LaneScale.glyph(bar.kind)
-                let span = cells(bar)
+        var byKind = [[Int]](repeating: [], count: order.count)
+        for n in bars.indices { byKind[order.firstIndex(of: bars[n].kind)!].append(n) }
+        for (k, kind) in order.enumerated() {
+            for n in byKind[k] {
+                let r = row(bars[n].lane, waits: kind.isWait)
+                let mark = LaneScale.glyph(kind)
+                let span = cells(n)
                 // A bar that starts right where another of its kind ends begins with `|`, so back-to-back bars stay apart.
                 let first = span.lowerBound
                 let adjacent = first > 0 && rows[r].owner[first - 1] >= 0 && rows[r].owner[first - 1] != n
-                    && visible.bars[rows[r].owner[first - 1]].kind == kind
+                    && bars[rows[r].owner[first - 1]].kind == kind
                 for c in span { rows[r].cells[c] = mark; rows[r].owner[c] = n }
                 if adjacent, span.count > 1 || kind != .stretch { rows[r].cells[first] = "|" }
-                if bar.kind == .stretch, bar.cut { rows[r].cells[span.upperBound] = "X" }
+                if kind == .stretch, bars[n].cut { rows[r].cells[span.upperBound] = "X" }
+            }
+        }
+        // A row with more bars than half its columns (too many to tell apart) is drawn as density:
+        // per column, how many bars start in it, as a digit from 1 (few) to 9 (as many as the
+        // busiest column, whose count ends the row); a column where none starts keeps what covers it.
+        var starts = [[Int]](repeating: [Int](repeating: 0, count: used), count: rows.count)
+        for n in bars.indices where bars[n].kind != .reply && bars[n].kind != .offRoute {
+            starts[row(bars[n].lane, waits: bars[n].kind.isWait)][cells(n).lowerBound] += 1
+        }
+        var busiest = [Int](repeating: 0, count: rows.count)
+        for r in rows.indices where starts[r].reduce(0, +) * 2 > used {
+            let most = starts[r].max() ?? 1
+            busiest[r] = most
+            for c in 0..<used where starts[r][c] > 0 {
+                rows[r].cells[c] = Character(String((starts[r][c] * 9 + most - 1) / most))
             }
         }
         for mark in visible.marks {
@@ -81,6 +103,7 @@ extension Timeline {
             }
             let c = min(used - 1, column(SimTime(ms: max(range.start.ms, mark.t.ms - 1))))
             let r = row(mark.lane, waits: mark.kind == .dropped)
+            if busiest[r] > 0 { continue }  // a dense row shows counts only; the summary counts the marks
             // An abandonment in the column of a cut keeps the cut visible: it goes one column on, if free.
             if glyph == "/", rows[r].cells[c] == "X" {
                 if c + 1 < used, rows[r].cells[c + 1] == " " { rows[r].cells[c + 1] = glyph }
@@ -90,16 +113,20 @@ extension Timeline {
         }
 
         var out = "# \(Self.oneLine(scenario))\n"
+        for line in TimelineSummary(window.selecting(self)).lines(width: width) { out += line + "\n" }
         let (labels, ticks) = LaneScale.axis(start: range.start, scale: scale, columns: used)
         out += String(repeating: " ", count: Self.laneLabelWidth) + labels.trimmingTrailingSpaces() + "\n"
         out += String(repeating: " ", count: Self.laneLabelWidth) + ticks.trimmingTrailingSpaces() + "\n"
-        for r in rows {
+        for (n, r) in rows.enumerated() {
             let title = r.waits ? "  " + (r.lane == .guidance ? "waits" : "held") : r.lane.title
-            out += (pad(title, Self.laneLabelWidth) + String(r.cells)).trimmingTrailingSpaces() + "\n"
+            out += (pad(title, Self.laneLabelWidth) + String(r.cells)).trimmingTrailingSpaces()
+            if busiest[n] > 0 { out += "  9 = \(busiest[n])" }
+            out += "\n"
         }
         out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
         out += LaneScale.legend
         if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
+        if busiest.contains(where: { $0 > 0 }) { out += LaneScale.denseLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
             return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end && window.only.contains(e.kind)
@@ -205,6 +232,12 @@ enum LaneScale {
                           / reply abandoned   held: : stretch held, , reply queued
                 ears      # ears closed
                 Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+
+    /// The legend of a row drawn as density, shown when one is.
+    static let denseLegend = """
+                dense     1-9 how many bars start in the column, 9 the most (the count after the row)
 
         """
 

@@ -13,6 +13,9 @@ extension Timeline {
     /// The time axis's default width in pixels.
     public static let defaultSVGWidth = 1200
 
+    /// The least distance between two arrows drawn, in tenths of a pixel (6 px).
+    static let arrowGap: Int64 = 60
+
     /// The SVG text; `width` is the time axis in pixels. Written into one byte buffer.
     ///
     /// Each lane has three strips: rule labels and decision marks at the top,
@@ -25,7 +28,9 @@ extension Timeline {
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         let plot = max(100, width)
-        let left = 90, right = 20, top = 64, laneHeight = 48, axisHeight = 24
+        let summary = TimelineSummary(window.selecting(self)).lines(width: (plot + 110) / 6)
+        let summaryHeight = summary.count * 14
+        let left = 90, right = 20, top = 64 + summaryHeight, laneHeight = 48, axisHeight = 24
         let totalWidth = left + plot + right
         let height = top + axisHeight + laneHeight * lanes.shown.count + 16
         let span = range.end.ms - range.start.ms
@@ -51,8 +56,13 @@ extension Timeline {
         out.text("<text class=\"heading\" x=\"10\" y=\"20\">"); out.xml(Self.oneLine(scenario)); out.text("</text>\n")
         // The note, which counts hidden labels, is known only after the lanes: it is filled in at the end.
         let notePlace = out.bytes.count
-        out.text(Self.svgLegend(y: 42))
-        if lanes.shown.contains(.road) { out.text(Self.svgRoadLegend(y: 58)) }
+        out.text("<g class=\"summary\">")
+        for (n, line) in summary.enumerated() {
+            out.text("<text x=\"10\" y=\"\(36 + n * 14)\">"); out.xml(line); out.text("</text>")
+        }
+        out.text("</g>\n")
+        out.text(Self.svgLegend(y: 42 + summaryHeight))
+        if lanes.shown.contains(.road) { out.text(Self.svgRoadLegend(y: 58 + summaryHeight)) }
 
         // The axis: a tick every 1-2-5 step that leaves about 100 px between ticks.
         let step = LaneScale.niceStep(atLeast: max(1, span * 100 / Int64(plot)))
@@ -70,26 +80,31 @@ extension Timeline {
         out.text("</g>\n")
 
         var hidden = 0
-        var barsByLane: [Lanes.Lane: [Lanes.Bar]] = [:]
-        for bar in visible.bars { barsByLane[bar.lane, default: []].append(bar) }
-        var marksByLane: [Lanes.Lane: [Lanes.Mark]] = [:]
-        for mark in visible.marks { marksByLane[mark.lane, default: []].append(mark) }
+        // Each lane's bars and marks by index: a long drive's labels and events are never copied.
+        var barsByLane = [[Int]](repeating: [], count: Lanes.Lane.allCases.count)
+        for n in visible.bars.indices { barsByLane[visible.bars[n].lane.rawValue].append(n) }
+        var marksByLane = [[Int]](repeating: [], count: Lanes.Lane.allCases.count)
+        for n in visible.marks.indices { marksByLane[visible.marks[n].lane.rawValue].append(n) }
         for lane in lanes.shown {
             let y = laneTop(lane)
             out.text("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
             out.text("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
             out.text("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
-            for bar in barsByLane[lane] ?? [] { svgBar(bar, y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
+            for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
             var labelEnd = Int64.min
-            for mark in marksByLane[lane] ?? [] {
-                svgMark(mark, y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
+            for n in marksByLane[lane.rawValue] {
+                svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
             }
             out.text("</g>\n")
         }
 
+        // Arrows closer than `arrowGap` to the last one drawn are left out (and counted): they could not be told apart.
         out.text("<g class=\"flows\">\n")
+        var arrowsHidden = 0, arrowEnd = Int64.min
         for flow in visible.flows {
             let x = x10(flow.t)
+            if x < arrowEnd { arrowsHidden += 1; continue }
+            arrowEnd = x + Self.arrowGap
             let fromY = laneTop(flow.from) + 24, toY = laneTop(flow.to) + 24
             let bend = fromY < toY ? 8 : -8
             out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(",\(fromY) C"); out.px(x); out.text(",\(fromY + bend) ")
@@ -101,7 +116,12 @@ extension Timeline {
 
         var note = SVGWriter()
         note.text("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
-        if hidden > 0 { note.text(hidden == 1 ? "; 1 label hidden, zoom in to see it" : "; \(hidden) labels hidden, zoom in to see them") }
+        var parts: [String] = []
+        if arrowsHidden > 0 { parts.append(counted(arrowsHidden, "arrow")) }
+        if hidden > 0 { parts.append(counted(hidden, "label")) }
+        if !parts.isEmpty {
+            note.text("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
+        }
         note.text("</text>\n")
         out.bytes.insert(contentsOf: note.bytes, at: notePlace)
         return String(decoding: out.bytes, as: UTF8.self)
@@ -214,7 +234,7 @@ extension Timeline {
         <pattern id="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\
         <rect width="4" height="4" fill="#ffffff"/><line x1="0" y1="0" x2="0" y2="4" stroke="#888" stroke-width="1.5"/></pattern></defs>
         <style>
-        .page { fill: #ffffff; } .heading { font-size: 14px; font-weight: bold; fill: #222; } .note { fill: #666; }
+        .page { fill: #ffffff; } .heading { font-size: 14px; font-weight: bold; fill: #222; } .note { fill: #666; } .summary { fill: #333; }
         .band { fill: #f6f6f6; } .lanename { font-size: 13px; font-weight: bold; fill: #333; }
         .axis text { fill: #555; font-size: 10px; } .grid { stroke: #e2e2e2; stroke-width: 1; }
         .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #2f6fdb; stroke-width: 1; }

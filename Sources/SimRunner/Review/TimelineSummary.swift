@@ -1,0 +1,97 @@
+import Guidance
+import Road
+import SimRunner
+import TalkArbiter
+
+/// What a drive did, counted from its timeline: the summary at the top of
+/// every picture and page (`lanes`, `svg`, `html`), one definition for all.
+///
+///     rules: urgent-cut 2 · short-wait 3 · held 12
+///     road: off-route 1 · back-on-route 1 · stage-late 4
+///     stages: far 40 spoken, 2 skipped · near 38 spoken · now 40 spoken
+///     dropped: lines superseded 2 · fixes inaccurate 5 · reports offline 3
+///
+/// `rules` are the arbiter's decisions and `road` the road's, counted as rule
+/// coverage counts them (`RuleCoverage`), but for the drops, which `dropped`
+/// counts by what was dropped and why. `stages` counts the generated lines
+/// that started and the stages skipped. A part with nothing to count is left out.
+public struct TimelineSummary: Sendable, Equatable {
+    /// The arbiter's rules that fired, with how often, in `Rule.allCases` order.
+    public var rules: [(name: String, count: Int)] = []
+    /// The road's decisions but drops, with how often, in `RoadRule.allCases` order.
+    public var road: [(name: String, count: Int)] = []
+    /// Per stage, far first: lines started and stages skipped.
+    public var stages: [(stage: Stage, spoken: Int, skipped: Int)] = []
+    /// What was dropped, per what and why: `lines superseded`, `fixes inaccurate`, `reports offline`.
+    public var dropped: [(name: String, count: Int)] = []
+
+    /// The counts of `timeline`'s events.
+    public init(_ timeline: Timeline) {
+        let coverage = RuleCoverage(timeline)
+        rules = Rule.allCases.compactMap { coverage[$0] > 0 ? ($0.rawValue, coverage[$0]) : nil }
+        var spoken = [Int](repeating: 0, count: Stage.allCases.count), skipped = spoken
+        var lines = [Int](repeating: 0, count: Rule.allCases.count)
+        var fixes = [Int](repeating: 0, count: RoadEvent.FixDropReason.allCases.count)
+        var reports = [Int](repeating: 0, count: LocationLink.DropReason.allCases.count)
+        for event in timeline.events {
+            switch event.what {
+            case .guidanceStarted(let l):
+                if let stage = timeline.roster.stage(of: l) { spoken[stage.index] += 1 }
+            case .guidanceDropped(_, let rule): lines[rule.index] += 1
+            case .road(.stageSkipped(_, let stage, _)): skipped[stage.index] += 1
+            case .road(.fixDropped(_, let reason)): fixes[RoadEvent.FixDropReason.allCases.firstIndex(of: reason)!] += 1
+            case .road(.reportDropped(_, let reason)): reports[LocationLink.DropReason.allCases.firstIndex(of: reason)!] += 1
+            default: break
+            }
+        }
+        let drops: Set<RoadRule> = [
+            .fixOutOfOrder, .fixInaccurate, .fixImplausible, .reportOffline, .reportStale, .reportBusy, .reportOutOfOrder,
+            .reportInterrupted, .reportTimeout,
+        ]
+        road = RoadRule.allCases.compactMap { !drops.contains($0) && coverage[road: $0] > 0 ? ($0.rawValue, coverage[road: $0]) : nil }
+        stages = Stage.allCases.compactMap { s in
+            spoken[s.index] + skipped[s.index] > 0 ? (s, spoken[s.index], skipped[s.index]) : nil
+        }
+        dropped = Rule.allCases.compactMap { lines[$0.index] > 0 ? ("lines " + $0.rawValue, lines[$0.index]) : nil }
+            + RoadEvent.FixDropReason.allCases.enumerated().compactMap { k, r in fixes[k] > 0 ? ("fixes " + r.rawValue, fixes[k]) : nil }
+            + LocationLink.DropReason.allCases.enumerated().compactMap { k, r in reports[k] > 0 ? ("reports " + r.rawValue, reports[k]) : nil }
+    }
+
+    /// The summary's parts, each a heading and its items (`rules`, `held 12`), only those with anything.
+    var parts: [(heading: String, items: [String])] {
+        func items(_ counts: [(name: String, count: Int)]) -> [String] { counts.map { "\($0.name) \($0.count)" } }
+        let staged = stages.map { s in "\(s.stage.rawValue) \(s.spoken) spoken" + (s.skipped > 0 ? ", \(s.skipped) skipped" : "") }
+        return [("rules", items(rules)), ("road", items(road)), ("stages", staged), ("dropped", items(dropped))].filter { !$0.items.isEmpty }
+    }
+
+    /// The summary as lines of text (`rules: urgent-cut 2 · held 12`), one per
+    /// part that has anything, or `no decisions` when none has.
+    public var lines: [String] { lines(width: .max) }
+
+    /// `lines` wrapped between items to `width` columns, continued lines indented by two spaces.
+    public func lines(width: Int) -> [String] {
+        var out: [String] = []
+        for part in parts {
+            var current = part.heading + ":"
+            for (k, item) in part.items.enumerated() {
+                let separator = k == 0 ? " " : " · "
+                if k > 0, displayWidth(current) + separator.count + displayWidth(item) + 2 > width {
+                    out.append(current + " ·")
+                    current = "  " + item
+                } else {
+                    current += separator + item
+                }
+            }
+            out.append(current)
+        }
+        return out.isEmpty ? ["no decisions"] : out
+    }
+
+    /// Two summaries are equal when they say the same.
+    public static func == (a: TimelineSummary, b: TimelineSummary) -> Bool { a.lines == b.lines }
+}
+
+extension Stage {
+    /// Its place in `Stage.allCases`.
+    var index: Int { Stage.allCases.firstIndex(of: self)! }
+}
