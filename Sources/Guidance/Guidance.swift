@@ -13,7 +13,7 @@ import SimClock
 /// planner cuts spans at every fix, every guidance segment's edge and the
 /// horizon, and never asks while the car is off the route or outside a
 /// segment. It never reads a clock: the span's times are the clock.
-public protocol Guidance {
+public protocol Guidance: Sendable {
     /// When the guidance segment being spoken in ends (nil: it never does):
     /// no line may play past it. Set before each `announce`.
     var segmentEnd: SimTime? { get set }

@@ -14,7 +14,10 @@ enum RunCommand: Command {
         "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
-    static let options = ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"]
+    static let options = [
+        "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout", "--guidance",
+        "--guidance-timeout",
+    ]
     static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
     static let promptFormats = ["text", "json"]
@@ -95,13 +98,19 @@ enum RunCommand: Command {
         }
         // Its golden timeline is an input too.
         try FileSystem.refuseOverwriting(inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out"))
+        if args.value("--guidance") != nil, fault != nil { throw DrivesimError.usage(.excludes("--mutant", "--guidance")) }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"))
-            ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
+        let guidance = try GuidanceProcess.launch(args)
+        defer { guidance?.channel.stop() }
+        let roadPlan = guidance?.planning
+        var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
+            ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road, roadPlan: roadPlan)
+        if let guidance { verdict = guidance.judging(verdict) }
         let timeline = verdict.simulation.timeline
         // After a process failure the timeline is cut short: only the failure is reported.
-        let golden = verdict.processFailed
+        // A golden timeline pins drivesim's own guidance: another is judged by the checks.
+        let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == .json {
             // Streamed: a long drive's JSON is never one string.

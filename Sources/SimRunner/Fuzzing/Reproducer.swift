@@ -62,6 +62,7 @@ package enum ReproducerFile {
         case .road(let road): text = "road-\(road.rawValue)"
         case .decision(let rule): text = "decision-\(rule.rawValue)"
         case .arbiter(let check): text = "arbiter-\(check.rawValue)"
+        case .guidance(let check): text = "guidance-\(check.rawValue)"
         }
         // Only letters, digits and `-`, so the name is safe on every file system.
         return String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
