@@ -126,8 +126,10 @@ class Guidance:
         return t + int(math.ceil(slack / v * 1000))
 
     def pass_time(self, m, state, t):
+        """The earliest the car may pass `m`: a line that waits (its expiry is not
+        revised at later fixes) must allow for a car a quarter faster than known."""
         left = self.maneuvers[m]["distance"] - self.progress(state, t)
-        return t + int(left / max(state["speed"], 2.0) * 1000)
+        return t + int(left / max(state["speed"] * 1.25, 2.0) * 1000)
 
     # -- a span ------------------------------------------------------------
 
@@ -198,7 +200,8 @@ class Guidance:
             expires = self.pass_time(m, state, t) - int((self.latency + self.margin) * 1000) - length
         else:
             # True until the car is nearer than the words say; heard before the point.
-            true_until = t + int((left - meters) / v * 1000) if v >= 0.1 else t + 60_000
+            # (A car standing or slow may speed up: the words are kept true at no less than 15 m/s.)
+            true_until = t + int((left - meters) / max(v * 1.2, 15.0) * 1000)
             expires = min(true_until, self.pass_time(m, state, t) - int(self.latency * 1000) - length)
         if segment_end is not None:
             if t + length >= segment_end:

@@ -536,7 +536,9 @@ struct RoadPlanner<G: Guidance> {
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }
             // Passed outside Dad's guidance segments: not guiding, whether or not a fix came.
             let outside = !guiding(pass) && fault != .segmentsIgnored
-            guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) else { continue }
+            // A guidance that does not say why was never asked before the pass if no fix had come by then.
+            let unasked = states.first.map { $0.from >= pass } ?? true
+            guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil) else { continue }
             add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), rank: 0)
         }
     }
