@@ -9,7 +9,7 @@ import TalkArbiter
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]]"
+    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]] [--guidance <command>]"
     static let options: [String] = ["--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout"]
     static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
     static var help: String {
@@ -33,6 +33,10 @@ enum CheckCommand: Command {
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           --timeline-only         With --arbiter: judge its timelines only, not also each
                                   decision against drivesim's reference (the default).
+          --guidance <command>    Plan each road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md): judged by the road's checks,
+                                  not by expectations or golden timelines (they pin drivesim's own).
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';

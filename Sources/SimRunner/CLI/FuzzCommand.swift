@@ -18,7 +18,7 @@ enum FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
-        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>]"
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>] [--guidance <command>]"
     static let options = [
         "--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout",
     ]
@@ -54,6 +54,9 @@ enum FuzzCommand: Command {
           --arbiter <command>     Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
                                   compared with drivesim's decision by decision; one worker.
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
+          --guidance <command>    Plan every road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md; with --road); one worker.
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         EXIT CODES: 0 no run failed, 1 a run failed, 2 bad arguments.

@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = [
@@ -55,6 +55,10 @@ enum RunCommand: Command {
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           --timeline-only         With --arbiter: judge its timeline only, not also each
                                   decision against drivesim's reference (the default).
+          --guidance <command>    Plan the road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md): judged by the road's checks,
+                                  not by the scenario's expectations or golden timeline.
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
