@@ -1,3 +1,4 @@
+import Guidance
 import Road
 import SimRunner
 import TalkArbiter
@@ -33,6 +34,18 @@ public struct ArbiterUnderTest: Sendable {
         ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
             Verdict($0, differential: differential) { A($0) }
         }, replay: .swift(type: String(describing: type)))
+    }
+
+    /// drivesim's arbiter over roads planned by the guidance `make` builds
+    /// (`G`, a Swift guidance from the conformance kit): judged by every
+    /// check, not by the scenario's expectations (they pin drivesim's own guidance).
+    package static func guidance<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G) -> ArbiterUnderTest {
+        let plan = RoadPlanning.guidance(make)
+        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: {
+            var verdict = Verdict($0, fault: nil, roadPlan: plan)
+            verdict.failures = []
+            return verdict
+        }, replay: .swiftRoad(type: String(describing: G.self)))
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another

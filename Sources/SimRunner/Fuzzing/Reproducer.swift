@@ -103,12 +103,15 @@ package enum ReproducerFile {
         case cli(options: String)
         /// `try Conformance.replay(TYPE.self, file: "FILE")` in a Swift test.
         case swift(type: String)
+        /// `try Conformance.replayRoad(TYPE.init, file: "FILE")`: a Swift guidance from the conformance kit.
+        case swiftRoad(type: String)
 
         /// The command or Swift line that replays `file`.
         package func line(_ file: String) -> String {
             switch self {
             case .cli(let options): return "drivesim run \(shellQuoted(file))\(options)"
             case .swift(let type): return "try Conformance.replay(\(type).self, file: \"\(file)\")"
+            case .swiftRoad(let type): return "try Conformance.replayRoad(\(type).init, file: \"\(file)\")"
             }
         }
 
@@ -119,6 +122,8 @@ package enum ReproducerFile {
             case (.swift(let type), .fuzz(let seed, let run)): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
             case (.cli(let options), .explore(let scope, let index)): return "drivesim explore --scope \(scope), scenario \(index)\(options)"
             case (.swift(let type), .explore(let scope, let index)): return "Conformance.explore(\(type).self, scope: \(scope)), scenario \(index)"
+            case (.swiftRoad(let type), .fuzz(let seed, let run)): return "Conformance.road(\(type).init, seed: \(seed)), run \(run)"
+            case (.swiftRoad(let type), .explore(let scope, let index)): return "Conformance.road(\(type).init), scope \(scope), scenario \(index)"
             }
         }
     }
