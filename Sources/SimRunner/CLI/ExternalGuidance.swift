@@ -206,13 +206,23 @@ struct ExternalGuidance: Guidance {
             }
             return .success((Int(m), stage, SimTime(ms: at)))
         }
-        switch list("skipped") {
+        /// The list under `key`, each item with its path and its maneuver, stage and time checked.
+        func entries(_ key: String) -> Result<[(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))], Problem> {
+            list(key).flatMap { items in
+                var out: [(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))] = []
+                for (i, o) in items.enumerated() {
+                    switch common(o, "\(key)[\(i)]") {
+                    case .failure(let problem): return .failure(problem)
+                    case .success(let base): out.append((o, "\(key)[\(i)]", base))
+                    }
+                }
+                return .success(out)
+            }
+        }
+        switch entries("skipped") {
         case .failure(let problem): return .failure(problem)
         case .success(let items):
-            for (i, o) in items.enumerated() {
-                let path = "skipped[\(i)]"
-                let base: (m: Int, stage: Stage, at: SimTime)
-                switch common(o, path) { case .failure(let p): return .failure(p); case .success(let b): base = b }
+            for (o, path, base) in items {
                 guard let name = o["reason"]?.text, let reason = SkipReason(rawValue: name) else {
                     return .failure(Problem(path: "\(path).reason", why: "expected one of \(SkipReason.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
                 }
@@ -220,13 +230,10 @@ struct ExternalGuidance: Guidance {
                 out.append(.skipped(maneuver: base.m, stage: base.stage, reason: reason, at: base.at))
             }
         }
-        switch list("lines") {
+        switch entries("lines") {
         case .failure(let problem): return .failure(problem)
         case .success(let items):
-            for (i, o) in items.enumerated() {
-                let path = "lines[\(i)]"
-                let base: (m: Int, stage: Stage, at: SimTime)
-                switch common(o, path) { case .failure(let p): return .failure(p); case .success(let b): base = b }
+            for (o, path, base) in items {
                 guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
                     return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
                 }
