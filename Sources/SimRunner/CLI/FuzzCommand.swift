@@ -237,6 +237,7 @@ enum FuzzCommand: Command {
         ) { scenario in
             guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan))
         }
+        settings.arbiter.guidance = true
     }
 
     /// The failures per check (every check, or only those that failed), the

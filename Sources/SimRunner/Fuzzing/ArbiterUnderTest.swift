@@ -22,6 +22,9 @@ public struct ArbiterUnderTest: Sendable {
     /// Told the scenarios a campaign is about to check, in order, before it
     /// checks them (an arbiter in another process answers them all at once).
     package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
+    /// Whether the roads are planned by a guidance under test (`guidance(_:)`,
+    /// `--guidance`): its reproducers pin nothing of drivesim's own timeline.
+    package var guidance = false
     /// How a reproducer found with this arbiter is found again (its `Replay:` line).
     package var replay: ReproducerFile.Replay = .cli(options: "")
 
@@ -45,7 +48,7 @@ public struct ArbiterUnderTest: Sendable {
             var verdict = Verdict($0, fault: nil, roadPlan: plan)
             verdict.failures = []
             return verdict
-        }, replay: .swiftRoad(type: String(describing: G.self)))
+        }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another

@@ -171,7 +171,9 @@ package enum ReproducerFile {
         case .fuzz(let seed, let run): out.name = "fuzz seed \(seed) run \(run): \(check)"
         case .explore(_, let index): out.name = "explore scenario \(index): \(check)"
         }
-        out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
+        // A guidance under test is judged by the checks alone: drivesim's own timeline pins nothing of it.
+        out.expect = check == .arbiter(.process) || arbiter.guidance
+            ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         let size = Shrinker.size(of: small)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(origin)); "
@@ -180,6 +182,8 @@ package enum ReproducerFile {
             text += " " + mutantNote(mutant)
         } else if arbiter.isReference {
             text += " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
+        } else if arbiter.guidance {
+            text += " No expectations: a guidance is judged by the road's checks."
         } else if !out.expect.isEmpty {
             text += " Its expectations pin what drivesim's reference arbiter does there."
         }
