@@ -69,9 +69,10 @@ let package = Package(
         ),
         .target(
             name: "DrivesimTesting",
-            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "TalkArbiter", "SimClock"],
-            // SPEC's talk scenarios, a copy of Scenarios/*.json (.ci/run checks they agree).
-            resources: [.copy("Corpus")],
+            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "TalkArbiter", "SimClock", "Guidance"],
+            // SPEC's talk scenarios, a copy of Scenarios/*.json, and the road's, a copy of
+            // Scenarios/road/*.json without their golden timelines (.ci/run checks they agree).
+            resources: [.copy("Corpus"), .copy("RoadCorpus")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
@@ -96,7 +97,7 @@ let package = Package(
             dependencies: ["RouteImport", "SimRunner", "TestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road"], swiftSettings: swiftSettings),
         .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Fuzzing
+import Guidance
 import ScenarioFormat
 import SimRunner
 import TalkArbiter
@@ -74,6 +75,57 @@ public enum Conformance {
             violations: [], expectations: [], reproducers: reproducers(of: fuzzer, jobs: max(1, jobs)) { .explore(scope: scope, index: $0) })
     }
 
+    /// The road corpus: drivesim's road scenarios (`Scenarios/road`, without
+    /// their golden timelines), in file-name order. Shipped as the package's resources.
+    public static let roadScenarios: [ConformanceScenario] = loadCorpus("RoadCorpus")
+
+    /// Checks a guidance engine on the road (docs/test-your-guidance.md): every
+    /// scenario of `roadScenarios`, then a road fuzz campaign of `runs`
+    /// generated runs from `seed` (half of them drives, as `drivesim fuzz
+    /// --road`), each road planned by the guidance `make` builds for its
+    /// route and judged by every check (not by the scenarios' expectations
+    /// or golden timelines: they pin drivesim's own guidance). On failure the
+    /// thrown error names each corpus scenario that failed, with its broken
+    /// checks, and carries each broken check's shrunk reproducer of the
+    /// campaign with the Swift line that replays it (`replayRoad(_:file:)`).
+    ///
+    /// ```swift
+    /// @Test func myGuidanceOnTheRoad() throws { try Conformance.road(MyGuidance.init) }
+    /// ```
+    public static func road<G: Guidance>(
+        _ make: @escaping @Sendable (GuidanceRoute) -> G, seed: UInt64 = 1, runs: Int = 300
+    ) throws(ConformanceFailure) {
+        let guidance = ArbiterUnderTest.guidance(make)
+        var failed: [String] = []
+        for entry in roadScenarios {
+            guard let scenario = try? entry.scenario else { failed.append("\(entry.name): not loaded"); continue }
+            let verdict = guidance.check(scenario)
+            failed += verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map { "\(entry.name): \($0.line)" }
+        }
+        var settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: guidance)
+        settings.road = true
+        let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
+        guard !failed.isEmpty || fuzzer.failedRuns > 0 else { return }
+        throw ConformanceFailure(
+            scenario: "road: \(counted(failed.count, "broken check")) in the corpus; fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
+            violations: failed, expectations: [],
+            reproducers: fuzzer.failedRuns > 0 ? reproducers(of: fuzzer, jobs: 1) { .fuzz(seed: seed, run: $0) } : [],
+            subject: "the guidance")
+    }
+
+    /// Replays a saved road reproducer (or any scenario file) against the
+    /// guidance `make` builds, as `road` judges it: throws the file's problem
+    /// (`ConformanceScenario.LoadError`), else a `ConformanceFailure` when it fails.
+    public static func replayRoad<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G, file: String) throws {
+        let scenario = try load(file)
+        let verdict = ArbiterUnderTest.guidance(make).check(scenario)
+        guard verdict.violations.isEmpty else {
+            throw ConformanceFailure(
+                scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
+                expectations: [], reproducers: [], subject: "the guidance")
+        }
+    }
+
     /// Each broken check's smallest shrunk failure as the file `drivesim fuzz`
     /// or `explore` writes: its name, its description with the `Replay:`
     /// line, and matchers that pin what the reference does where the two part.
@@ -103,18 +155,21 @@ public enum Conformance {
     /// (`ConformanceScenario.LoadError`) when it cannot be read or is not a
     /// scenario, else a `ConformanceFailure` when the arbiter fails it.
     public static func replay<A: Arbiter>(_ arbiter: A.Type, file: String) throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ConformanceScenario.LoadError.unreadable(file) }
-        let scenario: Scenario
-        do throws(ScenarioError) { scenario = try ScenarioDecoder.decode(Array(data), file: file) } catch {
-            throw ConformanceScenario.LoadError.invalid(error)
-        }
-        try check(scenario, arbiter)
+        try check(try load(file), arbiter)
     }
 
-    static func loadCorpus() -> [ConformanceScenario] {
-        guard let folder = Bundle.module.url(forResource: "Corpus", withExtension: nil),
+    /// The scenario in `file`, or why it cannot be used.
+    static func load(_ file: String) throws(ConformanceScenario.LoadError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: file) else { throw ConformanceScenario.LoadError.unreadable(file) }
+        do throws(ScenarioError) { return try ScenarioDecoder.decode(Array(data), file: file) } catch {
+            throw ConformanceScenario.LoadError.invalid(error)
+        }
+    }
+
+    static func loadCorpus(_ resource: String = "Corpus") -> [ConformanceScenario] {
+        guard let folder = Bundle.module.url(forResource: resource, withExtension: nil),
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
-        else { return [ConformanceScenario(name: "Corpus", loaded: .failure(.corpusMissing))] }
+        else { return [ConformanceScenario(name: resource, loaded: .failure(.corpusMissing))] }
         return names.filter { $0.hasSuffix(".json") }.sorted().map { name in
             let file = folder.appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -187,11 +242,13 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     public var reproducers: [Reproducer]
     /// Why the scenario was not run, when it is not valid (`Scenario.validate()`).
     public var problem: ScenarioProblem? = nil
+    /// What was checked: `the arbiter`, or for `Conformance.road`, `the guidance`.
+    public var subject = "the arbiter"
 
     /// Everything, one item per line; a reproducer's JSON in full.
     public var description: String {
         if let problem { return "\(scenario): not a valid scenario, not run: \(problem)" }
-        var lines = ["\(scenario): the arbiter does not conform"]
+        var lines = ["\(scenario): \(subject) does not conform"]
         lines += violations.map { "  \($0)" } + expectations.map { "  \($0)" }
         for r in reproducers {
             lines.append("  run \(r.run): \(r.violation)")

@@ -35,9 +35,30 @@ public struct RoadPlan: Sendable, Equatable {
     public init(_ road: RoadSetup?) throws(RoadSetup.Problem) {
         guard let road else { return }
         try road.validate()
-        var planner = try RoadPlanner(road)
+        var planner = try RoadPlanner<Announcer>(road)
         planner.run()
         self = planner.plan
+    }
+
+    /// Plans a road with another guidance than drivesim's own: `guidance`
+    /// makes it for the route. Throws the road's first problem, as `init(_:)`.
+    /// Only drivesim's `Announcer` re-phrases a waiting line (`revisions`).
+    public init<G: Guidance>(_ road: RoadSetup?, guidance: (GuidanceRoute) -> G) throws(RoadSetup.Problem) {
+        guard let road else { self.init(); return }
+        try road.validate()
+        self.init(validated: road, guidance: guidance)
+    }
+
+    /// `init(_:guidance:)` for a road that `RoadSetup.validate()` has passed.
+    package init<G: Guidance>(validated road: RoadSetup?, guidance: (GuidanceRoute) -> G) {
+        guard let road else { return }
+        do {
+            var planner = try RoadPlanner<G>(road) { route, _ in guidance(route) }
+            planner.run()
+            self = planner.plan
+        } catch {
+            preconditionFailure("RoadPlan(validated:guidance:) was given a road that RoadSetup.validate() refuses: \(error)")
+        }
     }
 
     /// Plans a road that `RoadSetup.validate()` has passed (a decoded or
@@ -46,7 +67,7 @@ public struct RoadPlan: Sendable, Equatable {
     package init(validated road: RoadSetup?, fault: RoadFault? = nil) {
         guard let road else { return }
         do {
-            var planner = try RoadPlanner(road, fault: fault)
+            var planner = try RoadPlanner<Announcer>(road, fault: fault)
             planner.run()
             self = planner.plan
         } catch {
@@ -57,8 +78,8 @@ public struct RoadPlan: Sendable, Equatable {
     init() {}
 }
 
-/// The planning pass.
-struct RoadPlanner {
+/// The planning pass, with guidance `G` (drivesim's own: `Announcer`).
+struct RoadPlanner<G: Guidance> {
     let road: RoadSetup
     let route: Route
     let trajectory: Trajectory?
@@ -66,6 +87,8 @@ struct RoadPlanner {
     var follower: RouteFollower
     var link: LocationLink
     var announcer: Announcer
+    /// The guidance that speaks: `announcer` itself when `G` is `Announcer`.
+    var guidance: G
     var announcements: [Announcement] = []
     /// Each road state the guidance went by, from the instant its fix
     /// arrived, and whether the follower was on the route then (off it, the
@@ -100,7 +123,13 @@ struct RoadPlanner {
     /// When the app measures, and when Dad's guidance runs (nil: always), as sets.
     let measuringTimes: IntervalSet, guidingTimes: IntervalSet?
 
-    init(_ road: RoadSetup, fault: RoadFault? = nil) throws(RoadSetup.Problem) {
+    /// drivesim's own guidance, `fault` broken (nil: as documented).
+    init(_ road: RoadSetup, fault: RoadFault? = nil) throws(RoadSetup.Problem) where G == Announcer {
+        try self.init(road, fault: fault) { $1 }
+    }
+
+    /// `guidance` makes the guidance for the route, given drivesim's own announcer for it.
+    init(_ road: RoadSetup, fault: RoadFault? = nil, guidance make: (GuidanceRoute, Announcer) -> G) throws(RoadSetup.Problem) {
         self.road = road
         self.fault = fault
         measuringTimes = road.measuringTimes
@@ -112,6 +141,7 @@ struct RoadPlanner {
         link = road.link
         announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
+        guidance = make(GuidanceRoute(maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments), announcer)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         trueTrack = road.trueTrack(on: route)
@@ -144,7 +174,9 @@ struct RoadPlanner {
                 follower.measuringPaused()
                 pause += 1
             }
-            if let new = take(fix) {
+            let new = take(fix)
+            guidance.fixArrived(fix, state: new, onRoute: !follower.offRoute)
+            if let new {
                 state = new
                 states.append((fix.arrives, new, !follower.offRoute))
             }
@@ -162,6 +194,12 @@ struct RoadPlanner {
         plan.revisions.reserveCapacity(plan.lines.count)
         // Each maneuver id's first index: looked up, never iterated.
         let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Only drivesim's own guidance re-phrases a waiting line.
+        guard let own = guidance as? Announcer else {
+            plan.revisions = Array(repeating: [], count: plan.lines.count)
+            return
+        }
+        announcer = own
         for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex)) }
     }
 
@@ -233,9 +271,9 @@ struct RoadPlanner {
         let end = paused != nil ? cursor : min(until, state.taken + road.horizon)
         if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
-        announcer.segmentEnd = segmentEnd(at: cursor)
+        guidance.segmentEnd = segmentEnd(at: cursor)
         announcements.removeAll(keepingCapacity: true)
-        announcer.announce(state, from: cursor, until: end, into: &announcements)
+        guidance.announce(state, from: cursor, until: end, into: &announcements)
         for announcement in announcements {
             switch announcement {
             case .line(let line, _, let stage):
@@ -274,10 +312,10 @@ struct RoadPlanner {
                 return nil
             case .leftRoute(let offset):
                 add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
-                if guiding(t) { addLine(announcer.offRouteLine(at: t)) }
+                if guiding(t), let line = guidance.rerouteLine(at: t, back: false) { addLine(line) }
             case .rejoined:
                 add(t, .onRoute(progressM: Int64(follower.progress.rounded(.down))))
-                if guiding(t) { addLine(announcer.recalculatedLine(at: t)) }
+                if guiding(t), let line = guidance.rerouteLine(at: t, back: true) { addLine(line) }
             }
             if trajectory == nil && trueTrack == nil { estimatePasses(from: before, taken: fix.taken) }
             // The progress holds as of when it was last matched on the route: a fix too far
@@ -496,13 +534,15 @@ struct RoadPlanner {
             let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
             guard let pass, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
             add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(m)), rank: 0)
-            guard !announcer.nowSpoken[m], fault != .nowSkippedSilently else { continue }
+            guard !guidance.nowSpoken[m], fault != .nowSkippedSilently else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
             let silence = silences.last { $0.from < max(pass, believed) && $0.to > since }
             // Passed outside Dad's guidance segments: not guiding, whether or not a fix came.
             let outside = !guiding(pass) && fault != .segmentsIgnored
-            let reason = outside ? .notGuiding : silence?.reason ?? (announcer.thenSpoken[m] ? .then : .late)
+            // A guidance that does not say why was never asked before the pass if no fix had come by then.
+            let unasked = states.first.map { $0.from >= pass } ?? true
+            guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil) else { continue }
             add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), rank: 0)
         }
     }

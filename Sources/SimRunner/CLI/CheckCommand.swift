@@ -9,8 +9,8 @@ import TalkArbiter
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]]"
-    static let options: [String] = ["--arbiter", "--arbiter-timeout"]
+    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]] [--guidance <command>]"
+    static let options: [String] = ["--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout"]
     static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
     static var help: String {
         """
@@ -33,6 +33,10 @@ enum CheckCommand: Command {
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           --timeline-only         With --arbiter: judge its timelines only, not also each
                                   decision against drivesim's reference (the default).
+          --guidance <command>    Plan each road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md): judged by the road's checks,
+                                  not by expectations or golden timelines (they pin drivesim's own).
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';
@@ -56,6 +60,9 @@ enum CheckCommand: Command {
         }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
+        let guidance = try GuidanceProcess.launch(args)
+        defer { guidance?.channel.stop() }
+        let roadPlan = guidance?.planning
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
         var passed = 0, failed = 0, unusable = 0, unwritten = 0
@@ -89,7 +96,9 @@ enum CheckCommand: Command {
             case .success(let loaded): scenario = loaded
             }
             for warning in warnings { console.warn(warning.description) }
-            let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only")) ?? Verdict(scenario, fault: nil)
+            var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
+                ?? Verdict(scenario, fault: nil, roadPlan: roadPlan)
+            if let guidance { verdict = guidance.judging(verdict) }
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
             do {
@@ -107,8 +116,9 @@ enum CheckCommand: Command {
                     // is not compared; a golden name against the rules is still refused.
                     _ = try GoldenFiles.path(of: scenario, file: file)
                     golden = .none
-                } else if verdict.processFailed {
+                } else if verdict.processFailed || guidance != nil {
                     // The timeline was cut short by the failure: only the failure is reported.
+                    // A golden timeline pins drivesim's own guidance: another is judged by the checks.
                     golden = .none
                 } else {
                     golden = try GoldenFiles.check(scenario, file: file, timeline: timeline)

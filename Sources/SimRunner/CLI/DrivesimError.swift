@@ -30,6 +30,8 @@ package enum DrivesimError: Error, Sendable, Equatable {
     case refusedOnCI(CIRefusal)
     /// An `--arbiter` command that cannot be used: it does not start, exits at once, or speaks another protocol.
     case arbiterProcess(command: String, reason: String)
+    /// `--guidance`'s process could not be started or refused the hello.
+    case guidanceProcess(command: String, reason: String)
 }
 
 /// What is wrong with a command line.
@@ -212,6 +214,8 @@ extension DrivesimError {
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
         case .arbiterProcess(let command, let reason):
             return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
+        case .guidanceProcess(let command, let reason):
+            return "the guidance '\(escapedForTerminal(command))' cannot be used: \(reason)"
         }
     }
 }

@@ -45,9 +45,13 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// Why the current check failed, if it did (cleared by `takeFailure`).
     private(set) var failure: String?
 
+    /// The hello's key and version: `protocol` 4 for an arbiter; a guidance
+    /// process (`GuidanceProcess`, which talks through one of these) says `guidance` 1.
+    let hello: (key: String, version: Int)
+
     /// A process not yet started.
-    package init(command: String, timeoutMs: Int) {
-        self.command = command; self.timeoutMs = timeoutMs
+    package init(command: String, timeoutMs: Int, hello: (key: String, version: Int) = ("protocol", ArbiterProcess.protocolVersion)) {
+        self.command = command; self.timeoutMs = timeoutMs; self.hello = hello
     }
 
     /// Why a process could not be started as an arbiter.
@@ -56,17 +60,20 @@ package final class ArbiterProcess: @unchecked Sendable {
         case cannotSpawn(String)
         /// The hello went unanswered: the exchange's failure (it exited, timed out, printed garbage).
         case noAnswer(String)
-        /// It answered the hello with something else.
-        case notAHello
-        /// It speaks another protocol version.
-        case otherVersion(Int64)
+        /// It answered the hello with something else (a hello without this key).
+        case notAHello(key: String)
+        /// It speaks another protocol version than `expected` (of the hello's `key`).
+        case otherVersion(Int64, expected: Int, key: String)
 
         /// In words, for the one-line error.
         var reason: String {
             switch self {
             case .cannotSpawn(let reason), .noAnswer(let reason): return reason
-            case .notAHello: return "it answered the hello with something else than a hello"
-            case .otherVersion(let v): return "it speaks protocol version \(v); this drivesim speaks \(ArbiterProcess.protocolVersion)"
+            case .notAHello(let key):
+                return "it answered the hello with something else than a hello" + (key == "protocol" ? "" : " with '\(key)'")
+            case .otherVersion(let v, let expected, let key):
+                let what = key == "protocol" ? "protocol" : "\(key) protocol"
+                return "it speaks \(what) version \(v); this drivesim speaks \(expected)"
             }
         }
     }
@@ -86,12 +93,12 @@ package final class ArbiterProcess: @unchecked Sendable {
         buffer.removeAll()
         consumed = 0
         started += 1
-        guard let hello = ask("{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion)}") else { throw .noAnswer(lastReason) }
-        guard hello["type"]?.text == "hello", let version = hello["protocol"]?.integer else {
-            kill(); throw .notAHello
+        guard let answer = ask("{\"type\":\"hello\",\"\(hello.key)\":\(hello.version)}") else { throw .noAnswer(lastReason) }
+        guard answer["type"]?.text == "hello", let version = answer[hello.key]?.integer else {
+            kill(); throw .notAHello(key: hello.key)
         }
-        guard version == Self.protocolVersion else {
-            kill(); throw .otherVersion(Int64(version))
+        guard version == hello.version else {
+            kill(); throw .otherVersion(Int64(version), expected: hello.version, key: hello.key)
         }
     }
     private var lastReason = ""
@@ -322,6 +329,13 @@ package final class ArbiterProcess: @unchecked Sendable {
         bytes.append(0x0A)
         guard let line = transfer(bytes, lines: 1)?.first else { return nil }
         return parse(line)
+    }
+
+    /// One message that draws no answer; false (and `failure` set) if the process failed.
+    func tell(_ message: String) -> Bool {
+        var bytes = Array(message.utf8)
+        bytes.append(0x0A)
+        return transfer(bytes, lines: 0) != nil
     }
 
     /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
@@ -821,7 +835,8 @@ extension ArbiterProcess {
     /// own answers, is compared with it. In differential mode the forecast's
     /// decisions are the reference's (batching changes no decision:
     /// `BatchingTests`), so the reference does not run a second time.
-    func verdict(_ scenario: Scenario, differential: Bool = false) -> Verdict {
+    /// `roadPlan` plans the road with another guidance (`--guidance`), every run alike.
+    func verdict(_ scenario: Scenario, differential: Bool = false, roadPlan: RoadPlanning? = nil) -> Verdict {
         let run: Forecast?
         if nextTold < told.count, told[nextTold].run.scenario == scenario {
             run = told[nextTold].run
@@ -829,9 +844,11 @@ extension ArbiterProcess {
             nextTold += 1
         } else {
             // Not told ahead (a run with no message, or a scenario out of order): foretold on its own.
-            run = Self.forecast(scenario, differential: differential)
+            run = Self.forecast(scenario, differential: differential, roadPlan: roadPlan)
         }
-        guard let run else { return adding(failureTo: Verdict(scenario, differential: differential) { ExternalArbiter($0) }) }
+        guard let run else {
+            return adding(failureTo: Verdict(scenario, differential: differential, roadPlan: roadPlan) { ExternalArbiter($0) })
+        }
         forecast = (run.tables, run.messages)
         forecastTimes = 2
         // The first run begins here, so that a run served in full is known before it is simulated.
@@ -843,7 +860,7 @@ extension ArbiterProcess {
             first = run.simulation
             begun = nil
         }
-        let verdict = Verdict(scenario, differential: differential, reference: run.decisions, first: first) { tables in
+        let verdict = Verdict(scenario, differential: differential, roadPlan: roadPlan, reference: run.decisions, first: first) { tables in
             defer { begun = nil }
             return ExternalArbiter(tables, begun: begun == tables)
         }
@@ -862,10 +879,11 @@ extension ArbiterProcess {
     }
 
     /// The reference's run of `scenario`; nil if it cannot be foretold.
-    package static func forecast(_ scenario: Scenario, differential: Bool) -> Forecast? {
+    package static func forecast(_ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil) -> Forecast? {
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
-        let reference = Simulation(scenario, roster: nil, recordingDecisions: differential) { (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
+        let reference = Simulation(scenario, roster: nil, roadPlan: roadPlan, recordingDecisions: differential) {
+            (t: ArbiterTables) -> BatchedArbiter<TalkArbiter> in
             tables = t
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
@@ -880,13 +898,13 @@ extension ArbiterProcess {
     /// if they were the ones foretold. Anything amiss (the process failed,
     /// a malformed answer) drops them all and ends the process: the runs are
     /// then asked one by one, and the one at fault fails as it would alone.
-    func foretell(_ scenarios: [Scenario], differential: Bool) {
+    func foretell(_ scenarios: [Scenario], differential: Bool, roadPlan: RoadPlanning? = nil) {
         told = []; nextTold = 0
         guard process != nil, failure == nil else { return }
         var runs: [Forecast] = []
         var bytes: [UInt8] = [], foretold = Foretold(scenarios.count)
         for scenario in scenarios {
-            guard let run = Self.forecast(scenario, differential: differential), !run.messages.isEmpty else { continue }
+            guard let run = Self.forecast(scenario, differential: differential, roadPlan: roadPlan), !run.messages.isEmpty else { continue }
             var copy: [UInt8] = []
             Self.encode(run.tables, into: &copy)
             copy.append(0x0A)

@@ -18,8 +18,10 @@ enum FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
-        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>]"
-    static let options = ["--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout"]
+        "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>] [--guidance <command>]"
+    static let options = [
+        "--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout",
+    ]
     static let flags = ["--list-mutants", "--road"]
     static var help: String {
         """
@@ -52,6 +54,9 @@ enum FuzzCommand: Command {
           --arbiter <command>     Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
                                   compared with drivesim's decision by decision; one worker.
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
+          --guidance <command>    Plan every road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md; with --road); one worker.
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
         EXIT CODES: 0 no run failed, 1 a run failed, 2 bad arguments.
@@ -81,6 +86,12 @@ enum FuzzCommand: Command {
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         if let external { use(external, in: &settings, jobs: &jobs) }
+        if args.value("--guidance") != nil, args.value("--mutant") != nil {
+            throw DrivesimError.usage(.excludes("--mutant", "--guidance"))
+        }
+        let guidance = try GuidanceProcess.launch(args)
+        defer { guidance?.channel.stop() }
+        if let guidance { use(guidance, with: external, in: &settings, jobs: &jobs) }
         var timeLimit: Duration?
         if let text = args.value("--time-limit") {
             guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
@@ -102,7 +113,7 @@ enum FuzzCommand: Command {
         let outcome = Campaign.run(settings, jobs: jobs) { progress in
             if showsProgress { console.err("\r\(counted(progress.runsDone, "run")), \(progress.failedRuns) failed") }
             // An arbiter given up (it hung) is asked nothing more: the campaign stops.
-            return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil
+            return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil && guidance?.channel.givenUp == nil
         }
         let fuzzer = outcome.fuzzer, stoppedEarly = outcome.stoppedEarly
         let elapsed = clock.now - start
@@ -115,6 +126,9 @@ enum FuzzCommand: Command {
             console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
         }
 
+        if let guidance, let reason = guidance.channel.givenUp {
+            console.err("the guidance '\(escapedForTerminal(guidance.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
+        }
         if let notice = external?.notice { console.err(notice) }
         let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
         report(fuzzer, reproducers: reproducers, console: &console)
@@ -212,6 +226,20 @@ enum FuzzCommand: Command {
         ) { external.verdict($0, differential: true) }
     }
 
+    /// A plugged-in guidance's process as the campaign's road guidance (with
+    /// `external`, the plugged-in arbiter, if any), on one worker.
+    static func use(_ guidance: GuidanceProcess, with external: ArbiterProcess?, in settings: inout Fuzzer.Settings, jobs: inout Int) {
+        jobs = 1
+        let plan = guidance.planning
+        settings.arbiter = .custom(
+            name: "the guidance '\(guidance.command)'" + (external.map { " with the arbiter '\($0.command)'" } ?? ""),
+            replay: guidance.replayOptions + (external?.replayOptions ?? "")
+        ) { scenario in
+            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan))
+        }
+        settings.arbiter.guidance = true
+    }
+
     /// The failures per check (every check, or only those that failed), the
     /// rules fired, and where each reproducer went: what `fuzz` and `explore`
     /// print after their counts, a failure named as one `unit` ("run 12").
@@ -220,7 +248,7 @@ enum FuzzCommand: Command {
         if everyCheck || fuzzer.failedRuns > 0 {
             text += "failed \(unit)s per check:\n"
             // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
-            for check in Check.all + [.arbiter(.process)]
+            for check in Check.all + [.arbiter(.process), .guidance(.process)]
             where fuzzer.failuresPerCheck[check] != nil || (everyCheck && !check.isArbiterCheck) {
                 text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
             }
@@ -258,7 +286,12 @@ extension TalkArbiter.Fault {
 
 extension Check {
     /// Whether this is one of the arbiter's own checks (`Check.arbiter`).
-    var isArbiterCheck: Bool { if case .arbiter = self { return true } else { return false } }
+    var isArbiterCheck: Bool {
+        switch self {
+        case .arbiter, .guidance: return true
+        default: return false
+        }
+    }
 }
 
 extension ArbiterProcess {

@@ -11,10 +11,13 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
-    static let options = ["--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout"]
+    static let options = [
+        "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout", "--guidance",
+        "--guidance-timeout",
+    ]
     static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
     static let promptFormats = ["text", "json"]
@@ -52,6 +55,10 @@ enum RunCommand: Command {
           --arbiter-timeout <s>   How long it may take over one answer (default: 5).
           --timeline-only         With --arbiter: judge its timeline only, not also each
                                   decision against drivesim's reference (the default).
+          --guidance <command>    Plan the road with the guidance engine COMMAND runs
+                                  (docs/test-your-guidance.md): judged by the road's checks,
+                                  not by the scenario's expectations or golden timeline.
+          --guidance-timeout <s>  How long it may take over one answer (default: 5).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
@@ -95,13 +102,19 @@ enum RunCommand: Command {
         }
         // Its golden timeline is an input too.
         try FileSystem.refuseOverwriting(inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out"))
+        if args.value("--guidance") != nil, fault != nil { throw DrivesimError.usage(.excludes("--mutant", "--guidance")) }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
-        let verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"))
-            ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road)
+        let guidance = try GuidanceProcess.launch(args)
+        defer { guidance?.channel.stop() }
+        let roadPlan = guidance?.planning
+        var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
+            ?? Verdict(scenario, fault: fault?.talk, roadFault: fault?.road, roadPlan: roadPlan)
+        if let guidance { verdict = guidance.judging(verdict) }
         let timeline = verdict.simulation.timeline
         // After a process failure the timeline is cut short: only the failure is reported.
-        let golden = verdict.processFailed
+        // A golden timeline pins drivesim's own guidance: another is judged by the checks.
+        let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         if format == .json {
             // Streamed: a long drive's JSON is never one string.

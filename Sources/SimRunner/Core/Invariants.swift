@@ -20,6 +20,8 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// What is checked of an arbiter beyond the timeline: its actions can be
     /// carried out, and, in differential mode, it decides as the reference does.
     case arbiter(ArbiterCheck)
+    /// What is checked of a guidance in another process beyond the road's checks.
+    case guidance(GuidanceCheck)
 
     /// `invariant 1`, `rule short-wait`, `road link`, `decision short-wait`, `arbiter divergence`.
     public var description: String {
@@ -29,14 +31,28 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
         case .road(let check): return "road \(check.rawValue)"
         case .decision(let rule): return "decision \(rule.rawValue)"
         case .arbiter(let check): return "arbiter \(check.rawValue)"
+        case .guidance(let check): return "guidance \(check.rawValue)"
         }
     }
 
-    /// Every check the core makes, in report order. `arbiter process` is not
-    /// one: the command line adds it when an arbiter process fails (`--arbiter`).
+    /// Every check the core makes, in report order. `arbiter process` and
+    /// `guidance process` are not: the command line adds them when an arbiter
+    /// (`--arbiter`) or guidance (`--guidance`) process fails.
     public static let all: [Check] =
         (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + Invariants.decisionChecks.map(Check.decision)
         + RoadCheck.allCases.map(Check.road) + ArbiterCheck.allCases.filter { $0 != .process }.map(Check.arbiter)
+}
+
+/// What is checked of a guidance in another process. Raw values are their names in reports.
+public enum GuidanceCheck: String, Sendable, CaseIterable, Comparable {
+    /// A guidance in another process (`--guidance`) crashed, hung, printed
+    /// garbage or asked for a line that cannot be spoken.
+    case process
+
+    /// Table order.
+    public static func < (a: GuidanceCheck, b: GuidanceCheck) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
 }
 
 /// A broken check.

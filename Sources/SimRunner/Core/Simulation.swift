@@ -49,9 +49,12 @@ public struct Simulation: Sendable {
     /// reference), for mutation testing; `scenario` must be valid (decoded,
     /// generated or validated), since it is not checked again.
     package init(
-        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, recordingDecisions: Bool = false
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil,
+        recordingDecisions: Bool = false
     ) {
-        self.init(scenario, roster: nil, roadFault: roadFault, recordingDecisions: recordingDecisions) { TalkArbiter($0, fault: fault) }
+        self.init(scenario, roster: nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: recordingDecisions) {
+            TalkArbiter($0, fault: fault)
+        }
     }
 
     /// Simulates `scenario` over a road planned beforehand (`bench` times
@@ -68,13 +71,15 @@ public struct Simulation: Sendable {
     /// is compared as it is recorded and the events are kept only from the
     /// first that differs: the timeline is the same as without, but a run
     /// that repeats the earlier one shares its storage and allocates none.
-    /// `roadFault` plans the road with a deliberately broken road (mutation testing).
+    /// `roadFault` plans the road with a deliberately broken road (mutation
+    /// testing); `roadPlan` plans it with another guidance.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, roadFault: RoadFault? = nil, recordingDecisions: Bool,
+        _ scenario: Scenario, roster: Roster?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil, recordingDecisions: Bool,
         expected: [TimelineEvent]? = nil, make: (ArbiterTables) -> A
     ) {
         var run = Run(
-            scenario, roster: roster ?? Roster(scenario, road: RoadPlan(validated: scenario.road, fault: roadFault)),
+            scenario,
+            roster: roster ?? Roster(scenario, road: roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road, fault: roadFault)),
             expected: expected, make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()

@@ -37,13 +37,15 @@ public struct Verdict: Sendable {
 
     /// The same with a deliberately broken arbiter (nil: the reference), for
     /// mutation testing, over a scenario known to be valid (not checked again).
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil) {
-        self.init(scenario, differential: false, roadFault: roadFault) { TalkArbiter($0, fault: fault) }
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil) {
+        self.init(scenario, differential: false, roadFault: roadFault, roadPlan: roadPlan) { TalkArbiter($0, fault: fault) }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
     /// tables, over a scenario known to be valid (not checked again).
-    /// `roadFault` plans the road deliberately broken (mutation testing), both times.
+    /// `roadFault` plans the road deliberately broken (mutation testing), both
+    /// times; `roadPlan` plans it with another guidance, both times (so a
+    /// guidance that is not deterministic is caught), the reference's run too.
     /// In differential mode, `reference` is the reference's decisions on
     /// `scenario` if the caller has them already (else it runs the reference).
     /// `first` is the first run when the caller knows it already (an
@@ -51,10 +53,11 @@ public struct Verdict: Sendable {
     /// foretold, recorded with the same `differential`): only the second
     /// run is simulated, with `make`.
     package init<A: Arbiter>(
-        _ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, reference: [Decision]? = nil,
+        _ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil, reference: [Decision]? = nil,
         first: Simulation? = nil, make: (ArbiterTables) -> A
     ) {
-        simulation = first ?? Simulation(scenario, roster: nil, roadFault: roadFault, recordingDecisions: differential, make: make)
+        simulation = first ?? Simulation(
+            scenario, roster: nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
@@ -67,13 +70,13 @@ public struct Verdict: Sendable {
         // it plans the road again, so a planner that is not deterministic is caught.
         // It compares its events with the first run's as it goes, so a repeat allocates no timeline.
         let again = Simulation(
-            scenario, roster: scenario.road == nil ? roster : nil, roadFault: roadFault, recordingDecisions: false,
+            scenario, roster: scenario.road == nil ? roster : nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: false,
             expected: simulation.timeline.events, make: make)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)
         }
         if differential, let mine = simulation.decisions {
-            let reference = reference ?? Simulation(scenario, fault: nil, recordingDecisions: true).decisions ?? []
+            let reference = reference ?? Simulation(scenario, fault: nil, roadPlan: roadPlan, recordingDecisions: true).decisions ?? []
             divergence = Divergence.first(mine, reference: reference)
             if let divergence { violations.append(divergence.violation(roster)) }
         }
@@ -83,18 +86,20 @@ public struct Verdict: Sendable {
     /// Whether every invariant and expectation held.
     public var passed: Bool { violations.isEmpty && failures.isEmpty }
 
-    /// Whether the arbiter's process failed (`Check.arbiter(.process)`): then
-    /// the verdict holds that failure and only what was found before it.
-    public var processFailed: Bool { violations.contains { $0.check == .arbiter(.process) } }
+    /// Whether the arbiter's or the guidance's process failed (`Check.arbiter(.process)`,
+    /// `Check.guidance(.process)`): then the verdict holds that failure and only what was found before it.
+    public var processFailed: Bool { violations.contains { $0.check == .arbiter(.process) || $0.check == .guidance(.process) } }
 
     /// An arbiter in another process failed at `t` (crashed, hung, answered
     /// out of turn): from that instant on the run had no arbiter, so what the
     /// checks found there (items that never end, expectations, a second run
     /// that parts) is the failure's echo, not a finding. Keeps what broke
     /// before `t` and puts the failure first.
-    package mutating func recordProcessFailure(at t: SimTime, _ message: String) {
+    /// A guidance process that failed (`check` `.guidance(.process)`) left the
+    /// road without lines from `t` on: the same holds.
+    package mutating func recordProcessFailure(at t: SimTime, _ message: String, check: Check = .arbiter(.process)) {
         violations.removeAll { $0.t >= t || $0.check == .invariant(6) || $0.check == .invariant(7) }
-        violations.insert(Violation(check: .arbiter(.process), t: t, message: message), at: 0)
+        violations.insert(Violation(check: check, t: t, message: message), at: 0)
         failures = []
     }
 

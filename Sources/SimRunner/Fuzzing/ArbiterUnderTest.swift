@@ -1,3 +1,4 @@
+import Guidance
 import Road
 import SimRunner
 import TalkArbiter
@@ -21,6 +22,9 @@ public struct ArbiterUnderTest: Sendable {
     /// Told the scenarios a campaign is about to check, in order, before it
     /// checks them (an arbiter in another process answers them all at once).
     package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
+    /// Whether the roads are planned by a guidance under test (`guidance(_:)`,
+    /// `--guidance`): its reproducers pin nothing of drivesim's own timeline.
+    package var guidance = false
     /// How a reproducer found with this arbiter is found again (its `Replay:` line).
     package var replay: ReproducerFile.Replay = .cli(options: "")
 
@@ -33,6 +37,18 @@ public struct ArbiterUnderTest: Sendable {
         ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
             Verdict($0, differential: differential) { A($0) }
         }, replay: .swift(type: String(describing: type)))
+    }
+
+    /// drivesim's arbiter over roads planned by the guidance `make` builds
+    /// (`G`, a Swift guidance from the conformance kit): judged by every
+    /// check, not by the scenario's expectations (they pin drivesim's own guidance).
+    package static func guidance<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G) -> ArbiterUnderTest {
+        let plan = RoadPlanning.guidance(make)
+        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: {
+            var verdict = Verdict($0, fault: nil, roadPlan: plan)
+            verdict.failures = []
+            return verdict
+        }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another

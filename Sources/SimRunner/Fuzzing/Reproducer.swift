@@ -62,6 +62,7 @@ package enum ReproducerFile {
         case .road(let road): text = "road-\(road.rawValue)"
         case .decision(let rule): text = "decision-\(rule.rawValue)"
         case .arbiter(let check): text = "arbiter-\(check.rawValue)"
+        case .guidance(let check): text = "guidance-\(check.rawValue)"
         }
         // Only letters, digits and `-`, so the name is safe on every file system.
         return String(text.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" })
@@ -102,12 +103,15 @@ package enum ReproducerFile {
         case cli(options: String)
         /// `try Conformance.replay(TYPE.self, file: "FILE")` in a Swift test.
         case swift(type: String)
+        /// `try Conformance.replayRoad(TYPE.init, file: "FILE")`: a Swift guidance from the conformance kit.
+        case swiftRoad(type: String)
 
         /// The command or Swift line that replays `file`.
         package func line(_ file: String) -> String {
             switch self {
             case .cli(let options): return "drivesim run \(shellQuoted(file))\(options)"
             case .swift(let type): return "try Conformance.replay(\(type).self, file: \"\(file)\")"
+            case .swiftRoad(let type): return "try Conformance.replayRoad(\(type).init, file: \"\(file)\")"
             }
         }
 
@@ -118,6 +122,8 @@ package enum ReproducerFile {
             case (.swift(let type), .fuzz(let seed, let run)): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
             case (.cli(let options), .explore(let scope, let index)): return "drivesim explore --scope \(scope), scenario \(index)\(options)"
             case (.swift(let type), .explore(let scope, let index)): return "Conformance.explore(\(type).self, scope: \(scope)), scenario \(index)"
+            case (.swiftRoad(let type), .fuzz(let seed, let run)): return "Conformance.road(\(type).init, seed: \(seed)), run \(run)"
+            case (.swiftRoad(let type), .explore(let scope, let index)): return "Conformance.road(\(type).init), scope \(scope), scenario \(index)"
             }
         }
     }
@@ -165,7 +171,9 @@ package enum ReproducerFile {
         case .fuzz(let seed, let run): out.name = "fuzz seed \(seed) run \(run): \(check)"
         case .explore(_, let index): out.name = "explore scenario \(index): \(check)"
         }
-        out.expect = check == .arbiter(.process) ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
+        // A guidance under test is judged by the checks alone: drivesim's own timeline pins nothing of it.
+        out.expect = check == .arbiter(.process) || arbiter.guidance
+            ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         let size = Shrinker.size(of: small)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(origin)); "
@@ -174,6 +182,8 @@ package enum ReproducerFile {
             text += " " + mutantNote(mutant)
         } else if arbiter.isReference {
             text += " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
+        } else if arbiter.guidance {
+            text += " No expectations: a guidance is judged by the road's checks."
         } else if !out.expect.isEmpty {
             text += " Its expectations pin what drivesim's reference arbiter does there."
         }

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""A complete, simple guidance engine in Python, speaking drivesim's guidance
+protocol (docs/test-your-guidance.md) over standard input and output.
+
+    drivesim check Scenarios/road --guidance "python3 Examples/python-guidance/guidance.py"
+    drivesim fuzz --road --runs 200 --guidance "python3 Examples/python-guidance/guidance.py"
+
+    --break fixed-distance
+                 announce each stage at a fixed distance whatever the speed
+                 (1000 m, 400 m, 60 m), judged only when a fix arrives: no dead
+                 reckoning between fixes, no expiry. Fine in town; too late at
+                 motorway speed, and silent through a tunnel.
+
+Three stages per maneuver, as drivesim's own guidance has: far, near and
+"now". Between fixes the car is predicted at the speed of the last one (dead
+reckoning); a stage fires when what is left, less what the car covers while
+the line is spoken and heard, reaches its lead (seconds at the current speed,
+at least a distance: the route's `leads`). Distances are rounded down, and a
+line expires before its words stop being true. A "now" line that can no
+longer be heard in time is skipped as `late`.
+
+Standard library only. One line of JSON in, at most one line of JSON out;
+anything for a human goes to standard error.
+"""
+
+import json
+import math
+import sys
+
+PROTOCOL = 1
+STAGES = ("far", "near", "now")
+METRIC = [50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000]
+FEET = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800]
+FOOT = 0.3048
+ARRIVED_WITHIN = 15.0   # meters: "you have arrived" is said this near the destination
+FIXED = {"far": 1000.0, "near": 400.0, "now": 60.0}
+
+EN = {"left": "turn left", "right": "turn right", "slight-left": "bear left", "slight-right": "bear right",
+      "sharp-left": "turn sharp left", "sharp-right": "turn sharp right", "u-turn": "make a U-turn",
+      "straight": "continue straight", "roundabout": "enter the roundabout", "merge": "merge",
+      "on-ramp": "take the ramp", "off-ramp": "take the exit", "keep-left": "keep left", "keep-right": "keep right", "fork-left": "keep left at the fork",
+      "fork-right": "keep right at the fork"}
+KO = {"left": "좌회전", "right": "우회전", "u-turn": "유턴", "straight": "직진"}
+
+
+class Guidance:
+    def __init__(self, route, broken):
+        self.broken = broken
+        self.maneuvers = route["maneuvers"]
+        self.language = route["language"]
+        self.units = route["units"]
+        self.latency = route["outputLatency"] / 1000
+        self.margin = route["margin"] / 1000
+        self.leads = route["leads"]
+        self.rates = route["rates"]
+        self.done = [set() for _ in self.maneuvers]
+        self.approached = [False for _ in self.maneuvers]
+        self.next = 0
+
+    # -- words and how long they take --------------------------------------
+
+    def spoken(self, left):
+        """The distance to say for `left` meters, rounded down to a preset (nil: too near)."""
+        presets = METRIC if self.units == "metric" else FEET
+        unit = 1.0 if self.units == "metric" else FOOT
+        said = [p for p in presets if p * unit <= left - 5]
+        return (said[-1], said[-1] * unit) if said else None
+
+    def distance_words(self, amount):
+        if self.units == "metric":
+            if self.language == "ko":
+                return f"{amount}미터" if amount < 1000 else f"{amount / 1000:g}킬로미터"
+            if amount < 1000:
+                return f"{amount} meters"
+            return "1 kilometer" if amount == 1000 else f"{amount / 1000:g} kilometers"
+        return f"{amount} feet" if amount < 1320 else f"{amount / 5280:.1f} miles"
+
+    def text(self, stage, m, amount):
+        turn = self.maneuvers[m]["turn"]
+        street = self.maneuvers[m].get("street")
+        if self.language == "ko":
+            action = "목적지에 도착합니다" if turn == "arrive" else KO.get(turn, "안내에 따라 진행") + "하세요"
+            if stage == "now":
+                return "목적지에 도착했습니다." if turn == "arrive" else f"지금 {action}."
+            return f"{self.distance_words(amount)} 앞에서 {action}."
+        if turn == "arrive":
+            return "You have arrived." if stage == "now" else f"In {self.distance_words(amount)}, you will arrive."
+        action = EN.get(turn, "follow the road") + (f" onto {street}" if street else "")
+        return f"Now {action}." if stage == "now" else f"In {self.distance_words(amount)}, {action}."
+
+    def duration(self, text):
+        if self.language == "ko":
+            units = sum(1 for c in text if "\uac00" <= c <= "\ud7a3") + sum(1 for c in text if c.isdigit())
+            rate = self.rates["ko"]
+        else:
+            units = len(text.split()) + sum(1 for c in text if c.isdigit())
+            rate = self.rates["en"]
+        return max(500, int(math.ceil(units / rate * 1000)) + 200)
+
+    # -- timing ------------------------------------------------------------
+
+    def lead(self, stage, v):
+        l = self.leads[stage]
+        return max(l["minimum"], v * (l["seconds"] + l["growth"] * v))
+
+    @staticmethod
+    def progress(state, t):
+        return state["progress"] + state["speed"] * (t - state["taken"]) / 1000
+
+    def due(self, stage, m, state, t, length):
+        """The first time >= t at which `stage` of `m` is due, or None."""
+        v = state["speed"]
+        left = self.maneuvers[m]["distance"] - self.progress(state, t)
+        if self.maneuvers[m]["turn"] == "arrive" and stage == "now":
+            if not self.approached[m]:
+                return None
+            slack = left - v * self.latency - ARRIVED_WITHIN
+        elif self.broken:
+            slack = left - FIXED[stage]
+        else:
+            slack = left - v * (self.latency + length / 1000) - self.lead(stage, v)
+        if slack <= 0:
+            return t
+        if self.broken or v < 0.1:
+            return None
+        return t + int(math.ceil(slack / v * 1000))
+
+    def pass_time(self, m, state, t):
+        """The earliest the car may pass `m`: a line that waits (its expiry is not
+        revised at later fixes) must allow for a car a quarter faster than known."""
+        left = self.maneuvers[m]["distance"] - self.progress(state, t)
+        return t + int(left / max(state["speed"] * 1.25, 2.0) * 1000)
+
+    # -- a span ------------------------------------------------------------
+
+    def span(self, msg):
+        state, start, until, segment_end = msg["state"], msg["from"], msg["until"], msg["segmentEnd"]
+        lines, skipped = [], []
+        t = start
+        while t < until:
+            # Passed maneuvers: a "now" line never said is skipped as late (said too late to be said at all).
+            while self.next < len(self.maneuvers) and self.maneuvers[self.next]["distance"] <= self.progress(state, t):
+                m = self.next
+                if "now" not in self.done[m] and not self.broken:
+                    skipped.append({"maneuver": m, "stage": "now", "reason": "late", "at": t})
+                self.next += 1
+            if self.next >= len(self.maneuvers):
+                break
+            m = self.next
+            left = self.maneuvers[m]["distance"] - self.progress(state, t)
+            if left > ARRIVED_WITHIN + 5:
+                self.approached[m] = True
+            fire, stage = None, None
+            for s in STAGES:
+                if s in self.done[m]:
+                    continue
+                guess = self.duration(self.text(s, m, 300))
+                d = self.due(s, m, state, t, guess)
+                if d is not None and (fire is None or d <= fire):
+                    fire, stage = d, s
+            v = state["speed"]
+            passing = t + max(1, int(math.ceil(left / v * 1000))) if v >= 0.1 else None
+            if fire is not None and fire < until and (passing is None or fire < passing):
+                self.say(m, stage, state, fire, segment_end, lines, skipped)
+                t = fire
+            elif passing is not None and passing < until:
+                t = passing
+            else:
+                break
+            if self.broken:
+                break   # judged once, when the fix arrives
+        return {"type": "lines", "lines": lines, "skipped": skipped}
+
+    def say(self, m, stage, state, t, segment_end, lines, skipped):
+        # Earlier stages not yet said are late now.
+        for s in STAGES[:STAGES.index(stage)]:
+            if s not in self.done[m]:
+                self.done[m].add(s)
+                if s != "now":
+                    skipped.append({"maneuver": m, "stage": s, "reason": "late", "at": t})
+        self.done[m].add(stage)
+        point = self.maneuvers[m]["distance"]
+        left = point - self.progress(state, t)
+        v = state["speed"]
+        arrival = self.maneuvers[m]["turn"] == "arrive" and stage == "now"
+        amount = None
+        if stage != "now":
+            said = self.spoken(left)
+            if said is None:
+                skipped.append({"maneuver": m, "stage": stage, "reason": "late", "at": t})
+                return
+            amount, meters = said
+        words = self.text(stage, m, amount)
+        length = self.duration(words)
+        if self.broken:
+            expires = None
+        elif arrival:
+            expires = t + 10_000
+        elif stage == "now":
+            expires = self.pass_time(m, state, t) - int((self.latency + self.margin) * 1000) - length
+        else:
+            # True until the car is nearer than the words say; heard before the point.
+            # (A car standing or slow may speed up: the words are kept true at no less than 15 m/s.)
+            true_until = t + int((left - meters) / max(v * 1.2, 15.0) * 1000)
+            expires = min(true_until, self.pass_time(m, state, t) - int(self.latency * 1000) - length)
+        if segment_end is not None:
+            if t + length >= segment_end:
+                skipped.append({"maneuver": m, "stage": stage, "reason": "not-guiding", "at": t})
+                return
+            expires = segment_end - length if expires is None else min(expires, segment_end - length)
+        if expires is not None and expires <= t:
+            skipped.append({"maneuver": m, "stage": stage, "reason": "late", "at": t})
+            return
+        line = {"id": f"{self.maneuvers[m]['id']}.{stage}", "maneuver": m, "stage": stage, "at": t,
+                "text": words, "duration": length, "urgent": stage == "now", "expires": expires}
+        lines.append(line)
+
+
+def main():
+    args = sys.argv[1:]
+    broken = False
+    if args == ["--break", "fixed-distance"]:
+        broken = True
+    elif args:
+        sys.stderr.write("usage: guidance.py [--break fixed-distance]\n")
+        sys.exit(2)
+    guidance = None
+    for raw in sys.stdin:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "hello":
+            answer = {"type": "hello", "guidance": PROTOCOL}
+        elif kind == "route":
+            guidance = Guidance(msg, broken)
+            continue   # no answer
+        elif kind == "span":
+            answer = guidance.span(msg)
+        else:
+            sys.stderr.write(f"unknown message {kind!r}\n")
+            continue
+        sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+import Road
+import SimClock
+
+/// A guidance engine: what decides when Dad hears which line on the road.
+/// drivesim's own is `Announcer`; an app plugs its own in (from Swift, or
+/// over a process: docs/test-your-guidance.md) and the road's checks judge
+/// it against the car's true track.
+///
+/// A pure value, driven by `RoadPlan` in one pass before the talk runs:
+/// it is made for the route (`GuidanceRoute`), told each fix as the phone
+/// gets it, in arrival order (`fixArrived`), and asked what to say over each
+/// span of time in which the follower's road state holds (`announce`); the
+/// planner cuts spans at every fix, every guidance segment's edge and the
+/// horizon, and never asks while the car is off the route or outside a
+/// segment. It never reads a clock: the span's times are the clock.
+public protocol Guidance: Sendable {
+    /// When the guidance segment being spoken in ends (nil: it never does):
+    /// no line may play past it. Set before each `announce`.
+    var segmentEnd: SimTime? { get set }
+    /// Per maneuver (in route order), whether a "now" line of its own was made for it.
+    var nowSpoken: [Bool] { get }
+
+    /// Everything to say in `[from, until)` given `state` (the progress as of
+    /// the last trusted fix, when it was taken, the believed speed), appended
+    /// to `out`: lines (each requested at a time in the span), stages skipped,
+    /// maneuvers believed passed.
+    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement])
+    /// Fix `fix` reached the app, and the follower made `state` of it (nil: it
+    /// did not move the car), on the route or not. Called before the span it opens.
+    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool)
+    /// The urgent line when the car leaves the route (`back` false) or is back
+    /// on it (`back` true), requested at `t`; nil says nothing.
+    mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine?
+    /// Why maneuver `m`, passed without a "now" line of its own, got none, as
+    /// far as the guidance knows (`then`: announced in the one before's; `late`:
+    /// its "now" line could no longer be heard in time). nil: it does not say,
+    /// and the timeline then says no reason (`now-line` fails). The planner's
+    /// own reasons (`no-fix`, `off-route`, `not-guiding`) come first.
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason?
+}
+
+extension Guidance {
+    /// Fixes are not needed by a guidance that speaks from the road state alone.
+    public mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {}
+}
+
+/// What a guidance is made for: the route's maneuvers (in route order, placed:
+/// `Maneuver.distance` set), the route's length and the scenario's guidance
+/// settings (language, leads, latency, speech rates, units), and the
+/// guidance segments (nil: the whole drive is one).
+public struct GuidanceRoute: Sendable, Equatable {
+    /// The maneuvers, in route order, placed on the route.
+    public var maneuvers: [Maneuver]
+    /// The route's length, meters.
+    public var length: Double
+    /// The scenario's `guidance` settings.
+    public var settings: GuidanceSettings
+    /// Dad's guidance segments (`app.segments`), nil when the whole drive is one.
+    public var segments: [SimInterval]?
+
+    /// A route for a guidance.
+    public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil) {
+        self.maneuvers = maneuvers; self.length = length; self.settings = settings; self.segments = segments
+    }
+}
+
+extension Announcer: Guidance {
+    /// drivesim's own guidance for `route`.
+    public init(_ route: GuidanceRoute) { self.init(settings: route.settings, maneuvers: route.maneuvers) }
+
+    /// `offRouteLine(at:)`, or `recalculatedLine(at:)` when back.
+    public mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? {
+        back ? recalculatedLine(at: t) : offRouteLine(at: t)
+    }
+
+    /// `then` when the maneuver before's "now" line announced it, else `late`.
+    public func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { thenSpoken[m] ? .then : .late }
+}

@@ -1,0 +1,281 @@
+import Guidance
+import Road
+import ScenarioFormat
+import SimClock
+import SimRunner
+
+/// A guidance engine in another process (`--guidance "COMMAND"`), spoken to
+/// in line-delimited JSON (docs/test-your-guidance.md) through the arbiter's
+/// machinery (`ArbiterProcess`: the child process, its framing, its timeout
+/// and its failures), with a hello of its own (`guidance` 1). One process
+/// serves every plan: a `route` message starts each.
+package final class GuidanceProcess: @unchecked Sendable {
+    /// The guidance protocol version this drivesim speaks.
+    static let protocolVersion = 1
+    /// The line channel.
+    let channel: ArbiterProcess
+    /// The command, run with `/bin/sh -c`.
+    var command: String { channel.command }
+    /// Where the current check's first failure happened: the span (or route) it answered.
+    private(set) var failedAt: SimTime?
+    /// How many `span` messages were answered (for rates).
+    private(set) var spans = 0
+
+    init(command: String, timeoutMs: Int) {
+        channel = ArbiterProcess(command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion))
+    }
+
+    /// Starts `--guidance`'s process, or throws exit 2 with the command and the reason.
+    static func launch(_ args: Arguments) throws(DrivesimError) -> GuidanceProcess? {
+        guard let command = args.value("--guidance") else { return nil }
+        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--guidance")) }
+        let seconds = try args.integer("--guidance-timeout", in: 1...3600) ?? 5
+        let process = GuidanceProcess(command: command, timeoutMs: seconds * 1000)
+        do { try process.channel.start() } catch { throw DrivesimError.guidanceProcess(command: command, reason: error.reason) }
+        return process
+    }
+
+    /// How runs plan their road with this process's guidance.
+    var planning: RoadPlanning {
+        RoadPlanning.guidance { [self] route in ExternalGuidance(route, process: self) }
+    }
+
+    /// A new plan: the process again if an earlier failure ended it (not one given up: it hung), then the route.
+    func begin(_ route: GuidanceRoute) -> Bool {
+        if !channel.alive {
+            guard channel.givenUp == nil, (try? channel.start()) != nil else { return fail(at: .zero, nil) }
+        }
+        return channel.tell(Self.encode(route)) || fail(at: .zero, nil)
+    }
+
+    /// A span's message and its answer; nil (the failure recorded) if the process failed.
+    func ask(_ message: String, at t: SimTime) -> JSONValue? {
+        guard channel.alive else { return nil }
+        spans += 1
+        guard let answer = channel.ask(message) else { _ = fail(at: t, nil); return nil }
+        return answer
+    }
+
+    /// Records a failure at `t` (the channel's own when `reason` is nil) and ends the process; false.
+    @discardableResult
+    func fail(at t: SimTime, _ reason: String?) -> Bool {
+        if let reason { channel.fail(reason) }
+        if failedAt == nil { failedAt = t }
+        return false
+    }
+
+    /// `verdict` with the process's failure, if a plan had one, in place of what
+    /// the run found from then on (`Check.guidance(.process)`).
+    func adding(failureTo verdict: Verdict) -> Verdict {
+        let at = failedAt
+        failedAt = nil
+        guard let reason = channel.takeFailure() else { return verdict }
+        var verdict = verdict
+        verdict.recordProcessFailure(at: at ?? .zero, "the guidance process failed: \(reason)", check: .guidance(.process))
+        return verdict
+    }
+
+    /// The verdict of a run over this guidance: its process's failure added,
+    /// and the scenario's expectations not judged: they pin drivesim's own
+    /// guidance (its line ids, words and times); the checks judge any guidance.
+    func judging(_ verdict: Verdict) -> Verdict {
+        var verdict = adding(failureTo: verdict)
+        verdict.failures = []
+        return verdict
+    }
+
+    /// The options of `drivesim run` that use this guidance again, quoted for a POSIX shell.
+    var replayOptions: String {
+        " --guidance \(shellQuoted(command))" + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
+    }
+
+    /// The `route` message: the maneuvers, the settings and the segments.
+    static func encode(_ route: GuidanceRoute) -> String {
+        let s = route.settings
+        func lead(_ l: StageLead) -> String { "{\"growth\":\(number(l.growth)),\"minimum\":\(number(l.minimum)),\"seconds\":\(number(l.seconds))}" }
+        let maneuvers = route.maneuvers.map { m in
+            "{\"distance\":\(number(m.distance)),\"id\":\(JSONWriter.quoted(m.id)),\"street\":\(m.street.map(JSONWriter.quoted) ?? "null"),\"turn\":\"\(m.turn.rawValue)\"}"
+        }
+        let segments = route.segments.map { "[" + $0.map { "[\($0.start.ms),\($0.end.ms)]" }.joined(separator: ",") + "]" } ?? "null"
+        return "{\"type\":\"route\",\"language\":\"\(s.language.rawValue)\",\"units\":\"\(s.spokenUnits.rawValue)\",\"length\":\(number(route.length)),"
+            + "\"outputLatency\":\(s.outputLatency.ms),\"margin\":\(s.margin.ms),"
+            + "\"rates\":{\"en\":\(number(s.rates.englishWordsPerSecond)),\"ko\":\(number(s.rates.koreanSyllablesPerSecond))},"
+            + "\"leads\":{\"far\":\(lead(s.far)),\"near\":\(lead(s.near)),\"now\":\(lead(s.now))},"
+            + "\"maneuvers\":[\(maneuvers.joined(separator: ","))],\"segments\":\(segments)}"
+    }
+
+    /// A finite double as JSON (the shortest text that reads back the same; never NaN or infinite here).
+    static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "0" }
+}
+
+/// The `Guidance` conformer that asks a `GuidanceProcess` span by span,
+/// validating every answer: a line it cannot speak is the process's failure.
+struct ExternalGuidance: Guidance {
+    let process: GuidanceProcess
+    let route: GuidanceRoute
+    var segmentEnd: SimTime? = nil
+    var nowSpoken: [Bool]
+    var thenSpoken: [Bool]
+    /// Per maneuver, whether the guidance skipped its "now" stage as late.
+    var nowLate: [Bool]
+    /// The fixes that arrived since the last span, as the next span's `fixes`.
+    var fixes: [String] = []
+    /// Every line id asked for in this plan.
+    var ids: Set<String> = []
+    /// The first maneuver not yet believed passed.
+    var next = 0
+    /// Whether the process failed (or the route could not be sent): the rest of the road is silent.
+    var failed: Bool
+
+    init(_ route: GuidanceRoute, process: GuidanceProcess) {
+        self.process = process
+        self.route = route
+        nowSpoken = Array(repeating: false, count: route.maneuvers.count)
+        thenSpoken = nowSpoken
+        nowLate = nowSpoken
+        failed = !process.begin(route)
+    }
+
+    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
+        let speed = fix.speed.map(GuidanceProcess.number) ?? "null"
+        fixes.append("{\"accuracy\":\(GuidanceProcess.number(fix.accuracy)),\"arrived\":\(fix.arrives.ms),\"index\":\(fix.index),"
+            + "\"moved\":\(state != nil),\"onRoute\":\(onRoute),\"speed\":\(speed),\"taken\":\(fix.taken.ms)}")
+    }
+
+    func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
+
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { thenSpoken[m] ? .then : nowLate[m] ? .late : nil }
+
+    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+        // Maneuvers believed passed in the span, at the instant the prediction crosses them.
+        let maneuvers = route.maneuvers
+        while next < maneuvers.count, maneuvers[next].distance <= state.progress(at: until - SimTime(ms: 1)) {
+            let left = maneuvers[next].distance - state.progress(at: from)
+            let after = left > 0 && state.speed > 0 ? Int64((left / state.speed * 1000).rounded(.up)) : 0
+            out.append(.passed(maneuver: next, at: from + SimTime(ms: min(after, (until - from).ms - 1))))
+            next += 1
+        }
+        guard !failed else { return }
+        let message = "{\"type\":\"span\",\"from\":\(from.ms),\"until\":\(until.ms),\"state\":{\"progress\":\(GuidanceProcess.number(state.progress)),"
+            + "\"speed\":\(GuidanceProcess.number(state.speed)),\"taken\":\(state.taken.ms)},\"segmentEnd\":\(segmentEnd.map { "\($0.ms)" } ?? "null"),"
+            + "\"fixes\":[\(fixes.joined(separator: ","))]}"
+        fixes.removeAll(keepingCapacity: true)
+        guard let answer = process.ask(message, at: from) else { failed = true; return }
+        switch read(answer, from: from, until: until) {
+        case .success(let said): out.append(contentsOf: said)
+        case .failure(let problem):
+            failed = true
+            process.fail(at: from, "it answered the span from \(from.ms) ms: \(problem.reason)")
+        }
+    }
+
+    /// Why an answer cannot be spoken: the path inside it and the reason.
+    struct Problem: Error {
+        var path: String
+        var why: String
+        var reason: String { "\(path): \(why)" }
+    }
+
+    /// The lines and skips of a `lines` answer, validated (SPEC 3's rules for a line, and the span's).
+    mutating func read(_ answer: JSONValue, from: SimTime, until: SimTime) -> Result<[Announcement], Problem> {
+        guard answer["type"]?.text == "lines" else { return .failure(Problem(path: "type", why: "expected \"lines\"")) }
+        var out: [Announcement] = []
+        let count = route.maneuvers.count
+        func list(_ key: String) -> Result<[JSONValue], Problem> {
+            guard let value = answer[key] else { return .success([]) }
+            guard case .array(let items) = value.kind else { return .failure(Problem(path: key, why: "expected a list")) }
+            return .success(items)
+        }
+        func integer(_ o: JSONValue, _ key: String, _ path: String, in range: ClosedRange<Int64>) -> Result<Int64?, Problem> {
+            guard let value = o[key], value.kind != .null else { return .success(nil) }
+            guard case .number(let literal) = value.kind, let n = Int64(literal), range.contains(n) else {
+                return .failure(Problem(path: "\(path).\(key)", why: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
+            }
+            return .success(n)
+        }
+        func common(_ o: JSONValue, _ path: String) -> Result<(m: Int, stage: Stage, at: SimTime), Problem> {
+            guard case .object = o.kind else { return .failure(Problem(path: path, why: "expected an object")) }
+            guard case .success(let m?) = integer(o, "maneuver", path, in: 0...Int64(max(0, count - 1))), count > 0 else {
+                return .failure(Problem(path: "\(path).maneuver", why: "expected a maneuver's index, 0 to \(count - 1)"))
+            }
+            guard let name = o["stage"]?.text, let stage = Stage(rawValue: name) else {
+                return .failure(Problem(path: "\(path).stage", why: "expected \"far\", \"near\" or \"now\""))
+            }
+            guard case .success(let at?) = integer(o, "at", path, in: from.ms...(until.ms - 1)) else {
+                return .failure(Problem(path: "\(path).at", why: "expected a time in the span, \(from.ms) to \(until.ms - 1) ms"))
+            }
+            return .success((Int(m), stage, SimTime(ms: at)))
+        }
+        /// The list under `key`, each item with its path and its maneuver, stage and time checked.
+        func entries(_ key: String) -> Result<[(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))], Problem> {
+            list(key).flatMap { items in
+                var out: [(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))] = []
+                for (i, o) in items.enumerated() {
+                    switch common(o, "\(key)[\(i)]") {
+                    case .failure(let problem): return .failure(problem)
+                    case .success(let base): out.append((o, "\(key)[\(i)]", base))
+                    }
+                }
+                return .success(out)
+            }
+        }
+        switch entries("skipped") {
+        case .failure(let problem): return .failure(problem)
+        case .success(let items):
+            for (o, path, base) in items {
+                guard let name = o["reason"]?.text, let reason = SkipReason(rawValue: name) else {
+                    return .failure(Problem(path: "\(path).reason", why: "expected one of \(SkipReason.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
+                }
+                if base.stage == .now && reason == .late { nowLate[base.m] = true }
+                out.append(.skipped(maneuver: base.m, stage: base.stage, reason: reason, at: base.at))
+            }
+        }
+        switch entries("lines") {
+        case .failure(let problem): return .failure(problem)
+        case .success(let items):
+            for (o, path, base) in items {
+                guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
+                    return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
+                }
+                guard !ids.contains(id) else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
+                guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
+                    return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
+                }
+                var language = route.settings.language
+                if let value = o["language"], value.kind != .null {
+                    guard let name = value.text, let l = Language(rawValue: name) else {
+                        return .failure(Problem(path: "\(path).language", why: "expected \"en\" or \"ko\""))
+                    }
+                    language = l
+                }
+                var urgent = base.stage == .now
+                if let value = o["urgent"], value.kind != .null {
+                    guard let b = value.boolean else { return .failure(Problem(path: "\(path).urgent", why: "expected true or false")) }
+                    urgent = b
+                }
+                let duration: SimTime
+                switch integer(o, "duration", path, in: 1...3_600_000) {
+                case .failure(let p): return .failure(p)
+                case .success(let ms): duration = ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
+                }
+                let expires: SimTime?
+                switch integer(o, "expires", path, in: (base.at.ms + 1)...Int64(24 * 3_600_000)) {
+                case .failure: return .failure(Problem(path: "\(path).expires", why: "expected null or a time later than 'at' (\(base.at.ms) ms), within 24 h"))
+                case .success(let ms): expires = ms.map { SimTime(ms: $0) }
+                }
+                switch integer(o, "then", path, in: Int64(base.m + 1)...Int64(base.m + 1)) {
+                case .failure: return .failure(Problem(path: "\(path).then", why: "expected null or the next maneuver's index, \(base.m + 1)"))
+                case .success(let then?) where base.stage == .now && Int(then) < count: thenSpoken[Int(then)] = true
+                case .success(nil): break
+                case .success: return .failure(Problem(path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it"))
+                }
+                ids.insert(id)
+                if base.stage == .now { nowSpoken[base.m] = true }
+                let line = GuidanceLine(id: id, at: base.at, duration: duration, urgent: urgent, text: text, language: language,
+                                        maneuver: route.maneuvers[base.m].id, expires: expires)
+                out.append(.line(line, maneuver: base.m, stage: base.stage))
+            }
+        }
+        return .success(out)
+    }
+}

@@ -1,0 +1,77 @@
+@testable import DrivesimCLI
+import Foundation
+import TestSupport
+import Testing
+
+/// `--guidance "COMMAND"`: a guidance engine in another process (docs/test-your-guidance.md).
+/// Serialized: the command's process is one per command line.
+@Suite(.serialized) struct ExternalGuidanceTests {
+    static let python = "python3 \(Fixtures.path("Examples/python-guidance/guidance.py"))"
+    static let broken = python + " --break fixed-distance"
+    static func road(_ name: String) -> String { Fixtures.path("Scenarios/road/\(name).json") }
+
+    /// A shell script in a fresh folder that says the hello, reads the route and then answers each span with `answer`.
+    static func script(_ answer: String, hello: String = "{\"type\":\"hello\",\"guidance\":1}") throws -> String {
+        let folder = try Fixtures.temporaryFolder()
+        return "sh " + Fixtures.write("read line; echo '\(hello)'; read route; while read span; do echo '\(answer)'; done\n", "guidance.sh", in: folder)
+    }
+
+    @Test func thePythonExamplePassesRoadScenariosAndItsLinesAreOnTheTimeline() {
+        let result = Fixtures.drivesim("check", Self.road("highway-120"), Self.road("gps-gap"), Self.road("seoul-city-ko"), "--guidance", Self.python)
+        #expect(result.code == 0 && result.stdout.contains("3 passed, 0 failed"), "\(result.stdout)\(result.stderr)")
+        let run = Fixtures.drivesim("run", Self.road("highway-120"), "--guidance", Self.python)
+        #expect(run.code == 0 && run.stdout.contains("exit.now urgent (now) \"Now keep right onto"), "\(run.stdout)")
+    }
+
+    @Test func theFixedDistanceBreakIsCaughtAtMotorwaySpeedAndInATunnel() {
+        let motorway = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", Self.broken)
+        #expect(motorway.code == 1 && motorway.stderr.contains("road line-after-maneuver"), "\(motorway.stderr)")
+        let tunnel = Fixtures.drivesim("check", Self.road("gps-gap"), "--guidance", Self.broken)
+        #expect(tunnel.code == 1 && tunnel.stderr.contains("road now-line") && tunnel.stderr.contains("does not say why"), "\(tunnel.stderr)")
+    }
+
+    @Test func aRoadFuzzCampaignShrinksTheBreakToReproducersThatReplayFromTheirLine() throws {
+        let out = try Fixtures.temporaryFolder()
+        let result = Fixtures.drivesim("fuzz", "--road", "--runs", "40", "--out", out, "--guidance", Self.broken)
+        #expect(result.code == 1, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".json") }
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(result.stderr.contains("drivesim run \(out)/\(file) --guidance '\(Self.broken)'"), "\(result.stderr)")
+            #expect(Fixtures.drivesim("run", out + "/" + file, "--guidance", Self.broken).code == 1)
+            #expect(Fixtures.drivesim("run", out + "/" + file, "--guidance", Self.python).code == 0, "\(file)")
+        }
+    }
+
+    @Test func anotherVersionOrNoGuidanceHelloExitsTwoNamingIt() throws {
+        let other = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"guidance\":2}"))
+        #expect(other.code == 2 && other.stderr.contains("it speaks guidance protocol version 2; this drivesim speaks 1"), "\(other.stderr)")
+        // An arbiter given as a guidance says the arbiter's hello.
+        let arbiter = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"protocol\":4}"))
+        #expect(arbiter.code == 2 && arbiter.stderr.contains("something else than a hello with 'guidance'"), "\(arbiter.stderr)")
+        let missing = Fixtures.drivesim("run", Self.road("highway-120"), "--guidance", "no-such-guidance-command-xyz")
+        #expect(missing.code == 2 && missing.stderr.contains("the guidance 'no-such-guidance-command-xyz' cannot be used"))
+    }
+
+    @Test func anAnswerThatCannotBeSpokenFailsTheRunNamingItsPath() throws {
+        let outside = try Self.script("{\"type\":\"lines\",\"lines\":[{\"id\":\"x\",\"maneuver\":0,\"stage\":\"far\",\"at\":0,\"text\":\"hi\"}]}")
+        let result = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", outside)
+        #expect(result.code == 1 && result.stderr.contains("guidance process broken at 00:00.200: the guidance process failed: it answered the span from 200 ms"), "\(result.stderr)")
+        #expect(result.stderr.contains("lines[0].at: expected a time in the span"), "\(result.stderr)")
+        let maneuver = try Self.script("{\"type\":\"lines\",\"lines\":[{\"id\":\"x\",\"maneuver\":99,\"stage\":\"far\",\"at\":0,\"text\":\"hi\"}]}")
+        #expect(Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", maneuver).stderr.contains("lines[0].maneuver: expected a maneuver's index, 0 to 1"))
+        let garbage = try Self.script("not json")
+        #expect(Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", garbage).stderr.contains("not a JSON object: 'not json'"))
+    }
+
+    @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {
+        let silent = try Self.script("{\"type\":\"lines\",\"lines\":[]}")
+        let result = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", silent)
+        #expect(result.code == 1 && result.stderr.contains("road now-line") && !result.stderr.contains("guidance process"), "\(result.stderr)")
+    }
+
+    @Test func aMutantIsRefusedWithAGuidance() {
+        let result = Fixtures.drivesim("run", Self.road("highway-120"), "--guidance", Self.python, "--mutant", "expiry-ignored")
+        #expect(result.code == 2 && result.stderr.contains("'--mutant' and '--guidance' cannot be given together"), "\(result.stderr)")
+    }
+}
