@@ -116,9 +116,10 @@ public struct Announcer: Sendable {
     var durations: [String: SimTime] = [:]
 
     /// The maneuver announced together with `m` at `v` m/s, if it follows
-    /// within `thenWithin` meters or within `thenSeconds` at that speed.
+    /// within `thenWithin` meters or within `thenSeconds` at that speed. A
+    /// waypoint's lines are its own: none announces what follows it.
     func then(_ m: Int, speed v: Double) -> Int? {
-        guard m + 1 < maneuvers.count else { return nil }
+        guard m + 1 < maneuvers.count, maneuvers[m].turn != .waypoint else { return nil }
         let gap = maneuvers[m + 1].distance - maneuvers[m].distance
         return gap <= max(settings.thenWithin, v * settings.thenSeconds) ? m + 1 : nil
     }
@@ -176,8 +177,8 @@ public struct Announcer: Sendable {
     }
 
     /// Whether stage `stage` of `m` is timed like a stage, ahead of the point:
-    /// all are but an arrival's "now" line, said as the car arrives.
-    func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn == .arrive) }
+    /// all are but the "now" line of an arrival or a waypoint, said as the car reaches it.
+    func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn.saidOnReaching) }
 
     /// Everything to say in `[from, until)` given `state`, appended to `out`.
     /// - Complexity: O(stages + maneuvers passed) per call.

@@ -354,9 +354,9 @@ struct RoadPlanner {
         }
         var k = low - 1
         guard k >= 0 else { return [] }
-        // "You have arrived" holds its words; a fix that shows the car not
-        // there yet (a stop dead reckoning did not see) ends it.
-        guard stage != .now || route.maneuvers[m].turn != .arrive else {
+        // "You have arrived" (or reached a waypoint) holds its words; a fix that
+        // shows the car not there yet (a stop dead reckoning did not see) ends it.
+        guard stage != .now || !route.maneuvers[m].turn.saidOnReaching else {
             for next in states[(k + 1)...] where next.from < expires {
                 if !announcer.arriving(m, left: point - next.state.progress(at: next.from), speed: next.state.speed) {
                     plan.lines[i].expires = next.from

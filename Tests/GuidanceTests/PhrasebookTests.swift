@@ -24,6 +24,12 @@ enum Examples {
                 v("`roundabout`, `exit` 2", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 2)) }),
                 v("`roundabout`, `exit` 1, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
                 v("`roundabout`, `exit` 3, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
+                v("`roundabout`, `exit` 3, `name`", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 3, exitName: l == .en ? "Place de l'Étoile" : "샤를드골 광장"))
+                }),
+                v("`roundabout`, `name` (a rotary)", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Gwanghwamun Rotary" : "광화문 로터리"))
+                }),
             ]
         case .offRamp:
             return [
@@ -49,6 +55,16 @@ enum Examples {
         case .arrive:
             return [v("`arrive`", { _ in Maneuver(id: "m", turn: turn) })]
                 + ArrivalSide.allCases.map { side in v("`arrive`, `side` \(side.rawValue)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: side)) }) }
+        case .ferry:
+            return [
+                v("`ferry`", { _ in Maneuver(id: "m", turn: turn) }),
+                v("`ferry`, `street`", { l in Maneuver(id: "m", turn: turn, street: l == .en ? "Puttgarden - Rødby" : "목포-제주") }),
+            ]
+        case .waypoint:
+            return [
+                v("`waypoint` (the first)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(waypoint: 1)) }),
+                v("`waypoint` (the second), `uTurn`", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(uTurn: true, waypoint: 2)) }),
+            ]
         default:
             return [
                 v("`\(turn.rawValue)`", { _ in Maneuver(id: "m", turn: turn) }),
@@ -67,6 +83,10 @@ enum Examples {
         ("`off-ramp` `ref`, then `fork-left`", { _ in (Maneuver(id: "a", turn: .offRamp, details: ManeuverDetails(exitNumber: "5")), Maneuver(id: "b", turn: .forkLeft)) }),
         ("`right`, then `arrive`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .arrive)) }),
         ("`left`, then `arrive` `side` right", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .arrive, details: ManeuverDetails(side: .right))) }),
+        ("`right`, then `waypoint`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(waypoint: 1))) }),
+        ("`left`, then `waypoint` `uTurn`", { _ in
+            (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(uTurn: true, waypoint: 1)))
+        }),
     ]
 
     /// Every distance a line can say.
@@ -203,7 +223,7 @@ func isEnglishSentence(_ line: String) -> Bool {
                     for distance in stage == .now ? [nil] : Examples.distances.map(Optional.some) {
                         for next in [nil, Maneuver(id: "n", turn: .left), Maneuver(id: "n", turn: .roundabout, details: ManeuverDetails(exit: 3)),
                                      Maneuver(id: "n", turn: .arrive), Maneuver(id: "n", turn: .arrive, details: ManeuverDetails(side: .ahead))]
-                            where m.turn != .arrive || next == nil {
+                            where !m.turn.saidOnReaching || next == nil {
                             let line = Phrasebook.line(stage, m, distance: distance, then: next, language: language)
                             count += 1
                             switch language {

@@ -22,7 +22,7 @@ let samples = [
     Sample(response: "roundabout.osrm", scenario: "roundabout", language: .en, turns: [.right, .roundabout, .arrive], precision: 5),
     Sample(response: "motorway-exit.mapbox", scenario: "motorway-exit", language: .en,
            turns: [.onRamp, .merge, .offRamp, .forkLeft, .left, .arrive], precision: 6),
-    Sample(response: "via-point.valhalla", scenario: "via-point", language: .ko, turns: [.left, .straight, .left, .arrive], precision: 6),
+    Sample(response: "via-point.valhalla", scenario: "via-point", language: .ko, turns: [.left, .waypoint, .left, .arrive], precision: 6),
 ]
 
 func importSample(_ s: Sample) throws -> RouteImporter.Imported {
@@ -116,7 +116,23 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
           {"distance":100000,"duration":100000,"name":"","maneuver":{"type":"depart","location":[127,37]}},
           {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[127,37.9]}}]}]}]}
         """#
-        #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28), at: ""))
+        #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28, kilometers: 100), at: ""))
+    }
+
+    @Test("A route beyond 10,000 km is refused with the response's own distance and duration")
+    func routeTooLong() throws {
+        // 111° of the equator: the response says 12,356 km in 139 hours.
+        let far = #"""
+        {"code":"Ok","routes":[{"distance":12356000,"duration":500000,"geometry":{"type":"LineString","coordinates":[[0,0],[111,0]]},
+         "legs":[{"distance":12356000,"duration":500000,"steps":[
+          {"distance":12356000,"duration":500000,"name":"","maneuver":{"type":"depart","location":[0,0]}},
+          {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[111,0]}}]}]}]}
+        """#
+        #expect(problem(far) == ImportProblem(.routeTooLong(kilometers: 12356, hours: 139), at: "routes[0].geometry"))
+        let folder = try Fixtures.temporaryFolder()
+        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.write(far, "far.osrm", in: folder), "--language", "en")
+        #expect(code == 2)
+        #expect(err.contains("the route is 12356 km long, about 139 hours, beyond the format's 10000 km"), "\(err)")
     }
 
     @Test("A modifier not in OSRM's list is read by its words, with a warning at its path")

@@ -168,6 +168,21 @@ import Testing
         #expect(found.first?.message.contains("says the car has arrived") == true, "\(found)")
     }
 
+    @Test func aWaypointSaidReachedBeforeTheCarIsThereFiresPassedTruth() throws {
+        // "You have reached your first waypoint" started 10 s sooner, some 130 m out.
+        let s = try Fixtures.scenario("road/waypoint-u-turn")
+        let run = try Simulation(s)
+        var bad = run
+        let i = try #require(bad.timeline.events.firstIndex { e in
+            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == "w1.now" } else { false }
+        })
+        bad.timeline.events[i].t = bad.timeline.events[i].t - SimTime(ms: 10_000)
+        #expect(Invariants.check(s, run).isEmpty)
+        let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.passedTruth) }
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("line w1.now says the car has arrived") == true, "\(found)")
+    }
+
     @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {
         let (s, run, bad) = try broken("corner-jump-slow-car") { events in
             events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }

@@ -353,9 +353,10 @@ extension Invariants {
         return out
     }
 
-    /// The ids of the road's `arrive` maneuvers: a line for one is said at the destination.
+    /// The ids of the road's `arrive` and `waypoint` maneuvers: the "now"
+    /// line for one is said on reaching it (`Turn.saidOnReaching`).
     static func arrivals(_ roster: Roster) -> Set<String> {
-        Set(roster.road.maneuvers.lazy.filter { $0.turn == .arrive }.map(\.id))
+        Set(roster.road.maneuvers.lazy.filter { $0.turn.saidOnReaching }.map(\.id))
     }
 
     /// The least fixes `a` and `b` can lie apart beyond both their
