@@ -89,6 +89,8 @@ extension ImportWarning {
         case .cannotAnnounce(let meters):
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
         case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
+        case .overviewMismatch(let meters, let maneuver):
+            return "the maneuver at \(maneuver) lies \(meters) m off this line, which does not match its steps; the steps' own geometries fit every maneuver and are driven instead"
         }
     }
 }

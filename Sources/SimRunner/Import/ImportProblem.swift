@@ -104,5 +104,8 @@ public struct ImportWarning: Sendable, Equatable {
         /// The route's own line has fewer points than its steps' lines joined
         /// (OSRM's default `overview=simplified`): the steps' lines are driven.
         case simplifiedGeometry
+        /// A maneuver (at the path `maneuver`) lies `meters` off the route's
+        /// own line, where the steps' lines joined fit every maneuver: those are driven.
+        case overviewMismatch(meters: Int, maneuver: String)
     }
 }

@@ -252,28 +252,42 @@ extension RouteImporter {
             if let overview = route["geometry"] {
                 (points, precision) = try geometry(overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
             }
-            if let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision),
-               RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
+            let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision)
+            var overview = route["geometry"] != nil
+            if let joined, RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
                 points = joined.points
                 precision = joined.precision ?? precision
-                if route["geometry"] != nil {
-                    warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry")))
-                }
+                if overview { warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry"))) }
+                overview = false
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
-            let kept = RouteImporter.thin(points)
-            try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
-            guard kept.count >= 2, let line = try? Route(points: kept) else {
-                throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
-            }
             let seconds = try route["duration"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "duration")) }
-            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total, seconds: seconds)
-            if total > 0, abs(line.length - total) > 0.03 * total {
-                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
-                                              at: RouteImporter.join(path, "geometry")))
+            /// The scenario driven on `points`.
+            func drive(_ points: [GeoPoint], _ precision: Int?, _ warnings: inout [ImportWarning]) throws(ImportProblem) -> Imported {
+                let kept = RouteImporter.thin(points)
+                try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
+                guard kept.count >= 2, let line = try? Route(points: kept) else {
+                    throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
+                }
+                try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total, seconds: seconds)
+                if total > 0, abs(line.length - total) > 0.03 * total {
+                    warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
+                                                  at: RouteImporter.join(path, "geometry")))
+                }
+                let steps = try self.steps(route, path)
+                return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
             }
-            let steps = try self.steps(route, path)
-            return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
+            var tried = warnings
+            do throws(ImportProblem) {
+                return try drive(points, precision, &tried)
+            } catch {
+                // An overview that a maneuver lies off, where the steps' own lines
+                // fit every maneuver: those are driven, with a warning naming the overview.
+                guard overview, let joined, case .maneuverOffGeometry(let meters) = error.reason else { throw error }
+                var fallback = warnings + [ImportWarning(.overviewMismatch(meters: meters, maneuver: error.path), at: RouteImporter.join(path, "geometry"))]
+                guard let fitted = try? drive(joined.points, joined.precision ?? precision, &fallback) else { throw error }
+                return fitted
+            }
         }
 
         /// The geometry's points: an encoded polyline (precision detected or
