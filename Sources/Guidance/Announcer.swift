@@ -91,6 +91,11 @@ public struct Announcer: Sendable {
     var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
     /// A deliberately broken guidance, for mutation testing (nil: as documented).
     package var fault: RoadFault? = nil
+    /// Per maneuver said on reaching it, when its "now" line starts and
+    /// expires, while it may still be tried again (`retryReached`).
+    var reachedLines: [Int: (at: SimTime, expires: SimTime)] = [:]
+    /// Per maneuver, whether its "now" line was tried again (once at most).
+    public private(set) var retried: [Bool] = []
 
     /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
@@ -101,6 +106,7 @@ public struct Announcer: Sendable {
         thenSpoken = nowSpoken
         lastWords = Array(repeating: nil, count: maneuvers.count)
         approached = nowSpoken
+        retried = nowSpoken
         guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
@@ -268,8 +274,10 @@ public struct Announcer: Sendable {
             }
             expires = min(expires, end - length)
         }
+        if !ahead(stage, m) { reachedLines[m] = (t, expires) }
+        let id = stage == .now && retried[m] ? RoadPlan.retryLineID(maneuver: maneuvers[m].id) : RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage)
         let line = GuidanceLine(
-            id: RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage), at: t, duration: length, urgent: stage == .now, text: words,
+            id: id, at: t, duration: length, urgent: stage == .now, text: words,
             language: settings.language, maneuver: maneuvers[m].id, expires: fault == .expiryIgnored ? nil : expires)
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
@@ -281,6 +289,29 @@ public struct Announcer: Sendable {
             done[n] |= Stage.far.bit
             out.append(.skipped(maneuver: n, stage: .far, reason: .then, at: t))
         }
+    }
+
+    /// A fix (`state`, arriving at `t`) that shows the car standing (below
+    /// `predictionFloor`) more than twice `arrivedWithin` (30 m) short of the
+    /// maneuver it is heading for, whose "You have arrived" (or "You have
+    /// reached …") line started before `t` and is still valid: that line is
+    /// ended (`RoadPlan.revisions` ends it at `t`) and its stage is open
+    /// again, so that it is said when the car truly gets there, as
+    /// `<maneuver>.now-again` (once; a second such fix only ends it).
+    /// Returns whether it was opened again.
+    public mutating func retryReached(_ state: RoadState, at t: SimTime) -> Bool {
+        let m = next
+        // Standing well short of it, not braking or creeping towards it: a car
+        // that gets there within moments heard the first line as it arrived.
+        guard m < maneuvers.count, !retried[m], let line = reachedLines[m], line.at < t, t < line.expires,
+              state.speed < Announcer.predictionFloor,
+              maneuvers[m].distance - state.progress(at: t) > 2 * Announcer.arrivedWithin
+        else { return false }
+        retried[m] = true
+        done[m] &= ~Stage.now.bit
+        lastWords[m] = nil
+        reachedLines[m] = nil
+        return true
     }
 
     /// The urgent line when the car leaves the route; superseded by the next reroute line.

@@ -143,6 +143,8 @@ struct RoadPlanner {
             if let new = take(fix) {
                 state = new
                 states.append((fix.arrives, new, !follower.offRoute))
+                // "You have arrived" said too soon is said again on arriving.
+                _ = announcer.retryReached(new, at: fix.arrives)
             }
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
@@ -509,6 +511,10 @@ extension RoadPlan {
     /// Known from the route alone, so a scenario's ids and matchers are
     /// checked against it before anything runs.
     public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+
+    /// The id of an arrival's (or a waypoint's) "now" line tried again after
+    /// a fix showed the car was not there yet (`Announcer.retryReached`).
+    public static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
 
     /// The id of the `n`th reroute's line (n from 1): `reroute1.off` when
     /// the car leaves the route, `reroute1.back` when it rejoins it.

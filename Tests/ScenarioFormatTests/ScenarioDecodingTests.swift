@@ -268,6 +268,9 @@ let badMatchers: [BadScenario] = [
                 "guidance[0].id", .generatedLineID("m1.near")),
     BadScenario("stretch with a reroute line's id", scenario(#""replies": [{"id": "r1", "at": 0, "stretches": [{"id": "reroute2.back", "duration": 1}]}], "# + roadM1),
                 "replies[0].stretches[0].id", .generatedLineID("reroute2.back")),
+    BadScenario("hand-written line with an arrival said again's id",
+                scenario(#""guidance": [{"id": "m1.now-again", "at": 2, "duration": 1}], "# + roadM1.replacingOccurrences(of: #""turn": "left""#, with: #""turn": "arrive""#)),
+                "guidance[0].id", .generatedLineID("m1.now-again")),
     BadScenario("maneuver with a line's id", scenario(#""guidance": [{"id": "m1", "at": 2, "duration": 1}], "# + roadM1),
                 "road.route.maneuvers[0].id", .duplicateID("m1", firstAt: "guidance[0].id")),
 ]

@@ -183,6 +183,24 @@ import Testing
         #expect(found.first?.message.contains("line w1.now says the car has arrived") == true, "\(found)")
     }
 
+    @Test func anArrivalSaidAgainBeforeTheCarIsThereFiresPassedTruth() throws {
+        // The arrival said again (m1.now-again) moved 20 s sooner: the car is still standing 60 m out.
+        let s = try Fixtures.scenario("road/arrival-said-again")
+        let run = try Simulation(s)
+        var bad = run
+        let i = try #require(bad.timeline.events.firstIndex { e in
+            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == "m1.now-again" } else { false }
+        })
+        // Moved in the timeline's order too, after the fixes that show the car standing.
+        var moved = bad.timeline.events.remove(at: i)
+        moved.t = moved.t - SimTime(ms: 20_000)
+        bad.timeline.events.insert(moved, at: bad.timeline.events.firstIndex { $0.t > moved.t } ?? bad.timeline.events.count)
+        #expect(Invariants.check(s, run).isEmpty)
+        let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.passedTruth) }
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("line m1.now-again says the car has arrived") == true, "\(found)")
+    }
+
     @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {
         let (s, run, bad) = try broken("corner-jump-slow-car") { events in
             events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
