@@ -314,6 +314,35 @@ public struct Announcer: Sendable {
         return true
     }
 
+    /// After a maneuver, the next one at least this far ahead (meters) is
+    /// announced first by "Continue for 5 kilometers."
+    public static let continueBeyond = 2_000.0
+    /// How long after the maneuver a "continue" line may still start.
+    public static let continueWindow = SimTime(ms: 10_000)
+
+    /// The "continue" line when the car, at `state`, has just passed
+    /// maneuver `m` at `t` and the next is `continueBeyond` or more ahead:
+    /// "Continue on Gangnam-daero for 5 kilometers." (the street `m` led
+    /// onto; none after a ferry, an arrival or a waypoint), its distance
+    /// rounded down. It belongs to the next maneuver (`<next>.continue`),
+    /// and expires within `continueWindow`, before that maneuver's far
+    /// stage comes due. Nil when there is no such maneuver.
+    public mutating func continueLine(after m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        let n = m + 1
+        guard n < maneuvers.count else { return nil }
+        let left = maneuvers[n].distance - state.progress(at: t)
+        let units = settings.spokenUnits
+        guard left >= Announcer.continueBeyond, let spoken = SpokenDistance.roundDown(left, units) else { return nil }
+        let street = [.ferry, .waypoint, .arrive].contains(maneuvers[m].turn) ? nil : maneuvers[m].street
+        let words = Phrasebook.continueLine(SpokenDistance.written(spoken, settings.language, units), on: street, settings.language)
+        let length = duration(words)
+        let expires = min(t + Announcer.continueWindow, dueTime(.far, n, state, from: t) ?? t + Announcer.continueWindow)
+        guard expires > t else { return nil }
+        return GuidanceLine(
+            id: RoadPlan.continueLineID(maneuver: maneuvers[n].id), at: t, duration: length, urgent: false, text: words,
+            language: settings.language, maneuver: maneuvers[n].id, expires: fault == .expiryIgnored ? nil : expires)
+    }
+
     /// The urgent line when the car leaves the route; superseded by the next reroute line.
     public mutating func offRouteLine(at t: SimTime) -> GuidanceLine {
         reroutes += 1

@@ -20,6 +20,31 @@ public enum Phrasebook {
         }
     }
 
+    /// The line after a maneuver when the next is far: "Continue on
+    /// Gangnam-daero for 5 kilometers." / "강남대로를 따라 5킬로미터
+    /// 직진하세요.", or without a street "Continue for 5 kilometers." /
+    /// "5킬로미터 직진하세요." `distance` is written (`SpokenDistance.written`).
+    public static func continueLine(_ distance: String, on street: String?, _ language: Language) -> String {
+        switch language {
+        case .en: return "Continue" + (street.map { " on \($0)" } ?? "") + " for \(distance)."
+        case .ko: return (street.map { "\($0)\(eulReul(after: $0)) 따라 " } ?? "") + "\(distance) 직진하세요."
+        }
+    }
+
+    /// The object particle after `text`: 을 where 으로 would follow it (a
+    /// final consonant), 를 where 로 would, 을(를) where either could.
+    static func eulReul(after text: String) -> String {
+        switch roParticle(after: text) {
+        case "으로": return "을"
+        case "로":
+            // 로 also follows ㄹ, which takes 을 (서울을).
+            if let last = text.unicodeScalars.last(where: { (0xAC00...0xD7A3).contains($0.value) }), text.unicodeScalars.last == last,
+               (last.value - 0xAC00) % 28 == 8 { return "을" }
+            return "를"
+        default: return "을(를)"
+        }
+    }
+
     /// The urgent line when the car has left the route.
     public static func offRoute(_ language: Language) -> String {
         language == .en ? "You are off route. Recalculating." : "경로를 벗어났습니다. 경로를 재탐색합니다."

@@ -243,6 +243,8 @@ struct RoadPlanner {
                 add(t, .stageSkipped(ManeuverIndex(m), stage: stage, reason: reason))
             case .passed(let m, let t):
                 believedPass[m] = t
+                // "Continue for 5 kilometers." when the next maneuver is far.
+                if let line = announcer.continueLine(after: m, state, at: t) { addLine(line) }
             }
         }
     }
@@ -511,6 +513,9 @@ extension RoadPlan {
     /// Known from the route alone, so a scenario's ids and matchers are
     /// checked against it before anything runs.
     public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+
+    /// The id of the "continue" line before maneuver `maneuver` (`Announcer.continueLine`).
+    public static func continueLineID(maneuver: String) -> String { "\(maneuver).continue" }
 
     /// The id of an arrival's (or a waypoint's) "now" line tried again after
     /// a fix showed the car was not there yet (`Announcer.retryReached`).

@@ -261,6 +261,20 @@ func isEnglishSentence(_ line: String) -> Bool {
         }
     }
 
+    @Test func continueLinesNameTheRoadAndTheDistanceInBothLanguages() {
+        #expect(Phrasebook.continueLine("5 kilometers", on: nil, .en) == "Continue for 5 kilometers.")
+        #expect(Phrasebook.continueLine("2 miles", on: "Octavia Boulevard", .en) == "Continue on Octavia Boulevard for 2 miles.")
+        #expect(Phrasebook.continueLine("5킬로미터", on: "강남대로", .ko) == "강남대로를 따라 5킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("3킬로미터", on: "경부고속도로", .ko) == "경부고속도로를 따라 3킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("3킬로미터", on: "올림픽대로", .ko) == "올림픽대로를 따라 3킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "테헤란로", .ko) == "테헤란로를 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "한강진", .ko) == "한강진을 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "서울", .ko) == "서울을 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: nil, .ko) == "2킬로미터 직진하세요.")
+        #expect(Phrasebook.eulReul(after: "仙台塩釜線") == "을(를)")
+        #expect(Phrasebook.eulReul(after: "Station") == "을" && Phrasebook.eulReul(after: "Street") == "를")
+    }
+
     @Test func ordinalsAreWordsForEveryExit() {
         for n in 1...ManeuverDetails.exits {
             #expect(!Phrasebook.koreanOrdinal(n).contains { $0.isNumber })
@@ -312,6 +326,12 @@ func isEnglishSentence(_ line: String) -> Bool {
         out += "\n| line | en | ko |\n|---|---|---|\n"
         out += "| off route | \(Phrasebook.offRoute(.en)) | \(Phrasebook.offRoute(.ko)) |\n"
         out += "| recalculated | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        for (label, street) in [("continue (next maneuver 2 km or more ahead)", false), ("continue, on the street the maneuver led onto", true)] {
+            func line(_ l: Language) -> String {
+                Phrasebook.continueLine(SpokenDistance.written(5000, l), on: street ? Examples.street(l) : nil, l)
+            }
+            out += "| \(label) | \(line(.en)) | \(line(.ko)) |\n"
+        }
         return out
     }
 }

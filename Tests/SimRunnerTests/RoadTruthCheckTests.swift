@@ -201,6 +201,23 @@ import Testing
         #expect(found.first?.message.contains("line m1.now-again says the car has arrived") == true, "\(found)")
     }
 
+    @Test func aContinueLineSaidWithLessLeftThanItSaysFiresSpokenDistance() throws {
+        // "Continue on Yongin-Seoul Expressway for 2 kilometers." started 40 s later, some 1.3 km on.
+        let s = try Fixtures.scenario("road/highway-120")
+        let run = try Simulation(s)
+        var bad = run
+        let i = try #require(bad.timeline.events.firstIndex { e in
+            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == "end.continue" } else { false }
+        })
+        var moved = bad.timeline.events.remove(at: i)
+        moved.t = moved.t + SimTime(ms: 40_000)
+        bad.timeline.events.insert(moved, at: bad.timeline.events.firstIndex { $0.t > moved.t } ?? bad.timeline.events.count)
+        #expect(Invariants.check(s, run).isEmpty)
+        let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.spokenDistance) }
+        #expect(found.count == 1)
+        #expect(found.first?.message.hasPrefix("line end.continue says 2000 m when") == true, "\(found)")
+    }
+
     @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {
         let (s, run, bad) = try broken("corner-jump-slow-car") { events in
             events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }

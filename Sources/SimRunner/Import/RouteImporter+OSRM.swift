@@ -32,6 +32,40 @@ extension RouteImporter {
         var rotaryName: String? = nil
         /// The step's `mode` (`driving`, `ferry`, …; nil: not given).
         var mode: String? = nil
+        /// Mapbox's first `bannerInstructions[].primary` (about the maneuver
+        /// that ends the step): its text and its components' (text, `abbr`,
+        /// `abbr_priority`).
+        var banner: Banner? = nil
+    }
+
+    /// A banner's primary text and its components, as read.
+    struct Banner: Equatable {
+        var text: String
+        var components: [(text: String, type: String?, abbreviation: String?, priority: Double)]
+
+        static func == (a: Banner, b: Banner) -> Bool {
+            a.text == b.text && a.components.map(\.text) == b.components.map(\.text)
+                && a.components.map(\.abbreviation) == b.components.map(\.abbreviation)
+        }
+    }
+
+    /// A name longer than this, in characters, is said by the banner's
+    /// shorter text when the response has one (`bannerName`).
+    static let longName = 24
+
+    /// The short form of `street` a banner gives, or nil: its primary text,
+    /// with its components' abbreviations (`abbr`, lowest `abbr_priority`
+    /// first) while it is longer than `longName`; only a banner whose every
+    /// text component is part of `street` (the same road, not "Turn right"
+    /// or "Exit 432 …"), and only when shorter.
+    static func bannerName(_ street: String, _ banner: Banner?) -> String? {
+        guard street.count > longName, let banner, !banner.components.isEmpty,
+              banner.components.allSatisfy({ $0.type == "text" && street.contains($0.text) }) else { return nil }
+        var short = banner.text
+        for c in banner.components.sorted(by: { $0.priority < $1.priority }) where short.count > longName {
+            if let a = c.abbreviation, let r = short.firstRange(of: c.text) { short.replaceSubrange(r, with: a) }
+        }
+        return short.count < street.count && !short.isEmpty ? short : nil
     }
 
     /// The OSRM maneuver types (StepManeuver `type`).
@@ -391,10 +425,33 @@ extension RouteImporter {
                         bearings: bearings,
                         distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
                         duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
-                        voice: voice, rotaryName: try string(step, "rotary_name", p), mode: try string(step, "mode", p)))
+                        voice: voice, rotaryName: try string(step, "rotary_name", p), mode: try string(step, "mode", p),
+                        banner: try banner(step, p)))
                 }
             }
             return out
+        }
+
+        /// The step's first banner's primary text and components, if any (Mapbox).
+        func banner(_ step: JSONValue, _ path: String) throws(ImportProblem) -> Banner? {
+            guard let list = step["bannerInstructions"] else { return nil }
+            let items = try array(list, RouteImporter.join(path, "bannerInstructions"))
+            guard let first = items.first else { return nil }
+            let bPath = RouteImporter.join(path, "bannerInstructions") + "[0]"
+            guard let primary = first["primary"] else { return nil }
+            let pPath = RouteImporter.join(bPath, "primary")
+            guard let text = try string(primary, "text", pPath) else { return nil }
+            var components: [(text: String, type: String?, abbreviation: String?, priority: Double)] = []
+            if let list = primary["components"] {
+                let cPath = RouteImporter.join(pPath, "components")
+                for (i, c) in try array(list, cPath).enumerated() {
+                    let p = cPath + "[\(i)]"
+                    guard let t = try string(c, "text", p) else { continue }
+                    let priority = try c["abbr_priority"].map { v throws(ImportProblem) in try number(v, RouteImporter.join(p, "abbr_priority")) } ?? 0
+                    components.append((t, try string(c, "type", p), try string(c, "abbr", p), priority))
+                }
+            }
+            return Banner(text: String(text.prefix(1000)), components: components)
         }
 
         // MARK: The scenario
@@ -433,6 +490,8 @@ extension RouteImporter {
                 } else if m.turn != .arrive {
                     (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: k + 1 < steps.count ? steps[k + 1] : nil)
                     spec.details.exit = m.details.exit
+                    // A long name by the banner's short text: the banner before the step is about its maneuver.
+                    if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) { spec.street = short }
                     // "At Place de l'Étoile, take the third exit."
                     if m.turn == .roundabout, let name = step.rotaryName { spec.details.exitName = name }
                 }
