@@ -39,8 +39,10 @@ EN = {"left": "turn left", "right": "turn right", "slight-left": "bear left", "s
       "sharp-left": "turn sharp left", "sharp-right": "turn sharp right", "u-turn": "make a U-turn",
       "straight": "continue straight", "roundabout": "enter the roundabout", "merge": "merge",
       "on-ramp": "take the ramp", "off-ramp": "take the exit", "keep-left": "keep left", "keep-right": "keep right", "fork-left": "keep left at the fork",
-      "fork-right": "keep right at the fork"}
-KO = {"left": "좌회전", "right": "우회전", "u-turn": "유턴", "straight": "직진"}
+      "fork-right": "keep right at the fork", "ferry": "take the ferry"}
+KO = {"left": "좌회전", "right": "우회전", "u-turn": "유턴", "straight": "직진", "ferry": "페리에 탑승"}
+# Points the car reaches and stops at: "now" is said on reaching them, within ARRIVED_WITHIN.
+STOPS = ("arrive", "waypoint")
 
 
 class Guidance:
@@ -79,12 +81,16 @@ class Guidance:
         turn = self.maneuvers[m]["turn"]
         street = self.maneuvers[m].get("street")
         if self.language == "ko":
+            if turn == "waypoint":
+                return "경유지에 도착했습니다." if stage == "now" else f"{self.distance_words(amount)} 앞에 경유지가 있습니다."
             action = "목적지에 도착합니다" if turn == "arrive" else KO.get(turn, "안내에 따라 진행") + "하세요"
             if stage == "now":
                 return "목적지에 도착했습니다." if turn == "arrive" else f"지금 {action}."
             return f"{self.distance_words(amount)} 앞에서 {action}."
         if turn == "arrive":
             return "You have arrived." if stage == "now" else f"In {self.distance_words(amount)}, you will arrive."
+        if turn == "waypoint":
+            return "You have reached a waypoint." if stage == "now" else f"In {self.distance_words(amount)}, you will reach a waypoint."
         action = EN.get(turn, "follow the road") + (f" onto {street}" if street else "")
         return f"Now {action}." if stage == "now" else f"In {self.distance_words(amount)}, {action}."
 
@@ -111,7 +117,7 @@ class Guidance:
         """The first time >= t at which `stage` of `m` is due, or None."""
         v = state["speed"]
         left = self.maneuvers[m]["distance"] - self.progress(state, t)
-        if self.maneuvers[m]["turn"] == "arrive" and stage == "now":
+        if self.maneuvers[m]["turn"] in STOPS and stage == "now":
             if not self.approached[m]:
                 return None
             slack = left - v * self.latency - ARRIVED_WITHIN
@@ -182,7 +188,7 @@ class Guidance:
         point = self.maneuvers[m]["distance"]
         left = point - self.progress(state, t)
         v = state["speed"]
-        arrival = self.maneuvers[m]["turn"] == "arrive" and stage == "now"
+        arrival = self.maneuvers[m]["turn"] in STOPS and stage == "now"
         amount = None
         if stage != "now":
             said = self.spoken(left)

@@ -91,6 +91,11 @@ public struct Announcer: Sendable {
     var guesses: [(spoken: Int, joined: Bool, length: SimTime)]
     /// A deliberately broken guidance, for mutation testing (nil: as documented).
     package var fault: RoadFault? = nil
+    /// Per maneuver said on reaching it, when its "now" line starts and
+    /// expires, while it may still be tried again (`retryReached`).
+    var reachedLines: [Int: (at: SimTime, expires: SimTime)] = [:]
+    /// Per maneuver, whether its "now" line was tried again (once at most).
+    public private(set) var retried: [Bool] = []
 
     /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
@@ -101,6 +106,7 @@ public struct Announcer: Sendable {
         thenSpoken = nowSpoken
         lastWords = Array(repeating: nil, count: maneuvers.count)
         approached = nowSpoken
+        retried = nowSpoken
         guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
@@ -116,9 +122,10 @@ public struct Announcer: Sendable {
     var durations: [String: SimTime] = [:]
 
     /// The maneuver announced together with `m` at `v` m/s, if it follows
-    /// within `thenWithin` meters or within `thenSeconds` at that speed.
+    /// within `thenWithin` meters or within `thenSeconds` at that speed. A
+    /// waypoint's lines are its own: none announces what follows it.
     func then(_ m: Int, speed v: Double) -> Int? {
-        guard m + 1 < maneuvers.count else { return nil }
+        guard m + 1 < maneuvers.count, maneuvers[m].turn != .waypoint else { return nil }
         let gap = maneuvers[m + 1].distance - maneuvers[m].distance
         return gap <= max(settings.thenWithin, v * settings.thenSeconds) ? m + 1 : nil
     }
@@ -176,8 +183,8 @@ public struct Announcer: Sendable {
     }
 
     /// Whether stage `stage` of `m` is timed like a stage, ahead of the point:
-    /// all are but an arrival's "now" line, said as the car arrives.
-    func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn == .arrive) }
+    /// all are but the "now" line of an arrival or a waypoint, said as the car reaches it.
+    func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn.saidOnReaching) }
 
     /// Everything to say in `[from, until)` given `state`, appended to `out`.
     /// - Complexity: O(stages + maneuvers passed) per call.
@@ -267,8 +274,10 @@ public struct Announcer: Sendable {
             }
             expires = min(expires, end - length)
         }
+        if !ahead(stage, m) { reachedLines[m] = (t, expires) }
+        let id = stage == .now && retried[m] ? RoadPlan.retryLineID(maneuver: maneuvers[m].id) : RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage)
         let line = GuidanceLine(
-            id: RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage), at: t, duration: length, urgent: stage == .now, text: words,
+            id: id, at: t, duration: length, urgent: stage == .now, text: words,
             language: settings.language, maneuver: maneuvers[m].id, expires: fault == .expiryIgnored ? nil : expires)
         out.append(.line(line, maneuver: m, stage: stage))
         lastWords[m] = words
@@ -280,6 +289,58 @@ public struct Announcer: Sendable {
             done[n] |= Stage.far.bit
             out.append(.skipped(maneuver: n, stage: .far, reason: .then, at: t))
         }
+    }
+
+    /// A fix (`state`, arriving at `t`) that shows the car standing (below
+    /// `predictionFloor`) more than twice `arrivedWithin` (30 m) short of the
+    /// maneuver it is heading for, whose "You have arrived" (or "You have
+    /// reached …") line started before `t` and is still valid: that line is
+    /// ended (`RoadPlan.revisions` ends it at `t`) and its stage is open
+    /// again, so that it is said when the car truly gets there, as
+    /// `<maneuver>.now-again` (once; a second such fix only ends it).
+    /// Returns whether it was opened again.
+    public mutating func retryReached(_ state: RoadState, at t: SimTime) -> Bool {
+        let m = next
+        // Standing well short of it, not braking or creeping towards it: a car
+        // that gets there within moments heard the first line as it arrived.
+        guard m < maneuvers.count, !retried[m], let line = reachedLines[m], line.at < t, t < line.expires,
+              state.speed < Announcer.predictionFloor,
+              maneuvers[m].distance - state.progress(at: t) > 2 * Announcer.arrivedWithin
+        else { return false }
+        retried[m] = true
+        done[m] &= ~Stage.now.bit
+        lastWords[m] = nil
+        reachedLines[m] = nil
+        return true
+    }
+
+    /// After a maneuver, the next one at least this far ahead (meters) is
+    /// announced first by "Continue for 5 kilometers."
+    public static let continueBeyond = 2_000.0
+    /// How long after the maneuver a "continue" line may still start.
+    public static let continueWindow = SimTime(ms: 10_000)
+
+    /// The "continue" line when the car, at `state`, has just passed
+    /// maneuver `m` at `t` and the next is `continueBeyond` or more ahead:
+    /// "Continue on Gangnam-daero for 5 kilometers." (the street `m` led
+    /// onto; none after a ferry, an arrival or a waypoint), its distance
+    /// rounded down. It belongs to the next maneuver (`<next>.continue`),
+    /// and expires within `continueWindow`, before that maneuver's far
+    /// stage comes due. Nil when there is no such maneuver.
+    public mutating func continueLine(after m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        let n = m + 1
+        guard n < maneuvers.count else { return nil }
+        let left = maneuvers[n].distance - state.progress(at: t)
+        let units = settings.spokenUnits
+        guard left >= Announcer.continueBeyond, let spoken = SpokenDistance.roundDown(left, units) else { return nil }
+        let street = [.ferry, .waypoint, .arrive].contains(maneuvers[m].turn) ? nil : maneuvers[m].street
+        let words = Phrasebook.continueLine(SpokenDistance.written(spoken, settings.language, units), on: street, settings.language)
+        let length = duration(words)
+        let expires = min(t + Announcer.continueWindow, dueTime(.far, n, state, from: t) ?? t + Announcer.continueWindow)
+        guard expires > t else { return nil }
+        return GuidanceLine(
+            id: RoadPlan.continueLineID(maneuver: maneuvers[n].id), at: t, duration: length, urgent: false, text: words,
+            language: settings.language, maneuver: maneuvers[n].id, expires: fault == .expiryIgnored ? nil : expires)
     }
 
     /// The urgent line when the car leaves the route; superseded by the next reroute line.

@@ -21,6 +21,31 @@ public enum Phrasebook {
         }
     }
 
+    /// The line after a maneuver when the next is far: "Continue on
+    /// Gangnam-daero for 5 kilometers." / "강남대로를 따라 5킬로미터
+    /// 직진하세요.", or without a street "Continue for 5 kilometers." /
+    /// "5킬로미터 직진하세요." `distance` is written (`SpokenDistance.written`).
+    public static func continueLine(_ distance: String, on street: String?, _ language: Language) -> String {
+        switch language {
+        case .en: return "Continue" + (street.map { " on \($0)" } ?? "") + " for \(distance)."
+        case .ko: return (street.map { "\($0)\(eulReul(after: $0)) 따라 " } ?? "") + "\(distance) 직진하세요."
+        }
+    }
+
+    /// The object particle after `text`: 을 where 으로 would follow it (a
+    /// final consonant), 를 where 로 would, 을(를) where either could.
+    static func eulReul(after text: String) -> String {
+        switch roParticle(after: text) {
+        case "으로": return "을"
+        case "로":
+            // 로 also follows ㄹ, which takes 을 (서울을).
+            if let last = text.unicodeScalars.last(where: { (0xAC00...0xD7A3).contains($0.value) }), text.unicodeScalars.last == last,
+               (last.value - 0xAC00) % 28 == 8 { return "을" }
+            return "를"
+        default: return "을(를)"
+        }
+    }
+
     /// The urgent line when the car has left the route.
     public static func offRoute(_ language: Language) -> String {
         language == .en ? "You are off route. Recalculating." : "경로를 벗어났습니다. 경로를 재탐색합니다."
@@ -42,12 +67,29 @@ public enum Phrasebook {
             case let side?: return "Your destination is \(englishSide(side))."
             }
         }
+        if m.turn == .waypoint { return englishWaypoint(m, lead: lead) }
         let (place, action) = englishAction(m)
         var clause = place.map { "\($0), \(action)" } ?? action
         if let next { clause += ", then " + englishFollowing(next) }
         if let lead { return lead + clause + "." }
         if place != nil || m.turn == .arrive { return capitalized(clause) + "." }
         return "Now " + clause + "."
+    }
+
+    /// A waypoint's line, which is never joined to the next maneuver: ahead
+    /// of it "In 300 meters, you will reach your first waypoint." (or "…, at
+    /// your first waypoint, make a U-turn."), on reaching it "You have
+    /// reached your first waypoint." (". Now make a U-turn.").
+    static func englishWaypoint(_ m: Maneuver, lead: String?) -> String {
+        let name = englishWaypointName(m)
+        if let lead { return lead + (m.details.uTurn ? "at \(name), make a U-turn." : "you will reach \(name).") }
+        return "You have reached \(name)." + (m.details.uTurn ? " Now make a U-turn." : "")
+    }
+
+    /// "your first waypoint" (to the twelfth), "waypoint 13", or "your waypoint" when not numbered.
+    static func englishWaypointName(_ m: Maneuver) -> String {
+        guard let n = m.details.waypoint else { return "your waypoint" }
+        return n <= englishOrdinals.count ? "your \(englishOrdinal(n)) waypoint" : "waypoint \(n)"
     }
 
     /// An arrival as a clause: "you will arrive at your destination", "your destination will be on the right".
@@ -67,6 +109,7 @@ public enum Phrasebook {
     /// The maneuver after ", then".
     static func englishFollowing(_ m: Maneuver) -> String {
         if m.turn == .arrive { return englishArrival(m.details.side) }
+        if m.turn == .waypoint { return m.details.uTurn ? "make a U-turn at \(englishWaypointName(m))" : "you will reach \(englishWaypointName(m))" }
         let (place, action) = englishAction(m)
         return place.map { "\($0), \(action)" } ?? action
     }
@@ -111,11 +154,18 @@ public enum Phrasebook {
             }
             return (nil, exit + side + signs)
         case .roundabout:
-            guard let n = m.details.exit else { return (nil, "go through the roundabout" + signs) }
-            return ("at the roundabout", "take the \(englishOrdinal(n)) exit" + signs)
+            // A named one by its name: "At Place de l'Étoile, take the third exit."
+            let roundabout = m.details.exitName ?? "the roundabout"
+            guard let n = m.details.exit else { return (nil, "go through \(roundabout)" + signs) }
+            return ("at \(roundabout)", "take the \(englishOrdinal(n)) exit" + signs)
         case .uTurn: return (nil, "make a U-turn" + signs)
         case .straight: return (nil, "continue straight" + signs)
+        case .ferry:
+            // "take the ferry", "take the Puttgarden–Rødby ferry", "take the Scandlines Ferry".
+            let ferry = m.street.map { $0.lowercased().contains("ferry") ? "the \($0)" : "the \($0) ferry" } ?? "the ferry"
+            return (nil, "take \(ferry)" + toward)
         case .arrive: return (nil, "you will arrive at your destination")
+        case .waypoint: return (nil, "you will reach \(englishWaypointName(m))")
         }
     }
 
@@ -138,10 +188,20 @@ public enum Phrasebook {
             if let dist { return side.map { "\(dist) 앞 \($0)에 목적지가 있습니다." } ?? "\(dist) 앞에 목적지가 있습니다." }
             return side.map { "목적지가 \($0)에 있습니다." } ?? "목적지에 도착했습니다."
         }
+        if m.turn == .waypoint {
+            // "300미터 앞에 첫 번째 경유지가 있습니다.", "첫 번째 경유지에 도착했습니다. 유턴하세요."
+            let name = koreanWaypointName(m)
+            if let dist { return m.details.uTurn ? "\(dist) 앞 \(name)에서 유턴하세요." : "\(dist) 앞에 \(name)가 있습니다." }
+            return "\(name)에 도착했습니다." + (m.details.uTurn ? " 유턴하세요." : "")
+        }
         let (place, stem) = koreanAction(m)
         var body: String
         if let next {
-            if next.turn == .arrive {
+            if next.turn == .waypoint {
+                // "우회전하면 첫 번째 경유지에 도착합니다.", "우회전한 후 첫 번째 경유지에서 유턴하세요."
+                let name = koreanWaypointName(next)
+                body = next.details.uTurn ? attributive(stem) + " 후 \(name)에서 유턴하세요" : stem + "면 \(name)에 도착합니다"
+            } else if next.turn == .arrive {
                 // "우회전하면 목적지에 도착합니다."
                 body = stem + "면 " + (next.details.side.map { "\(koreanSide($0))에 목적지가 있습니다" } ?? "목적지에 도착합니다")
             } else {
@@ -154,6 +214,11 @@ public enum Phrasebook {
         if let place { body = place + " " + body }
         if let dist { return dist + (place == nil ? " 앞에서 " : " 앞 ") + body + "." }
         return (place == nil ? "지금 " : "") + body + "."
+    }
+
+    /// "첫 번째 경유지", or "경유지" when not numbered.
+    static func koreanWaypointName(_ m: Maneuver) -> String {
+        m.details.waypoint.map { "\(koreanOrdinal($0)) 경유지" } ?? "경유지"
     }
 
     static func koreanSide(_ side: ArrivalSide) -> String {
@@ -179,6 +244,10 @@ public enum Phrasebook {
         case .sharpLeft: return turn("급좌회전하")
         case .sharpRight: return turn("급우회전하")
         case .straight: return turn("직진하")
+        // "수원 방면 페리에 탑승하", "Puttgarden–Rødby 페리에 탑승하".
+        case .ferry:
+            let ferry = [toward, m.street.map { $0.contains("페리") ? $0 : "\($0) 페리" } ?? "페리"].compactMap { $0 }.joined(separator: " ")
+            return (nil, "\(ferry)에 탑승하")
         // "왼쪽 방향, 수원 방면으로": the pause keeps 방향 (the side) apart from 방면 (the signs).
         case .slightLeft: return (nil, target.map { "왼쪽 방향, \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
         case .slightRight: return (nil, target.map { "오른쪽 방향, \($0) 진행하" } ?? "오른쪽 방향으로 진행하")
@@ -203,12 +272,21 @@ public enum Phrasebook {
             if exit.isEmpty { exit = "출구" }
             return (nil, leave(m.details.side.map { "\(koreanSide($0)) \(exit)" } ?? exit, m))
         case .roundabout:
+            // A named one by its name, still called 회전교차로 ("Place de l'Étoile 회전교차로에서").
+            let roundabout = koreanRoundabout(m.details.exitName)
             guard let n = m.details.exit else {
-                return (nil, target.map { "회전교차로를 지나 \($0) 진행하" } ?? "회전교차로를 통과하")
+                return (nil, target.map { "\(roundabout)를 지나 \($0) 진행하" } ?? "\(roundabout)를 통과하")
             }
-            return ("회전교차로에서", leave("\(koreanOrdinal(n)) 출구", m))
+            return ("\(roundabout)에서", leave("\(koreanOrdinal(n)) 출구", m))
         case .arrive: return (nil, "목적지에 도착하")
+        case .waypoint: return (nil, "\(koreanWaypointName(m))에 도착하")
         }
+    }
+
+    /// "회전교차로", or a roundabout's name before it unless the name says so itself ("광화문 로터리").
+    static func koreanRoundabout(_ name: String?) -> String {
+        guard let name else { return "회전교차로" }
+        return ["회전교차로", "로터리"].contains { name.hasSuffix($0) } ? name : "\(name) 회전교차로"
     }
 
     /// Leaving by `exit`: "수원 방면 12번 출구로 나가", "12번 출구, 판교IC로 나가",

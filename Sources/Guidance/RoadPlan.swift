@@ -179,6 +179,8 @@ struct RoadPlanner<G: Guidance> {
             if let new {
                 state = new
                 states.append((fix.arrives, new, !follower.offRoute))
+                // "You have arrived" said too soon is said again on arriving.
+                _ = announcer.retryReached(new, at: fix.arrives)
             }
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
@@ -283,6 +285,8 @@ struct RoadPlanner<G: Guidance> {
                 add(t, .stageSkipped(ManeuverIndex(m), stage: stage, reason: reason))
             case .passed(let m, let t):
                 believedPass[m] = t
+                // "Continue for 5 kilometers." when the next maneuver is far.
+                if let line = announcer.continueLine(after: m, state, at: t) { addLine(line) }
             }
         }
     }
@@ -396,9 +400,9 @@ struct RoadPlanner<G: Guidance> {
         }
         var k = low - 1
         guard k >= 0 else { return [] }
-        // "You have arrived" holds its words; a fix that shows the car not
-        // there yet (a stop dead reckoning did not see) ends it.
-        guard stage != .now || route.maneuvers[m].turn != .arrive else {
+        // "You have arrived" (or reached a waypoint) holds its words; a fix that
+        // shows the car not there yet (a stop dead reckoning did not see) ends it.
+        guard stage != .now || !route.maneuvers[m].turn.saidOnReaching else {
             for next in states[(k + 1)...] where next.from < expires {
                 if !announcer.arriving(m, left: point - next.state.progress(at: next.from), speed: next.state.speed) {
                     plan.lines[i].expires = next.from
@@ -553,6 +557,13 @@ extension RoadPlan {
     /// Known from the route alone, so a scenario's ids and matchers are
     /// checked against it before anything runs.
     public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+
+    /// The id of the "continue" line before maneuver `maneuver` (`Announcer.continueLine`).
+    public static func continueLineID(maneuver: String) -> String { "\(maneuver).continue" }
+
+    /// The id of an arrival's (or a waypoint's) "now" line tried again after
+    /// a fix showed the car was not there yet (`Announcer.retryReached`).
+    public static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
 
     /// The id of the `n`th reroute's line (n from 1): `reroute1.off` when
     /// the car leaves the route, `reroute1.back` when it rejoins it.

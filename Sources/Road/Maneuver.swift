@@ -44,8 +44,18 @@ public enum Turn: String, Sendable, Equatable, CaseIterable {
     case roundabout
     case uTurn = "u-turn"
     case straight
+    /// Driving onto a ferry; `street` names the ferry ("take the Rødby ferry").
+    case ferry
     /// The destination; see `ManeuverDetails.side`.
     case arrive
+    /// A waypoint on the way (a stop between two legs of the route), said
+    /// when reached, like the destination; see `ManeuverDetails.uTurn` and
+    /// `ManeuverDetails.waypoint`.
+    case waypoint
+
+    /// Whether the maneuver's "now" line is said as the car reaches it (the
+    /// destination, a waypoint) rather than ahead of it.
+    @inlinable public var saidOnReaching: Bool { self == .arrive || self == .waypoint }
 }
 
 /// The values a kind of maneuver carries besides its street; each is nil
@@ -59,19 +69,29 @@ public struct ManeuverDetails: Sendable, Equatable {
     /// An off-ramp's exit number as signed ("12", "12A").
     public var exitNumber: String?
     /// A ramp's sign: an off-ramp's exit name ("Pangyo IC", "판교IC": "take
-    /// the Pangyo IC exit"), an on-ramp's road ("A 10": "take the A 10 ramp").
+    /// the Pangyo IC exit"), an on-ramp's road ("A 10": "take the A 10 ramp"),
+    /// a roundabout's name ("At Place de l'Étoile, take the third exit").
     public var exitName: String?
     /// `arrive`: which side of the road the destination is on. `off-ramp`,
     /// `on-ramp`: the side the ramp leaves on (left or right), given where it
     /// is not the usual one ("take the exit on the left").
     public var side: ArrivalSide?
+    /// `waypoint`: the route turns back there ("make a U-turn").
+    public var uTurn: Bool
+    /// `waypoint`: which waypoint of the route it is, from 1; set when
+    /// maneuvers are placed on a route (`Route.place`), nil before.
+    public var waypoint: Int?
 
     /// The highest roundabout exit number.
     public static let exits = 12
 
     /// Details; all nil unless given.
-    public init(toward: String? = nil, exit: Int? = nil, exitNumber: String? = nil, exitName: String? = nil, side: ArrivalSide? = nil) {
+    public init(
+        toward: String? = nil, exit: Int? = nil, exitNumber: String? = nil, exitName: String? = nil, side: ArrivalSide? = nil,
+        uTurn: Bool = false, waypoint: Int? = nil
+    ) {
         self.toward = toward; self.exit = exit; self.exitNumber = exitNumber; self.exitName = exitName; self.side = side
+        self.uTurn = uTurn; self.waypoint = waypoint
     }
 }
 

@@ -55,14 +55,16 @@ public struct Route: Sendable {
 
     /// Places each maneuver at the nearest point of the route after the
     /// previous maneuver (so a route that crosses itself keeps its order: a
-    /// second maneuver at the crossing point is its second pass).
+    /// second maneuver at the crossing point is its second pass). Waypoints
+    /// are numbered in route order (`ManeuverDetails.waypoint`).
     public mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
-        var from = 0.0
+        var from = 0.0, waypoints = 0
         maneuvers = []
         for (i, spec) in specs.enumerated() {
             let hit = try distance(ofManeuverAt: spec.point, from: from, index: i)
             var m = spec.maneuver
             m.distance = hit
+            if m.turn == .waypoint { waypoints += 1; m.details.waypoint = waypoints }
             maneuvers.append(m)
             from = hit + 1
         }

@@ -25,6 +25,12 @@ enum Examples {
                 v("`roundabout`, `exit` 2", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 2)) }),
                 v("`roundabout`, `exit` 1, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
                 v("`roundabout`, `exit` 3, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
+                v("`roundabout`, `exit` 3, `name`", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 3, exitName: l == .en ? "Place de l'Étoile" : "샤를드골 광장"))
+                }),
+                v("`roundabout`, `name` (a rotary)", { l in
+                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Gwanghwamun Rotary" : "광화문 로터리"))
+                }),
             ]
         case .offRamp:
             return [
@@ -50,6 +56,16 @@ enum Examples {
         case .arrive:
             return [v("`arrive`", { _ in Maneuver(id: "m", turn: turn) })]
                 + ArrivalSide.allCases.map { side in v("`arrive`, `side` \(side.rawValue)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: side)) }) }
+        case .ferry:
+            return [
+                v("`ferry`", { _ in Maneuver(id: "m", turn: turn) }),
+                v("`ferry`, `street`", { l in Maneuver(id: "m", turn: turn, street: l == .en ? "Puttgarden - Rødby" : "목포-제주") }),
+            ]
+        case .waypoint:
+            return [
+                v("`waypoint` (the first)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(waypoint: 1)) }),
+                v("`waypoint` (the second), `uTurn`", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(uTurn: true, waypoint: 2)) }),
+            ]
         default:
             return [
                 v("`\(turn.rawValue)`", { _ in Maneuver(id: "m", turn: turn) }),
@@ -68,6 +84,10 @@ enum Examples {
         ("`off-ramp` `ref`, then `fork-left`", { _ in (Maneuver(id: "a", turn: .offRamp, details: ManeuverDetails(exitNumber: "5")), Maneuver(id: "b", turn: .forkLeft)) }),
         ("`right`, then `arrive`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .arrive)) }),
         ("`left`, then `arrive` `side` right", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .arrive, details: ManeuverDetails(side: .right))) }),
+        ("`right`, then `waypoint`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(waypoint: 1))) }),
+        ("`left`, then `waypoint` `uTurn`", { _ in
+            (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(uTurn: true, waypoint: 1)))
+        }),
     ]
 
     /// Every distance a line can say.
@@ -204,7 +224,7 @@ func isEnglishSentence(_ line: String) -> Bool {
                     for distance in stage == .now ? [nil] : Examples.distances.map(Optional.some) {
                         for next in [nil, Maneuver(id: "n", turn: .left), Maneuver(id: "n", turn: .roundabout, details: ManeuverDetails(exit: 3)),
                                      Maneuver(id: "n", turn: .arrive), Maneuver(id: "n", turn: .arrive, details: ManeuverDetails(side: .ahead))]
-                            where m.turn != .arrive || next == nil {
+                            where !m.turn.saidOnReaching || next == nil {
                             let line = Phrasebook.line(stage, m, distance: distance, then: next, language: language)
                             count += 1
                             switch language {
@@ -240,6 +260,20 @@ func isEnglishSentence(_ line: String) -> Bool {
             #expect(!attributive.hasSuffix("은"), "\(stem)")
             #expect(attributive.hasSuffix("한") || attributive.hasSuffix("간"), "\(stem) → \(attributive)")
         }
+    }
+
+    @Test func continueLinesNameTheRoadAndTheDistanceInBothLanguages() {
+        #expect(Phrasebook.continueLine("5 kilometers", on: nil, .en) == "Continue for 5 kilometers.")
+        #expect(Phrasebook.continueLine("2 miles", on: "Octavia Boulevard", .en) == "Continue on Octavia Boulevard for 2 miles.")
+        #expect(Phrasebook.continueLine("5킬로미터", on: "강남대로", .ko) == "강남대로를 따라 5킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("3킬로미터", on: "경부고속도로", .ko) == "경부고속도로를 따라 3킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("3킬로미터", on: "올림픽대로", .ko) == "올림픽대로를 따라 3킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "테헤란로", .ko) == "테헤란로를 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "한강진", .ko) == "한강진을 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "서울", .ko) == "서울을 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: nil, .ko) == "2킬로미터 직진하세요.")
+        #expect(Phrasebook.eulReul(after: "仙台塩釜線") == "을(를)")
+        #expect(Phrasebook.eulReul(after: "Station") == "을" && Phrasebook.eulReul(after: "Street") == "를")
     }
 
     @Test func ordinalsAreWordsForEveryExit() {
@@ -293,6 +327,12 @@ func isEnglishSentence(_ line: String) -> Bool {
         out += "\n| line | en | ko |\n|---|---|---|\n"
         out += "| off route | \(Phrasebook.offRoute(.en)) | \(Phrasebook.offRoute(.ko)) |\n"
         out += "| recalculated | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        for (label, street) in [("continue (next maneuver 2 km or more ahead)", false), ("continue, on the street the maneuver led onto", true)] {
+            func line(_ l: Language) -> String {
+                Phrasebook.continueLine(SpokenDistance.written(5000, l), on: street ? Examples.street(l) : nil, l)
+            }
+            out += "| \(label) | \(line(.en)) | \(line(.ko)) |\n"
+        }
         return out
     }
 }

@@ -23,7 +23,7 @@ let samples = [
     Sample(response: "roundabout.osrm", scenario: "roundabout", language: .en, turns: [.right, .roundabout, .arrive], precision: 5),
     Sample(response: "motorway-exit.mapbox", scenario: "motorway-exit", language: .en,
            turns: [.onRamp, .merge, .offRamp, .forkLeft, .left, .arrive], precision: 6),
-    Sample(response: "via-point.valhalla", scenario: "via-point", language: .ko, turns: [.left, .straight, .left, .arrive], precision: 6),
+    Sample(response: "via-point.valhalla", scenario: "via-point", language: .ko, turns: [.left, .waypoint, .left, .arrive], precision: 6),
 ]
 
 func importSample(_ s: Sample) throws -> RouteImporter.Imported {
@@ -117,7 +117,53 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
           {"distance":100000,"duration":100000,"name":"","maneuver":{"type":"depart","location":[127,37]}},
           {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[127,37.9]}}]}]}]}
         """#
-        #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28), at: ""))
+        #expect(problem(slow) == ImportProblem(.driveTooLong(hours: 28, kilometers: 100), at: ""))
+    }
+
+    /// 1 km east and 1 km north; the overview drawn `shift` degrees north of the steps' own lines.
+    static func mismatched(shift: Double, stepLines: Bool = true) -> String {
+        func line(_ points: [(Double, Double)]) -> String {
+            stepLines ? #","geometry":{"type":"LineString","coordinates":[\#(points.map { "[\($0.0),\($0.1)]" }.joined(separator: ","))]}"# : ""
+        }
+        return #"""
+        {"code":"Ok","routes":[{"distance":1885,"duration":150,"geometry":{"type":"LineString","coordinates":[[127,\#(37.5 + shift)],[127.01,\#(37.5 + shift)],[127.01,\#(37.509 + shift)]]},
+         "legs":[{"distance":1885,"duration":150,"steps":[
+          {"distance":885,"duration":70,"name":""\#(line([(127, 37.5), (127.01, 37.5)])),"maneuver":{"type":"depart","location":[127,37.5]}},
+          {"distance":1000,"duration":80,"name":"Teheran-ro"\#(line([(127.01, 37.5), (127.01, 37.509)])),"maneuver":{"type":"turn","modifier":"left","location":[127.01,37.5]}},
+          {"distance":0,"duration":0,"name":""\#(line([(127.01, 37.509), (127.01, 37.509)])),"maneuver":{"type":"arrive","location":[127.01,37.509]}}]}]}]}
+        """#
+    }
+
+    @Test("An overview its maneuvers lie off falls back to the steps' own lines, with a warning naming it")
+    func overviewMismatch() throws {
+        let imported = try RouteImporter.importRoute(Array(Self.mismatched(shift: 0.001).utf8), options: RouteImporter.Options(language: .en, source: "t"))
+        #expect(imported.warnings.first == ImportWarning(.overviewMismatch(meters: 111, maneuver: "routes[0].legs[0].steps[1].maneuver.location"),
+                                                         at: "routes[0].geometry"))
+        #expect(imported.scenario.road?.points.first == GeoPoint(latitude: 37.5, longitude: 127))
+        #expect(imported.scenario.road?.maneuvers.map(\.turn) == [.left, .arrive])
+        // Without the steps' lines, or with an overview that fits, nothing changes.
+        #expect(problem(Self.mismatched(shift: 0.001, stepLines: false))
+            == ImportProblem(.maneuverOffGeometry(meters: 111), at: "routes[0].legs[0].steps[1].maneuver.location"))
+        let fits = try RouteImporter.importRoute(Array(Self.mismatched(shift: 0).utf8), options: RouteImporter.Options(language: .en, source: "t"))
+        #expect(fits.warnings.isEmpty)
+        let (_, _, err) = Fixtures.drivesim("import-route", Fixtures.write(Self.mismatched(shift: 0.001), "m.osrm", in: try Fixtures.temporaryFolder()), "--language", "en")
+        #expect(err.contains("routes[0].geometry: the maneuver at routes[0].legs[0].steps[1].maneuver.location lies 111 m off this line"), "\(err)")
+    }
+
+    @Test("A route beyond 10,000 km is refused with the response's own distance and duration")
+    func routeTooLong() throws {
+        // 111° of the equator: the response says 12,356 km in 139 hours.
+        let far = #"""
+        {"code":"Ok","routes":[{"distance":12356000,"duration":500000,"geometry":{"type":"LineString","coordinates":[[0,0],[111,0]]},
+         "legs":[{"distance":12356000,"duration":500000,"steps":[
+          {"distance":12356000,"duration":500000,"name":"","maneuver":{"type":"depart","location":[0,0]}},
+          {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[111,0]}}]}]}]}
+        """#
+        #expect(problem(far) == ImportProblem(.routeTooLong(kilometers: 12356, hours: 139), at: "routes[0].geometry"))
+        let folder = try Fixtures.temporaryFolder()
+        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.write(far, "far.osrm", in: folder), "--language", "en")
+        #expect(code == 2)
+        #expect(err.contains("the route is 12356 km long, about 139 hours, beyond the format's 10000 km"), "\(err)")
     }
 
     @Test("A modifier not in OSRM's list is read by its words, with a warning at its path")

@@ -81,3 +81,42 @@ import Testing
         #expect(said(other, .right) == "Now turn right onto A 1 toward Berlin.")
     }
 }
+
+/// Mapbox's banner short text for a long name (issue 23), on banners written
+/// here in Mapbox's shape.
+@Suite struct BannerTests {
+    typealias Component = (text: String, type: String?, abbreviation: String?, priority: Double)
+
+    func banner(_ text: String, _ components: [Component]) -> RouteImporter.Banner { RouteImporter.Banner(text: text, components: components) }
+
+    @Test func aLongNameIsSaidByTheBannersShortText() {
+        let king = "Martin Luther King Junior Boulevard"
+        // The banner's abbreviation, the lowest priority first, until it is short enough.
+        #expect(RouteImporter.bannerName(king, banner(king, [(king, "text", "MLK Jr Blvd", 0)])) == "MLK Jr Blvd")
+        let east = "Cesar Chavez Street East Frontage"
+        #expect(RouteImporter.bannerName(east, banner("Cesar Chavez Street East", [
+            ("Cesar Chavez Street", "text", "Cesar Chavez St", 0), ("East", "text", "E", 1),
+        ])) == "Cesar Chavez Street East")
+        // A short name stays; a banner that is no name of the road ("Turn right", an exit) is not used.
+        #expect(RouteImporter.bannerName("Page Street", banner("Page Street", [("Page Street", "text", "Page St", 0)])) == nil)
+        #expect(RouteImporter.bannerName(king, banner("Turn right", [("Turn right", "text", nil, 0)])) == nil)
+        #expect(RouteImporter.bannerName(king, banner("Exit 432 Martin Luther King Junior Boulevard", [
+            ("Exit", "exit", nil, 0), ("432", "exit-number", nil, 0), (king, "text", "MLK Jr Blvd", 0),
+        ])) == nil)
+        #expect(RouteImporter.bannerName(king, nil) == nil)
+    }
+
+    @Test func anImportedTurnTakesTheBannerOfTheStepBefore() throws {
+        let json = #"""
+        {"code":"Ok","routes":[{"distance":2000,"duration":150,"geometry":{"type":"LineString","coordinates":[[127,37.5],[127.01,37.5],[127.01,37.509]]},
+         "legs":[{"distance":2000,"duration":150,"steps":[
+          {"distance":885,"duration":70,"name":"","maneuver":{"type":"depart","location":[127,37.5]},
+           "bannerInstructions":[{"distanceAlongGeometry":885,"primary":{"text":"Martin Luther King Junior Boulevard","type":"turn","modifier":"left",
+             "components":[{"text":"Martin Luther King Junior Boulevard","type":"text","abbr":"MLK Jr Blvd","abbr_priority":0}]}}]},
+          {"distance":1000,"duration":80,"name":"Martin Luther King Junior Boulevard","maneuver":{"type":"turn","modifier":"left","location":[127.01,37.5]}},
+          {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","location":[127.01,37.509]}}]}]}]}
+        """#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .en, source: "t.json"))
+        #expect(imported.scenario.road?.maneuvers.first?.street == "MLK Jr Blvd")
+    }
+}

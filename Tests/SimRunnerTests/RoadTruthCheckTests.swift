@@ -168,6 +168,43 @@ import Testing
         #expect(found.first?.message.contains("says the car has arrived") == true, "\(found)")
     }
 
+    /// The findings of `check` on scenario `name`'s timeline with line `id`'s start moved by
+    /// `shift` (in the timeline's order too); the timeline as run passes every check.
+    func moved(_ name: String, line id: String, by shift: Int64, _ check: RoadCheck) throws -> [Violation] {
+        let s = try Fixtures.scenario("road/\(name)")
+        let run = try Simulation(s)
+        var bad = run
+        let i = try #require(bad.timeline.events.firstIndex { e in
+            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == id } else { false }
+        })
+        var event = bad.timeline.events.remove(at: i)
+        event.t = event.t + SimTime(ms: shift)
+        bad.timeline.events.insert(event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
+        #expect(Invariants.check(s, run).isEmpty)
+        return Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(check) }
+    }
+
+    @Test func aWaypointSaidReachedBeforeTheCarIsThereFiresPassedTruth() throws {
+        // "You have reached your first waypoint" started 10 s sooner, some 130 m out.
+        let found = try moved("waypoint-u-turn", line: "w1.now", by: -10_000, .passedTruth)
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("line w1.now says the car has arrived") == true, "\(found)")
+    }
+
+    @Test func anArrivalSaidAgainBeforeTheCarIsThereFiresPassedTruth() throws {
+        // The arrival said again (m1.now-again) moved 20 s sooner: the car is still standing 60 m out.
+        let found = try moved("arrival-said-again", line: "m1.now-again", by: -20_000, .passedTruth)
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("line m1.now-again says the car has arrived") == true, "\(found)")
+    }
+
+    @Test func aContinueLineSaidWithLessLeftThanItSaysFiresSpokenDistance() throws {
+        // "Continue on Yongin-Seoul Expressway for 2 kilometers." started 40 s later, some 1.3 km on.
+        let found = try moved("highway-120", line: "end.continue", by: 40_000, .spokenDistance)
+        #expect(found.count == 1)
+        #expect(found.first?.message.hasPrefix("line end.continue says 2000 m when") == true, "\(found)")
+    }
+
     @Test func aJumpTheFixBeforeRulesOutThatIsUsedFiresJumpDropped() throws {
         let (s, run, bad) = try broken("corner-jump-slow-car") { events in
             events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }

@@ -58,14 +58,16 @@ extension ImportProblem.Reason {
                 ?? "the polyline gives no plausible coordinates at precision 5 or 6"
         case .coordinateOutOfRange: return "a coordinate beyond ±90° latitude or ±180° longitude"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
-        case .routeTooLong(let km): return "the route is \(km) km long, beyond the format's 10000 km"
+        case .routeTooLong(let km, let hours):
+            return "the route is \(km) km long\(hours.map { ", about \($0) hours" } ?? ""), beyond the format's 10000 km"
         case .tooManyPoints(let count, let limit):
             return "the geometry has \(count) points (near-duplicates left out), more than the \(limit) a scenario file of at most 64 MiB holds"
         case .scenarioRefused(let path, let reason):
             return "the scenario it makes would be refused at \(path.isEmpty ? "its top level" : path): \(reason)"
         case .scenarioTooLarge(let bytes, let limit):
             return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
-        case .driveTooLong(let hours): return "at the response's speeds the drive would last about \(hours) hours, beyond 24"
+        case .driveTooLong(let hours, let km):
+            return "at the response's speeds the drive\(km.map { " of \($0) km" } ?? "") would last about \(hours) hours, beyond 24"
         case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"
         }
@@ -87,6 +89,8 @@ extension ImportWarning {
         case .cannotAnnounce(let meters):
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
         case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
+        case .overviewMismatch(let meters, let maneuver):
+            return "the maneuver at \(maneuver) lies \(meters) m off this line, which does not match its steps; the steps' own geometries fit every maneuver and are driven instead"
         }
     }
 }

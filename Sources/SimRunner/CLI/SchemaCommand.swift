@@ -243,6 +243,7 @@ enum ScenarioSchema {
                 ("exit", number(1...Double(ManeuverDetails.exits), integer: true)),
                 ("ref", text(maxLength: 8)), ("name", nonEmpty),
                 ("side", enumeration(ArrivalSide.allCases.map(\.rawValue))),
+                ("uTurn", boolean),
             ], required: ["id", "lat", "lon", "turn"])),
             ("drive", object(ScenarioKeys.drive, [
                 ("start", ref("time")), ("speeds", list(ref("speed"), minItems: 1)),

@@ -168,7 +168,8 @@ extension Invariants {
             case .guidanceStarted(let l):
                 // The words it starts with: a line that waited says what the position then gives.
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
-                      let truth, let trajectory = truth.trajectory, let stage = roster.stage(of: l), stage != .now,
+                      // Far and near lines, and "continue" lines (no stage): each says a distance to its maneuver.
+                      let truth, let trajectory = truth.trajectory, roster.stage(of: l) != .now,
                       let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.text(of: l, startingAt: event.t),
                       let said = spokenMeters(text)
                 else { continue }
@@ -353,9 +354,10 @@ extension Invariants {
         return out
     }
 
-    /// The ids of the road's `arrive` maneuvers: a line for one is said at the destination.
+    /// The ids of the road's `arrive` and `waypoint` maneuvers: the "now"
+    /// line for one is said on reaching it (`Turn.saidOnReaching`).
     static func arrivals(_ roster: Roster) -> Set<String> {
-        Set(roster.road.maneuvers.lazy.filter { $0.turn == .arrive }.map(\.id))
+        Set(roster.road.maneuvers.lazy.filter { $0.turn.saidOnReaching }.map(\.id))
     }
 
     /// The least fixes `a` and `b` can lie apart beyond both their

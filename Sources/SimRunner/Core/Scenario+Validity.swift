@@ -129,11 +129,17 @@ extension Scenario {
 
     /// Every id a line generated from the road may carry that is known from
     /// the route alone: `<maneuver>.<stage>` for each maneuver and stage,
-    /// with the maneuver it belongs to. Reroute lines (`reroute<n>.off`,
+    /// with the maneuver it belongs to, and `<maneuver>.now-again` for an
+    /// arrival or a waypoint (`RoadPlan.retryLineID`), `<maneuver>.continue`
+    /// (`RoadPlan.continueLineID`). Reroute lines (`reroute<n>.off`,
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
     public var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
-        return road.maneuvers.flatMap { m in Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) } }
+        return road.maneuvers.flatMap { m in
+            Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) }
+                + (m.turn.saidOnReaching ? [(id: RoadPlan.retryLineID(maneuver: m.id), maneuver: m.id)] : [])
+                + [(id: RoadPlan.continueLineID(maneuver: m.id), maneuver: m.id)]
+        }
     }
 
     /// Whether `id` has the shape of a fix's id in the timeline: `f<n>`, n ≥ 0, no leading zeros.

@@ -107,18 +107,19 @@ extension Decoding {
             if !kinds.contains(turn) { throw fail(.keyNotForTurn(key, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key), v) }
             return v
         }
-        let notArrival = Turn.allCases.filter { $0 != .arrive }
+        let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
         var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
         if let s = try only("street", notArrival) { spec.street = try string(s, m.path("street")) }
         if let s = try only("toward", notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }
         if let v = try only("ref", [.offRamp]) { spec.details.exitNumber = try string(v, m.path("ref")) }
-        if let v = try only("name", [.offRamp, .onRamp]) { spec.details.exitName = try string(v, m.path("name")) }
+        if let v = try only("name", [.offRamp, .onRamp, .roundabout]) { spec.details.exitName = try string(v, m.path("name")) }
         if let v = try only("side", [.arrive, .offRamp, .onRamp]) {
             // A ramp leaves on the left or the right; only a destination is ahead.
             let sides = turn == .arrive ? ArrivalSide.allCases : [.left, .right]
             spec.details.side = ArrivalSide(rawValue: try oneOf(v, m.path("side"), sides.map(\.rawValue)))
         }
+        if let v = try only("uTurn", [.waypoint]) { spec.details.uTurn = try bool(v, m.path("uTurn")) }
         return spec
     }
 

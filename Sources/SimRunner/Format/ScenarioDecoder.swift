@@ -509,7 +509,7 @@ package enum ScenarioKeys {
     /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
     package static let point = ["lat", "lon"]
     /// One maneuver, `road.route.maneuvers[]`.
-    package static let maneuver = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side"]
+    package static let maneuver = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
     /// `road.drive`.
     package static let drive = ["start", "speeds", "accel", "decel", "detours", "stops"]
     /// One speed step, `road.drive.speeds[]`.

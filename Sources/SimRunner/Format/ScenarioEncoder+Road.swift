@@ -31,6 +31,7 @@ extension ScenarioEncoder {
                 if let s = m.details.exitNumber { fields.append(("ref", .string(s))) }
                 if let s = m.details.exitName { fields.append(("name", .string(s))) }
                 if let s = m.details.side { fields.append(("side", .string(s.rawValue))) }
+                if m.details.uTurn { fields.append(("uTurn", .bool(true))) }
                 return .object(fields)
             })))
         }

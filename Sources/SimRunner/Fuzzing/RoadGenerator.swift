@@ -86,7 +86,8 @@ struct RoadGenerator {
             corners.append(along)
             eastward.toggle()
         }
-        let kinds = Turn.allCases.filter { $0 != .arrive }
+        // The kinds of issue 10's generator: waypoints and ferries (issue 23) are left out, so that a seed gives the drive it gave.
+        let kinds = Turn.allCases.filter { ![.arrive, .waypoint, .ferry].contains($0) }
         for i in 0..<count {
             let point = projection.unproject(pointAt(corners[i], points: points, projection: projection))
             let last = arrives && i == count - 1

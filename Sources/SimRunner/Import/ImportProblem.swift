@@ -46,8 +46,10 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case coordinateOutOfRange
         /// Fewer than two distinct points.
         case tooFewPoints
-        /// Longer than the scenario format's limit (`Route.maxLength`).
-        case routeTooLong(kilometers: Int)
+        /// Longer than the scenario format's limit (`Route.maxLength`): the
+        /// response's own `distance` (the geometry's length when it gives
+        /// none), and its `duration` in hours when it gives one.
+        case routeTooLong(kilometers: Int, hours: Int? = nil)
         /// More points (after near-duplicates are thinned) than a scenario
         /// file read back can hold (`RouteImporter.maxPoints`).
         case tooManyPoints(count: Int, limit: Int)
@@ -56,8 +58,9 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case scenarioRefused(path: String, reason: String)
         /// The scenario's JSON would be `bytes` long, over the `limit` a scenario file is read up to.
         case scenarioTooLarge(bytes: Int, limit: Int)
-        /// The drive at the response's speeds would last beyond 24 hours: about `hours`.
-        case driveTooLong(hours: Int)
+        /// The drive at the response's speeds would last beyond 24 hours:
+        /// about `hours`, over the response's own `distance` when it gives one.
+        case driveTooLong(hours: Int, kilometers: Int? = nil)
         /// A step's maneuver lies `meters` from the route's geometry.
         case maneuverOffGeometry(meters: Int)
         /// A GeoJSON `type` that is not a `LineString` (or a `Feature` of one).
@@ -101,5 +104,8 @@ public struct ImportWarning: Sendable, Equatable {
         /// The route's own line has fewer points than its steps' lines joined
         /// (OSRM's default `overview=simplified`): the steps' lines are driven.
         case simplifiedGeometry
+        /// A maneuver (at the path `maneuver`) lies `meters` off the route's
+        /// own line, where the steps' lines joined fit every maneuver: those are driven.
+        case overviewMismatch(meters: Int, maneuver: String)
     }
 }

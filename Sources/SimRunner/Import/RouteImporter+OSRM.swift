@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 import SimRunner
 
 /// The OSRM route response (docs/http.md of Project-OSRM/osrm-backend), as
@@ -22,9 +23,49 @@ extension RouteImporter {
         var exits: String?
         /// `driving_side`: `left` or `right` (nil: not given, right).
         var drivingSide: String?
+        /// The maneuver's `bearing_before` and `bearing_after`, degrees (nil: not given).
+        var bearings: (before: Double?, after: Double?) = (nil, nil)
         var distance: Double
         var duration: Double
         var voice: [(before: Double, text: String, path: String)]
+        /// A rotary's name (`rotary_name`: "Place de l'Étoile").
+        var rotaryName: String? = nil
+        /// The step's `mode` (`driving`, `ferry`, …; nil: not given).
+        var mode: String? = nil
+        /// Mapbox's first `bannerInstructions[].primary` (about the maneuver
+        /// that ends the step): its text and its components' (text, `abbr`,
+        /// `abbr_priority`).
+        var banner: Banner? = nil
+    }
+
+    /// A banner's primary text and its components, as read.
+    struct Banner: Equatable {
+        var text: String
+        var components: [(text: String, type: String?, abbreviation: String?, priority: Double)]
+
+        static func == (a: Banner, b: Banner) -> Bool {
+            a.text == b.text && a.components.map(\.text) == b.components.map(\.text)
+                && a.components.map(\.abbreviation) == b.components.map(\.abbreviation)
+        }
+    }
+
+    /// A name longer than this, in characters, is said by the banner's
+    /// shorter text when the response has one (`bannerName`).
+    static let longName = 24
+
+    /// The short form of `street` a banner gives, or nil: its primary text,
+    /// with its components' abbreviations (`abbr`, lowest `abbr_priority`
+    /// first) while it is longer than `longName`; only a banner whose every
+    /// text component is part of `street` (the same road, not "Turn right"
+    /// or "Exit 432 …"), and only when shorter.
+    static func bannerName(_ street: String, _ banner: Banner?) -> String? {
+        guard street.count > longName, let banner, !banner.components.isEmpty,
+              banner.components.allSatisfy({ $0.type == "text" && street.contains($0.text) }) else { return nil }
+        var short = banner.text
+        for c in banner.components.sorted(by: { $0.priority < $1.priority }) where short.count > longName {
+            if let a = c.abbreviation, let r = short.firstRange(of: c.text) { short.replaceSubrange(r, with: a) }
+        }
+        return short.count < street.count && !short.isEmpty ? short : nil
     }
 
     /// The OSRM maneuver types (StepManeuver `type`).
@@ -90,7 +131,9 @@ extension RouteImporter {
         case "depart", "exit roundabout", "exit rotary":
             return nil
         case "arrive":
-            if !finalLeg || !step.lastOfLeg { return (.straight, ManeuverDetails(), nil) }
+            if !step.lastOfLeg { return (.straight, ManeuverDetails(), nil) }
+            // A leg's end before the last is a waypoint; whether the route turns back there is in `reverses`.
+            if !finalLeg { return (.waypoint, ManeuverDetails(), nil) }
             var side: ArrivalSide? = nil
             switch step.modifier {
             case "left", "slight left", "sharp left": side = .left
@@ -125,6 +168,41 @@ extension RouteImporter {
         default:
             return (plain, details, .unknownManeuverType(step.type, keptAs: plain.rawValue))
         }
+    }
+
+    /// Whether step `k` boards a ferry: its `mode` is `ferry` and the step
+    /// before's is not (a departure or an arrival stays what it is).
+    static func boardsFerry(_ steps: [Step], _ k: Int) -> Bool {
+        steps[k].mode == "ferry" && (k == 0 || steps[k - 1].mode != "ferry") && !["depart", "arrive"].contains(steps[k].type)
+    }
+
+    /// The speed a car ferry sails at, km/h (some 16 knots): a ferry step
+    /// slower on average waits at the terminal for the rest of its time.
+    static let ferryKmh = 30.0
+
+    /// A ferry step of `distance` meters and `duration` seconds as a wait at
+    /// the terminal (up to the longest stop, 1 h) and the speed it then
+    /// sails at, km/h, so that the two take the step's duration; nil when it
+    /// sails at `ferryKmh` or faster on average (no wait).
+    static func ferry(distance: Double, duration: Double) -> (wait: SimTime, kmh: Double)? {
+        let sailing = distance / (ferryKmh / 3.6)
+        guard duration > sailing else { return nil }
+        let wait = min(duration - sailing, 3600)
+        let ms = Int64((wait * 1000).rounded(.down))
+        guard ms > 0 else { return nil }
+        return (SimTime(ms: ms), distance / (duration - Double(ms) / 1000) * 3.6)
+    }
+
+    /// The least change of heading, degrees, at which the route is taken to
+    /// turn back at a waypoint: the arrival's `bearing_before` and the next
+    /// leg's departure `bearing_after` within 30° of opposite (83° in, 263° out).
+    static let reversal = 150.0
+
+    /// Whether the route turns back between `arrival` and the `departure` that follows it.
+    static func reverses(_ arrival: Step, _ departure: Step?) -> Bool {
+        guard let inward = arrival.bearings.before, let outward = departure?.bearings.after else { return false }
+        let change = abs((outward - inward).truncatingRemainder(dividingBy: 360))
+        return min(change, 360 - change) >= reversal
     }
 
     /// One reading pass over a response.
@@ -208,27 +286,42 @@ extension RouteImporter {
             if let overview = route["geometry"] {
                 (points, precision) = try geometry(overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
             }
-            if let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision),
-               RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
+            let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision)
+            var overview = route["geometry"] != nil
+            if let joined, RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
                 points = joined.points
                 precision = joined.precision ?? precision
-                if route["geometry"] != nil {
-                    warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry")))
-                }
+                if overview { warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry"))) }
+                overview = false
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
-            let kept = RouteImporter.thin(points)
-            try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
-            guard kept.count >= 2, let line = try? Route(points: kept) else {
-                throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
+            let seconds = try route["duration"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "duration")) }
+            /// The scenario driven on `points`.
+            func drive(_ points: [GeoPoint], _ precision: Int?, _ warnings: inout [ImportWarning]) throws(ImportProblem) -> Imported {
+                let kept = RouteImporter.thin(points)
+                try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
+                guard kept.count >= 2, let line = try? Route(points: kept) else {
+                    throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
+                }
+                try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total, seconds: seconds)
+                if total > 0, abs(line.length - total) > 0.03 * total {
+                    warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
+                                                  at: RouteImporter.join(path, "geometry")))
+                }
+                let steps = try self.steps(route, path)
+                return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
             }
-            try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters)
-            if total > 0, abs(line.length - total) > 0.03 * total {
-                warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
-                                              at: RouteImporter.join(path, "geometry")))
+            var tried = warnings
+            do throws(ImportProblem) {
+                return try drive(points, precision, &tried)
+            } catch {
+                // An overview that a maneuver lies off, where the steps' own lines
+                // fit every maneuver: those are driven, with a warning naming the overview.
+                guard overview, let joined, case .maneuverOffGeometry(let meters) = error.reason else { throw error }
+                var fallback = warnings + [ImportWarning(.overviewMismatch(meters: meters, maneuver: error.path), at: RouteImporter.join(path, "geometry"))]
+                guard let fitted = try? drive(joined.points, joined.precision ?? precision, &fallback) else { throw error }
+                return fitted
             }
-            let steps = try self.steps(route, path)
-            return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
         }
 
         /// The geometry's points: an encoded polyline (precision detected or
@@ -319,6 +412,9 @@ extension RouteImporter {
                             voice.append((before, String(text.prefix(1000)), iPath))
                         }
                     }
+                    var bearings: (before: Double?, after: Double?) = (nil, nil)
+                    if let b = m["bearing_before"] { bearings.before = try number(b, RouteImporter.join(mPath, "bearing_before")) }
+                    if let b = m["bearing_after"] { bearings.after = try number(b, RouteImporter.join(mPath, "bearing_after")) }
                     out.append(Step(
                         path: p, leg: l, index: s, lastOfLeg: s == steps.count - 1, type: type,
                         modifier: try string(m, "modifier", mPath), exit: exit,
@@ -326,12 +422,36 @@ extension RouteImporter {
                         name: try string(step, "name", p), ref: try string(step, "ref", p),
                         destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
                         drivingSide: try string(step, "driving_side", p),
+                        bearings: bearings,
                         distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
                         duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
-                        voice: voice))
+                        voice: voice, rotaryName: try string(step, "rotary_name", p), mode: try string(step, "mode", p),
+                        banner: try banner(step, p)))
                 }
             }
             return out
+        }
+
+        /// The step's first banner's primary text and components, if any (Mapbox).
+        func banner(_ step: JSONValue, _ path: String) throws(ImportProblem) -> Banner? {
+            guard let list = step["bannerInstructions"] else { return nil }
+            let items = try array(list, RouteImporter.join(path, "bannerInstructions"))
+            guard let first = items.first else { return nil }
+            let bPath = RouteImporter.join(path, "bannerInstructions") + "[0]"
+            guard let primary = first["primary"] else { return nil }
+            let pPath = RouteImporter.join(bPath, "primary")
+            guard let text = try string(primary, "text", pPath) else { return nil }
+            var components: [(text: String, type: String?, abbreviation: String?, priority: Double)] = []
+            if let list = primary["components"] {
+                let cPath = RouteImporter.join(pPath, "components")
+                for (i, c) in try array(list, cPath).enumerated() {
+                    let p = cPath + "[\(i)]"
+                    guard let t = try string(c, "text", p) else { continue }
+                    let priority = try c["abbr_priority"].map { v throws(ImportProblem) in try number(v, RouteImporter.join(p, "abbr_priority")) } ?? 0
+                    components.append((t, try string(c, "type", p), try string(c, "abbr", p), priority))
+                }
+            }
+            return Banner(text: String(text.prefix(1000)), components: components)
         }
 
         // MARK: The scenario
@@ -345,6 +465,15 @@ extension RouteImporter {
             var specPaths: [String] = []
             var specStep: [Int] = []
             for (k, step) in steps.enumerated() {
+                // The step where the route boards a ferry (`mode` turns to `ferry`), whatever its type says.
+                if RouteImporter.boardsFerry(steps, k) {
+                    var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: .ferry)
+                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: .ferry, next: nil)
+                    specs.append(spec)
+                    specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
+                    specStep.append(k)
+                    continue
+                }
                 if RouteImporter.goesStraightOn(step) {
                     warnings.append(ImportWarning(.notAnnounced(type: step.type), at: RouteImporter.join(step.path, "maneuver.type")))
                     continue
@@ -356,9 +485,15 @@ extension RouteImporter {
                 }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
-                if m.turn != .arrive {
+                if m.turn == .waypoint {
+                    spec.details.uTurn = RouteImporter.reverses(step, k + 1 < steps.count ? steps[k + 1] : nil)
+                } else if m.turn != .arrive {
                     (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: k + 1 < steps.count ? steps[k + 1] : nil)
                     spec.details.exit = m.details.exit
+                    // A long name by the banner's short text: the banner before the step is about its maneuver.
+                    if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) { spec.street = short }
+                    // "At Place de l'Étoile, take the third exit."
+                    if m.turn == .roundabout, let name = step.rotaryName { spec.details.exitName = name }
                 }
                 specs.append(spec)
                 specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
@@ -367,9 +502,16 @@ extension RouteImporter {
             // Speeds: each step from where it starts, at distance / duration.
             let stepStart = RouteImporter.starts(of: steps, on: route)
             var speedSteps: [SpeedProfile.Step] = []
+            var stops: [SpeedProfile.Stop] = []
             for (step, start) in zip(steps, stepStart) {
                 guard step.distance > 0, step.duration > 0 else { continue }
                 var kmh = step.distance / step.duration * 3.6
+                // A ferry: the car waits at the terminal, then sails (`ferry(distance:duration:)`).
+                if step.mode == "ferry", let (wait, sail) = RouteImporter.ferry(distance: step.distance, duration: step.duration),
+                   start > (stops.last?.at ?? -1) + 1 {
+                    stops.append(SpeedProfile.Stop(at: (start * 10).rounded() / 10, dwell: wait))
+                    kmh = sail
+                }
                 if !RouteImporter.kmhLimits.contains(kmh) {
                     warnings.append(ImportWarning(.speedClamped(kmh: (kmh * 10).rounded() / 10), at: RouteImporter.join(step.path, "duration")))
                     kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
@@ -383,14 +525,14 @@ extension RouteImporter {
                 speedSteps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
             }
             if speedSteps.isEmpty { speedSteps = [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)] }
-            let drive = Scenario.Drive(profile: SpeedProfile(steps: speedSteps))
+            let drive = Scenario.Drive(profile: SpeedProfile(steps: speedSteps, stops: stops))
             // Place the maneuvers, then drive the road once: a maneuver the
             // road cannot give its own "now" line at these speeds (it follows
             // the one before too closely) is left out and the rest placed again.
             var road = Scenario.Road(language: options.language, points: points, maneuvers: [])
             road.drive = drive
             if options.language == .en { road.guidance.units = options.units ?? RouteImporter.voiceUnits(steps) }
-            try RouteImporter.checkDrive(road, length: route.length)
+            try RouteImporter.checkDrive(road, length: route.length, meters: total)
             var placed = try RouteImporter.place(specs, on: route, paths: specPaths, warnings: &warnings)
             // A maneuver the road cannot announce after the one before is left
             // out, the first such each time, and the rest placed again. Whether

@@ -190,11 +190,20 @@ public enum RouteImporter {
         return out
     }
 
-    static func checkLength(_ route: Route, _ path: String, limit: Double = Route.maxLength) throws(ImportProblem) {
-        if !(route.length <= limit) { throw ImportProblem(.routeTooLong(kilometers: Int(min(route.length, 1e12) / 1000)), at: path) }
+    /// Refuses a route longer than `limit`, stating the response's own
+    /// `meters` (when above 0, else the route's) and `seconds` when given.
+    static func checkLength(
+        _ route: Route, _ path: String, limit: Double = Route.maxLength, meters: Double = 0, seconds: Double? = nil
+    ) throws(ImportProblem) {
+        if !(route.length <= limit) {
+            let length = meters > 0 ? meters : route.length
+            throw ImportProblem(.routeTooLong(kilometers: whole(min(length, 1e12) / 1000), hours: seconds.map { whole($0 / 3600) }), at: path)
+        }
     }
 
-    static func checkDrive(_ road: Scenario.Road, length: Double) throws(ImportProblem) {
+    /// Refuses a drive that would not arrive within 24 h, saying about how
+    /// long it would last, over the response's own `meters` when above 0.
+    static func checkDrive(_ road: Scenario.Road, length: Double, meters: Double = 0) throws(ImportProblem) {
         guard let drive = road.drive else { return }
         let limit = SimTime(ms: Int64(ScenarioDecoder.maxTimeSeconds) * 1000)
         if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: limit) == nil {
@@ -205,7 +214,7 @@ public enum RouteImporter {
                 let end = i + 1 < steps.count ? min(steps[i + 1].from, length) : length
                 seconds += max(0, end - step.from) / max(step.speed, 1)
             }
-            throw ImportProblem(.driveTooLong(hours: Int(min(seconds / 3600, 1e9).rounded())), at: "")
+            throw ImportProblem(.driveTooLong(hours: Int(min(seconds / 3600, 1e9).rounded()), kilometers: meters > 0 ? whole(min(meters, 1e12) / 1000) : nil), at: "")
         }
     }
 
