@@ -1,6 +1,7 @@
 import Guidance
 import Road
 @testable import RouteImport
+import SimClock
 import SimRunner
 import Testing
 
