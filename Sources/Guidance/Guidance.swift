@@ -31,6 +31,10 @@ public protocol Guidance: Sendable {
     /// The urgent line when the car leaves the route (`back` false) or is back
     /// on it (`back` true), requested at `t`; nil says nothing.
     mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine?
+    /// A line of no stage to say as the guidance believes maneuver `m` passed
+    /// at `t`, the car at `state` (drivesim's: "Continue for 5 kilometers."
+    /// when the next maneuver is far); nil says nothing.
+    mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine?
     /// Why maneuver `m`, passed without a "now" line of its own, got none, as
     /// far as the guidance knows (`then`: announced in the one before's; `late`:
     /// its "now" line could no longer be heard in time). nil: it does not say,
@@ -42,6 +46,8 @@ public protocol Guidance: Sendable {
 extension Guidance {
     /// Fixes are not needed by a guidance that speaks from the road state alone.
     public mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {}
+    /// Nothing is said on passing a maneuver but its own stages.
+    public mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:
@@ -71,6 +77,17 @@ extension Announcer: Guidance {
     /// `offRouteLine(at:)`, or `recalculatedLine(at:)` when back.
     public mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? {
         back ? recalculatedLine(at: t) : offRouteLine(at: t)
+    }
+
+    /// A fix that moved the car may show that "You have arrived" came too
+    /// soon: it is said again on arriving (`retryReached`).
+    public mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
+        if let state { _ = retryReached(state, at: fix.arrives) }
+    }
+
+    /// "Continue for 5 kilometers." when the next maneuver is far (`continueLine`).
+    public mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        continueLine(after: m, state, at: t)
     }
 
     /// `then` when the maneuver before's "now" line announced it, else `late`.

@@ -179,8 +179,6 @@ struct RoadPlanner<G: Guidance> {
             if let new {
                 state = new
                 states.append((fix.arrives, new, !follower.offRoute))
-                // "You have arrived" said too soon is said again on arriving.
-                _ = announcer.retryReached(new, at: fix.arrives)
             }
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
@@ -286,7 +284,7 @@ struct RoadPlanner<G: Guidance> {
             case .passed(let m, let t):
                 believedPass[m] = t
                 // "Continue for 5 kilometers." when the next maneuver is far.
-                if let line = announcer.continueLine(after: m, state, at: t) { addLine(line) }
+                if let line = guidance.linePassing(m, state, at: t) { addLine(line) }
             }
         }
     }
