@@ -114,7 +114,7 @@ dict() {
   {
     grep -oh '"[A-Za-z][A-Za-z0-9.-]*"' \
       Sources/SimRunner/Format/ScenarioDecoder*.swift Sources/SimRunner/Core/EventKind.swift
-    for f in Sources/Road/Maneuver.swift Sources/Guidance/Language.swift Sources/TalkArbiter/TalkArbiter.Types.swift; do
+    for f in Sources/Road/Maneuver.swift Sources/Clock/Language.swift Sources/TalkArbiter/TalkArbiter.Types.swift; do
       sed -n 's/^ *case `\{0,1\}\([a-zA-Z]*\)`\{0,1\}$/"\1"/p; s/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' "$f"
     done
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
