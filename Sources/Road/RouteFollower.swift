@@ -64,23 +64,37 @@ public struct RouteFollower: Sendable {
     public private(set) var progress = 0.0
     /// The car's speed as the follower believes it, m/s.
     public private(set) var speed = 0.0
-    /// Whether the car is off the route (after `offRouteCount` fixes beyond `offRouteEnter`,
-    /// until as many within `offRouteExit`).
-    public private(set) var offRoute = false
-    /// When the last trusted fix was taken (nil before the first).
-    public private(set) var lastTaken: SimTime? = nil
     /// The distance of the last fix from the route, meters.
     public private(set) var offset = 0.0
-    var streak = 0
-    /// Recent (time, progress) pairs, for a speed estimate when fixes carry none.
-    var history: [(SimTime, Double)] = []
-    /// The last used fix's position and accuracy, for the plausibility gate.
-    var lastFix: (position: Vector, accuracy: Double)? = nil
+
+    /// Where the follower knows the car to be on the route.
+    enum Placement: Equatable {
+        /// No fix has matched the route yet: the car stands at the start.
+        case start
+        /// Measuring paused since progress last matched: until a fix
+        /// matches one pass of the route only, where the car is is unknown.
+        case lost
+        /// Progress last matched the route at this time: the search
+        /// reaches ahead from here, so it keeps growing through a detour.
+        case matched(at: SimTime)
+    }
+    var placement = Placement.start
+
+    /// On or off the route, with the fixes in a row that count towards changing.
+    enum Side: Equatable {
+        /// On it; `leaving` fixes in a row lay beyond `Settings.offRouteEnter`.
+        case on(leaving: Int)
+        /// Off it; `rejoining` fixes in a row lay within `Settings.offRouteExit`.
+        case off(rejoining: Int)
+    }
+    var side = Side.on(leaving: 0)
+
+    /// The last used fix, for the plausibility gate and the time since.
+    var last: (taken: SimTime, position: Vector, accuracy: Double)? = nil
     /// Implausible fixes in a row.
     var implausibleStreak = 0
-    /// When progress was last matched on the route: the search reaches
-    /// ahead from here, so it keeps growing through a detour.
-    public private(set) var matchedAt: SimTime? = nil
+    /// Recent (time, progress) pairs, for a speed estimate when fixes carry none.
+    var history: [(SimTime, Double)] = []
     /// Where the car was when progress last moved, for fixes without a speed.
     var anchor: Vector? = nil
     /// Whether the last used fix reported standing still (and before the
@@ -88,6 +102,14 @@ public struct RouteFollower: Sendable {
     var standing = true
     /// A deliberately broken follower, for mutation testing (nil: as documented).
     package var fault: RoadFault? = nil
+
+    /// Whether the car is off the route (after `offRouteCount` fixes beyond `offRouteEnter`,
+    /// until as many within `offRouteExit`).
+    public var offRoute: Bool { if case .off = side { true } else { false } }
+    /// When the last trusted fix was taken (nil before the first).
+    public var lastTaken: SimTime? { last?.taken }
+    /// When progress last matched the route (nil before the first match and while lost).
+    public var matchedAt: SimTime? { if case .matched(let t) = placement { t } else { nil } }
 
     /// A follower at the start of the route, nothing seen yet.
     public init(settings: Settings = Settings()) { self.settings = settings }
@@ -110,8 +132,8 @@ public struct RouteFollower: Sendable {
 
     /// Whether the fix implies a speed over the plausible one since the last used fix.
     func implausible(_ fix: Fix, on route: Route) -> Bool {
-        guard fault != .jumpTrusted, let last = lastFix, let taken = lastTaken else { return false }
-        let seconds = Double((fix.taken - taken).ms) / 1000
+        guard fault != .jumpTrusted, let last else { return false }
+        let seconds = Double((fix.taken - last.taken).ms) / 1000
         let moved = route.meters(fix.position, last.position), slack = last.accuracy + fix.accuracy
         if moved - slack > settings.plausibleSpeed * seconds { return true }
         // A fix that reports its speed must also lie within what the car itself could go.
@@ -136,10 +158,7 @@ public struct RouteFollower: Sendable {
     /// is unknown until a fix matches the route again. The search then
     /// reaches the whole route ahead, and the first fix to match locates the
     /// car, standing or not, as at the start.
-    public mutating func measuringPaused() { matchedAt = nil; lost = true }
-    /// Whether measuring paused since progress last matched: until a fix
-    /// matches one pass of the route only, where the car is is unknown.
-    var lost = false
+    public mutating func measuringPaused() { placement = .lost }
 
     /// Takes one trusted fix.
     public mutating func observe(_ fix: Fix, on route: Route) -> Change {
@@ -157,26 +176,17 @@ public struct RouteFollower: Sendable {
             heading: moves ? fix.course : nil,
             expected: progress + max(0, fix.speed ?? speed) * since, tolerance: max(fix.accuracy, 1))
         offset = match.offset
-        lastTaken = fix.taken
-        lastFix = (fix.position, fix.accuracy)
-        var change = Change.none
-        if offRoute {
-            streak = match.offset <= settings.offRouteExit ? streak + 1 : 0
-            if streak >= settings.offRouteCount { offRoute = false; streak = 0; change = .rejoined }
-        } else {
-            streak = match.offset >= settings.offRouteEnter ? streak + 1 : 0
-            if streak >= settings.offRouteCount { offRoute = true; streak = 0; change = .leftRoute(offset: match.offset) }
-        }
+        last = (fix.taken, fix.position, fix.accuracy)
+        let change = sideAfter(offset: match.offset)
         // After a pause, a fix where the route passes twice does not say which pass the car is on.
-        let placed = !(lost && match.otherPass)
+        let placed = !(placement == .lost && match.otherPass)
         if placed && !offRoute && match.offset < settings.offRouteEnter {
-            lost = false
             // The car is taken to stand at the start until a fix on the route says
             // otherwise: the first to match, standing or not, moves progress if it
             // matches farther along than its accuracy explains (measuring may
             // start mid-drive, or on a detour).
             let located = matchedAt == nil && match.distance > max(fix.accuracy, 3)
-            matchedAt = fix.taken
+            placement = .matched(at: fix.taken)
             if change == .rejoined || moves || located {
                 progress = max(progress, match.distance)
                 anchor = fix.position
@@ -191,5 +201,21 @@ public struct RouteFollower: Sendable {
             speed = (progress - first.1) / (Double((fix.taken - first.0).ms) / 1000)
         }
         return change
+    }
+
+    /// Counts a fix `offset` meters from the route towards changing sides,
+    /// and changes after `Settings.offRouteCount` in a row.
+    mutating func sideAfter(offset: Double) -> Change {
+        switch side {
+        case .on(let leaving):
+            let n = offset >= settings.offRouteEnter ? leaving + 1 : 0
+            if n >= settings.offRouteCount { side = .off(rejoining: 0); return .leftRoute(offset: offset) }
+            side = .on(leaving: n)
+        case .off(let rejoining):
+            let n = offset <= settings.offRouteExit ? rejoining + 1 : 0
+            if n >= settings.offRouteCount { side = .on(leaving: 0); return .rejoined }
+            side = .off(rejoining: n)
+        }
+        return .none
     }
 }
