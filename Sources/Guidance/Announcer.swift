@@ -182,6 +182,14 @@ public struct Announcer: Sendable {
         return from + SimTime(ms: Int64((left / max(state.speed, Announcer.predictionFloor) * 1000).rounded(.down)))
     }
 
+    /// The latest start at which a line of `duration` is still heard to its
+    /// end before `point`, by `state`'s prediction from `t`: the rule its
+    /// expiry had at the request (a "now" line also keeps `margin`).
+    func latestStart(_ stage: Stage, point: Double, _ state: RoadState, from t: SimTime, duration: SimTime) -> SimTime {
+        let margin = stage == .now ? settings.margin : .zero
+        return passTime(point, state, from: t) - settings.outputLatency - duration - margin
+    }
+
     /// Whether stage `stage` of `m` is timed like a stage, ahead of the point:
     /// all are but the "now" line of an arrival or a waypoint, said as the car reaches it.
     func ahead(_ stage: Stage, _ m: Int) -> Bool { !(stage == .now && maneuvers[m].turn.saidOnReaching) }
@@ -253,11 +261,11 @@ public struct Announcer: Sendable {
         case .now where !ahead(stage, m):
             expires = t + Announcer.arrivalWindow
         case .now:
-            expires = passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length - settings.margin
+            expires = latestStart(stage, point: maneuvers[m].distance, state, from: t, duration: length)
         case .far, .near:
             let following: Stage = stage == .far ? .near : .now
             let nextDue = dueTime(following, m, state, from: t + SimTime(ms: 1)) ?? passTime(maneuvers[m].distance, state, from: t)
-            expires = min(nextDue, passTime(maneuvers[m].distance, state, from: t) - settings.outputLatency - length)
+            expires = min(nextDue, latestStart(stage, point: maneuvers[m].distance, state, from: t, duration: length))
         }
         // Still valid only if it can finish before its content stops being
         // true (the next stage, or the point itself, comes due).

@@ -86,8 +86,7 @@ struct RoadPlanner<G: Guidance> {
     var plan = RoadPlan()
     var follower: RouteFollower
     var link: LocationLink
-    var announcer: Announcer
-    /// The guidance that speaks: `announcer` itself when `G` is `Announcer`.
+    /// The guidance that speaks.
     var guidance: G
     var announcements: [Announcement] = []
     /// Each road state the guidance went by, from the instant its fix
@@ -139,7 +138,7 @@ struct RoadPlanner<G: Guidance> {
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         follower = RouteFollower(settings: road.follow)
         link = road.link
-        announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
+        var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
         guidance = make(GuidanceRoute(maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments), announcer)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
@@ -195,12 +194,11 @@ struct RoadPlanner<G: Guidance> {
         // Each maneuver id's first index: looked up, never iterated.
         let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         // Only drivesim's own guidance re-phrases a waiting line.
-        guard let own = guidance as? Announcer else {
+        guard var own = guidance as? Announcer else {
             plan.revisions = Array(repeating: [], count: plan.lines.count)
             return
         }
-        announcer = own
-        for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex)) }
+        for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex, by: &own)) }
     }
 
     /// The fixes the app measures, generated or recorded.
@@ -383,9 +381,10 @@ struct RoadPlanner<G: Guidance> {
     /// every fix too, by the rule it had at the request, for that fix's
     /// position and speed and the words it then says: it only ever comes
     /// earlier, and never before the fix arrives. A "now" line's words hold
-    /// no distance, so only its expiry is revised.
+    /// no distance, so only its expiry is revised. `announcer` is drivesim's
+    /// own guidance as it stands after the drive: only it re-phrases.
     /// - Complexity: O(fixes and spoken distances in its wait).
-    mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int]) -> [LineRevision] {
+    mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int], by announcer: inout Announcer) -> [LineRevision] {
         let line = plan.lines[i]
         guard let stage = plan.stages[i], let expires = line.expires,
               let id = line.maneuver, let m = maneuverIndex[id] else { return [] }
@@ -464,7 +463,7 @@ struct RoadPlanner<G: Guidance> {
             }
             guard !rephrased || revise(at: t, states[k].state) else { break }
             // The fix may show the car nearer or faster: the line must still be heard before the point.
-            let latest = latestStart(stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
+            let latest = announcer.latestStart(stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
             if latest < expiry() {
                 plan.lines[i].expires = max(t, latest)
                 if latest <= t { break }
@@ -486,14 +485,6 @@ struct RoadPlanner<G: Guidance> {
         }
         plan.lines[i].expires = limit
         return kept
-    }
-
-    /// The latest start at which a line of `duration` is still heard to its
-    /// end before `point`, by `state`'s prediction from `t`: the rule its
-    /// expiry had at the request (a "now" line also keeps `margin`).
-    func latestStart(_ stage: Stage, point: Double, _ state: RoadState, from t: SimTime, duration: SimTime) -> SimTime {
-        let margin = stage == .now ? announcer.settings.margin : .zero
-        return announcer.passTime(point, state, from: t) - announcer.settings.outputLatency - duration - margin
     }
 
     /// Offers the fix's report, with the navigation report beside it.
