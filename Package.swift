@@ -76,28 +76,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
-        .target(name: "TestSupport", dependencies: ["DrivesimCLI", "ScenarioFormat", "SimRunner", "TalkArbiter", "SimClock"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // Test helpers: fixtures and arbiters for the core's tests; running the command line, for the others.
+        .target(name: "TestSupport", dependencies: ["ScenarioFormat", "SimRunner", "TalkArbiter", "SimClock"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "CLITestSupport", dependencies: ["TestSupport", "DrivesimCLI"], path: "Tests/CLITestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
-        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReviewTests",
-            dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"],
+            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "Fuzzing", "Review", "ScenarioFormat"],
             // Pinned pictures, read from the package root by the tests.
             exclude: ["Goldens"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ImportTests",
-            dependencies: ["RouteImport", "SimRunner", "TestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
+            dependencies: ["RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "Review", "ScenarioFormat", "Road", "Guidance"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road"], swiftSettings: swiftSettings),
-        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport"], swiftSettings: swiftSettings),
     ]
 )

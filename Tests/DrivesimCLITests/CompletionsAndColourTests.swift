@@ -1,3 +1,4 @@
+import CLITestSupport
 import DrivesimCLI
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
 import TestSupport
@@ -32,7 +33,7 @@ import Testing
 
     @Test func aRoadFuzzCampaignShrinksTheBreakToReproducersThatReplayFromTheirLine() throws {
         let out = try Fixtures.temporaryFolder()
-        let result = Fixtures.drivesim("fuzz", "--road", "--runs", "40", "--out", out, "--guidance", Self.broken)
+        let result = Fixtures.drivesim("fuzz", "--road", "--runs", String(TestScale.size(40, quick: 15)), "--out", out, "--guidance", Self.broken)
         #expect(result.code == 1, "\(result.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".json") }
         #expect(!files.isEmpty)

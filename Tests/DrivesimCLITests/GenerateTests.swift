@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import ScenarioFormat
 import SimRunner
@@ -22,7 +23,7 @@ import Testing
         #expect(try Verdict(scenario).passed)
     }
 
-    @Test func theLongestDriveStaysWithinTheSPECsDay() throws {
+    @Test(.fullRunOnly) func theLongestDriveStaysWithinTheSPECsDay() throws {
         let out = Fixtures.drivesim("generate", "--hours", "24")
         #expect(out.code == 0)
         #expect(throws: Never.self) { try ScenarioDecoder.decode(Array(out.stdout.utf8), file: "day.json") }

@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: [["--mutant", "held-ignored"], []])
     func fourWorkersPrintAndWriteTheSameBytesAsOne(arguments: [String]) throws {
         let folder = try Fixtures.temporaryFolder()
-        let campaign = ["--seed", "1", "--runs", "2000"] + arguments
+        let campaign = ["--seed", "1", "--runs", String(TestScale.size(2000, quick: 500))] + arguments
         let one = try Self.fuzz(campaign, jobs: 1, out: folder)
         let four = try Self.fuzz(campaign, jobs: 4, out: folder)
         #expect(one.code == (arguments.isEmpty ? 0 : 1))
@@ -67,7 +67,7 @@ import Testing
         // per check as one fuzzer; with a high one, every failure of every chunk.
         for kept in [Fuzzer.Settings().keptPerCheck, 10_000] {
             var settings = Fuzzer.Settings()
-            settings.runs = 1_700
+            settings.runs = TestScale.size(1_700, quick: 600)
             settings.shard = (2, 3)
             settings.fault = .staleIgnored
             settings.keptPerCheck = kept

@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
 @testable import Fuzzing
@@ -67,12 +68,13 @@ import Testing
     /// Every talk mutant but `reply-queue-lifo`, which needs three replies.
     static let caughtAtScope2 = TalkArbiter.Fault.allCases.filter { $0 != .replyQueueLIFO }
 
-    @Test(arguments: caughtAtScope2)
+    /// CI's explore step (Benchmarks/explore-mutants.sh) checks each from the command line too.
+    @Test(.fullRunOnly, arguments: caughtAtScope2)
     func scope2CatchesTheMutant(_ fault: TalkArbiter.Fault) {
         #expect(Self.explore(scope: 2, mutant: fault).fuzzer.failedRuns > 0, "\(fault.rawValue) survived scope 2")
     }
 
-    @Test func threeRepliesOfScope3CatchTheLastInFirstOutQueue() {
+    @Test(.fullRunOnly) func threeRepliesOfScope3CatchTheLastInFirstOutQueue() {
         // The part of scope 3 that is replies alone, checked as the exploration checks it.
         let replies: Set<Explorer.Piece> = [.reply, .replyChunkBefore, .replyChunkAt, .replyChunkAfter]
         let parents = Explorer.points(size: 2, jobs: 2).filter { $0.items.allSatisfy { replies.contains($0.piece) } }

@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
 @testable import Fuzzing

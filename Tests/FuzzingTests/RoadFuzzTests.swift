@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
 @testable import Fuzzing
@@ -64,7 +65,7 @@ import Testing
 
     @Test func theReferencePassesARoadCampaign() {
         var settings = Fuzzer.Settings()
-        settings.runs = 1_500
+        settings.runs = TestScale.size(1_500, quick: 200)
         settings.road = true
         var fuzzer = Fuzzer(settings)
         for index in fuzzer.runIndices { fuzzer.run(index) }

@@ -4,6 +4,7 @@ import RouteImport
 import ScenarioFormat
 import SimClock
 import SimRunner
+import TestSupport
 import Testing
 
 /// A long route, written here as OSRM would answer it: a line through
@@ -82,7 +83,7 @@ struct LongResponse {
         try RouteImporter.importRoute(Array(response.json.utf8), options: RouteImporter.Options(language: .en, source: "long.json"))
     }
 
-    @Test("A 2,000 km route from Seville to Hamburg imports within 0.1% of the response's length, its speeds on their steps")
+    @Test("A 2,000 km route from Seville to Hamburg imports within 0.1% of the response's length, its speeds on their steps", .fullRunOnly)
     func lengthAndSpeeds() throws {
         let response = LongResponse(waypoints: [Self.seville, Self.bordeaux, Self.hamburg])
         #expect(response.distance > 2_000_000)
@@ -109,7 +110,7 @@ struct LongResponse {
         #expect(abs(seconds - response.duration) <= 0.01 * response.duration + 30, "\(seconds) s, the steps \(response.duration) s")
     }
 
-    @Test("East and west at 60° north, 1,500 km: as long as the great circle", arguments: [
+    @Test("East and west at 60° north, 1,500 km: as long as the great circle", .fullRunOnly, arguments: [
         [GeoPoint(latitude: 60.0, longitude: 5.3), GeoPoint(latitude: 60.2, longitude: 24.9), GeoPoint(latitude: 59.9, longitude: 30.3)],
         [GeoPoint(latitude: -33.9, longitude: 151.2), GeoPoint(latitude: -37.8, longitude: 145.0), GeoPoint(latitude: -34.9, longitude: 138.6)],
     ])

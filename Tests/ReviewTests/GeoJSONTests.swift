@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import Review
 @testable import ScenarioFormat
 import TestSupport

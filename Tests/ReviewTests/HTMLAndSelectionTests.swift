@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
 @testable import Fuzzing
@@ -62,7 +63,7 @@ import Darwin
 
     @Test(arguments: Fixtures.scenarioFiles)
     func theHTMLPageHoldsEveryEventOfTheTimeline(_ file: ScenarioFile) throws {
-        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try Fixtures.load(file.path)).timeline
         try Self.expectEveryEvent(of: timeline, in: timeline.html())
     }
 

@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func theRoadRowShowsTurnsOffRouteSpansAndDrops() throws {
-        let timeline = try Simulation(try ScenarioFiles.load(Fixtures.path("Scenarios/road/gps-gap.json")).get()).timeline
+        let timeline = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/gps-gap.json"))).timeline
         let lanes = Lanes(timeline)
         #expect(lanes.shown.last == .road)
         let chart = timeline.lanesChart(width: 120)
@@ -240,7 +240,7 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func svgIsWellFormedAndRepresentsEveryEvent(_ file: ScenarioFile) throws {
-        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try Fixtures.load(file.path)).timeline
         let elements = try #require(Self.parse(timeline.svg()))
         var seen = Set<Int>()
         for element in elements.elements {
@@ -346,7 +346,7 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func traceFlowsGoForwardAndBindToRealSlices(_ file: ScenarioFile) throws {
-        let timeline = try Simulation(try ScenarioFiles.load(file.path).get()).timeline
+        let timeline = try Simulation(try Fixtures.load(file.path)).timeline
         let (flows, _) = try Self.checkPerfettoFlowRules(timeline.trace())
         #expect(flows == Lanes(timeline).flows.count)
     }

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 @testable import Review
 import SimRunner

@@ -1,4 +1,3 @@
-import DrivesimCLI
 import Fuzzing
 import ScenarioFormat
 import SimClock
@@ -35,7 +34,7 @@ import Testing
     @Test func theCorpusBatchedGivesTheTimelinesOfTheReferenceAskedInputByInput() throws {
         var messages = 0, unbatched = 0
         for file in Fixtures.scenarioFiles {
-            let scenario = try ScenarioFiles.load(file.path).get()
+            let scenario = try Fixtures.load(file.path)
             let counts = Self.expectIdentical(scenario)
             messages += counts.messages
             // Protocol 2: one round trip per input and one per end of an instant.
@@ -44,9 +43,9 @@ import Testing
         #expect(messages > 0 && messages < unbatched, "\(messages) messages batched, \(unbatched) unbatched")
     }
 
-    @Test func fourThousandFuzzScenariosBatchedGiveTheTimelinesOfTheReference() {
+    @Test func fuzzScenariosBatchedGiveTheTimelinesOfTheReference() {
         var cuts = 0
-        for run in 0..<4000 {
+        for run in 0..<TestScale.size(4000, quick: 500) {
             // Talk-only and road scenarios alike (a third with a road).
             let scenario = Fuzzer.scenario(campaign: 1, run: run, mutant: nil, road: run % 3 == 0)
             cuts += Self.expectIdentical(scenario).cuts

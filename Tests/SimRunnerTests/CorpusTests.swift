@@ -1,4 +1,3 @@
-import DrivesimCLI
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -13,7 +12,7 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles)
     func everyScenarioPasses(file: ScenarioFile) throws {
-        let scenario = try ScenarioFiles.load(file.path).get()
+        let scenario = try Fixtures.load(file.path)
         let verdict = try Verdict(scenario)
         #expect(verdict.passed, "\(verdict.report)")
         #expect(!scenario.expect.isEmpty, "a corpus scenario asserts something")

@@ -1,4 +1,3 @@
-import DrivesimCLI
 import Fuzzing
 import Review
 import ScenarioFormat
@@ -15,7 +14,7 @@ import Testing
     @Test func theScenariosExerciseEveryRuleOfTheArbiter() throws {
         var total = RuleCoverage()
         for file in Fixtures.scenarioFiles {
-            total.add(RuleCoverage(try Simulation(try ScenarioFiles.load(file.path).get()).timeline))
+            total.add(RuleCoverage(try Simulation(try Fixtures.load(file.path)).timeline))
         }
         #expect(total.neverFired == [], "add a scenario for each rule listed")
         #expect(total.roadNeverFired == [], "add a road scenario for each road rule listed")
@@ -41,13 +40,5 @@ import Testing
         #expect(outage[road: .reportOffline] > 0)
         #expect(outage.counts.allSatisfy { $0 >= 0 } && outage[road: .offRoute] == 0)
         #expect(try Self.coverage("road/late-stage-skipped")[road: .stageLate] == 1)
-    }
-
-    @Test func checkCoverageListsRulesNeverExercised() {
-        var console = Console.captured
-        #expect(Drivesim.main(["check", "--coverage", Fixtures.path("Scenarios/short-wait.json")], console: &console) == 0)
-        #expect(console.stdout.contains("short-wait.json: ears-closed 1, short-wait 1"))
-        #expect(console.stdout.contains("never exercised: urgent-cut, long-cut, guidance-queue, superseded, stale, held, after-cut, barge-in, reply-queue, fix-out-of-order,"))
-        #expect(console.stdout.hasSuffix("1 passed, 0 failed\n"))
     }
 }

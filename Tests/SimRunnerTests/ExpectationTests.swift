@@ -5,6 +5,7 @@ import ScenarioFormat
 import SimClock
 @testable import SimRunner
 import TalkArbiter
+import TestSupport
 import Testing
 
 private func decode(_ text: String) throws -> Scenario {
@@ -77,7 +78,7 @@ private let cutScenario = """
     }
 
     // A hang guard, not a speed check (it took two minutes in release when matchers were scanned).
-    @Test(.timeLimit(.minutes(1))) func aHundredThousandFailingMatchersAreChecked() throws {
+    @Test(.fullRunOnly, .timeLimit(.minutes(1))) func aHundredThousandFailingMatchersAreChecked() throws {
         // A two-hour drive (about 30,000 events) and 100,000 matchers, each
         // naming a real line, stretch or utterance at a time it did not happen.
         let scenario = GeneratedDrive.scenario(seed: 1)

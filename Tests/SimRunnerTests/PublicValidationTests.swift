@@ -2,7 +2,6 @@ import Guidance
 import Road
 import SimClock
 import SimRunner
-import DrivesimCLI
 import TestSupport
 import Testing
 
@@ -103,7 +102,7 @@ import Testing
 
     @Test(arguments: Fixtures.scenarioFiles.filter { $0.path.contains("/road/") })
     func everyCorpusRoadPassesTheRoadsOwnValidation(_ file: ScenarioFile) throws {
-        let scenario = try ScenarioFiles.load(file.path).get()
+        let scenario = try Fixtures.load(file.path)
         let road = try #require(scenario.road)
         #expect(Self.problem(road) == nil, "\(file.path)")
     }

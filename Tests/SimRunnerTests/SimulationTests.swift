@@ -1,4 +1,3 @@
-import DrivesimCLI
 import Fuzzing
 import Guidance
 import Review

@@ -1,4 +1,3 @@
-import DrivesimCLI
 import Guidance
 import Review
 @testable import ScenarioFormat
@@ -12,7 +11,7 @@ import Testing
 @Suite struct TimelineTableTests {
     /// Every corpus scenario's timeline.
     static let timelines: [Timeline] = Fixtures.scenarioFiles.compactMap { file in
-        (try? ScenarioFiles.load(file.path).get()).flatMap { try? Simulation($0).timeline }
+        (try? Fixtures.load(file.path)).flatMap { try? Simulation($0).timeline }
     }
 
     /// The keys of one rendered JSON object, in their order.

@@ -1,5 +1,4 @@
 import Foundation
-import DrivesimCLI
 import ScenarioFormat
 import SimRunner
 
@@ -17,17 +16,25 @@ public enum Fixtures {
         packageRoot.appendingPathComponent(relative).path
     }
 
-    /// Every scenario file of the corpus, by path relative to the package.
+    /// Every scenario file of the corpus (`*.json` but not a golden
+    /// `*.timeline.json`, at any depth), sorted by path as `check` runs them.
     public static var scenarioFiles: [ScenarioFile] {
-        ScenarioFiles.discover([path("Scenarios")]).map { ScenarioFile(path: $0) }
+        let root = path("Scenarios")
+        let names = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".timeline.json") }
+            .map { root + "/" + $0 }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { ScenarioFile(path: $0) }
     }
 
-    /// Runs the command line and returns its exit code and what it wrote.
-    public static func drivesim(_ arguments: String...) -> (code: Int32, stdout: String, stderr: String) {
-        var console = Console.captured
-        let code = Drivesim.main(arguments, console: &console)
-        return (code, console.stdout, console.stderr)
+    /// Reads and decodes one scenario file (not yet validated).
+    public static func load(_ path: String) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Unreadable(path: path) }
+        return try ScenarioDecoder.decode(Array(data), file: path)
     }
+
+    /// A fixture file that could not be read.
+    struct Unreadable: Error { let path: String }
 
     /// A new empty folder for one test.
     public static func temporaryFolder() throws -> String {
@@ -54,6 +61,6 @@ public struct ScenarioFile: Sendable, CustomStringConvertible {
 extension Fixtures {
     /// A scenario of the repository's corpus, by file name (`long-cut`).
     public static func scenario(_ name: String) throws -> Scenario {
-        try ScenarioFiles.load(path("Scenarios/\(name).json")).get()
+        try load(path("Scenarios/\(name).json"))
     }
 }
