@@ -11,18 +11,23 @@ extension Array where Element == UInt8 {
     }
 
     /// The decimal digits of `v`.
+    ///
+    /// The digits are made right to left in 20 bytes on the stack (a sign
+    /// and 19 digits at most) and appended in one copy.
     package mutating func append(int v: Int64) {
-        if v < 0 { append(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
-        if magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
-        var count = 0, rest = magnitude
-        while rest > 0 { rest /= 10; count += 1 }
-        append(contentsOf: repeatElement(0, count: count))
-        var i = endIndex
-        while magnitude > 0 {
-            i -= 1
-            self[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
+        if v >= 0, magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        Swift.withUnsafeMutableBytes(of: &digits) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            var k = 20
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if v < 0 { k -= 1; buffer[k] = UInt8(ascii: "-") }
+            append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k..<20]))
         }
     }
 
@@ -71,6 +76,30 @@ extension Array where Element == UInt8 {
 
     /// `n` spaces.
     package mutating func append(spaces n: Int) {
-        if n > 0 { append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
+        var left = n
+        while left > 0 {
+            let k = Swift.min(left, 64)
+            append(contentsOf: UnsafeBufferPointer(start: Self.sixtyFourSpaces.utf8Start, count: k))
+            left -= k
+        }
+    }
+
+    private static var sixtyFourSpaces: StaticString { "                                                                " }
+}
+
+extension String {
+    /// The text of UTF-8 `pieces` one after another, copied once into the
+    /// string's own storage (no joined byte array in between).
+    package init(utf8Pieces pieces: [UnsafeBufferPointer<UInt8>]) {
+        let count = pieces.reduce(0) { $0 + $1.count }
+        guard count > 0 else { self = ""; return }
+        self.init(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            for piece in pieces where piece.count > 0 {
+                (buffer.baseAddress! + at).initialize(from: piece.baseAddress!, count: piece.count)
+                at += piece.count
+            }
+            return at
+        }
     }
 }

@@ -17,7 +17,7 @@ package enum JSONWriter {
 
     static func newline(_ out: inout [UInt8], indent: Int) {
         out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        out.append(spaces: indent * 2)
     }
 
     static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, indent: Int) {
