@@ -173,19 +173,22 @@ extension Array where Element == UInt8 {
     /// JSON bytes, safe inside a `<script>` element: `<`, `>` and `&` (which
     /// in our JSON occur only inside strings) as `\u003c`, `\u003e`, `\u0026`.
     mutating func appendScriptSafe(_ json: [UInt8]) {
-        var clean = 0
-        for i in json.indices {
-            let escape: String
-            switch json[i] {
-            case UInt8(ascii: "<"): escape = "\\u003c"
-            case UInt8(ascii: ">"): escape = "\\u003e"
-            case UInt8(ascii: "&"): escape = "\\u0026"
-            default: continue
+        reserveCapacity(count + json.count)
+        json.withUnsafeBufferPointer { bytes in
+            var clean = 0
+            for i in bytes.indices {
+                let escape: StaticString
+                switch bytes[i] {
+                case UInt8(ascii: "<"): escape = "\\u003c"
+                case UInt8(ascii: ">"): escape = "\\u003e"
+                case UInt8(ascii: "&"): escape = "\\u0026"
+                default: continue
+                }
+                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                clean = i + 1
             }
-            append(contentsOf: json[clean..<i])
-            append(utf8: escape)
-            clean = i + 1
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         }
-        append(contentsOf: json[clean...])
     }
 }
