@@ -176,7 +176,14 @@ extension Array where Element == UInt8 {
         reserveCapacity(count + json.count)
         json.withUnsafeBufferPointer { bytes in
             var clean = 0
-            for i in bytes.indices {
+            var i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none of them is `<`, `>` or `&` (the usual case).
+                if i + 8 <= bytes.count, !Self.mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
+                defer { i += 1 }
                 let escape: StaticString
                 switch bytes[i] {
                 case UInt8(ascii: "<"): escape = "\\u003c"
@@ -190,5 +197,15 @@ extension Array where Element == UInt8 {
             }
             append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         }
+    }
+
+    /// Whether any byte of `word` may be `<`, `>` or `&` (exact for "no": a
+    /// byte equal to one of them always sets its high bit in the test).
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        func hasByte(_ v: UInt64, _ byte: UInt8) -> Bool {
+            let x = v ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        }
+        return hasByte(word, UInt8(ascii: "<")) || hasByte(word, UInt8(ascii: ">")) || hasByte(word, UInt8(ascii: "&"))
     }
 }
