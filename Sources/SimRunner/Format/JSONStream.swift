@@ -38,20 +38,24 @@ package struct JSONStream {
         JSONWriter.newline(&bytes, indent: depth)
     }
 
-    /// An object's next key; its value follows.
-    package mutating func key(_ key: String) {
+    /// An object's next key, a literal that needs no escape (checked in
+    /// debug builds); its value follows.
+    package mutating func key(_ key: StaticString) {
         item()
-        JSONWriter.writeString(key, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
+        let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        assert(name.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key that needs escaping")
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name)
+        let close: StaticString = "\": "
+        bytes.append(contentsOf: UnsafeBufferPointer(start: close.utf8Start, count: close.utf8CodeUnitCount))
     }
 
-    package mutating func member(_ key: String, _ value: String) {
+    package mutating func member(_ key: StaticString, _ value: String) {
         self.key(key)
         JSONWriter.writeString(value, into: &bytes)
     }
 
-    package mutating func member(_ key: String, _ value: Int64) {
+    package mutating func member(_ key: StaticString, _ value: Int64) {
         self.key(key)
         bytes.append(int: value)
     }

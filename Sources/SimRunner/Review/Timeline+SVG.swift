@@ -339,7 +339,14 @@ struct SVGWriter {
     mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) {
         do {
             var clean = 0
-            for i in utf8.indices {
+            var i = 0
+            while i < utf8.count {
+                // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
+                if i + 8 <= utf8.count, !Self.mayNeedEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
+                defer { i += 1 }
                 let byte = utf8[i]
                 let entity: String
                 switch byte {
@@ -358,6 +365,20 @@ struct SVGWriter {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+    }
+
+    /// Whether any byte of `word` may be one that `xml(bytes:)` rewrites:
+    /// `& < > " '`, a control character (tab and newline included) or DEL.
+    /// Exact for "no": such a byte always sets its high bit in the test.
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+        return control || hasByte(UInt8(ascii: "&")) || hasByte(UInt8(ascii: "<")) || hasByte(UInt8(ascii: ">"))
+            || hasByte(UInt8(ascii: "\"")) || hasByte(UInt8(ascii: "'")) || hasByte(0x7F)
     }
 
     /// A scratch buffer for one event's text line, reused.
