@@ -188,25 +188,25 @@ extension Array where Element == UInt8 {
         var escaped = false
         withUnsafeBufferPointer { bytes in
             var clean = 0
-            var i = 0
-            while i < bytes.count {
-                // Eight bytes at a time while none of them is `<`, `>` or `&` (the usual case).
-                if i + 8 <= bytes.count, !Self.mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
+            // Eight bytes at a time: a word with no `<`, `>` or `&` (the usual case) is passed over whole.
+            for word in stride(from: 0, to: bytes.count, by: 8) {
+                let end = Swift.min(word + 8, bytes.count)
+                if end - word == 8, !Self.mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + word).loadUnaligned(as: UInt64.self)) {
                     continue
                 }
-                defer { i += 1 }
-                let escape: StaticString
-                switch bytes[i] {
-                case UInt8(ascii: "<"): escape = "\\u003c"
-                case UInt8(ascii: ">"): escape = "\\u003e"
-                case UInt8(ascii: "&"): escape = "\\u0026"
-                default: continue
+                for i in word..<end {
+                    let escape: StaticString
+                    switch bytes[i] {
+                    case UInt8(ascii: "<"): escape = "\\u003c"
+                    case UInt8(ascii: ">"): escape = "\\u003e"
+                    case UInt8(ascii: "&"): escape = "\\u0026"
+                    default: continue
+                    }
+                    if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                    out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                    clean = i + 1
                 }
-                if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
-                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                clean = i + 1
             }
             if escaped { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...])) }
         }
