@@ -131,19 +131,20 @@ enum BenchCommand: Command {
         let timeline = Simulation(drive, fault: nil).timeline
         let roadTimeline = Simulation(road, fault: nil).timeline
         let repetitions = max(1, 10 / scale)
-        console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries):\n")
+        console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries), CPU time, best of \(repetitions):\n")
         for format in TimelineFormat.allCases {
             let (scenario, subject) = format.drawsOnlyTheRoad ? (road, roadTimeline) : (drive, timeline)
+            // CPU time, the best run: on a shared machine wall time measures the neighbours.
             var bytes = 0
-            let seconds = measure {
-                for _ in 0..<repetitions {
-                    bytes += format.render(subject, of: scenario).utf8.count
-                }
+            var seconds = Double.infinity
+            for _ in 0..<repetitions {
+                seconds = min(seconds, cpuSeconds { bytes = format.render(subject, of: scenario).utf8.count })
             }
+            seconds = max(seconds, 1e-9)
             let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
             let which = format.drawsOnlyTheRoad ? " (the road drive's, \(subject.events.count) entries)" : ""
             console.out(
-                "  \(pad(format.rawValue, 7)) \(format1(seconds * 1000 / Double(repetitions))) ms, \(bytes / repetitions / 1024) KiB, "
+                "  \(pad(format.rawValue, 7)) \(format1(seconds * 1000)) ms, \(bytes / 1024) KiB, "
                     + "\(format1(megabytesPerSecond)) MB/s\(which)\n")
         }
     }

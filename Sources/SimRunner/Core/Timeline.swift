@@ -36,25 +36,25 @@ public struct Timeline: Sendable {
     /// One field of an event, or nil if the event does not carry it (a field
     /// of another kind, or an optional extra without a value).
     public func value(of field: Field, in event: TimelineEvent) -> FieldValue? {
-        if let rule = event.rule, field == .rule { return .string(rule.rawValue) }
+        // The field first: most asked are not the rule, and finding the event's rule takes a switch.
+        if field == .rule, let rule = event.rule { return .string(rule.rawValue) }
         switch event.what {
+        // Each field read from the roster's line in place (a copy of the line would retain all its strings).
         case .guidanceRequested(let l):
-            let line = roster.lines[l.int]
             switch field {
-            case .line: return .string(line.id)
-            case .urgent: return .bool(line.urgent)
-            case .maneuver: return line.maneuver.map(FieldValue.string)
+            case .line: return .string(roster.lines[l.int].id)
+            case .urgent: return .bool(roster.lines[l.int].urgent)
+            case .maneuver: return roster.lines[l.int].maneuver.map(FieldValue.string)
             case .stage: return roster.stage(of: l).map { .string($0.rawValue) }
-            case .text: return line.text.map(FieldValue.string)
-            case .language: return line.language.map { .string($0.rawValue) }
+            case .text: return roster.lines[l.int].text.map(FieldValue.string)
+            case .language: return roster.lines[l.int].language.map { .string($0.rawValue) }
             default: return nil
             }
         case .guidanceStarted(let l):
-            let line = roster.lines[l.int]
             switch field {
-            case .line: return .string(line.id)
+            case .line: return .string(roster.lines[l.int].id)
             case .text: return roster.text(of: l, startingAt: event.t).map(FieldValue.string)
-            case .language: return line.language.map { .string($0.rawValue) }
+            case .language: return roster.lines[l.int].language.map { .string($0.rawValue) }
             default: return nil
             }
         case .guidanceWaiting(let l, _, let stretch):
@@ -68,13 +68,12 @@ public struct Timeline: Sendable {
         case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):
             return field == .reply ? .string(roster.replyIDs[r.int]) : nil
         case .stretchStarted(let r, let s, let held):
-            let stretch = roster.stretches[s.int]
             switch field {
             case .reply: return .string(roster.replyIDs[r.int])
-            case .stretch: return .string(stretch.id)
+            case .stretch: return .string(roster.stretches[s.int].id)
             case .heldMs: return held.map(FieldValue.int)
-            case .text: return stretch.text.map(FieldValue.string)
-            case .language: return stretch.language.map { .string($0.rawValue) }
+            case .text: return roster.stretches[s.int].text.map(FieldValue.string)
+            case .language: return roster.stretches[s.int].language.map { .string($0.rawValue) }
             default: return nil
             }
         case .stretchEnded(let r, let s):
@@ -95,11 +94,10 @@ public struct Timeline: Sendable {
         case .earsClosed, .earsOpened:
             return nil
         case .dadStarted(let u):
-            let utterance = roster.utterances[u.int]
             switch field {
-            case .utterance: return .string(utterance.id)
-            case .language: return .string(utterance.language.rawValue)
-            case .text: return utterance.text.map(FieldValue.string)
+            case .utterance: return .string(roster.utterances[u.int].id)
+            case .language: return .string(roster.utterances[u.int].language.rawValue)
+            case .text: return roster.utterances[u.int].text.map(FieldValue.string)
             default: return nil
             }
         case .dadEnded(let u, let heard, let lost):

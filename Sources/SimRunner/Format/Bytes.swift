@@ -11,18 +11,23 @@ extension Array where Element == UInt8 {
     }
 
     /// The decimal digits of `v`.
+    ///
+    /// The digits are made right to left in 20 bytes on the stack (a sign
+    /// and 19 digits at most) and appended in one copy.
     package mutating func append(int v: Int64) {
-        if v < 0 { append(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
-        if magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
-        var count = 0, rest = magnitude
-        while rest > 0 { rest /= 10; count += 1 }
-        append(contentsOf: repeatElement(0, count: count))
-        var i = endIndex
-        while magnitude > 0 {
-            i -= 1
-            self[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
+        if v >= 0, magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        Swift.withUnsafeMutableBytes(of: &digits) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            var k = 20
+            repeat {
+                k -= 1
+                buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if v < 0 { k -= 1; buffer[k] = UInt8(ascii: "-") }
+            append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k..<20]))
         }
     }
 
@@ -35,16 +40,33 @@ extension Array where Element == UInt8 {
     }
 
     /// A time as `SimTime.description` writes it: `[h:]mm:ss.mmm`.
+    ///
+    /// Made right to left in 32 bytes on the stack (a sign, 13 digits of
+    /// hours and `:mm:ss.mmm` at most) and appended in one copy.
     package mutating func append(time t: SimTime) {
         let total = t.ms < 0 ? -t.ms : t.ms
-        if t.ms < 0 { append(UInt8(ascii: "-")) }
-        let hours = total / 3_600_000
-        if hours > 0 { append(int: hours); append(UInt8(ascii: ":")) }
-        append(int: (total / 60_000) % 60, width: 2)
-        append(UInt8(ascii: ":"))
-        append(int: (total / 1000) % 60, width: 2)
-        append(UInt8(ascii: "."))
-        append(int: total % 1000, width: 3)
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        Swift.withUnsafeMutableBytes(of: &text) { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            var k = 32
+            func put(_ byte: UInt8) { k -= 1; buffer[k] = byte }
+            func put(_ v: Int64, digits: Int) {
+                var v = v
+                for _ in 0..<digits { put(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 }
+            }
+            put(total % 1000, digits: 3)
+            put(UInt8(ascii: "."))
+            put((total / 1000) % 60, digits: 2)
+            put(UInt8(ascii: ":"))
+            put((total / 60_000) % 60, digits: 2)
+            var hours = total / 3_600_000
+            if hours > 0 {
+                put(UInt8(ascii: ":"))
+                repeat { put(UInt8(ascii: "0") + UInt8(hours % 10)); hours /= 10 } while hours > 0
+            }
+            if t.ms < 0 { put(UInt8(ascii: "-")) }
+            append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k..<32]))
+        }
     }
 
     /// `s` as a JSON string literal, escaped as `JSONWriter` does.
@@ -71,6 +93,30 @@ extension Array where Element == UInt8 {
 
     /// `n` spaces.
     package mutating func append(spaces n: Int) {
-        if n > 0 { append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
+        var left = n
+        while left > 0 {
+            let k = Swift.min(left, 64)
+            append(contentsOf: UnsafeBufferPointer(start: Self.sixtyFourSpaces.utf8Start, count: k))
+            left -= k
+        }
+    }
+
+    private static var sixtyFourSpaces: StaticString { "                                                                " }
+}
+
+extension String {
+    /// The text of UTF-8 `pieces` one after another, copied once into the
+    /// string's own storage (no joined byte array in between).
+    package init(utf8Pieces pieces: [UnsafeBufferPointer<UInt8>]) {
+        let count = pieces.reduce(0) { $0 + $1.count }
+        guard count > 0 else { self = ""; return }
+        self.init(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            for piece in pieces where piece.count > 0 {
+                (buffer.baseAddress! + at).initialize(from: piece.baseAddress!, count: piece.count)
+                at += piece.count
+            }
+            return at
+        }
     }
 }

@@ -16,8 +16,14 @@ package enum JSONWriter {
     }
 
     static func newline(_ out: inout [UInt8], indent: Int) {
-        out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
+        // One copy from a literal for the usual depths.
+        let lineAndSpaces: StaticString = "\n                                "
+        if indent * 2 < lineAndSpaces.utf8CodeUnitCount {
+            out.append(contentsOf: UnsafeBufferPointer(start: lineAndSpaces.utf8Start, count: 1 + indent * 2))
+        } else {
+            out.append(UInt8(ascii: "\n"))
+            out.append(spaces: indent * 2)
+        }
     }
 
     static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, indent: Int) {

@@ -281,9 +281,11 @@ package struct Lanes: Sendable {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
         }
         // Sorted through their indices (ties keep their order), so no bar, with its label and events, is moved more than once.
+        // The keys are plain values taken out once, so comparing touches no reference count.
         let unsorted = bars
-        let order = unsorted.indices.sorted { a, b in
-            (unsorted[a].lane, unsorted[a].start, unsorted[a].end, a) < (unsorted[b].lane, unsorted[b].start, unsorted[b].end, b)
+        let keys = unsorted.map { (lane: $0.lane.rawValue, start: $0.start.ms, end: $0.end.ms) }
+        let order = keys.withUnsafeBufferPointer { keys in
+            unsorted.indices.sorted { a, b in (keys[a].lane, keys[a].start, keys[a].end, a) < (keys[b].lane, keys[b].start, keys[b].end, b) }
         }
         bars = order.map { unsorted[$0] }
         shown = marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road }

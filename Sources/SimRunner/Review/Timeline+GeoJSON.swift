@@ -34,15 +34,6 @@ struct RoadGeometry {
         }
     }
 
-    /// How far along the route the car truly is at `t`: the trajectory, or
-    /// the last fix taken by then matched to the route.
-    func distance(at t: SimTime) -> Double? {
-        if let trajectory { return trajectory.state(at: t).distance }
-        var best: Vector? = nil
-        for (i, p) in fixes.enumerated() { if let taken = fixTimes[i], taken <= t, let p { best = p } }
-        return best.map { route.nearest(to: $0, from: 0, to: route.length).distance }
-    }
-
     func geo(_ v: Vector) -> GeoPoint { route.projection.unproject(v) }
 }
 
@@ -51,52 +42,129 @@ extension Timeline {
     /// opens: the route, its maneuvers, every fix, where each guidance line
     /// started, and every dropped report, each with a `kind` property.
     /// Without a road, an empty collection.
+    ///
+    /// Written as it goes (`JSONStream`: the bytes `JSONWriter` gives the
+    /// same value), each object's members in key order.
     public func geoJSON(_ scenario: Scenario) -> String {
-        var features: [JSONValue] = []
-        func point(_ p: GeoPoint) -> JSONValue {
-            .object([("type", .string("Point")), ("coordinates", .array([GeoJSONNumbers.degrees(p.longitude), GeoJSONNumbers.degrees(p.latitude)]))])
+        var out = JSONStream()
+        func point(_ p: GeoPoint) {
+            out.key("geometry"); out.open(.object)
+            out.key("coordinates"); out.open(.array)
+            out.item(); GeoJSONNumbers.write(p.longitude, into: &out.bytes)
+            out.item(); GeoJSONNumbers.write(p.latitude, into: &out.bytes)
+            out.close(.array)
+            out.member("type", "Point")
+            out.close(.object)
         }
-        func feature(_ geometry: JSONValue, _ properties: [(key: String, value: JSONValue)]) -> JSONValue {
-            .object([("type", .string("Feature")), ("geometry", geometry), ("properties", .object(properties))])
+        /// A feature at `p`: its properties, in key order, are what `properties` writes.
+        func feature(at p: GeoPoint, _ properties: () -> Void) {
+            out.item(); out.open(.object)
+            point(p)
+            out.key("properties"); out.open(.object); properties(); out.close(.object)
+            out.member("type", "Feature")
+            out.close(.object)
         }
-        // Times in milliseconds, an integer, as the timeline's `t`.
-        func ms(_ t: SimTime) -> JSONValue { .integer(t.ms) }
+        out.open(.object)
+        out.key("features"); out.open(.array)
         if let g = RoadGeometry(scenario.road), let road = scenario.road {
-            features.append(feature(
-                .object([("type", .string("LineString")), ("coordinates", .array(road.points.map {
-                    .array([GeoJSONNumbers.degrees($0.longitude), GeoJSONNumbers.degrees($0.latitude)])
-                }))]),
-                [("kind", .string("route")), ("meters", .integer(Int64(g.route.length.rounded())))]))
-            for m in g.route.maneuvers {
-                features.append(feature(point(g.geo(g.route.location(at: m.distance).point)), [
-                    ("kind", .string("maneuver")), ("id", .string(m.id)), ("turn", .string(m.turn.rawValue)),
-                    ("distance", .integer(Int64(m.distance.rounded()))),
-                ]))
+            out.item(); out.open(.object)
+            out.key("geometry"); out.open(.object)
+            out.key("coordinates"); out.open(.array)
+            for p in road.points {
+                out.item(); out.open(.array)
+                out.item(); GeoJSONNumbers.write(p.longitude, into: &out.bytes)
+                out.item(); GeoJSONNumbers.write(p.latitude, into: &out.bytes)
+                out.close(.array)
             }
+            out.close(.array)
+            out.member("type", "LineString")
+            out.close(.object)
+            out.key("properties"); out.open(.object)
+            out.member("kind", "route"); out.member("meters", Int64(g.route.length.rounded()))
+            out.close(.object)
+            out.member("type", "Feature")
+            out.close(.object)
+            for m in g.route.maneuvers {
+                feature(at: g.geo(g.route.location(at: m.distance).point)) {
+                    out.member("distance", Int64(m.distance.rounded())); out.member("id", m.id)
+                    out.member("kind", "maneuver"); out.member("turn", m.turn.rawValue)
+                }
+            }
+            // Times in milliseconds, an integer, as the timeline's `t`.
             for (i, p) in g.fixes.enumerated() {
                 guard let p, let taken = g.fixTimes[i] else { continue }
-                features.append(feature(point(g.geo(p)), [("kind", .string("fix")), ("fix", .string("f\(i)")), ("takenMs", ms(taken))]))
+                feature(at: g.geo(p)) {
+                    out.key("fix"); out.fixName(i); out.member("kind", "fix"); out.member("takenMs", taken.ms)
+                }
             }
+            var distances = g.distances()
             for event in events {
                 switch event.what {
                 case .guidanceStarted(let l):
-                    guard let d = g.distance(at: event.t) else { continue }
+                    guard let d = distances.at(event.t) else { continue }
                     let line = roster.lines[l.int]
-                    var props: [(key: String, value: JSONValue)] = [("kind", .string("spoken")), ("line", .string(line.id)), ("t", ms(event.t))]
-                    if let text = roster.text(of: l, startingAt: event.t) { props.append(("text", .string(text))) }
-                    features.append(feature(point(g.geo(g.route.location(at: d).point)), props))
+                    feature(at: g.geo(g.route.location(at: d).point)) {
+                        out.member("kind", "spoken"); out.member("line", line.id); out.member("t", event.t.ms)
+                        if let text = roster.text(of: l, startingAt: event.t) { out.member("text", text) }
+                    }
                 case .road(.reportDropped(let f, let reason)):
                     guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }
-                    features.append(feature(point(g.geo(p)), [
-                        ("kind", .string("report-dropped")), ("fix", .string("f\(f.int)")), ("t", ms(event.t)),
-                        ("reason", .string(reason.rawValue)),
-                    ]))
+                    feature(at: g.geo(p)) {
+                        out.key("fix"); out.fixName(f.int); out.member("kind", "report-dropped")
+                        out.member("reason", reason.rawValue); out.member("t", event.t.ms)
+                    }
                 default: continue
                 }
             }
         }
-        let collection = JSONValue.object([("type", .string("FeatureCollection")), ("name", .string(scenario.name)), ("features", .array(features))])
-        return String(decoding: JSONWriter.bytes(collection), as: UTF8.self) + "\n"
+        out.close(.array)
+        out.member("name", scenario.name)
+        out.member("type", "FeatureCollection")
+        out.close(.object)
+        out.bytes.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "\n")])
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+}
+
+extension JSONStream {
+    /// A fix's name, `f12`, as a string.
+    fileprivate mutating func fixName(_ i: Int) {
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: "f")])
+        bytes.append(int: Int64(i))
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension RoadGeometry {
+    /// How far along the route the car truly is at each of a run of
+    /// nondecreasing times: the trajectory, or the last fix (by number) taken
+    /// by then matched to the route, found by walking the fixes in the order
+    /// they were taken once for the whole run (a long drive stays linear).
+    struct Distances {
+        let geometry: RoadGeometry
+        /// Fix numbers with a position, in the order taken (ties by number).
+        let byTime: [Int]
+        var next = 0
+        /// The highest fix number among `byTime[..<next]`.
+        var latest: Int? = nil
+        var last: SimTime? = nil
+
+        mutating func at(_ t: SimTime) -> Double? {
+            if let trajectory = geometry.trajectory { return trajectory.state(at: t).distance }
+            // Times go forward through a timeline; one that went back starts the walk again.
+            if let last, t < last { next = 0; latest = nil }
+            last = t
+            while next < byTime.count, let taken = geometry.fixTimes[byTime[next]], taken <= t {
+                latest = Swift.max(latest ?? byTime[next], byTime[next])
+                next += 1
+            }
+            return latest.map { geometry.route.nearest(to: geometry.fixes[$0]!, from: 0, to: geometry.route.length).distance }
+        }
+    }
+
+    func distances() -> Distances {
+        let taken = fixes.indices.filter { fixes[$0] != nil && fixTimes[$0] != nil }
+        return Distances(geometry: self, byTime: taken.sorted { (fixTimes[$0]!, $0) < (fixTimes[$1]!, $1) })
     }
 }
 
@@ -109,13 +177,23 @@ enum GeoJSONNumbers {
     /// `x` rounded half away from zero to 6 decimals, trailing zeros left out:
     /// 127.0557 → `127.0557`, 37.50018312 → `37.500183`, 127 → `127`.
     static func degrees(_ x: Double) -> JSONValue {
+        var out: [UInt8] = []
+        write(x, into: &out)
+        return .number(String(decoding: out, as: UTF8.self))
+    }
+
+    /// The literal of `degrees(x)`, appended.
+    static func write(_ x: Double, into out: inout [UInt8]) {
         let micro = Int64((x * 1_000_000).rounded())
-        let whole = micro.magnitude / 1_000_000, fraction = micro.magnitude % 1_000_000
-        let sign = micro < 0 ? "-" : ""
-        if fraction == 0 { return .integer(micro / 1_000_000) }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 6 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return .number(sign + String(whole) + "." + digits)
+        let whole = micro.magnitude / 1_000_000
+        var fraction = micro.magnitude % 1_000_000
+        if fraction == 0 { out.append(int: micro / 1_000_000); return }
+        if micro < 0 { out.append(UInt8(ascii: "-")) }
+        out.append(int: Int64(whole))
+        out.append(UInt8(ascii: "."))
+        // Six digits, the trailing zeros left out.
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        out.append(int: Int64(fraction), width: digits)
     }
 }

@@ -121,7 +121,7 @@ extension Timeline {
 
         let timelineJSON = page.jsonBytes
         var out: [UInt8] = []
-        out.reserveCapacity(timelineJSON.count + layout.count + Self.htmlScript.utf8.count + 8192)
+        out.reserveCapacity(8192)
         let title = xml(Self.oneLine(scenario))
         let summary = TimelineSummary(window.selecting(self)).lines.map { "<p>" + xml($0) + "</p>" }.joined()
         out.append(utf8: """
@@ -152,13 +152,22 @@ extension Timeline {
             <pre id="selftest" hidden></pre>
             <script type="application/json" id="timeline">
             """)
-        out.appendScriptSafe(timelineJSON)
-        out.append(utf8: "</script>\n<script type=\"application/json\" id=\"layout\">\n")
-        out.appendScriptSafe(layout)
-        out.append(utf8: "</script>\n<script>\n")
-        out.append(utf8: Self.htmlScript)
-        out.append(utf8: "</script>\n</body>\n</html>\n")
-        return String(decoding: out, as: UTF8.self)
+        var rest: [UInt8] = []
+        rest.append(utf8: "</script>\n<script>\n")
+        rest.append(utf8: Self.htmlScript)
+        rest.append(utf8: "</script>\n</body>\n</html>\n")
+        // The two JSON documents go into the string as they are when nothing in them needs escaping (the usual case).
+        let documents = (timeline: timelineJSON.scriptSafe, layout: layout.scriptSafe)
+        let between: StaticString = "</script>\n<script type=\"application/json\" id=\"layout\">\n"
+        return out.withUnsafeBufferPointer { head in
+            documents.timeline.withUnsafeBufferPointer { timeline in
+                documents.layout.withUnsafeBufferPointer { layout in
+                    rest.withUnsafeBufferPointer { rest in
+                        String(utf8Pieces: [head, timeline, UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount), layout, rest])
+                    }
+                }
+            }
+        }
     }
 
     /// The page's style sheet in its `<style>` element: `Resources/page.css`.
@@ -172,20 +181,45 @@ extension Timeline {
 extension Array where Element == UInt8 {
     /// JSON bytes, safe inside a `<script>` element: `<`, `>` and `&` (which
     /// in our JSON occur only inside strings) as `\u003c`, `\u003e`, `\u0026`.
-    mutating func appendScriptSafe(_ json: [UInt8]) {
-        var clean = 0
-        for i in json.indices {
-            let escape: String
-            switch json[i] {
-            case UInt8(ascii: "<"): escape = "\\u003c"
-            case UInt8(ascii: ">"): escape = "\\u003e"
-            case UInt8(ascii: "&"): escape = "\\u0026"
-            default: continue
+    ///
+    /// - Returns: this array itself when nothing in it needs escaping.
+    var scriptSafe: [UInt8] {
+        var out: [UInt8] = []
+        var escaped = false
+        withUnsafeBufferPointer { bytes in
+            var clean = 0
+            // Eight bytes at a time: a word with no `<`, `>` or `&` (the usual case) is passed over whole.
+            for word in stride(from: 0, to: bytes.count, by: 8) {
+                let end = Swift.min(word + 8, bytes.count)
+                if end - word == 8, !Self.mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + word).loadUnaligned(as: UInt64.self)) {
+                    continue
+                }
+                for i in word..<end {
+                    let escape: StaticString
+                    switch bytes[i] {
+                    case UInt8(ascii: "<"): escape = "\\u003c"
+                    case UInt8(ascii: ">"): escape = "\\u003e"
+                    case UInt8(ascii: "&"): escape = "\\u0026"
+                    default: continue
+                    }
+                    if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                    out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                    clean = i + 1
+                }
             }
-            append(contentsOf: json[clean..<i])
-            append(utf8: escape)
-            clean = i + 1
+            if escaped { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...])) }
         }
-        append(contentsOf: json[clean...])
+        return escaped ? out : self
+    }
+
+    /// Whether any byte of `word` may be `<`, `>` or `&` (exact for "no": a
+    /// byte equal to one of them always sets its high bit in the test).
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        func hasByte(_ v: UInt64, _ byte: UInt8) -> Bool {
+            let x = v ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        }
+        return hasByte(word, UInt8(ascii: "<")) || hasByte(word, UInt8(ascii: ">")) || hasByte(word, UInt8(ascii: "&"))
     }
 }

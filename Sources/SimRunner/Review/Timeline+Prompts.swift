@@ -44,9 +44,10 @@ public struct PromptComparison: Sendable, Equatable {
         guard !scenario.servicePrompts.isEmpty, let g = RoadGeometry(scenario.road) else { return nil }
         for m in g.route.maneuvers {
             var spoken: [(line: String, stage: Stage?, t: SimTime, before: Int?)] = []
+            var distances = g.distances()
             for event in timeline.events {
                 guard case .guidanceStarted(let l) = event.what, timeline.roster.lines[l.int].maneuver == m.id else { continue }
-                let before = g.distance(at: event.t).map { Int((m.distance - $0).rounded()) }
+                let before = distances.at(event.t).map { Int((m.distance - $0).rounded()) }
                 spoken.append((timeline.roster.lines[l.int].id, timeline.roster.stage(of: l), event.t, before))
             }
             let service = scenario.servicePrompts.filter { $0.maneuver == m.id }.sorted { $0.before > $1.before }

@@ -107,8 +107,10 @@ extension Timeline {
             arrowEnd = x + Self.arrowGap
             let fromY = laneTop(flow.from) + 24, toY = laneTop(flow.to) + 24
             let bend = fromY < toY ? 8 : -8
-            out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(",\(fromY) C"); out.px(x); out.text(",\(fromY + bend) ")
-            out.px(x); out.text(",\(toY - bend) "); out.px(x); out.text(",\(toY)\" data-events=\"\(flow.cause) \(flow.effect)\" ")
+            out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(","); out.int(fromY); out.text(" C"); out.px(x)
+            out.text(","); out.int(fromY + bend); out.text(" ")
+            out.px(x); out.text(","); out.int(toY - bend); out.text(" "); out.px(x); out.text(","); out.int(toY)
+            out.text("\" data-events=\""); out.int(flow.cause); out.text(" "); out.int(flow.effect); out.text("\" ")
             out.text("marker-end=\"url(#arrow)\"><title>"); out.xmlLine(events[flow.cause], of: self); out.text(" → ")
             out.xmlLine(events[flow.effect], of: self); out.text("</title></path>\n")
         }
@@ -123,8 +125,12 @@ extension Timeline {
             note.text("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
         }
         note.text("</text>\n")
-        out.bytes.insert(contentsOf: note.bytes, at: notePlace)
-        return String(decoding: out.bytes, as: UTF8.self)
+        // The note goes where it was left room for, in the one copy into the string.
+        return out.bytes.withUnsafeBufferPointer { all in
+            note.bytes.withUnsafeBufferPointer {
+                String(utf8Pieces: [UnsafeBufferPointer(rebasing: all[..<notePlace]), $0, UnsafeBufferPointer(rebasing: all[notePlace...])])
+            }
+        }
     }
 
     private func svgBar(
@@ -161,8 +167,8 @@ extension Timeline {
             }
         }
         if bar.cut {
-            out.text("<line class=\"cutline\" x1=\""); out.px(b); out.text("\" y1=\"\(y + 10)\" x2=\""); out.px(b)
-            out.text("\" y2=\"\(y + height - 2)\"/>")
+            out.text("<line class=\"cutline\" x1=\""); out.px(b); out.text("\" y1=\""); out.int(y + 10); out.text("\" x2=\""); out.px(b)
+            out.text("\" y2=\""); out.int(y + height - 2); out.text("\"/>")
         }
         out.text("\n")
     }
@@ -177,21 +183,22 @@ extension Timeline {
         out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
         case .dropped:
-            out.text("<path class=\"drop\" d=\"M"); out.px(x - 35); out.text(",\(y + 39) l7,7 m0,-7 l-7,7\"/>")
+            out.text("<path class=\"drop\" d=\"M"); out.px(x - 35); out.text(","); out.int(y + 39); out.text(" l7,7 m0,-7 l-7,7\"/>")
         case .cut, .abandoned:
-            out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(",\(y + 14) l-4,-6 l8,0 z\"/>")
+            out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(","); out.int(y + 14); out.text(" l-4,-6 l8,0 z\"/>")
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
             out.text("<line class=\"roadmark "); out.text(Self.roadClasses[events[mark.event].kind.ordinal])
             out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.bytes.append(int: Int64(y + 10)); out.text("\" x2=\"")
             out.px(x); out.text("\" y2=\""); out.bytes.append(int: Int64(y + height - 10)); out.text("\"/>")
         default:
-            out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\"\(y + 11)\" r=\"2.5\"/>")
+            out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\""); out.int(y + 11); out.text("\" r=\"2.5\"/>")
         }
         if let rule = mark.rule {
             // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
             if x + 30 >= labelEnd {
-                out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\"\(y + 11)\">\(rule.rawValue)</text>")
+                out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\""); out.int(y + 11); out.text("\">")
+                out.text(rule.rawValue); out.text("</text>")
                 labelEnd = x + 30 + Int64(rule.rawValue.count * 55 + 40)
             } else {
                 hidden += 1
@@ -306,6 +313,9 @@ struct SVGWriter {
     /// Markup, as it is.
     mutating func text(_ s: String) { bytes.append(utf8: s) }
 
+    /// An integer's decimal digits.
+    mutating func int(_ v: Int) { bytes.append(int: Int64(v)) }
+
     /// Tenths of a pixel as a decimal (`12`, `12.5`).
     mutating func px(_ tenths: Int64) {
         if tenths < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -329,7 +339,14 @@ struct SVGWriter {
     mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) {
         do {
             var clean = 0
-            for i in utf8.indices {
+            var i = 0
+            while i < utf8.count {
+                // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
+                if i + 8 <= utf8.count, !Self.mayNeedEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
+                defer { i += 1 }
                 let byte = utf8[i]
                 let entity: String
                 switch byte {
@@ -348,6 +365,20 @@ struct SVGWriter {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+    }
+
+    /// Whether any byte of `word` may be one that `xml(bytes:)` rewrites:
+    /// `& < > " '`, a control character (tab and newline included) or DEL.
+    /// Exact for "no": such a byte always sets its high bit in the test.
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+        return control || hasByte(UInt8(ascii: "&")) || hasByte(UInt8(ascii: "<")) || hasByte(UInt8(ascii: ">"))
+            || hasByte(UInt8(ascii: "\"")) || hasByte(UInt8(ascii: "'")) || hasByte(0x7F)
     }
 
     /// A scratch buffer for one event's text line, reused.

@@ -347,8 +347,13 @@ extension Array where Element == UInt8 {
     /// `s` as it is, except that unsafe scalars (`isUnsafeForDisplay`) and
     /// backslashes are written as escapes (`\n`, `\u{1B}`), so it stays on one line.
     mutating func append(escaped s: String) {
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) { append(utf8: s); return }
-        append(utf8: ScenarioError.escaped(s))
+        var s = s
+        let plain = s.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return false }
+            append(contentsOf: bytes)
+            return true
+        }
+        if !plain { append(utf8: ScenarioError.escaped(s)) }
     }
 
     /// `s` as a JSON string literal (`append(quoted:)`), with the unsafe

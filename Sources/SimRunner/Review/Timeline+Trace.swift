@@ -86,11 +86,13 @@ extension Timeline {
             }
             switch bar.kind {
             case .wait, .queued, .held:
-                var ends = slotEnds[bar.kind] ?? []
+                // Taken out and put back, so the list is never copied.
+                var ends = slotEnds.removeValue(forKey: bar.kind) ?? []
                 let slot = ends.firstIndex { $0 <= bar.start } ?? ends.count
                 if slot == ends.count { ends.append(bar.end) } else { ends[slot] = bar.end }
                 slotEnds[bar.kind] = ends
-                for (ph, t, rank) in [("b", bar.start, 1), ("e", bar.end, 0)] {
+                // The wait's begin and its end (written in place: no list of the two per bar).
+                func wait(_ ph: String, _ t: SimTime, rank: Int) {
                     let start = begin()
                     args(bar.events)
                     buffer.append(utf8: "\"cat\": \"")
@@ -103,6 +105,8 @@ extension Timeline {
                     tail(ph: ph, tid: tid(bar.lane), ts: us(t))
                     finish(start, ts: us(t), rank: rank)
                 }
+                wait("b", bar.start, rank: 1)
+                wait("e", bar.end, rank: 0)
             default:
                 let start = begin()
                 args(bar.events)
@@ -131,7 +135,7 @@ extension Timeline {
         }
         for (n, flow) in visible.flows.enumerated() {
             let name = events[flow.effect].rule?.rawValue ?? "cause"
-            for (ph, lane, rank) in [("s", flow.from, 2), ("f", flow.to, 4)] {
+            func end(_ ph: String, _ lane: Lanes.Lane, rank: Int) {
                 let start = begin()
                 if ph == "f" { buffer.append(utf8: "{\"bp\": \"e\", ") } else { buffer.append(UInt8(ascii: "{")) }
                 buffer.append(utf8: "\"cat\": \"cause\", \"id\": ")
@@ -143,6 +147,8 @@ extension Timeline {
                 // A flow's end comes right after its effect's instant, before any other decision of the instant.
                 finish(start, ts: us(flow.t), rank: rank == 4 ? 3 : rank, sub: rank == 4 ? flow.effect * 2 + 1 : 0)
             }
+            end("s", flow.from, rank: 2)
+            end("f", flow.to, rank: 4)
         }
         // Longer slices first within a timestamp, so a parent begins before what it holds.
         var order = Array(entries.indices)
@@ -154,15 +160,20 @@ extension Timeline {
             if x.sub != y.sub { return x.sub < y.sub }
             return a < b
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(buffer.count + header.count + entries.count * 6 + 64)
-        out.append(utf8: "{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    ")
-        out.append(contentsOf: header)
-        for i in order {
-            out.append(utf8: ",\n    ")
-            out.append(contentsOf: buffer[entries[i].start..<entries[i].end])
+        // The entries in order, copied once, straight into the string.
+        func bytes(_ s: StaticString) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount) }
+        return buffer.withUnsafeBufferPointer { all in
+            header.withUnsafeBufferPointer { header in
+                var pieces = [bytes("{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    "), header]
+                pieces.reserveCapacity(order.count * 2 + 3)
+                let separator = bytes(",\n    ")
+                for i in order {
+                    pieces.append(separator)
+                    pieces.append(UnsafeBufferPointer(rebasing: all[entries[i].start..<entries[i].end]))
+                }
+                pieces.append(bytes("\n  ]\n}\n"))
+                return String(utf8Pieces: pieces)
+            }
         }
-        out.append(utf8: "\n  ]\n}\n")
-        return String(decoding: out, as: UTF8.self)
     }
 }
