@@ -92,20 +92,30 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// The `route` message: the maneuvers, the settings and the segments.
     static func encode(_ route: GuidanceRoute) -> String {
         let s = route.settings
-        func lead(_ l: StageLead) -> String { "{\"growth\":\(number(l.growth)),\"minimum\":\(number(l.minimum)),\"seconds\":\(number(l.seconds))}" }
-        let maneuvers = route.maneuvers.map { m in
-            "{\"distance\":\(number(m.distance)),\"id\":\(JSONWriter.quoted(m.id)),\"street\":\(m.street.map(JSONWriter.quoted) ?? "null"),\"turn\":\"\(m.turn.rawValue)\"}"
+        func lead(_ l: StageLead) -> JSONValue {
+            .object([("growth", number(l.growth)), ("minimum", number(l.minimum)), ("seconds", number(l.seconds))])
         }
-        let segments = route.segments.map { "[" + $0.map { "[\($0.start.ms),\($0.end.ms)]" }.joined(separator: ",") + "]" } ?? "null"
-        return "{\"type\":\"route\",\"language\":\"\(s.language.rawValue)\",\"units\":\"\(s.spokenUnits.rawValue)\",\"length\":\(number(route.length)),"
-            + "\"outputLatency\":\(s.outputLatency.ms),\"margin\":\(s.margin.ms),"
-            + "\"rates\":{\"en\":\(number(s.rates.englishWordsPerSecond)),\"ko\":\(number(s.rates.koreanSyllablesPerSecond))},"
-            + "\"leads\":{\"far\":\(lead(s.far)),\"near\":\(lead(s.near)),\"now\":\(lead(s.now))},"
-            + "\"maneuvers\":[\(maneuvers.joined(separator: ","))],\"segments\":\(segments)}"
+        let maneuvers = route.maneuvers.map { m -> JSONValue in
+            .object([("distance", number(m.distance)), ("id", .string(m.id)), ("street", m.street.map(JSONValue.string) ?? .null),
+                     ("turn", .string(m.turn.rawValue))])
+        }
+        let segments = route.segments.map { .array($0.map { .array([.integer($0.start.ms), .integer($0.end.ms)]) }) } ?? JSONValue.null
+        return line(.object([
+            ("type", .string("route")), ("language", .string(s.language.rawValue)), ("units", .string(s.spokenUnits.rawValue)),
+            ("length", number(route.length)), ("outputLatency", .integer(s.outputLatency.ms)), ("margin", .integer(s.margin.ms)),
+            ("rates", .object([("en", number(s.rates.englishWordsPerSecond)), ("ko", number(s.rates.koreanSyllablesPerSecond))])),
+            ("leads", .object([("far", lead(s.far)), ("near", lead(s.near)), ("now", lead(s.now))])),
+            ("maneuvers", .array(maneuvers)), ("segments", segments),
+        ]))
     }
 
     /// A finite double as JSON (the shortest text that reads back the same; never NaN or infinite here).
-    static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "0" }
+    static func number(_ x: Double) -> JSONValue { .number(x.isFinite ? "\(x)" : "0") }
+
+    /// A message as one line of JSON (`JSONWriter`'s, keys sorted).
+    static func line(_ message: JSONValue) -> String {
+        String(decoding: JSONWriter.bytes(message, pretty: false), as: UTF8.self)
+    }
 }
 
 /// The `Guidance` conformer that asks a `GuidanceProcess` span by span,
@@ -119,7 +129,7 @@ struct ExternalGuidance: Guidance {
     /// Per maneuver, whether the guidance skipped its "now" stage as late.
     var nowLate: [Bool]
     /// The fixes that arrived since the last span, as the next span's `fixes`.
-    var fixes: [String] = []
+    var fixes: [JSONValue] = []
     /// Every line id asked for in this plan.
     var ids: Set<String> = []
     /// The first maneuver not yet believed passed.
@@ -137,9 +147,11 @@ struct ExternalGuidance: Guidance {
     }
 
     mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
-        let speed = fix.speed.map(GuidanceProcess.number) ?? "null"
-        fixes.append("{\"accuracy\":\(GuidanceProcess.number(fix.accuracy)),\"arrived\":\(fix.arrives.ms),\"index\":\(fix.index),"
-            + "\"moved\":\(state != nil),\"onRoute\":\(onRoute),\"speed\":\(speed),\"taken\":\(fix.taken.ms)}")
+        fixes.append(.object([
+            ("accuracy", GuidanceProcess.number(fix.accuracy)), ("arrived", .integer(fix.arrives.ms)), ("index", .integer(fix.index)),
+            ("moved", .bool(state != nil)), ("onRoute", .bool(onRoute)), ("speed", fix.speed.map(GuidanceProcess.number) ?? .null),
+            ("taken", .integer(fix.taken.ms)),
+        ]))
     }
 
     func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
@@ -156,9 +168,12 @@ struct ExternalGuidance: Guidance {
             next += 1
         }
         guard !failed else { return }
-        let message = "{\"type\":\"span\",\"from\":\(from.ms),\"until\":\(until.ms),\"state\":{\"progress\":\(GuidanceProcess.number(state.progress)),"
-            + "\"speed\":\(GuidanceProcess.number(state.speed)),\"taken\":\(state.taken.ms)},\"segmentEnd\":\(segmentEnd.map { "\($0.ms)" } ?? "null"),"
-            + "\"fixes\":[\(fixes.joined(separator: ","))]}"
+        let message = GuidanceProcess.line(.object([
+            ("type", .string("span")), ("from", .integer(from.ms)), ("until", .integer(until.ms)),
+            ("state", .object([("progress", GuidanceProcess.number(state.progress)), ("speed", GuidanceProcess.number(state.speed)),
+                               ("taken", .integer(state.taken.ms))])),
+            ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
+        ]))
         fixes.removeAll(keepingCapacity: true)
         guard let answer = process.ask(message, at: from) else { failed = true; return }
         switch read(answer, from: from, until: until) {
