@@ -138,7 +138,7 @@ enum BenchCommand: Command {
             var bytes = 0
             var seconds = Double.infinity
             for _ in 0..<repetitions {
-                seconds = min(seconds, cpuSeconds { bytes = format.render(subject, of: scenario).utf8.count })
+                seconds = min(seconds, cpuSeconds { bytes = format.bytes(subject, of: scenario).count })
             }
             seconds = max(seconds, 1e-9)
             let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
@@ -196,7 +196,7 @@ enum BenchCommand: Command {
                 guard let timeline = verdict?.simulation.timeline else { return }
                 events = timeline.events.count
                 for (k, format) in formats.enumerated() {
-                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = format.render(timeline, of: scenario).utf8.count })
+                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = format.bytes(timeline, of: scenario).count })
                 }
             }
             best.append(figures)

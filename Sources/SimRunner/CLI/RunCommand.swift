@@ -121,8 +121,8 @@ enum RunCommand: Command {
             let selected = window.selecting(timeline)
             try console.output(chunks: { selected.writeJSON($0) }, toFile: args.value("--out"))
         } else {
-            let output = format.render(timeline, of: scenario, width: width ?? (format == .lanes ? console.columns : nil), window: window)
-            try console.output(output, toFile: args.value("--out"))
+            let output = format.bytes(timeline, of: scenario, width: width ?? (format == .lanes ? console.columns : nil), window: window)
+            try console.output(bytes: output, toFile: args.value("--out"))
         }
         if let prompts {
             let comparison = PromptComparison(timeline, scenario)

@@ -104,19 +104,17 @@ extension Array where Element == UInt8 {
     private static var sixtyFourSpaces: StaticString { "                                                                " }
 }
 
-extension String {
-    /// The text of UTF-8 `pieces` one after another, copied once into the
-    /// string's own storage (no joined byte array in between).
-    package init(utf8Pieces pieces: [UnsafeBufferPointer<UInt8>]) {
+extension Array where Element == UInt8 {
+    /// `pieces` one after another, copied once into one array.
+    package init(joining pieces: [UnsafeBufferPointer<UInt8>]) {
         let count = pieces.reduce(0) { $0 + $1.count }
-        guard count > 0 else { self = ""; return }
-        self.init(unsafeUninitializedCapacity: count) { buffer in
+        self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
             var at = 0
             for piece in pieces where piece.count > 0 {
                 (buffer.baseAddress! + at).initialize(from: piece.baseAddress!, count: piece.count)
                 at += piece.count
             }
-            return at
+            initialized = at
         }
     }
 }

@@ -46,6 +46,11 @@ extension Timeline {
     /// Written as it goes (`JSONStream`: the bytes `JSONWriter` gives the
     /// same value), each object's members in key order.
     public func geoJSON(_ scenario: Scenario) -> String {
+        String(decoding: geoJSONBytes(scenario), as: UTF8.self)
+    }
+
+    /// `geoJSON(_:)`'s UTF-8, as `run` writes it.
+    func geoJSONBytes(_ scenario: Scenario) -> [UInt8] {
         var out = JSONStream()
         func point(_ p: GeoPoint) {
             out.key("geometry"); out.open(.object)
@@ -122,7 +127,7 @@ extension Timeline {
         out.member("type", "FeatureCollection")
         out.close(.object)
         out.bytes.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "\n")])
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.bytes
     }
 }
 

@@ -24,6 +24,11 @@ import SimRunner
 extension Timeline {
     /// The HTML page, ending in a newline.
     public func html(window: ReviewWindow = ReviewWindow()) -> String {
+        String(decoding: htmlBytes(window: window), as: UTF8.self)
+    }
+
+    /// `html(window:)`'s UTF-8, as `run` writes it.
+    func htmlBytes(window: ReviewWindow) -> [UInt8] {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -156,14 +161,14 @@ extension Timeline {
         rest.append(utf8: "</script>\n<script>\n")
         rest.append(utf8: Self.htmlScript)
         rest.append(utf8: "</script>\n</body>\n</html>\n")
-        // The two JSON documents go into the string as they are when nothing in them needs escaping (the usual case).
+        // The two JSON documents go into the page as they are when nothing in them needs escaping (the usual case).
         let documents = (timeline: timelineJSON.scriptSafe, layout: layout.scriptSafe)
         let between: StaticString = "</script>\n<script type=\"application/json\" id=\"layout\">\n"
         return out.withUnsafeBufferPointer { head in
             documents.timeline.withUnsafeBufferPointer { timeline in
                 documents.layout.withUnsafeBufferPointer { layout in
                     rest.withUnsafeBufferPointer { rest in
-                        String(utf8Pieces: [head, timeline, UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount), layout, rest])
+                        [UInt8](joining: [head, timeline, UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount), layout, rest])
                     }
                 }
             }

@@ -24,6 +24,11 @@ extension Timeline {
     /// hatched, so a wait never hides under what plays. Rule labels that would
     /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
+        String(decoding: svgBytes(width: width, window: window), as: UTF8.self)
+    }
+
+    /// `svg(width:window:)`'s UTF-8, as `run` writes it.
+    func svgBytes(width: Int, window: ReviewWindow) -> [UInt8] {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -125,10 +130,10 @@ extension Timeline {
             note.text("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
         }
         note.text("</text>\n")
-        // The note goes where it was left room for, in the one copy into the string.
+        // The note goes where it was left room for, in the one copy.
         return out.bytes.withUnsafeBufferPointer { all in
             note.bytes.withUnsafeBufferPointer {
-                String(utf8Pieces: [UnsafeBufferPointer(rebasing: all[..<notePlace]), $0, UnsafeBufferPointer(rebasing: all[notePlace...])])
+                [UInt8](joining: [UnsafeBufferPointer(rebasing: all[..<notePlace]), $0, UnsafeBufferPointer(rebasing: all[notePlace...])])
             }
         }
     }

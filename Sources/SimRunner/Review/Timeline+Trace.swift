@@ -27,6 +27,11 @@ import SimRunner
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
+        String(decoding: traceBytes(window: window), as: UTF8.self)
+    }
+
+    /// `trace(window:)`'s UTF-8, as `run` writes it.
+    func traceBytes(window: ReviewWindow) -> [UInt8] {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -160,7 +165,7 @@ extension Timeline {
             if x.sub != y.sub { return x.sub < y.sub }
             return a < b
         }
-        // The entries in order, copied once, straight into the string.
+        // The entries in order, copied once.
         func bytes(_ s: StaticString) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount) }
         return buffer.withUnsafeBufferPointer { all in
             header.withUnsafeBufferPointer { header in
@@ -172,7 +177,7 @@ extension Timeline {
                     pieces.append(UnsafeBufferPointer(rebasing: all[entries[i].start..<entries[i].end]))
                 }
                 pieces.append(bytes("\n  ]\n}\n"))
-                return String(utf8Pieces: pieces)
+                return [UInt8](joining: pieces)
             }
         }
     }

@@ -32,14 +32,20 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
     public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
+        String(decoding: bytes(timeline, of: scenario, width: width, window: window), as: UTF8.self)
+    }
+
+    /// `render`'s UTF-8, as `run` writes it: the pictures, the trace and
+    /// GeoJSON are made as bytes, never checked again as a string.
+    public func bytes(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> [UInt8] {
         switch self {
-        case .text: return window.folded ? window.selecting(timeline).story : window.selecting(timeline).text
-        case .json: return window.selecting(timeline).json
-        case .lanes: return timeline.lanesChart(width: width ?? 80, window: window)
-        case .svg: return timeline.svg(width: width ?? Timeline.defaultSVGWidth, window: window)
-        case .trace: return timeline.trace(window: window)
-        case .html: return timeline.html(window: window)
-        case .geojson: return timeline.geoJSON(scenario)
+        case .text: return Array((window.folded ? window.selecting(timeline).story : window.selecting(timeline).text).utf8)
+        case .json: return Array(window.selecting(timeline).json.utf8)
+        case .lanes: return Array(timeline.lanesChart(width: width ?? 80, window: window).utf8)
+        case .svg: return timeline.svgBytes(width: width ?? Timeline.defaultSVGWidth, window: window)
+        case .trace: return timeline.traceBytes(window: window)
+        case .html: return timeline.htmlBytes(window: window)
+        case .geojson: return timeline.geoJSONBytes(scenario)
         }
     }
 }
