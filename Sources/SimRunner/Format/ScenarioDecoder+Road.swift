@@ -13,8 +13,8 @@ extension Decoding {
     /// literal too close to zero for a normal `Double` (`1e-400`, `1e-320`) is
     /// refused as `underflow`, never read as 0 or with lost precision; one too
     /// large (`1e400`) is infinite, which no range holds.
-    func double(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Double? {
-        guard case .number(let literal) = value.kind, let x = Double(literal) else { return nil }
+    func double(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Double? {
+        guard let literal = value.number, let x = Double(literal) else { return nil }
         if x == 0 || x.isSubnormal {
             let mantissa = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
             if mantissa.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
@@ -25,22 +25,22 @@ extension Decoding {
     }
 
     /// A number, however large (`1e400` is infinite, which `validate()` finds in no range).
-    func number(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Double {
+    func number(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Double {
         guard let x = try double(value, path) else { throw fail(.wrongType(expected: .number), path, value) }
         return x
     }
 
     func point(_ fields: Fields) throws(ScenarioError) -> GeoPoint {
         let latValue = try required(fields, "lat"), lonValue = try required(fields, "lon")
-        guard case .number = latValue.kind, case .number = lonValue.kind else {
-            if case .number = latValue.kind { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
+        guard latValue.isNumber, lonValue.isNumber else {
+            if latValue.isNumber { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
             throw fail(.wrongType(expected: .number), fields.path("lat"), latValue)
         }
         // A number, however large (`1e400`), is out of range, not "not a number".
         return GeoPoint(latitude: try number(latValue, fields.path("lat")), longitude: try number(lonValue, fields.path("lon")))
     }
 
-    func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [SimInterval] {
+    func windows(_ value: JSONNode, _ path: String) throws(ScenarioError) -> [SimInterval] {
         var out: [SimInterval] = []
         for (i, item) in try array(value, path).enumerated() {
             out.append(try window(object(item, Decoding.join(path, i), allowed: ScenarioKeys.window)))
@@ -58,7 +58,7 @@ extension Decoding {
         return SimInterval(from, to)
     }
 
-    mutating func road(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Road {
+    mutating func road(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Road {
         let fields = try object(value, path, allowed: ScenarioKeys.road)
         let language = try language(try required(fields, "language"), fields.path("language"))
         let (points, maneuvers) = try route(try required(fields, "route"), fields.path("route"))
@@ -77,7 +77,7 @@ extension Decoding {
     }
 
     /// The route's points and its maneuvers (placed on it by `validate()`).
-    mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+    mutating func route(_ value: JSONNode, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
         let fields = try object(value, path, allowed: ScenarioKeys.route)
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
@@ -102,7 +102,7 @@ extension Decoding {
         // `oneOf` guarantees the raw value exists.
         let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
         /// The value of `key`, refused unless `turn` is one of `kinds`.
-        func only(_ key: String, _ kinds: [Turn]) throws(ScenarioError) -> JSONValue? {
+        func only(_ key: String, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
             if !kinds.contains(turn) { throw fail(.keyNotForTurn(key, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key), v) }
             return v
@@ -123,7 +123,7 @@ extension Decoding {
         return spec
     }
 
-    func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
+    func drive(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Drive {
         let fields = try object(value, path, allowed: ScenarioKeys.drive)
         let speedsValue = try required(fields, "speeds")
         let speedsPath = fields.path("speeds")
@@ -157,9 +157,9 @@ extension Decoding {
         return drive
     }
 
-    func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
-        if members.contains(where: { $0.key == "recorded" }) {
+    func fixes(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), path, value) }
+        if members.has("recorded") {
             let fields = try object(value, path, allowed: ScenarioKeys.recordedFixes)
             return .recorded(try recorded(try required(fields, "recorded"), fields.path("recorded")))
         }
@@ -220,7 +220,7 @@ extension Decoding {
         return .generated(g)
     }
 
-    func recorded(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
+    func recorded(_ value: JSONNode, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
         var out: [Scenario.RecordedFix] = []
         for (i, item) in try array(value, path).enumerated() {
             let f = try object(item, Decoding.join(path, i), allowed: ScenarioKeys.recordedFix)
@@ -236,7 +236,7 @@ extension Decoding {
         return out
     }
 
-    func link(_ value: JSONValue, _ path: String) throws(ScenarioError) -> LocationLink {
+    func link(_ value: JSONNode, _ path: String) throws(ScenarioError) -> LocationLink {
         let fields = try object(value, path, allowed: ScenarioKeys.link)
         var link = LocationLink()
         if let v = fields.optional("latency") { link.latency = try seconds(v, fields.path("latency"), .duration) }
@@ -245,7 +245,7 @@ extension Decoding {
         return link
     }
 
-    func follow(_ value: JSONValue, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
+    func follow(_ value: JSONNode, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
         let fields = try object(value, path, allowed: ScenarioKeys.follow)
         var s = RouteFollower.Settings()
         if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try number(v, fields.path("accuracyLimit")) }
@@ -259,7 +259,7 @@ extension Decoding {
         return s
     }
 
-    func guidance(_ value: JSONValue, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
+    func guidance(_ value: JSONNode, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
         let fields = try object(value, path, allowed: ScenarioKeys.guidance)
         func lead(_ key: String, _ base: StageLead) throws(ScenarioError) -> StageLead {
             guard let v = fields.optional(key) else { return base }

@@ -14,27 +14,17 @@ public enum ScenarioDecoder {
     public static let maxDurationSeconds = Int(Scenario.Limits.maxDuration.ms / 1000)
 
     /// Decodes one scenario from the bytes of `file` (named only for errors):
-    /// first its shape and values as JSON, then `Scenario.validate()` (the
-    /// one definition of validity), whose problem is placed in the file by
-    /// its path. A plain talk scenario (no road, no matchers, no escapes in
-    /// its strings) is read straight from the bytes (`DirectReader`) to the
-    /// same value; any other file, or any problem, is read through the JSON tree.
+    /// first its shape and values as JSON, read from the file's `JSONTape`
+    /// (no tree, no copy of a key or a number), then `Scenario.validate()`
+    /// (the one definition of validity), whose problem is placed in the
+    /// file by its path. One path for every scenario, the road's included.
     ///
     /// - Throws: `ScenarioError` (typed), the first problem found.
     /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        // A plain talk scenario is read straight from the bytes; anything
-        // else, and any problem, takes the careful path below, which words it.
-        if let scenario = DirectReader.scenario(bytes), scenario.isValid { return scenario }
-        return try decodeThroughTree(bytes, file: file)
-    }
-
-    /// `decode` without the direct reader: the JSON tree, then the scenario
-    /// read from it and validated. Every error comes from here.
-    static func decodeThroughTree(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        let root: JSONValue
+        let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONTape(bytes).root
         } catch {
             throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
         }
@@ -79,7 +69,7 @@ extension ScenarioDecoder {
             if let reply = utterance.reply { stretches(reply.stretches, at: [.key("dad"), .index(i), .key("reply")]) }
         }
         guard !slips.isEmpty else { return [] }
-        let root = try? JSONParser.parse(bytes)
+        let root = try? JSONTape(bytes).root
         let decoding = Decoding(file: file)
         return slips.map { slip in
             let reason = ScenarioError.Reason.looksLikeMilliseconds(seconds: Seconds.literal(milliseconds: slip.ms))
@@ -113,14 +103,9 @@ struct Decoding {
 
     // MARK: Errors and paths
 
-    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONValue) -> ScenarioError {
-        let known = value.line > 0
-        return ScenarioError(file: file, path: path(), line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
+    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONNode) -> ScenarioError {
+        ScenarioError(file: file, path: path(), line: value.line, column: value.column, reason: reason)
     }
-
-    /// Whether two keys are equal, telling keys of different lengths apart
-    /// without a full string comparison.
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
     static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
@@ -138,66 +123,66 @@ struct Decoding {
 
     /// An object whose keys have all been checked against `allowed`.
     struct Fields {
-        let value: JSONValue
-        let members: [(key: String, value: JSONValue)]
+        let value: JSONNode
+        let members: JSONNode.Members
         let location: Location
 
-        init(value: JSONValue, members: [(key: String, value: JSONValue)], path: String) {
+        init(value: JSONNode, members: JSONNode.Members, path: String) {
             self.init(value: value, members: members, location: Location(base: path, index: nil))
         }
 
-        init(value: JSONValue, members: [(key: String, value: JSONValue)], location: Location) {
+        init(value: JSONNode, members: JSONNode.Members, location: Location) {
             self.value = value; self.members = members; self.location = location
         }
 
         var path: String { location.path }
 
-        func optional(_ key: String) -> JSONValue? { members.first { Decoding.same($0.key, key) }?.value }
+        func optional(_ key: String) -> JSONNode? { members.first(key) }
         func path(_ key: String) -> String { Decoding.join(path, key) }
     }
 
-    func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
+    func object(_ value: JSONNode, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
         try object(value, Location(base: path, index: nil), allowed: allowed)
     }
 
-    func object(_ value: JSONValue, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), location.path, value) }
-        for member in members where !allowed.contains(where: { Decoding.same($0, member.key) }) {
-            let hint = suggestion(for: member.key, among: allowed)
-            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(location.path, member.key), member.value)
+    func object(_ value: JSONNode, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), location.path, value) }
+        for member in members where !allowed.contains(where: { member.keyIs($0) }) {
+            let key = member.key
+            throw fail(.unknownKey(key, suggestion: suggestion(for: key, among: allowed)), Decoding.join(location.path, key), member.value)
         }
         return Fields(value: value, members: members, location: location)
     }
 
-    func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONValue {
+    func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONNode {
         guard let value = fields.optional(key) else { throw fail(.missingField(key), fields.path, fields.value) }
         return value
     }
 
-    func array(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> [JSONValue] {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path(), value) }
+    func array(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> JSONNode.Items {
+        guard let items = value.items else { throw fail(.wrongType(expected: .array), path(), value) }
         return items
     }
 
-    func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
-        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path(), value) }
+    func string(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        guard let s = value.string else { throw fail(.wrongType(expected: .string), path(), value) }
         return s
     }
 
-    func nonEmptyString(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+    func nonEmptyString(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
         let s = try string(value, path())
         if s.isEmpty { throw fail(.emptyString, path(), value) }
         return s
     }
 
-    func bool(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
-        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path(), value) }
+    func bool(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
+        guard let b = value.bool else { throw fail(.wrongType(expected: .boolean), path(), value) }
         return b
     }
 
     /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
-    func integer(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
-        guard case .number(let literal) = value.kind,
+    func integer(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
+        guard let literal = value.number,
               !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
         else { throw fail(.wrongType(expected: .integer), path(), value) }
         guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path(), value) }
@@ -207,10 +192,12 @@ struct Decoding {
     enum Span { case time, duration }
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
-    func seconds(_ value: JSONValue, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
-        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path(), value) }
+    func seconds(_ value: JSONNode, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
-        switch Seconds.milliseconds(fromLiteral: literal, limitMs: Int64(limit) * 1000) {
+        guard let result = value.withNumber({ Seconds.milliseconds(fromLiteral: $0, limitMs: Int64(limit) * 1000) }) else {
+            throw fail(.wrongType(expected: .seconds), path(), value)
+        }
+        switch result {
         case .success(let ms):
             if positive && ms == 0 { throw fail(.notPositive, path(), value) }
             return SimTime(ms: ms)
@@ -220,7 +207,7 @@ struct Decoding {
         }
     }
 
-    func oneOf(_ value: JSONValue, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+    func oneOf(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
         let s = try string(value, path())
         guard allowed.contains(s) else {
             throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
@@ -228,7 +215,7 @@ struct Decoding {
         return s
     }
 
-    func language(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
+    func language(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
         // `oneOf` guarantees the raw value exists.
         return Language(rawValue: try oneOf(value, path(), Decoding.languages)) ?? .ko
     }
@@ -245,15 +232,15 @@ struct Decoding {
 
     // MARK: The scenario
 
-    mutating func scenario(_ root: JSONValue) throws(ScenarioError) -> Scenario {
-        guard case .object(let members) = root.kind else { throw fail(.wrongType(expected: .object), "", root) }
+    mutating func scenario(_ root: JSONNode) throws(ScenarioError) -> Scenario {
+        guard let members = root.members else { throw fail(.wrongType(expected: .object), "", root) }
         // The format version comes first: a newer file may have any shape.
-        guard let version = members.first(where: { $0.key == "drivesim" })?.value else {
+        guard let version = members.first("drivesim") else {
             throw fail(.missingField("drivesim"), "", root)
         }
         // Any number above this format is a newer file, however it is
         // written (`2`, `2.0`, `1e23`); only then must it be an integer.
-        if case .number(let literal) = version.kind, let x = Double(literal), x > Double(Scenario.formatVersion) {
+        if let literal = version.number, let x = Double(literal), x > Double(Scenario.formatVersion) {
             throw fail(.newerFormat(literal), "drivesim", version)
         }
         let n = try integer(version, "drivesim")
@@ -267,7 +254,7 @@ struct Decoding {
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         /// The list under `key`, each item read by `item` with its location.
-        func list<T>(_ key: String, _ item: (JSONValue, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
+        func list<T>(_ key: String, _ item: (JSONNode, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
             guard let v = fields.optional(key) else { return [] }
             let items = try array(v, key)
             var out: [T] = []
@@ -291,7 +278,7 @@ struct Decoding {
         return scenario
     }
 
-    func settings(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Settings {
+    func settings(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Settings {
         let fields = try object(value, path, allowed: ScenarioKeys.settings)
         var settings = Scenario.Settings()
         if let v = fields.optional("earsTail") { settings.earsTail = try seconds(v, fields.path("earsTail"), .duration) }
@@ -303,7 +290,7 @@ struct Decoding {
         return settings
     }
 
-    mutating func line(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> GuidanceLine {
+    mutating func line(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> GuidanceLine {
         let fields = try object(value, location, allowed: ScenarioKeys.line)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
@@ -329,7 +316,7 @@ struct Decoding {
         return result
     }
 
-    mutating func stretch(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
+    mutating func stretch(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
         let fields = try object(value, location, allowed: ScenarioKeys.stretch)
         let id = try id(fields)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
@@ -340,14 +327,14 @@ struct Decoding {
         return stretch
     }
 
-    mutating func reply(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
+    mutating func reply(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
         let fields = try object(value, location, allowed: ScenarioKeys.reply)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
     }
 
-    mutating func utterance(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
+    mutating func utterance(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
         let fields = try object(value, location, allowed: ScenarioKeys.utterance)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
@@ -359,7 +346,7 @@ struct Decoding {
         return utterance
     }
 
-    mutating func dadReply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
+    mutating func dadReply(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
         let fields = try object(value, path, allowed: ScenarioKeys.dadReply)
         let id = try id(fields)
         var reply = Scenario.DadReply(id: id, stretches: [])
@@ -370,8 +357,8 @@ struct Decoding {
 
     // MARK: Expectations
 
-    func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Matcher {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
+    func expectation(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Matcher {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), path, value) }
         let fields = Fields(value: value, members: members, path: path)
         let eventValue = try required(fields, "event")
         let names = EventKind.allCases.map(\.rawValue)
@@ -383,16 +370,17 @@ struct Decoding {
         var expectation = Matcher(event: kind, path: path)
         expectation.line = value.line
         expectation.column = value.column
-        var at: (SimTime, JSONValue)? = nil
+        var at: (SimTime, JSONNode)? = nil
         var between: (SimTime, SimTime)? = nil
         for member in members {
-            let memberPath = fields.path(member.key)
-            switch member.key {
+            let key = member.key
+            let memberPath = fields.path(key)
+            switch key {
             case "event": continue
             case "at": at = (try seconds(member.value, memberPath, .time), member.value)
             case "between": between = try window(member.value, memberPath)
             case "count":
-                if case .object = member.value.kind {
+                if member.value.isObject {
                     expectation.countRange = try bounds(member.value, memberPath)
                     continue
                 }
@@ -404,16 +392,16 @@ struct Decoding {
             case "until": expectation.until = try self.expectation(member.value, memberPath)
             case "within": expectation.within = try seconds(member.value, memberPath, .duration)
             default:
-                if let field = kind.fields.first(where: { $0.rawValue == member.key }) {
-                    if case .object = member.value.kind, field.type != .bool {
+                if let field = kind.fields.first(where: { $0.rawValue == key }) {
+                    if member.value.isObject, field.type != .bool {
                         expectation.tests.append((field: field, test: try fieldTest(member.value, memberPath, field)))
                     } else {
                         expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
                     }
                     continue
                 }
-                let hint = suggestion(for: member.key, among: allowed + ScenarioKeys.matcher)
-                throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
+                let hint = suggestion(for: key, among: allowed + ScenarioKeys.matcher)
+                throw fail(.unknownField(key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
         switch (at, between) {
@@ -428,11 +416,11 @@ struct Decoding {
         return expectation
     }
 
-    func window(_ value: JSONValue, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .window), path, value) }
-        guard items.count == 2 else { throw fail(.windowNotAPair, path, value) }
-        let from = try seconds(items[0], Decoding.join(path, 0), .time)
-        let to = try seconds(items[1], Decoding.join(path, 1), .time)
+    func window(_ value: JSONNode, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
+        guard let items = value.items else { throw fail(.wrongType(expected: .window), path, value) }
+        guard items.count == 2, let first = items.item(0), let second = items.item(1) else { throw fail(.windowNotAPair, path, value) }
+        let from = try seconds(first, Decoding.join(path, 0), .time)
+        let to = try seconds(second, Decoding.join(path, 1), .time)
         if from > to { throw fail(.reversedWindow, path, value) }
         return (from, to)
     }
@@ -441,20 +429,20 @@ struct Decoding {
     /// `{"matches": R}` for a string field, `{"min": a, "max": b}` for an
     /// integer one. The pattern, an empty range and `min > max` are
     /// `Scenario.validate()`'s to refuse.
-    func fieldTest(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldTest {
+    func fieldTest(_ value: JSONNode, _ path: String, _ field: Field) throws(ScenarioError) -> FieldTest {
         switch field.type {
         case .int: return .range(try bounds(value, path))
         case .bool: throw fail(.wrongType(expected: .boolean), path, value)
         case .string:
             let fields = try object(value, path, allowed: ScenarioKeys.textTest)
-            guard fields.members.count == 1, let member = fields.members.first else { throw fail(.oneTextTest, path, value) }
+            guard fields.members.count == 1, let member = fields.members.firstMember else { throw fail(.oneTextTest, path, value) }
             let text = try string(member.value, fields.path(member.key))
             return member.key == "contains" ? .contains(text) : .matches(text)
         }
     }
 
     /// `{"min": a, "max": b}`, integers, either left out.
-    func bounds(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bounds {
+    func bounds(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Bounds {
         let fields = try object(value, path, allowed: ScenarioKeys.range)
         var bounds = Bounds()
         if let v = fields.optional("min") { bounds.min = try integer(v, fields.path("min")) }
@@ -464,7 +452,7 @@ struct Decoding {
 
     /// Strictly typed: integers for millisecond fields, a boolean for
     /// `urgent`, strings for the rest.
-    func fieldValue(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldValue {
+    func fieldValue(_ value: JSONNode, _ path: String, _ field: Field) throws(ScenarioError) -> FieldValue {
         switch field.type {
         case .int: return .int(try integer(value, path))
         case .bool: return .bool(try bool(value, path))

@@ -1,0 +1,516 @@
+import SimRunner
+
+/// One strict JSON document (RFC 8259) parsed into a flat tape: every value
+/// a fixed-size node in file order, pointing into the document's bytes.
+///
+/// No value is copied out while parsing: a string or a number is the range
+/// of its bytes, decoded only when a reader asks (`JSONNode.string`,
+/// `.number`), and an object's keys are compared as bytes. A container's
+/// node holds how many items or members it has and where its subtree ends,
+/// so a reader steps over a value in one move. `JSONParser.parse` builds a
+/// `JSONValue` tree from the same tape for readers that want one.
+///
+/// Strict as `JSONParser` documents it: UTF-8 checked first, no duplicate
+/// keys, the number grammar, at most `JSONParser.maxDepth` levels; it never
+/// traps on any input.
+///
+/// - Complexity: O(n) in the number of bytes, one node per value.
+package final class JSONTape {
+    /// The document's bytes.
+    package let bytes: [UInt8]
+    /// The values in file order (an object's key, then its value).
+    let nodes: [Node]
+    /// The last position asked for, so that positions asked for in file
+    /// order cost one pass over the bytes in all.
+    private var cachedOffset = 0, cachedLine = 1, cachedColumn = 1
+
+    /// What a node is.
+    package enum Tag: UInt8, Sendable {
+        case null, `false`, `true`, number, string, escapedString, array, object
+    }
+
+    /// One value: 16 bytes.
+    struct Node {
+        /// The offset of its first byte (a string's opening quote).
+        var start: Int32
+        /// A number's or a string's end (the closing quote); a container's
+        /// next node, past its subtree; for `null`, `true`, `false`, unused.
+        var end: Int32
+        /// A container's number of items or members.
+        var count: Int32
+        var tag: Tag
+    }
+
+    /// Parses exactly one JSON value, surrounded by optional whitespace.
+    package init(_ bytes: [UInt8]) throws(JSONParseError) {
+        self.bytes = bytes
+        try JSONParser.validateUTF8(bytes)
+        var parser = Parser(b: bytes)
+        try parser.document()
+        nodes = parser.nodes
+    }
+
+    /// The document's top-level value.
+    package var root: JSONNode { JSONNode(tape: self, index: 0) }
+
+    /// The 1-based line and column (in Unicode scalars) of a byte offset.
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        if offset < cachedOffset { cachedOffset = 0; cachedLine = 1; cachedColumn = 1 }
+        var line = cachedLine, column = cachedColumn
+        let end = min(offset, bytes.count)
+        for k in cachedOffset..<end {
+            let c = bytes[k]
+            if c == UInt8(ascii: "\n") { line += 1; column = 1 } else if c & 0xC0 != 0x80 { column += 1 }
+        }
+        cachedOffset = end; cachedLine = line; cachedColumn = column
+        return (line, column)
+    }
+
+    /// The node after `index` and its subtree.
+    @inline(__always) func next(after index: Int) -> Int {
+        let node = nodes[index]
+        return node.tag.rawValue >= Tag.array.rawValue ? Int(node.end) : index + 1
+    }
+
+    /// The string of node `index` (a string node), its escapes decoded.
+    func string(at index: Int) -> String {
+        let node = nodes[index]
+        let start = Int(node.start) + 1, end = Int(node.end)
+        guard node.tag == .escapedString else { return String(decoding: bytes[start..<end], as: UTF8.self) }
+        return JSONParser.unescape(bytes, start..<end)
+    }
+
+    /// Whether string node `index` is `s`, compared as bytes.
+    @inline(__always) func string(at index: Int, is s: String) -> Bool {
+        let node = nodes[index]
+        guard node.tag == .string else { return node.tag == .escapedString && string(at: index) == s }
+        let start = Int(node.start) + 1, count = Int(node.end) - start
+        var s = s
+        return s.withUTF8 { key in
+            guard key.count == count else { return false }
+            var k = 0
+            while k < count {
+                if bytes[start + k] != key[k] { return false }
+                k += 1
+            }
+            return true
+        }
+    }
+
+    /// Whether two string nodes hold the same string.
+    func sameString(_ a: Int, _ b: Int) -> Bool {
+        let x = nodes[a], y = nodes[b]
+        if x.tag == .escapedString || y.tag == .escapedString { return string(at: a) == string(at: b) }
+        let count = Int(x.end - x.start)
+        guard count == Int(y.end - y.start) else { return false }
+        let p = Int(x.start), q = Int(y.start)
+        for k in 1..<count where bytes[p + k] != bytes[q + k] { return false }
+        return true
+    }
+
+    /// The tape's builder: the grammar, the limits and the errors' wording
+    /// (`JSONParseError`) with the path of the value being read.
+    struct Parser {
+        let b: [UInt8]
+        var nodes: [Node]
+        var i = 0
+        /// The containers being read, innermost last: each one's node, and
+        /// the key node (an object's) or item number (an array's) being read, or -1.
+        var open: [(node: Int, at: Int)] = []
+
+        init(b: [UInt8]) {
+            self.b = b
+            nodes = []
+            nodes.reserveCapacity(b.count / 8 + 4)
+            open.reserveCapacity(JSONParser.maxDepth)
+        }
+
+        mutating func document() throws(JSONParseError) {
+            skipWhitespace()
+            if i >= b.count { throw error(.empty) }
+            try value()
+            skipWhitespace()
+            if i < b.count { throw error(.syntax(.trailingContent)) }
+        }
+
+        @inline(__always) mutating func skipWhitespace() {
+            while i < b.count {
+                switch b[i] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): i += 1
+                default: return
+                }
+            }
+        }
+
+        /// The path of the value being read, as scenario errors show it.
+        func path() -> String {
+            var path: [JSONParser.PathComponent] = []
+            for container in open where container.at >= 0 {
+                if nodes[container.node].tag == .array {
+                    path.append(.index(container.at))
+                } else {
+                    let key = nodes[container.at]
+                    let start = Int(key.start) + 1, end = Int(key.end)
+                    path.append(.key(key.tag == .escapedString
+                        ? JSONParser.unescape(b, start..<end) : String(decoding: b[start..<end], as: UTF8.self)))
+                }
+            }
+            return JSONParser.render(path)
+        }
+
+        func error(_ reason: JSONParseError.Reason, at offset: Int? = nil) -> JSONParseError {
+            var line = 1, column = 1
+            for k in 0..<min(offset ?? i, b.count) {
+                if b[k] == UInt8(ascii: "\n") { line += 1; column = 1 } else if b[k] & 0xC0 != 0x80 { column += 1 }
+            }
+            return JSONParseError(reason: reason, line: line, column: column, path: path())
+        }
+
+        func unexpected(_ wanted: JSONSyntax.Wanted) -> JSONParseError {
+            if i >= b.count { return error(.syntax(.unexpectedEnd(expected: wanted))) }
+            return error(.syntax(.unexpectedCharacter(JSONParser.found(b, at: i), expected: wanted)))
+        }
+
+        @inline(__always) mutating func append(_ tag: Tag, _ start: Int, _ end: Int = 0) {
+            nodes.append(Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag))
+        }
+
+        /// Reads the value at the cursor (whitespace already skipped).
+        mutating func value() throws(JSONParseError) {
+            guard i < b.count else { throw unexpected(.value) }
+            switch b[i] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open.count < JSONParser.maxDepth else { throw error(.tooDeep) }
+                try container(isObject: b[i] == UInt8(ascii: "{"))
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            case UInt8(ascii: "t"): try literal("true", .true)
+            case UInt8(ascii: "f"): try literal("false", .false)
+            case UInt8(ascii: "n"): try literal("null", .null)
+            default: throw unexpected(.value)
+            }
+        }
+
+        mutating func literal(_ word: StaticString, _ tag: Tag) throws(JSONParseError) {
+            append(tag, i)
+            let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            for expected in w {
+                guard i < b.count else { throw unexpected(.value) }
+                guard b[i] == expected else { throw error(.syntax(.unexpectedCharacter(JSONParser.found(b, at: i), expected: .value))) }
+                i += 1
+            }
+        }
+
+        /// An object or an array: its node, then its members or items, then
+        /// its count and the end of its subtree filled in.
+        mutating func container(isObject: Bool) throws(JSONParseError) {
+            let me = nodes.count
+            append(isObject ? .object : .array, i)
+            i += 1  // { or [
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            skipWhitespace()
+            var count = 0
+            if i < b.count, b[i] == close {
+                i += 1
+            } else {
+                open.append((node: me, at: -1))
+                if isObject { count = try members() } else { count = try items() }
+                open.removeLast()
+            }
+            nodes[me].count = Int32(truncatingIfNeeded: count)
+            nodes[me].end = Int32(truncatingIfNeeded: nodes.count)
+        }
+
+        mutating func items() throws(JSONParseError) -> Int {
+            var count = 0
+            while true {
+                open[open.count - 1].at = count
+                skipWhitespace()
+                try value()
+                count += 1
+                skipWhitespace()
+                guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; return count }
+                throw unexpected(.commaOrCloseBracket)
+            }
+        }
+
+        mutating func members() throws(JSONParseError) -> Int {
+            let object = nodes.count - 1
+            // Keys seen, for duplicates: a scan of the members while they
+            // are few, a set once there are many.
+            var seen: Set<String> = []
+            var count = 0
+            while true {
+                skipWhitespace()
+                guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw unexpected(.key) }
+                let keyOffset = i
+                let key = nodes.count
+                try string()
+                open[open.count - 1].at = key
+                if try isDuplicate(key, object: object, count: count, seen: &seen) {
+                    throw error(.duplicateKey(JSONParser.unescapedString(b, nodes[key])), at: keyOffset)
+                }
+                skipWhitespace()
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
+                i += 1
+                skipWhitespace()
+                try value()
+                count += 1
+                open[open.count - 1].at = -1
+                skipWhitespace()
+                guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; return count }
+                throw unexpected(.commaOrCloseBrace)
+            }
+        }
+
+        /// Whether key node `key` repeats one of the `count` members before it.
+        func isDuplicate(_ key: Int, object: Int, count: Int, seen: inout Set<String>) throws(JSONParseError) -> Bool {
+            if count < 16 {
+                var k = object + 1
+                for _ in 0..<count {
+                    if sameKey(k, key) { return true }
+                    k = nextAfterValue(k + 1)
+                }
+                return false
+            }
+            if seen.isEmpty {
+                var k = object + 1
+                for _ in 0..<count {
+                    seen.insert(JSONParser.unescapedString(b, nodes[k]))
+                    k = nextAfterValue(k + 1)
+                }
+            }
+            return !seen.insert(JSONParser.unescapedString(b, nodes[key])).inserted
+        }
+
+        func nextAfterValue(_ k: Int) -> Int {
+            nodes[k].tag.rawValue >= Tag.array.rawValue ? Int(nodes[k].end) : k + 1
+        }
+
+        func sameKey(_ x: Int, _ y: Int) -> Bool {
+            let p = nodes[x], q = nodes[y]
+            if p.tag == .escapedString || q.tag == .escapedString {
+                return JSONParser.unescapedString(b, p) == JSONParser.unescapedString(b, q)
+            }
+            let count = Int(p.end - p.start)
+            guard count == Int(q.end - q.start) else { return false }
+            let s = Int(p.start), t = Int(q.start)
+            for k in 1..<count where b[s + k] != b[t + k] { return false }
+            return true
+        }
+
+        /// A string at the cursor (on its opening quote): every escape checked,
+        /// nothing decoded.
+        mutating func string() throws(JSONParseError) {
+            let start = i
+            i += 1  // opening quote
+            var escapes = false
+            while true {
+                guard i < b.count else { throw unexpected(.closingQuote) }
+                let c = b[i]
+                if c == UInt8(ascii: "\"") { break }
+                if c < 0x20 { throw error(.syntax(.controlCharacterInString)) }
+                if c != UInt8(ascii: "\\") { i += 1; continue }
+                escapes = true
+                let escapeStart = i
+                i += 1
+                guard i < b.count else { throw unexpected(.closingQuote) }
+                switch b[i] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 1
+                case UInt8(ascii: "u"):
+                    i += 1
+                    guard let (_, length) = JSONParser.unicodeEscape(b, at: i) else {
+                        throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
+                    }
+                    i += length
+                default:
+                    throw error(.syntax(.invalidEscape), at: escapeStart)
+                }
+            }
+            append(escapes ? .escapedString : .string, start, i)
+            i += 1  // closing quote
+        }
+
+        func isDigit(_ k: Int) -> Bool { k < b.count && b[k] >= UInt8(ascii: "0") && b[k] <= UInt8(ascii: "9") }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as its range.
+        mutating func number() throws(JSONParseError) {
+            let start = i
+            if b[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+            if b[i] == UInt8(ascii: "0") {
+                i += 1
+                if isDigit(i) { throw error(.syntax(.invalidNumber), at: start) }
+            } else {
+                while isDigit(i) { i += 1 }
+            }
+            if i < b.count, b[i] == UInt8(ascii: ".") {
+                i += 1
+                guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+                while isDigit(i) { i += 1 }
+            }
+            if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+                guard isDigit(i) else { throw error(.syntax(.invalidNumber), at: start) }
+                while isDigit(i) { i += 1 }
+            }
+            append(.number, start, i)
+        }
+    }
+}
+
+/// A value on a `JSONTape`: what a reader walks instead of a tree.
+package struct JSONNode {
+    package let tape: JSONTape
+    let index: Int
+
+    @inline(__always) var node: JSONTape.Node { tape.nodes[index] }
+
+    /// What the value is.
+    package var tag: JSONTape.Tag { node.tag }
+    package var isObject: Bool { tag == .object }
+    package var isNumber: Bool { tag == .number }
+
+    /// The 1-based line of its first character.
+    package var line: Int { tape.position(of: Int(node.start)).line }
+    /// The 1-based column (in Unicode scalars) of its first character.
+    package var column: Int { tape.position(of: Int(node.start)).column }
+
+    /// The string, its escapes decoded; nil if the value is not a string.
+    package var string: String? {
+        let tag = self.tag
+        return tag == .string || tag == .escapedString ? tape.string(at: index) : nil
+    }
+
+    /// The boolean; nil if the value is not one.
+    package var bool: Bool? {
+        switch tag {
+        case .true: return true
+        case .false: return false
+        default: return nil
+        }
+    }
+
+    /// The number's literal text, exactly as written; nil if the value is not a number.
+    package var number: String? {
+        let node = self.node
+        guard node.tag == .number else { return nil }
+        return String(decoding: tape.bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
+    }
+
+    /// `body` over the number's literal bytes; nil if the value is not a number.
+    package func withNumber<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let node = self.node
+        guard node.tag == .number else { return nil }
+        return tape.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)])) }
+    }
+
+    /// The items; nil if the value is not an array.
+    package var items: Items? {
+        let node = self.node
+        guard node.tag == .array else { return nil }
+        return Items(tape: tape, first: index + 1, count: Int(node.count))
+    }
+
+    /// The members in file order; nil if the value is not an object.
+    package var members: Members? {
+        let node = self.node
+        guard node.tag == .object else { return nil }
+        return Members(tape: tape, first: index + 1, count: Int(node.count))
+    }
+
+    /// The member with this key, if the value is an object that has it.
+    package subscript(key: String) -> JSONNode? { members?.first(key) }
+
+    /// An array's items in order.
+    package struct Items: Sequence {
+        let tape: JSONTape
+        let first: Int
+        /// How many there are.
+        package let count: Int
+
+        /// Item `n`, found by stepping over the ones before it; nil past the end.
+        package func item(_ n: Int) -> JSONNode? {
+            guard n >= 0, n < count else { return nil }
+            var k = first
+            for _ in 0..<n { k = tape.next(after: k) }
+            return JSONNode(tape: tape, index: k)
+        }
+
+        package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
+
+        package struct Iterator: IteratorProtocol {
+            let tape: JSONTape
+            var cursor: Int
+            var left: Int
+
+            package mutating func next() -> JSONNode? {
+                guard left > 0 else { return nil }
+                left -= 1
+                let item = JSONNode(tape: tape, index: cursor)
+                cursor = tape.next(after: cursor)
+                return item
+            }
+        }
+    }
+
+    /// An object's members in file order.
+    package struct Members: Sequence {
+        let tape: JSONTape
+        let first: Int
+        /// How many there are.
+        package let count: Int
+
+        /// The value of the member with this key, compared as bytes.
+        package func first(_ key: String) -> JSONNode? {
+            var k = first
+            for _ in 0..<count {
+                if tape.string(at: k, is: key) { return JSONNode(tape: tape, index: k + 1) }
+                k = tape.next(after: k + 1)
+            }
+            return nil
+        }
+
+        /// Whether a member has this key.
+        package func has(_ key: String) -> Bool { first(key) != nil }
+
+        /// The first member, if any.
+        package var firstMember: Member? { count > 0 ? Member(tape: tape, keyIndex: first) : nil }
+
+        package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
+
+        package struct Iterator: IteratorProtocol {
+            let tape: JSONTape
+            var cursor: Int
+            var left: Int
+
+            package mutating func next() -> Member? {
+                guard left > 0 else { return nil }
+                left -= 1
+                let member = Member(tape: tape, keyIndex: cursor)
+                cursor = tape.next(after: cursor + 1)
+                return member
+            }
+        }
+    }
+
+    /// One member of an object.
+    package struct Member {
+        let tape: JSONTape
+        let keyIndex: Int
+
+        /// The key, its escapes decoded.
+        package var key: String { tape.string(at: keyIndex) }
+        /// Whether the key is `s`, compared as bytes.
+        package func keyIs(_ s: String) -> Bool { tape.string(at: keyIndex, is: s) }
+        /// The value.
+        package var value: JSONNode { JSONNode(tape: tape, index: keyIndex + 1) }
+    }
+}
