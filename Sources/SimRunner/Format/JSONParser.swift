@@ -16,7 +16,7 @@ package enum JSONParser {
 
     /// Parses exactly one JSON value, surrounded by optional whitespace.
     package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        try JSONTape(bytes).root.tree
+        try JSONTape(bytes).withRoot { $0.tree }
     }
 
     /// Finds the first byte sequence that is not UTF-8 (overlongs,

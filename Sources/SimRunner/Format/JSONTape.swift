@@ -16,13 +16,8 @@ import SimRunner
 ///
 /// - Complexity: O(n) in the number of bytes, one node per value.
 package final class JSONTape {
-    /// The document's bytes.
-    package let bytes: [UInt8]
-    /// The values in file order (an object's key, then its value).
-    let nodes: [Node]
-    /// The last position asked for, so that positions asked for in file
-    /// order cost one pass over the bytes in all.
-    private var cachedOffset = 0, cachedLine = 1, cachedColumn = 1
+    /// The tape's memory, as nodes see it.
+    let view: View
 
     /// What a node is.
     package enum Tag: UInt8, Sendable {
@@ -43,85 +38,140 @@ package final class JSONTape {
 
     /// Parses exactly one JSON value, surrounded by optional whitespace.
     package init(_ bytes: [UInt8]) throws(JSONParseError) {
-        self.bytes = bytes
         try JSONParser.validateUTF8(bytes)
-        var parser = Parser(b: bytes)
-        try parser.document()
-        nodes = parser.nodes
-    }
-
-    /// The document's top-level value.
-    package var root: JSONNode { JSONNode(tape: self, index: 0) }
-
-    /// The 1-based line and column (in Unicode scalars) of a byte offset.
-    func position(of offset: Int) -> (line: Int, column: Int) {
-        if offset < cachedOffset { cachedOffset = 0; cachedLine = 1; cachedColumn = 1 }
-        var line = cachedLine, column = cachedColumn
-        let end = min(offset, bytes.count)
-        for k in cachedOffset..<end {
-            let c = bytes[k]
-            if c == UInt8(ascii: "\n") { line += 1; column = 1 } else if c & 0xC0 != 0x80 { column += 1 }
+        // Zeros after the bytes, so that a key's two words can be loaded whole (`packedKey`).
+        let text = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + PackedKey.width)
+        bytes.withUnsafeBufferPointer { b in
+            if let base = b.baseAddress { text.initialize(from: base, count: b.count) }
         }
-        cachedOffset = end; cachedLine = line; cachedColumn = column
-        return (line, column)
+        (text + bytes.count).initialize(repeating: 0, count: PackedKey.width)
+        var parser = Parser(bytes: bytes, b: UnsafeBufferPointer(start: text, count: bytes.count))
+        do {
+            try parser.document()
+        } catch {
+            text.deallocate()
+            parser.nodes.deallocate()
+            throw error
+        }
+        let state = UnsafeMutablePointer<View.State>.allocate(capacity: 1)
+        state.initialize(to: View.State(bytes: bytes))
+        view = View(text: text, byteCount: bytes.count, nodes: parser.nodes, state: state)
     }
 
-    /// The node after `index` and its subtree.
-    @inline(__always) func next(after index: Int) -> Int {
-        let node = nodes[index]
-        return node.tag.rawValue >= Tag.array.rawValue ? Int(node.end) : index + 1
+    deinit {
+        view.text.deallocate()
+        view.nodes.deallocate()
+        view.state.deinitialize(count: 1)
+        view.state.deallocate()
     }
 
-    /// The string of node `index` (a string node), its escapes decoded.
-    func string(at index: Int) -> String {
-        let node = nodes[index]
-        let start = Int(node.start) + 1, end = Int(node.end)
-        guard node.tag == .escapedString else { return String(decoding: bytes[start..<end], as: UTF8.self) }
-        return JSONParser.unescape(bytes, start..<end)
+    /// The document's bytes.
+    package var bytes: [UInt8] { view.state.pointee.bytes }
+
+    /// `body` over the document's top-level value. A node does not keep its
+    /// tape alive (walking a tape counts no references), so no node may
+    /// outlive `body`, where the tape is alive.
+    package func withRoot<R, E: Error>(_ body: (JSONNode) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(self) { () throws(E) -> R in try body(JSONNode(tape: view, index: 0)) }
     }
 
-    /// Whether string node `index` is `s`, compared as bytes.
-    @inline(__always) func string(at index: Int, is s: String) -> Bool {
-        let node = nodes[index]
-        guard node.tag == .string else { return node.tag == .escapedString && string(at: index) == s }
-        let start = Int(node.start) + 1, count = Int(node.end) - start
-        var s = s
-        return s.withUTF8 { key in
-            guard key.count == count else { return false }
-            var k = 0
-            while k < count {
-                if bytes[start + k] != key[k] { return false }
+    /// The tape's memory as raw pointers, which nodes copy freely: a copy of
+    /// the document's bytes and the nodes, owned and freed by the tape.
+    /// Every offset and index on the tape is inside them by construction.
+    struct View {
+        let text: UnsafeMutablePointer<UInt8>
+        let byteCount: Int
+        let nodes: UnsafeMutablePointer<Node>
+        let state: UnsafeMutablePointer<State>
+
+        /// The document as an array (for escapes and trees), and the last
+        /// position asked for, so that positions asked for in file order
+        /// cost one pass over the bytes in all.
+        struct State {
+            let bytes: [UInt8]
+            var cachedOffset = 0, cachedLine = 1, cachedColumn = 1
+        }
+
+        /// The 1-based line and column (in Unicode scalars) of a byte offset.
+        func position(of offset: Int) -> (line: Int, column: Int) {
+            var from = state.pointee.cachedOffset, line = state.pointee.cachedLine, column = state.pointee.cachedColumn
+            if offset < from { from = 0; line = 1; column = 1 }
+            let end = min(offset, byteCount)
+            for k in from..<end {
+                let c = text[k]
+                if c == UInt8(ascii: "\n") { line += 1; column = 1 } else if c & 0xC0 != 0x80 { column += 1 }
+            }
+            state.pointee.cachedOffset = end; state.pointee.cachedLine = line; state.pointee.cachedColumn = column
+            return (line, column)
+        }
+
+        /// The node after `index` and its subtree.
+        @inline(__always) func next(after index: Int) -> Int {
+            let node = nodes[index]
+            return node.tag.rawValue >= Tag.array.rawValue ? Int(node.end) : index + 1
+        }
+
+        /// The string of node `index` (a string node), its escapes decoded.
+        func string(at index: Int) -> String {
+            let node = nodes[index]
+            let start = Int(node.start) + 1, end = Int(node.end)
+            guard node.tag == .escapedString else {
+                return String(decoding: UnsafeBufferPointer(start: text + start, count: end - start), as: UTF8.self)
+            }
+            return JSONParser.unescape(state.pointee.bytes, start..<end)
+        }
+
+        /// String node `index` packed, if it has no escapes and is at most `PackedKey.width` bytes.
+        @inline(__always) func packedKey(at index: Int) -> PackedKey? {
+            let node = nodes[index]
+            let start = Int(node.start) + 1, count = Int(node.end) - start
+            guard node.tag == .string, count <= PackedKey.width else { return nil }
+            let p = UnsafeRawPointer(text + start)
+            var low = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+            var high = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+                low &= (1 << (8 * UInt64(count))) - 1
+                high = 0
+            } else if count < 16 {
+                high &= (1 << (8 * UInt64(count - 8))) - 1
+            }
+            return PackedKey(count: count, low: low, high: high)
+        }
+
+        /// Whether string node `index` is `s`, compared as bytes.
+        @inline(__always) func string(at index: Int, is s: String) -> Bool {
+            let node = nodes[index]
+            guard node.tag == .string else { return node.tag == .escapedString && string(at: index) == s }
+            let start = Int(node.start) + 1, count = Int(node.end) - start
+            let utf8 = s.utf8
+            guard utf8.count == count else { return false }
+            var k = text + start
+            for c in utf8 {
+                if k.pointee != c { return false }
                 k += 1
             }
             return true
         }
     }
 
-    /// Whether two string nodes hold the same string.
-    func sameString(_ a: Int, _ b: Int) -> Bool {
-        let x = nodes[a], y = nodes[b]
-        if x.tag == .escapedString || y.tag == .escapedString { return string(at: a) == string(at: b) }
-        let count = Int(x.end - x.start)
-        guard count == Int(y.end - y.start) else { return false }
-        let p = Int(x.start), q = Int(y.start)
-        for k in 1..<count where bytes[p + k] != bytes[q + k] { return false }
-        return true
-    }
-
     /// The tape's builder: the grammar, the limits and the errors' wording
     /// (`JSONParseError`) with the path of the value being read.
     struct Parser {
-        let b: [UInt8]
-        var nodes: [Node]
+        /// The document, as an array for the rare paths (escapes, errors) and in place.
+        let bytes: [UInt8]
+        let b: UnsafeBufferPointer<UInt8>
+        /// Room for every node the document can hold, so never grown.
+        let nodes: UnsafeMutablePointer<Node>
+        var count = 0
         var i = 0
         /// The containers being read, innermost last: each one's node, and
         /// the key node (an object's) or item number (an array's) being read, or -1.
         var open: [(node: Int, at: Int)] = []
 
-        init(b: [UInt8]) {
+        init(bytes: [UInt8], b: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
             self.b = b
-            nodes = []
-            nodes.reserveCapacity(b.count / 8 + 4)
+            nodes = .allocate(capacity: b.count / 2 + 2)
             open.reserveCapacity(JSONParser.maxDepth)
         }
 
@@ -150,9 +200,7 @@ package final class JSONTape {
                     path.append(.index(container.at))
                 } else {
                     let key = nodes[container.at]
-                    let start = Int(key.start) + 1, end = Int(key.end)
-                    path.append(.key(key.tag == .escapedString
-                        ? JSONParser.unescape(b, start..<end) : String(decoding: b[start..<end], as: UTF8.self)))
+                    path.append(.key(JSONParser.unescapedString(bytes, key)))
                 }
             }
             return JSONParser.render(path)
@@ -168,11 +216,13 @@ package final class JSONTape {
 
         func unexpected(_ wanted: JSONSyntax.Wanted) -> JSONParseError {
             if i >= b.count { return error(.syntax(.unexpectedEnd(expected: wanted))) }
-            return error(.syntax(.unexpectedCharacter(JSONParser.found(b, at: i), expected: wanted)))
+            return error(.syntax(.unexpectedCharacter(JSONParser.found(bytes, at: i), expected: wanted)))
         }
 
         @inline(__always) mutating func append(_ tag: Tag, _ start: Int, _ end: Int = 0) {
-            nodes.append(Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag))
+            assert(count < b.count / 2 + 2)
+            nodes[count] = Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag)
+            count += 1
         }
 
         /// Reads the value at the cursor (whitespace already skipped).
@@ -196,7 +246,7 @@ package final class JSONTape {
             let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             for expected in w {
                 guard i < b.count else { throw unexpected(.value) }
-                guard b[i] == expected else { throw error(.syntax(.unexpectedCharacter(JSONParser.found(b, at: i), expected: .value))) }
+                guard b[i] == expected else { throw error(.syntax(.unexpectedCharacter(JSONParser.found(bytes, at: i), expected: .value))) }
                 i += 1
             }
         }
@@ -204,65 +254,65 @@ package final class JSONTape {
         /// An object or an array: its node, then its members or items, then
         /// its count and the end of its subtree filled in.
         mutating func container(isObject: Bool) throws(JSONParseError) {
-            let me = nodes.count
+            let me = count
             append(isObject ? .object : .array, i)
             i += 1  // { or [
             let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             skipWhitespace()
-            var count = 0
+            var size = 0
             if i < b.count, b[i] == close {
                 i += 1
             } else {
                 open.append((node: me, at: -1))
-                if isObject { count = try members() } else { count = try items() }
+                if isObject { size = try members() } else { size = try items() }
                 open.removeLast()
             }
-            nodes[me].count = Int32(truncatingIfNeeded: count)
-            nodes[me].end = Int32(truncatingIfNeeded: nodes.count)
+            nodes[me].count = Int32(truncatingIfNeeded: size)
+            nodes[me].end = Int32(truncatingIfNeeded: count)
         }
 
         mutating func items() throws(JSONParseError) -> Int {
-            var count = 0
+            var n = 0
             while true {
-                open[open.count - 1].at = count
+                open[open.count - 1].at = n
                 skipWhitespace()
                 try value()
-                count += 1
+                n += 1
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "]") { i += 1; return count }
+                if b[i] == UInt8(ascii: "]") { i += 1; return n }
                 throw unexpected(.commaOrCloseBracket)
             }
         }
 
         mutating func members() throws(JSONParseError) -> Int {
-            let object = nodes.count - 1
+            let object = count - 1
             // Keys seen, for duplicates: a scan of the members while they
             // are few, a set once there are many.
             var seen: Set<String> = []
-            var count = 0
+            var n = 0
             while true {
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw unexpected(.key) }
                 let keyOffset = i
-                let key = nodes.count
+                let key = self.count
                 try string()
                 open[open.count - 1].at = key
-                if try isDuplicate(key, object: object, count: count, seen: &seen) {
-                    throw error(.duplicateKey(JSONParser.unescapedString(b, nodes[key])), at: keyOffset)
+                if try isDuplicate(key, object: object, count: n, seen: &seen) {
+                    throw error(.duplicateKey(JSONParser.unescapedString(bytes, nodes[key])), at: keyOffset)
                 }
                 skipWhitespace()
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected(.colon) }
                 i += 1
                 skipWhitespace()
                 try value()
-                count += 1
+                n += 1
                 open[open.count - 1].at = -1
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; return count }
+                if b[i] == UInt8(ascii: "}") { i += 1; return n }
                 throw unexpected(.commaOrCloseBrace)
             }
         }
@@ -280,11 +330,11 @@ package final class JSONTape {
             if seen.isEmpty {
                 var k = object + 1
                 for _ in 0..<count {
-                    seen.insert(JSONParser.unescapedString(b, nodes[k]))
+                    seen.insert(JSONParser.unescapedString(bytes, nodes[k]))
                     k = nextAfterValue(k + 1)
                 }
             }
-            return !seen.insert(JSONParser.unescapedString(b, nodes[key])).inserted
+            return !seen.insert(JSONParser.unescapedString(bytes, nodes[key])).inserted
         }
 
         func nextAfterValue(_ k: Int) -> Int {
@@ -294,7 +344,7 @@ package final class JSONTape {
         func sameKey(_ x: Int, _ y: Int) -> Bool {
             let p = nodes[x], q = nodes[y]
             if p.tag == .escapedString || q.tag == .escapedString {
-                return JSONParser.unescapedString(b, p) == JSONParser.unescapedString(b, q)
+                return JSONParser.unescapedString(bytes, p) == JSONParser.unescapedString(bytes, q)
             }
             let count = Int(p.end - p.start)
             guard count == Int(q.end - q.start) else { return false }
@@ -325,7 +375,7 @@ package final class JSONTape {
                     i += 1
                 case UInt8(ascii: "u"):
                     i += 1
-                    guard let (_, length) = JSONParser.unicodeEscape(b, at: i) else {
+                    guard let (_, length) = JSONParser.unicodeEscape(bytes, at: i) else {
                         throw error(.syntax(.invalidUnicodeEscape), at: escapeStart)
                     }
                     i += length
@@ -366,9 +416,45 @@ package final class JSONTape {
     }
 }
 
+extension JSONTape {
+    /// A key as its length and its first 16 bytes of UTF-8 in two words
+    /// (zeros past its end): two keys of at most `width` bytes are equal
+    /// exactly when their packed forms are.
+    package struct PackedKey: Equatable, Sendable {
+        /// The most bytes a packed key holds whole.
+        package static let width = 16
+        var count: Int
+        var low: UInt64, high: UInt64
+
+        init(count: Int, low: UInt64, high: UInt64) { self.count = count; self.low = low; self.high = high }
+
+        /// `key` packed (only its first `width` bytes, when longer), read in place.
+        package init(_ key: StaticString) {
+            guard key.hasPointerRepresentation else { self.init(key.description); return }
+            var low: UInt64 = 0, high: UInt64 = 0
+            let count = key.utf8CodeUnitCount, p = key.utf8Start
+            for k in 0..<min(count, 16) {
+                if k < 8 { low |= UInt64(p[k]) << (8 * UInt64(k)) } else { high |= UInt64(p[k]) << (8 * UInt64(k - 8)) }
+            }
+            self.init(count: count, low: low, high: high)
+        }
+
+        /// `key` packed (only its first `width` bytes, when longer).
+        package init(_ key: String) {
+            count = key.utf8.count; low = 0; high = 0
+            var k: UInt64 = 0
+            for c in key.utf8 {
+                if k < 8 { low |= UInt64(c) << (8 * k) } else if k < 16 { high |= UInt64(c) << (8 * (k - 8)) }
+                k += 1
+            }
+        }
+    }
+}
+
 /// A value on a `JSONTape`: what a reader walks instead of a tree.
 package struct JSONNode {
-    package let tape: JSONTape
+    /// Not counted: the tape is alive in `JSONTape.withRoot`, where nodes live.
+    let tape: JSONTape.View
     let index: Int
 
     @inline(__always) var node: JSONTape.Node { tape.nodes[index] }
@@ -402,14 +488,14 @@ package struct JSONNode {
     package var number: String? {
         let node = self.node
         guard node.tag == .number else { return nil }
-        return String(decoding: tape.bytes[Int(node.start)..<Int(node.end)], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(start: tape.text + Int(node.start), count: Int(node.end - node.start)), as: UTF8.self)
     }
 
     /// `body` over the number's literal bytes; nil if the value is not a number.
     package func withNumber<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let node = self.node
         guard node.tag == .number else { return nil }
-        return tape.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)])) }
+        return body(UnsafeBufferPointer(start: tape.text + Int(node.start), count: Int(node.end - node.start)))
     }
 
     /// The items; nil if the value is not an array.
@@ -431,7 +517,7 @@ package struct JSONNode {
 
     /// An array's items in order.
     package struct Items: Sequence {
-        let tape: JSONTape
+        let tape: JSONTape.View
         let first: Int
         /// How many there are.
         package let count: Int
@@ -447,7 +533,7 @@ package struct JSONNode {
         package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
 
         package struct Iterator: IteratorProtocol {
-            let tape: JSONTape
+            let tape: JSONTape.View
             var cursor: Int
             var left: Int
 
@@ -463,7 +549,7 @@ package struct JSONNode {
 
     /// An object's members in file order.
     package struct Members: Sequence {
-        let tape: JSONTape
+        let tape: JSONTape.View
         let first: Int
         /// How many there are.
         package let count: Int
@@ -487,7 +573,7 @@ package struct JSONNode {
         package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
 
         package struct Iterator: IteratorProtocol {
-            let tape: JSONTape
+            let tape: JSONTape.View
             var cursor: Int
             var left: Int
 
@@ -503,11 +589,13 @@ package struct JSONNode {
 
     /// One member of an object.
     package struct Member {
-        let tape: JSONTape
+        let tape: JSONTape.View
         let keyIndex: Int
 
         /// The key, its escapes decoded.
         package var key: String { tape.string(at: keyIndex) }
+        /// The key packed, if it has no escapes and is at most `PackedKey.width` bytes.
+        var packedKey: JSONTape.PackedKey? { tape.packedKey(at: keyIndex) }
         /// Whether the key is `s`, compared as bytes.
         package func keyIs(_ s: String) -> Bool { tape.string(at: keyIndex, is: s) }
         /// The value.

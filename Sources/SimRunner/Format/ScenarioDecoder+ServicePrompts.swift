@@ -16,7 +16,7 @@ extension Decoding {
         }
         var out: [ServicePrompt] = []
         for (i, item) in try array(value, listPath).enumerated() {
-            let p = try object(item, Decoding.join(listPath, i), allowed: ScenarioKeys.servicePrompt)
+            let p = try object(item, Location(base: listPath, index: i), allowed: ScenarioKeys.servicePrompt)
             let idValue = try required(p, "maneuver")
             let id = try nonEmptyString(idValue, p.path("maneuver"))
             if !maneuverIDs.contains(id) {

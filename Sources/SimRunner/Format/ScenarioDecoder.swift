@@ -22,20 +22,22 @@ public enum ScenarioDecoder {
     /// - Throws: `ScenarioError` (typed), the first problem found.
     /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        let root: JSONNode
+        let tape: JSONTape
         do {
-            root = try JSONTape(bytes).root
+            tape = try JSONTape(bytes)
         } catch {
             throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
         }
-        var decoding = Decoding(file: file)
-        let scenario = try decoding.scenario(root)
-        do {
-            try scenario.validate()
-        } catch {
-            throw decoding.error(for: error, in: root)
+        return try tape.withRoot { (root) throws(ScenarioError) -> Scenario in
+            var decoding = Decoding(file: file)
+            let scenario = try decoding.scenario(root)
+            do throws(ScenarioProblem) {
+                try scenario.validate()
+            } catch {
+                throw decoding.error(for: error, in: root)
+            }
+            return scenario
         }
-        return scenario
     }
 }
 
@@ -69,13 +71,13 @@ extension ScenarioDecoder {
             if let reply = utterance.reply { stretches(reply.stretches, at: [.key("dad"), .index(i), .key("reply")]) }
         }
         guard !slips.isEmpty else { return [] }
-        let root = try? JSONTape(bytes).root
+        let tape = try? JSONTape(bytes)
         let decoding = Decoding(file: file)
         return slips.map { slip in
             let reason = ScenarioError.Reason.looksLikeMilliseconds(seconds: Seconds.literal(milliseconds: slip.ms))
             let rendered = ScenarioProblem.render(slip.path)
-            guard let root else { return ScenarioError(file: file, path: rendered, reason: reason) }
-            return decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root))
+            guard let tape else { return ScenarioError(file: file, path: rendered, reason: reason) }
+            return tape.withRoot { root in decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root)) }
         }
     }
 }
@@ -117,8 +119,24 @@ struct Decoding {
     struct Location {
         let base: String
         let index: Int?
+        /// Then a key path inside that item, and an index in what it names:
+        /// `replies[3]`, then `stretches`, `[0]`.
+        var then: String? = nil
+        var inner: Int? = nil
 
-        var path: String { index.map { Decoding.join(base, $0) } ?? base }
+        var path: String {
+            var path = index.map { Decoding.join(base, $0) } ?? base
+            if let then { path = Decoding.join(path, then) }
+            if let inner { path = Decoding.join(path, inner) }
+            return path
+        }
+
+        /// The location of `key` inside this one (which names no key inside
+        /// an item yet, or a key path `then` continues), and of item
+        /// `index` of what it names.
+        func then(_ key: String, _ index: Int? = nil) -> Location {
+            Location(base: base, index: self.index, then: then.map { Decoding.join($0, key) } ?? key, inner: index)
+        }
     }
 
     /// An object whose keys have all been checked against `allowed`.
@@ -126,36 +144,51 @@ struct Decoding {
         let value: JSONNode
         let members: JSONNode.Members
         let location: Location
+        /// The keys checked, and where each one's value is on the tape (-1
+        /// when absent), found in the one pass that checked them; empty
+        /// when not checked, and then `optional` looks through the members.
+        let allowed: KeyList
+        let slots: InlineArray<16, Int32>
 
         init(value: JSONNode, members: JSONNode.Members, path: String) {
             self.init(value: value, members: members, location: Location(base: path, index: nil))
         }
 
-        init(value: JSONNode, members: JSONNode.Members, location: Location) {
-            self.value = value; self.members = members; self.location = location
+        init(value: JSONNode, members: JSONNode.Members, location: Location, allowed: KeyList = [], slots: InlineArray<16, Int32> = .init(repeating: -1)) {
+            self.value = value; self.members = members; self.location = location; self.allowed = allowed; self.slots = slots
         }
 
         var path: String { location.path }
 
-        func optional(_ key: String) -> JSONNode? { members.first(key) }
+        /// The value of `key` (a literal: the keys are the format's own), if the object has it.
+        func optional(_ key: StaticString) -> JSONNode? {
+            guard let n = allowed.index(of: key) else { return members.first(key.description) }
+            let index = slots[n]
+            return index < 0 ? nil : JSONNode(tape: value.tape, index: Int(index))
+        }
+
         func path(_ key: String) -> String { Decoding.join(path, key) }
     }
 
-    func object(_ value: JSONNode, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
+    func object(_ value: JSONNode, _ path: String, allowed: KeyList) throws(ScenarioError) -> Fields {
         try object(value, Location(base: path, index: nil), allowed: allowed)
     }
 
-    func object(_ value: JSONNode, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
+    func object(_ value: JSONNode, _ location: Location, allowed: KeyList) throws(ScenarioError) -> Fields {
         guard let members = value.members else { throw fail(.wrongType(expected: .object), location.path, value) }
-        for member in members where !allowed.contains(where: { member.keyIs($0) }) {
-            let key = member.key
-            throw fail(.unknownKey(key, suggestion: suggestion(for: key, among: allowed)), Decoding.join(location.path, key), member.value)
+        var slots = InlineArray<16, Int32>(repeating: -1)
+        for member in members {
+            guard let n = allowed.index(of: member) else {
+                let key = member.key
+                throw fail(.unknownKey(key, suggestion: suggestion(for: key, among: allowed.names)), Decoding.join(location.path, key), member.value)
+            }
+            slots[n] = Int32(truncatingIfNeeded: member.value.index)
         }
-        return Fields(value: value, members: members, location: location)
+        return Fields(value: value, members: members, location: location, allowed: allowed, slots: slots)
     }
 
-    func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONNode {
-        guard let value = fields.optional(key) else { throw fail(.missingField(key), fields.path, fields.value) }
+    func required(_ fields: Fields, _ key: StaticString) throws(ScenarioError) -> JSONNode {
+        guard let value = fields.optional(key) else { throw fail(.missingField(key.description), fields.path, fields.value) }
         return value
     }
 
@@ -225,9 +258,8 @@ struct Decoding {
 
     mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
         let value = try required(fields, "id")
-        let path = fields.path("id")
         // Empty and duplicate ids are `Scenario.validate()`'s to refuse.
-        return try string(value, path)
+        return try string(value, fields.path("id"))
     }
 
     // MARK: The scenario
@@ -254,8 +286,9 @@ struct Decoding {
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         /// The list under `key`, each item read by `item` with its location.
-        func list<T>(_ key: String, _ item: (JSONNode, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
-            guard let v = fields.optional(key) else { return [] }
+        func list<T>(_ staticKey: StaticString, _ item: (JSONNode, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
+            guard let v = fields.optional(staticKey) else { return [] }
+            let key = staticKey.description
             let items = try array(v, key)
             var out: [T] = []
             out.reserveCapacity(items.count)
@@ -305,13 +338,11 @@ struct Decoding {
     }
 
     mutating func stretches(_ fields: Fields) throws(ScenarioError) -> [Scenario.Stretch] {
-        let value = try required(fields, "stretches")
-        let path = fields.path("stretches")
-        let items = try array(value, path)
+        let items = try array(try required(fields, "stretches"), fields.path("stretches"))
         var result: [Scenario.Stretch] = []
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            result.append(try stretch(item, Location(base: path, index: i)))
+            result.append(try stretch(item, fields.location.then("stretches", i)))
         }
         return result
     }
@@ -342,12 +373,12 @@ struct Decoding {
         let language = try language(try required(fields, "language"), fields.path("language"))
         var utterance = Scenario.Utterance(id: id, at: at, duration: duration, language: language)
         if let v = fields.optional("text") { utterance.text = try string(v, fields.path("text")) }
-        if let v = fields.optional("reply") { utterance.reply = try dadReply(v, fields.path("reply")) }
+        if let v = fields.optional("reply") { utterance.reply = try dadReply(v, fields.location.then("reply")) }
         return utterance
     }
 
-    mutating func dadReply(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
-        let fields = try object(value, path, allowed: ScenarioKeys.dadReply)
+    mutating func dadReply(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.DadReply {
+        let fields = try object(value, location, allowed: ScenarioKeys.dadReply)
         let id = try id(fields)
         var reply = Scenario.DadReply(id: id, stretches: [])
         if let v = fields.optional("after") { reply.after = try seconds(v, fields.path("after"), .duration) }
@@ -400,7 +431,7 @@ struct Decoding {
                     }
                     continue
                 }
-                let hint = suggestion(for: key, among: allowed + ScenarioKeys.matcher)
+                let hint = suggestion(for: key, among: allowed + ScenarioKeys.matcher.names)
                 throw fail(.unknownField(key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
@@ -466,80 +497,80 @@ struct Decoding {
 /// names of `drivesim schema`, so the two cannot drift apart.
 package enum ScenarioKeys {
     /// The scenario's top level.
-    package static let root = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
+    package static let root: KeyList = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
     /// `settings`.
-    package static let settings = ["earsTail", "waitLimit", "afterCut"]
+    package static let settings: KeyList = ["earsTail", "waitLimit", "afterCut"]
     /// One guidance line, `guidance[]`.
-    package static let line = ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"]
+    package static let line: KeyList = ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"]
     /// One stretch of a reply, `replies[].stretches[]` and `dad[].reply.stretches[]`.
-    package static let stretch = ["id", "duration", "ready", "text", "language"]
+    package static let stretch: KeyList = ["id", "duration", "ready", "text", "language"]
     /// One reply, `replies[]`.
-    package static let reply = ["id", "at", "stretches"]
+    package static let reply: KeyList = ["id", "at", "stretches"]
     /// One utterance of Dad's, `dad[]`.
-    package static let utterance = ["id", "at", "duration", "language", "text", "reply"]
+    package static let utterance: KeyList = ["id", "at", "duration", "language", "text", "reply"]
     /// Pippa's answer to an utterance, `dad[].reply`.
-    package static let dadReply = ["id", "after", "stretches"]
+    package static let dadReply: KeyList = ["id", "after", "stretches"]
     /// The keys every matcher takes besides its event kind's fields, `expect[]`.
-    package static let matcher = ["event", "at", "between", "count", "since", "until", "within"]
+    package static let matcher: KeyList = ["event", "at", "between", "count", "since", "until", "within"]
     /// The keys a matcher inside `since` or `until` takes besides its event kind's fields (`drivesim schema`;
     /// the decoder reads it as a matcher and `Scenario.validate()` refuses the rest by name).
-    package static let anchor = ["event", "at", "between"]
+    package static let anchor: KeyList = ["event", "at", "between"]
     /// A string field's test, `expect[].<field>`: exactly one of these.
-    package static let textTest = ["contains", "matches"]
+    package static let textTest: KeyList = ["contains", "matches"]
     /// An integer field's or the count's range, `expect[].<field>` and `expect[].count`.
-    package static let range = ["min", "max"]
+    package static let range: KeyList = ["min", "max"]
     /// A time window, `{ from, to }` (outages, background, segments, gaps).
-    package static let window = ["from", "to"]
+    package static let window: KeyList = ["from", "to"]
     /// `road`.
-    package static let road = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
+    package static let road: KeyList = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
     /// `road.route`.
-    package static let route = ["points", "maneuvers"]
+    package static let route: KeyList = ["points", "maneuvers"]
     /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
-    package static let point = ["lat", "lon"]
+    package static let point: KeyList = ["lat", "lon"]
     /// One maneuver, `road.route.maneuvers[]`.
-    package static let maneuver = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
+    package static let maneuver: KeyList = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
     /// `road.drive`.
-    package static let drive = ["start", "speeds", "accel", "decel", "detours", "stops"]
+    package static let drive: KeyList = ["start", "speeds", "accel", "decel", "detours", "stops"]
     /// One speed step, `road.drive.speeds[]`.
-    package static let speed = ["from", "kmh"]
+    package static let speed: KeyList = ["from", "kmh"]
     /// One detour, `road.drive.detours[]`.
-    package static let detour = ["from", "to", "offset"]
+    package static let detour: KeyList = ["from", "to", "offset"]
     /// One stop, `road.drive.stops[]`.
-    package static let stop = ["at", "dwell"]
+    package static let stop: KeyList = ["at", "dwell"]
     /// Generated fixes, `road.fixes` without `recorded`.
-    package static let generatedFixes = [
+    package static let generatedFixes: KeyList = [
         "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
         "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
     ]
     /// Recorded fixes, `road.fixes` with `recorded`.
-    package static let recordedFixes = ["recorded"]
+    package static let recordedFixes: KeyList = ["recorded"]
     /// One late window of generated fixes, `road.fixes.late[]`.
-    package static let late = ["from", "to", "delay"]
+    package static let late: KeyList = ["from", "to", "delay"]
     /// One stretch of other accuracy, `road.fixes.stretches[]`.
-    package static let fixStretch = ["from", "to", "accuracy", "noise"]
+    package static let fixStretch: KeyList = ["from", "to", "accuracy", "noise"]
     /// One jump, `road.fixes.jumps[]`.
-    package static let jump = ["at", "along", "across"]
+    package static let jump: KeyList = ["at", "along", "across"]
     /// One recorded fix, `road.fixes.recorded[]`.
-    package static let recordedFix = ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"]
+    package static let recordedFix: KeyList = ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"]
     /// `road.link`.
-    package static let link = ["latency", "freshness", "outages"]
+    package static let link: KeyList = ["latency", "freshness", "outages"]
     /// `road.app`.
-    package static let app = ["background", "segments"]
+    package static let app: KeyList = ["background", "segments"]
     /// `road.follow`.
-    package static let follow = [
+    package static let follow: KeyList = [
         "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel", "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
-    package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
+    package static let guidance: KeyList = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
     /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
-    package static let lead = ["seconds", "growth", "minimum"]
+    package static let lead: KeyList = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.
-    package static let rates = ["en", "ko"]
+    package static let rates: KeyList = ["en", "ko"]
     /// One service prompt, `road.servicePrompts[]`.
-    package static let servicePrompt = ["maneuver", "before", "text"]
+    package static let servicePrompt: KeyList = ["maneuver", "before", "text"]
 
     /// Every list above by name, for tests that hold the schema to the decoder.
-    package static let all: [(name: String, keys: [String])] = [
+    package static let all: [(name: String, keys: KeyList)] = [
         ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
         ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
@@ -547,4 +578,53 @@ package enum ScenarioKeys {
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
         ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt),
     ]
+}
+
+/// One object's keys (a list of `ScenarioKeys`), each also packed as its
+/// length and its UTF-8 in two words, so that a key on the tape is found
+/// among them with a few integer comparisons.
+package struct KeyList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    /// The most keys one object takes (the size of `Decoding.Fields.slots`).
+    package static let most = 16
+    /// The keys, in the format's order.
+    package let names: [String]
+    let packed: [JSONTape.PackedKey]
+
+    package init(_ names: [String]) {
+        precondition(names.count <= KeyList.most, "an object of the format takes at most \(KeyList.most) keys")
+        self.names = names
+        packed = names.map(JSONTape.PackedKey.init)
+    }
+
+    package init(arrayLiteral names: String...) { self.init(names) }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { names.count }
+    package subscript(position: Int) -> String { names[position] }
+
+    /// Where `key` is in the list.
+    @inline(__always) func index(of key: StaticString) -> Int? {
+        let code = JSONTape.PackedKey(key)
+        if code.count > JSONTape.PackedKey.width { return names.firstIndex(of: key.description) }
+        return index(of: code)
+    }
+
+    /// Where the key of `member` is in the list.
+    @inline(__always) func index(of member: JSONNode.Member) -> Int? {
+        guard let code = member.packedKey else { return names.firstIndex { member.keyIs($0) } }
+        return index(of: code)
+    }
+
+    /// Where the key packed as `code` (at most `PackedKey.width` bytes) is in the list.
+    @inline(__always) private func index(of code: JSONTape.PackedKey) -> Int? {
+        var n = 0
+        for candidate in packed {
+            if candidate == code { return n }
+            n += 1
+        }
+        return nil
+    }
+
+    /// Both lists' keys.
+    package static func + (a: KeyList, b: KeyList) -> KeyList { KeyList(a.names + b.names) }
 }
