@@ -299,7 +299,7 @@ package final class JSONTape {
                 let key = self.count
                 try string()
                 open[open.count - 1].at = key
-                if try isDuplicate(key, object: object, count: n, seen: &seen) {
+                if isDuplicate(key, object: object, count: n, seen: &seen) {
                     throw error(.duplicateKey(JSONParser.unescapedString(bytes, nodes[key])), at: keyOffset)
                 }
                 skipWhitespace()
@@ -318,7 +318,7 @@ package final class JSONTape {
         }
 
         /// Whether key node `key` repeats one of the `count` members before it.
-        func isDuplicate(_ key: Int, object: Int, count: Int, seen: inout Set<String>) throws(JSONParseError) -> Bool {
+        func isDuplicate(_ key: Int, object: Int, count: Int, seen: inout Set<String>) -> Bool {
             if count < 16 {
                 var k = object + 1
                 for _ in 0..<count {
@@ -524,26 +524,16 @@ package struct JSONNode {
 
         /// Item `n`, found by stepping over the ones before it; nil past the end.
         package func item(_ n: Int) -> JSONNode? {
-            guard n >= 0, n < count else { return nil }
-            var k = first
-            for _ in 0..<n { k = tape.next(after: k) }
-            return JSONNode(tape: tape, index: k)
+            guard n >= 0 else { return nil }
+            var items = makeIterator()
+            for _ in 0..<n {
+                if items.next() == nil { return nil }
+            }
+            return items.next()
         }
 
-        package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
-
-        package struct Iterator: IteratorProtocol {
-            let tape: JSONTape.View
-            var cursor: Int
-            var left: Int
-
-            package mutating func next() -> JSONNode? {
-                guard left > 0 else { return nil }
-                left -= 1
-                let item = JSONNode(tape: tape, index: cursor)
-                cursor = tape.next(after: cursor)
-                return item
-            }
+        package func makeIterator() -> Each<JSONNode> {
+            Each(children: Children(tape: tape, cursor: first, left: count, pairs: false), make: JSONNode.init(tape:index:))
         }
     }
 
@@ -556,10 +546,9 @@ package struct JSONNode {
 
         /// The value of the member with this key, compared as bytes.
         package func first(_ key: String) -> JSONNode? {
-            var k = first
-            for _ in 0..<count {
+            var keys = Children(tape: tape, cursor: first, left: count, pairs: true)
+            while let k = keys.next() {
                 if tape.string(at: k, is: key) { return JSONNode(tape: tape, index: k + 1) }
-                k = tape.next(after: k + 1)
             }
             return nil
         }
@@ -570,21 +559,34 @@ package struct JSONNode {
         /// The first member, if any.
         package var firstMember: Member? { count > 0 ? Member(tape: tape, keyIndex: first) : nil }
 
-        package func makeIterator() -> Iterator { Iterator(tape: tape, cursor: first, left: count) }
-
-        package struct Iterator: IteratorProtocol {
-            let tape: JSONTape.View
-            var cursor: Int
-            var left: Int
-
-            package mutating func next() -> Member? {
-                guard left > 0 else { return nil }
-                left -= 1
-                let member = Member(tape: tape, keyIndex: cursor)
-                cursor = tape.next(after: cursor + 1)
-                return member
-            }
+        package func makeIterator() -> Each<Member> {
+            Each(children: Children(tape: tape, cursor: first, left: count, pairs: true), make: Member.init(tape:keyIndex:))
         }
+    }
+
+    /// The first node of each of a container's `left` children from
+    /// `cursor`: an item, or a member's key (`pairs`), its value after it.
+    package struct Children: IteratorProtocol {
+        let tape: JSONTape.View
+        var cursor: Int
+        var left: Int
+        let pairs: Bool
+
+        package mutating func next() -> Int? {
+            guard left > 0 else { return nil }
+            left -= 1
+            let child = cursor
+            cursor = tape.next(after: pairs ? cursor + 1 : cursor)
+            return child
+        }
+    }
+
+    /// A container's items or members, each made from its first node.
+    package struct Each<Element>: IteratorProtocol {
+        var children: Children
+        let make: (JSONTape.View, Int) -> Element
+
+        package mutating func next() -> Element? { children.next().map { make(children.tape, $0) } }
     }
 
     /// One member of an object.
