@@ -162,6 +162,8 @@ struct Decoding {
 
         /// The value of `key` (a literal: the keys are the format's own), if the object has it.
         func optional(_ key: StaticString) -> JSONNode? {
+            // Every key the decoder reads is spelled in the object's `ScenarioKeys` list (checked in debug builds).
+            assert(allowed.isEmpty || allowed.index(of: key) != nil, "\(key) is not in the object's ScenarioKeys list")
             guard let n = allowed.index(of: key) else { return members.first(key.description) }
             let index = slots[n]
             return index < 0 ? nil : JSONNode(tape: value.tape, index: Int(index))
