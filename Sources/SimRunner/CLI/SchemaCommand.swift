@@ -118,7 +118,7 @@ enum ScenarioSchema {
     /// each typed by its entry in `typed`. A key left untyped gets the empty
     /// schema and a typed name the decoder does not take is still listed:
     /// SchemaTests refuses both, so the names cannot drift from the decoder.
-    static func object(_ keys: [String], _ typed: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+    static func object<Keys: Collection<String>>(_ keys: Keys, _ typed: [(String, JSONValue)], required: [String] = []) -> JSONValue {
         var properties: [(key: String, value: JSONValue)] = keys.map { key in
             (key: key, value: typed.first { $0.0 == key }?.1 ?? .object([]))
         }

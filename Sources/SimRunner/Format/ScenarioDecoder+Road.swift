@@ -13,37 +13,37 @@ extension Decoding {
     /// literal too close to zero for a normal `Double` (`1e-400`, `1e-320`) is
     /// refused as `underflow`, never read as 0 or with lost precision; one too
     /// large (`1e400`) is infinite, which no range holds.
-    func double(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Double? {
-        guard case .number(let literal) = value.kind, let x = Double(literal) else { return nil }
+    func double(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Double? {
+        guard let literal = value.number, let x = Double(literal) else { return nil }
         if x == 0 || x.isSubnormal {
             let mantissa = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
             if mantissa.contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
-                throw fail(.underflow, path, value)
+                throw fail(.underflow, path(), value)
             }
         }
         return x
     }
 
     /// A number, however large (`1e400` is infinite, which `validate()` finds in no range).
-    func number(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Double {
-        guard let x = try double(value, path) else { throw fail(.wrongType(expected: .number), path, value) }
+    func number(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Double {
+        guard let x = try double(value, path()) else { throw fail(.wrongType(expected: .number), path(), value) }
         return x
     }
 
     func point(_ fields: Fields) throws(ScenarioError) -> GeoPoint {
         let latValue = try required(fields, "lat"), lonValue = try required(fields, "lon")
-        guard case .number = latValue.kind, case .number = lonValue.kind else {
-            if case .number = latValue.kind { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
+        guard latValue.isNumber, lonValue.isNumber else {
+            if latValue.isNumber { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
             throw fail(.wrongType(expected: .number), fields.path("lat"), latValue)
         }
         // A number, however large (`1e400`), is out of range, not "not a number".
         return GeoPoint(latitude: try number(latValue, fields.path("lat")), longitude: try number(lonValue, fields.path("lon")))
     }
 
-    func windows(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [SimInterval] {
+    func windows(_ value: JSONNode, _ path: String) throws(ScenarioError) -> [SimInterval] {
         var out: [SimInterval] = []
         for (i, item) in try array(value, path).enumerated() {
-            out.append(try window(object(item, Decoding.join(path, i), allowed: ScenarioKeys.window)))
+            out.append(try window(object(item, Location(base: path, index: i), allowed: ScenarioKeys.window)))
         }
         return out
     }
@@ -58,7 +58,7 @@ extension Decoding {
         return SimInterval(from, to)
     }
 
-    mutating func road(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Road {
+    mutating func road(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Road {
         let fields = try object(value, path, allowed: ScenarioKeys.road)
         let language = try language(try required(fields, "language"), fields.path("language"))
         let (points, maneuvers) = try route(try required(fields, "route"), fields.path("route"))
@@ -77,19 +77,19 @@ extension Decoding {
     }
 
     /// The route's points and its maneuvers (placed on it by `validate()`).
-    mutating func route(_ value: JSONValue, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+    mutating func route(_ value: JSONNode, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
         let fields = try object(value, path, allowed: ScenarioKeys.route)
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
         var points: [GeoPoint] = []
         for (i, item) in try array(pointsValue, pointsPath).enumerated() {
-            points.append(try point(object(item, Decoding.join(pointsPath, i), allowed: ScenarioKeys.point)))
+            points.append(try point(object(item, Location(base: pointsPath, index: i), allowed: ScenarioKeys.point)))
         }
         var specs: [Scenario.ManeuverSpec] = []
         if let v = fields.optional("maneuvers") {
             let mPath = fields.path("maneuvers")
             for (i, item) in try array(v, mPath).enumerated() {
-                specs.append(try maneuver(try object(item, Decoding.join(mPath, i), allowed: ScenarioKeys.maneuver)))
+                specs.append(try maneuver(try object(item, Location(base: mPath, index: i), allowed: ScenarioKeys.maneuver)))
             }
         }
         return (points, specs)
@@ -102,9 +102,11 @@ extension Decoding {
         // `oneOf` guarantees the raw value exists.
         let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
         /// The value of `key`, refused unless `turn` is one of `kinds`.
-        func only(_ key: String, _ kinds: [Turn]) throws(ScenarioError) -> JSONValue? {
+        func only(_ key: StaticString, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
-            if !kinds.contains(turn) { throw fail(.keyNotForTurn(key, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key), v) }
+            if !kinds.contains(turn) {
+                throw fail(.keyNotForTurn(key.description, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key.description), v)
+            }
             return v
         }
         let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
@@ -123,13 +125,13 @@ extension Decoding {
         return spec
     }
 
-    func drive(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Drive {
+    func drive(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Drive {
         let fields = try object(value, path, allowed: ScenarioKeys.drive)
         let speedsValue = try required(fields, "speeds")
         let speedsPath = fields.path("speeds")
         var steps: [SpeedProfile.Step] = []
         for (i, item) in try array(speedsValue, speedsPath).enumerated() {
-            let s = try object(item, Decoding.join(speedsPath, i), allowed: ScenarioKeys.speed)
+            let s = try object(item, Location(base: speedsPath, index: i), allowed: ScenarioKeys.speed)
             let from = try number(try required(s, "from"), s.path("from"))
             steps.append(SpeedProfile.Step(from: from, speed: try number(try required(s, "kmh"), s.path("kmh")) / 3.6))
         }
@@ -140,7 +142,7 @@ extension Decoding {
         if let v = fields.optional("detours") {
             let dPath = fields.path("detours")
             for (i, item) in try array(v, dPath).enumerated() {
-                let d = try object(item, Decoding.join(dPath, i), allowed: ScenarioKeys.detour)
+                let d = try object(item, Location(base: dPath, index: i), allowed: ScenarioKeys.detour)
                 let offset = try number(try required(d, "offset"), d.path("offset"))
                 drive.detours.append(Scenario.Detour(window: try window(d), offset: offset))
             }
@@ -148,7 +150,7 @@ extension Decoding {
         if let v = fields.optional("stops") {
             let sPath = fields.path("stops")
             for (i, item) in try array(v, sPath).enumerated() {
-                let d = try object(item, Decoding.join(sPath, i), allowed: ScenarioKeys.stop)
+                let d = try object(item, Location(base: sPath, index: i), allowed: ScenarioKeys.stop)
                 let at = try number(try required(d, "at"), d.path("at"))
                 let dwell = try seconds(try required(d, "dwell"), d.path("dwell"), .duration)
                 drive.profile.stops.append(SpeedProfile.Stop(at: at, dwell: dwell))
@@ -157,9 +159,9 @@ extension Decoding {
         return drive
     }
 
-    func fixes(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
-        if members.contains(where: { $0.key == "recorded" }) {
+    func fixes(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Fixes {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), path, value) }
+        if members.has("recorded") {
             let fields = try object(value, path, allowed: ScenarioKeys.recordedFixes)
             return .recorded(try recorded(try required(fields, "recorded"), fields.path("recorded")))
         }
@@ -185,7 +187,7 @@ extension Decoding {
         if let v = fields.optional("late") {
             let lPath = fields.path("late")
             for (i, item) in try array(v, lPath).enumerated() {
-                let l = try object(item, Decoding.join(lPath, i), allowed: ScenarioKeys.late)
+                let l = try object(item, Location(base: lPath, index: i), allowed: ScenarioKeys.late)
                 g.late.append((try window(l), try seconds(try required(l, "delay"), l.path("delay"), .duration)))
             }
         }
@@ -193,7 +195,7 @@ extension Decoding {
         if let v = fields.optional("stretches") {
             let sPath = fields.path("stretches")
             for (i, item) in try array(v, sPath).enumerated() {
-                let st = try object(item, Decoding.join(sPath, i), allowed: ScenarioKeys.fixStretch)
+                let st = try object(item, Location(base: sPath, index: i), allowed: ScenarioKeys.fixStretch)
                 g.stretches.append(FixGenerator.Stretch(
                     from: try number(try required(st, "from"), st.path("from")), to: try number(try required(st, "to"), st.path("to")),
                     accuracy: try number(try required(st, "accuracy"), st.path("accuracy")),
@@ -206,7 +208,7 @@ extension Decoding {
         if let v = fields.optional("jumps") {
             let jPath = fields.path("jumps")
             for (i, item) in try array(v, jPath).enumerated() {
-                let j = try object(item, Decoding.join(jPath, i), allowed: ScenarioKeys.jump)
+                let j = try object(item, Location(base: jPath, index: i), allowed: ScenarioKeys.jump)
                 var jump = FixGenerator.Jump(at: try seconds(try required(j, "at"), j.path("at"), .time), along: 0, across: 0)
                 if let a = j.optional("along") { jump.along = try number(a, j.path("along")) }
                 if let a = j.optional("across") { jump.across = try number(a, j.path("across")) }
@@ -220,10 +222,10 @@ extension Decoding {
         return .generated(g)
     }
 
-    func recorded(_ value: JSONValue, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
+    func recorded(_ value: JSONNode, _ path: String) throws(ScenarioError) -> [Scenario.RecordedFix] {
         var out: [Scenario.RecordedFix] = []
         for (i, item) in try array(value, path).enumerated() {
-            let f = try object(item, Decoding.join(path, i), allowed: ScenarioKeys.recordedFix)
+            let f = try object(item, Location(base: path, index: i), allowed: ScenarioKeys.recordedFix)
             let at = try seconds(try required(f, "at"), f.path("at"), .time)
             var fix = Scenario.RecordedFix(taken: at, arrives: at, point: try point(f))
             if let v = f.optional("arrives") { fix.arrives = try seconds(v, f.path("arrives"), .time) }
@@ -236,7 +238,7 @@ extension Decoding {
         return out
     }
 
-    func link(_ value: JSONValue, _ path: String) throws(ScenarioError) -> LocationLink {
+    func link(_ value: JSONNode, _ path: String) throws(ScenarioError) -> LocationLink {
         let fields = try object(value, path, allowed: ScenarioKeys.link)
         var link = LocationLink()
         if let v = fields.optional("latency") { link.latency = try seconds(v, fields.path("latency"), .duration) }
@@ -245,7 +247,7 @@ extension Decoding {
         return link
     }
 
-    func follow(_ value: JSONValue, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
+    func follow(_ value: JSONNode, _ path: String) throws(ScenarioError) -> RouteFollower.Settings {
         let fields = try object(value, path, allowed: ScenarioKeys.follow)
         var s = RouteFollower.Settings()
         if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try number(v, fields.path("accuracyLimit")) }
@@ -259,11 +261,11 @@ extension Decoding {
         return s
     }
 
-    func guidance(_ value: JSONValue, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
+    func guidance(_ value: JSONNode, _ path: String, into road: inout Scenario.Road) throws(ScenarioError) {
         let fields = try object(value, path, allowed: ScenarioKeys.guidance)
-        func lead(_ key: String, _ base: StageLead) throws(ScenarioError) -> StageLead {
+        func lead(_ key: StaticString, _ base: StageLead) throws(ScenarioError) -> StageLead {
             guard let v = fields.optional(key) else { return base }
-            let l = try object(v, fields.path(key), allowed: ScenarioKeys.lead)
+            let l = try object(v, fields.path(key.description), allowed: ScenarioKeys.lead)
             var out = base
             if let s = l.optional("seconds") { out.seconds = try number(s, l.path("seconds")) }
             if let g = l.optional("growth") { out.growth = try number(g, l.path("growth")) }

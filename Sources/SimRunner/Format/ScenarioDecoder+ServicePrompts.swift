@@ -7,16 +7,16 @@ extension Decoding {
     static let servicePromptCharacters = 1000
 
     /// `road.servicePrompts`, each naming one of the road's maneuvers; empty when absent.
-    func servicePrompts(_ road: JSONValue, _ path: String) throws(ScenarioError) -> [ServicePrompt] {
+    func servicePrompts(_ road: JSONNode, _ path: String) throws(ScenarioError) -> [ServicePrompt] {
         guard let value = road["servicePrompts"] else { return [] }
         let listPath = Decoding.join(path, "servicePrompts")
         var maneuverIDs: [String] = []
-        if let maneuvers = road["route"]?["maneuvers"], case .array(let items) = maneuvers.kind {
-            for item in items { if let id = item["id"], case .string(let s) = id.kind { maneuverIDs.append(s) } }
+        if let items = road["route"]?["maneuvers"]?.items {
+            for item in items { if let id = item["id"]?.string { maneuverIDs.append(id) } }
         }
         var out: [ServicePrompt] = []
         for (i, item) in try array(value, listPath).enumerated() {
-            let p = try object(item, Decoding.join(listPath, i), allowed: ScenarioKeys.servicePrompt)
+            let p = try object(item, Location(base: listPath, index: i), allowed: ScenarioKeys.servicePrompt)
             let idValue = try required(p, "maneuver")
             let id = try nonEmptyString(idValue, p.path("maneuver"))
             if !maneuverIDs.contains(id) {

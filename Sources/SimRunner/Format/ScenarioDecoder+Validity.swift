@@ -6,26 +6,21 @@ import SimRunner
 /// (or of the nearest enclosing one), and the reason worded as a
 /// `ScenarioError.Reason`, with a did-you-mean where one is close.
 extension Decoding {
-    func error(for problem: ScenarioProblem, in root: JSONValue) -> ScenarioError {
+    func error(for problem: ScenarioProblem, in root: JSONNode) -> ScenarioError {
         fail(Decoding.reason(problem.reason), ScenarioProblem.render(problem.path), Decoding.value(at: problem.path, in: root))
     }
 
     /// The value `path` names in `root`, or the nearest enclosing one there is.
-    static func value(at path: [ScenarioProblem.Step], in root: JSONValue) -> JSONValue {
+    static func value(at path: [ScenarioProblem.Step], in root: JSONNode) -> JSONNode {
         var value = root
         for step in path {
-            switch (step, value.kind) {
-            case (.key(let k), .object(let members)):
-                guard let next = members.first(where: { $0.key == k })?.value else { break }
-                value = next
-                continue
-            case (.index(let i), .array(let items)):
-                guard items.indices.contains(i) else { break }
-                value = items[i]
-                continue
-            default: break
+            let next: JSONNode?
+            switch step {
+            case .key(let k): next = value[k]
+            case .index(let i): next = value.items?.item(i)
             }
-            break
+            guard let next else { break }
+            value = next
         }
         return value
     }

@@ -14,38 +14,30 @@ public enum ScenarioDecoder {
     public static let maxDurationSeconds = Int(Scenario.Limits.maxDuration.ms / 1000)
 
     /// Decodes one scenario from the bytes of `file` (named only for errors):
-    /// first its shape and values as JSON, then `Scenario.validate()` (the
-    /// one definition of validity), whose problem is placed in the file by
-    /// its path. A plain talk scenario (no road, no matchers, no escapes in
-    /// its strings) is read straight from the bytes (`DirectReader`) to the
-    /// same value; any other file, or any problem, is read through the JSON tree.
+    /// first its shape and values as JSON, read from the file's `JSONTape`
+    /// (no tree, no copy of a key or a number), then `Scenario.validate()`
+    /// (the one definition of validity), whose problem is placed in the
+    /// file by its path. One path for every scenario, the road's included.
     ///
     /// - Throws: `ScenarioError` (typed), the first problem found.
     /// - Complexity: O(n) in the file's size, plus sorting Dad's utterances.
     public static func decode(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        // A plain talk scenario is read straight from the bytes; anything
-        // else, and any problem, takes the careful path below, which words it.
-        if let scenario = DirectReader.scenario(bytes), scenario.isValid { return scenario }
-        return try decodeThroughTree(bytes, file: file)
-    }
-
-    /// `decode` without the direct reader: the JSON tree, then the scenario
-    /// read from it and validated. Every error comes from here.
-    static func decodeThroughTree(_ bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
-        let root: JSONValue
+        let tape: JSONTape
         do {
-            root = try JSONParser.parse(bytes)
+            tape = try JSONTape(bytes)
         } catch {
             throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
         }
-        var decoding = Decoding(file: file)
-        let scenario = try decoding.scenario(root)
-        do {
-            try scenario.validate()
-        } catch {
-            throw decoding.error(for: error, in: root)
+        return try tape.withRoot { (root) throws(ScenarioError) -> Scenario in
+            var decoding = Decoding(file: file)
+            let scenario = try decoding.scenario(root)
+            do throws(ScenarioProblem) {
+                try scenario.validate()
+            } catch {
+                throw decoding.error(for: error, in: root)
+            }
+            return scenario
         }
-        return scenario
     }
 }
 
@@ -79,13 +71,13 @@ extension ScenarioDecoder {
             if let reply = utterance.reply { stretches(reply.stretches, at: [.key("dad"), .index(i), .key("reply")]) }
         }
         guard !slips.isEmpty else { return [] }
-        let root = try? JSONParser.parse(bytes)
+        let tape = try? JSONTape(bytes)
         let decoding = Decoding(file: file)
         return slips.map { slip in
             let reason = ScenarioError.Reason.looksLikeMilliseconds(seconds: Seconds.literal(milliseconds: slip.ms))
             let rendered = ScenarioProblem.render(slip.path)
-            guard let root else { return ScenarioError(file: file, path: rendered, reason: reason) }
-            return decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root))
+            guard let tape else { return ScenarioError(file: file, path: rendered, reason: reason) }
+            return tape.withRoot { root in decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root)) }
         }
     }
 }
@@ -113,14 +105,9 @@ struct Decoding {
 
     // MARK: Errors and paths
 
-    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONValue) -> ScenarioError {
-        let known = value.line > 0
-        return ScenarioError(file: file, path: path(), line: known ? value.line : nil, column: known ? value.column : nil, reason: reason)
+    func fail(_ reason: ScenarioError.Reason, _ path: @autoclosure () -> String, _ value: JSONNode) -> ScenarioError {
+        ScenarioError(file: file, path: path(), line: value.line, column: value.column, reason: reason)
     }
-
-    /// Whether two keys are equal, telling keys of different lengths apart
-    /// without a full string comparison.
-    static func same(_ a: String, _ b: String) -> Bool { a.utf8.count == b.utf8.count && a == b }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
     static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
@@ -132,72 +119,105 @@ struct Decoding {
     struct Location {
         let base: String
         let index: Int?
+        /// Then a key path inside that item, and an index in what it names:
+        /// `replies[3]`, then `stretches`, `[0]`.
+        var then: String? = nil
+        var inner: Int? = nil
 
-        var path: String { index.map { Decoding.join(base, $0) } ?? base }
+        var path: String {
+            var path = index.map { Decoding.join(base, $0) } ?? base
+            if let then { path = Decoding.join(path, then) }
+            if let inner { path = Decoding.join(path, inner) }
+            return path
+        }
+
+        /// The location of `key` inside this one (which names no key inside
+        /// an item yet, or a key path `then` continues), and of item
+        /// `index` of what it names.
+        func then(_ key: String, _ index: Int? = nil) -> Location {
+            Location(base: base, index: self.index, then: then.map { Decoding.join($0, key) } ?? key, inner: index)
+        }
     }
 
     /// An object whose keys have all been checked against `allowed`.
     struct Fields {
-        let value: JSONValue
-        let members: [(key: String, value: JSONValue)]
+        let value: JSONNode
+        let members: JSONNode.Members
         let location: Location
+        /// The keys checked, and where each one's value is on the tape (-1
+        /// when absent), found in the one pass that checked them; empty
+        /// when not checked, and then `optional` looks through the members.
+        let allowed: KeyList
+        let slots: InlineArray<16, Int32>
 
-        init(value: JSONValue, members: [(key: String, value: JSONValue)], path: String) {
+        init(value: JSONNode, members: JSONNode.Members, path: String) {
             self.init(value: value, members: members, location: Location(base: path, index: nil))
         }
 
-        init(value: JSONValue, members: [(key: String, value: JSONValue)], location: Location) {
-            self.value = value; self.members = members; self.location = location
+        init(value: JSONNode, members: JSONNode.Members, location: Location, allowed: KeyList = [], slots: InlineArray<16, Int32> = .init(repeating: -1)) {
+            self.value = value; self.members = members; self.location = location; self.allowed = allowed; self.slots = slots
         }
 
         var path: String { location.path }
 
-        func optional(_ key: String) -> JSONValue? { members.first { Decoding.same($0.key, key) }?.value }
+        /// The value of `key` (a literal: the keys are the format's own), if the object has it.
+        func optional(_ key: StaticString) -> JSONNode? {
+            // Every key the decoder reads is spelled in the object's `ScenarioKeys` list (checked in debug builds).
+            assert(allowed.isEmpty || allowed.index(of: key) != nil, "\(key) is not in the object's ScenarioKeys list")
+            guard let n = allowed.index(of: key) else { return members.first(key.description) }
+            let index = slots[n]
+            return index < 0 ? nil : JSONNode(tape: value.tape, index: Int(index))
+        }
+
         func path(_ key: String) -> String { Decoding.join(path, key) }
     }
 
-    func object(_ value: JSONValue, _ path: String, allowed: [String]) throws(ScenarioError) -> Fields {
+    func object(_ value: JSONNode, _ path: String, allowed: KeyList) throws(ScenarioError) -> Fields {
         try object(value, Location(base: path, index: nil), allowed: allowed)
     }
 
-    func object(_ value: JSONValue, _ location: Location, allowed: [String]) throws(ScenarioError) -> Fields {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), location.path, value) }
-        for member in members where !allowed.contains(where: { Decoding.same($0, member.key) }) {
-            let hint = suggestion(for: member.key, among: allowed)
-            throw fail(.unknownKey(member.key, suggestion: hint), Decoding.join(location.path, member.key), member.value)
+    func object(_ value: JSONNode, _ location: Location, allowed: KeyList) throws(ScenarioError) -> Fields {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), location.path, value) }
+        var slots = InlineArray<16, Int32>(repeating: -1)
+        for member in members {
+            guard let n = allowed.index(of: member) else {
+                let key = member.key
+                throw fail(.unknownKey(key, suggestion: suggestion(for: key, among: allowed.names)), Decoding.join(location.path, key), member.value)
+            }
+            slots[n] = Int32(truncatingIfNeeded: member.value.index)
         }
-        return Fields(value: value, members: members, location: location)
+        return Fields(value: value, members: members, location: location, allowed: allowed, slots: slots)
     }
 
-    func required(_ fields: Fields, _ key: String) throws(ScenarioError) -> JSONValue {
-        guard let value = fields.optional(key) else { throw fail(.missingField(key), fields.path, fields.value) }
+    func required(_ fields: Fields, _ key: StaticString) throws(ScenarioError) -> JSONNode {
+        guard let value = fields.optional(key) else { throw fail(.missingField(key.description), fields.path, fields.value) }
         return value
     }
 
-    func array(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> [JSONValue] {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .array), path(), value) }
+    func array(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> JSONNode.Items {
+        guard let items = value.items else { throw fail(.wrongType(expected: .array), path(), value) }
         return items
     }
 
-    func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
-        guard case .string(let s) = value.kind else { throw fail(.wrongType(expected: .string), path(), value) }
+    func string(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+        guard let s = value.string else { throw fail(.wrongType(expected: .string), path(), value) }
         return s
     }
 
-    func nonEmptyString(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
+    func nonEmptyString(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
         let s = try string(value, path())
         if s.isEmpty { throw fail(.emptyString, path(), value) }
         return s
     }
 
-    func bool(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
-        guard case .bool(let b) = value.kind else { throw fail(.wrongType(expected: .boolean), path(), value) }
+    func bool(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Bool {
+        guard let b = value.bool else { throw fail(.wrongType(expected: .boolean), path(), value) }
         return b
     }
 
     /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
-    func integer(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
-        guard case .number(let literal) = value.kind,
+    func integer(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
+        guard let literal = value.number,
               !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
         else { throw fail(.wrongType(expected: .integer), path(), value) }
         guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path(), value) }
@@ -207,10 +227,12 @@ struct Decoding {
     enum Span { case time, duration }
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
-    func seconds(_ value: JSONValue, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
-        guard case .number(let literal) = value.kind else { throw fail(.wrongType(expected: .seconds), path(), value) }
+    func seconds(_ value: JSONNode, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
-        switch Seconds.milliseconds(fromLiteral: literal, limitMs: Int64(limit) * 1000) {
+        guard let result = value.withNumber({ Seconds.milliseconds(fromLiteral: $0, limitMs: Int64(limit) * 1000) }) else {
+            throw fail(.wrongType(expected: .seconds), path(), value)
+        }
+        switch result {
         case .success(let ms):
             if positive && ms == 0 { throw fail(.notPositive, path(), value) }
             return SimTime(ms: ms)
@@ -220,7 +242,7 @@ struct Decoding {
         }
     }
 
-    func oneOf(_ value: JSONValue, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+    func oneOf(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
         let s = try string(value, path())
         guard allowed.contains(s) else {
             throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
@@ -228,7 +250,7 @@ struct Decoding {
         return s
     }
 
-    func language(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
+    func language(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
         // `oneOf` guarantees the raw value exists.
         return Language(rawValue: try oneOf(value, path(), Decoding.languages)) ?? .ko
     }
@@ -238,22 +260,21 @@ struct Decoding {
 
     mutating func id(_ fields: Fields) throws(ScenarioError) -> String {
         let value = try required(fields, "id")
-        let path = fields.path("id")
         // Empty and duplicate ids are `Scenario.validate()`'s to refuse.
-        return try string(value, path)
+        return try string(value, fields.path("id"))
     }
 
     // MARK: The scenario
 
-    mutating func scenario(_ root: JSONValue) throws(ScenarioError) -> Scenario {
-        guard case .object(let members) = root.kind else { throw fail(.wrongType(expected: .object), "", root) }
+    mutating func scenario(_ root: JSONNode) throws(ScenarioError) -> Scenario {
+        guard let members = root.members else { throw fail(.wrongType(expected: .object), "", root) }
         // The format version comes first: a newer file may have any shape.
-        guard let version = members.first(where: { $0.key == "drivesim" })?.value else {
+        guard let version = members.first("drivesim") else {
             throw fail(.missingField("drivesim"), "", root)
         }
         // Any number above this format is a newer file, however it is
         // written (`2`, `2.0`, `1e23`); only then must it be an integer.
-        if case .number(let literal) = version.kind, let x = Double(literal), x > Double(Scenario.formatVersion) {
+        if let literal = version.number, let x = Double(literal), x > Double(Scenario.formatVersion) {
             throw fail(.newerFormat(literal), "drivesim", version)
         }
         let n = try integer(version, "drivesim")
@@ -267,8 +288,9 @@ struct Decoding {
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         /// The list under `key`, each item read by `item` with its location.
-        func list<T>(_ key: String, _ item: (JSONValue, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
-            guard let v = fields.optional(key) else { return [] }
+        func list<T>(_ staticKey: StaticString, _ item: (JSONNode, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
+            guard let v = fields.optional(staticKey) else { return [] }
+            let key = staticKey.description
             let items = try array(v, key)
             var out: [T] = []
             out.reserveCapacity(items.count)
@@ -291,7 +313,7 @@ struct Decoding {
         return scenario
     }
 
-    func settings(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.Settings {
+    func settings(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Settings {
         let fields = try object(value, path, allowed: ScenarioKeys.settings)
         var settings = Scenario.Settings()
         if let v = fields.optional("earsTail") { settings.earsTail = try seconds(v, fields.path("earsTail"), .duration) }
@@ -303,7 +325,7 @@ struct Decoding {
         return settings
     }
 
-    mutating func line(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> GuidanceLine {
+    mutating func line(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> GuidanceLine {
         let fields = try object(value, location, allowed: ScenarioKeys.line)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
@@ -318,18 +340,16 @@ struct Decoding {
     }
 
     mutating func stretches(_ fields: Fields) throws(ScenarioError) -> [Scenario.Stretch] {
-        let value = try required(fields, "stretches")
-        let path = fields.path("stretches")
-        let items = try array(value, path)
+        let items = try array(try required(fields, "stretches"), fields.path("stretches"))
         var result: [Scenario.Stretch] = []
         result.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            result.append(try stretch(item, Location(base: path, index: i)))
+            result.append(try stretch(item, fields.location.then("stretches", i)))
         }
         return result
     }
 
-    mutating func stretch(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
+    mutating func stretch(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Stretch {
         let fields = try object(value, location, allowed: ScenarioKeys.stretch)
         let id = try id(fields)
         let duration = try seconds(try required(fields, "duration"), fields.path("duration"), .duration)
@@ -340,14 +360,14 @@ struct Decoding {
         return stretch
     }
 
-    mutating func reply(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
+    mutating func reply(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Reply {
         let fields = try object(value, location, allowed: ScenarioKeys.reply)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         return Scenario.Reply(id: id, at: at, stretches: try stretches(fields))
     }
 
-    mutating func utterance(_ value: JSONValue, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
+    mutating func utterance(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Utterance {
         let fields = try object(value, location, allowed: ScenarioKeys.utterance)
         let id = try id(fields)
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
@@ -355,12 +375,12 @@ struct Decoding {
         let language = try language(try required(fields, "language"), fields.path("language"))
         var utterance = Scenario.Utterance(id: id, at: at, duration: duration, language: language)
         if let v = fields.optional("text") { utterance.text = try string(v, fields.path("text")) }
-        if let v = fields.optional("reply") { utterance.reply = try dadReply(v, fields.path("reply")) }
+        if let v = fields.optional("reply") { utterance.reply = try dadReply(v, fields.location.then("reply")) }
         return utterance
     }
 
-    mutating func dadReply(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Scenario.DadReply {
-        let fields = try object(value, path, allowed: ScenarioKeys.dadReply)
+    mutating func dadReply(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.DadReply {
+        let fields = try object(value, location, allowed: ScenarioKeys.dadReply)
         let id = try id(fields)
         var reply = Scenario.DadReply(id: id, stretches: [])
         if let v = fields.optional("after") { reply.after = try seconds(v, fields.path("after"), .duration) }
@@ -370,8 +390,8 @@ struct Decoding {
 
     // MARK: Expectations
 
-    func expectation(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Matcher {
-        guard case .object(let members) = value.kind else { throw fail(.wrongType(expected: .object), path, value) }
+    func expectation(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Matcher {
+        guard let members = value.members else { throw fail(.wrongType(expected: .object), path, value) }
         let fields = Fields(value: value, members: members, path: path)
         let eventValue = try required(fields, "event")
         let names = EventKind.allCases.map(\.rawValue)
@@ -383,16 +403,17 @@ struct Decoding {
         var expectation = Matcher(event: kind, path: path)
         expectation.line = value.line
         expectation.column = value.column
-        var at: (SimTime, JSONValue)? = nil
+        var at: (SimTime, JSONNode)? = nil
         var between: (SimTime, SimTime)? = nil
         for member in members {
-            let memberPath = fields.path(member.key)
-            switch member.key {
+            let key = member.key
+            let memberPath = fields.path(key)
+            switch key {
             case "event": continue
             case "at": at = (try seconds(member.value, memberPath, .time), member.value)
             case "between": between = try window(member.value, memberPath)
             case "count":
-                if case .object = member.value.kind {
+                if member.value.isObject {
                     expectation.countRange = try bounds(member.value, memberPath)
                     continue
                 }
@@ -404,16 +425,16 @@ struct Decoding {
             case "until": expectation.until = try self.expectation(member.value, memberPath)
             case "within": expectation.within = try seconds(member.value, memberPath, .duration)
             default:
-                if let field = kind.fields.first(where: { $0.rawValue == member.key }) {
-                    if case .object = member.value.kind, field.type != .bool {
+                if let field = kind.fields.first(where: { $0.rawValue == key }) {
+                    if member.value.isObject, field.type != .bool {
                         expectation.tests.append((field: field, test: try fieldTest(member.value, memberPath, field)))
                     } else {
                         expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
                     }
                     continue
                 }
-                let hint = suggestion(for: member.key, among: allowed + ScenarioKeys.matcher)
-                throw fail(.unknownField(member.key, event: event, suggestion: hint), memberPath, member.value)
+                let hint = suggestion(for: key, among: allowed + ScenarioKeys.matcher.names)
+                throw fail(.unknownField(key, event: event, suggestion: hint), memberPath, member.value)
             }
         }
         switch (at, between) {
@@ -428,11 +449,11 @@ struct Decoding {
         return expectation
     }
 
-    func window(_ value: JSONValue, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
-        guard case .array(let items) = value.kind else { throw fail(.wrongType(expected: .window), path, value) }
-        guard items.count == 2 else { throw fail(.windowNotAPair, path, value) }
-        let from = try seconds(items[0], Decoding.join(path, 0), .time)
-        let to = try seconds(items[1], Decoding.join(path, 1), .time)
+    func window(_ value: JSONNode, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
+        guard let items = value.items else { throw fail(.wrongType(expected: .window), path, value) }
+        guard items.count == 2, let first = items.item(0), let second = items.item(1) else { throw fail(.windowNotAPair, path, value) }
+        let from = try seconds(first, Decoding.join(path, 0), .time)
+        let to = try seconds(second, Decoding.join(path, 1), .time)
         if from > to { throw fail(.reversedWindow, path, value) }
         return (from, to)
     }
@@ -441,20 +462,20 @@ struct Decoding {
     /// `{"matches": R}` for a string field, `{"min": a, "max": b}` for an
     /// integer one. The pattern, an empty range and `min > max` are
     /// `Scenario.validate()`'s to refuse.
-    func fieldTest(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldTest {
+    func fieldTest(_ value: JSONNode, _ path: String, _ field: Field) throws(ScenarioError) -> FieldTest {
         switch field.type {
         case .int: return .range(try bounds(value, path))
         case .bool: throw fail(.wrongType(expected: .boolean), path, value)
         case .string:
             let fields = try object(value, path, allowed: ScenarioKeys.textTest)
-            guard fields.members.count == 1, let member = fields.members.first else { throw fail(.oneTextTest, path, value) }
+            guard fields.members.count == 1, let member = fields.members.firstMember else { throw fail(.oneTextTest, path, value) }
             let text = try string(member.value, fields.path(member.key))
             return member.key == "contains" ? .contains(text) : .matches(text)
         }
     }
 
     /// `{"min": a, "max": b}`, integers, either left out.
-    func bounds(_ value: JSONValue, _ path: String) throws(ScenarioError) -> Bounds {
+    func bounds(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Bounds {
         let fields = try object(value, path, allowed: ScenarioKeys.range)
         var bounds = Bounds()
         if let v = fields.optional("min") { bounds.min = try integer(v, fields.path("min")) }
@@ -464,7 +485,7 @@ struct Decoding {
 
     /// Strictly typed: integers for millisecond fields, a boolean for
     /// `urgent`, strings for the rest.
-    func fieldValue(_ value: JSONValue, _ path: String, _ field: Field) throws(ScenarioError) -> FieldValue {
+    func fieldValue(_ value: JSONNode, _ path: String, _ field: Field) throws(ScenarioError) -> FieldValue {
         switch field.type {
         case .int: return .int(try integer(value, path))
         case .bool: return .bool(try bool(value, path))
@@ -478,80 +499,80 @@ struct Decoding {
 /// names of `drivesim schema`, so the two cannot drift apart.
 package enum ScenarioKeys {
     /// The scenario's top level.
-    package static let root = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
+    package static let root: KeyList = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
     /// `settings`.
-    package static let settings = ["earsTail", "waitLimit", "afterCut"]
+    package static let settings: KeyList = ["earsTail", "waitLimit", "afterCut"]
     /// One guidance line, `guidance[]`.
-    package static let line = ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"]
+    package static let line: KeyList = ["id", "at", "duration", "urgent", "text", "language", "maneuver", "expires"]
     /// One stretch of a reply, `replies[].stretches[]` and `dad[].reply.stretches[]`.
-    package static let stretch = ["id", "duration", "ready", "text", "language"]
+    package static let stretch: KeyList = ["id", "duration", "ready", "text", "language"]
     /// One reply, `replies[]`.
-    package static let reply = ["id", "at", "stretches"]
+    package static let reply: KeyList = ["id", "at", "stretches"]
     /// One utterance of Dad's, `dad[]`.
-    package static let utterance = ["id", "at", "duration", "language", "text", "reply"]
+    package static let utterance: KeyList = ["id", "at", "duration", "language", "text", "reply"]
     /// Pippa's answer to an utterance, `dad[].reply`.
-    package static let dadReply = ["id", "after", "stretches"]
+    package static let dadReply: KeyList = ["id", "after", "stretches"]
     /// The keys every matcher takes besides its event kind's fields, `expect[]`.
-    package static let matcher = ["event", "at", "between", "count", "since", "until", "within"]
+    package static let matcher: KeyList = ["event", "at", "between", "count", "since", "until", "within"]
     /// The keys a matcher inside `since` or `until` takes besides its event kind's fields (`drivesim schema`;
     /// the decoder reads it as a matcher and `Scenario.validate()` refuses the rest by name).
-    package static let anchor = ["event", "at", "between"]
+    package static let anchor: KeyList = ["event", "at", "between"]
     /// A string field's test, `expect[].<field>`: exactly one of these.
-    package static let textTest = ["contains", "matches"]
+    package static let textTest: KeyList = ["contains", "matches"]
     /// An integer field's or the count's range, `expect[].<field>` and `expect[].count`.
-    package static let range = ["min", "max"]
+    package static let range: KeyList = ["min", "max"]
     /// A time window, `{ from, to }` (outages, background, segments, gaps).
-    package static let window = ["from", "to"]
+    package static let window: KeyList = ["from", "to"]
     /// `road`.
-    package static let road = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
+    package static let road: KeyList = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
     /// `road.route`.
-    package static let route = ["points", "maneuvers"]
+    package static let route: KeyList = ["points", "maneuvers"]
     /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
-    package static let point = ["lat", "lon"]
+    package static let point: KeyList = ["lat", "lon"]
     /// One maneuver, `road.route.maneuvers[]`.
-    package static let maneuver = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
+    package static let maneuver: KeyList = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
     /// `road.drive`.
-    package static let drive = ["start", "speeds", "accel", "decel", "detours", "stops"]
+    package static let drive: KeyList = ["start", "speeds", "accel", "decel", "detours", "stops"]
     /// One speed step, `road.drive.speeds[]`.
-    package static let speed = ["from", "kmh"]
+    package static let speed: KeyList = ["from", "kmh"]
     /// One detour, `road.drive.detours[]`.
-    package static let detour = ["from", "to", "offset"]
+    package static let detour: KeyList = ["from", "to", "offset"]
     /// One stop, `road.drive.stops[]`.
-    package static let stop = ["at", "dwell"]
+    package static let stop: KeyList = ["at", "dwell"]
     /// Generated fixes, `road.fixes` without `recorded`.
-    package static let generatedFixes = [
+    package static let generatedFixes: KeyList = [
         "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
         "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
     ]
     /// Recorded fixes, `road.fixes` with `recorded`.
-    package static let recordedFixes = ["recorded"]
+    package static let recordedFixes: KeyList = ["recorded"]
     /// One late window of generated fixes, `road.fixes.late[]`.
-    package static let late = ["from", "to", "delay"]
+    package static let late: KeyList = ["from", "to", "delay"]
     /// One stretch of other accuracy, `road.fixes.stretches[]`.
-    package static let fixStretch = ["from", "to", "accuracy", "noise"]
+    package static let fixStretch: KeyList = ["from", "to", "accuracy", "noise"]
     /// One jump, `road.fixes.jumps[]`.
-    package static let jump = ["at", "along", "across"]
+    package static let jump: KeyList = ["at", "along", "across"]
     /// One recorded fix, `road.fixes.recorded[]`.
-    package static let recordedFix = ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"]
+    package static let recordedFix: KeyList = ["at", "arrives", "lat", "lon", "accuracy", "speed", "course", "true"]
     /// `road.link`.
-    package static let link = ["latency", "freshness", "outages"]
+    package static let link: KeyList = ["latency", "freshness", "outages"]
     /// `road.app`.
-    package static let app = ["background", "segments"]
+    package static let app: KeyList = ["background", "segments"]
     /// `road.follow`.
-    package static let follow = [
+    package static let follow: KeyList = [
         "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel", "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
-    package static let guidance = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
+    package static let guidance: KeyList = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
     /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
-    package static let lead = ["seconds", "growth", "minimum"]
+    package static let lead: KeyList = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.
-    package static let rates = ["en", "ko"]
+    package static let rates: KeyList = ["en", "ko"]
     /// One service prompt, `road.servicePrompts[]`.
-    package static let servicePrompt = ["maneuver", "before", "text"]
+    package static let servicePrompt: KeyList = ["maneuver", "before", "text"]
 
     /// Every list above by name, for tests that hold the schema to the decoder.
-    package static let all: [(name: String, keys: [String])] = [
+    package static let all: [(name: String, keys: KeyList)] = [
         ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
         ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
@@ -559,4 +580,53 @@ package enum ScenarioKeys {
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
         ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt),
     ]
+}
+
+/// One object's keys (a list of `ScenarioKeys`), each also packed as its
+/// length and its UTF-8 in two words, so that a key on the tape is found
+/// among them with a few integer comparisons.
+package struct KeyList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    /// The most keys one object takes (the size of `Decoding.Fields.slots`).
+    package static let most = 16
+    /// The keys, in the format's order.
+    package let names: [String]
+    let packed: [JSONTape.PackedKey]
+
+    package init(_ names: [String]) {
+        precondition(names.count <= KeyList.most, "an object of the format takes at most \(KeyList.most) keys")
+        self.names = names
+        packed = names.map(JSONTape.PackedKey.init)
+    }
+
+    package init(arrayLiteral names: String...) { self.init(names) }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { names.count }
+    package subscript(position: Int) -> String { names[position] }
+
+    /// Where `key` is in the list.
+    @inline(__always) func index(of key: StaticString) -> Int? {
+        let code = JSONTape.PackedKey(key)
+        if code.count > JSONTape.PackedKey.width { return names.firstIndex(of: key.description) }
+        return index(of: code)
+    }
+
+    /// Where the key of `member` is in the list.
+    @inline(__always) func index(of member: JSONNode.Member) -> Int? {
+        guard let code = member.packedKey else { return names.firstIndex { member.keyIs($0) } }
+        return index(of: code)
+    }
+
+    /// Where the key packed as `code` (at most `PackedKey.width` bytes) is in the list.
+    @inline(__always) private func index(of code: JSONTape.PackedKey) -> Int? {
+        var n = 0
+        for candidate in packed {
+            if candidate == code { return n }
+            n += 1
+        }
+        return nil
+    }
+
+    /// Both lists' keys.
+    package static func + (a: KeyList, b: KeyList) -> KeyList { KeyList(a.names + b.names) }
 }
