@@ -96,6 +96,8 @@ public struct Announcer: Sendable {
     var reachedLines: [Int: (at: SimTime, expires: SimTime)] = [:]
     /// Per maneuver, whether its "now" line was tried again (once at most).
     public private(set) var retried: [Bool] = []
+    /// The compass bearing the route sets off in (`GuidanceRoute.heading`), for the departure line.
+    public var heading: Double? = nil
 
     /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
     public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
@@ -349,6 +351,30 @@ public struct Announcer: Sendable {
         return GuidanceLine(
             id: RoadPlan.continueLineID(maneuver: maneuvers[n].id), at: t, duration: length, urgent: false, text: words,
             language: settings.language, maneuver: maneuvers[n].id, expires: fault == .expiryIgnored ? nil : expires)
+    }
+
+    /// The departure line when the drive starts with the car at `state`
+    /// at `t`, before the first maneuver: "Head north." / "북쪽 방향으로
+    /// 출발하세요.", or, when the first maneuver is `continueBeyond` or more
+    /// ahead, "Head north for 5 kilometers." / "북쪽 방향으로 출발해
+    /// 5킬로미터 직진하세요." (rounded down, as every spoken distance). It
+    /// belongs to the first maneuver (`<first>.depart`), and like a
+    /// "continue" line expires within `continueWindow`, before that
+    /// maneuver's far stage comes due: a drive whose first maneuver is
+    /// already due hears that instead. Nil without a heading, or with the
+    /// first maneuver passed.
+    public mutating func departureLine(_ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        guard let heading, let first = maneuvers.first, first.distance > state.progress(at: t) else { return nil }
+        let left = first.distance - state.progress(at: t)
+        let units = settings.spokenUnits
+        let spoken = left >= Announcer.continueBeyond ? SpokenDistance.roundDown(left, units) : nil
+        let words = Phrasebook.departure(
+            heading: heading, for: spoken.map { SpokenDistance.written($0, settings.language, units) }, settings.language)
+        let expires = min(t + Announcer.continueWindow, dueTime(.far, 0, state, from: t) ?? t + Announcer.continueWindow)
+        guard expires > t else { return nil }
+        return GuidanceLine(
+            id: RoadPlan.departureLineID(maneuver: first.id), at: t, duration: duration(words), urgent: false, text: words,
+            language: settings.language, maneuver: first.id, expires: fault == .expiryIgnored ? nil : expires)
     }
 
     /// The urgent line when the car leaves the route; superseded by the next reroute line.

@@ -35,6 +35,12 @@ public protocol Guidance: Sendable {
     /// at `t`, the car at `state` (drivesim's: "Continue for 5 kilometers."
     /// when the next maneuver is far); nil says nothing.
     mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine?
+    /// The line to say as the drive starts: asked once, at the start of the
+    /// first span the guidance speaks in (the first trusted fix on the route
+    /// inside a guidance segment), the car at `state` (drivesim's: "Head
+    /// north." or "Head north for 5 kilometers." before the first maneuver);
+    /// nil says nothing.
+    mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine?
     /// Why maneuver `m`, passed without a "now" line of its own, got none, as
     /// far as the guidance knows (`then`: announced in the one before's; `late`:
     /// its "now" line could no longer be heard in time). nil: it does not say,
@@ -48,6 +54,8 @@ extension Guidance {
     public mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {}
     /// Nothing is said on passing a maneuver but its own stages.
     public mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
+    /// Nothing is said at departure.
+    public mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:
@@ -63,16 +71,23 @@ public struct GuidanceRoute: Sendable, Equatable {
     public var settings: GuidanceSettings
     /// Dad's guidance segments (`app.segments`), nil when the whole drive is one.
     public var segments: [SimInterval]?
+    /// The compass bearing the route sets off in, degrees clockwise from
+    /// north (0..<360), over its first `RoadPlan.headingMeters`; nil when not known.
+    public var heading: Double?
 
     /// A route for a guidance.
-    public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil) {
+    public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {
         self.maneuvers = maneuvers; self.length = length; self.settings = settings; self.segments = segments
+        self.heading = heading
     }
 }
 
 extension Announcer: Guidance {
     /// drivesim's own guidance for `route`.
-    public init(_ route: GuidanceRoute) { self.init(settings: route.settings, maneuvers: route.maneuvers) }
+    public init(_ route: GuidanceRoute) {
+        self.init(settings: route.settings, maneuvers: route.maneuvers)
+        heading = route.heading
+    }
 
     /// `offRouteLine(at:)`, or `recalculatedLine(at:)` when back.
     public mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? {
@@ -88,6 +103,11 @@ extension Announcer: Guidance {
     /// "Continue for 5 kilometers." when the next maneuver is far (`continueLine`).
     public mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
         continueLine(after: m, state, at: t)
+    }
+
+    /// "Head north." or "Head north for 5 kilometers." (`departureLine`).
+    public mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        departureLine(state, at: t)
     }
 
     /// `then` when the maneuver before's "now" line announced it, else `late`.

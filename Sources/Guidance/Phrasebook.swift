@@ -32,17 +32,37 @@ public enum Phrasebook {
         }
     }
 
-    /// The object particle after `text`: 을 where 으로 would follow it (a
-    /// final consonant), 를 where 로 would, 을(를) where either could.
+    /// The departure line: "Head north." / "북쪽 방향으로 출발하세요.", or
+    /// with the distance to the first maneuver (written, `SpokenDistance.written`)
+    /// "Head north for 5 kilometers." / "북쪽 방향으로 출발해 5킬로미터
+    /// 직진하세요." `heading` is degrees clockwise from north, said as the
+    /// nearest of the eight compass points.
+    public static func departure(heading: Double, for distance: String?, _ language: Language) -> String {
+        let point = compassPoint(heading)
+        switch language {
+        case .en: return "Head \(englishCompass[point])" + (distance.map { " for \($0)" } ?? "") + "."
+        case .ko: return "\(koreanCompass[point]) 방향으로 " + (distance.map { "출발해 \($0) 직진하세요." } ?? "출발하세요.")
+        }
+    }
+
+    static let englishCompass = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
+    static let koreanCompass = ["북쪽", "북동쪽", "동쪽", "남동쪽", "남쪽", "남서쪽", "서쪽", "북서쪽"]
+
+    /// The nearest of the eight compass points to `heading` (0 north, 2 east, …), halves going clockwise.
+    static func compassPoint(_ heading: Double) -> Int {
+        guard heading.isFinite else { return 0 }
+        let h = heading.truncatingRemainder(dividingBy: 360)
+        return Int(((h < 0 ? h + 360 : h) / 45 + 0.5).rounded(.down)) % 8
+    }
+
+    /// The object particle after `text`: 을 after a final consonant,
+    /// ㄹ included (서울을, Central을: 센트럴을), 를 after a vowel (강남대로를,
+    /// Street를), 을(를) where the reading is not written (`finalSound`).
     static func eulReul(after text: String) -> String {
-        switch roParticle(after: text) {
-        case "으로": return "을"
-        case "로":
-            // 로 also follows ㄹ, which takes 을 (서울을).
-            if let last = text.unicodeScalars.last(where: { (0xAC00...0xD7A3).contains($0.value) }), text.unicodeScalars.last == last,
-               (last.value - 0xAC00) % 28 == 8 { return "을" }
-            return "를"
-        default: return "을(를)"
+        switch finalSound(of: text) {
+        case .vowel: return "를"
+        case .rieul, .consonant: return "을"
+        case .unknown: return "을(를)"
         }
     }
 
@@ -309,50 +329,95 @@ public enum Phrasebook {
     /// last letter or digit is read.
     package static func withRo(_ text: String) -> String { text + roParticle(after: text) }
 
-    /// 로 after a vowel or ㄹ, 으로 after any other final consonant, judged on
-    /// the last Hangul syllable, digit or Latin letter of `text` (trailing
-    /// punctuation is skipped):
-    /// - a Hangul syllable by its final consonant (jongseong): none or ㄹ
-    ///   gives 로 (강남대로로, 서울로), any other 으로 (한강진으로, 을지로입구역으로);
-    /// - a digit as it is read in Sino-Korean: 0 (영, 십, 백, 천, 만), 3 (삼) and
-    ///   6 (육) end in a consonant and take 으로; 1 (일), 7 (칠) and 8 (팔) end in ㄹ,
-    ///   2, 4, 5 and 9 in a vowel, and take 로;
-    /// - a Latin word in capitals (an acronym, read letter by letter) by the
-    ///   last letter's Korean name: M (엠) and N (엔) take 으로, every other letter
-    ///   ends in a vowel or ㄹ (엘, 알) and takes 로 (IC로);
-    /// - any other Latin word as Korean writes loanwords: a final m, n or ng
-    ///   is a consonant (Station → 스테이션으로), anything else is followed by a
-    ///   vowel or is ㄹ (Street → 스트리트로, Seoul → 서울로).
-    /// A name ending in any other letter (仙台塩釜線, Москва: how it is read
-    /// is not written) takes both, (으)로, as Korean writes an unknown
-    /// ending; one without a letter or digit at all takes 로.
+    /// 로 after a vowel or ㄹ, 으로 after any other final consonant, (으)로
+    /// where the reading is not written (`finalSound`).
     package static func roParticle(after text: String) -> String {
+        switch finalSound(of: text) {
+        case .vowel, .rieul: return "로"
+        case .consonant: return "으로"
+        case .unknown: return "(으)로"
+        }
+    }
+
+    /// How a name's last syllable ends when a Korean reader says it, which
+    /// picks every particle: 로/으로, 을/를.
+    package enum FinalSound: Equatable, Sendable {
+        /// No final consonant: 로, 를 (강남대로, Street: 스트리트).
+        case vowel
+        /// ㄹ: 로, but 을 (서울, Central: 센트럴, Exit 1: 일).
+        case rieul
+        /// Any other final consonant: 으로, 을 (한강진, Station: 스테이션, 3: 삼).
+        case consonant
+        /// Not written in Hangul, digits or Latin letters (仙台塩釜線, Москва): both forms, (으)로, 을(를).
+        case unknown
+    }
+
+    /// The final sound of `text`, judged on its last Hangul syllable, digit
+    /// or Latin letter (trailing punctuation and spaces are skipped):
+    /// - a Hangul syllable by its final consonant (jongseong): none is a
+    ///   vowel, ㄹ is ㄹ (서울), any other a consonant (한강진);
+    /// - a digit as it is read in Sino-Korean: 1 (일), 7 (칠) and 8 (팔) end
+    ///   in ㄹ; 0 (영, 십, 백, 천, 만), 3 (삼) and 6 (육) in another consonant;
+    ///   2, 4, 5 and 9 in a vowel;
+    /// - a Latin word in capitals (an acronym, read letter by letter) by the
+    ///   last letter's Korean name: L (엘) and R (알) end in ㄹ, M (엠) and N
+    ///   (엔) in another consonant, every other letter in a vowel (IC: 아이씨);
+    /// - any other Latin word as Korean writes loanwords and reads
+    ///   romanized Korean: a final l, or le, is ㄹ (Central: 센트럴, Seoul:
+    ///   서울, Castle: 캐슬); a final m, n or ng is a consonant (Station:
+    ///   스테이션, Daechi-dong: 동); a final p, t, k or ck after one short vowel
+    ///   letter is a consonant written as a final (Market: 마켓, Rock: 록),
+    ///   as it is after romanized Korean's ae, eo, eu, oe (Pyeongtaek:
+    ///   평택, Yeok: 역); anything else is followed by a vowel (Street:
+    ///   스트리트, Park: 파크, Airport: 에어포트).
+    /// A name without a letter or digit at all ends in a vowel.
+    package static func finalSound(of text: String) -> FinalSound {
         let scalars = Array(text.unicodeScalars)
         func isLatin(_ s: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(s.value) || (0x61...0x7A).contains(s.value) }
         func isDigit(_ s: Unicode.Scalar) -> Bool { (0x30...0x39).contains(s.value) }
         func isSyllable(_ s: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(s.value) }
-        guard let i = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return "로" }
+        guard let i = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return .vowel }
         let last = scalars[i]
-        guard isSyllable(last) || isDigit(last) || isLatin(last) else { return "(으)로" }
-        let closed: Bool
         if isSyllable(last) {
-            let final = (last.value - 0xAC00) % 28
-            closed = final != 0 && final != 8  // 8 is ㄹ
-        } else if isDigit(last) {
-            closed = [0, 3, 6].contains(last.value - 0x30)
-        } else {
-            var start = i
-            while start > 0, isLatin(scalars[start - 1]) { start -= 1 }
-            let word = scalars[start...i]
-            if word.allSatisfy({ (0x41...0x5A).contains($0.value) }) {
-                closed = last == "M" || last == "N"
-            } else {
-                let lower = Character(last).lowercased()
-                closed = lower == "m" || lower == "n"
-                    || (lower == "g" && i > start && Character(scalars[i - 1]).lowercased() == "n")
+            switch (last.value - 0xAC00) % 28 {
+            case 0: return .vowel
+            case 8: return .rieul
+            default: return .consonant
             }
         }
-        return closed ? "으로" : "로"
+        if isDigit(last) {
+            switch last.value - 0x30 {
+            case 1, 7, 8: return .rieul
+            case 0, 3, 6: return .consonant
+            default: return .vowel
+            }
+        }
+        guard isLatin(last) else { return .unknown }
+        var start = i
+        while start > 0, isLatin(scalars[start - 1]) { start -= 1 }
+        let word = scalars[start...i]
+        if word.allSatisfy({ (0x41...0x5A).contains($0.value) }) {
+            switch last {
+            case "L", "R": return .rieul
+            case "M", "N": return .consonant
+            default: return .vowel
+            }
+        }
+        let letters = word.map { Character($0).lowercased() }.joined()
+        let vowels = Set("aeiou")
+        if letters.hasSuffix("l") || letters.hasSuffix("le") { return .rieul }
+        if letters.hasSuffix("m") || letters.hasSuffix("n") || letters.hasSuffix("ng") { return .consonant }
+        // A stop after a short vowel is written as a final (마켓, 록); after a long
+        // vowel, a diphthong or another consonant it takes ㅡ (스트리트, 파크).
+        var body = Array(letters)
+        guard let stop = body.last, "ptk".contains(stop) else { return .vowel }
+        body.removeLast()
+        if stop == "k", body.last == "c" { body.removeLast() }
+        let tail = String(body.reversed().prefix { vowels.contains($0) }.reversed())
+        let before = body.dropLast(tail.count).last
+        if tail.count == 1, before.map({ !vowels.contains($0) }) ?? false { return .consonant }
+        if ["ae", "eo", "eu", "oe"].contains(tail) { return .consonant }
+        return .vowel
     }
 
     /// A verb stem ending in an open syllable ("우회전하", "나가") in its

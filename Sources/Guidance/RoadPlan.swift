@@ -1,6 +1,12 @@
 import Road
 import SimClock
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The road planned as one pure pass before the talk runs (the road never
 /// depends on the talk): the drive, its fixes in arrival order, the follower,
 /// the location link and the guidance produce the road's typed events and
@@ -108,6 +114,8 @@ struct RoadPlanner<G: Guidance> {
     /// Completions at an instant come before arrivals: (rank, sequence) order within a millisecond.
     var ranks: [UInt8] = []
     var upcoming = -1
+    /// Whether the guidance was asked for its departure line (`Guidance.lineDeparting`).
+    var departureAsked = false
     /// The first maneuver beyond the follower's progress (progress never goes back).
     var ahead = 0
 
@@ -140,7 +148,10 @@ struct RoadPlanner<G: Guidance> {
         link = road.link
         var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
-        guidance = make(GuidanceRoute(maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments), announcer)
+        let heading = RoadPlan.heading(of: route)
+        announcer.heading = heading
+        guidance = make(GuidanceRoute(
+            maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading), announcer)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         trueTrack = road.trueTrack(on: route)
@@ -270,6 +281,11 @@ struct RoadPlanner<G: Guidance> {
         if end < until { silences.append((max(cursor, end), until, .noFix)) }
         guard cursor < end else { return }
         guidance.segmentEnd = segmentEnd(at: cursor)
+        // "Head north." as the drive starts: asked once, in the first span spoken in.
+        if !departureAsked {
+            departureAsked = true
+            if let line = guidance.lineDeparting(state, at: cursor) { addLine(line) }
+        }
         announcements.removeAll(keepingCapacity: true)
         guidance.announce(state, from: cursor, until: end, into: &announcements)
         for announcement in announcements {
@@ -546,6 +562,24 @@ extension RoadPlan {
     /// Known from the route alone, so a scenario's ids and matchers are
     /// checked against it before anything runs.
     public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+
+    /// The id of the departure line, which belongs to the first maneuver `maneuver` (`Announcer.departureLine`).
+    public static func departureLineID(maneuver: String) -> String { "\(maneuver).depart" }
+
+    /// How far along the route its heading at departure is measured, meters (`GuidanceRoute.heading`).
+    public static let headingMeters = 30.0
+
+    /// The compass bearing `route` sets off in, degrees (0..<360), from its
+    /// start to `headingMeters` along it (the whole route when
+    /// shorter); nil for a route of no length.
+    package static func heading(of route: Route) -> Double? {
+        let a = route.location(at: 0).point, b = route.location(at: min(RoadPlan.headingMeters, route.length)).point
+        let d = b - a
+        guard d.length > 0 else { return nil }
+        // The plane is centred on the route's first point, north up: exact there.
+        let degrees = atan2(d.x, d.y) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
 
     /// The id of the "continue" line before maneuver `maneuver` (`Announcer.continueLine`).
     public static func continueLineID(maneuver: String) -> String { "\(maneuver).continue" }

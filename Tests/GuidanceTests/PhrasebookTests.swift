@@ -215,6 +215,49 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.roParticle(after: name) == particle)
     }
 
+    /// The final sound a Korean reader gives a name's last letter or digit
+    /// picks 을/를 as it picks 로/으로: ㄹ takes 로 but 을 (Central: 센트럴을,
+    /// 센트럴로), a vowel 를 and 로, another consonant 을 and 으로.
+    @Test(arguments: [
+        ("Central", "을", "로"), ("Seoul", "을", "로"), ("Tunnel", "을", "로"), ("Castle", "을", "로"), ("Jamsil", "을", "로"),
+        ("Exit L", "을", "로"), ("Route R", "을", "로"), ("US 1", "을", "로"), ("A 7", "을", "로"), ("E 8", "을", "로"),
+        ("Main Street", "를", "로"), ("Gimpo Airport", "를", "로"), ("Olympic Park", "를", "로"), ("IC", "를", "로"),
+        ("A 2", "를", "로"), ("I-75", "를", "로"), ("Gangnam-daero", "를", "로"), ("Jamsil Bridge", "를", "로"),
+        ("Seoul Station", "을", "으로"), ("Daechi-dong", "을", "으로"), ("Exit M", "을", "으로"), ("A 10", "을", "으로"),
+        ("A 3", "을", "으로"), ("Namdaemun Market", "을", "으로"), ("Pyeongtaek", "을", "으로"), ("Daehak", "을", "으로"),
+        ("Rock", "을", "으로"),
+        ("서울", "을", "로"), ("강남대로", "를", "로"), ("한강진", "을", "으로"), ("Central)", "을", "로"),
+        ("仙台塩釜線", "을(를)", "(으)로"), ("Москва", "을(를)", "(으)로"),
+    ])
+    func objectAndDirectionParticlesFollowTheReadingOfLatinNamesAndNumbers(_ name: String, _ object: String, _ direction: String) {
+        #expect(Phrasebook.eulReul(after: name) == object, "\(name)")
+        #expect(Phrasebook.roParticle(after: name) == direction, "\(name)")
+    }
+
+    @Test func aLatinNameEndingInLTakesTheParticlesOfRieulInEveryLine() {
+        #expect(Phrasebook.continueLine("5킬로미터", on: "Central", .ko) == "Central을 따라 5킬로미터 직진하세요.")
+        let right = Maneuver(id: "m", turn: .right, street: "Central")
+        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .ko) == "지금 Central로 우회전하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "Seoul Station", .ko) == "Seoul Station을 따라 2킬로미터 직진하세요.")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "Main Street", .ko) == "Main Street를 따라 2킬로미터 직진하세요.")
+    }
+
+    @Test func theDepartureLineNamesTheNearestCompassPointAndTheDistanceWhenFar() {
+        #expect(Phrasebook.departure(heading: 0, for: nil, .en) == "Head north.")
+        #expect(Phrasebook.departure(heading: 359, for: nil, .en) == "Head north.")
+        #expect(Phrasebook.departure(heading: 22.4, for: nil, .en) == "Head north.")
+        #expect(Phrasebook.departure(heading: 22.5, for: nil, .en) == "Head northeast.")
+        #expect(Phrasebook.departure(heading: 92, for: "5 kilometers", .en) == "Head east for 5 kilometers.")
+        #expect(Phrasebook.departure(heading: 200, for: "2 miles", .en) == "Head south for 2 miles.")
+        #expect(Phrasebook.departure(heading: -45, for: nil, .en) == "Head northwest.")
+        #expect(Phrasebook.departure(heading: 270, for: nil, .ko) == "서쪽 방향으로 출발하세요.")
+        #expect(Phrasebook.departure(heading: 135, for: "5킬로미터", .ko) == "남동쪽 방향으로 출발해 5킬로미터 직진하세요.")
+        for h in stride(from: 0.0, to: 360, by: 7.5) {
+            #expect(isEnglishSentence(Phrasebook.departure(heading: h, for: nil, .en)))
+            #expect(isPoliteKorean(Phrasebook.departure(heading: h, for: "3킬로미터", .ko)))
+        }
+    }
+
     @Test func everyKindStageAndLanguageIsAFullSentence() {
         var count = 0
         for variant in Examples.variants {
@@ -333,6 +376,9 @@ func isEnglishSentence(_ line: String) -> Bool {
             }
             out += "| \(label) | \(line(.en)) | \(line(.ko)) |\n"
         }
+        out += "| departure, heading 0° | \(Phrasebook.departure(heading: 0, for: nil, .en)) | \(Phrasebook.departure(heading: 0, for: nil, .ko)) |\n"
+        func far(_ l: Language) -> String { Phrasebook.departure(heading: 90, for: SpokenDistance.written(5000, l), l) }
+        out += "| departure, heading 90°, first maneuver 2 km or more ahead | \(far(.en)) | \(far(.ko)) |\n"
         return out
     }
 }

@@ -104,9 +104,9 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
         // Asked with steps=false: the legs are there, their steps empty.
         let noSteps = #"{"code":"Ok","routes":[{"distance":1200,"duration":90,"geometry":"_p~iF~ps|U_ulLnnqC","legs":[{"steps":[],"distance":1200,"duration":90}]}]}"#
         #expect(problem(noSteps) == ImportProblem(.noSteps, at: "routes[0].legs[0].steps"))
-        // Another service's own format is named, with the request that gives one read.
-        #expect(problem(#"{"trip":{"legs":[]},"id":"x"}"#) == ImportProblem(.otherServiceFormat("valhalla"), at: "trip"))
-        #expect(problem(#"{"paths":[],"info":{}}"#) == ImportProblem(.otherServiceFormat("graphhopper"), at: "paths"))
+        // Valhalla's and GraphHopper's own formats, read: empty ones are refused where they are empty.
+        #expect(problem(#"{"trip":{"legs":[]},"id":"x"}"#) == ImportProblem(.noSteps, at: "trip.legs"))
+        #expect(problem(#"{"paths":[],"info":{}}"#) == ImportProblem(.noRoutes, at: "paths"))
     }
 
     @Test("A drive beyond 24 hours at the response's speeds is refused with how long it would last")

@@ -18,7 +18,8 @@ import Testing
     @Test func theSummaryCountsRulesRoadStagesAndDrops() throws {
         let detour = TimelineSummary(try Self.timeline("road/dense-detour-3min"))
         #expect(detour.lines == [
-            "rules: ears-closed 7",
+            // The departure line ("Head east for 3 kilometers.") closes the ears once more.
+            "rules: ears-closed 8",
             "road: off-route 1 · back-on-route 1 · stage-late 1",
             "stages: far 1 spoken, 1 skipped · near 2 spoken · now 2 spoken",
         ])

@@ -9,7 +9,7 @@ import SimRunner
 /// (or a GeoJSON line) as a scenario that `drivesim run` drives.
 enum ImportRouteCommand: Command {
     static let name = "import-route"
-    static let abstract = "Turn an OSRM, Valhalla or Mapbox route response, or a GeoJSON line, into a scenario."
+    static let abstract = "Turn an OSRM, Valhalla, GraphHopper or Mapbox route response, or a GeoJSON line, into a scenario."
     static let usage =
         "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
     static let options: [String] = ["--language", "--route", "--precision", "--kmh", "--units", "--out"]
@@ -22,11 +22,13 @@ enum ImportRouteCommand: Command {
 
         ARGUMENTS:
           <file>                  A route response in the OSRM format (OSRM, Valhalla's osrm
-                                  output, Mapbox Directions), or a GeoJSON LineString or Feature.
+                                  output, Mapbox Directions), a Valhalla trip, a GraphHopper
+                                  path, or a GeoJSON LineString or Feature (told by its keys).
 
         OPTIONS:
           --language <ko|en>      The road's language (required: never guessed from the response).
-          --route <n>             The route to take, counted from 0 (default 0).
+          --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
+                                  alternates from 1).
           --precision <5|6>       The polyline's precision (default: detected).
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
           --units <metric|imperial>

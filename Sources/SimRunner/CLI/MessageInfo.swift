@@ -36,16 +36,16 @@ extension ImportProblem.Reason {
         switch self {
         case .notJSON(let line, let column): return "not JSON (line \(line), column \(column))"
         case .notARouteResponse:
-            return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox) and not a GeoJSON LineString or Feature"
+            return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox), \"trip\" (Valhalla), \"paths\" (GraphHopper), and not a GeoJSON LineString or Feature"
         case .serviceError(let code, let message):
             return "the routing service answered with an error, code \"\(code)\"\(message.map { ": \($0)" } ?? "")"
-        case .otherServiceFormat(let service):
-            return service == "valhalla"
-                ? "a Valhalla trip (\"trip\"), not read: ask Valhalla for its OSRM output (\"format\": \"osrm\"), which drivesim reads"
-                : "a GraphHopper response (\"paths\"), not read: ask GraphHopper's navigation endpoint (/navigate), whose Mapbox-shaped answer drivesim reads"
         case .noRoutes: return "the response has no routes"
         case .noSteps:
-            return "the leg has no steps, so no maneuver to announce: ask the service for them (OSRM and Mapbox: steps=true)"
+            return "the leg has no steps, so no maneuver to announce: ask the service for them (OSRM and Mapbox: steps=true; "
+                + "Valhalla: a directions_type other than none; GraphHopper: instructions=true)"
+        case .unknownUnits(let units): return "units \"\(units)\" are neither kilometers nor miles"
+        case .shapeIndexOutOfRange(let index, let count):
+            return "point \(index) is beyond the line's \(count) points (0...\(max(0, count - 1)))"
         case .routeOutOfRange(let index, let count):
             return "there is no route \(index): the response has \(count) (use --route 0\(count > 1 ? "...\(count - 1)" : ""))"
         case .missingField(let key): return "missing \"\(key)\""

@@ -131,15 +131,17 @@ extension Scenario {
     /// the route alone: `<maneuver>.<stage>` for each maneuver and stage,
     /// with the maneuver it belongs to, and `<maneuver>.now-again` for an
     /// arrival or a waypoint (`RoadPlan.retryLineID`), `<maneuver>.continue`
-    /// (`RoadPlan.continueLineID`). Reroute lines (`reroute<n>.off`,
+    /// (`RoadPlan.continueLineID`), and `<first maneuver>.depart`
+    /// (`RoadPlan.departureLineID`). Reroute lines (`reroute<n>.off`,
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
     public var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
+        let departure = road.maneuvers.first.map { [(id: RoadPlan.departureLineID(maneuver: $0.id), maneuver: $0.id)] } ?? []
         return road.maneuvers.flatMap { m in
             Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) }
                 + (m.turn.saidOnReaching ? [(id: RoadPlan.retryLineID(maneuver: m.id), maneuver: m.id)] : [])
                 + [(id: RoadPlan.continueLineID(maneuver: m.id), maneuver: m.id)]
-        }
+        } + departure
     }
 
     /// Whether `id` has the shape of a fix's id in the timeline: `f<n>`, n ≥ 0, no leading zeros.

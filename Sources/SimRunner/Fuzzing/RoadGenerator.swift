@@ -72,31 +72,66 @@ struct RoadGenerator {
         var eastward = true
         var directions: [Vector] = []
         let legs = count + (arrives ? 0 : 1)
-        for i in 0..<legs {
-            let leg = Double(random.int(in: 150...(i == 0 ? 1_200 : 700)))
-            let direction = eastward ? Vector(x: 1, y: 0) : Vector(x: 0, y: random.chance(50) ? 1 : -1)
-            directions.append(direction)
+        // A waypoint at one of the corners before the last maneuver, where the
+        // route may turn back (a U-turn: across to the other carriageway,
+        // `RoadGenerator.carriageways` beside, and back along it), and a ferry
+        // crossing the leg after another corner (issue 23).
+        let waypoint: Int? = count >= 2 && random.chance(25) ? Int(random.int(in: 0...Int64(count - 2))) : nil
+        let reverses = waypoint != nil && random.chance(50)
+        let ferryCorners = (0..<count).filter { $0 != waypoint && $0 + 1 < legs && !(arrives && $0 == count - 1) }
+        let ferry: Int? = !ferryCorners.isEmpty && random.chance(20) ? random.pick(ferryCorners) : nil
+        // After a U-turn every north or south leg goes the same way, away from the road already driven.
+        var away: Double? = nil
+        /// Bends of the line that are no maneuver (the U-turn's crossing), kept clear of detours.
+        var bends: [Double] = []
+        func walk(_ direction: Vector, _ length: Double) {
             if dense {
                 var done = 10.0
-                while done < leg { points.append(projection.unproject(position + direction * done)); done += 10 }
+                while done < length { points.append(projection.unproject(position + direction * done)); done += 10 }
             }
-            position = position + direction * leg
+            position = position + direction * length
             points.append(projection.unproject(position))
-            along += leg
+            along += length
+        }
+        for i in 0..<legs {
+            var leg = Double(random.int(in: 150...(i == 0 ? 1_200 : 700)))
+            if reverses, let w = waypoint, i == w + 1, let incoming = directions.last {
+                // Across, then back along the leg driven, never past its start.
+                // Beyond the leg it came by, where no road driven lies (after an east leg, the way the
+                // last north or south leg went; after a north or south one, east).
+                let side = directions.last(where: { $0.x == 0 })?.y ?? (random.chance(50) ? 1 : -1)
+                let across = incoming.x != 0 ? Vector(x: 0, y: side) : Vector(x: 1, y: 0)
+                if incoming.x != 0 { away = across.y }
+                walk(across, RoadGenerator.carriageways)
+                bends.append(along)
+                let back = Vector(x: -incoming.x, y: -incoming.y)
+                let before = corners[w] - (w == 0 ? 0 : corners[w - 1])
+                leg = min(leg, max(100, before - 40))
+                directions.append(back)
+                walk(back, leg)
+                corners.append(along)
+                // The alternation goes on from the leg before the waypoint's.
+                continue
+            }
+            let direction = eastward ? Vector(x: 1, y: 0) : Vector(x: 0, y: away ?? (random.chance(50) ? 1 : -1))
+            directions.append(direction)
+            walk(direction, leg)
             corners.append(along)
             eastward.toggle()
         }
-        // The kinds of issue 10's generator: waypoints and ferries (issue 23) are left out, so that a seed gives the drive it gave.
+        // Every kind but the ends: waypoints and ferries are placed above.
         let kinds = Turn.allCases.filter { ![.arrive, .waypoint, .ferry].contains($0) }
         for i in 0..<count {
             let point = projection.unproject(pointAt(corners[i], points: points, projection: projection))
             let last = arrives && i == count - 1
-            let turn = last ? Turn.arrive : random.pick(kinds)
+            let turn = last ? Turn.arrive : i == waypoint ? .waypoint : i == ferry ? .ferry : random.pick(kinds)
             var details = ManeuverDetails()
+            if turn == .waypoint { details.uTurn = reverses }
             if turn == .roundabout { details.exit = Int(random.int(in: 1...4)) }
             if turn == .offRamp && random.chance(50) { details.exitNumber = "\(random.int(in: 1...40))" }
             if last && random.chance(50) { details.side = random.pick(ArrivalSide.allCases) }
-            let street = !last && random.chance(30) ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro"]) : nil
+            let street = turn == .ferry ? random.pick([nil, "Puttgarden - Rødby", "한강 페리"])
+                : !last && turn != .waypoint && random.chance(30) ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro", "Central"]) : nil
             specs.append(Scenario.ManeuverSpec(id: "m\(i)", point: point, turn: turn, street: street, details: details))
         }
         // The drive.
@@ -104,12 +139,17 @@ struct RoadGenerator {
         var steps = [SpeedProfile.Step(from: 0, speed: kmh(&random))]
         // Speeding up (setting off, a higher speed, leaving a stop) and slowing down are drawn
         // anywhere, a turn just ahead included (docs/fuzzing.md).
-        if random.chance(40) {
+        if ferry == nil, random.chance(40) {
             let from = Double(random.int(in: 100...Int64(along - 50)))
             steps.append(SpeedProfile.Step(from: from, speed: kmh(&random)))
         }
         var profile = SpeedProfile(steps: steps)
-        if random.chance(25) {
+        if let f = ferry {
+            // As an import times one: a wait at the terminal, then the crossing at the ferry's speed, then the road's again.
+            profile.steps.append(SpeedProfile.Step(from: corners[f], speed: RoadGenerator.ferryKmh / 3.6))
+            if f + 1 < corners.count - 1 { profile.steps.append(SpeedProfile.Step(from: corners[f + 1], speed: steps[0].speed)) }
+            profile.stops = [SpeedProfile.Stop(at: corners[f], dwell: ms(5_000...60_000))]
+        } else if random.chance(25) {
             let at = Double(random.int(in: 50...Int64(along - 20)))
             profile.stops = [SpeedProfile.Stop(at: at, dwell: ms(2_000...30_000))]
         }
@@ -144,7 +184,8 @@ struct RoadGenerator {
             // The first one from 40–70 m before a turn onto the road after it, 80–100 m
             // past the turn (100 m or more away, but within the follower's search window),
             // where a follower that trusts it moves on past the turn early.
-            let eligible = (0..<count).filter { $0 + 1 < count && $0 + 1 < directions.count }
+            // Not at a U-turn: the road after it runs back beside the one before.
+            let eligible = (0..<count).filter { $0 + 1 < count && $0 + 1 < directions.count && !(reverses && $0 == waypoint) }
             if !eligible.isEmpty {
                 let k = random.pick(eligible), before = Double(random.int(in: 40...70))
                 let incoming = directions[k], outgoing = directions[k + 1]
@@ -176,7 +217,7 @@ struct RoadGenerator {
             // its offset and 30 m clear of every turn.
             let a = trajectory.state(at: detour.window.start).distance, b = trajectory.state(at: detour.window.end).distance
             let clear = abs(detour.offset) + 30
-            if !corners.dropLast().contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
+            if !(corners.dropLast() + bends).contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
         }
         let language: Language = random.chance(50) ? .ko : .en
         var road = Scenario.Road(language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
@@ -237,6 +278,12 @@ struct RoadGenerator {
         scenario.road = road
         return scenario
     }
+
+    /// How far apart a U-turn's two carriageways lie, meters: beyond what
+    /// any drawn fix's accuracy and noise (25 m each) put a fix off its own.
+    static let carriageways = 60.0
+    /// A generated ferry's speed, km/h (`RouteImporter.ferryKmh`).
+    static let ferryKmh = 30.0
 
     /// Jumps in time order, each at least 5 s after the one before (the others left out).
     static func apart(_ jumps: [FixGenerator.Jump]) -> [FixGenerator.Jump] {

@@ -176,8 +176,9 @@ extension Shrinker {
     // MARK: Everything else on the road
 
     /// The road's values simplified, each only where the failure survives, in
-    /// this order: the maneuvers' streets and details (a roundabout keeps its
-    /// exit); the speed profile to one step (each step's speed tried from 0),
+    /// this order: a waypoint's U-turn, a waypoint or a ferry as straight on,
+    /// the maneuvers' streets and details (a roundabout keeps its exit); the
+    /// stops left out; the speed profile to one step (each step's speed tried from 0),
     /// the speeds rounded to 10, 5 or 1 km/h, the limits back to their
     /// defaults; the follower's and the guidance's settings and the horizon
     /// back to their defaults; the fixes' seed and models (stretches, drawn
@@ -197,6 +198,14 @@ extension Shrinker {
             if candidate != current, fails(candidate) { current = candidate }
         }
         for i in current.road!.maneuvers.indices {
+            // A waypoint (a U-turn at it) or a ferry only where the failure needs one.
+            if [.waypoint, .ferry].contains(current.road!.maneuvers[i].turn) {
+                attempt { $0.maneuvers[i].details.uTurn = false }
+                attempt { r in
+                    r.maneuvers[i].turn = .straight
+                    r.maneuvers[i].details = ManeuverDetails()
+                }
+            }
             attempt { $0.maneuvers[i].street = nil }
             attempt { r in
                 var details = ManeuverDetails()
@@ -204,6 +213,8 @@ extension Shrinker {
                 r.maneuvers[i].details = details
             }
         }
+        // A ferry's wait at its terminal, or a stop, only where the failure needs it.
+        if current.road!.drive?.profile.stops.isEmpty == false { attempt { $0.drive!.profile.stops = [] } }
         if let steps = current.road!.drive?.profile.steps, steps.count > 1 {
             for step in steps.dropFirst() { attempt { $0.drive!.profile.steps = [SpeedProfile.Step(from: 0, speed: step.speed)] } }
             for i in steps.indices.dropFirst().reversed() where i < current.road!.drive!.profile.steps.count {

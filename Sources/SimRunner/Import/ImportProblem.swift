@@ -18,14 +18,16 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case notARouteResponse
         /// The service answered with an error (`code` other than `Ok`).
         case serviceError(code: String, message: String?)
-        /// Another service's own format, named (`valhalla` for a `trip`,
-        /// `graphhopper` for `paths`): not read; the message says which
-        /// request gives the shape that is.
-        case otherServiceFormat(String)
         /// `routes` is empty.
         case noRoutes
-        /// A leg's `steps` is empty: the service was asked without them (`steps=false`).
+        /// A leg's `steps` (Valhalla: `maneuvers`, GraphHopper: `instructions`)
+        /// is empty or missing: the service was asked without them (`steps=false`).
         case noSteps
+        /// A Valhalla trip's `units` other than kilometers or miles.
+        case unknownUnits(String)
+        /// A point index (Valhalla's `begin_shape_index`, GraphHopper's
+        /// `interval`) beyond the `count` points of its line.
+        case shapeIndexOutOfRange(index: Int, count: Int)
         /// `--route` asked for a route the response does not have.
         case routeOutOfRange(index: Int, count: Int)
         /// A required member is missing.

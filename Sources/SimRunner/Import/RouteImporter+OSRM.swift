@@ -36,6 +36,8 @@ extension RouteImporter {
         /// that ends the step): its text and its components' (text, `abbr`,
         /// `abbr_priority`).
         var banner: Banner? = nil
+        /// The keys its fields go by in its document (OSRM's, Valhalla's, GraphHopper's), for warnings.
+        var keys = StepKeys.osrm
     }
 
     /// A banner's primary text and its components, as read.
@@ -470,18 +472,18 @@ extension RouteImporter {
                     var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: .ferry)
                     (spec.street, spec.details) = RouteImporter.signs(of: step, turn: .ferry, next: nil)
                     specs.append(spec)
-                    specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
+                    specPaths.append(RouteImporter.join(step.path, step.keys.location))
                     specStep.append(k)
                     continue
                 }
                 if RouteImporter.goesStraightOn(step) {
-                    warnings.append(ImportWarning(.notAnnounced(type: step.type), at: RouteImporter.join(step.path, "maneuver.type")))
+                    warnings.append(ImportWarning(.notAnnounced(type: step.type), at: RouteImporter.join(step.path, step.keys.type)))
                     continue
                 }
                 guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
-                if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, "maneuver.type"))) }
+                if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, step.keys.type))) }
                 if !RouteImporter.knownModifier(step.modifier), let modifier = step.modifier {
-                    warnings.append(ImportWarning(.unknownModifier(modifier, keptAs: m.turn.rawValue), at: RouteImporter.join(step.path, "maneuver.modifier")))
+                    warnings.append(ImportWarning(.unknownModifier(modifier, keptAs: m.turn.rawValue), at: RouteImporter.join(step.path, step.keys.modifier)))
                 }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
@@ -496,7 +498,7 @@ extension RouteImporter {
                     if m.turn == .roundabout, let name = step.rotaryName { spec.details.exitName = name }
                 }
                 specs.append(spec)
-                specPaths.append(RouteImporter.join(step.path, "maneuver.location"))
+                specPaths.append(RouteImporter.join(step.path, step.keys.location))
                 specStep.append(k)
             }
             // Speeds: each step from where it starts, at distance / duration.
@@ -513,7 +515,7 @@ extension RouteImporter {
                     kmh = sail
                 }
                 if !RouteImporter.kmhLimits.contains(kmh) {
-                    warnings.append(ImportWarning(.speedClamped(kmh: (kmh * 10).rounded() / 10), at: RouteImporter.join(step.path, "duration")))
+                    warnings.append(ImportWarning(.speedClamped(kmh: (kmh * 10).rounded() / 10), at: RouteImporter.join(step.path, step.keys.duration)))
                     kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
                 }
                 kmh = (kmh * 10).rounded() / 10
@@ -545,7 +547,7 @@ extension RouteImporter {
             func leaveOut(_ i: Int) throws(ImportProblem) {
                 let after = RouteImporter.whole(placed[i].distance - placed[i - 1].distance)
                 let step = specStep[placed[i].index]
-                leftOut.append((step, ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[step].path, "maneuver.type"))))
+                leftOut.append((step, ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[step].path, steps[step].keys.type))))
                 placed.remove(at: i)
                 // Those after it are placed again, each after the one before, until one lands where
                 // it was (the rest then do too). Leaving one out only lets the next lie earlier.

@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 /// Turns a route response in the OSRM format (OSRM, Valhalla's `osrm`
-/// output, Mapbox Directions) or a GeoJSON line into a scenario: the
+/// output, Mapbox Directions), Valhalla's own `trip`, GraphHopper's `paths`
+/// or a GeoJSON line into a scenario: the
 /// geometry as the road's points, one maneuver per step the road can say,
 /// a drive at the response's own per-step speeds, generated fixes, and the
 /// service's voice prompts kept for comparison. What is read, ignored and
@@ -84,9 +85,16 @@ public enum RouteImporter {
         if root["routes"] == nil, let type = root["type"] {
             return try geoJSON(root, type: type, options: options)
         }
-        if root["routes"] == nil, root["trip"] != nil { throw ImportProblem(.otherServiceFormat("valhalla"), at: "trip") }
-        if root["routes"] == nil, root["paths"] != nil { throw ImportProblem(.otherServiceFormat("graphhopper"), at: "paths") }
         var reader = Reader()
+        // Valhalla's own answer (`trip`) and GraphHopper's (`paths`), and their errors.
+        if root["routes"] == nil, root["trip"] != nil { return try reader.valhalla(root, options: options) }
+        if root["routes"] == nil, root["paths"] != nil { return try reader.graphHopper(root, options: options) }
+        if root["routes"] == nil, let code = root["error_code"], case .number(let n) = code.kind {
+            throw ImportProblem(.serviceError(code: n, message: try reader.string(root, "error", "")), at: "error_code")
+        }
+        if root["routes"] == nil, root["hints"] != nil, let message = try reader.string(root, "message", "") {
+            throw ImportProblem(.serviceError(code: "GraphHopper", message: message), at: "message")
+        }
         return try reader.response(root, options: options)
     }
 
