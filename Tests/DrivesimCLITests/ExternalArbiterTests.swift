@@ -261,7 +261,7 @@ extension ExternalArbiterTests {
     @Test func theCanonicalFormOfEveryAnswerAndEveryRunsAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer() throws {
         let process = ArbiterProcess(command: "true", timeoutMs: 1000)
         var scenarios = try Fixtures.scenarioFiles.map { try ScenarioFiles.load($0.path).get() }
-        scenarios += (0..<500).map { Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0) }
+        scenarios += (0..<TestScale.size(500, quick: 150)).map { Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0) }
         var count = 0
         for scenario in scenarios {
             let log = BatchedArbiter<TalkArbiter>.Log()

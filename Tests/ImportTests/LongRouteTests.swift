@@ -99,7 +99,7 @@ struct LongResponse {
         }
     }
 
-    @Test("The drive lasts the steps' time, within 1% and 30 s")
+    @Test("The drive lasts the steps' time, within 1% and 30 s", .fullRunOnly)
     func duration() throws {
         let response = LongResponse(waypoints: [Self.seville, Self.bordeaux, Self.hamburg])
         let road = try #require(try imported(response).scenario.road)
@@ -120,7 +120,7 @@ struct LongResponse {
         #expect(abs(imported.length - response.distance) <= 0.001 * response.distance, "\(imported.length) m, the response \(response.distance) m")
     }
 
-    @Test("A long drive's run passes every road check, geodesy included")
+    @Test("A long drive's run passes every road check, geodesy included", .fullRunOnly)
     func checksPass() throws {
         // Seville to Bordeaux, 900 km: the plane's scale is 1.005 at its end.
         let response = LongResponse(waypoints: [Self.seville, Self.bordeaux], stepMeters: 60_000)
