@@ -249,14 +249,7 @@ extension RouteImporter.Reader {
 
     /// A GraphHopper `paths[N]` (`--route N`): its `instructions` over its `points`.
     mutating func graphHopper(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
-        let paths = try array(try member(root, "paths", ""), "paths")
-        if paths.isEmpty { throw ImportProblem(.noRoutes, at: "paths") }
-        guard options.route >= 0, options.route < paths.count else {
-            throw ImportProblem(.routeOutOfRange(index: options.route, count: paths.count), at: "paths")
-        }
-        let path = "paths[\(options.route)]"
-        let route = paths[options.route]
-        guard case .object = route.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: path) }
+        let (route, path) = try chosen("paths", of: root, options)
         let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
         let seconds = try route["time"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "time")) / 1000 }
         let pointsPath = RouteImporter.join(path, "points")

@@ -221,6 +221,20 @@ extension RouteImporter {
             return items
         }
 
+        /// The route `--route N` picks from the list under `key` (OSRM's
+        /// `routes`, GraphHopper's `paths`), an object, and its path.
+        func chosen(_ key: String, of root: JSONValue, _ options: Options) throws(ImportProblem) -> (route: JSONValue, path: String) {
+            let routes = try array(try member(root, key, ""), key)
+            if routes.isEmpty { throw ImportProblem(.noRoutes, at: key) }
+            guard options.route >= 0, options.route < routes.count else {
+                throw ImportProblem(.routeOutOfRange(index: options.route, count: routes.count), at: key)
+            }
+            let path = "\(key)[\(options.route)]"
+            let route = routes[options.route]
+            guard case .object = route.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: path) }
+            return (route, path)
+        }
+
         func number(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
             guard case .number(let literal) = v.kind, let x = Double(literal) else {
                 throw ImportProblem(.wrongType(expected: "a number"), at: path)
@@ -272,14 +286,7 @@ extension RouteImporter {
                 throw ImportProblem(.serviceError(code: c, message: try string(root, "message", "")), at: "code")
             }
             var warnings: [ImportWarning] = []
-            let routes = try array(try member(root, "routes", ""), "routes")
-            if routes.isEmpty { throw ImportProblem(.noRoutes, at: "routes") }
-            guard options.route >= 0, options.route < routes.count else {
-                throw ImportProblem(.routeOutOfRange(index: options.route, count: routes.count), at: "routes")
-            }
-            let path = "routes[\(options.route)]"
-            let route = routes[options.route]
-            guard case .object = route.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: path) }
+            let (route, path) = try chosen("routes", of: root, options)
             let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
             // The route's own line (`overview=full`), or its steps' lines joined
             // when it has none (`overview=false`) or is simplified (OSRM's
