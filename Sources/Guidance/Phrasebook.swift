@@ -57,12 +57,13 @@ public enum Phrasebook {
 
     /// The object particle after `text`: 을 after a final consonant,
     /// ㄹ included (서울을, Central을: 센트럴을), 를 after a vowel (강남대로를,
-    /// Street를), 을(를) where the reading is not written (`finalSound`).
+    /// Street를). Where the reading is not written (`finalSound`), " 도로를":
+    /// a voice cannot say 을(를), so the name is followed by a noun that takes 를.
     static func eulReul(after text: String) -> String {
         switch finalSound(of: text) {
         case .vowel: return "를"
         case .rieul, .consonant: return "을"
-        case .unknown: return "을(를)"
+        case .unknown: return " 도로를"
         }
     }
 
@@ -303,10 +304,12 @@ public enum Phrasebook {
         }
     }
 
-    /// "회전교차로", or a roundabout's name before it unless the name says so itself ("광화문 로터리").
+    /// "회전교차로", or a roundabout's name before it unless the name says so
+    /// itself ("광화문 로터리", "Gwanghwamun Rotary", "Dupont Circle").
     static func koreanRoundabout(_ name: String?) -> String {
         guard let name else { return "회전교차로" }
-        return ["회전교차로", "로터리"].contains { name.hasSuffix($0) } ? name : "\(name) 회전교차로"
+        let says = ["회전교차로", "로터리", "rotary", "roundabout", "circle"].contains { name.lowercased().hasSuffix($0) }
+        return says ? name : "\(name) 회전교차로"
     }
 
     /// Leaving by `exit`: "수원 방면 12번 출구로 나가", "12번 출구, 판교IC로 나가",
@@ -329,13 +332,14 @@ public enum Phrasebook {
     /// last letter or digit is read.
     package static func withRo(_ text: String) -> String { text + roParticle(after: text) }
 
-    /// 로 after a vowel or ㄹ, 으로 after any other final consonant, (으)로
-    /// where the reading is not written (`finalSound`).
+    /// 로 after a vowel or ㄹ, 으로 after any other final consonant; where
+    /// the reading is not written (`finalSound`), " 쪽으로" ("towards"): a
+    /// voice cannot say (으)로.
     package static func roParticle(after text: String) -> String {
         switch finalSound(of: text) {
         case .vowel, .rieul: return "로"
         case .consonant: return "으로"
-        case .unknown: return "(으)로"
+        case .unknown: return " 쪽으로"
         }
     }
 
@@ -348,7 +352,8 @@ public enum Phrasebook {
         case rieul
         /// Any other final consonant: 으로, 을 (한강진, Station: 스테이션, 3: 삼).
         case consonant
-        /// Not written in Hangul, digits or Latin letters (仙台塩釜線, Москва): both forms, (으)로, 을(를).
+        /// Not written in Hangul, kana, digits or Latin letters (仙台塩釜線,
+        /// Москва): no particle that needs the choice (" 쪽으로", " 도로를").
         case unknown
     }
 
@@ -356,6 +361,7 @@ public enum Phrasebook {
     /// or Latin letter (trailing punctuation and spaces are skipped):
     /// - a Hangul syllable by its final consonant (jongseong): none is a
     ///   vowel, ㄹ is ㄹ (서울), any other a consonant (한강진);
+    /// - a kana by its reading: ン (ん) is ㄴ, a consonant; any other a vowel;
     /// - a digit as it is read in Sino-Korean: 1 (일), 7 (칠) and 8 (팔) end
     ///   in ㄹ; 0 (영, 십, 백, 천, 만), 3 (삼) and 6 (육) in another consonant;
     ///   2, 4, 5 and 9 in a vowel;
@@ -365,10 +371,13 @@ public enum Phrasebook {
     /// - any other Latin word as Korean writes loanwords and reads
     ///   romanized Korean: a final l, or le, is ㄹ (Central: 센트럴, Seoul:
     ///   서울, Castle: 캐슬); a final m, n or ng is a consonant (Station:
-    ///   스테이션, Daechi-dong: 동); a final p, t, k or ck after one short vowel
+    ///   스테이션, Daechi-dong: 동), and so is a silent e after n or m that
+    ///   follows a vowel or itself (Lane: 레인, Stone: 스톤, Home: 홈, Anne:
+    ///   앤); a final p, t, k or ck after one short vowel
     ///   letter is a consonant written as a final (Market: 마켓, Rock: 록),
     ///   as it is after romanized Korean's ae, eo, eu, oe (Pyeongtaek:
-    ///   평택, Yeok: 역); anything else is followed by a vowel (Street:
+    ///   평택, Yeok: 역), and a final k after oo (Book: 북, Brook: 브룩);
+    ///   anything else is followed by a vowel (Street:
     ///   스트리트, Park: 파크, Airport: 에어포트).
     /// A name without a letter or digit at all ends in a vowel.
     package static func finalSound(of text: String) -> FinalSound {
@@ -384,6 +393,9 @@ public enum Phrasebook {
             case 8: return .rieul
             default: return .consonant
             }
+        }
+        if (0x3041...0x3096).contains(last.value) || (0x30A1...0x30FA).contains(last.value) {
+            return last == "ン" || last == "ん" ? .consonant : .vowel
         }
         if isDigit(last) {
             switch last.value - 0x30 {
@@ -407,6 +419,11 @@ public enum Phrasebook {
         let vowels = Set("aeiou")
         if letters.hasSuffix("l") || letters.hasSuffix("le") { return .rieul }
         if letters.hasSuffix("m") || letters.hasSuffix("n") || letters.hasSuffix("ng") { return .consonant }
+        // A silent e after n or m (Lane: 레인, Home: 홈, Anne: 앤).
+        let ending = Array(letters.suffix(3))
+        if ending.count == 3, ending[2] == "e", "nm".contains(ending[1]), vowels.contains(ending[0]) || ending[0] == ending[1] {
+            return .consonant
+        }
         // A stop after a short vowel is written as a final (마켓, 록); after a long
         // vowel, a diphthong or another consonant it takes ㅡ (스트리트, 파크).
         var body = Array(letters)
@@ -416,7 +433,7 @@ public enum Phrasebook {
         let tail = String(body.reversed().prefix { vowels.contains($0) }.reversed())
         let before = body.dropLast(tail.count).last
         if tail.count == 1, before.map({ !vowels.contains($0) }) ?? false { return .consonant }
-        if ["ae", "eo", "eu", "oe"].contains(tail) { return .consonant }
+        if ["ae", "eo", "eu", "oe"].contains(tail) || (tail == "oo" && stop == "k") { return .consonant }
         return .vowel
     }
 

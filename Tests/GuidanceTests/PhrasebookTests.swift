@@ -208,8 +208,10 @@ func isEnglishSentence(_ line: String) -> Bool {
         ("IC", "로"), ("판교IC", "로"), ("KTX", "로"), ("Exit M", "으로"), ("Gangnam-daero", "로"), ("Seoul", "로"),
         ("Seoul Station", "으로"), ("Main Street", "로"), ("Gimpo Airport", "로"), ("Jamsil Bridge", "로"), ("Daechi-dong", "으로"),
         ("강남대로)", "로"), ("역 ", "으로"), ("...", "로"),
-        // A name whose reading is not written in Hangul, digits or Latin letters: both.
-        ("仙台塩釜線", "(으)로"), ("A1 仙台線", "(으)로"), ("Москва", "(으)로"), ("東名 3", "으로"),
+        // A name whose reading is not written in Hangul, kana, digits or Latin letters: " 쪽으로", no choice to say.
+        ("仙台塩釜線", " 쪽으로"), ("A1 仙台線", " 쪽으로"), ("Москва", " 쪽으로"), ("東名 3", "으로"),
+        // Kana by their reading: ン is ㄴ.
+        ("トンネル", "로"), ("センターン", "으로"), ("みなとみらい", "로"),
     ])
     func roOrEuroFollowsTheLastSound(_ name: String, _ particle: String) {
         #expect(Phrasebook.roParticle(after: name) == particle)
@@ -226,8 +228,12 @@ func isEnglishSentence(_ line: String) -> Bool {
         ("Seoul Station", "을", "으로"), ("Daechi-dong", "을", "으로"), ("Exit M", "을", "으로"), ("A 10", "을", "으로"),
         ("A 3", "을", "으로"), ("Namdaemun Market", "을", "으로"), ("Pyeongtaek", "을", "으로"), ("Daehak", "을", "으로"),
         ("Rock", "을", "으로"),
+        // A silent e after n or m, and k after oo, end in a consonant.
+        ("Park Lane", "을", "으로"), ("Line", "을", "으로"), ("Stone", "을", "으로"), ("Zone", "을", "으로"),
+        ("Dome", "을", "으로"), ("Home", "을", "으로"), ("Anne", "을", "으로"), ("Book", "을", "으로"),
+        ("Brook", "을", "으로"), ("Acme", "를", "로"), ("Loop", "를", "로"),
         ("서울", "을", "로"), ("강남대로", "를", "로"), ("한강진", "을", "으로"), ("Central)", "을", "로"),
-        ("仙台塩釜線", "을(를)", "(으)로"), ("Москва", "을(를)", "(으)로"),
+        ("仙台塩釜線", " 도로를", " 쪽으로"), ("Москва", " 도로를", " 쪽으로"),
     ])
     func objectAndDirectionParticlesFollowTheReadingOfLatinNamesAndNumbers(_ name: String, _ object: String, _ direction: String) {
         #expect(Phrasebook.eulReul(after: name) == object, "\(name)")
@@ -315,8 +321,16 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.continueLine("2킬로미터", on: "한강진", .ko) == "한강진을 따라 2킬로미터 직진하세요.")
         #expect(Phrasebook.continueLine("2킬로미터", on: "서울", .ko) == "서울을 따라 2킬로미터 직진하세요.")
         #expect(Phrasebook.continueLine("2킬로미터", on: nil, .ko) == "2킬로미터 직진하세요.")
-        #expect(Phrasebook.eulReul(after: "仙台塩釜線") == "을(를)")
+        #expect(Phrasebook.continueLine("2킬로미터", on: "仙台塩釜線", .ko) == "仙台塩釜線 도로를 따라 2킬로미터 직진하세요.")
         #expect(Phrasebook.eulReul(after: "Station") == "을" && Phrasebook.eulReul(after: "Street") == "를")
+    }
+
+    @Test func aRoundaboutsNameThatSaysSoItselfIsNotCalledARoundaboutAgain() {
+        #expect(Phrasebook.koreanRoundabout("광화문 로터리") == "광화문 로터리")
+        #expect(Phrasebook.koreanRoundabout("Gwanghwamun Rotary") == "Gwanghwamun Rotary")
+        #expect(Phrasebook.koreanRoundabout("Dupont Circle") == "Dupont Circle")
+        #expect(Phrasebook.koreanRoundabout("Place de l'Étoile") == "Place de l'Étoile 회전교차로")
+        #expect(Phrasebook.koreanRoundabout(nil) == "회전교차로")
     }
 
     @Test func ordinalsAreWordsForEveryExit() {
