@@ -175,6 +175,26 @@ import TestSupport
         #expect(imported.scenario.road?.maneuvers.map(\.turn) == [.straight, .arrive])
     }
 
+    /// libFuzzer's finding: a finish sign before the last instruction imported as an arrival in mid-route,
+    /// which the scenario decoder then refused ("no maneuver may follow the arrival").
+    @Test func aFinishBeforeTheLastInstructionIsWarnedAndKeptStraight() throws {
+        let json = #"""
+        {"paths":[{"distance":1900,"time":190200,"points_encoded":false,"points":{"type":"LineString","coordinates":[
+          [126.977,37.5704],[126.981539,37.5704],[126.981539,37.573548],[126.984375,37.573548]]},"instructions":[
+          {"sign":0,"interval":[0,1],"distance":400,"time":41100,"street_name":"종로"},
+          {"sign":-2,"interval":[1,2],"distance":700,"time":63000,"street_name":"세종대로"},
+          {"sign":4,"interval":[2,2],"distance":0,"time":0,"street_name":"세종대로"},
+          {"sign":2,"interval":[2,3],"distance":800,"time":86100,"street_name":"새문안로"},
+          {"sign":4,"interval":[3,3],"distance":0,"time":0}]}]}
+        """#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
+        #expect(imported.warnings.contains(ImportWarning(.unknownManeuverType("graphhopper sign 4", keptAs: "straight"), at: "paths[0].instructions[2].sign")))
+        #expect(imported.scenario.road?.maneuvers.last?.turn == .arrive)
+        #expect(imported.scenario.road?.maneuvers.filter { $0.turn == .arrive }.count == 1)
+        let encoded = ScenarioEncoder.encode(imported.scenario)
+        #expect(throws: Never.self) { try ScenarioDecoder.decode(encoded, file: "imported") }
+    }
+
     @Test func importRouteDetectsTheShapeAndRefusesWithFilePathAndReason() throws {
         var console = Console.captured
         let good = Fixtures.path("Scenarios/routes/responses/roundabout.trip.valhalla")

@@ -285,7 +285,9 @@ extension RouteImporter.Reader {
             guard last >= first, last < points.count else {
                 throw ImportProblem(.shapeIndexOutOfRange(index: last, count: points.count), at: RouteImporter.join(iPath, 1))
             }
-            let kind = index == 0 && sign == 0 ? ("depart", nil) : RouteImporter.graphHopperSign(sign)
+            // A finish (4) ends the path: one before the last instruction is no kind a car is told (warned, kept straight).
+            let final = k == instructions.count - 1
+            let kind = index == 0 && sign == 0 ? ("depart", nil) : sign == 4 && !final ? nil : RouteImporter.graphHopperSign(sign)
             var exit: Int? = nil
             if sign == 6, let e = item["exit_number"] {
                 let x = try integer(e, RouteImporter.join(p, "exit_number"))
@@ -294,7 +296,7 @@ extension RouteImporter.Reader {
             let destination = try string(item, "street_destination", p), destinationRef = try string(item, "street_destination_ref", p)
             let time = try distance(try member(item, "time", p), RouteImporter.join(p, "time"))
             steps.append(RouteImporter.Step(
-                path: p, leg: leg, index: index, lastOfLeg: sign == 4 || sign == 5 || k == instructions.count - 1,
+                path: p, leg: leg, index: index, lastOfLeg: sign == 5 || final,
                 type: kind?.type ?? "graphhopper sign \(sign)", modifier: kind?.modifier, exit: exit,
                 location: points[first], name: try string(item, "street_name", p), ref: try string(item, "street_ref", p),
                 destinations: Self.destinations(
