@@ -98,6 +98,33 @@ import Darwin
         #expect(try Self.embedded(page, "timeline").contains(#""line": "\u003c/script\u003e\u003cb\u003e""#))
     }
 
+    /// The page's escaping of its JSON, sixteen bytes at a time, against one byte at a time:
+    /// every special byte at every place of texts from 0 to 40 bytes, and bytes that differ
+    /// from them in one bit (`=` and `.` beside `<` and `&`), which must stay as they are.
+    @Test func scriptSafeEscapesEverySpecialByteWhereverItIs() {
+        func slow(_ bytes: [UInt8]) -> [UInt8] {
+            bytes.flatMap { byte -> [UInt8] in
+                switch byte {
+                case UInt8(ascii: "<"): return Array(#"\u003c"#.utf8)
+                case UInt8(ascii: ">"): return Array(#"\u003e"#.utf8)
+                case UInt8(ascii: "&"): return Array(#"\u0026"#.utf8)
+                default: return [byte]
+                }
+            }
+        }
+        for length in 0...40 {
+            let plain = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            #expect(plain.scriptSafe == plain)
+            for at in 0..<length {
+                for special in Array("<>&=?.'\"".utf8) {
+                    var bytes = plain
+                    bytes[at] = special
+                    #expect(bytes.scriptSafe == slow(bytes), "\(special) at \(at) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func theHTMLPageOfAWindowHoldsItsEventsAndWhatItsShapesName() throws {
         let timeline = try Self.timelineOf("urgent-cut")
         let window = ReviewWindow(from: SimTime(ms: 3_000), to: SimTime(ms: 4_000))

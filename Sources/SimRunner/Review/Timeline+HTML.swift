@@ -45,7 +45,7 @@ extension Timeline {
         var position = [Int](repeating: -1, count: events.count)
         var ids: [Int] = []
         for i in events.indices where wanted[i] { position[i] = ids.count; ids.append(i) }
-        let page = keeping { i, _ in wanted[i] }
+        let page = ids.count == events.count ? self : keeping { i, _ in wanted[i] }
 
         var layout: [UInt8] = []
         layout.reserveCapacity(visible.bars.count * 40 + visible.marks.count * 24 + ids.count * 7 + 1024)
@@ -192,39 +192,46 @@ extension Array where Element == UInt8 {
         var out: [UInt8] = []
         var escaped = false
         withUnsafeBufferPointer { bytes in
-            var clean = 0
-            // Eight bytes at a time: a word with no `<`, `>` or `&` (the usual case) is passed over whole.
-            for word in stride(from: 0, to: bytes.count, by: 8) {
-                let end = Swift.min(word + 8, bytes.count)
-                if end - word == 8, !Self.mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + word).loadUnaligned(as: UInt64.self)) {
-                    continue
-                }
-                for i in word..<end {
-                    let escape: StaticString
-                    switch bytes[i] {
-                    case UInt8(ascii: "<"): escape = "\\u003c"
-                    case UInt8(ascii: ">"): escape = "\\u003e"
-                    case UInt8(ascii: "&"): escape = "\\u0026"
-                    default: continue
+            var clean = 0  // bytes[clean...] not yet copied
+            var i = 0
+            while i < bytes.count {
+                // Sixteen bytes at a time while none of them is `<`, `>` or `&` (the usual case).
+                if i + 16 <= bytes.count {
+                    let at = UnsafeRawPointer(bytes.baseAddress! + i)
+                    if !Self.mayNeedEscape(at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
+                        i += 16
+                        continue
                     }
-                    if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
-                    out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                    clean = i + 1
                 }
+                defer { i += 1 }
+                let escape: StaticString
+                switch bytes[i] {
+                case UInt8(ascii: "<"): escape = "\\u003c"
+                case UInt8(ascii: ">"): escape = "\\u003e"
+                case UInt8(ascii: "&"): escape = "\\u0026"
+                default: continue
+                }
+                if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+                clean = i + 1
             }
             if escaped { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...])) }
         }
         return escaped ? out : self
     }
 
-    /// Whether any byte of `word` may be `<`, `>` or `&` (exact for "no": a
-    /// byte equal to one of them always sets its high bit in the test).
-    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        func hasByte(_ v: UInt64, _ byte: UInt8) -> Bool {
-            let x = v ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    /// Whether any byte of two words may be `<`, `>` or `&` (exact for "no":
+    /// such a byte always sets its high bit in the test). `<` (0x3C) and `>`
+    /// (0x3E) differ only in bit 1, so one test with that bit set finds both.
+    @inline(__always) private static func mayNeedEscape(_ a: UInt64, _ b: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ v: UInt64, _ byte: UInt8) -> UInt64 {
+            let x = v ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs
         }
-        return hasByte(word, UInt8(ascii: "<")) || hasByte(word, UInt8(ascii: ">")) || hasByte(word, UInt8(ascii: "&"))
+        let angle = ones &* 0x02
+        return hasByte(a | angle, UInt8(ascii: ">")) | hasByte(a, UInt8(ascii: "&"))
+            | hasByte(b | angle, UInt8(ascii: ">")) | hasByte(b, UInt8(ascii: "&")) != 0
     }
 }

@@ -50,24 +50,24 @@ extension Timeline {
 
         var out = SVGWriter()
         out.reserve(visible.bars.count * 260 + visible.marks.count * 220 + 8192)
-        out.text("""
+        out.string("""
             <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" \
             viewBox="0 0 \(totalWidth) \(height)" font-family="Helvetica, Arial, sans-serif" font-size="11">
 
             """)
-        out.text(Self.svgStyle)
+        out.string(Self.svgStyle)
         out.text("<title>"); out.xml(Self.oneLine(scenario)); out.text("</title>\n")
-        out.text("<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n")
+        out.string("<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n")
         out.text("<text class=\"heading\" x=\"10\" y=\"20\">"); out.xml(Self.oneLine(scenario)); out.text("</text>\n")
         // The note, which counts hidden labels, is known only after the lanes: it is filled in at the end.
         let notePlace = out.bytes.count
         out.text("<g class=\"summary\">")
         for (n, line) in summary.enumerated() {
-            out.text("<text x=\"10\" y=\"\(36 + n * 14)\">"); out.xml(line); out.text("</text>")
+            out.string("<text x=\"10\" y=\"\(36 + n * 14)\">"); out.xml(line); out.text("</text>")
         }
         out.text("</g>\n")
-        out.text(Self.svgLegend(y: 42 + summaryHeight))
-        if lanes.shown.contains(.road) { out.text(Self.svgRoadLegend(y: 58 + summaryHeight)) }
+        out.string(Self.svgLegend(y: 42 + summaryHeight))
+        if lanes.shown.contains(.road) { out.string(Self.svgRoadLegend(y: 58 + summaryHeight)) }
 
         // The axis: a tick every 1-2-5 step that leaves about 100 px between ticks.
         let step = LaneScale.niceStep(atLeast: max(1, span * 100 / Int64(plot)))
@@ -77,9 +77,9 @@ extension Timeline {
         let bottom = laneTop(lanes.shown.last ?? .dad) + laneHeight
         while tick <= range.end.ms {
             let x = x10(SimTime(ms: tick))
-            out.text("<line class=\"grid\" x1=\""); out.px(x); out.text("\" y1=\"\(axisY)\" x2=\""); out.px(x)
-            out.text("\" y2=\"\(bottom)\"/><text x=\""); out.px(x)
-            out.text("\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
+            out.text("<line class=\"grid\" x1=\""); out.px(x); out.string("\" y1=\"\(axisY)\" x2=\""); out.px(x)
+            out.string("\" y2=\"\(bottom)\"/><text x=\""); out.px(x)
+            out.string("\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
             tick += step
         }
         out.text("</g>\n")
@@ -92,9 +92,9 @@ extension Timeline {
         for n in visible.marks.indices { marksByLane[visible.marks[n].lane.rawValue].append(n) }
         for lane in lanes.shown {
             let y = laneTop(lane)
-            out.text("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
-            out.text("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
-            out.text("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
+            out.string("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
+            out.string("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
+            out.string("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
             for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
             var labelEnd = Int64.min
             for n in marksByLane[lane.rawValue] {
@@ -122,12 +122,12 @@ extension Timeline {
         out.text("</g>\n</svg>\n")
 
         var note = SVGWriter()
-        note.text("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
+        note.string("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
         var parts: [String] = []
         if arrowsHidden > 0 { parts.append(counted(arrowsHidden, "arrow")) }
         if hidden > 0 { parts.append(counted(hidden, "label")) }
         if !parts.isEmpty {
-            note.text("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
+            note.string("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
         }
         note.text("</text>\n")
         // The note goes where it was left room for, in the one copy.
@@ -148,7 +148,7 @@ extension Timeline {
         case .reply: (dy, h) = (35, 3)
         default: (dy, h) = (14, 20)
         }
-        out.text("<rect class=\""); out.text(bar.kind.rawValue)
+        out.text("<rect class=\""); out.string(bar.kind.rawValue)
         if bar.cut { out.text(" cut") }
         out.text("\" x=\""); out.px(a)
         out.text("\" y=\""); out.bytes.append(int: Int64(y + dy)); out.text("\" width=\""); out.px(b - a)
@@ -183,7 +183,7 @@ extension Timeline {
         labelEnd: inout Int64, hidden: inout Int
     ) {
         let x = x10(mark.t)
-        out.text("<g class=\"mark "); out.text(mark.kind.rawValue); out.text("\" data-events=\"")
+        out.text("<g class=\"mark "); out.string(mark.kind.rawValue); out.text("\" data-events=\"")
         out.bytes.append(int: Int64(mark.event)); out.text("\"><title>")
         out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
@@ -193,7 +193,7 @@ extension Timeline {
             out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(","); out.int(y + 14); out.text(" l-4,-6 l8,0 z\"/>")
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
-            out.text("<line class=\"roadmark "); out.text(Self.roadClasses[events[mark.event].kind.ordinal])
+            out.text("<line class=\"roadmark "); out.string(Self.roadClasses[events[mark.event].kind.ordinal])
             out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.bytes.append(int: Int64(y + 10)); out.text("\" x2=\"")
             out.px(x); out.text("\" y2=\""); out.bytes.append(int: Int64(y + height - 10)); out.text("\"/>")
         default:
@@ -203,7 +203,7 @@ extension Timeline {
             // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
             if x + 30 >= labelEnd {
                 out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\""); out.int(y + 11); out.text("\">")
-                out.text(rule.rawValue); out.text("</text>")
+                out.string(rule.rawValue); out.text("</text>")
                 labelEnd = x + 30 + Int64(rule.rawValue.count * 55 + 40)
             } else {
                 hidden += 1
@@ -315,8 +315,13 @@ struct SVGWriter {
 
     mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
 
-    /// Markup, as it is.
-    mutating func text(_ s: String) { bytes.append(utf8: s) }
+    /// Markup, as it is: a literal, copied straight from the program's text.
+    mutating func text(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Markup made at run time (with numbers in it), as it is.
+    mutating func string(_ s: String) { bytes.append(utf8: s) }
 
     /// An integer's decimal digits.
     mutating func int(_ v: Int) { bytes.append(int: Int64(v)) }
