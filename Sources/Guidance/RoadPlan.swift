@@ -111,8 +111,12 @@ struct RoadPlanner<G: Guidance> {
     let trueTrack: TrueTrack?
     /// When the true track passed each maneuver (empty without one).
     var trueTrackPass: [SimTime?]
-    /// Completions at an instant come before arrivals: (rank, sequence) order within a millisecond.
-    var ranks: [UInt8] = []
+    /// The road's events as they are planned, on SimClock's queue, which
+    /// gives them in the simulation's order: time, then completions (phase 0)
+    /// before arrivals and the rest (phase 1), then the order they were planned in.
+    var events = EventQueue<RoadEvent>()
+    /// The generated lines with their stages, on a queue: by request time, then planning order.
+    var lines = EventQueue<(line: GuidanceLine, stage: Stage?)>()
     var upcoming = -1
     /// Whether the guidance was asked for its departure line (`Guidance.lineDeparting`).
     var departureAsked = false
@@ -167,18 +171,26 @@ struct RoadPlanner<G: Guidance> {
         road.segments?.lazy.flatMap { [$0.start, $0.end] }.filter { $0 > t }.min()
     }
 
-    mutating func add(_ t: SimTime, _ what: RoadEvent.What, rank: UInt8 = 1) {
-        plan.events.append(RoadEvent(t: t, what))
-        ranks.append(rank)
+    /// Plans a road event at `t`; `phase` 0 for a completion (a report's end, a turn passed, a segment ended).
+    mutating func add(_ t: SimTime, _ what: RoadEvent.What, phase: UInt8 = 1) {
+        events.schedule(RoadEvent(t: t, what), at: t, phase: phase)
+    }
+
+    /// Plans a generated line, with its stage (nil for a reroute, "continue" or departure line).
+    mutating func schedule(_ line: GuidanceLine, stage: Stage?) {
+        lines.schedule((line, stage), at: line.at)
     }
 
     mutating func run() {
-        let fixes = makeFixes().sorted { ($0.arrives, $0.index) < ($1.arrives, $1.index) }
-        appRecords(until: fixes.last?.arrives ?? .zero)
-        var cursor = fixes.first?.arrives ?? .zero
+        // The fixes in arrival order (made in index order, so ties keep it).
+        let made = makeFixes()
+        var arrivals = EventQueue<Fix>()
+        for fix in made { arrivals.schedule(fix, at: fix.arrives) }
+        appRecords(until: made.lazy.map(\.arrives).max() ?? .zero)
+        var cursor = arrivals.first()?.time ?? .zero
         var state: RoadState? = nil
         var pause = 0
-        for fix in fixes {
+        while let fix = arrivals.popFirst()?.event {
             guide(state, from: &cursor, until: fix.arrives)
             while pause < pauses.count, pauses[pause] <= fix.arrives {
                 follower.measuringPaused()
@@ -193,14 +205,13 @@ struct RoadPlanner<G: Guidance> {
         }
         if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
         passes()
-        // Stable order: time, then completions (rank 0) before the rest.
-        let order = plan.events.indices.sorted {
-            (plan.events[$0].t, ranks[$0], $0) < (plan.events[$1].t, ranks[$1], $1)
+        plan.events.reserveCapacity(events.count)
+        while let event = events.popFirst()?.event { plan.events.append(event) }
+        plan.lines.reserveCapacity(lines.count)
+        while let (line, stage) = lines.popFirst()?.event {
+            plan.lines.append(line)
+            plan.stages.append(stage)
         }
-        plan.events = order.map { plan.events[$0] }
-        let lineOrder = plan.lines.indices.sorted { (plan.lines[$0].at, $0) < (plan.lines[$1].at, $1) }
-        plan.lines = lineOrder.map { plan.lines[$0] }
-        plan.stages = lineOrder.map { plan.stages[$0] }
         plan.revisions.reserveCapacity(plan.lines.count)
         // Each maneuver id's first index: looked up, never iterated.
         let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -248,7 +259,7 @@ struct RoadPlanner<G: Guidance> {
         }
         for segment in road.segments ?? [] {
             add(segment.start, .segmentStarted)
-            add(segment.end, .segmentEnded, rank: 0)
+            add(segment.end, .segmentEnded, phase: 0)
         }
     }
 
@@ -291,8 +302,7 @@ struct RoadPlanner<G: Guidance> {
         for announcement in announcements {
             switch announcement {
             case .line(let line, _, let stage):
-                plan.lines.append(line)
-                plan.stages.append(stage)
+                schedule(line, stage: stage)
             case .skipped(let m, let stage, let reason, let t):
                 add(t, .stageSkipped(ManeuverIndex(m), stage: stage, reason: reason))
             case .passed(let m, let t):
@@ -351,8 +361,7 @@ struct RoadPlanner<G: Guidance> {
             guard line.at + line.duration < end else { return }  // `expires` later than `at` (SPEC 3)
             line.expires = min(line.expires ?? end, end - line.duration)
         }
-        plan.lines.append(line)
-        plan.stages.append(nil)
+        schedule(line, stage: nil)
     }
 
     /// With recorded fixes there is no other truth: a maneuver is passed
@@ -521,10 +530,10 @@ struct RoadPlanner<G: Guidance> {
             add(sent, .reportDropped(index, reason: reason))
         case .failed(let at, let reason):
             add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: next))
-            add(at, .reportDropped(index, reason: reason), rank: completionRank(at, sent: sent))
+            add(at, .reportDropped(index, reason: reason), phase: completionPhase(at, sent: sent))
         case .sent(let delivered):
             add(sent, .reportSent(index, ageMs: (sent - fix.taken).ms, onRoute: !follower.offRoute, next: next))
-            add(delivered, .reportDelivered(index), rank: completionRank(delivered, sent: sent))
+            add(delivered, .reportDelivered(index), phase: completionPhase(delivered, sent: sent))
         }
     }
 
@@ -532,7 +541,7 @@ struct RoadPlanner<G: Guidance> {
     /// send the next report; but never before its own sending: a report
     /// that lands (no latency) or times out (sent exactly at its freshness
     /// limit) in the instant it is sent ends right after it.
-    func completionRank(_ end: SimTime, sent: SimTime) -> UInt8 {
+    func completionPhase(_ end: SimTime, sent: SimTime) -> UInt8 {
         end == sent ? 1 : 0
     }
 
@@ -542,7 +551,7 @@ struct RoadPlanner<G: Guidance> {
         for (m, maneuver) in route.maneuvers.enumerated() {
             let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
             guard let pass, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
-            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(m)), rank: 0)
+            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(m)), phase: 0)
             guard !guidance.nowSpoken[m], fault != .nowSkippedSilently else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
@@ -552,7 +561,7 @@ struct RoadPlanner<G: Guidance> {
             // A guidance that does not say why was never asked before the pass if no fix had come by then.
             let unasked = states.first.map { $0.from >= pass } ?? true
             guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil) else { continue }
-            add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), rank: 0)
+            add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), phase: 0)
         }
     }
 }
