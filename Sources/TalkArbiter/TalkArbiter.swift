@@ -302,20 +302,10 @@ public struct TalkArbiter: Sendable {
         let link = queueLinks[line]
         queueLinks[line] = QueueLink()
         let urgent = queuesAsUrgent(line)
-        if let previous = link.previous {
-            queueLinks[previous].next = link.next
-        } else if urgent {
-            pending.urgent.first = link.next
-        } else {
-            pending.ordinary.first = link.next
-        }
-        if let next = link.next {
-            queueLinks[next].previous = link.previous
-        } else if urgent {
-            pending.urgent.last = link.previous
-        } else {
-            pending.ordinary.last = link.previous
-        }
+        var queue = urgent ? pending.urgent : pending.ordinary
+        if let previous = link.previous { queueLinks[previous].next = link.next } else { queue.first = link.next }
+        if let next = link.next { queueLinks[next].previous = link.previous } else { queue.last = link.previous }
+        if urgent { pending.urgent = queue } else { pending.ordinary = queue }
     }
 
     /// Starts `line` now; whatever was pending stays pending behind it.

@@ -54,20 +54,21 @@ extension Timeline {
             if n > 0 { layout.append(utf8: ", ") }
             layout.append(quoted: kind.rawValue)
         }
+        // A row of the layout: `[first` then each value after a comma.
+        func row(_ n: Int, _ first: Int) {
+            layout.append(utf8: n == 0 ? "\n[" : ",\n[")
+            layout.append(int: Int64(first))
+        }
+        func then(_ v: Int64) { layout.append(UInt8(ascii: ",")); layout.append(int: v) }
+        func then(_ s: String) { layout.append(UInt8(ascii: ",")); layout.append(quoted: s) }
         layout.append(utf8: "],\n\"bars\": [")
-        var first = true
-        for bar in visible.bars where laneRow[bar.lane.rawValue] >= 0 {
-            layout.append(utf8: first ? "\n[" : ",\n[")
-            first = false
-            layout.append(int: Int64(laneRow[bar.lane.rawValue]))
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: Int64(Lanes.BarKind.allCases.firstIndex(of: bar.kind) ?? 0))
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: bar.start.ms)
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: bar.end.ms)
-            layout.append(utf8: bar.cut ? ",1," : ",0,")
-            layout.append(quoted: bar.label)
+        for (n, bar) in visible.bars.lazy.filter({ laneRow[$0.lane.rawValue] >= 0 }).enumerated() {
+            row(n, laneRow[bar.lane.rawValue])
+            then(Int64(Lanes.BarKind.allCases.firstIndex(of: bar.kind) ?? 0))
+            then(bar.start.ms)
+            then(bar.end.ms)
+            then(bar.cut ? 1 : 0)
+            then(bar.label)
             layout.append(utf8: ",[")
             for (k, e) in bar.events.enumerated() {
                 if k > 0 { layout.append(UInt8(ascii: ",")) }
@@ -79,17 +80,11 @@ extension Timeline {
         layout.append(int: lanes.end.ms)
         layout.append(utf8: ",\n\"flows\": [")
         for (n, flow) in visible.flows.enumerated() {
-            layout.append(utf8: n == 0 ? "\n[" : ",\n[")
-            for (k, v) in [laneRow[flow.from.rawValue], laneRow[flow.to.rawValue]].enumerated() {
-                if k > 0 { layout.append(UInt8(ascii: ",")) }
-                layout.append(int: Int64(v))
-            }
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: flow.t.ms)
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: Int64(position[flow.cause]))
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: Int64(position[flow.effect]))
+            row(n, laneRow[flow.from.rawValue])
+            then(Int64(laneRow[flow.to.rawValue]))
+            then(flow.t.ms)
+            then(Int64(position[flow.cause]))
+            then(Int64(position[flow.effect]))
             layout.append(UInt8(ascii: "]"))
         }
         layout.append(utf8: "],\n\"from\": ")
@@ -105,19 +100,12 @@ extension Timeline {
             layout.append(quoted: lane.title)
         }
         layout.append(utf8: "],\n\"marks\": [")
-        first = true
-        for mark in visible.marks where laneRow[mark.lane.rawValue] >= 0 {
-            layout.append(utf8: first ? "\n[" : ",\n[")
-            first = false
-            layout.append(int: Int64(laneRow[mark.lane.rawValue]))
-            layout.append(UInt8(ascii: ","))
-            layout.append(quoted: mark.kind == .road ? events[mark.event].kind.rawValue : mark.kind.rawValue)
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: mark.t.ms)
-            layout.append(UInt8(ascii: ","))
-            layout.append(quoted: mark.rule?.rawValue ?? "")
-            layout.append(UInt8(ascii: ","))
-            layout.append(int: Int64(position[mark.event]))
+        for (n, mark) in visible.marks.lazy.filter({ laneRow[$0.lane.rawValue] >= 0 }).enumerated() {
+            row(n, laneRow[mark.lane.rawValue])
+            then(mark.kind == .road ? events[mark.event].kind.rawValue : mark.kind.rawValue)
+            then(mark.t.ms)
+            then(mark.rule?.rawValue ?? "")
+            then(Int64(position[mark.event]))
             layout.append(UInt8(ascii: "]"))
         }
         layout.append(utf8: "],\n\"to\": ")

@@ -276,19 +276,12 @@ extension Timeline {
             ("held", "held"), ("reply", "reply active"), ("queued", "reply queued"), ("ears-closed", "ears closed"),
             ("heard", "Dad heard"), ("lost", "Dad lost"),
         ]
-        var out = "<g class=\"legend\">"
-        var x = 10
-        for (cls, text) in items {
-            out += "<rect class=\"\(cls)\" x=\"\(x)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>"
-            out += "<text x=\"\(x + 18)\" y=\"\(y)\">\(text)</text>"
-            x += 18 + text.count * 6 + 16
-        }
-        out += "<line class=\"cutline\" x1=\"\(x + 4)\" y1=\"\(y - 10)\" x2=\"\(x + 4)\" y2=\"\(y + 1)\"/>"
-        out += "<text x=\"\(x + 10)\" y=\"\(y)\">cut point</text>"
-        x += 10 + 9 * 6 + 16
-        out += "<path class=\"flow\" d=\"M\(x),\(y - 4) l22,0\" marker-end=\"url(#arrow)\"/>"
-        out += "<text x=\"\(x + 28)\" y=\"\(y)\">cause → effect</text></g>\n"
-        return out
+        let bars = legendEntries(items, x: 10, y: y, textOffset: 18) { "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>" }
+        let cut = legendEntries([("cutline", "cut point")], x: bars.x, y: y, textOffset: 10, swatch: legendTick(y: y))
+        let x = cut.x
+        return "<g class=\"legend\">" + bars.markup + cut.markup
+            + "<path class=\"flow\" d=\"M\(x),\(y - 4) l22,0\" marker-end=\"url(#arrow)\"/>"
+            + "<text x=\"\(x + 28)\" y=\"\(y)\">cause → effect</text></g>\n"
     }
 
     /// The road lane's marks, on a second legend line.
@@ -298,14 +291,27 @@ extension Timeline {
             ("road-turn-upcoming", "turn upcoming or passed"), ("road-off-route", "off route"), ("road-on-route", "back on route"),
             ("road-measuring-paused", "measuring paused or resumed"),
         ]
-        var out = "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>"
-        var x = 46
+        let marks = legendEntries(items.map { ("roadmark " + $0, $1) }, x: 46, y: y, textOffset: 12, swatch: legendTick(y: y))
+        return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>" + marks.markup + "</g>\n"
+    }
+
+    /// Legend entries side by side from `x`: each its swatch (made from its
+    /// class and x), then its text `textOffset` px to the right. Returns the
+    /// markup and the x after the last entry.
+    private static func legendEntries(
+        _ items: [(cls: String, text: String)], x start: Int, y: Int, textOffset: Int, swatch: (String, Int) -> String
+    ) -> (markup: String, x: Int) {
+        var out = "", x = start
         for (cls, text) in items {
-            out += "<line class=\"roadmark \(cls)\" x1=\"\(x + 4)\" y1=\"\(y - 10)\" x2=\"\(x + 4)\" y2=\"\(y + 1)\"/>"
-            out += "<text x=\"\(x + 12)\" y=\"\(y)\">\(text)</text>"
-            x += 12 + text.count * 6 + 16
+            out += swatch(cls, x) + "<text x=\"\(x + textOffset)\" y=\"\(y)\">\(text)</text>"
+            x += textOffset + text.count * 6 + 16
         }
-        return out + "</g>\n"
+        return (out, x)
+    }
+
+    /// A legend swatch that is a short upright line, as a cut point or a road mark is drawn.
+    private static func legendTick(y: Int) -> (String, Int) -> String {
+        { cls, x in "<line class=\"\(cls)\" x1=\"\(x + 4)\" y1=\"\(y - 10)\" x2=\"\(x + 4)\" y2=\"\(y + 1)\"/>" }
     }
 }
 

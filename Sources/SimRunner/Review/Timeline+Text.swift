@@ -212,6 +212,13 @@ extension Timeline {
             out.append(UInt8(ascii: "f"))
             out.append(int: Int64(f.raw))
         }
+        /// A maneuver ahead and its distance: `m2 at 1050 m`, with `word` between them.
+        func ahead(_ a: RoadEvent.Ahead, _ word: String) {
+            out.append(escaped: maneuvers[a.maneuver.int].id)
+            out.append(utf8: word)
+            out.append(int: a.distanceM)
+            out.append(utf8: " m")
+        }
         switch road {
         case .fixArrived(let f, let age, let trusted):
             fix(f)
@@ -231,10 +238,7 @@ extension Timeline {
             if !onRoute { out.append(utf8: ", off route") }
             if let next {
                 out.append(utf8: ", ")
-                out.append(escaped: maneuvers[next.maneuver.int].id)
-                out.append(utf8: " in ")
-                out.append(int: next.distanceM)
-                out.append(utf8: " m")
+                ahead(next, " in ")
             }
         case .offRoute(let offset):
             out.append(int: offset)
@@ -258,10 +262,7 @@ extension Timeline {
             }
             if let after {
                 out.append(utf8: ", then ")
-                out.append(escaped: maneuvers[after.maneuver.int].id)
-                out.append(utf8: " at ")
-                out.append(int: after.distanceM)
-                out.append(utf8: " m")
+                ahead(after, " at ")
             }
         case .turnPassed(let m), .turnUnannounced(let m, _):
             out.append(escaped: maneuvers[m.int].id)
