@@ -303,12 +303,7 @@ package final class ArbiterProcess: @unchecked Sendable {
             guard let answer = answer(item, inputs: message.inputs.count, ends: message.ends, for: instant, typed: false) else { return nil }
             answers.append(answer)
         }
-        if runAnswers.count >= 4096 || runAnswerBytes + bytes.count > Self.cacheBytes {
-            runAnswers.removeAll(keepingCapacity: true)
-            runAnswerBytes = 0
-        }
-        runAnswers[key] = answers
-        runAnswerBytes += bytes.count
+        runAnswers.keep(answers, for: key)
         return answers
     }
 
@@ -465,12 +460,9 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
     private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.
-    private var answers: [AnswerKey: Answer] = [:]
+    private var answers = AnswerCache<Answer>(limit: 65536)
     /// `run` answer lines seen (with whether each of its messages ended its instant) and what they said.
-    private var runAnswers: [AnswerKey: [Answer]] = [:]
-    /// The bytes of the lines each cache keeps; past `cacheBytes` it starts again.
-    private var answerBytes = 0, runAnswerBytes = 0
-    static let cacheBytes = 32 << 20
+    private var runAnswers = AnswerCache<[Answer]>(limit: 4096)
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
     /// Records why the run failed, with the tail of standard error (all in
@@ -500,12 +492,7 @@ package final class ArbiterProcess: @unchecked Sendable {
         if let known = answers[key], known.each.count == inputs { return known }
         parsedAnswers += 1
         guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
-        if answers.count >= 65536 || answerBytes + bytes.count > Self.cacheBytes {
-            answers.removeAll(keepingCapacity: true)
-            answerBytes = 0
-        }
-        answers[key] = answer
-        answerBytes += bytes.count
+        answers.keep(answer, for: key)
         return answer
     }
 
@@ -652,6 +639,28 @@ struct AnswerKey: Hashable {
     let bytes: [UInt8]
     func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}
+
+/// Answer lines seen and what they said, bounded: once it holds `limit`
+/// of them or 32 MiB of their bytes, it starts again.
+struct AnswerCache<Value> {
+    let limit: Int
+    private var values: [AnswerKey: Value] = [:]
+    private var bytes = 0
+    static var byteLimit: Int { 32 << 20 }
+
+    init(limit: Int) { self.limit = limit }
+
+    subscript(key: AnswerKey) -> Value? { values[key] }
+
+    mutating func keep(_ value: Value, for key: AnswerKey) {
+        if values.count >= limit || bytes + key.bytes.count > Self.byteLimit {
+            values.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        values[key] = value
+        bytes += key.bytes.count
     }
 }
 
