@@ -171,16 +171,16 @@ package struct Lanes: Sendable {
                 }
                 playing[s] = (e.t, own)
             case .guidanceEnded:
-                if let play = playing[s] {
-                    bars.append(Bar(lane: .guidance, kind: .line, start: play.t, end: e.t, label: roster.lines[s].id,
-                                    events: play.events + [i]))
-                    playing[s] = nil
+                if var play = playing[s] {
+                    playing[s] = nil  // so that its events are appended to in place
+                    play.events.append(i)
+                    bars.append(Bar(lane: .guidance, kind: .line, start: play.t, end: e.t, label: roster.lines[s].id, events: play.events))
                 }
             case .guidanceDropped:
-                let wait = requested[s] ?? (e.t, [])
-                bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
-                                events: wait.events + [i]))
+                var wait = requested[s] ?? (e.t, [])
                 requested[s] = nil
+                wait.events.append(i)
+                bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id, events: wait.events))
                 marks.append(Mark(lane: .guidance, kind: .dropped, t: e.t, rule: e.rule, event: i))
             case .replyQueued:
                 queuedOpen[s] = (e.t, i)
@@ -193,10 +193,10 @@ package struct Lanes: Sendable {
                 }
                 replyOpen[s] = (e.t, [i])
             case .replyEnded, .replyAbandoned:
-                if let reply = replyOpen[s] {
-                    bars.append(Bar(lane: .pippa, kind: .reply, start: reply.t, end: e.t, label: roster.replyIDs[s],
-                                    events: reply.events + [i]))
+                if var reply = replyOpen[s] {
                     replyOpen[s] = nil
+                    reply.events.append(i)
+                    bars.append(Bar(lane: .pippa, kind: .reply, start: reply.t, end: e.t, label: roster.replyIDs[s], events: reply.events))
                 }
                 if e.kind == .replyAbandoned {
                     marks.append(Mark(lane: .pippa, kind: .abandoned, t: e.t, rule: e.rule, event: i))
