@@ -34,7 +34,7 @@ private func failure(_ text: String) -> ScenarioError? {
         (withRoad(#"{"language": "en", "route": {"points": "# + points + #"}, "fixes": {"recorded": [{"at": 2, "lat": 37.5, "lon": 127.0}, {"at": 1, "lat": 37.5, "lon": 127.0}]}}"#),
          .fixTimeBackwards, "road.fixes.recorded[1].at"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + #"}, "drive": {"speeds": [{"from": 0, "kmh": -5}]}}"#),
-         .negative, "road.drive.speeds[0].kmh"),
+         .invalid(.negative), "road.drive.speeds[0].kmh"),
         (withRoad(#"{"language": "de", "route": {"points": "# + points + "}, " + drive + "}"),
          .unknownValue("de", allowed: ["ko", "en"], suggestion: nil), "road.language"),
         (withRoad(#"{"route": {"points": "# + points + "}, " + drive + "}"), .missingField("language"), "road"),

@@ -175,7 +175,7 @@ extension Decoding {
         if let v = fields.optional("seed") {
             // Read as it is written, so that a negative seed is refused, never wrapped.
             let n = try integer(v, fields.path("seed"))
-            if n < 0 { throw fail(.negative, fields.path("seed"), v) }
+            if n < 0 { throw fail(.invalid(.negative), fields.path("seed"), v) }
             g.seed = UInt64(n)
         }
         if let v = fields.optional("delay") { g.delay = try seconds(v, fields.path("delay"), .duration) }

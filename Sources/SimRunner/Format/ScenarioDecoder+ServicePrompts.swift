@@ -24,7 +24,7 @@ extension Decoding {
             }
             let beforeValue = try required(p, "before")
             let before = try number(beforeValue, p.path("before"))
-            if before < 0 { throw fail(.negative, p.path("before"), beforeValue) }
+            if before < 0 { throw fail(.invalid(.negative), p.path("before"), beforeValue) }
             if !(before <= 10_000_000) { throw fail(.outOfRange("0...10000000"), p.path("before"), beforeValue) }
             let textValue = try required(p, "text")
             let text = try nonEmptyString(textValue, p.path("text"))

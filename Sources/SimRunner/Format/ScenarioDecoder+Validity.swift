@@ -27,17 +27,7 @@ extension Decoding {
 
     static func reason(_ reason: ScenarioProblem.Reason) -> ScenarioError.Reason {
         switch reason {
-        case .emptyString: return .emptyString
-        case .emptyID: return .emptyID
         case .duplicateID(let id, let first): return .duplicateID(id, firstAt: ScenarioProblem.render(first))
-        case .generatedLineID(let id): return .generatedLineID(id)
-        case .negative: return .negative
-        case .notPositive: return .notPositive
-        case .tooLarge(let limit): return .tooLarge(limitSeconds: limit)
-        case .expiresNotAfterAt: return .expiresNotAfterAt
-        case .emptyStretches: return .emptyStretches
-        case .overlappingUtterance(let other): return .overlappingUtterance(with: other)
-        case .reversedWindow: return .reversedWindow
         case .fieldNotCarried(let field, let event): return .unknownField(field.rawValue, event: event.rawValue, suggestion: nil)
         case .wrongType(let type):
             switch type {
@@ -49,13 +39,11 @@ extension Decoding {
             return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
-        case .invalidPattern(let problem): return .invalidPattern(problem)
-        case .emptyRange: return .emptyRange
-        case .reversedRange: return .reversedRange
-        case .withinWithoutSince: return .withinWithoutSince
-        case .notInAnchor(let key): return .notInAnchor(key)
-        case .testedTwice(let key): return .testedTwice(key)
         case .road(let road): return roadReason(road)
+        case .emptyString, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt, .emptyStretches,
+             .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince,
+             .notInAnchor, .testedTwice:
+            return .invalid(reason)
         }
     }
 
@@ -74,9 +62,9 @@ extension Decoding {
         case .timeOutOfRange(let r):
             return .outOfRange("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
         case .emptyWindow: return .emptyWindow
-        case .negative: return .negative
-        case .notPositive: return .notPositive
-        case .textEmpty: return .emptyString
+        case .negative: return .invalid(.negative)
+        case .notPositive: return .invalid(.notPositive)
+        case .textEmpty: return .invalid(.emptyString)
         case .textTooLong(let most): return .stringTooLong(maxCharacters: most)
         case .courseOutOfRange: return .outOfRange("0...<360")
         case .arrivalNotLast: return .arrivalNotLast

@@ -206,7 +206,7 @@ struct Decoding {
 
     func nonEmptyString(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
         let s = try string(value, path())
-        if s.isEmpty { throw fail(.emptyString, path(), value) }
+        if s.isEmpty { throw fail(.invalid(.emptyString), path(), value) }
         return s
     }
 
@@ -234,11 +234,11 @@ struct Decoding {
         }
         switch result {
         case .success(let ms):
-            if positive && ms == 0 { throw fail(.notPositive, path(), value) }
+            if positive && ms == 0 { throw fail(.invalid(.notPositive), path(), value) }
             return SimTime(ms: ms)
-        case .failure(.negative): throw fail(.negative, path(), value)
+        case .failure(.negative): throw fail(.invalid(.negative), path(), value)
         case .failure(.notWholeMilliseconds): throw fail(.notWholeMilliseconds, path(), value)
-        case .failure(.tooLarge): throw fail(.tooLarge(limitSeconds: limit), path(), value)
+        case .failure(.tooLarge): throw fail(.invalid(.tooLarge(limitSeconds: limit)), path(), value)
         }
     }
 
@@ -418,7 +418,7 @@ struct Decoding {
                     continue
                 }
                 let n = try integer(member.value, memberPath)
-                if n < 0 { throw fail(.negative, memberPath, member.value) }
+                if n < 0 { throw fail(.invalid(.negative), memberPath, member.value) }
                 guard let count = Int(exactly: n) else { throw fail(.integerOutOfRange, memberPath, member.value) }
                 expectation.count = count
             case "since": expectation.since = try self.expectation(member.value, memberPath)
@@ -454,7 +454,7 @@ struct Decoding {
         guard items.count == 2, let first = items.item(0), let second = items.item(1) else { throw fail(.windowNotAPair, path, value) }
         let from = try seconds(first, Decoding.join(path, 0), .time)
         let to = try seconds(second, Decoding.join(path, 1), .time)
-        if from > to { throw fail(.reversedWindow, path, value) }
+        if from > to { throw fail(.invalid(.reversedWindow), path, value) }
         return (from, to)
     }
 

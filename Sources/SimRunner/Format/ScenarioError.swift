@@ -51,28 +51,12 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         // Times.
         /// Seconds that are not a whole number of milliseconds (`0.0004`).
         case notWholeMilliseconds
-        /// A time, duration or count below zero.
-        case negative
-        /// A time above 24 h or a duration above 1 h.
-        case tooLarge(limitSeconds: Int)
-        /// A `duration` that is zero.
-        case notPositive
-        /// A line's `expires` that is not later than its `at`.
-        case expiresNotAfterAt
 
         // Values.
-        /// An empty `id`.
-        case emptyID
-        /// An empty string where one is needed (`name`, `maneuver`).
-        case emptyString
         /// An id already used elsewhere in the scenario, at `firstAt`.
         case duplicateID(String, firstAt: String)
         /// A string outside a fixed set (a language, an `afterCut`, an event name).
         case unknownValue(String, allowed: [String], suggestion: String?)
-        /// A reply with no stretches.
-        case emptyStretches
-        /// Dad's utterance overlaps the one with this id.
-        case overlappingUtterance(with: String)
 
         // Expectations.
         /// A matcher field the event does not carry (the path ends with it).
@@ -81,29 +65,17 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case atAndBetween
         /// `between` that is not a list of exactly two times.
         case windowNotAPair
-        /// `between: [a, b]` with a after b.
-        case reversedWindow
         /// A matcher id that names no item of its kind (`line`, `stretch`,
         /// `line or utterance`…) in the scenario, road maneuvers and
         /// generated lines included.
         case unknownID(String, kind: String, suggestion: String?)
         /// A string field's test that is not exactly one of `contains` and `matches`.
         case oneTextTest
-        /// A `matches` pattern that is refused: not of the syntax `TextPattern` reads, too long or too large.
-        case invalidPattern(TextPattern.Problem)
-        /// A range (`{"min": a, "max": b}`) with neither bound.
-        case emptyRange
-        /// A range whose `min` is above its `max`.
-        case reversedRange
-        /// `within` without `since`.
-        case withinWithoutSince
-        /// A key that a matcher inside `since` or `until` does not take (`since`, `until`, `within`, `count`).
-        case notInAnchor(String)
-        /// A field, or the count, tested twice.
-        case testedTwice(String)
-        /// An id that a line generated from the road carries
-        /// (`<maneuver>.<stage>`, `reroute<n>.off`, `reroute<n>.back`): two lines would share it.
-        case generatedLineID(String)
+
+        /// A value `Scenario.validate()` refuses (`ScenarioProblem.Reason`),
+        /// or one the decoder refuses as it reads it: a negative or too large
+        /// time, an empty string, a reversed window…; worded by its `message`.
+        case invalid(ScenarioProblem.Reason)
 
         // The road.
         /// A route with fewer than two points.
@@ -213,10 +185,8 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 extension ScenarioError.Reason {
     /// The reason as a phrase.
     public var message: String {
-        // Everything from the file is escaped, so a message is one line.
-        func quoted(_ s: String) -> String { "\"" + ScenarioError.escaped(s, quote: true) + "\"" }
-        func didYouMean(_ s: String?) -> String { s.map { "; did you mean \(quoted($0))?" } ?? "" }
         switch self {
+        case .invalid(let reason): return reason.message
         case .emptyFile: return "the file is empty; a scenario is one JSON object"
         case .invalidUTF8: return "the file is not valid UTF-8"
         case .syntax(let s): return "invalid JSON: \(s)"
@@ -231,41 +201,16 @@ extension ScenarioError.Reason {
             return "format \(n) is not supported; this drivesim reads format \(Scenario.formatVersion)"
         case .integerOutOfRange: return "integer out of range"
         case .notWholeMilliseconds: return "not a whole number of milliseconds (seconds take at most 3 decimals)"
-        case .negative: return "must not be negative"
-        case .tooLarge(let limit):
-            let hours = limit / 3600
-            return "exceeds the limit of \(limit) s (\(hours) h)"
-        case .notPositive: return "must be greater than zero"
-        case .expiresNotAfterAt: return "expires must be later than the line's at"
-        case .emptyID: return "an id must not be empty"
-        case .emptyString: return "must not be empty"
         case .duplicateID(let id, let firstAt): return "duplicate id \(quoted(id)); first used at \(ScenarioError.escaped(firstAt))"
         case .unknownValue(let v, let allowed, let suggestion):
             return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))" + didYouMean(suggestion)
-        case .emptyStretches: return "a reply needs at least one stretch"
-        case .overlappingUtterance(let other): return "overlaps Dad's utterance \(quoted(other)); he has one voice"
         case .unknownField(let f, let event, let suggestion):
             return "unknown field \(quoted(f)) for event \(quoted(event))" + didYouMean(suggestion)
         case .atAndBetween: return "give either at or between, not both"
         case .windowNotAPair: return "between must be a list of two times in seconds, [from, to]"
-        case .reversedWindow: return "between's start is after its end"
         case .unknownID(let id, let kind, let suggestion):
             return "no \(kind) of this scenario has the id \(quoted(id))" + didYouMean(suggestion)
         case .oneTextTest: return "a text test takes one key: {\"contains\": text} or {\"matches\": pattern}"
-        case .invalidPattern(let problem):
-            switch problem {
-            case .invalid(let why, let at): return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
-            case .tooLong(let n): return "a pattern is at most \(n) characters"
-            case .tooComplex(let n): return "the pattern compiles to more than \(n) instructions; repeat fewer times"
-            }
-        case .emptyRange: return "a range needs \"min\", \"max\" or both"
-        case .reversedRange: return "the range's min is above its max"
-        case .withinWithoutSince: return "within counts from since's event; give since too"
-        case .notInAnchor(let key):
-            return "a matcher inside since or until finds one event to measure from; it takes no \(quoted(key))"
-        case .testedTwice(let key): return "\(quoted(key)) is tested twice"
-        case .generatedLineID(let id):
-            return "the road generates a guidance line with the id \(quoted(id)); choose another id"
         case .routeTooShort: return "a route needs at least two points"
         case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
@@ -294,3 +239,43 @@ extension ScenarioError.Reason {
         }
     }
 }
+
+extension ScenarioProblem.Reason {
+    /// The reason as a phrase: the one wording of what the decoder reports
+    /// as `.invalid`; the rest in the decoder's words (`Decoding.reason`).
+    public var message: String {
+        switch self {
+        case .negative: return "must not be negative"
+        case .tooLarge(let limit):
+            let hours = limit / 3600
+            return "exceeds the limit of \(limit) s (\(hours) h)"
+        case .notPositive: return "must be greater than zero"
+        case .expiresNotAfterAt: return "expires must be later than the line's at"
+        case .emptyID: return "an id must not be empty"
+        case .emptyString: return "must not be empty"
+        case .emptyStretches: return "a reply needs at least one stretch"
+        case .overlappingUtterance(let other): return "overlaps Dad's utterance \(quoted(other)); he has one voice"
+        case .reversedWindow: return "between's start is after its end"
+        case .invalidPattern(let problem):
+            switch problem {
+            case .invalid(let why, let at): return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
+            case .tooLong(let n): return "a pattern is at most \(n) characters"
+            case .tooComplex(let n): return "the pattern compiles to more than \(n) instructions; repeat fewer times"
+            }
+        case .emptyRange: return "a range needs \"min\", \"max\" or both"
+        case .reversedRange: return "the range's min is above its max"
+        case .withinWithoutSince: return "within counts from since's event; give since too"
+        case .notInAnchor(let key):
+            return "a matcher inside since or until finds one event to measure from; it takes no \(quoted(key))"
+        case .testedTwice(let key): return "\(quoted(key)) is tested twice"
+        case .generatedLineID(let id):
+            return "the road generates a guidance line with the id \(quoted(id)); choose another id"
+        case .duplicateID, .fieldNotCarried, .wrongType, .unknownID, .unknownValue, .road:
+            return Decoding.reason(self).message
+        }
+    }
+}
+
+// Everything from the file is escaped, so a message is one line.
+private func quoted(_ s: String) -> String { "\"" + ScenarioError.escaped(s, quote: true) + "\"" }
+private func didYouMean(_ s: String?) -> String { s.map { "; did you mean \(quoted($0))?" } ?? "" }
