@@ -85,18 +85,18 @@ let package = Package(
         .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReviewTests",
-            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "Fuzzing", "Review", "ScenarioFormat"],
+            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"],
             // Pinned pictures, read from the package root by the tests.
             exclude: ["Goldens"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ImportTests",
-            dependencies: ["RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "Review", "ScenarioFormat", "Road", "Guidance"],
+            dependencies: ["RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road"], swiftSettings: swiftSettings),
