@@ -65,13 +65,13 @@ extension TalkArbiter {
     /// What the caller must carry out, in order.
     public enum Action: Sendable, Equatable {
         /// A line waits: for the playing stretch (`short-wait`) or behind guidance (`guidance-queue`).
-        case lineWaiting(line: Int, rule: Rule, stretch: Int?)
+        case lineWaiting(line: Int, rule: WaitRule, stretch: Int?)
         /// A line starts playing now; the caller reports its end at `endsAt`.
         case lineStarted(line: Int, endsAt: SimTime)
         /// A playing line ended (its `lineEnded` input came).
         case lineEnded(line: Int)
         /// A pending line is dropped (`superseded` or `stale`).
-        case lineDropped(line: Int, rule: Rule)
+        case lineDropped(line: Int, rule: DropRule)
         /// A reply began while another was active (`reply-queue`).
         case replyQueued(reply: Int)
         /// A reply became active.
@@ -82,11 +82,11 @@ extension TalkArbiter {
         /// The playing stretch ended (its `stretchEnded` input came at its end).
         case stretchEnded(reply: Int, stretch: Int)
         /// A stretch is cut now; `then` is what follows under `after-cut` when guidance cut it.
-        case stretchCut(reply: Int, stretch: Int, rule: Rule, by: Cause, played: SimTime, then: AfterCut?)
+        case stretchCut(reply: Int, stretch: Int, rule: CutRule, by: Cause, played: SimTime, then: AfterCut?)
         /// The active reply's last stretch is over.
         case replyEnded(reply: Int)
         /// The active reply is abandoned (`barge-in` or `after-cut`).
-        case replyAbandoned(reply: Int, rule: Rule)
+        case replyAbandoned(reply: Int, rule: AbandonRule)
         /// The ears closed over this instant (recorded only when they change).
         case earsClosed
         /// The ears opened over this instant (recorded only when they change).
@@ -97,9 +97,10 @@ extension TalkArbiter {
         /// The rule that caused this action, if one did.
         public var rule: Rule? {
             switch self {
-            case .lineWaiting(_, let rule, _), .lineDropped(_, let rule), .stretchCut(_, _, let rule, _, _, _),
-                .replyAbandoned(_, let rule):
-                return rule
+            case .lineWaiting(_, let rule, _): return rule.rule
+            case .lineDropped(_, let rule): return rule.rule
+            case .stretchCut(_, _, let rule, _, _, _): return rule.rule
+            case .replyAbandoned(_, let rule): return rule.rule
             case .replyQueued: return .replyQueue
             case .stretchStarted(_, _, _, let held): return held == nil ? nil : .held
             case .earsClosed: return .earsClosed

@@ -326,7 +326,7 @@ public struct TalkArbiter: Sendable {
     }
 
     /// Cuts the playing stretch, if one plays; `after-cut` decides what follows a cut by guidance.
-    private mutating func cutStretch(by cause: Cause, rule: Rule, at now: SimTime, into actions: inout [Action]) {
+    private mutating func cutStretch(by cause: Cause, rule: CutRule, at now: SimTime, into actions: inout [Action]) {
         guard case .playing(let reply, let stretch, let start, _) = talk else { return }
         talk = .waiting(reply: reply, next: stretch)
         let byGuidance: Bool
@@ -372,6 +372,6 @@ public struct TalkArbiter: Sendable {
 
     private enum Outcome {
         case ended
-        case abandoned(Rule)
+        case abandoned(AbandonRule)
     }
 }

@@ -97,6 +97,10 @@ import Testing
         (#"{"type":"actions","each":[[],[],[]]}"#, "without the end of the instant"),
         (#"{"type":"hello","protocol":3}"#, "out of turn"),
         (#"{"type":"actions","each":[[{"do":"sing"}],[],[]],"end":[],"idle":true}"#, "an action drivesim does not know"),
+        (#"{"type":"actions","each":[[{"do":"lineDropped","line":0,"rule":"short-wait"}],[],[]],"end":[],"idle":true}"#,
+            "with a lineDropped whose rule 'short-wait' is not one it can carry (superseded or stale)"),
+        (#"{"type":"actions","each":[[{"do":"stretchCut","reply":0,"stretch":0,"rule":"stale","by":{"line":0},"played":0,"then":null}],[],[]],"end":[],"idle":true}"#,
+            "with a stretchCut whose rule 'stale' is not one it can carry (urgent-cut or long-cut or barge-in)"),
         (#"{"type":"actions","each":[[],[],[]],"end":{},"idle":true}"#, "an action list that is not an array"),
     ])
     func anAnswerOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {

@@ -199,4 +199,17 @@ private struct Bench {
         #expect(Rule.allCases.map(\.index) == Array(0..<11))
         #expect(Rule.allCases.map(\.rawValue).first == "ears-closed")
     }
+
+    @Test func eachActionsRulesMapToTheirRuleAndBackAndNoOtherRuleFits() {
+        func check<R: TalkArbiter.ActionRule>(_: R.Type, _ rules: [Rule]) {
+            #expect(R.allCases.map(\.rule) == rules)  // the SPEC's order
+            for rule in Rule.allCases { #expect(R(rule)?.rule == (rules.contains(rule) ? rule : nil), "\(R.self) \(rule)") }
+        }
+        check(TalkArbiter.WaitRule.self, [.shortWait, .guidanceQueue])
+        check(TalkArbiter.DropRule.self, [.superseded, .stale])
+        check(TalkArbiter.CutRule.self, [.urgentCut, .longCut, .bargeIn])
+        check(TalkArbiter.AbandonRule.self, [.afterCut, .bargeIn])
+        #expect(TalkArbiter.Action.lineDropped(line: 0, rule: .stale).rule == .stale)
+        #expect(TalkArbiter.Action.stretchCut(reply: 0, stretch: 0, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil).rule == .bargeIn)
+    }
 }

@@ -179,13 +179,13 @@ extension ArbiterProcess {
         func int(_ i: Int) -> Int64 { Int64(i) }
         switch action {
         case .lineWaiting(let line, let rule, let stretch):
-            start("lineWaiting"); field("line", int(line)); field("rule", text: rule.rawValue); field("stretch", stretch.map(int))
+            start("lineWaiting"); field("line", int(line)); field("rule", text: rule.rule.rawValue); field("stretch", stretch.map(int))
         case .lineStarted(let line, let end):
             start("lineStarted"); field("line", int(line)); field("endsAt", end.ms)
         case .lineEnded(let line):
             start("lineEnded"); field("line", int(line))
         case .lineDropped(let line, let rule):
-            start("lineDropped"); field("line", int(line)); field("rule", text: rule.rawValue)
+            start("lineDropped"); field("line", int(line)); field("rule", text: rule.rule.rawValue)
         case .replyQueued(let reply):
             start("replyQueued"); field("reply", int(reply))
         case .replyBegan(let reply):
@@ -196,7 +196,7 @@ extension ArbiterProcess {
         case .stretchEnded(let reply, let stretch):
             start("stretchEnded"); field("reply", int(reply)); field("stretch", int(stretch))
         case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
-            start("stretchCut"); field("reply", int(reply)); field("stretch", int(stretch)); field("rule", text: rule.rawValue)
+            start("stretchCut"); field("reply", int(reply)); field("stretch", int(stretch)); field("rule", text: rule.rule.rawValue)
             switch by {
             case .line(let n): out.append(utf8: ",\"by\":{\"line\":"); out.append(int: int(n))
             case .utterance(let n): out.append(utf8: ",\"by\":{\"utterance\":"); out.append(int: int(n))
@@ -206,7 +206,7 @@ extension ArbiterProcess {
         case .replyEnded(let reply):
             start("replyEnded"); field("reply", int(reply))
         case .replyAbandoned(let reply, let rule):
-            start("replyAbandoned"); field("reply", int(reply)); field("rule", text: rule.rawValue)
+            start("replyAbandoned"); field("reply", int(reply)); field("rule", text: rule.rule.rawValue)
         case .earsClosed: start("earsClosed")
         case .earsOpened: start("earsOpened")
         case .wake(let at): start("wake"); field("at", at.ms)

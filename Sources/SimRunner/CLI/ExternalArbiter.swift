@@ -534,9 +534,15 @@ package final class ArbiterProcess: @unchecked Sendable {
         var out: [TalkArbiter.Action] = []
         out.reserveCapacity(items.count)
         for item in items {
-            guard let action = Self.decode(item) else {
+            var unfit: UnfitRule?
+            guard let action = Self.decode(item, unfit: &unfit) else {
                 if let key = Self.integerOutOfRange(in: item) {
                     fail("it answered \(what) with an action whose '\(key)' is beyond a 64-bit integer: \(Self.describe(item))"); return nil
+                }
+                if let unfit {
+                    let fits = unfit.fits.map(\.rawValue).joined(separator: " or ")
+                    fail("it answered \(what) with a \(unfit.action) whose rule '\(unfit.rule.rawValue)' is not one it can carry (\(fits)): \(Self.describe(item))")
+                    return nil
                 }
                 fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
             }
@@ -564,15 +570,29 @@ package final class ArbiterProcess: @unchecked Sendable {
         return nil
     }
 
-    static func decode(_ o: JSONValue) -> TalkArbiter.Action? {
+    /// A rule of the SPEC's that an action named but cannot carry: `lineDropped` with `short-wait`.
+    struct UnfitRule {
+        /// The action's `do`, the rule it named, and the rules it can carry.
+        var action: String, rule: Rule, fits: [Rule]
+    }
+
+    /// The action `o`, or nil if it is not one; `unfit` says so when only its rule does not fit it.
+    static func decode(_ o: JSONValue, unfit: inout UnfitRule?) -> TalkArbiter.Action? {
         func int(_ key: String) -> Int? { o[key]?.integer }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
         func isNull(_ key: String) -> Bool { o[key].map { $0.kind == .null } ?? true }
-        func rule() -> Rule? { o["rule"]?.text.flatMap(Rule.init(rawValue:)) }
         guard case .object = o.kind, let kind = o["do"]?.text else { return nil }
+        func rule<R: TalkArbiter.ActionRule>(_: R.Type) -> R? {
+            guard let rule = o["rule"]?.text.flatMap(Rule.init(rawValue:)) else { return nil }
+            guard let fitting = R(rule) else {
+                unfit = UnfitRule(action: kind, rule: rule, fits: R.allCases.map(\.rule))
+                return nil
+            }
+            return fitting
+        }
         switch kind {
         case "lineWaiting":
-            guard let line = int("line"), let rule = rule() else { return nil }
+            guard let line = int("line"), let rule = rule(TalkArbiter.WaitRule.self) else { return nil }
             let stretch: Int?
             if isNull("stretch") { stretch = nil } else {
                 guard let k = int("stretch") else { return nil }
@@ -584,7 +604,7 @@ package final class ArbiterProcess: @unchecked Sendable {
             return .lineStarted(line: line, endsAt: end)
         case "lineEnded": return int("line").map { .lineEnded(line: $0) }
         case "lineDropped":
-            guard let line = int("line"), let rule = rule() else { return nil }
+            guard let line = int("line"), let rule = rule(TalkArbiter.DropRule.self) else { return nil }
             return .lineDropped(line: line, rule: rule)
         case "replyQueued": return int("reply").map { .replyQueued(reply: $0) }
         case "replyBegan": return int("reply").map { .replyBegan(reply: $0) }
@@ -600,7 +620,7 @@ package final class ArbiterProcess: @unchecked Sendable {
             guard let reply = int("reply"), let stretch = int("stretch") else { return nil }
             return .stretchEnded(reply: reply, stretch: stretch)
         case "stretchCut":
-            guard let reply = int("reply"), let stretch = int("stretch"), let rule = rule(),
+            guard let reply = int("reply"), let stretch = int("stretch"), let rule = rule(TalkArbiter.CutRule.self),
                 let played = time("played"), let by = o["by"] else { return nil }
             let cause: TalkArbiter.Cause
             if let n = by["line"]?.integer { cause = .line(n) }
@@ -614,7 +634,7 @@ package final class ArbiterProcess: @unchecked Sendable {
             return .stretchCut(reply: reply, stretch: stretch, rule: rule, by: cause, played: played, then: then)
         case "replyEnded": return int("reply").map { .replyEnded(reply: $0) }
         case "replyAbandoned":
-            guard let reply = int("reply"), let rule = rule() else { return nil }
+            guard let reply = int("reply"), let rule = rule(TalkArbiter.AbandonRule.self) else { return nil }
             return .replyAbandoned(reply: reply, rule: rule)
         case "earsClosed": return .earsClosed
         case "earsOpened": return .earsOpened

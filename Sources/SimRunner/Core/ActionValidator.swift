@@ -36,8 +36,6 @@ public struct ImpossibleAction: Sendable, Equatable {
         /// An end time that is not the start plus the duration, a played time
         /// that is not what played, or an end before its time.
         case wrongTime = "wrong time"
-        /// A rule that does not fit the action.
-        case wrongRule = "a rule that does not fit the action"
         /// The ears recorded as closing when closed, or opening when open.
         case earsUnchanged = "the ears are already so"
         /// A wake-up that is not after now.
@@ -123,10 +121,9 @@ struct ActionValidator: Sendable {
     mutating func admit(_ action: TalkArbiter.Action, at now: SimTime) -> ImpossibleAction.Reason? {
         let lineCount = lines.count, stretchCount = chunkReady.count, replyCount = replies.count
         switch action {
-        case .lineWaiting(let line, let rule, let stretch):
+        case .lineWaiting(let line, _, let stretch):
             guard line >= 0, line < lineCount, stretch.map({ $0 >= 0 && $0 < stretchCount }) ?? true else { return .unknownIndex }
             guard lines[line] == .pending else { return .lineNotPending }
-            guard rule == .shortWait || rule == .guidanceQueue else { return .wrongRule }
         case .lineStarted(let line, let end):
             guard line >= 0, line < lineCount else { return .unknownIndex }
             guard lines[line] == .pending else { return .lineNotPending }
@@ -139,10 +136,9 @@ struct ActionValidator: Sendable {
             guard playing.end == now else { return .wrongTime }
             lines[line] = .done
             playingLine = nil
-        case .lineDropped(let line, let rule):
+        case .lineDropped(let line, _):
             guard line >= 0, line < lineCount else { return .unknownIndex }
             guard lines[line] == .pending else { return .lineNotPending }
-            guard rule == .superseded || rule == .stale else { return .wrongRule }
             lines[line] = .done
         case .replyQueued(let reply):
             guard reply >= 0, reply < replyCount else { return .unknownIndex }
@@ -168,20 +164,18 @@ struct ActionValidator: Sendable {
             guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else { return .stretchNotPlaying }
             guard playing.end == now else { return .wrongTime }
             playingStretch = nil
-        case .stretchCut(let reply, let stretch, let rule, let by, let played, _):
+        case .stretchCut(let reply, let stretch, _, let by, let played, _):
             guard reply >= 0, reply < replyCount, stretch >= 0, stretch < stretchCount else { return .unknownIndex }
             switch by {
             case .line(let line): guard line >= 0, line < lineCount else { return .unknownIndex }
             case .utterance(let utterance): guard utterance >= 0, utterance < tables.utterances else { return .unknownIndex }
             }
             guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else { return .stretchNotPlaying }
-            guard rule == .urgentCut || rule == .longCut || rule == .bargeIn else { return .wrongRule }
             guard played == now - playing.start else { return .wrongTime }
             playingStretch = nil
         case .replyEnded(let reply), .replyAbandoned(let reply, _):
             guard reply >= 0, reply < replyCount else { return .unknownIndex }
             guard activeReply == reply else { return .replyNotActive }
-            if case .replyAbandoned(_, let rule) = action, rule != .bargeIn, rule != .afterCut { return .wrongRule }
             guard playingStretch == nil else { return .stretchStillPlaying }
             replies[reply] = .done
             activeReply = nil

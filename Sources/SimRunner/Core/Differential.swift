@@ -104,7 +104,7 @@ extension Roster {
     /// An action in words, with ids and its rule: `stretchCut r1/s1 (long-cut) by g2`.
     /// An index outside the tables is shown as `#n`.
     package func describe(_ action: TalkArbiter.Action) -> String {
-        func rule(_ r: Rule?) -> String { r.map { " (\($0.rawValue))" } ?? "" }
+        func rule(_ r: some TalkArbiter.ActionRule) -> String { " (\(r.rule.rawValue))" }
         switch action {
         case .lineWaiting(let l, let r, let s): return "lineWaiting \(line(l))\(rule(r))" + (s.map { " for \(stretch($0))" } ?? "")
         case .lineStarted(let l, let end): return "lineStarted \(line(l)) until \(end)"

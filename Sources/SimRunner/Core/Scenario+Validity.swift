@@ -449,12 +449,12 @@ private struct Domains {
     /// The rules an event of `kind` can carry (SPEC 5 and docs/timeline.md), in the SPEC's order.
     static func rules(of kind: EventKind) -> [Rule] {
         switch kind {
-        case .guidanceWaiting: return [.shortWait, .guidanceQueue]
-        case .guidanceDropped: return [.superseded, .stale]
+        case .guidanceWaiting: return TalkArbiter.WaitRule.allCases.map(\.rule)
+        case .guidanceDropped: return TalkArbiter.DropRule.allCases.map(\.rule)
         case .replyQueued: return [.replyQueue]
         case .stretchStarted: return [.held]
-        case .stretchCut: return [.urgentCut, .longCut, .bargeIn]
-        case .replyAbandoned: return [.afterCut, .bargeIn]
+        case .stretchCut: return TalkArbiter.CutRule.allCases.map(\.rule)
+        case .replyAbandoned: return TalkArbiter.AbandonRule.allCases.map(\.rule)
         case .earsClosed: return [.earsClosed]
         default: return []
         }

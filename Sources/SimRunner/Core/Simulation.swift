@@ -351,7 +351,7 @@ private struct Run<A: Arbiter> {
             }
             switch action {
             case .lineWaiting(let line, let rule, let stretch):
-                record(now, .guidanceWaiting(LineIndex(line), rule: rule, stretch: stretch.map(StretchIndex.init)))
+                record(now, .guidanceWaiting(LineIndex(line), rule: rule.rule, stretch: stretch.map(StretchIndex.init)))
             case .lineStarted(let line, let end):
                 if !started.isEmpty { started[line] = true }
                 record(now, .guidanceStarted(LineIndex(line)))
@@ -361,7 +361,7 @@ private struct Run<A: Arbiter> {
                 record(now, .guidanceEnded(LineIndex(line)))
                 bus.endGuidance(at: now)
             case .lineDropped(let line, let rule):
-                record(now, .guidanceDropped(LineIndex(line), rule: rule))
+                record(now, .guidanceDropped(LineIndex(line), rule: rule.rule))
             case .replyQueued(let reply):
                 record(now, .replyQueued(ReplyIndex(reply)))
             case .replyBegan(let reply):
@@ -374,12 +374,12 @@ private struct Run<A: Arbiter> {
                 record(now, .stretchEnded(ReplyIndex(reply), StretchIndex(stretch)))
                 bus.stopStretch(at: now, cut: false)
             case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
-                record(now, .stretchCut(ReplyIndex(reply), StretchIndex(stretch), rule: rule, by: by, playedMs: played.ms, afterCut: then))
+                record(now, .stretchCut(ReplyIndex(reply), StretchIndex(stretch), rule: rule.rule, by: by, playedMs: played.ms, afterCut: then))
                 bus.stopStretch(at: now, cut: true)
             case .replyEnded(let reply):
                 record(now, .replyEnded(ReplyIndex(reply)))
             case .replyAbandoned(let reply, let rule):
-                record(now, .replyAbandoned(ReplyIndex(reply), rule: rule))
+                record(now, .replyAbandoned(ReplyIndex(reply), rule: rule.rule))
             case .earsClosed:
                 record(now, .earsClosed)
                 bus.setEars(open: false, at: now)

@@ -47,10 +47,14 @@ struct AppArbiter: Arbiter {
 
     var isIdle: Bool { referee.isQuiet }
 
-    /// A decision in drivesim's words. A rule name the SPEC does not know
-    /// becomes a rule that does not fit, which drivesim reports as impossible.
+    /// A decision in drivesim's words. Each action takes only the rules that
+    /// fit it, so a rule name that is not one of those (a typo, or `stale`
+    /// for a wait) cannot be said: it is the referee's bug, and stops the test.
     static func action(_ d: TalkReferee.Decision) -> Action {
-        func rule(_ name: String) -> Rule { Rule(rawValue: name) ?? .earsClosed }
+        func rule<R: TalkArbiter.ActionRule>(_ name: String) -> R {
+            guard let rule = Rule(rawValue: name).flatMap(R.init) else { preconditionFailure("the referee decided \(d) with a rule that does not fit it") }
+            return rule
+        }
         func ms(_ v: Int64) -> SimTime { SimTime(ms: v) }
         switch d {
         case .lineWaits(let l, let r, let s): return .lineWaiting(line: l, rule: rule(r), stretch: s)
