@@ -686,6 +686,17 @@ let badRoads: [BadScenario] = [
         #expect(failure(objects)?.reason == .tooDeep)
     }
 
+    /// Open brackets take one byte a node, more than half a node a byte: found by CI's
+    /// libFuzzer (a heap overflow of the tape's nodes). Every count of them up to the
+    /// depth limit, bare, after spaces and before a string, is an error, never a write past the tape.
+    @Test func openBracketsUpToTheDepthLimitStayInsideTheTape() throws {
+        for n in 1...JSONParser.maxDepth {
+            for text in [String(repeating: "[", count: n), "    " + String(repeating: "[", count: n) + #" ["eve: "    r"#] {
+                #expect(failure(text) != nil, "\(n) brackets")
+            }
+        }
+    }
+
     // MARK: Robustness
 
     @Test func megabyteFilesDecodeInLinearTime() throws {

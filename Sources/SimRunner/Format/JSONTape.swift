@@ -168,10 +168,16 @@ package final class JSONTape {
         /// the key node (an object's) or item number (an array's) being read, or -1.
         var open: [(node: Int, at: Int)] = []
 
+        /// The most nodes `n` bytes can make: a value that is complete takes
+        /// two bytes or more with its comma (`1,`, `[]`, `"",`; a member's key
+        /// and value four), and each container still open one more (`[`),
+        /// `JSONParser.maxDepth` of them at most.
+        static func capacity(_ n: Int) -> Int { n / 2 + JSONParser.maxDepth + 2 }
+
         init(bytes: [UInt8], b: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             self.b = b
-            nodes = .allocate(capacity: b.count / 2 + 2)
+            nodes = .allocate(capacity: Self.capacity(b.count))
             open.reserveCapacity(JSONParser.maxDepth)
         }
 
@@ -220,7 +226,7 @@ package final class JSONTape {
         }
 
         @inline(__always) mutating func append(_ tag: Tag, _ start: Int, _ end: Int = 0) {
-            assert(count < b.count / 2 + 2)
+            assert(count < Self.capacity(b.count))
             nodes[count] = Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag)
             count += 1
         }
