@@ -31,4 +31,19 @@ import Testing
         #expect(row.contains("(the road drive's"), "\(row)")
         #expect((figure(after: "ms,", in: String(row)) ?? 0) > 0, "KiB written: \(row)")
     }
+
+    @Test func aProcessIsTimedWhenItExitsWithZeroAndNotOtherwise() throws {
+        let ran = try #require(BenchCommand.processCPUSeconds("/bin/sh", ["-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"]))
+        #expect(ran > 0)
+        #expect(BenchCommand.processCPUSeconds("/bin/sh", ["-c", "exit 3"]) == nil)
+        #expect(BenchCommand.processCPUSeconds("/nonexistent/drivesim", []) == nil)
+    }
+
+    @Test func aTestRunnerIsNotMistakenForTheDrivesimCommand() {
+        // The whole-process table runs the executable itself: here that would be the test runner.
+        #expect(BenchCommand.drivesimExecutable() == nil)
+        var console = Console.captured
+        BenchCommand.benchProcesses(hours: [1], drives: [[]], repetitions: 1, console: &console)
+        #expect(console.stdout.contains("not measured (this process is not the drivesim command)"), "\(console.stdout)")
+    }
 }

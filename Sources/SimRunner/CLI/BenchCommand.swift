@@ -182,9 +182,9 @@ enum BenchCommand: Command {
         let stages = ["decode", "verdict"] + formats.map(\.rawValue)
         var best: [[Double]] = []  // [drive][stage], CPU seconds
         var sizes: [(bytes: Int, events: Int)] = []
-        for h in hours {
-            let repetitions = quick ? 1 : max(2, 12 / h)
-            let bytes = ScenarioEncoder.encode(GeneratedDrive.scenario(hours: h, seed: 1))
+        let drives = hours.map { ScenarioEncoder.encode(GeneratedDrive.scenario(hours: $0, seed: 1)) }
+        for (h, bytes) in zip(hours, drives) {
+            let repetitions = quick ? 1 : max(3, 12 / h)
             var figures = [Double](repeating: .infinity, count: stages.count)
             var events = 0
             for _ in 0..<repetitions {
@@ -202,8 +202,8 @@ enum BenchCommand: Command {
             best.append(figures)
             sizes.append((bytes.count, events))
         }
-        let drives = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(separator: "; ")
-        console.out("what 'run FILE' does, on generated talk drives (seed 1: \(drives)), CPU ms per run, best of a few:\n")
+        let described = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(separator: "; ")
+        console.out("what 'run FILE' does, on generated talk drives (seed 1: \(described)), CPU ms per run in this process, best of a few:\n")
         var header = "  " + pad("", 8)
         for h in hours { header += padLeft("\(h) h", 10) }
         header += "   per hour ÷ 1 h:"
@@ -219,6 +219,7 @@ enum BenchCommand: Command {
             }
             console.out(line + "\n")
         }
+        benchProcesses(hours: hours, drives: drives, repetitions: quick ? 1 : 3, console: &console)
     }
 
     static func benchRoad(scale: Int, console: inout Console) {

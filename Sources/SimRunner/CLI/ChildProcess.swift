@@ -170,7 +170,7 @@ final class ChildProcess {
     }()
 
     /// The environment the child inherits: drivesim's own.
-    private static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         #if canImport(Glibc)
         return environ
         #else

@@ -155,26 +155,26 @@ extension Timeline {
             end("s", flow.from, rank: 2)
             end("f", flow.to, rank: 4)
         }
-        // Longer slices first within a timestamp, so a parent begins before what it holds.
-        var order = Array(entries.indices)
-        order.sort { a, b in
-            let x = entries[a], y = entries[b]
+        // Longer slices first within a timestamp, so a parent begins before what it holds;
+        // then the order they were written in (`start` grows with it). The entries
+        // themselves are sorted (a sort of indices would read them at random).
+        entries.sort { x, y in
             if x.ts != y.ts { return x.ts < y.ts }
             if x.rank != y.rank { return x.rank < y.rank }
             if x.dur != y.dur { return x.dur > y.dur }
             if x.sub != y.sub { return x.sub < y.sub }
-            return a < b
+            return x.start < y.start
         }
         // The entries in order, copied once.
         func bytes(_ s: StaticString) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount) }
         return buffer.withUnsafeBufferPointer { all in
             header.withUnsafeBufferPointer { header in
                 var pieces = [bytes("{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    "), header]
-                pieces.reserveCapacity(order.count * 2 + 3)
+                pieces.reserveCapacity(entries.count * 2 + 3)
                 let separator = bytes(",\n    ")
-                for i in order {
+                for entry in entries {
                     pieces.append(separator)
-                    pieces.append(UnsafeBufferPointer(rebasing: all[entries[i].start..<entries[i].end]))
+                    pieces.append(UnsafeBufferPointer(rebasing: all[entry.start..<entry.end]))
                 }
                 pieces.append(bytes("\n  ]\n}\n"))
                 return [UInt8](joining: pieces)
