@@ -49,10 +49,9 @@ public struct Simulation: Sendable {
     /// reference), for mutation testing; `scenario` must be valid (decoded,
     /// generated or validated), since it is not checked again.
     package init(
-        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil,
-        recordingDecisions: Bool = false
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, recordingDecisions: Bool = false
     ) {
-        self.init(scenario, roster: nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: recordingDecisions) {
+        self.init(scenario, roster: nil, roadPlan: roadPlan, recordingDecisions: recordingDecisions) {
             TalkArbiter($0, fault: fault)
         }
     }
@@ -71,15 +70,15 @@ public struct Simulation: Sendable {
     /// is compared as it is recorded and the events are kept only from the
     /// first that differs: the timeline is the same as without, but a run
     /// that repeats the earlier one shares its storage and allocates none.
-    /// `roadFault` plans the road with a deliberately broken road (mutation
-    /// testing); `roadPlan` plans it with another guidance.
+    /// `roadPlan` plans the road another way (a road mutant, another
+    /// guidance); nil plans it with drivesim's own guidance.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil, recordingDecisions: Bool,
+        _ scenario: Scenario, roster: Roster?, roadPlan: RoadPlanning? = nil, recordingDecisions: Bool,
         expected: [TimelineEvent]? = nil, make: (ArbiterTables) -> A
     ) {
         var run = Run(
             scenario,
-            roster: roster ?? Roster(scenario, road: roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road, fault: roadFault)),
+            roster: roster ?? Roster(scenario, road: roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road)),
             expected: expected, make: make)
         if recordingDecisions { run.decisions = [] }
         run.simulate()

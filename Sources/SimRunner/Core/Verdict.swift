@@ -37,15 +37,15 @@ public struct Verdict: Sendable {
 
     /// The same with a deliberately broken arbiter (nil: the reference), for
     /// mutation testing, over a scenario known to be valid (not checked again).
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil) {
-        self.init(scenario, differential: false, roadFault: roadFault, roadPlan: roadPlan) { TalkArbiter($0, fault: fault) }
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil) {
+        self.init(scenario, differential: false, roadPlan: roadPlan) { TalkArbiter($0, fault: fault) }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
     /// tables, over a scenario known to be valid (not checked again).
-    /// `roadFault` plans the road deliberately broken (mutation testing), both
-    /// times; `roadPlan` plans it with another guidance, both times (so a
-    /// guidance that is not deterministic is caught), the reference's run too.
+    /// `roadPlan` plans the road another way, both times: a road mutant
+    /// (`RoadPlanning.builtIn`), or another guidance (so a guidance that is
+    /// not deterministic is caught), the reference's run too.
     /// In differential mode, `reference` is the reference's decisions on
     /// `scenario` if the caller has them already (else it runs the reference).
     /// `first` is the first run when the caller knows it already (an
@@ -53,11 +53,11 @@ public struct Verdict: Sendable {
     /// foretold, recorded with the same `differential`): only the second
     /// run is simulated, with `make`.
     package init<A: Arbiter>(
-        _ scenario: Scenario, differential: Bool, roadFault: RoadFault? = nil, roadPlan: RoadPlanning? = nil, reference: [Decision]? = nil,
+        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, reference: [Decision]? = nil,
         first: Simulation? = nil, make: (ArbiterTables) -> A
     ) {
         simulation = first ?? Simulation(
-            scenario, roster: nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: differential, make: make)
+            scenario, roster: nil, roadPlan: roadPlan, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
@@ -70,7 +70,7 @@ public struct Verdict: Sendable {
         // it plans the road again, so a planner that is not deterministic is caught.
         // It compares its events with the first run's as it goes, so a repeat allocates no timeline.
         let again = Simulation(
-            scenario, roster: scenario.road == nil ? roster : nil, roadFault: roadFault, roadPlan: roadPlan, recordingDecisions: false,
+            scenario, roster: scenario.road == nil ? roster : nil, roadPlan: roadPlan, recordingDecisions: false,
             expected: simulation.timeline.events, make: make)
         if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
             violations.append(divergence)

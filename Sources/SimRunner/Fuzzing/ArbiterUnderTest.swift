@@ -11,8 +11,6 @@ public struct ArbiterUnderTest: Sendable {
     public let name: String
     /// The built-in arbiter mutant, if this is one.
     package var fault: TalkArbiter.Fault? { mutant?.talk }
-    /// The built-in road mutant, if this is one (the arbiter is the reference then).
-    package var roadFault: RoadFault? { mutant?.road }
     /// The built-in mutant, if this is one.
     package let mutant: Mutant?
     /// Whether this is the reference arbiter itself.
@@ -70,9 +68,9 @@ public struct ArbiterUnderTest: Sendable {
     /// A built-in mutant of the arbiter or of the road, or the reference for nil.
     package static func builtIn(_ mutant: Mutant?) -> ArbiterUnderTest {
         guard let mutant else { return .reference }
-        let (fault, roadFault) = (mutant.talk, mutant.road)
+        let (fault, roadPlan) = (mutant.talk, mutant.road.map(RoadPlanning.builtIn))
         return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
-            Verdict($0, fault: fault, roadFault: roadFault)
+            Verdict($0, fault: fault, roadPlan: roadPlan)
         }, replay: .cli(options: " --mutant \(mutant.name)"))
     }
 
