@@ -265,6 +265,14 @@ private struct Case {
             let end = c.events[i].t - ms(1)
             c.scenario.road?.segments = [SimInterval(.zero, end)]
             return c.checks
+        case .decision(.urgentCut):
+            // The long cut is labelled urgent-cut: the ordinary line that cut cannot cut by it.
+            var c = try Case("long-cut")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { $0.kind == .stretchCut && $0.rule == .longCut }
+            guard case .stretchCut(let r, let k, _, let by, let played, let then) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .stretchCut(r, k, rule: .urgentCut, by: by, playedMs: played, afterCut: then)
+            return c.checks
         case .arbiter(.impossibleAction):
             // An arbiter that starts a line that does not exist: the run stops at
             // that action, and the violation names it.
@@ -298,7 +306,7 @@ private struct Case {
         let expected: [Check] =
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
-            + [.shortWait, .longCut, .bargeIn].map(Check.decision)
+            + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
             + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
@@ -364,6 +372,28 @@ private struct Case {
         #expect(c.checks == [.decision(.bargeIn)])
         let messages = Invariants.check(c.scenario, c.run).map(\.message)
         #expect(messages.contains { $0.contains("while Dad was not heard (the ears' tail was not over)") }, "\(messages)")
+    }
+
+    @Test func anUrgentCutByDadIsCaught() throws {
+        var c = try Case("urgent-cut")
+        try #require(c.checks.isEmpty)
+        let i = try c.first { $0.kind == .stretchCut && $0.rule == .urgentCut }
+        guard case .stretchCut(let r, let k, let rule, .line, let played, let then) = c.events[i].what else { throw Broken() }
+        c.events[i].what = .stretchCut(r, k, rule: rule, by: .utterance(0), playedMs: played, afterCut: then)
+        let fired = Invariants.decisionChecks(c.run.timeline, settings: c.scenario.settings)
+        #expect(fired.map(\.check) == [.decision(.urgentCut)])
+        #expect(fired.first?.message.contains("not by an urgent line while it played") == true, "\(fired)")
+    }
+
+    @Test func aBargeInByAGuidanceLineIsCaught() throws {
+        var c = try Case("barge-in")
+        try #require(c.checks.isEmpty)
+        let i = try c.first { $0.kind == .stretchCut && $0.rule == .bargeIn }
+        guard case .stretchCut(let r, let k, let rule, .utterance, let played, let then) = c.events[i].what else { throw Broken() }
+        c.events[i].what = .stretchCut(r, k, rule: rule, by: .line(0), playedMs: played, afterCut: then)
+        let fired = Invariants.decisionChecks(c.run.timeline, settings: c.scenario.settings)
+        #expect(fired.map(\.check) == [.decision(.bargeIn)])
+        #expect(fired.first?.message.contains("by a guidance line, not by Dad") == true, "\(fired)")
     }
 
     @Test func aBargeInWhileALinePlaysIsCaught() throws {

@@ -205,12 +205,14 @@ extension Invariants {
 /// hides a wrong `short-wait` from invariant 4).
 extension Invariants {
     /// The rules whose decisions are checked at the instant they were made.
-    static let decisionChecks: [Rule] = [.shortWait, .longCut, .bargeIn]
+    static let decisionChecks: [Rule] = [.shortWait, .urgentCut, .longCut, .bargeIn]
 
     /// `short-wait`: an ordinary line waited for the stretch playing at the
     /// request, which had at most `waitLimit` left (its start plus its
-    /// duration, minus now). `long-cut`: an ordinary line cut the stretch
-    /// playing, which had more than `waitLimit` left. `barge-in`: never cuts a
+    /// duration, minus now). `urgent-cut`: an urgent line cut the stretch
+    /// playing. `long-cut`: an ordinary line cut the stretch
+    /// playing, which had more than `waitLimit` left. `barge-in`: Dad, never a
+    /// guidance line, cuts; never cuts a
     /// stretch in the millisecond it started (settle step c starts a stretch
     /// only when step b found nothing to do, and starting it cannot make Dad
     /// heard or a reply active, so b has nothing to do after it either), and
@@ -282,8 +284,15 @@ extension Invariants {
                     if left <= settings.waitLimit.ms {
                         fail(.longCut, t, "stretch \(id) was cut by long-cut with only \(left) ms left")
                     }
+                case .urgentCut:
+                    guard case .line(let l) = by, roster.lines[l].urgent, remaining(k.int, at: t) != nil else {
+                        fail(.urgentCut, t, "stretch \(id) was cut by urgent-cut, but not by an urgent line while it played")
+                        continue
+                    }
                 case .bargeIn:
-                    if let playing, playing.stretch == k.int, playing.start == t {
+                    if case .line = by {
+                        fail(.bargeIn, t, "stretch \(id) was cut by barge-in, but by a guidance line, not by Dad")
+                    } else if let playing, playing.stretch == k.int, playing.start == t {
                         fail(.bargeIn, t, "stretch \(id) was cut by barge-in in the millisecond it started")
                     } else if !dadHeard(at: t) {
                         fail(.bargeIn, t, "stretch \(id) was cut by barge-in while Dad was not heard (\(linesPlaying > 0 ? "a line played" : speaking == 0 ? "he was not speaking" : "the ears' tail was not over"))")
