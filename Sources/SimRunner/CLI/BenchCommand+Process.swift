@@ -84,24 +84,9 @@ extension BenchCommand {
         }
         let startUp = best(["--version"]).map { format1($0 * 1000) + " ms" } ?? "failed"
         console.out("the whole process, 'drivesim run FILE --format F' on the same drives, CPU ms, best of \(repetitions) (start-up alone: \(startUp)):\n")
-        var header = "  " + pad("", 8)
-        for h in hours { header += padLeft("\(h) h", 10) }
-        header += "   per hour ÷ 1 h:"
-        for h in hours.dropFirst() { header += padLeft("\(h) h", 7) }
-        console.out(header + "\n")
+        console.out(growthHeader(hours))
         for format in TimelineFormat.allCases where !format.drawsOnlyTheRoad {
-            let figures = files.map { best(["run", $0, "--format", format.rawValue]) }
-            var line = "  " + pad(format.rawValue, 8)
-            for figure in figures { line += padLeft(figure.map { format1($0 * 1000) } ?? "failed", 10) }
-            line += pad("", 18)
-            for d in hours.indices.dropFirst() {
-                if let first = figures[0], let figure = figures[d], first > 0 {
-                    line += padLeft(format2(figure / Double(hours[d]) / first), 7)
-                } else {
-                    line += padLeft("-", 7)
-                }
-            }
-            console.out(line + "\n")
+            console.out(growthRow(format.rawValue, hours: hours, seconds: files.map { best(["run", $0, "--format", format.rawValue]) }))
         }
     }
 }

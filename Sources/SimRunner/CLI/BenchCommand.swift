@@ -204,22 +204,33 @@ enum BenchCommand: Command {
         }
         let described = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(separator: "; ")
         console.out("what 'run FILE' does, on generated talk drives (seed 1: \(described)), CPU ms per run in this process, best of a few:\n")
+        console.out(growthHeader(hours))
+        for (k, stage) in stages.enumerated() { console.out(growthRow(stage, hours: hours, seconds: best.map { $0[k] })) }
+        benchProcesses(hours: hours, drives: drives, repetitions: quick ? 1 : 3, console: &console)
+    }
+
+    /// The growth tables' header: a column per drive, then per hour ÷ 1 h for each longer one.
+    static func growthHeader(_ hours: [Int]) -> String {
         var header = "  " + pad("", 8)
         for h in hours { header += padLeft("\(h) h", 10) }
         header += "   per hour ÷ 1 h:"
         for h in hours.dropFirst() { header += padLeft("\(h) h", 7) }
-        console.out(header + "\n")
-        for (k, stage) in stages.enumerated() {
-            var line = "  " + pad(stage, 8)
-            for d in hours.indices { line += padLeft(format1(best[d][k] * 1000), 10) }
-            line += pad("", 18)
-            for d in hours.indices.dropFirst() {
-                let perHour = best[d][k] / Double(hours[d]), first = best[0][k]
-                line += padLeft(first > 0 ? format2(perHour / first) : "-", 7)
+        return header + "\n"
+    }
+
+    /// One row of a growth table: CPU ms per drive (nil: it failed), and per hour against the first.
+    static func growthRow(_ name: String, hours: [Int], seconds: [Double?]) -> String {
+        var line = "  " + pad(name, 8)
+        for s in seconds { line += padLeft(s.map { format1($0 * 1000) } ?? "failed", 10) }
+        line += pad("", 18)
+        for d in hours.indices.dropFirst() {
+            if let first = seconds[0], let s = seconds[d], first > 0 {
+                line += padLeft(format2(s / Double(hours[d]) / first), 7)
+            } else {
+                line += padLeft("-", 7)
             }
-            console.out(line + "\n")
         }
-        benchProcesses(hours: hours, drives: drives, repetitions: quick ? 1 : 3, console: &console)
+        return line + "\n"
     }
 
     static func benchRoad(scale: Int, console: inout Console) {
