@@ -697,6 +697,22 @@ let badRoads: [BadScenario] = [
         }
     }
 
+    #if DEBUG
+    /// A node kept past `withRoot` points into freed memory: a debug build
+    /// stops the program when it is used, instead of reading that memory.
+    @Test func aNodeUsedAfterItsTapeIsFreedStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let kept = try JSONTape(Array(#"{"a": [1, 2]}"#.utf8)).withRoot { $0 }
+            _ = kept.members?.count
+        }
+    }
+    #endif
+
+    @Test func aNodeUsedInsideWithRootReadsItsTape() throws {
+        let count = try JSONTape(Array(#"{"a": [1, 2]}"#.utf8)).withRoot { $0["a"]?.items?.count }
+        #expect(count == 2)
+    }
+
     // MARK: Robustness
 
     @Test func megabyteFilesDecodeInLinearTime() throws {

@@ -61,8 +61,15 @@ package final class JSONTape {
     deinit {
         view.text.deallocate()
         view.nodes.deallocate()
+        #if DEBUG
+        // Kept, emptied, in debug builds (a few bytes a tape): a node that
+        // outlived its tape finds it gone instead of reading freed memory.
+        view.state.pointee.alive = false
+        view.state.pointee.bytes = []
+        #else
         view.state.deinitialize(count: 1)
         view.state.deallocate()
+        #endif
     }
 
     /// The document's bytes.
@@ -88,12 +95,26 @@ package final class JSONTape {
         /// position asked for, so that positions asked for in file order
         /// cost one pass over the bytes in all.
         struct State {
-            let bytes: [UInt8]
+            var bytes: [UInt8]
             var cachedOffset = 0, cachedLine = 1, cachedColumn = 1
+            /// False once the tape is freed (debug builds keep the state to say so).
+            var alive = true
+        }
+
+        /// Node `index`. In a debug build a node used after its tape was freed
+        /// (one kept past `JSONTape.withRoot`) stops the program, saying so.
+        @inline(__always) func node(_ index: Int) -> Node {
+            #if DEBUG
+            precondition(state.pointee.alive, "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
+            #endif
+            return nodes[index]
         }
 
         /// The 1-based line and column (in Unicode scalars) of a byte offset.
         func position(of offset: Int) -> (line: Int, column: Int) {
+            #if DEBUG
+            precondition(state.pointee.alive, "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
+            #endif
             var from = state.pointee.cachedOffset, line = state.pointee.cachedLine, column = state.pointee.cachedColumn
             if offset < from { from = 0; line = 1; column = 1 }
             let end = min(offset, byteCount)
@@ -107,13 +128,13 @@ package final class JSONTape {
 
         /// The node after `index` and its subtree.
         @inline(__always) func next(after index: Int) -> Int {
-            let node = nodes[index]
+            let node = self.node(index)
             return node.tag.rawValue >= Tag.array.rawValue ? Int(node.end) : index + 1
         }
 
         /// The string of node `index` (a string node), its escapes decoded.
         func string(at index: Int) -> String {
-            let node = nodes[index]
+            let node = self.node(index)
             let start = Int(node.start) + 1, end = Int(node.end)
             guard node.tag == .escapedString else {
                 return String(decoding: UnsafeBufferPointer(start: text + start, count: end - start), as: UTF8.self)
@@ -123,7 +144,7 @@ package final class JSONTape {
 
         /// String node `index` packed, if it has no escapes and is at most `PackedKey.width` bytes.
         @inline(__always) func packedKey(at index: Int) -> PackedKey? {
-            let node = nodes[index]
+            let node = self.node(index)
             let start = Int(node.start) + 1, count = Int(node.end) - start
             guard node.tag == .string, count <= PackedKey.width else { return nil }
             let p = UnsafeRawPointer(text + start)
@@ -140,7 +161,7 @@ package final class JSONTape {
 
         /// Whether string node `index` is `s`, compared as bytes.
         @inline(__always) func string(at index: Int, is s: String) -> Bool {
-            let node = nodes[index]
+            let node = self.node(index)
             guard node.tag == .string else { return node.tag == .escapedString && string(at: index) == s }
             let start = Int(node.start) + 1, count = Int(node.end) - start
             let utf8 = s.utf8
@@ -463,7 +484,7 @@ package struct JSONNode {
     let tape: JSONTape.View
     let index: Int
 
-    @inline(__always) var node: JSONTape.Node { tape.nodes[index] }
+    @inline(__always) var node: JSONTape.Node { tape.node(index) }
 
     /// What the value is.
     package var tag: JSONTape.Tag { node.tag }
