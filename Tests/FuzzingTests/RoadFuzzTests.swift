@@ -59,7 +59,7 @@ import Testing
         #expect(ReproducerFile.anyMutant(noted: ready.description) == mutant)
         #expect(ReproducerFile.mutant(noted: ready.description) == nil, "not an arbiter's mutant")
         let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
-        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.road.map(RoadPlanning.builtIn)).passed == false, "replayed with the mutant, it fails")
+        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).passed == false, "replayed with the mutant, it fails")
         #expect(Verdict(decoded, fault: nil).passed, "replayed without it, it passes: its expectations hold")
     }
 

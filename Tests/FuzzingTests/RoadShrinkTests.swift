@@ -52,7 +52,7 @@ import Testing
             unshrunkSize: Shrinker.size(of: failure.scenario), file: file)
         let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
         #expect(decoded.road?.points.count == road.points.count)
-        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.road.map(RoadPlanning.builtIn)).violations.contains { $0.check == check }, "\(name) replays")
+        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains { $0.check == check }, "\(name) replays")
         #expect(Verdict(decoded, fault: nil).passed, "\(name): the real road passes it")
         // Deterministic: the same failure shrinks to the same scenario in the same tries.
         var again = Shrinker(check: check, mutant: mutant)

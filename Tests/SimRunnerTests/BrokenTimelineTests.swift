@@ -41,6 +41,20 @@ private struct Case {
         events.insert(event, at: events.firstIndex { $0.t > t } ?? events.count)
     }
 
+    /// Changes what the cut at event `i` says; each part left nil stays as recorded.
+    mutating func recut(
+        _ i: Int, rule: Rule? = nil, by: TalkArbiter.Cause? = nil, playedMs: Int64? = nil, afterCut: TalkArbiter.AfterCut? = nil
+    ) throws {
+        guard case .stretchCut(let r, let k, let was, let cause, let played, let then) = events[i].what else { throw BrokenTimelineTests.Broken() }
+        events[i].what = .stretchCut(r, k, rule: rule ?? was, by: by ?? cause, playedMs: playedMs ?? played, afterCut: afterCut ?? then)
+    }
+
+    /// The cause of the cut at event `i`.
+    func cause(ofCut i: Int) throws -> TalkArbiter.Cause {
+        guard case .stretchCut(_, _, _, let by, _, _) = events[i].what else { throw BrokenTimelineTests.Broken() }
+        return by
+    }
+
     /// Every check of the run but invariant 7.
     var checks: Set<Check> { Set(Invariants.check(scenario, run).map(\.check)) }
 }
@@ -86,8 +100,7 @@ private struct Case {
             var c = try Case("long-cut")
             try #require(c.checks.isEmpty)
             let i = try c.first { $0.kind == .stretchCut }
-            guard case .stretchCut(let r, let k, let rule, let by, _, let then) = c.events[i].what else { throw Broken() }
-            c.events[i].what = .stretchCut(r, k, rule: rule, by: by, playedMs: 8_000, afterCut: then)
+            try c.recut(i, playedMs: 8_000)
             return c.checks
         case .invariant(6):
             // The line never ends.
@@ -145,8 +158,7 @@ private struct Case {
             var c = try Case("after-cut-repeat")
             try #require(c.checks.isEmpty)
             let i = try c.first { $0.kind == .stretchCut }
-            guard case .stretchCut(let r, let k, let rule, let by, let played, _) = c.events[i].what else { throw Broken() }
-            c.events[i].what = .stretchCut(r, k, rule: rule, by: by, playedMs: played, afterCut: .skip)
+            try c.recut(i, afterCut: .skip)
             return c.checks
         case .rule(.bargeIn):
             // Dad is heard from 1.9 s, but the reply is abandoned only at 2 s.
@@ -174,8 +186,7 @@ private struct Case {
             var c = try Case("urgent-cut")
             try #require(c.checks.isEmpty)
             let i = try c.first { $0.kind == .stretchCut }
-            guard case .stretchCut(let r, let k, _, let by, let played, let then) = c.events[i].what else { throw Broken() }
-            c.events[i].what = .stretchCut(r, k, rule: .longCut, by: by, playedMs: played, afterCut: then)
+            try c.recut(i, rule: .longCut)
             return c.checks
         case .decision(.bargeIn):
             // A real broken decision: with `barge-in-while-playing-only`, s1
@@ -270,8 +281,7 @@ private struct Case {
             var c = try Case("long-cut")
             try #require(c.checks.isEmpty)
             let i = try c.first { $0.kind == .stretchCut && $0.rule == .longCut }
-            guard case .stretchCut(let r, let k, _, let by, let played, let then) = c.events[i].what else { throw Broken() }
-            c.events[i].what = .stretchCut(r, k, rule: .urgentCut, by: by, playedMs: played, afterCut: then)
+            try c.recut(i, rule: .urgentCut)
             return c.checks
         case .arbiter(.impossibleAction):
             // An arbiter that starts a line that does not exist: the run stops at
@@ -378,8 +388,8 @@ private struct Case {
         var c = try Case("urgent-cut")
         try #require(c.checks.isEmpty)
         let i = try c.first { $0.kind == .stretchCut && $0.rule == .urgentCut }
-        guard case .stretchCut(let r, let k, let rule, .line, let played, let then) = c.events[i].what else { throw Broken() }
-        c.events[i].what = .stretchCut(r, k, rule: rule, by: .utterance(0), playedMs: played, afterCut: then)
+        guard case .line = try c.cause(ofCut: i) else { throw Broken() }
+        try c.recut(i, by: .utterance(0))
         let fired = Invariants.decisionChecks(c.run.timeline, settings: c.scenario.settings)
         #expect(fired.map(\.check) == [.decision(.urgentCut)])
         #expect(fired.first?.message.contains("not by an urgent line while it played") == true, "\(fired)")
@@ -389,8 +399,8 @@ private struct Case {
         var c = try Case("barge-in")
         try #require(c.checks.isEmpty)
         let i = try c.first { $0.kind == .stretchCut && $0.rule == .bargeIn }
-        guard case .stretchCut(let r, let k, let rule, .utterance, let played, let then) = c.events[i].what else { throw Broken() }
-        c.events[i].what = .stretchCut(r, k, rule: rule, by: .line(0), playedMs: played, afterCut: then)
+        guard case .utterance = try c.cause(ofCut: i) else { throw Broken() }
+        try c.recut(i, by: .line(0))
         let fired = Invariants.decisionChecks(c.run.timeline, settings: c.scenario.settings)
         #expect(fired.map(\.check) == [.decision(.bargeIn)])
         #expect(fired.first?.message.contains("by a guidance line, not by Dad") == true, "\(fired)")

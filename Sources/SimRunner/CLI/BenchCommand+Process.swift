@@ -60,9 +60,10 @@ extension BenchCommand {
             console.out("  the whole process: not measured (this process is not the drivesim command)\n")
             return
         }
-        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
-        guard mkdtemp(&template) != nil else { console.out("  the whole process: not measured (cannot make a temporary folder)\n"); return }
-        let folder = CppHoldModel.string(template)
+        guard let folder = CppHoldModel.temporaryFolder() else {
+            console.out("  the whole process: not measured (cannot make a temporary folder)\n")
+            return
+        }
         let files = hours.map { folder + "/drive-\($0)h.json" }
         defer {
             for file in files { unlink(file) }

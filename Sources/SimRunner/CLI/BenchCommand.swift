@@ -317,9 +317,8 @@ enum BenchCommand: Command {
             guard let compiler = compilers.first(where: { shell("command -v \($0) >/dev/null 2>&1") != nil }) else {
                 return .failure(BuildFailure("no C++ compiler found (looked for \(compilers.joined(separator: ", ")) on the PATH)"))
             }
-            var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
-            guard mkdtemp(&template) != nil else { return .failure(BuildFailure("cannot make a temporary folder")) }
-            let model = CppHoldModel(folder: string(template))
+            guard let folder = temporaryFolder() else { return .failure(BuildFailure("cannot make a temporary folder")) }
+            let model = CppHoldModel(folder: folder)
             guard shell("\(compiler) -O2 -std=c++17 \(quoted(source)) -o \(quoted(model.binary)) 2>&1") != nil else {
                 model.remove()
                 return .failure(BuildFailure("\(compiler) failed to compile \(source)"))
@@ -355,6 +354,12 @@ enum BenchCommand: Command {
                 }
             }
             return nil
+        }
+
+        /// A new private folder under `TMPDIR` (or /tmp), for what `bench` builds or writes.
+        static func temporaryFolder() -> String? {
+            var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
+            return mkdtemp(&template) != nil ? string(template) : nil
         }
 
         /// A NUL-terminated C string's text.

@@ -109,7 +109,7 @@ enum RunCommand: Command {
         defer { guidance?.channel.stop() }
         let roadPlan = guidance?.planning
         var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
-            ?? Verdict(scenario, fault: fault?.talk, roadPlan: roadPlan ?? fault?.road.map(RoadPlanning.builtIn))
+            ?? Verdict(scenario, fault: fault?.talk, roadPlan: roadPlan ?? fault?.roadPlan)
         if let guidance { verdict = guidance.judging(verdict) }
         let timeline = verdict.simulation.timeline
         // After a process failure the timeline is cut short: only the failure is reported.

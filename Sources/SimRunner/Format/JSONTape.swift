@@ -101,20 +101,23 @@ package final class JSONTape {
             var alive = true
         }
 
-        /// Node `index`. In a debug build a node used after its tape was freed
-        /// (one kept past `JSONTape.withRoot`) stops the program, saying so.
+        /// Node `index`.
         @inline(__always) func node(_ index: Int) -> Node {
+            checkAlive()
+            return nodes[index]
+        }
+
+        /// In a debug build, stops the program, saying so, when a node is
+        /// used after its tape was freed (one kept past `JSONTape.withRoot`).
+        @inline(__always) func checkAlive() {
             #if DEBUG
             precondition(state.pointee.alive, "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
             #endif
-            return nodes[index]
         }
 
         /// The 1-based line and column (in Unicode scalars) of a byte offset.
         func position(of offset: Int) -> (line: Int, column: Int) {
-            #if DEBUG
-            precondition(state.pointee.alive, "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
-            #endif
+            checkAlive()
             var from = state.pointee.cachedOffset, line = state.pointee.cachedLine, column = state.pointee.cachedColumn
             if offset < from { from = 0; line = 1; column = 1 }
             let end = min(offset, byteCount)

@@ -68,7 +68,7 @@ public struct ArbiterUnderTest: Sendable {
     /// A built-in mutant of the arbiter or of the road, or the reference for nil.
     package static func builtIn(_ mutant: Mutant?) -> ArbiterUnderTest {
         guard let mutant else { return .reference }
-        let (fault, roadPlan) = (mutant.talk, mutant.road.map(RoadPlanning.builtIn))
+        let (fault, roadPlan) = (mutant.talk, mutant.roadPlan)
         return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
             Verdict($0, fault: fault, roadPlan: roadPlan)
         }, replay: .cli(options: " --mutant \(mutant.name)"))

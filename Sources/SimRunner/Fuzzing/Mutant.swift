@@ -34,6 +34,8 @@ package enum Mutant: Sendable, Hashable {
     package var talk: TalkArbiter.Fault? { if case .talk(let f) = self { return f } else { return nil } }
     /// The road's fault, if this is one.
     package var road: RoadFault? { if case .road(let f) = self { return f } else { return nil } }
+    /// How a run plans its road under this mutant: broken for a road's, as it is (nil) for an arbiter's.
+    package var roadPlan: RoadPlanning? { road.map(RoadPlanning.builtIn) }
 
     /// What it breaks: `rule stale` for an arbiter's mutant, the road check it should trip for a road's.
     package var breaks: String {

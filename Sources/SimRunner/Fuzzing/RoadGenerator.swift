@@ -313,7 +313,7 @@ struct RoadGenerator {
     /// Moves one thing onto an instant of a dry run that matters.
     private mutating func snap(_ scenario: inout Scenario) {
         guard var road = scenario.road, case .generated(var g) = road.fixes else { return }
-        let timeline = Simulation(scenario, fault: mutant?.talk, roadPlan: mutant?.road.map(RoadPlanning.builtIn)).timeline
+        let timeline = Simulation(scenario, fault: mutant?.talk, roadPlan: mutant?.roadPlan).timeline
         var requests: [SimTime] = [], arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
         for event in timeline.events {
             switch event.what {
