@@ -125,6 +125,32 @@ import Darwin
         }
     }
 
+    /// The page escapes its JSON as it streams in: cut into two chunks anywhere, a text
+    /// is escaped to the same bytes as whole.
+    @Test func scriptSafeChunksCutAnywhereEscapeAsTheWhole() {
+        let text = Array(#"{"line": "</script><b>&amp;", "t": 1200}"#.utf8)
+        for cut in 0...text.count {
+            var out: [UInt8] = []
+            text.withUnsafeBufferPointer { all in
+                [UInt8].appendScriptSafe(UnsafeBufferPointer(rebasing: all[..<cut]), to: &out)
+                [UInt8].appendScriptSafe(UnsafeBufferPointer(rebasing: all[cut...]), to: &out)
+            }
+            #expect(out == text.scriptSafe, "cut at \(cut)")
+        }
+    }
+
+    /// A long drive's json, svg, trace and page are handed over in chunks as they are
+    /// made, none of them near the whole (docs/cli.md, "Streamed").
+    @Test func aLongDrivesStreamedFormatsComeInChunksNoneNearTheWhole() throws {
+        let scenario = GeneratedDrive.scenario(hours: 1, seed: 1)
+        let timeline = try Simulation(scenario).timeline
+        for format in [TimelineFormat.json, .svg, .trace, .html] {
+            var joined: [UInt8] = [], largest = 0, chunks = 0
+            format.write(timeline, of: scenario) { joined.append(contentsOf: $0); largest = max(largest, $0.count); chunks += 1 }
+            #expect(chunks >= 3 && largest <= 512 * 1024 && joined.count > 3 * largest, "\(format): \(chunks) chunks, largest \(largest) of \(joined.count)")
+        }
+    }
+
     @Test func theHTMLPageOfAWindowHoldsItsEventsAndWhatItsShapesName() throws {
         let timeline = try Self.timelineOf("urgent-cut")
         let window = ReviewWindow(from: SimTime(ms: 3_000), to: SimTime(ms: 4_000))

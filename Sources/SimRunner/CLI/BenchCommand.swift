@@ -138,7 +138,7 @@ enum BenchCommand: Command {
             var bytes = 0
             var seconds = Double.infinity
             for _ in 0..<repetitions {
-                seconds = min(seconds, cpuSeconds { bytes = format.bytes(subject, of: scenario).count })
+                seconds = min(seconds, cpuSeconds { bytes = writtenCount(format, subject, of: scenario) })
             }
             seconds = max(seconds, 1e-9)
             let megabytesPerSecond = Double(bytes) / seconds / 1_000_000
@@ -147,6 +147,14 @@ enum BenchCommand: Command {
                 "  \(pad(format.rawValue, 7)) \(format1(seconds * 1000)) ms, \(bytes / 1024) KiB, "
                     + "\(format1(megabytesPerSecond)) MB/s\(which)\n")
         }
+    }
+
+    /// How many bytes `format` writes for `timeline`, made as `run` makes
+    /// them: in chunks, each handed over (here counted) as it fills.
+    static func writtenCount(_ format: TimelineFormat, _ timeline: Timeline, of scenario: Scenario) -> Int {
+        var count = 0
+        format.write(timeline, of: scenario) { count += $0.count }
+        return count
     }
 
     /// Fuzz runs per second (generation with its dry runs, two simulations and
@@ -196,7 +204,7 @@ enum BenchCommand: Command {
                 guard let timeline = verdict?.simulation.timeline else { return }
                 events = timeline.events.count
                 for (k, format) in formats.enumerated() {
-                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = format.bytes(timeline, of: scenario).count })
+                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = writtenCount(format, timeline, of: scenario) })
                 }
             }
             best.append(figures)

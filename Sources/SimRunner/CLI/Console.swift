@@ -115,26 +115,19 @@ package struct Console: Sendable {
         try ScenarioFiles.write(text, to: path)
     }
 
-    /// Writes `bytes` (UTF-8) to the file at `path`, or to standard output,
-    /// as they are: a long timeline is not copied into a string and back.
-    mutating func output(bytes: [UInt8], toFile path: String?) throws(DrivesimError) {
-        if let path { return try FileSystem.write(bytes, to: path) }
-        guard let fd = outDescriptor else { stdout += String(decoding: bytes, as: UTF8.self); return }
-        guard outputProblem == nil else { return }
-        outputProblem = FileSystem.writeAll(bytes, to: fd, using: posixWrite)
-    }
-
-    /// Writes the bytes that `produce` hands over in chunks: to standard
-    /// output as they come, so a long timeline is never held whole; to the
-    /// file at `path` (replaced atomically, see `FileSystem.write`) or a
+    /// Writes the bytes that `produce` hands over in chunks as they come:
+    /// to the file at `path` (replaced atomically, see `FileSystem.write`)
+    /// or to standard output, so a long timeline is never held whole; to a
     /// captured output once all are in.
     mutating func output(
         chunks produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, toFile path: String?
     ) throws(DrivesimError) {
-        guard path == nil, let fd = outDescriptor else {
+        if let path { return try FileSystem.write(to: path, chunks: produce) }
+        guard let fd = outDescriptor else {
             var bytes: [UInt8] = []
             produce { bytes.append(contentsOf: $0) }
-            return try output(bytes: bytes, toFile: path)
+            stdout += String(decoding: bytes, as: UTF8.self)
+            return
         }
         produce { chunk in
             guard outputProblem == nil else { return }

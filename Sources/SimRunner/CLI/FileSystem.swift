@@ -89,6 +89,27 @@ enum FileSystem {
         _ bytes: [UInt8], to path: String,
         using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite
     ) throws(DrivesimError) {
+        try self.write(to: path, using: write) { emit in bytes.withUnsafeBufferPointer(emit) }
+    }
+
+    /// The same for the bytes that `produce` hands over in chunks, each
+    /// written as it comes (into the temporary file, for a regular one): a
+    /// long timeline is never held whole. After a failed write the rest is
+    /// made but not written, and the first failure is told.
+    static func write(
+        to path: String, using write: (Int32, UnsafeRawPointer, Int) -> Int = posixWrite,
+        chunks produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
+    ) throws(DrivesimError) {
+        /// Writes every chunk to `fd`; the first problem, if any.
+        func writeChunks(to fd: Int32) -> WriteProblem? {
+            withoutActuallyEscaping(write) { write in
+                var problem: WriteProblem? = nil
+                produce { chunk in
+                    if problem == nil { problem = writeAll(UnsafeRawBufferPointer(chunk), to: fd, using: write) }
+                }
+                return problem
+            }
+        }
         guard !path.isEmpty else { throw .cannotWrite(path: path, .emptyPath) }
         // `stat` follows every link, even `/proc`'s to a pipe (`/dev/stdout`:
         // `pipe:[123]`, no path); the links are resolved by name only for the
@@ -104,7 +125,7 @@ enum FileSystem {
         if exists, !isRegular(info) {
             let fd = retryingOnInterrupt { open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY) }
             guard fd >= 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
-            if let problem = writeAll(bytes, to: fd, using: write) {
+            if let problem = writeChunks(to: fd) {
                 close(fd)
                 throw .cannotWrite(path: path, problem)
             }
@@ -125,7 +146,7 @@ enum FileSystem {
             if code == ENOENT, isFolder(path: folder) { throw .cannotWrite(path: path, .cannotCreateIn(folder: folder)) }
             throw .cannotWrite(path: path, WriteProblem(errno: code))
         }
-        var problem = writeAll(bytes, to: fd, using: write)
+        var problem = writeChunks(to: fd)
         // A replaced file keeps its permissions.
         if problem == nil, exists, fchmod(fd, info.st_mode & 0o7777) != 0 { problem = WriteProblem(errno: errno) }
         if close(fd) != 0, problem == nil, errno != EINTR { problem = WriteProblem(errno: errno) }

@@ -116,14 +116,9 @@ enum RunCommand: Command {
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
         let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
-        if format == .json {
-            // Streamed: a long drive's JSON is never one string.
-            let selected = window.selecting(timeline)
-            try console.output(chunks: { selected.writeJSON($0) }, toFile: args.value("--out"))
-        } else {
-            let output = format.bytes(timeline, of: scenario, width: width ?? (format == .lanes ? console.columns : nil), window: window)
-            try console.output(bytes: output, toFile: args.value("--out"))
-        }
+        // Streamed: a long drive's output is never held whole.
+        let columns = width ?? (format == .lanes ? console.columns : nil)
+        try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: args.value("--out"))
         if let prompts {
             let comparison = PromptComparison(timeline, scenario)
             console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")

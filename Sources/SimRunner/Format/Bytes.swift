@@ -118,3 +118,43 @@ extension Array where Element == UInt8 {
         }
     }
 }
+
+/// Output made in chunks: a renderer appends to `bytes` and calls
+/// `flushIfFull()` after each whole piece; once `chunkSize` bytes are in,
+/// they go to `emit` and the buffer is reused. A long drive's picture is
+/// never held whole, so its bytes are written into memory that stays in
+/// cache, not into fresh pages (`TimelineFormat.write`).
+package struct ChunkedOutput {
+    /// What is written and not yet handed over.
+    package var bytes: [UInt8] = []
+    private let emit: (UnsafeBufferPointer<UInt8>) -> Void
+
+    /// How many bytes are handed over at a time (at least).
+    package static let chunkSize = 1 << 16
+
+    /// Runs `body` with an output whose chunks go to `emit`, and hands over what is left at the end.
+    package static func writing(to emit: (UnsafeBufferPointer<UInt8>) -> Void, _ body: (inout ChunkedOutput) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var out = ChunkedOutput(emit: emit)
+            body(&out)
+            out.flush()
+        }
+    }
+
+    private init(emit: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.emit = emit
+        bytes.reserveCapacity(Self.chunkSize * 2)
+    }
+
+    /// Hands over what is written if it is a chunk's worth.
+    @inline(__always) package mutating func flushIfFull() {
+        if bytes.count >= Self.chunkSize { flush() }
+    }
+
+    /// Hands over what is written, however little.
+    package mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer(emit)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

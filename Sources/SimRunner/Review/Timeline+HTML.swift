@@ -24,11 +24,19 @@ import SimRunner
 extension Timeline {
     /// The HTML page, ending in a newline.
     public func html(window: ReviewWindow = ReviewWindow()) -> String {
-        String(decoding: htmlBytes(window: window), as: UTF8.self)
+        var all: [UInt8] = []
+        writeHTML(window: window) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
     }
 
-    /// `html(window:)`'s UTF-8, as `run` writes it.
-    func htmlBytes(window: ReviewWindow) -> [UInt8] {
+    /// `html(window:)`'s UTF-8, as `run` writes it: handed to `emit` in
+    /// chunks as it is written (`ChunkedOutput`), the embedded timeline
+    /// streamed from `writeJSON`, so a long drive's page is never held whole.
+    func writeHTML(window: ReviewWindow, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        ChunkedOutput.writing(to: emit) { out in writeHTML(window: window, into: &out) }
+    }
+
+    private func writeHTML(window: ReviewWindow, into out: inout ChunkedOutput) {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -47,8 +55,47 @@ extension Timeline {
         for i in events.indices where wanted[i] { position[i] = ids.count; ids.append(i) }
         let page = ids.count == events.count ? self : keeping { i, _ in wanted[i] }
 
+        let title = xml(Self.oneLine(scenario))
+        let summary = TimelineSummary(window.selecting(self)).lines.map { "<p>" + xml($0) + "</p>" }.joined()
+        out.bytes.append(utf8: """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>drivesim: \(title)</title>
+
+            """)
+        out.bytes.append(utf8: Self.htmlStyle)
+        out.bytes.append(utf8: """
+            </head>
+            <body>
+            <header><h1>\(title)</h1>
+            <div class="controls"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-in" title="zoom in (+)">+</button>\
+            <button id="fit" title="the whole window (0)">whole drive</button><span id="status"></span></div></header>
+            <section id="summary">\(summary)</section>
+            <div id="collisions">Collisions: <select id="collision-rule" title="which rule's collisions"></select>\
+            <button id="collision-prev" title="zoom to the one before">◀</button><button id="collision-next" title="zoom to the next">▶</button>\
+            <span id="collision-at"></span><div id="collision-list"></div></div>
+            <canvas id="overview" height="56"></canvas>
+            <div id="chart"><canvas id="lanes"></canvas></div>
+            <div id="legend"></div>
+            <section id="details"><p class="hint">Click a bar or a mark to see its events. Wheel or + and − zoom, \
+            dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision in turn.</p></section>
+            <pre id="selftest" hidden></pre>
+            <script type="application/json" id="timeline">
+            """)
+        // The two JSON documents go into the page script-safe, as they are written.
+        page.writeJSON { out.appendScriptSafe($0) }
+        out.bytes.append(utf8: "</script>\n<script type=\"application/json\" id=\"layout\">\n")
+
+        // The layout is made row by row and handed over a chunk at a time.
         var layout: [UInt8] = []
-        layout.reserveCapacity(visible.bars.count * 40 + visible.marks.count * 24 + ids.count * 7 + 1024)
+        func spill(ifFull: Bool = true) {
+            guard !ifFull || layout.count >= ChunkedOutput.chunkSize else { return }
+            layout.withUnsafeBufferPointer { out.appendScriptSafe($0) }
+            layout.removeAll(keepingCapacity: true)
+        }
         layout.append(utf8: "{\"barKinds\": [")
         for (n, kind) in Lanes.BarKind.allCases.enumerated() {
             if n > 0 { layout.append(utf8: ", ") }
@@ -56,6 +103,7 @@ extension Timeline {
         }
         // A row of the layout: `[first` then each value after a comma.
         func row(_ n: Int, _ first: Int) {
+            spill()
             layout.append(utf8: n == 0 ? "\n[" : ",\n[")
             layout.append(int: Int64(first))
         }
@@ -93,6 +141,7 @@ extension Timeline {
         for (n, i) in ids.enumerated() {
             if n > 0 { layout.append(UInt8(ascii: ",")) }
             layout.append(int: Int64(i))
+            spill()
         }
         layout.append(utf8: "],\n\"lanes\": [")
         for (n, lane) in shown.enumerated() {
@@ -111,56 +160,11 @@ extension Timeline {
         layout.append(utf8: "],\n\"to\": ")
         layout.append(int: range.end.ms)
         layout.append(utf8: "}\n")
+        spill(ifFull: false)
 
-        let timelineJSON = page.jsonBytes
-        var out: [UInt8] = []
-        out.reserveCapacity(8192)
-        let title = xml(Self.oneLine(scenario))
-        let summary = TimelineSummary(window.selecting(self)).lines.map { "<p>" + xml($0) + "</p>" }.joined()
-        out.append(utf8: """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>drivesim: \(title)</title>
-
-            """)
-        out.append(utf8: Self.htmlStyle)
-        out.append(utf8: """
-            </head>
-            <body>
-            <header><h1>\(title)</h1>
-            <div class="controls"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-in" title="zoom in (+)">+</button>\
-            <button id="fit" title="the whole window (0)">whole drive</button><span id="status"></span></div></header>
-            <section id="summary">\(summary)</section>
-            <div id="collisions">Collisions: <select id="collision-rule" title="which rule's collisions"></select>\
-            <button id="collision-prev" title="zoom to the one before">◀</button><button id="collision-next" title="zoom to the next">▶</button>\
-            <span id="collision-at"></span><div id="collision-list"></div></div>
-            <canvas id="overview" height="56"></canvas>
-            <div id="chart"><canvas id="lanes"></canvas></div>
-            <div id="legend"></div>
-            <section id="details"><p class="hint">Click a bar or a mark to see its events. Wheel or + and − zoom, \
-            dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision in turn.</p></section>
-            <pre id="selftest" hidden></pre>
-            <script type="application/json" id="timeline">
-            """)
-        var rest: [UInt8] = []
-        rest.append(utf8: "</script>\n<script>\n")
-        rest.append(utf8: Self.htmlScript)
-        rest.append(utf8: "</script>\n</body>\n</html>\n")
-        // The two JSON documents go into the page as they are when nothing in them needs escaping (the usual case).
-        let documents = (timeline: timelineJSON.scriptSafe, layout: layout.scriptSafe)
-        let between: StaticString = "</script>\n<script type=\"application/json\" id=\"layout\">\n"
-        return out.withUnsafeBufferPointer { head in
-            documents.timeline.withUnsafeBufferPointer { timeline in
-                documents.layout.withUnsafeBufferPointer { layout in
-                    rest.withUnsafeBufferPointer { rest in
-                        [UInt8](joining: [head, timeline, UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount), layout, rest])
-                    }
-                }
-            }
-        }
+        out.bytes.append(utf8: "</script>\n<script>\n")
+        out.bytes.append(utf8: Self.htmlScript)
+        out.bytes.append(utf8: "</script>\n</body>\n</html>\n")
     }
 
     /// The page's style sheet in its `<style>` element: `Resources/page.css`.
@@ -171,42 +175,53 @@ extension Timeline {
     static let htmlScript = PageResource.text(of: "page", "js")
 }
 
+extension ChunkedOutput {
+    /// Appends JSON bytes made safe inside a `<script>` element
+    /// (`[UInt8].appendScriptSafe`), and hands over a chunk if one is full.
+    mutating func appendScriptSafe(_ chunk: UnsafeBufferPointer<UInt8>) {
+        [UInt8].appendScriptSafe(chunk, to: &bytes)
+        flushIfFull()
+    }
+}
+
 extension Array where Element == UInt8 {
     /// JSON bytes, safe inside a `<script>` element: `<`, `>` and `&` (which
     /// in our JSON occur only inside strings) as `\u003c`, `\u003e`, `\u0026`.
-    ///
-    /// - Returns: this array itself when nothing in it needs escaping.
     var scriptSafe: [UInt8] {
         var out: [UInt8] = []
-        var escaped = false
-        withUnsafeBufferPointer { bytes in
-            var clean = 0  // bytes[clean...] not yet copied
-            var i = 0
-            while i < bytes.count {
-                // Sixteen bytes at a time while none of them is `<`, `>` or `&` (the usual case).
-                if i + 16 <= bytes.count {
-                    let at = UnsafeRawPointer(bytes.baseAddress! + i)
-                    if !Self.mayNeedEscape(at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
-                        i += 16
-                        continue
-                    }
+        out.reserveCapacity(count)
+        withUnsafeBufferPointer { Self.appendScriptSafe($0, to: &out) }
+        return out
+    }
+
+    /// Appends `bytes` to `out` with `<`, `>` and `&` escaped (`scriptSafe`):
+    /// the runs between them are copied whole. Each escaped byte stands
+    /// alone, so a text may be handed over in chunks cut anywhere.
+    static func appendScriptSafe(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var clean = 0  // bytes[clean...] not yet copied
+        var i = 0
+        while i < bytes.count {
+            // Sixteen bytes at a time while none of them is `<`, `>` or `&` (the usual case).
+            if i + 16 <= bytes.count {
+                let at = UnsafeRawPointer(bytes.baseAddress! + i)
+                if !mayNeedEscape(at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
+                    i += 16
+                    continue
                 }
-                defer { i += 1 }
-                let escape: StaticString
-                switch bytes[i] {
-                case UInt8(ascii: "<"): escape = "\\u003c"
-                case UInt8(ascii: ">"): escape = "\\u003e"
-                case UInt8(ascii: "&"): escape = "\\u0026"
-                default: continue
-                }
-                if !escaped { out.reserveCapacity(bytes.count + 64); escaped = true }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
-                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                clean = i + 1
             }
-            if escaped { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...])) }
+            defer { i += 1 }
+            let escape: StaticString
+            switch bytes[i] {
+            case UInt8(ascii: "<"): escape = "\\u003c"
+            case UInt8(ascii: ">"): escape = "\\u003e"
+            case UInt8(ascii: "&"): escape = "\\u0026"
+            default: continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+            out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+            clean = i + 1
         }
-        return escaped ? out : self
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
     }
 
     /// Whether any byte of two words may be `<`, `>` or `&` (exact for "no":

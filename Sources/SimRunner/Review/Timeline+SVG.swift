@@ -24,11 +24,18 @@ extension Timeline {
     /// hatched, so a wait never hides under what plays. Rule labels that would
     /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
-        String(decoding: svgBytes(width: width, window: window), as: UTF8.self)
+        var all: [UInt8] = []
+        writeSVG(width: width, window: window) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
     }
 
-    /// `svg(width:window:)`'s UTF-8, as `run` writes it.
-    func svgBytes(width: Int, window: ReviewWindow) -> [UInt8] {
+    /// `svg(width:window:)`'s UTF-8, as `run` writes it: handed to `emit` in
+    /// chunks as it is written (`ChunkedOutput`).
+    func writeSVG(width: Int, window: ReviewWindow, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        ChunkedOutput.writing(to: emit) { chunks in writeSVG(width: width, window: window, into: &chunks) }
+    }
+
+    private func writeSVG(width: Int, window: ReviewWindow, into chunks: inout ChunkedOutput) {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -48,8 +55,8 @@ extension Timeline {
         }
         func laneTop(_ lane: Lanes.Lane) -> Int { top + axisHeight + (row[lane] ?? 0) * laneHeight }
 
-        var out = SVGWriter()
-        out.reserve(visible.bars.count * 260 + visible.marks.count * 220 + 8192)
+        var out = SVGWriter(chunks: chunks)
+        defer { chunks = out.chunks }
         out.string("""
             <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" \
             viewBox="0 0 \(totalWidth) \(height)" font-family="Helvetica, Arial, sans-serif" font-size="11">
@@ -59,8 +66,6 @@ extension Timeline {
         out.text("<title>"); out.xml(Self.oneLine(scenario)); out.text("</title>\n")
         out.string("<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n")
         out.text("<text class=\"heading\" x=\"10\" y=\"20\">"); out.xml(Self.oneLine(scenario)); out.text("</text>\n")
-        // The note, which counts hidden labels, is known only after the lanes: it is filled in at the end.
-        let notePlace = out.bytes.count
         out.text("<g class=\"summary\">")
         for (n, line) in summary.enumerated() {
             out.string("<text x=\"10\" y=\"\(36 + n * 14)\">"); out.xml(line); out.text("</text>")
@@ -80,6 +85,7 @@ extension Timeline {
             out.text("<line class=\"grid\" x1=\""); out.px(x); out.string("\" y1=\"\(axisY)\" x2=\""); out.px(x)
             out.string("\" y2=\"\(bottom)\"/><text x=\""); out.px(x)
             out.string("\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
+            out.chunks.flushIfFull()
             tick += step
         }
         out.text("</g>\n")
@@ -118,24 +124,19 @@ extension Timeline {
             out.text("\" data-events=\""); out.int(flow.cause); out.text(" "); out.int(flow.effect); out.text("\" ")
             out.text("marker-end=\"url(#arrow)\"><title>"); out.xmlLine(events[flow.cause], of: self); out.text(" → ")
             out.xmlLine(events[flow.effect], of: self); out.text("</title></path>\n")
+            out.chunks.flushIfFull()
         }
-        out.text("</g>\n</svg>\n")
+        out.text("</g>\n")
 
-        var note = SVGWriter()
-        note.string("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
+        // The note counts what was left out, so it comes last (drawn at the top right all the same).
+        out.string("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
         var parts: [String] = []
         if arrowsHidden > 0 { parts.append(counted(arrowsHidden, "arrow")) }
         if hidden > 0 { parts.append(counted(hidden, "label")) }
         if !parts.isEmpty {
-            note.string("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
+            out.string("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
         }
-        note.text("</text>\n")
-        // The note goes where it was left room for, in the one copy.
-        return out.bytes.withUnsafeBufferPointer { all in
-            note.bytes.withUnsafeBufferPointer {
-                [UInt8](joining: [UnsafeBufferPointer(rebasing: all[..<notePlace]), $0, UnsafeBufferPointer(rebasing: all[notePlace...])])
-            }
-        }
+        out.text("</text>\n</svg>\n")
     }
 
     private func svgBar(
@@ -151,11 +152,11 @@ extension Timeline {
         out.text("<rect class=\""); out.string(bar.kind.rawValue)
         if bar.cut { out.text(" cut") }
         out.text("\" x=\""); out.px(a)
-        out.text("\" y=\""); out.bytes.append(int: Int64(y + dy)); out.text("\" width=\""); out.px(b - a)
-        out.text("\" height=\""); out.bytes.append(int: Int64(h)); out.text("\" data-events=\"")
+        out.text("\" y=\""); out.int(y + dy); out.text("\" width=\""); out.px(b - a)
+        out.text("\" height=\""); out.int(h); out.text("\" data-events=\"")
         for (n, e) in bar.events.enumerated() {
             if n > 0 { out.text(" ") }
-            out.bytes.append(int: Int64(e))
+            out.int(e)
         }
         out.text("\"><title>"); writeTooltip(bar, into: &out)
         for i in bar.events { out.text("\n"); out.xmlLine(events[i], of: self) }
@@ -165,7 +166,7 @@ extension Timeline {
         if !text.isEmpty {
             if b - a >= Int64(displayWidth(text) * 70 + 40) {
                 out.text("<text class=\"barlabel\" x=\""); out.px(a + 20); out.text("\" y=\"")
-                out.bytes.append(int: Int64(y + dy + h / 2 + 4)); out.text("\">")
+                out.int(y + dy + h / 2 + 4); out.text("\">")
                 out.xml(text); out.text("</text>")
             } else if b - a >= 40 {
                 hidden += 1
@@ -176,6 +177,7 @@ extension Timeline {
             out.text("\" y2=\""); out.int(y + height - 2); out.text("\"/>")
         }
         out.text("\n")
+        out.chunks.flushIfFull()
     }
 
     private func svgMark(
@@ -184,7 +186,7 @@ extension Timeline {
     ) {
         let x = x10(mark.t)
         out.text("<g class=\"mark "); out.string(mark.kind.rawValue); out.text("\" data-events=\"")
-        out.bytes.append(int: Int64(mark.event)); out.text("\"><title>")
+        out.int(mark.event); out.text("\"><title>")
         out.xmlLine(events[mark.event], of: self); out.text("</title>")
         switch mark.kind {
         case .dropped:
@@ -194,8 +196,8 @@ extension Timeline {
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
             out.text("<line class=\"roadmark "); out.string(Self.roadClasses[events[mark.event].kind.ordinal])
-            out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.bytes.append(int: Int64(y + 10)); out.text("\" x2=\"")
-            out.px(x); out.text("\" y2=\""); out.bytes.append(int: Int64(y + height - 10)); out.text("\"/>")
+            out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.int(y + 10); out.text("\" x2=\"")
+            out.px(x); out.text("\" y2=\""); out.int(y + height - 10); out.text("\"/>")
         default:
             out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\""); out.int(y + 11); out.text("\" r=\"2.5\"/>")
         }
@@ -210,6 +212,7 @@ extension Timeline {
             }
         }
         out.text("</g>\n")
+        out.chunks.flushIfFull()
     }
 
     /// Each event kind's name as a CSS class (`road-fix-arrived`), by `EventKind.ordinal`.
@@ -236,8 +239,8 @@ extension Timeline {
         case .lost: out.text("Dad&apos;s "); label(); out.text(": lost (ears closed)")
         case .offRoute: out.text("off route")
         }
-        out.text(", "); out.bytes.append(time: bar.start); out.text(" – "); out.bytes.append(time: bar.end)
-        out.text(" ("); out.bytes.append(int: bar.end.ms - bar.start.ms); out.text(" ms)")
+        out.text(", "); out.time(bar.start); out.text(" – "); out.time(bar.end)
+        out.text(" ("); out.int(bar.end.ms - bar.start.ms); out.text(" ms)")
     }
 
     static let svgStyle = """
@@ -315,87 +318,47 @@ extension Timeline {
     }
 }
 
-/// An SVG document being written: bytes, with XML escaping and exact pixel numbers.
+/// An SVG document being written in chunks, with XML escaping and exact pixel numbers.
 struct SVGWriter {
-    var bytes: [UInt8] = []
-
-    mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
+    /// Where the bytes go.
+    var chunks: ChunkedOutput
 
     /// Markup, as it is: a literal, copied straight from the program's text.
     mutating func text(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        chunks.bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// Markup made at run time (with numbers in it), as it is.
-    mutating func string(_ s: String) { bytes.append(utf8: s) }
+    mutating func string(_ s: String) { chunks.bytes.append(utf8: s) }
 
     /// An integer's decimal digits.
-    mutating func int(_ v: Int) { bytes.append(int: Int64(v)) }
+    mutating func int(_ v: Int) { chunks.bytes.append(int: Int64(v)) }
+
+    /// An integer's decimal digits.
+    mutating func int(_ v: Int64) { chunks.bytes.append(int: v) }
+
+    /// A time as `SimTime.description` writes it.
+    mutating func time(_ t: SimTime) { chunks.bytes.append(time: t) }
 
     /// Tenths of a pixel as a decimal (`12`, `12.5`).
     mutating func px(_ tenths: Int64) {
-        if tenths < 0 { bytes.append(UInt8(ascii: "-")) }
+        if tenths < 0 { chunks.bytes.append(UInt8(ascii: "-")) }
         let m = tenths.magnitude
-        bytes.append(int: Int64(m / 10))
+        chunks.bytes.append(int: Int64(m / 10))
         if m % 10 != 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(UInt8(ascii: "0") + UInt8(m % 10))
+            chunks.bytes.append(UInt8(ascii: "."))
+            chunks.bytes.append(UInt8(ascii: "0") + UInt8(m % 10))
         }
     }
 
-    /// Text for XML content or an attribute: `& < > " '` as entities; a
-    /// control character (which XML 1.0 does not allow, even as a reference)
-    /// as a visible escape (`\u{1B}`); newlines and tabs kept (tooltips use them).
+    /// Text for XML content or an attribute (`Array.append(xml:)`).
     mutating func xml(_ s: String) {
         var s = s
-        s.withUTF8 { xml(bytes: $0) }
+        s.withUTF8 { chunks.bytes.append(xml: $0) }
     }
 
     /// UTF-8 bytes escaped as `xml(_:)` does.
-    mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) {
-        do {
-            var clean = 0
-            var i = 0
-            while i < utf8.count {
-                // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
-                if i + 8 <= utf8.count, !Self.mayNeedEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                defer { i += 1 }
-                let byte = utf8[i]
-                let entity: String
-                switch byte {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&apos;"
-                case 0x09, 0x0A: continue
-                case 0x00...0x1F, 0x7F: entity = "\\u{" + String(byte, radix: 16, uppercase: true) + "}"
-                default: continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
-                bytes.append(utf8: entity)
-                clean = i + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
-        }
-    }
-
-    /// Whether any byte of `word` may be one that `xml(bytes:)` rewrites:
-    /// `& < > " '`, a control character (tab and newline included) or DEL.
-    /// Exact for "no": such a byte always sets its high bit in the test.
-    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(_ byte: UInt8) -> Bool {
-            let x = word ^ (ones &* UInt64(byte))
-            return (x &- ones) & ~x & highs != 0
-        }
-        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
-        return control || hasByte(UInt8(ascii: "&")) || hasByte(UInt8(ascii: "<")) || hasByte(UInt8(ascii: ">"))
-            || hasByte(UInt8(ascii: "\"")) || hasByte(UInt8(ascii: "'")) || hasByte(0x7F)
-    }
+    mutating func xml(bytes utf8: UnsafeBufferPointer<UInt8>) { chunks.bytes.append(xml: utf8) }
 
     /// A scratch buffer for one event's text line, reused.
     var scratch: [UInt8] = []
@@ -409,9 +372,58 @@ struct SVGWriter {
     }
 }
 
-/// Text escaped for XML content and attributes (see `SVGWriter.xml`).
+extension Array where Element == UInt8 {
+    /// Text for XML content or an attribute: `& < > " '` as entities; a
+    /// control character (which XML 1.0 does not allow, even as a reference)
+    /// as a visible escape (`\u{1B}`); newlines and tabs kept (tooltips use them).
+    mutating func append(xml utf8: UnsafeBufferPointer<UInt8>) {
+        var clean = 0
+        var i = 0
+        while i < utf8.count {
+            // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
+            if i + 8 <= utf8.count, !Self.mayNeedXMLEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            defer { i += 1 }
+            let byte = utf8[i]
+            let entity: String
+            switch byte {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&apos;"
+            case 0x09, 0x0A: continue
+            case 0x00...0x1F, 0x7F: entity = "\\u{" + String(byte, radix: 16, uppercase: true) + "}"
+            default: continue
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
+            append(utf8: entity)
+            clean = i + 1
+        }
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+    }
+
+    /// Whether any byte of `word` may be one that `append(xml:)` rewrites:
+    /// `& < > " '`, a control character (tab and newline included) or DEL.
+    /// Exact for "no": such a byte always sets its high bit in the test.
+    @inline(__always) private static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasByte(_ byte: UInt8) -> Bool {
+            let x = word ^ (ones &* UInt64(byte))
+            return (x &- ones) & ~x & highs != 0
+        }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
+        return control || hasByte(UInt8(ascii: "&")) || hasByte(UInt8(ascii: "<")) || hasByte(UInt8(ascii: ">"))
+            || hasByte(UInt8(ascii: "\"")) || hasByte(UInt8(ascii: "'")) || hasByte(0x7F)
+    }
+}
+
+/// Text escaped for XML content and attributes (see `Array.append(xml:)`).
 func xml(_ s: String) -> String {
-    var out = SVGWriter()
-    out.xml(s)
-    return String(decoding: out.bytes, as: UTF8.self)
+    var s = s
+    var out: [UInt8] = []
+    s.withUTF8 { out.append(xml: $0) }
+    return String(decoding: out, as: UTF8.self)
 }

@@ -27,68 +27,57 @@ import SimRunner
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
-        String(decoding: traceBytes(window: window), as: UTF8.self)
+        var all: [UInt8] = []
+        writeTrace(window: window) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
     }
 
-    /// `trace(window:)`'s UTF-8, as `run` writes it.
-    func traceBytes(window: ReviewWindow) -> [UInt8] {
+    /// One entry of the trace, before it is written: where it sorts, and what it is.
+    private struct TraceEntry {
+        var ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0
+        /// The order it was made in: the last tie-break.
+        var made: Int
+        var piece: Piece
+
+        enum Piece {
+            /// Bar `bar`'s complete event (`X`).
+            case slice(bar: Int)
+            /// The begin (`b`) or end (`e`) of wait bar `bar`, under async id `slot + 1`.
+            case wait(bar: Int, slot: Int, begins: Bool)
+            /// Mark `mark`'s instant (`i`).
+            case instant(mark: Int)
+            /// Flow `flow`'s start (`s`) or end (`f`).
+            case flow(Int, starts: Bool)
+        }
+
+        /// Longer slices first within a timestamp, so a parent begins before
+        /// what it holds; then the order they were made in.
+        static func < (x: TraceEntry, y: TraceEntry) -> Bool {
+            if x.ts != y.ts { return x.ts < y.ts }
+            if x.rank != y.rank { return x.rank < y.rank }
+            if x.dur != y.dur { return x.dur > y.dur }
+            if x.sub != y.sub { return x.sub < y.sub }
+            return x.made < y.made
+        }
+    }
+
+    /// `trace(window:)`'s UTF-8, as `run` writes it: the entries are sorted
+    /// first, then written in order into chunks handed to `emit` (`ChunkedOutput`).
+    func writeTrace(window: ReviewWindow, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(visible.bars.count * 200 + visible.marks.count * 160 + 1024)
-        // Each entry's bytes are `buffer[start..<end]`; the entries are sorted, then joined.
-        var entries: [(ts: Int64, rank: Int, dur: Int64, sub: Int, start: Int, end: Int)] = []
         func us(_ t: SimTime) -> Int64 { t.ms * 1000 }
         func tid(_ lane: Lanes.Lane) -> Int64 { Int64(lane.rawValue + 1) }
-        func begin() -> Int { buffer.count }
-        func finish(_ start: Int, ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0) { entries.append((ts, rank, dur, sub, start, buffer.count)) }
-        var scratch: [UInt8] = []
-        func args(_ indices: [Int]) {
-            buffer.append(utf8: "{\"args\": {\"events\": [")
-            for (n, i) in indices.enumerated() {
-                if n > 0 { buffer.append(utf8: ", ") }
-                scratch.removeAll(keepingCapacity: true)
-                writeLine(events[i], into: &scratch)
-                scratch.withUnsafeBufferPointer { buffer.append(quotedUTF8: $0) }
-            }
-            buffer.append(utf8: "]}, ")
-        }
-        func tail(ph: String, tid t: Int64, ts: Int64) {
-            buffer.append(utf8: "\"ph\": \"")
-            buffer.append(utf8: ph)
-            buffer.append(utf8: "\", \"pid\": 1, \"tid\": ")
-            buffer.append(int: t)
-            buffer.append(utf8: ", \"ts\": ")
-            buffer.append(int: ts)
-            buffer.append(UInt8(ascii: "}"))
-        }
 
-        var header: [UInt8] = []
-        header.append(utf8: "{\"args\": {\"name\": ")
-        header.append(quoted: "drivesim: " + scenario)
-        header.append(utf8: "}, \"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1}")
-        for lane in lanes.shown {
-            header.append(utf8: ",\n    {\"args\": {\"name\": \"\(lane.title)\"}, \"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
-            header.append(utf8: ",\n    {\"args\": {\"sort_index\": \(lane.rawValue)}, \"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
+        var entries: [TraceEntry] = []
+        entries.reserveCapacity(visible.bars.count + visible.marks.count + visible.flows.count * 2)
+        func add(_ piece: TraceEntry.Piece, ts: Int64, rank: Int, dur: Int64 = 0, sub: Int = 0) {
+            entries.append(TraceEntry(ts: ts, rank: rank, dur: dur, sub: sub, made: entries.count, piece: piece))
         }
-
         // The async ids: per kind, the lowest id whose last wait has ended.
         var slotEnds: [Lanes.BarKind: [SimTime]] = [:]
-        for bar in visible.bars {
-            let name: String
-            switch bar.kind {
-            case .line: name = bar.label
-            case .stretch: name = bar.label + (bar.cut ? " (cut)" : "")
-            case .reply: name = "reply " + bar.label
-            case .earsClosed: name = "ears closed"
-            case .heard: name = bar.label + " heard"
-            case .lost: name = bar.label + " lost"
-            case .wait: name = bar.label + " waits"
-            case .queued: name = bar.label + " queued"
-            case .held: name = bar.label + " held"
-            case .offRoute: name = "off route"
-            }
+        for (n, bar) in visible.bars.enumerated() {
             switch bar.kind {
             case .wait, .queued, .held:
                 // Taken out and put back, so the list is never copied.
@@ -96,89 +85,112 @@ extension Timeline {
                 let slot = ends.firstIndex { $0 <= bar.start } ?? ends.count
                 if slot == ends.count { ends.append(bar.end) } else { ends[slot] = bar.end }
                 slotEnds[bar.kind] = ends
-                // The wait's begin and its end (written in place: no list of the two per bar).
-                func wait(_ ph: String, _ t: SimTime, rank: Int) {
-                    let start = begin()
-                    args(bar.events)
-                    buffer.append(utf8: "\"cat\": \"")
-                    buffer.append(utf8: bar.kind.rawValue)
-                    buffer.append(utf8: "\", \"id\": ")
-                    buffer.append(int: Int64(slot + 1))
-                    buffer.append(utf8: ", \"name\": ")
-                    buffer.append(quoted: name)
-                    buffer.append(utf8: ", ")
-                    tail(ph: ph, tid: tid(bar.lane), ts: us(t))
-                    finish(start, ts: us(t), rank: rank)
-                }
-                wait("b", bar.start, rank: 1)
-                wait("e", bar.end, rank: 0)
+                add(.wait(bar: n, slot: slot, begins: true), ts: us(bar.start), rank: 1)
+                add(.wait(bar: n, slot: slot, begins: false), ts: us(bar.end), rank: 0)
             default:
-                let start = begin()
-                args(bar.events)
-                buffer.append(utf8: "\"cat\": \"")
-                buffer.append(utf8: bar.kind.rawValue)
-                buffer.append(utf8: "\", \"dur\": ")
-                buffer.append(int: us(bar.end) - us(bar.start))
-                buffer.append(utf8: ", \"name\": ")
-                buffer.append(quoted: name)
-                buffer.append(utf8: ", ")
-                tail(ph: "X", tid: tid(bar.lane), ts: us(bar.start))
-                finish(start, ts: us(bar.start), rank: 1, dur: us(bar.end) - us(bar.start))
+                add(.slice(bar: n), ts: us(bar.start), rank: 1, dur: us(bar.end) - us(bar.start))
             }
         }
-        for mark in visible.marks {
-            let start = begin()
-            args([mark.event])
-            buffer.append(utf8: "\"cat\": \"decision\", \"name\": ")
-            buffer.append(quoted: mark.rule?.rawValue ?? mark.kind.rawValue)
-            buffer.append(utf8: ", \"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": ")
-            buffer.append(int: tid(mark.lane))
-            buffer.append(utf8: ", \"ts\": ")
-            buffer.append(int: us(mark.t))
-            buffer.append(UInt8(ascii: "}"))
-            finish(start, ts: us(mark.t), rank: 3, sub: mark.event * 2)
-        }
+        for (n, mark) in visible.marks.enumerated() { add(.instant(mark: n), ts: us(mark.t), rank: 3, sub: mark.event * 2) }
         for (n, flow) in visible.flows.enumerated() {
-            let name = events[flow.effect].rule?.rawValue ?? "cause"
-            func end(_ ph: String, _ lane: Lanes.Lane, rank: Int) {
-                let start = begin()
-                if ph == "f" { buffer.append(utf8: "{\"bp\": \"e\", ") } else { buffer.append(UInt8(ascii: "{")) }
-                buffer.append(utf8: "\"cat\": \"cause\", \"id\": ")
-                buffer.append(int: Int64(n + 1))
-                buffer.append(utf8: ", \"name\": ")
-                buffer.append(quoted: name)
-                buffer.append(utf8: ", ")
-                tail(ph: ph, tid: tid(lane), ts: us(flow.t))
-                // A flow's end comes right after its effect's instant, before any other decision of the instant.
-                finish(start, ts: us(flow.t), rank: rank == 4 ? 3 : rank, sub: rank == 4 ? flow.effect * 2 + 1 : 0)
-            }
-            end("s", flow.from, rank: 2)
-            end("f", flow.to, rank: 4)
+            add(.flow(n, starts: true), ts: us(flow.t), rank: 2)
+            // A flow's end comes right after its effect's instant, before any other decision of the instant.
+            add(.flow(n, starts: false), ts: us(flow.t), rank: 3, sub: flow.effect * 2 + 1)
         }
-        // Longer slices first within a timestamp, so a parent begins before what it holds;
-        // then the order they were written in (`start` grows with it). The entries
-        // themselves are sorted (a sort of indices would read them at random).
-        entries.sort { x, y in
-            if x.ts != y.ts { return x.ts < y.ts }
-            if x.rank != y.rank { return x.rank < y.rank }
-            if x.dur != y.dur { return x.dur > y.dur }
-            if x.sub != y.sub { return x.sub < y.sub }
-            return x.start < y.start
-        }
-        // The entries in order, copied once.
-        func bytes(_ s: StaticString) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount) }
-        return buffer.withUnsafeBufferPointer { all in
-            header.withUnsafeBufferPointer { header in
-                var pieces = [bytes("{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    "), header]
-                pieces.reserveCapacity(entries.count * 2 + 3)
-                let separator = bytes(",\n    ")
-                for entry in entries {
-                    pieces.append(separator)
-                    pieces.append(UnsafeBufferPointer(rebasing: all[entry.start..<entry.end]))
+        entries.sort(by: <)
+
+        ChunkedOutput.writing(to: emit) { out in
+            var scratch: [UInt8] = []
+            func args(_ indices: [Int]) {
+                out.bytes.append(utf8: "{\"args\": {\"events\": [")
+                for (n, i) in indices.enumerated() {
+                    if n > 0 { out.bytes.append(utf8: ", ") }
+                    scratch.removeAll(keepingCapacity: true)
+                    writeLine(events[i], into: &scratch)
+                    scratch.withUnsafeBufferPointer { out.bytes.append(quotedUTF8: $0) }
                 }
-                pieces.append(bytes("\n  ]\n}\n"))
-                return [UInt8](joining: pieces)
+                out.bytes.append(utf8: "]}, ")
             }
+            func tail(ph: String, tid t: Int64, ts: Int64) {
+                out.bytes.append(utf8: "\"ph\": \"")
+                out.bytes.append(utf8: ph)
+                out.bytes.append(utf8: "\", \"pid\": 1, \"tid\": ")
+                out.bytes.append(int: t)
+                out.bytes.append(utf8: ", \"ts\": ")
+                out.bytes.append(int: ts)
+                out.bytes.append(UInt8(ascii: "}"))
+            }
+            func name(_ bar: Lanes.Bar) -> String {
+                switch bar.kind {
+                case .line: return bar.label
+                case .stretch: return bar.label + (bar.cut ? " (cut)" : "")
+                case .reply: return "reply " + bar.label
+                case .earsClosed: return "ears closed"
+                case .heard: return bar.label + " heard"
+                case .lost: return bar.label + " lost"
+                case .wait: return bar.label + " waits"
+                case .queued: return bar.label + " queued"
+                case .held: return bar.label + " held"
+                case .offRoute: return "off route"
+                }
+            }
+
+            out.bytes.append(utf8: "{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    ")
+            out.bytes.append(utf8: "{\"args\": {\"name\": ")
+            out.bytes.append(quoted: "drivesim: " + scenario)
+            out.bytes.append(utf8: "}, \"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1}")
+            for lane in lanes.shown {
+                out.bytes.append(utf8: ",\n    {\"args\": {\"name\": \"\(lane.title)\"}, \"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
+                out.bytes.append(utf8: ",\n    {\"args\": {\"sort_index\": \(lane.rawValue)}, \"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
+            }
+            for entry in entries {
+                out.bytes.append(utf8: ",\n    ")
+                switch entry.piece {
+                case .slice(let n):
+                    let bar = visible.bars[n]
+                    args(bar.events)
+                    out.bytes.append(utf8: "\"cat\": \"")
+                    out.bytes.append(utf8: bar.kind.rawValue)
+                    out.bytes.append(utf8: "\", \"dur\": ")
+                    out.bytes.append(int: us(bar.end) - us(bar.start))
+                    out.bytes.append(utf8: ", \"name\": ")
+                    out.bytes.append(quoted: name(bar))
+                    out.bytes.append(utf8: ", ")
+                    tail(ph: "X", tid: tid(bar.lane), ts: us(bar.start))
+                case .wait(let n, let slot, let begins):
+                    let bar = visible.bars[n]
+                    args(bar.events)
+                    out.bytes.append(utf8: "\"cat\": \"")
+                    out.bytes.append(utf8: bar.kind.rawValue)
+                    out.bytes.append(utf8: "\", \"id\": ")
+                    out.bytes.append(int: Int64(slot + 1))
+                    out.bytes.append(utf8: ", \"name\": ")
+                    out.bytes.append(quoted: name(bar))
+                    out.bytes.append(utf8: ", ")
+                    tail(ph: begins ? "b" : "e", tid: tid(bar.lane), ts: entry.ts)
+                case .instant(let n):
+                    let mark = visible.marks[n]
+                    args([mark.event])
+                    out.bytes.append(utf8: "\"cat\": \"decision\", \"name\": ")
+                    out.bytes.append(quoted: mark.rule?.rawValue ?? mark.kind.rawValue)
+                    out.bytes.append(utf8: ", \"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": ")
+                    out.bytes.append(int: tid(mark.lane))
+                    out.bytes.append(utf8: ", \"ts\": ")
+                    out.bytes.append(int: entry.ts)
+                    out.bytes.append(UInt8(ascii: "}"))
+                case .flow(let n, let starts):
+                    let flow = visible.flows[n]
+                    out.bytes.append(utf8: starts ? "{" : "{\"bp\": \"e\", ")
+                    out.bytes.append(utf8: "\"cat\": \"cause\", \"id\": ")
+                    out.bytes.append(int: Int64(n + 1))
+                    out.bytes.append(utf8: ", \"name\": ")
+                    out.bytes.append(quoted: events[flow.effect].rule?.rawValue ?? "cause")
+                    out.bytes.append(utf8: ", ")
+                    tail(ph: starts ? "s" : "f", tid: tid(starts ? flow.from : flow.to), ts: entry.ts)
+                }
+                out.flushIfFull()
+            }
+            out.bytes.append(utf8: "\n  ]\n}\n")
         }
     }
 }

@@ -32,20 +32,29 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
     public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
-        String(decoding: bytes(timeline, of: scenario, width: width, window: window), as: UTF8.self)
+        var all: [UInt8] = []
+        write(timeline, of: scenario, width: width, window: window) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
     }
 
-    /// `render`'s UTF-8, as `run` writes it: the pictures, the trace and
-    /// GeoJSON are made as bytes, never checked again as a string.
-    public func bytes(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> [UInt8] {
+    /// `render`'s UTF-8 as `run` writes it, handed to `emit` in chunks as it
+    /// is made (a chunk is valid only during the call): a long drive's
+    /// picture, trace, page or JSON is never held whole. The pictures, the
+    /// trace and GeoJSON are made as bytes, never checked again as a string.
+    public func write(
+        _ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow(),
+        to emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        func whole(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer(emit) }
+        func whole(_ text: String) { var text = text; text.withUTF8(emit) }
         switch self {
-        case .text: return Array((window.folded ? window.selecting(timeline).story : window.selecting(timeline).text).utf8)
-        case .json: return Array(window.selecting(timeline).json.utf8)
-        case .lanes: return Array(timeline.lanesChart(width: width ?? 80, window: window).utf8)
-        case .svg: return timeline.svgBytes(width: width ?? Timeline.defaultSVGWidth, window: window)
-        case .trace: return timeline.traceBytes(window: window)
-        case .html: return timeline.htmlBytes(window: window)
-        case .geojson: return timeline.geoJSONBytes(scenario)
+        case .text: whole(window.folded ? window.selecting(timeline).story : window.selecting(timeline).text)
+        case .json: window.selecting(timeline).writeJSON(emit)
+        case .lanes: whole(timeline.lanesChart(width: width ?? 80, window: window))
+        case .svg: timeline.writeSVG(width: width ?? Timeline.defaultSVGWidth, window: window, to: emit)
+        case .trace: timeline.writeTrace(window: window, to: emit)
+        case .html: timeline.writeHTML(window: window, to: emit)
+        case .geojson: whole(timeline.geoJSONBytes(scenario))
         }
     }
 }
