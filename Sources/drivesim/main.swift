@@ -31,5 +31,7 @@ if let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
 }
 #endif
 
+// The command's big values may be left to `exit` (see `ProcessEnd`).
+ProcessEnd.exitsAfterCommand = true
 var console = Console.standard
 exit(Drivesim.main(Array(CommandLine.arguments.dropFirst()), console: &console))
