@@ -480,15 +480,17 @@ extension JSONTape {
 
         init(count: Int, low: UInt64, high: UInt64) { self.count = count; self.low = low; self.high = high }
 
-        /// `key` packed (only its first `width` bytes, when longer), read in place.
-        package init(_ key: StaticString) {
+        /// `key` packed (only its first `width` bytes, when longer), read in
+        /// place: its bytes copied whole into two zeroed words (byte k of
+        /// the key is byte k of the pair in memory, little-endian).
+        @inline(__always) package init(_ key: StaticString) {
             guard key.hasPointerRepresentation else { self.init(key.description); return }
-            var low: UInt64 = 0, high: UInt64 = 0
-            let count = key.utf8CodeUnitCount, p = key.utf8Start
-            for k in 0..<min(count, 16) {
-                if k < 8 { low |= UInt64(p[k]) << (8 * UInt64(k)) } else { high |= UInt64(p[k]) << (8 * UInt64(k - 8)) }
+            let count = key.utf8CodeUnitCount
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(start: key.utf8Start, count: min(count, PackedKey.width)))
             }
-            self.init(count: count, low: low, high: high)
+            self.init(count: count, low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1))
         }
 
         /// `key` packed (only its first `width` bytes, when longer).
