@@ -61,9 +61,10 @@ extension ScenarioDecoder {
         for (i, line) in scenario.guidance.enumerated() where line.duration.ms > limit {
             slips.append(([.key("guidance"), .index(i), .key("duration")], line.duration.ms))
         }
-        func stretches(_ list: [Scenario.Stretch], at base: [ScenarioProblem.Step]) {
+        // The item's path is made only for a slip.
+        func stretches(_ list: [Scenario.Stretch], at base: @autoclosure () -> [ScenarioProblem.Step]) {
             for (j, stretch) in list.enumerated() where stretch.duration.ms > limit {
-                slips.append((base + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
+                slips.append((base() + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
             }
         }
         for (i, reply) in scenario.replies.enumerated() { stretches(reply.stretches, at: [.key("replies"), .index(i)]) }
