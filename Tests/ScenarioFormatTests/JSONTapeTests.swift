@@ -62,6 +62,25 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("A key within 16 bytes of the document's end is found (it is not read as two whole words)")
+    func keyNearTheEnd() throws {
+        for (text, name) in [(#"{"drivesim":1,"name":"x"}"#, "x"), (#"{"name":"n","drivesim":1}"#, "n")] {
+            #expect(try ScenarioDecoder.decode(Array(text.utf8), file: "t.json").name == name)
+        }
+    }
+
+    @Test("Integers are written as their decimal digits, two at a time")
+    func integers() {
+        let values: [Int64] = [0, 7, 9, 10, 42, 99, 100, 101, 999, 1_000, 12_345, 86_400_000, -1, -10, -100_001, .max, .min]
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
+        defer { buffer.deallocate() }
+        for v in values {
+            var raw = RawBytes(base: buffer, capacity: 32)
+            raw.put(int: v)
+            #expect(String(decoding: UnsafeBufferPointer(start: buffer, count: raw.count), as: UTF8.self) == String(v))
+        }
+    }
+
     @Test("The tree built from the tape keeps members in order, literals as written and positions")
     func tree() throws {
         let value = try JSONParser.parse(Array("{\"b\": [1.50, true, null],\n  \"a\": {\"x\": \"y\"}}".utf8))

@@ -599,6 +599,9 @@ let badRoads: [BadScenario] = [
         ("0.9999", nil), (".9999e3", 999_900), (".9999", nil), ("9999e-4", nil), ("99.99e-2", nil), ("0.0009999e3", nil),
         ("1.0005e3", 1_000_500), ("0.0001e1", 1), ("1e-3", 1), ("0.999", 999), ("999e-3", 999), ("1E+2", 100_000),
         ("5e-1000000000000", nil), ("0e99999999999", 0), ("1.5000", 1_500),
+        // The plain form, read in one pass, and its edges.
+        ("12.345", 12_345), ("0", 0), ("0.0", 0), ("7", 7_000), ("0.5", 500), ("86400", 86_400_000), ("86400.001", nil),
+        ("123456789012", nil), ("1234567890123.5", nil), ("1.2345", nil), ("-1", nil), ("-0", 0), ("00.1", 100),
     ] as [(String, Int64?)])
     func secondsAreExactOrRefusedNeverTruncated(literal: String, ms: Int64?) {
         // ".9999e3" is not JSON; the conversion still never truncates it.

@@ -126,6 +126,8 @@ enum RunCommand: Command {
         if !verdict.passed { console.err(verdict.report) }
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
+        // The process ends next: its scenario and timeline are left to `exit`.
+        ProcessEnd.keep((scenario, verdict))
         return verdict.passed && golden.holds ? 0 : 1
     }
 

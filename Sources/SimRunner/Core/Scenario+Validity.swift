@@ -492,10 +492,12 @@ private struct IDTable {
         keys.reserveCapacity(capacity)
     }
 
-    /// FNV-1a over the UTF-8 bytes, with a final mix for the low bits.
+    /// FNV-1a over the UTF-8 bytes (read in place: a native string's are
+    /// contiguous), with a final mix for the low bits.
     private static func hash(_ s: String) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        var s = s
+        s.withUTF8 { for byte in $0 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
         h ^= h >> 32
         h = h &* 0xD6E8_FEB8_6659_FD93
         h ^= h >> 32

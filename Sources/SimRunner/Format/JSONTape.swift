@@ -16,9 +16,6 @@ import SimRunner
 ///
 /// - Complexity: O(n) in the number of bytes, one node per value.
 package final class JSONTape {
-    /// The tape's memory, as nodes see it.
-    let view: View
-
     /// What a node is.
     package enum Tag: UInt8, Sendable {
         case null, `false`, `true`, number, string, escapedString, array, object
@@ -37,56 +34,66 @@ package final class JSONTape {
     }
 
     /// Parses exactly one JSON value, surrounded by optional whitespace.
+    /// The bytes are read in place (kept, not copied): nodes point into them.
     package init(_ bytes: [UInt8]) throws(JSONParseError) {
         try JSONParser.validateUTF8(bytes)
-        // Zeros after the bytes, so that a key's two words can be loaded whole (`packedKey`).
-        let text = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count + PackedKey.width)
-        bytes.withUnsafeBufferPointer { b in
-            if let base = b.baseAddress { text.initialize(from: base, count: b.count) }
+        let parsed = bytes.withUnsafeBufferPointer { b -> Result<UnsafeMutablePointer<Node>, JSONParseError> in
+            var parser = Parser(bytes: bytes, b: b)
+            do throws(JSONParseError) {
+                try parser.document()
+                return .success(parser.nodes)
+            } catch {
+                parser.nodes.deallocate()
+                return .failure(error)
+            }
         }
-        (text + bytes.count).initialize(repeating: 0, count: PackedKey.width)
-        var parser = Parser(bytes: bytes, b: UnsafeBufferPointer(start: text, count: bytes.count))
-        do {
-            try parser.document()
-        } catch {
-            text.deallocate()
-            parser.nodes.deallocate()
-            throw error
-        }
-        let state = UnsafeMutablePointer<View.State>.allocate(capacity: 1)
+        nodes = try parsed.get()
+        state = UnsafeMutablePointer<View.State>.allocate(capacity: 1)
         state.initialize(to: View.State(bytes: bytes))
-        view = View(text: text, byteCount: bytes.count, nodes: parser.nodes, state: state)
     }
 
     deinit {
-        view.text.deallocate()
-        view.nodes.deallocate()
+        nodes.deallocate()
         #if DEBUG
         // Kept, emptied, in debug builds (a few bytes a tape): a node that
         // outlived its tape finds it gone instead of reading freed memory.
-        view.state.pointee.alive = false
-        view.state.pointee.bytes = []
+        state.pointee.alive = false
+        state.pointee.bytes = []
         #else
-        view.state.deinitialize(count: 1)
-        view.state.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
         #endif
     }
 
     /// The document's bytes.
-    package var bytes: [UInt8] { view.state.pointee.bytes }
+    package var bytes: [UInt8] { state.pointee.bytes }
 
     /// `body` over the document's top-level value. A node does not keep its
-    /// tape alive (walking a tape counts no references), so no node may
-    /// outlive `body`, where the tape is alive.
+    /// tape alive (walking a tape counts no references) and points into the
+    /// document's bytes as `withUnsafeBufferPointer` lends them for `body`,
+    /// so no node may outlive `body`.
     package func withRoot<R, E: Error>(_ body: (JSONNode) throws(E) -> R) throws(E) -> R {
-        try withExtendedLifetime(self) { () throws(E) -> R in try body(JSONNode(tape: view, index: 0)) }
+        try withExtendedLifetime(self) { () throws(E) -> R in
+            // A tape holds one value at least, so its bytes are never empty.
+            let result = state.pointee.bytes.withUnsafeBufferPointer { b -> Result<R, E> in
+                guard let text = b.baseAddress else { preconditionFailure("a JSONTape's document is never empty") }
+                let view = View(text: text, byteCount: b.count, nodes: nodes, state: state)
+                do throws(E) { return .success(try body(JSONNode(tape: view, index: 0))) } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
     }
 
-    /// The tape's memory as raw pointers, which nodes copy freely: a copy of
-    /// the document's bytes and the nodes, owned and freed by the tape.
-    /// Every offset and index on the tape is inside them by construction.
+    /// The nodes, in file order; freed with the tape.
+    private let nodes: UnsafeMutablePointer<Node>
+    /// The document's bytes and what `View.position(of:)` remembers; freed with the tape.
+    private let state: UnsafeMutablePointer<View.State>
+
+    /// The tape's memory as raw pointers, which nodes copy freely: the
+    /// document's bytes (lent by `withRoot`) and the nodes, owned and freed
+    /// by the tape. Every offset and index on the tape is inside them by construction.
     struct View {
-        let text: UnsafeMutablePointer<UInt8>
+        let text: UnsafePointer<UInt8>
         let byteCount: Int
         let nodes: UnsafeMutablePointer<Node>
         let state: UnsafeMutablePointer<State>
@@ -150,6 +157,10 @@ package final class JSONTape {
             let node = self.node(index)
             let start = Int(node.start) + 1, count = Int(node.end) - start
             guard node.tag == .string, count <= PackedKey.width else { return nil }
+            // Two whole words only inside the bytes (a key near the document's end, rarely).
+            guard start + PackedKey.width <= byteCount else {
+                return PackedKey(String(decoding: UnsafeBufferPointer(start: text + start, count: count), as: UTF8.self))
+            }
             let p = UnsafeRawPointer(text + start)
             var low = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
             var high = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
@@ -184,24 +195,26 @@ package final class JSONTape {
         /// The document, as an array for the rare paths (escapes, errors) and in place.
         let bytes: [UInt8]
         let b: UnsafeBufferPointer<UInt8>
-        /// Room for every node the document can hold, so never grown.
-        let nodes: UnsafeMutablePointer<Node>
+        /// The nodes so far, with room for `capacity`.
+        var nodes: UnsafeMutablePointer<Node>
+        var capacity: Int
         var count = 0
         var i = 0
         /// The containers being read, innermost last: each one's node, and
         /// the key node (an object's) or item number (an array's) being read, or -1.
         var open: [(node: Int, at: Int)] = []
 
-        /// The most nodes `n` bytes can make: a value that is complete takes
-        /// two bytes or more with its comma (`1,`, `[]`, `"",`; a member's key
-        /// and value four), and each container still open one more (`[`),
-        /// `JSONParser.maxDepth` of them at most.
-        static func capacity(_ n: Int) -> Int { n / 2 + JSONParser.maxDepth + 2 }
+        /// The nodes first made room for: enough for a document of `n` bytes
+        /// that has one value per 8 bytes or fewer (an indented scenario has
+        /// one per 12-14 bytes), so that a long drive's tape is one heap block,
+        /// reused once freed; a denser document doubles it as it goes.
+        static func initialCapacity(_ n: Int) -> Int { n / 8 + JSONParser.maxDepth + 2 }
 
         init(bytes: [UInt8], b: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             self.b = b
-            nodes = .allocate(capacity: Self.capacity(b.count))
+            capacity = Self.initialCapacity(b.count)
+            nodes = .allocate(capacity: capacity)
             open.reserveCapacity(JSONParser.maxDepth)
         }
 
@@ -250,9 +263,18 @@ package final class JSONTape {
         }
 
         @inline(__always) mutating func append(_ tag: Tag, _ start: Int, _ end: Int = 0) {
-            assert(count < Self.capacity(b.count))
+            if count == capacity { grow() }
             nodes[count] = Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag)
             count += 1
+        }
+
+        /// Twice the room, the nodes so far moved there.
+        mutating func grow() {
+            let larger = UnsafeMutablePointer<Node>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: nodes, count: count)
+            nodes.deallocate()
+            nodes = larger
+            capacity *= 2
         }
 
         /// Reads the value at the cursor (whitespace already skipped).
@@ -458,15 +480,17 @@ extension JSONTape {
 
         init(count: Int, low: UInt64, high: UInt64) { self.count = count; self.low = low; self.high = high }
 
-        /// `key` packed (only its first `width` bytes, when longer), read in place.
-        package init(_ key: StaticString) {
+        /// `key` packed (only its first `width` bytes, when longer), read in
+        /// place: its bytes copied whole into two zeroed words (byte k of
+        /// the key is byte k of the pair in memory, little-endian).
+        @inline(__always) package init(_ key: StaticString) {
             guard key.hasPointerRepresentation else { self.init(key.description); return }
-            var low: UInt64 = 0, high: UInt64 = 0
-            let count = key.utf8CodeUnitCount, p = key.utf8Start
-            for k in 0..<min(count, 16) {
-                if k < 8 { low |= UInt64(p[k]) << (8 * UInt64(k)) } else { high |= UInt64(p[k]) << (8 * UInt64(k - 8)) }
+            let count = key.utf8CodeUnitCount
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(start: key.utf8Start, count: min(count, PackedKey.width)))
             }
-            self.init(count: count, low: low, high: high)
+            self.init(count: count, low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1))
         }
 
         /// `key` packed (only its first `width` bytes, when longer).

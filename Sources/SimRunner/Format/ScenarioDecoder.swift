@@ -61,9 +61,10 @@ extension ScenarioDecoder {
         for (i, line) in scenario.guidance.enumerated() where line.duration.ms > limit {
             slips.append(([.key("guidance"), .index(i), .key("duration")], line.duration.ms))
         }
-        func stretches(_ list: [Scenario.Stretch], at base: [ScenarioProblem.Step]) {
+        // The item's path is made only for a slip.
+        func stretches(_ list: [Scenario.Stretch], at base: @autoclosure () -> [ScenarioProblem.Step]) {
             for (j, stretch) in list.enumerated() where stretch.duration.ms > limit {
-                slips.append((base + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
+                slips.append((base() + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
             }
         }
         for (i, reply) in scenario.replies.enumerated() { stretches(reply.stretches, at: [.key("replies"), .index(i)]) }
@@ -189,6 +190,7 @@ struct Decoding {
         return Fields(value: value, members: members, location: location, allowed: allowed, slots: slots)
     }
 
+    @inline(__always)
     func required(_ fields: Fields, _ key: StaticString) throws(ScenarioError) -> JSONNode {
         guard let value = fields.optional(key) else { throw fail(.missingField(key.description), fields.path, fields.value) }
         return value
@@ -199,6 +201,7 @@ struct Decoding {
         return items
     }
 
+    @inline(__always)
     func string(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> String {
         guard let s = value.string else { throw fail(.wrongType(expected: .string), path(), value) }
         return s
@@ -227,6 +230,7 @@ struct Decoding {
     enum Span { case time, duration }
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
+    @inline(__always)
     func seconds(_ value: JSONNode, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
         guard let result = value.withNumber({ Seconds.milliseconds(fromLiteral: $0, limitMs: Int64(limit) * 1000) }) else {

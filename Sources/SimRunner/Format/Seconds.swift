@@ -22,6 +22,7 @@ package enum Seconds {
 
     /// The same over the literal's bytes, reading them in place.
     static func milliseconds(fromLiteral bytes: UnsafeBufferPointer<UInt8>, limitMs: Int64) -> Result<Int64, Problem> {
+        if let ms = plainMilliseconds(bytes) { return ms > limitMs ? .failure(.tooLarge) : .success(ms) }
         var i = 0
         var negative = false
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
@@ -68,6 +69,30 @@ package enum Seconds {
         for k in start..<end { ms = ms * 10 + digit(k) }
         for _ in 0..<scale { ms *= 10 }
         return ms > limitMs ? .failure(.tooLarge) : .success(ms)
+    }
+
+    /// The common form, `12.345` (no sign, no exponent, at most 12 digits
+    /// before the point and 3 after), as milliseconds in one pass; nil for
+    /// any other, which `milliseconds(fromLiteral:limitMs:)` reads in full
+    /// (to the same value: below 10^15 ms nothing is too large but by the limit).
+    @inline(__always) private static func plainMilliseconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0, whole: Int64 = 0
+        while i < bytes.count, isDigit(bytes[i]) {
+            guard i < 12 else { return nil }
+            whole = whole * 10 + Int64(bytes[i] - UInt8(ascii: "0"))
+            i += 1
+        }
+        guard i > 0 else { return nil }
+        var ms = whole * 1000
+        guard i < bytes.count else { return ms }
+        guard bytes[i] == UInt8(ascii: "."), bytes.count - i - 1 <= 3 else { return nil }
+        var scale: Int64 = 100
+        for k in i + 1..<bytes.count {
+            guard isDigit(bytes[k]) else { return nil }
+            ms += Int64(bytes[k] - UInt8(ascii: "0")) * scale
+            scale /= 10
+        }
+        return ms
     }
 
     /// Milliseconds as the shortest exact decimal seconds: 2500 → `2.5`,

@@ -120,7 +120,7 @@ extension Timeline {
     /// written, if it has no room for it.
     func writeJSON(_ event: TimelineEvent, into raw: inout RawBytes, _ tables: JSONLayout.Tables) -> Bool {
         let kind = tables.kinds[event.kind.ordinal]
-        guard raw.room >= kind.longest else { return false }
+        guard raw.room >= kind.longest + RawBytes.blockSlack else { return false }
         raw.put(UInt8(ascii: "{"))
         var first = true
         for key in tables.keys[kind.keys] {
@@ -129,14 +129,14 @@ extension Timeline {
             case .event, .t: value = nil
             case .field(let field):
                 guard let v = self.value(of: field, in: event) else { continue }
-                if case .string(let s) = v, raw.room < s.utf8.count * 6 + 2 + kind.longest { return false }
+                if case .string(let s) = v, raw.room < s.utf8.count * 6 + 2 + kind.longest + RawBytes.blockSlack { return false }
                 value = v
             }
             if !first { raw.put(UInt8(ascii: ",")); raw.put(UInt8(ascii: " ")) }
             first = false
-            raw.put(UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
+            raw.put(table: UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
             switch (key.slot, value) {
-            case (.event, _): raw.put(UnsafeBufferPointer(rebasing: tables.bytes[kind.name]))
+            case (.event, _): raw.put(table: UnsafeBufferPointer(rebasing: tables.bytes[kind.name]))
             case (.t, _): raw.put(int: event.t.ms)
             case (_, .string(let s)?): raw.put(quoted: s)
             case (_, .int(let i)?): raw.put(int: i)
@@ -176,6 +176,22 @@ struct RawBytes {
         count += n
     }
 
+    /// The room an event's writer keeps past its longest form, for `put(table:)`'s block.
+    static let blockSlack = 16
+
+    /// Bytes of a `JSONLayout` table (a key's prefix, an event's name): 16
+    /// or fewer are copied as one 16-byte block, which the table's padding
+    /// makes readable and `blockSlack` of room writable; then `count`
+    /// moves past the bytes only.
+    @inline(__always) mutating func put(table bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard n <= 16 else { return put(bytes) }
+        let from = UnsafeRawPointer(bytes.baseAddress!), to = UnsafeMutableRawPointer(base + count)
+        to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        count += n
+    }
+
     /// An ASCII literal (a separator, `true`).
     @inline(__always) mutating func put(ascii s: StaticString) {
         put(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
@@ -185,16 +201,27 @@ struct RawBytes {
     mutating func put(int v: Int64) {
         if v < 0 { put(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
-        var digits = 1, rest = magnitude
-        while rest >= 10 { rest /= 10; digits += 1 }
+        // At most 19 digits: the power reaches 10^19 at most, below 2^64.
+        var digits = 1, power: UInt64 = 10
+        while magnitude >= power { digits += 1; power &*= 10 }
         var k = count + digits
         count = k
-        repeat {
-            k -= 1
-            base[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        // Two digits a step, from the table of "00" to "99".
+        let pairs = RawBytes.digitPairs.utf8Start
+        while magnitude >= 10 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            k -= 2
+            base[k] = pairs[pair]
+            base[k + 1] = pairs[pair + 1]
+        }
+        if k > count - digits { base[k - 1] = UInt8(ascii: "0") + UInt8(magnitude) }
     }
+
+    /// "00", "01", ... "99", one after another.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
 
     /// `s` as a JSON string literal, escaped as `JSONWriter` does: at most
     /// six bytes per byte of `s`, and the quotes.
@@ -243,7 +270,8 @@ struct JSONLayout: Sendable {
         var longest: Int
     }
 
-    /// Every prefix and name, one after another.
+    /// Every prefix and name, one after another, then 16 zeros (so that
+    /// 16 bytes can be read from the start of each: `RawBytes.put(table:)`).
     var bytes: [UInt8] = []
     var keys: [Key] = []
     /// By `EventKind.ordinal`.
@@ -286,6 +314,7 @@ struct JSONLayout: Sendable {
             let name = add(JSONWriter.quoted(kind.rawValue))
             layout.kinds.append(Kind(keys: first..<layout.keys.count, name: name, longest: longest + name.count))
         }
+        layout.bytes += repeatElement(0, count: 16)
         return layout
     }()
 }

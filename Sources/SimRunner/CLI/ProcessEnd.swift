@@ -1,0 +1,26 @@
+/// What a command leaves to the end of the `drivesim` process instead of
+/// freeing it: a long drive's scenario and verdict are tens of thousands of
+/// arrays and strings, and freeing them one by one just before `exit`
+/// (which returns all the process's memory at once) only costs time.
+///
+/// Only the executable says the process ends after its command
+/// (`exitsAfterCommand`); in tests, which run many commands in one process,
+/// everything is freed as usual.
+package enum ProcessEnd {
+    /// Whether the process exits as soon as the command returns. Set once by
+    /// `drivesim`'s `main.swift` before it runs the command, never after.
+    nonisolated(unsafe) package static var exitsAfterCommand = false
+
+    /// Keeps `value` alive to the process's end when it ends after the
+    /// command (one reference, never released); otherwise does nothing.
+    package static func keep<T>(_ value: T) {
+        guard exitsAfterCommand else { return }
+        _ = Unmanaged.passRetained(Kept(value))
+    }
+
+    /// A value held by a reference, for `Unmanaged`.
+    private final class Kept<T> {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+}
