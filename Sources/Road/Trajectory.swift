@@ -71,8 +71,20 @@ public struct Trajectory: Sendable {
                 v = 0
                 continue
             }
-            count += 1
             while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
+            let cruise = v == steps[index].speed ? cruiseEnd(profile, from: x, speed: v, index: index, stop: stop, length: length, dt: dt) : x
+            if x < cruise {
+                // Every step before `cruise` is the step below with nothing to brake for: the same advance, bit for bit.
+                let advance = (v + v) / 2 * dt
+                while x < cruise {
+                    if count == maxSteps { return nil }
+                    count += 1
+                    x += advance
+                    record(x, v)
+                }
+                continue
+            }
+            count += 1
             var target = steps[index].speed
             // Brake ahead for lower targets and for the end.
             // (At 250 km/h and 3 m/s² the braking distance is 800 m: 1 km ahead is enough.)
@@ -81,13 +93,13 @@ public struct Trajectory: Sendable {
                 // Measured from where this step ends, so the discrete braking never lags.
                 let gap = max(0, steps[j].from - x - v * dt)
                 if steps[j].speed < v {
-                    target = min(target, (steps[j].speed * steps[j].speed + 2 * profile.decel * gap).squareRoot())
+                    target = capped(target, byRootOf: steps[j].speed * steps[j].speed + 2 * profile.decel * gap)
                 }
                 j += 1
             }
-            target = min(target, (2 * profile.decel * max(0, length - x - v * dt)).squareRoot())
+            target = capped(target, byRootOf: 2 * profile.decel * max(0, length - x - v * dt))
             let end = stop < profile.stops.count ? min(length, profile.stops[stop].at) : length
-            if end < length { target = min(target, (2 * profile.decel * max(0, end - x - v * dt)).squareRoot()) }
+            if end < length { target = capped(target, byRootOf: 2 * profile.decel * max(0, end - x - v * dt)) }
             target = max(target, Trajectory.creep)
             let next = v < target ? min(target, v + profile.accel * dt) : max(target, v - profile.decel * dt)
             x = min(end, x + (v + next) / 2 * dt)
@@ -95,6 +107,49 @@ public struct Trajectory: Sendable {
             record(x, v)
         }
         return count
+    }
+
+    /// How far a car at `v`, its profile step's own speed, cruises from `x`:
+    /// up to where a step taken from there on could change anything (the
+    /// next speed step, the next stop), stopping `reach` short of every
+    /// point it may have to brake for (a lower speed ahead, the stop, the
+    /// end), `reach` being a step's advance and the braking distance from
+    /// `v` with 1 % and a meter to spare. Before it, every step keeps `v`
+    /// and adds `v × dt`. `x` itself when the car is below its creep speed.
+    /// - Complexity: O(1): at most `cruiseLookahead` speed steps are read
+    ///   (past them the cruise ends, as if the next were lower).
+    static func cruiseEnd(
+        _ profile: SpeedProfile, from x: Double, speed v: Double, index: Int, stop: Int, length: Double, dt: Double
+    ) -> Double {
+        guard v >= creep else { return x }
+        let steps = profile.steps
+        let reach = v * dt + v * v / (2 * profile.decel) * 1.01 + 1
+        var end = length - reach
+        if stop < profile.stops.count { end = min(end, profile.stops[stop].at - reach) }
+        if index + 1 < steps.count { end = min(end, steps[index + 1].from) }
+        // The first lower speed ahead: a lower one further on brakes later.
+        var j = index + 1
+        while j < steps.count, steps[j].from - reach < end {
+            if steps[j].speed < v || j - index > cruiseLookahead { end = steps[j].from - reach; break }
+            j += 1
+        }
+        return end
+    }
+
+    /// How many speed steps ahead `cruiseEnd` reads at most.
+    static let cruiseLookahead = 64
+
+    /// `min(target, a.squareRoot())`, without the root when it cannot be the
+    /// smaller: the integration brakes for a lower speed ahead only near it,
+    /// and cruising (most steps) leaves every braking curve above the target.
+    /// When target² × (1 + 2⁻⁵⁰), rounded twice, is at most `a`, the exact
+    /// target² is below `a` (each rounding loses at most 2⁻⁵³, and target ≥
+    /// 10⁻¹⁰⁰ keeps the square a normal number), so the root, correctly
+    /// rounded, is at least `target`: the result is the same bits as the
+    /// root's `min`, without the root's latency in every step.
+    @inline(__always) static func capped(_ target: Double, byRootOf a: Double) -> Double {
+        if target >= 1e-100, target * target * (1 + 0x1p-50) <= a { return target }
+        return Swift.min(target, a.squareRoot())
     }
 
     /// Distance along the route and speed at `t`, interpolated between steps.
