@@ -605,16 +605,15 @@ extension RoadPlan {
     /// `reroute<n>.back`, n a positive integer without leading zeros. How
     /// many reroutes a drive has is known only by planning it.
     public static func isRerouteLineID(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        let prefix = Array("reroute".utf8)
-        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
-              let dot = bytes[prefix.count...].firstIndex(of: UInt8(ascii: "."))
-        else { return false }
-        let digits = bytes[prefix.count..<dot]
-        let suffix = Array(bytes[(dot + 1)...])
+        // Read in place: most ids (every one of a long drive's) fail at the prefix.
+        let utf8 = id.utf8
+        guard utf8.starts(with: "reroute".utf8) else { return false }
+        let rest = utf8.dropFirst("reroute".utf8.count)
+        guard let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        let digits = rest[..<dot], suffix = rest[rest.index(after: dot)...]
         guard let first = digits.first, first != UInt8(ascii: "0"),
               digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
-        return suffix == Array("off".utf8) || suffix == Array("back".utf8)
+        return suffix.elementsEqual("off".utf8) || suffix.elementsEqual("back".utf8)
     }
 }
