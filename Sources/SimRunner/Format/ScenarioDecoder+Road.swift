@@ -95,12 +95,17 @@ extension Decoding {
         return (points, specs)
     }
 
+    /// Every turn's name, in `Turn`'s order (the allowed values of `turn`).
+    static let turns = Turn.allCases.map(\.rawValue)
+    /// The kinds said before they are reached: every one but an arrival's and a waypoint's.
+    static let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
+
     /// One maneuver; each kind takes only its own keys (docs/scenario-format.md).
     mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {
         let id = try id(m)
         let at = try point(m)
         // `oneOf` guarantees the raw value exists.
-        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
+        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Decoding.turns)) ?? .straight
         /// The value of `key`, refused unless `turn` is one of `kinds`.
         func only(_ key: StaticString, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
@@ -109,10 +114,9 @@ extension Decoding {
             }
             return v
         }
-        let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
         var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
-        if let s = try only("street", notArrival) { spec.street = try string(s, m.path("street")) }
-        if let s = try only("toward", notArrival) { spec.details.toward = try string(s, m.path("toward")) }
+        if let s = try only("street", Decoding.notArrival) { spec.street = try string(s, m.path("street")) }
+        if let s = try only("toward", Decoding.notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }
         if let v = try only("ref", [.offRamp]) { spec.details.exitNumber = try string(v, m.path("ref")) }
         if let v = try only("name", [.offRamp, .onRamp, .roundabout]) { spec.details.exitName = try string(v, m.path("name")) }
