@@ -136,12 +136,16 @@ extension Scenario {
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
     public var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
-        let departure = road.maneuvers.first.map { [(id: RoadPlan.departureLineID(maneuver: $0.id), maneuver: $0.id)] } ?? []
-        return road.maneuvers.flatMap { m in
-            Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) }
-                + (m.turn.saidOnReaching ? [(id: RoadPlan.retryLineID(maneuver: m.id), maneuver: m.id)] : [])
-                + [(id: RoadPlan.continueLineID(maneuver: m.id), maneuver: m.id)]
-        } + departure
+        // Appended to one list (a list per maneuver and stage cost more than the ids).
+        var ids: [(id: String, maneuver: String)] = []
+        ids.reserveCapacity(road.maneuvers.count * (Stage.allCases.count + 2) + 1)
+        for m in road.maneuvers {
+            for stage in Stage.allCases { ids.append((RoadPlan.lineID(maneuver: m.id, stage: stage), m.id)) }
+            if m.turn.saidOnReaching { ids.append((RoadPlan.retryLineID(maneuver: m.id), m.id)) }
+            ids.append((RoadPlan.continueLineID(maneuver: m.id), m.id))
+        }
+        if let first = road.maneuvers.first { ids.append((RoadPlan.departureLineID(maneuver: first.id), first.id)) }
+        return ids
     }
 
     /// Whether `id` has the shape of a fix's id in the timeline: `f<n>`, n ≥ 0, no leading zeros.
