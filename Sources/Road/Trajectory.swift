@@ -78,9 +78,16 @@ public struct Trajectory: Sendable {
                 let advance = (v + v) / 2 * dt
                 while x < cruise {
                     if count == maxSteps { return nil }
-                    count += 1
-                    x += advance
-                    record(x, v)
+                    let run = Trajectory.run(from: x, adding: advance, before: cruise, atMost: maxSteps - count)
+                    if run.steps == 0 {
+                        count += 1
+                        x += advance
+                        record(x, v)
+                        continue
+                    }
+                    for k in 1...run.steps { record(x + Double(k) * run.delta, v) }
+                    count += run.steps
+                    x += Double(run.steps) * run.delta
                 }
                 continue
             }
@@ -134,6 +141,28 @@ public struct Trajectory: Sendable {
             j += 1
         }
         return end
+    }
+
+    /// Cruising steps from `x` that each add `c` with the same rounding,
+    /// known without taking them one after another: while `x + c` stays
+    /// below the next power of two, the sum is rounded to a multiple of
+    /// `x`'s spacing, so (unless `c` lies exactly halfway between two
+    /// multiples, where the rounding goes to even) each step adds `delta`,
+    /// `c` rounded to that spacing, exactly. `steps` is how many of them
+    /// start before `end`, end below the power of two, and number at most
+    /// `most`; 0 when none may be taken this way (take one step as usual).
+    static func run(from x: Double, adding c: Double, before end: Double, atMost most: Int64) -> (steps: Int64, delta: Double) {
+        guard x >= 1, x.isFinite, c > 0, most > 0 else { return (0, 0) }
+        let spacing = x.ulp, top = 2 * x.binade
+        let multiples = c / spacing  // exact: the spacing is a power of two
+        guard multiples - multiples.rounded(.down) != 0.5 else { return (0, 0) }
+        let delta = multiples.rounded() * spacing
+        guard delta > 0 else { return (0, 0) }
+        // A first guess, then back to steps that all start before `end` and end below `top`.
+        let guess = min((end - x) / delta, (top - x) / delta, Double(min(most, 1 << 32))).rounded(.up)
+        var steps = guess >= 1 ? Int64(guess) : 0
+        while steps > 0, x + Double(steps) * delta >= top || x + Double(steps - 1) * delta >= end || steps > most { steps -= 1 }
+        return (steps, delta)
     }
 
     /// How many speed steps ahead `cruiseEnd` reads at most.
