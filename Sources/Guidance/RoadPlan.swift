@@ -605,16 +605,21 @@ extension RoadPlan {
     /// `reroute<n>.back`, n a positive integer without leading zeros. How
     /// many reroutes a drive has is known only by planning it.
     public static func isRerouteLineID(_ id: String) -> Bool {
-        let bytes = Array(id.utf8)
-        let prefix = Array("reroute".utf8)
-        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
-              let dot = bytes[prefix.count...].firstIndex(of: UInt8(ascii: "."))
+        // Read in place: most ids (every one of a long drive's) fail at the first byte.
+        id.utf8.withContiguousStorageIfAvailable(isRerouteLineID) ?? Array(id.utf8).withUnsafeBufferPointer(isRerouteLineID)
+    }
+
+    /// `isRerouteLineID` of an id's UTF-8.
+    private static func isRerouteLineID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = "reroute"
+        let head = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard bytes.count > head.count, bytes.starts(with: head),
+              let dot = bytes[head.count...].firstIndex(of: UInt8(ascii: "."))
         else { return false }
-        let digits = bytes[prefix.count..<dot]
-        let suffix = Array(bytes[(dot + 1)...])
+        let digits = bytes[head.count..<dot], suffix = bytes[(dot + 1)...]
         guard let first = digits.first, first != UInt8(ascii: "0"),
               digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
-        return suffix == Array("off".utf8) || suffix == Array("back".utf8)
+        return suffix.elementsEqual("off".utf8) || suffix.elementsEqual("back".utf8)
     }
 }

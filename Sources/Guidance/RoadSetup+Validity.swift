@@ -135,7 +135,9 @@ extension RoadSetup {
     }
 }
 
-/// One validation pass over a road.
+/// One validation pass over a road. A path is built only for a problem:
+/// the checks take it as an autoclosure, so a long list of fixes or
+/// maneuvers validates without an array per item.
 private struct RoadValidation {
     typealias Step = RoadSetup.Problem.Step
     typealias Limits = RoadSetup.Limits
@@ -146,63 +148,63 @@ private struct RoadValidation {
     func fail(_ reason: RoadSetup.Problem.Reason, _ path: [Step]) -> RoadSetup.Problem { RoadSetup.Problem(reason, at: path) }
 
     /// Within `range`; below zero is `negative` when the range starts at zero or above.
-    func number(_ x: Double, _ range: ClosedRange<Double>, _ path: [Step]) throws(RoadSetup.Problem) {
-        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path) }
-        if !range.contains(x) { throw fail(.outOfRange(range), path) }  // NaN and infinities are in no range
+    func number(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path()) }
+        if !range.contains(x) { throw fail(.outOfRange(range), path()) }  // NaN and infinities are in no range
     }
 
     /// Above zero and within `range`: zero is `notPositive`.
-    func positive(_ x: Double, _ range: ClosedRange<Double>, _ path: [Step]) throws(RoadSetup.Problem) {
-        if x == 0 { throw fail(.notPositive, path) }
-        try number(x, range, path)
+    func positive(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        if x == 0 { throw fail(.notPositive, path()) }
+        try number(x, range, path())
     }
 
-    func count(_ n: Int, _ range: ClosedRange<Int>, _ path: [Step]) throws(RoadSetup.Problem) {
-        if !range.contains(n) { throw fail(.countOutOfRange(range), path) }
+    func count(_ n: Int, _ range: ClosedRange<Int>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        if !range.contains(n) { throw fail(.countOutOfRange(range), path()) }
     }
 
-    func time(_ t: SimTime, _ path: [Step]) throws(RoadSetup.Problem) {
-        if !(SimTime.zero...Limits.maxTime).contains(t) { throw fail(.timeOutOfRange(SimTime.zero...Limits.maxTime), path) }
+    func time(_ t: SimTime, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        if !(SimTime.zero...Limits.maxTime).contains(t) { throw fail(.timeOutOfRange(SimTime.zero...Limits.maxTime), path()) }
     }
 
-    func span(_ t: SimTime, _ path: [Step], least: SimTime = .zero, most: SimTime = Limits.maxSpan) throws(RoadSetup.Problem) {
-        if !(least...most).contains(t) { throw fail(.timeOutOfRange(least...most), path) }
+    func span(_ t: SimTime, _ path: @autoclosure () -> [Step], least: SimTime = .zero, most: SimTime = Limits.maxSpan) throws(RoadSetup.Problem) {
+        if !(least...most).contains(t) { throw fail(.timeOutOfRange(least...most), path()) }
     }
 
-    func window(_ w: SimInterval, _ path: [Step]) throws(RoadSetup.Problem) {
-        try time(w.start, path + [.key("from")])
-        try time(w.end, path + [.key("to")])
-        if w.end <= w.start { throw fail(.emptyWindow, path + [.key("to")]) }
+    func window(_ w: SimInterval, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        try time(w.start, path() + [.key("from")])
+        try time(w.end, path() + [.key("to")])
+        if w.end <= w.start { throw fail(.emptyWindow, path() + [.key("to")]) }
     }
 
-    func windows(_ list: [SimInterval], _ path: [Step]) throws(RoadSetup.Problem) {
-        for (i, w) in list.enumerated() { try window(w, path + [.index(i)]) }
+    func windows(_ list: [SimInterval], _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        for (i, w) in list.enumerated() { try window(w, path() + [.index(i)]) }
     }
 
-    func point(_ p: GeoPoint, _ path: [Step]) throws(RoadSetup.Problem) {
-        if !(abs(p.latitude) <= 90) { throw fail(.coordinateOutOfRange, path + [.key("lat")]) }
-        if !(abs(p.longitude) <= 180) { throw fail(.coordinateOutOfRange, path + [.key("lon")]) }
+    func point(_ p: GeoPoint, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+        if !(abs(p.latitude) <= 90) { throw fail(.coordinateOutOfRange, path() + [.key("lat")]) }
+        if !(abs(p.longitude) <= 180) { throw fail(.coordinateOutOfRange, path() + [.key("lon")]) }
     }
 
-    func text(_ s: String?, _ most: Int, _ path: [Step]) throws(RoadSetup.Problem) {
+    func text(_ s: String?, _ most: Int, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
         guard let s else { return }
-        if s.isEmpty { throw fail(.textEmpty, path) }
-        if s.count > most { throw fail(.textTooLong(maxCharacters: most), path) }
+        if s.isEmpty { throw fail(.textEmpty, path()) }
+        if s.count > most { throw fail(.textTooLong(maxCharacters: most), path()) }
     }
 
     mutating func run() throws(RoadSetup.Problem) {
         let routePath: [Step] = [.key("route")]
         for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
         for (i, m) in road.maneuvers.enumerated() {
-            let path = routePath + [.key("maneuvers"), .index(i)]
-            if i > 0, road.maneuvers[i - 1].turn == .arrive { throw fail(.arrivalNotLast, path) }
-            try point(m.point, path)
-            try text(m.street, Limits.streetCharacters, path + [.key("street")])
-            try text(m.details.toward, Int.max, path + [.key("toward")])
-            try text(m.details.exitNumber, Limits.refCharacters, path + [.key("ref")])
-            try text(m.details.exitName, Int.max, path + [.key("name")])
-            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path + [.key("exit")]) }
-            else if m.turn == .roundabout { throw fail(.exitMissing, path) }
+            func path() -> [Step] { routePath + [.key("maneuvers"), .index(i)] }
+            if i > 0, road.maneuvers[i - 1].turn == .arrive { throw fail(.arrivalNotLast, path()) }
+            try point(m.point, path())
+            try text(m.street, Limits.streetCharacters, path() + [.key("street")])
+            try text(m.details.toward, Int.max, path() + [.key("toward")])
+            try text(m.details.exitNumber, Limits.refCharacters, path() + [.key("ref")])
+            try text(m.details.exitName, Int.max, path() + [.key("name")])
+            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")]) }
+            else if m.turn == .roundabout { throw fail(.exitMissing, path()) }
         }
         let route = try road.placedRoute()
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
@@ -230,32 +232,32 @@ private struct RoadValidation {
         let steps = drive.profile.steps
         if steps.isEmpty { throw fail(.stepsOutOfOrder, path + [.key("speeds")]) }
         for (i, s) in steps.enumerated() {
-            let sPath = path + [.key("speeds"), .index(i)]
-            if !(s.from >= 0 && s.from <= 100_000_000) { throw fail(.outOfRange(0...100_000_000), sPath + [.key("from")]) }
+            func sPath() -> [Step] { path + [.key("speeds"), .index(i)] }
+            if !(s.from >= 0 && s.from <= 100_000_000) { throw fail(.outOfRange(0...100_000_000), sPath() + [.key("from")]) }
             if (i == 0 && s.from != 0) || (i > 0 && !(s.from >= steps[i - 1].from + Limits.stepSpacing)) {
-                throw fail(.stepsOutOfOrder, sPath + [.key("from")])
+                throw fail(.stepsOutOfOrder, sPath() + [.key("from")])
             }
             // The profile is in m/s, the file and the limit in km/h: compared in
             // m/s, as the decoder divides (division is monotonic, so a km/h within
             // the limit is a m/s within the limit divided).
             let kmh = Limits.kmh
-            if s.speed == 0 { throw fail(.notPositive, sPath + [.key("kmh")]) }
-            if s.speed < 0 { throw fail(.negative, sPath + [.key("kmh")]) }
-            if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) { throw fail(.outOfRange(kmh), sPath + [.key("kmh")]) }
+            if s.speed == 0 { throw fail(.notPositive, sPath() + [.key("kmh")]) }
+            if s.speed < 0 { throw fail(.negative, sPath() + [.key("kmh")]) }
+            if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) { throw fail(.outOfRange(kmh), sPath() + [.key("kmh")]) }
         }
         try time(drive.start, path + [.key("start")])
         try positive(drive.profile.accel, Limits.acceleration, path + [.key("accel")])
         try positive(drive.profile.decel, Limits.acceleration, path + [.key("decel")])
         for (i, d) in drive.detours.enumerated() {
-            let dPath = path + [.key("detours"), .index(i)]
-            try number(d.offset, -10_000...10_000, dPath + [.key("offset")])
-            try window(d.window, dPath)
+            func dPath() -> [Step] { path + [.key("detours"), .index(i)] }
+            try number(d.offset, -10_000...10_000, dPath() + [.key("offset")])
+            try window(d.window, dPath())
         }
         for (i, stop) in drive.profile.stops.enumerated() {
-            let sPath = path + [.key("stops"), .index(i)]
-            try number(stop.at, 0...Route.maxLength, sPath + [.key("at")])
-            if i > 0, !(stop.at >= drive.profile.stops[i - 1].at + Limits.stepSpacing) { throw fail(.stepsOutOfOrder, sPath + [.key("at")]) }
-            try span(stop.dwell, sPath + [.key("dwell")])
+            func sPath() -> [Step] { path + [.key("stops"), .index(i)] }
+            try number(stop.at, 0...Route.maxLength, sPath() + [.key("at")])
+            if i > 0, !(stop.at >= drive.profile.stops[i - 1].at + Limits.stepSpacing) { throw fail(.stepsOutOfOrder, sPath() + [.key("at")]) }
+            try span(stop.dwell, sPath() + [.key("dwell")])
         }
         // SPEC 2: the drive ends within 24 h; integrated up to the limit and no further.
         if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: Limits.maxTime) == nil {
@@ -278,19 +280,19 @@ private struct RoadValidation {
         }
         if let c = g.correlation { try span(c, path + [.key("correlation")], least: SimTime(ms: 1)) }
         for (i, s) in g.stretches.enumerated() {
-            let sPath = path + [.key("stretches"), .index(i)]
-            try number(s.from, 0...Route.maxLength, sPath + [.key("from")])
-            try number(s.to, 0...Route.maxLength, sPath + [.key("to")])
-            if s.to <= s.from { throw fail(.emptyWindow, sPath + [.key("to")]) }
-            try number(s.accuracy, 0...10_000, sPath + [.key("accuracy")])
-            try number(s.noise, 0...10_000, sPath + [.key("noise")])
+            func sPath() -> [Step] { path + [.key("stretches"), .index(i)] }
+            try number(s.from, 0...Route.maxLength, sPath() + [.key("from")])
+            try number(s.to, 0...Route.maxLength, sPath() + [.key("to")])
+            if s.to <= s.from { throw fail(.emptyWindow, sPath() + [.key("to")]) }
+            try number(s.accuracy, 0...10_000, sPath() + [.key("accuracy")])
+            try number(s.noise, 0...10_000, sPath() + [.key("noise")])
         }
         try count(g.accuracySpread, 0...90, path + [.key("accuracySpread")])
         for (i, j) in g.jumps.enumerated() {
-            let jPath = path + [.key("jumps"), .index(i)]
-            try time(j.at, jPath + [.key("at")])
-            try number(j.along, -10_000...10_000, jPath + [.key("along")])
-            try number(j.across, -10_000...10_000, jPath + [.key("across")])
+            func jPath() -> [Step] { path + [.key("jumps"), .index(i)] }
+            try time(j.at, jPath() + [.key("at")])
+            try number(j.along, -10_000...10_000, jPath() + [.key("along")])
+            try number(j.across, -10_000...10_000, jPath() + [.key("across")])
         }
         try count(g.jumpPercent, 0...100, path + [.key("jumpPercent")])
         try number(g.jumpMeters, 0...10_000, path + [.key("jumpMeters")])
@@ -298,19 +300,19 @@ private struct RoadValidation {
 
     func recorded(_ list: [RoadSetup.RecordedFix]) throws(RoadSetup.Problem) {
         for (i, f) in list.enumerated() {
-            let path: [Step] = [.key("fixes"), .key("recorded"), .index(i)]
-            try time(f.taken, path + [.key("at")])
-            if i > 0, f.taken < list[i - 1].taken { throw fail(.fixTimeBackwards, path + [.key("at")]) }
-            try time(f.arrives, path + [.key("arrives")])
-            if f.arrives < f.taken { throw fail(.arrivesBeforeTaken, path + [.key("arrives")]) }
-            try point(f.point, path)
-            try number(f.accuracy, 0...100_000, path + [.key("accuracy")])
-            if let s = f.speed { try number(s, 0...150, path + [.key("speed")]) }
+            func path() -> [Step] { [.key("fixes"), .key("recorded"), .index(i)] }
+            try time(f.taken, path() + [.key("at")])
+            if i > 0, f.taken < list[i - 1].taken { throw fail(.fixTimeBackwards, path() + [.key("at")]) }
+            try time(f.arrives, path() + [.key("arrives")])
+            if f.arrives < f.taken { throw fail(.arrivesBeforeTaken, path() + [.key("arrives")]) }
+            try point(f.point, path())
+            try number(f.accuracy, 0...100_000, path() + [.key("accuracy")])
+            if let s = f.speed { try number(s, 0...150, path() + [.key("speed")]) }
             if let c = f.course {
-                if c < 0 { throw fail(.negative, path + [.key("course")]) }
-                if !(c < 360) { throw fail(.courseOutOfRange, path + [.key("course")]) }
+                if c < 0 { throw fail(.negative, path() + [.key("course")]) }
+                if !(c < 360) { throw fail(.courseOutOfRange, path() + [.key("course")]) }
             }
-            if let t = f.truth { try point(t, path + [.key("true")]) }
+            if let t = f.truth { try point(t, path() + [.key("true")]) }
         }
     }
 

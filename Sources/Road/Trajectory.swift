@@ -71,8 +71,27 @@ public struct Trajectory: Sendable {
                 v = 0
                 continue
             }
-            count += 1
             while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
+            let cruise = v == steps[index].speed ? cruiseEnd(profile, from: x, speed: v, index: index, stop: stop, length: length, dt: dt) : x
+            if x < cruise {
+                // Every step before `cruise` is the step below with nothing to brake for: the same advance, bit for bit.
+                let advance = (v + v) / 2 * dt
+                while x < cruise {
+                    if count == maxSteps { return nil }
+                    let run = Trajectory.run(from: x, adding: advance, before: cruise, atMost: maxSteps - count)
+                    if run.steps == 0 {
+                        count += 1
+                        x += advance
+                        record(x, v)
+                        continue
+                    }
+                    for k in 1...run.steps { record(x + Double(k) * run.delta, v) }
+                    count += run.steps
+                    x += Double(run.steps) * run.delta
+                }
+                continue
+            }
+            count += 1
             var target = steps[index].speed
             // Brake ahead for lower targets and for the end.
             // (At 250 km/h and 3 m/s² the braking distance is 800 m: 1 km ahead is enough.)
@@ -81,13 +100,13 @@ public struct Trajectory: Sendable {
                 // Measured from where this step ends, so the discrete braking never lags.
                 let gap = max(0, steps[j].from - x - v * dt)
                 if steps[j].speed < v {
-                    target = min(target, (steps[j].speed * steps[j].speed + 2 * profile.decel * gap).squareRoot())
+                    target = capped(target, byRootOf: steps[j].speed * steps[j].speed + 2 * profile.decel * gap)
                 }
                 j += 1
             }
-            target = min(target, (2 * profile.decel * max(0, length - x - v * dt)).squareRoot())
+            target = capped(target, byRootOf: 2 * profile.decel * max(0, length - x - v * dt))
             let end = stop < profile.stops.count ? min(length, profile.stops[stop].at) : length
-            if end < length { target = min(target, (2 * profile.decel * max(0, end - x - v * dt)).squareRoot()) }
+            if end < length { target = capped(target, byRootOf: 2 * profile.decel * max(0, end - x - v * dt)) }
             target = max(target, Trajectory.creep)
             let next = v < target ? min(target, v + profile.accel * dt) : max(target, v - profile.decel * dt)
             x = min(end, x + (v + next) / 2 * dt)
@@ -95,6 +114,71 @@ public struct Trajectory: Sendable {
             record(x, v)
         }
         return count
+    }
+
+    /// How far a car at `v`, its profile step's own speed, cruises from `x`:
+    /// up to where a step taken from there on could change anything (the
+    /// next speed step, the next stop), stopping `reach` short of every
+    /// point it may have to brake for (a lower speed ahead, the stop, the
+    /// end), `reach` being a step's advance and the braking distance from
+    /// `v` with 1 % and a meter to spare. Before it, every step keeps `v`
+    /// and adds `v × dt`. `x` itself when the car is below its creep speed.
+    /// - Complexity: O(1): at most `cruiseLookahead` speed steps are read
+    ///   (past them the cruise ends, as if the next were lower).
+    static func cruiseEnd(
+        _ profile: SpeedProfile, from x: Double, speed v: Double, index: Int, stop: Int, length: Double, dt: Double
+    ) -> Double {
+        guard v >= creep else { return x }
+        let steps = profile.steps
+        let reach = v * dt + v * v / (2 * profile.decel) * 1.01 + 1
+        var end = length - reach
+        if stop < profile.stops.count { end = min(end, profile.stops[stop].at - reach) }
+        if index + 1 < steps.count { end = min(end, steps[index + 1].from) }
+        // The first lower speed ahead: a lower one further on brakes later.
+        var j = index + 1
+        while j < steps.count, steps[j].from - reach < end {
+            if steps[j].speed < v || j - index > cruiseLookahead { end = steps[j].from - reach; break }
+            j += 1
+        }
+        return end
+    }
+
+    /// Cruising steps from `x` that each add `c` with the same rounding,
+    /// known without taking them one after another: while `x + c` stays
+    /// below the next power of two, the sum is rounded to a multiple of
+    /// `x`'s spacing, so (unless `c` lies exactly halfway between two
+    /// multiples, where the rounding goes to even) each step adds `delta`,
+    /// `c` rounded to that spacing, exactly. `steps` is how many of them
+    /// start before `end`, end below the power of two, and number at most
+    /// `most`; 0 when none may be taken this way (take one step as usual).
+    static func run(from x: Double, adding c: Double, before end: Double, atMost most: Int64) -> (steps: Int64, delta: Double) {
+        guard x >= 1, x.isFinite, c > 0, most > 0 else { return (0, 0) }
+        let spacing = x.ulp, top = 2 * x.binade
+        let multiples = c / spacing  // exact: the spacing is a power of two
+        guard multiples - multiples.rounded(.down) != 0.5 else { return (0, 0) }
+        let delta = multiples.rounded() * spacing
+        guard delta > 0 else { return (0, 0) }
+        // A first guess, then back to steps that all start before `end` and end below `top`.
+        let guess = min((end - x) / delta, (top - x) / delta, Double(min(most, 1 << 32))).rounded(.up)
+        var steps = guess >= 1 ? Int64(guess) : 0
+        while steps > 0, x + Double(steps) * delta >= top || x + Double(steps - 1) * delta >= end || steps > most { steps -= 1 }
+        return (steps, delta)
+    }
+
+    /// How many speed steps ahead `cruiseEnd` reads at most.
+    static let cruiseLookahead = 64
+
+    /// `min(target, a.squareRoot())`, without the root when it cannot be the
+    /// smaller: the integration brakes for a lower speed ahead only near it,
+    /// and cruising (most steps) leaves every braking curve above the target.
+    /// When target² × (1 + 2⁻⁵⁰), rounded twice, is at most `a`, the exact
+    /// target² is below `a` (each rounding loses at most 2⁻⁵³, and target ≥
+    /// 10⁻¹⁰⁰ keeps the square a normal number), so the root, correctly
+    /// rounded, is at least `target`: the result is the same bits as the
+    /// root's `min`, without the root's latency in every step.
+    @inline(__always) static func capped(_ target: Double, byRootOf a: Double) -> Double {
+        if target >= 1e-100, target * target * (1 + 0x1p-50) <= a { return target }
+        return Swift.min(target, a.squareRoot())
     }
 
     /// Distance along the route and speed at `t`, interpolated between steps.

@@ -165,3 +165,13 @@ import Testing
         #expect(spoken.allSatisfy { $0.0.language == .ko && $0.0.maneuver == "m1" })
     }
 }
+
+@Test func aRerouteLineIDIsRerouteAPositiveNumberAndOffOrBack() {
+    for id in ["reroute1.off", "reroute1.back", "reroute20.off", "reroute907.back"] { #expect(RoadPlan.isRerouteLineID(id), "\(id)") }
+    for id in ["reroute", "reroute.", "reroute.off", "reroute0.off", "reroute01.off", "reroute1.", "reroute1.offf", "reroute1.of",
+               "reroute1x.off", "reroute1.off.off", "Reroute1.off", "rerout1.off", "r0", "", "reroute１.off", "m1.far"] {
+        #expect(!RoadPlan.isRerouteLineID(id), "\(id)")
+    }
+    // Text that is not native UTF-8 in memory reads the same.
+    #expect(RoadPlan.isRerouteLineID(String(Substring("xreroute12.back").dropFirst())))
+}

@@ -1,5 +1,6 @@
 import Guidance
 import Road
+import SimClock
 @testable import ScenarioFormat
 @testable import SimRunner
 import Testing
@@ -76,4 +77,29 @@ private func failure(_ text: String) -> ScenarioError? {
         let again = try ScenarioDecoder.decode(ScenarioEncoder.encode(s), file: "again")
         #expect(again == s)
     }
+}
+
+/// A coordinate or a number of the road is read in place when it can be
+/// (`Decoding.exactDouble`): the same double as `Double(String)`, or none.
+@Test func aNumberReadInPlaceIsTheOneDoubleReads() {
+    var random = SplitMix64(seed: 7)
+    var literals = ["0", "-0", "0.0", "1", "80", "-1.5", "37.49999911268743", "127.0145096767621", "127.01450659152097",
+                    "9007199254740992", "9007199254740993", "0.1", "0.30000000000000004", "1e5", "2.5E-3", "-180", "90.000000000000000001",
+                    "123456789012345678", "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157"]
+    for _ in 0..<20_000 {
+        let digits = random.int(in: 1...19), point = random.int(in: 0...digits)
+        var text = random.int(in: 0...3) == 0 ? "-" : ""
+        for k in 0..<digits {
+            if k == point && k > 0 { text += "." }
+            text += String(random.int(in: k == 0 ? 1...9 : 0...9))
+        }
+        literals.append(text)
+    }
+    var exact = 0
+    for literal in literals {
+        guard let x = Array(literal.utf8).withUnsafeBufferPointer(Decoding.exactDouble) else { continue }
+        #expect(x.bitPattern == Double(literal)!.bitPattern, "\(literal)")
+        exact += 1
+    }
+    #expect(exact > 10_000)  // most literals of up to 16 digits are read in place
 }

@@ -136,12 +136,16 @@ extension Scenario {
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
     public var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
-        let departure = road.maneuvers.first.map { [(id: RoadPlan.departureLineID(maneuver: $0.id), maneuver: $0.id)] } ?? []
-        return road.maneuvers.flatMap { m in
-            Stage.allCases.map { (id: RoadPlan.lineID(maneuver: m.id, stage: $0), maneuver: m.id) }
-                + (m.turn.saidOnReaching ? [(id: RoadPlan.retryLineID(maneuver: m.id), maneuver: m.id)] : [])
-                + [(id: RoadPlan.continueLineID(maneuver: m.id), maneuver: m.id)]
-        } + departure
+        // Appended to one list (a list per maneuver and stage cost more than the ids).
+        var ids: [(id: String, maneuver: String)] = []
+        ids.reserveCapacity(road.maneuvers.count * (Stage.allCases.count + 2) + 1)
+        for m in road.maneuvers {
+            for stage in Stage.allCases { ids.append((RoadPlan.lineID(maneuver: m.id, stage: stage), m.id)) }
+            if m.turn.saidOnReaching { ids.append((RoadPlan.retryLineID(maneuver: m.id), m.id)) }
+            ids.append((RoadPlan.continueLineID(maneuver: m.id), m.id))
+        }
+        if let first = road.maneuvers.first { ids.append((RoadPlan.departureLineID(maneuver: first.id), first.id)) }
+        return ids
     }
 
     /// Whether `id` has the shape of a fix's id in the timeline: `f<n>`, n ≥ 0, no leading zeros.
@@ -292,10 +296,19 @@ private struct Validation {
 
     /// No id of the file may be one a generated line will carry: two lines
     /// (or a line and another item) would share it. The first in file order is reported.
+    /// Every generated id has a dot (`<maneuver>.<stage>`, `reroute<n>.off`),
+    /// so a file whose ids have none (a long drive's, as a rule) needs no list of them.
     func generatedIDs() throws(ScenarioProblem) {
+        /// Whether `id` has a dot, read in place (a generic search of its UTF-8 costs ten times more).
+        func hasDot(_ id: String) -> Bool {
+            id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? id.utf8.contains(UInt8(ascii: "."))
+        }
+        assert(s.generatedLineIDs.allSatisfy { hasDot($0.id) }, "a generated line id without a dot")
+        let dotted = ids.keys.indices.filter { hasDot(ids.keys[$0]) }
+        guard !dotted.isEmpty else { return }
         var clashes: [(order: Int, id: String)] = []
         for g in s.generatedLineIDs { if let first = ids.number(of: g.id) { clashes.append((first, g.id)) } }
-        for (first, id) in ids.keys.enumerated() where RoadPlan.isRerouteLineID(id) { clashes.append((first, id)) }
+        for first in dotted where RoadPlan.isRerouteLineID(ids.keys[first]) { clashes.append((first, ids.keys[first])) }
         guard let first = clashes.min(by: { $0.order < $1.order }) else { return }
         throw fail(.generatedLineID(first.id), places[first.order].path)
     }

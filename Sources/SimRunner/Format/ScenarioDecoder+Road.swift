@@ -14,6 +14,7 @@ extension Decoding {
     /// refused as `underflow`, never read as 0 or with lost precision; one too
     /// large (`1e400`) is infinite, which no range holds.
     func double(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Double? {
+        if let x = value.withNumber(Decoding.exactDouble) ?? nil, x != 0 { return x }
         guard let literal = value.number, let x = Double(literal) else { return nil }
         if x == 0 || x.isSubnormal {
             let mantissa = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
@@ -23,6 +24,34 @@ extension Decoding {
         }
         return x
     }
+
+    /// The value of a number literal without an exponent whose digits, read
+    /// as an integer, are at most 2⁵³ and which has at most 22 after the
+    /// point: that integer and the power of ten are exact doubles, so one
+    /// division is the correctly rounded value, the one `Double(String)`
+    /// gives (Clinger's fast path). Nil for any other literal (the caller
+    /// reads it as `Double(String)`), so a coordinate is read in place.
+    static func exactDouble(_ literal: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0, negative = false, digits = 0, scale = 0
+        var mantissa: UInt64 = 0
+        if i < literal.count, literal[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var point = false
+        while i < literal.count {
+            let c = literal[i]
+            i += 1
+            if c == UInt8(ascii: "."), !point { point = true; continue }
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 18 else { return nil }  // an exponent, or too many digits
+            mantissa = mantissa * 10 + UInt64(c - UInt8(ascii: "0"))
+            digits += 1
+            if point { scale += 1 }
+        }
+        guard mantissa <= 1 << 53, scale < Decoding.powersOfTen.count else { return nil }
+        let x = Double(mantissa) / Decoding.powersOfTen[scale]
+        return negative ? -x : x
+    }
+
+    /// 10⁰ through 10²², every one an exact double.
+    static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { value, _ in value * 10 } }
 
     /// A number, however large (`1e400` is infinite, which `validate()` finds in no range).
     func number(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Double {
@@ -95,12 +124,17 @@ extension Decoding {
         return (points, specs)
     }
 
+    /// Every turn's name, in `Turn`'s order (the allowed values of `turn`).
+    static let turns = Turn.allCases.map(\.rawValue)
+    /// The kinds said before they are reached: every one but an arrival's and a waypoint's.
+    static let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
+
     /// One maneuver; each kind takes only its own keys (docs/scenario-format.md).
     mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {
         let id = try id(m)
         let at = try point(m)
         // `oneOf` guarantees the raw value exists.
-        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Turn.allCases.map(\.rawValue))) ?? .straight
+        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Decoding.turns)) ?? .straight
         /// The value of `key`, refused unless `turn` is one of `kinds`.
         func only(_ key: StaticString, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
@@ -109,10 +143,9 @@ extension Decoding {
             }
             return v
         }
-        let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
         var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
-        if let s = try only("street", notArrival) { spec.street = try string(s, m.path("street")) }
-        if let s = try only("toward", notArrival) { spec.details.toward = try string(s, m.path("toward")) }
+        if let s = try only("street", Decoding.notArrival) { spec.street = try string(s, m.path("street")) }
+        if let s = try only("toward", Decoding.notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }
         if let v = try only("ref", [.offRamp]) { spec.details.exitNumber = try string(v, m.path("ref")) }
         if let v = try only("name", [.offRamp, .onRamp, .roundabout]) { spec.details.exitName = try string(v, m.path("name")) }
