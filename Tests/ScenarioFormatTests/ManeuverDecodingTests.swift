@@ -85,7 +85,10 @@ private func failure(_ text: String) -> ScenarioError? {
     var random = SplitMix64(seed: 7)
     var literals = ["0", "-0", "0.0", "1", "80", "-1.5", "37.49999911268743", "127.0145096767621", "127.01450659152097",
                     "9007199254740992", "9007199254740993", "0.1", "0.30000000000000004", "1e5", "2.5E-3", "-180", "90.000000000000000001",
-                    "123456789012345678", "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157"]
+                    "123456789012345678", "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157",
+                    // Halfway between two doubles (ties to even), and just beside halfway.
+                    "4503599627370496.5", "4503599627370497.5", "4503599627370496.50000000000000001", "45035996.273704975",
+                    "0.10000000000000000555", "9999999999999999999", "1844674407370955161.5"]
     for _ in 0..<20_000 {
         let digits = random.int(in: 1...19), point = random.int(in: 0...digits)
         var text = random.int(in: 0...3) == 0 ? "-" : ""
@@ -101,5 +104,9 @@ private func failure(_ text: String) -> ScenarioError? {
         #expect(x.bitPattern == Double(literal)!.bitPattern, "\(literal)")
         exact += 1
     }
-    #expect(exact > 10_000)  // most literals of up to 16 digits are read in place
+    #expect(exact > 15_000)  // most literals of up to 19 digits are read in place
+    // A coordinate's 17 digits are read in place.
+    for literal in ["127.01450659152097", "-37.498123456789012", "0.12345678901234567"] {
+        #expect(Array(literal.utf8).withUnsafeBufferPointer(Decoding.exactDouble) != nil, "\(literal)")
+    }
 }

@@ -25,12 +25,14 @@ extension Decoding {
         return x
     }
 
-    /// The value of a number literal without an exponent whose digits, read
-    /// as an integer, are at most 2⁵³ and which has at most 22 after the
-    /// point: that integer and the power of ten are exact doubles, so one
-    /// division is the correctly rounded value, the one `Double(String)`
-    /// gives (Clinger's fast path). Nil for any other literal (the caller
-    /// reads it as `Double(String)`), so a coordinate is read in place.
+    /// The value of a number literal without an exponent and with at most
+    /// 19 digits, correctly rounded (the double `Double(String)` gives), so
+    /// a coordinate is read in place. Digits that, read as an integer, are
+    /// at most 2⁵³ with at most 22 after the point: that integer and the
+    /// power of ten are exact doubles, so one division is the correctly
+    /// rounded value (Clinger's fast path). More digits (a coordinate's
+    /// 17) with at most 19 after the point: `roundedQuotient`. Nil for any
+    /// other literal (the caller reads it as `Double(String)`).
     static func exactDouble(_ literal: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0, negative = false, digits = 0, scale = 0
         var mantissa: UInt64 = 0
@@ -40,15 +42,49 @@ extension Decoding {
             let c = literal[i]
             i += 1
             if c == UInt8(ascii: "."), !point { point = true; continue }
-            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 18 else { return nil }  // an exponent, or too many digits
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 19 else { return nil }  // an exponent, or too many digits
             mantissa = mantissa * 10 + UInt64(c - UInt8(ascii: "0"))
             digits += 1
             if point { scale += 1 }
         }
-        guard mantissa <= 1 << 53, scale < Decoding.powersOfTen.count else { return nil }
-        let x = Double(mantissa) / Decoding.powersOfTen[scale]
+        let x: Double
+        if mantissa <= 1 << 53, scale < Decoding.powersOfTen.count {
+            x = Double(mantissa) / Decoding.powersOfTen[scale]
+        } else if let quotient = roundedQuotient(mantissa, tenTo: scale) {
+            x = quotient
+        } else {
+            return nil
+        }
         return negative ? -x : x
     }
+
+    /// `w ÷ 10^scale` correctly rounded (to nearest, ties to even), for
+    /// `scale` at most 19 (so 10^scale is a `UInt64`): the 54-bit quotient
+    /// of `w · 2^k ÷ 10^scale` and its remainder, in 128-bit integer
+    /// arithmetic, give the 53-bit significand, the rounding bit and
+    /// whether anything lies beyond it. Nil if `w` is 0 or the quotient
+    /// would need `w` shifted right (`w ÷ 10^scale` of 2⁵⁴ or more).
+    static func roundedQuotient(_ w: UInt64, tenTo scale: Int) -> Double? {
+        guard w > 0, scale >= 0, scale < Decoding.integerPowersOfTen.count else { return nil }
+        let d = Decoding.integerPowersOfTen[scale]
+        // 2^(k + bits(w) - bits(d) ± 1) brackets the quotient: start at 2^54 and step down or up.
+        var k = 54 - (d.leadingZeroBitCount - w.leadingZeroBitCount)
+        for _ in 0..<3 {
+            guard k >= 0, k < 64 else { return nil }
+            let high = k == 0 ? 0 : w >> (64 - k), low = w << k
+            guard high < d else { return nil }  // the quotient would not fit 64 bits
+            let (q, r) = d.dividingFullWidth((high: high, low: low))
+            if q >= 1 << 54 { k -= 1; continue }
+            if q < 1 << 53 { k += 1; continue }
+            var significand = q >> 1
+            if q & 1 == 1, r != 0 || significand & 1 == 1 { significand += 1 }
+            return Double(sign: .plus, exponent: 1 - k, significand: Double(significand))
+        }
+        return nil
+    }
+
+    /// 10⁰ through 10¹⁹, every `UInt64` power of ten.
+    static let integerPowersOfTen: [UInt64] = (0...19).map { k in (0..<k).reduce(1) { value, _ in value * 10 } }
 
     /// 10⁰ through 10²², every one an exact double.
     static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { value, _ in value * 10 } }
