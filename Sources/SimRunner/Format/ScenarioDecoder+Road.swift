@@ -34,19 +34,27 @@ extension Decoding {
     /// 17) with at most 19 after the point: `roundedQuotient`. Nil for any
     /// other literal (the caller reads it as `Double(String)`).
     static func exactDouble(_ literal: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0, negative = false, digits = 0, scale = 0
-        var mantissa: UInt64 = 0
-        if i < literal.count, literal[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        var point = false
-        while i < literal.count {
-            let c = literal[i]
-            i += 1
-            if c == UInt8(ascii: "."), !point { point = true; continue }
-            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9"), digits < 19 else { return nil }  // an exponent, or too many digits
-            mantissa = mantissa * 10 + UInt64(c - UInt8(ascii: "0"))
-            digits += 1
-            if point { scale += 1 }
+        guard var p = literal.baseAddress, !literal.isEmpty else { return nil }
+        let end = p + literal.count
+        let negative = p.pointee == UInt8(ascii: "-")
+        if negative { p += 1 }
+        var mantissa: UInt64 = 0, digits = 0
+        var point: UnsafePointer<UInt8>? = nil
+        // The tape has checked the grammar: digits, at most one point, or an exponent (refused here).
+        while p < end {
+            let digit = p.pointee &- UInt8(ascii: "0")
+            if digit < 10 {
+                guard digits < 19 else { return nil }  // 19 digits always fit a UInt64
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                digits += 1
+            } else if p.pointee == UInt8(ascii: "."), point == nil {
+                point = p
+            } else {
+                return nil  // an exponent
+            }
+            p += 1
         }
+        let scale = point.map { end - $0 - 1 } ?? 0
         let x: Double
         if mantissa <= 1 << 53, scale < Decoding.powersOfTen.count {
             x = Double(mantissa) / Decoding.powersOfTen[scale]
