@@ -158,3 +158,12 @@ package struct ChunkedOutput {
         bytes.removeAll(keepingCapacity: true)
     }
 }
+
+extension String {
+    /// The UTF-8 text that `write` hands over in chunks (`ChunkedOutput`), joined.
+    package init(chunks write: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
+        var all: [UInt8] = []
+        write { all.append(contentsOf: $0) }
+        self.init(decoding: all, as: UTF8.self)
+    }
+}

@@ -24,9 +24,7 @@ import SimRunner
 extension Timeline {
     /// The HTML page, ending in a newline.
     public func html(window: ReviewWindow = ReviewWindow()) -> String {
-        var all: [UInt8] = []
-        writeHTML(window: window) { all.append(contentsOf: $0) }
-        return String(decoding: all, as: UTF8.self)
+        String(chunks: { writeHTML(window: window, to: $0) })
     }
 
     /// `html(window:)`'s UTF-8, as `run` writes it: handed to `emit` in

@@ -24,9 +24,7 @@ extension Timeline {
     /// hatched, so a wait never hides under what plays. Rule labels that would
     /// overlap the one before are dropped, and the heading says how many.
     public func svg(width: Int = Timeline.defaultSVGWidth, window: ReviewWindow = ReviewWindow()) -> String {
-        var all: [UInt8] = []
-        writeSVG(width: width, window: window) { all.append(contentsOf: $0) }
-        return String(decoding: all, as: UTF8.self)
+        String(chunks: { writeSVG(width: width, window: window, to: $0) })
     }
 
     /// `svg(width:window:)`'s UTF-8, as `run` writes it: handed to `emit` in

@@ -27,9 +27,7 @@ import SimRunner
 extension Timeline {
     /// The trace JSON text, ending in a newline.
     public func trace(window: ReviewWindow = ReviewWindow()) -> String {
-        var all: [UInt8] = []
-        writeTrace(window: window) { all.append(contentsOf: $0) }
-        return String(decoding: all, as: UTF8.self)
+        String(chunks: { writeTrace(window: window, to: $0) })
     }
 
     /// One entry of the trace, before it is written: where it sorts, and what it is.

@@ -32,9 +32,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
     public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
-        var all: [UInt8] = []
-        write(timeline, of: scenario, width: width, window: window) { all.append(contentsOf: $0) }
-        return String(decoding: all, as: UTF8.self)
+        String(chunks: { write(timeline, of: scenario, width: width, window: window, to: $0) })
     }
 
     /// `render`'s UTF-8 as `run` writes it, handed to `emit` in chunks as it
