@@ -397,6 +397,9 @@ let badRoads: [BadScenario] = [
                 "road.route.points", .routeTooLong(kilometers: 13343)),
     BadScenario("street too long", road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "x", count: 201) + #""}]"#),
                 "road.route.maneuvers[0].street", .stringTooLong(maxCharacters: 200)),
+    // Characters, not bytes: 201 Korean syllables (603 bytes) are too long, 200 are not (`aStreetOfTwoHundredKoreanSyllablesIsNotTooLong`).
+    BadScenario("Korean street too long", road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "가", count: 201) + #""}]"#),
+                "road.route.maneuvers[0].street", .stringTooLong(maxCharacters: 200)),
 
     // Never changed silently.
     // Too close to zero for a normal Double: refused as written, like every road number.
@@ -429,6 +432,12 @@ let badRoads: [BadScenario] = [
     }
 
     // MARK: Good scenarios
+
+    /// A street's limit counts characters: 200 Korean syllables are 600 bytes and within it.
+    @Test func aStreetOfTwoHundredKoreanSyllablesIsNotTooLong() throws {
+        let text = road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "가", count: 200) + #""}]"#)
+        #expect(failure(text) == nil)
+    }
 
     @Test func specExampleDecodesToTheRightValues() throws {
         let s = try decode(specExample)
