@@ -123,12 +123,7 @@ package struct Console: Sendable {
         chunks produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, toFile path: String?
     ) throws(DrivesimError) {
         if let path { return try FileSystem.write(to: path, chunks: produce) }
-        guard let fd = outDescriptor else {
-            var bytes: [UInt8] = []
-            produce { bytes.append(contentsOf: $0) }
-            stdout += String(decoding: bytes, as: UTF8.self)
-            return
-        }
+        guard let fd = outDescriptor else { stdout += String(chunks: produce); return }
         produce { chunk in
             guard outputProblem == nil else { return }
             outputProblem = FileSystem.writeAll(UnsafeRawBufferPointer(chunk), to: fd, using: posixWrite)

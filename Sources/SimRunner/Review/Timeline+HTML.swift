@@ -183,18 +183,11 @@ extension ChunkedOutput {
 }
 
 extension Array where Element == UInt8 {
-    /// JSON bytes, safe inside a `<script>` element: `<`, `>` and `&` (which
-    /// in our JSON occur only inside strings) as `\u003c`, `\u003e`, `\u0026`.
-    var scriptSafe: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        withUnsafeBufferPointer { Self.appendScriptSafe($0, to: &out) }
-        return out
-    }
-
-    /// Appends `bytes` to `out` with `<`, `>` and `&` escaped (`scriptSafe`):
-    /// the runs between them are copied whole. Each escaped byte stands
-    /// alone, so a text may be handed over in chunks cut anywhere.
+    /// Appends JSON `bytes` to `out`, safe inside a `<script>` element: `<`,
+    /// `>` and `&` (which in our JSON occur only inside strings) as
+    /// `\u003c`, `\u003e`, `\u0026`; the runs between them are copied whole.
+    /// Each escaped byte stands alone, so a text may be handed over in
+    /// chunks cut anywhere.
     static func appendScriptSafe(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var clean = 0  // bytes[clean...] not yet copied
         var i = 0

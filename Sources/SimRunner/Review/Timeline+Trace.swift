@@ -133,6 +133,21 @@ extension Timeline {
                 }
             }
 
+            /// A bar's entry: its events, category, `key` (`dur` of a slice, `id` of a wait) and name.
+            func barEntry(_ bar: Lanes.Bar, _ key: String, _ value: Int64, ph: String, ts: Int64) {
+                args(bar.events)
+                out.bytes.append(utf8: "\"cat\": \"")
+                out.bytes.append(utf8: bar.kind.rawValue)
+                out.bytes.append(utf8: "\", \"")
+                out.bytes.append(utf8: key)
+                out.bytes.append(utf8: "\": ")
+                out.bytes.append(int: value)
+                out.bytes.append(utf8: ", \"name\": ")
+                out.bytes.append(quoted: name(bar))
+                out.bytes.append(utf8: ", ")
+                tail(ph: ph, tid: tid(bar.lane), ts: ts)
+            }
+
             out.bytes.append(utf8: "{\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [\n    ")
             out.bytes.append(utf8: "{\"args\": {\"name\": ")
             out.bytes.append(quoted: "drivesim: " + scenario)
@@ -146,26 +161,9 @@ extension Timeline {
                 switch entry.piece {
                 case .slice(let n):
                     let bar = visible.bars[n]
-                    args(bar.events)
-                    out.bytes.append(utf8: "\"cat\": \"")
-                    out.bytes.append(utf8: bar.kind.rawValue)
-                    out.bytes.append(utf8: "\", \"dur\": ")
-                    out.bytes.append(int: us(bar.end) - us(bar.start))
-                    out.bytes.append(utf8: ", \"name\": ")
-                    out.bytes.append(quoted: name(bar))
-                    out.bytes.append(utf8: ", ")
-                    tail(ph: "X", tid: tid(bar.lane), ts: us(bar.start))
+                    barEntry(bar, "dur", us(bar.end) - us(bar.start), ph: "X", ts: entry.ts)
                 case .wait(let n, let slot, let begins):
-                    let bar = visible.bars[n]
-                    args(bar.events)
-                    out.bytes.append(utf8: "\"cat\": \"")
-                    out.bytes.append(utf8: bar.kind.rawValue)
-                    out.bytes.append(utf8: "\", \"id\": ")
-                    out.bytes.append(int: Int64(slot + 1))
-                    out.bytes.append(utf8: ", \"name\": ")
-                    out.bytes.append(quoted: name(bar))
-                    out.bytes.append(utf8: ", ")
-                    tail(ph: begins ? "b" : "e", tid: tid(bar.lane), ts: entry.ts)
+                    barEntry(visible.bars[n], "id", Int64(slot + 1), ph: begins ? "b" : "e", ts: entry.ts)
                 case .instant(let n):
                     let mark = visible.marks[n]
                     args([mark.event])
