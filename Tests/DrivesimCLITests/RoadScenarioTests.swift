@@ -28,25 +28,23 @@ private func failure(_ text: String) -> ScenarioError? {
 @Suite struct RoadDecodingTests {
     @Test(arguments: [
         (withRoad(#"{"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}]}, "# + drive + "}"),
-         ScenarioError.Reason.routeTooShort, "road.route.points"),
-        (withRoad(#"{"language": "en", "route": {"points": "# + points + #", "maneuvers": [{"id": "m1", "lat": 37.501, "lon": 127.005, "turn": "left"}]}, "# + drive + "}"),
-         .maneuverOffRoute(meters: 111), "road.route.maneuvers[0]"),
+         ScenarioError.Reason.invalid(.road(.route(.tooFewPoints))), "road.route.points"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + #"}, "fixes": {"recorded": [{"at": 2, "lat": 37.5, "lon": 127.0}, {"at": 1, "lat": 37.5, "lon": 127.0}]}}"#),
-         .fixTimeBackwards, "road.fixes.recorded[1].at"),
+         .invalid(.road(.fixTimeBackwards)), "road.fixes.recorded[1].at"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + #"}, "drive": {"speeds": [{"from": 0, "kmh": -5}]}}"#),
-         .invalid(.negative), "road.drive.speeds[0].kmh"),
+         .invalid(.road(.negative)), "road.drive.speeds[0].kmh"),
         (withRoad(#"{"language": "de", "route": {"points": "# + points + "}, " + drive + "}"),
          .unknownValue("de", allowed: ["ko", "en"], suggestion: nil), "road.language"),
         (withRoad(#"{"route": {"points": "# + points + "}, " + drive + "}"), .missingField("language"), "road"),
         (withRoad(#"{"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lonn": 127.0}]}, "# + drive + "}"),
          .unknownKey("lonn", suggestion: "lon"), "road.route.points[1].lonn"),
         (withRoad(#"{"language": "en", "route": {"points": [{"lat": 37.5, "lon": 127.0}, {"lat": 97.5, "lon": 127.0}]}, "# + drive + "}"),
-         .coordinateOutOfRange, "road.route.points[1].lat"),
-        (withRoad(#"{"language": "en", "route": {"points": "# + points + "}}"), .driveMissing, "road"),
+         .invalid(.road(.coordinateOutOfRange)), "road.route.points[1].lat"),
+        (withRoad(#"{"language": "en", "route": {"points": "# + points + "}}"), .invalid(.road(.driveMissing)), "road"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + #"}, "fixes": {"recorded": [{"at": 2, "arrives": 1, "lat": 37.5, "lon": 127.0}]}}"#),
-         .arrivesBeforeTaken, "road.fixes.recorded[0].arrives"),
+         .invalid(.road(.arrivesBeforeTaken)), "road.fixes.recorded[0].arrives"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + "}, " + drive + #", "link": {"outages": [{"from": 5, "to": 5}]}}"#),
-         .emptyWindow, "road.link.outages[0].to"),
+         .invalid(.road(.emptyWindow)), "road.link.outages[0].to"),
         (withRoad(#"{"language": "en", "route": {"points": "# + points + "}, " + drive + #", "fixes": {"jitterr": 1}}"#),
          .unknownKey("jitterr", suggestion: "jitter"), "road.fixes.jitterr"),
     ] as [(String, ScenarioError.Reason, String)])
@@ -54,6 +52,18 @@ private func failure(_ text: String) -> ScenarioError? {
         let error = try #require(failure(text))
         #expect(error.reason == reason)
         #expect(error.path == path)
+    }
+
+    /// The distance is measured on the earth, so the test reads it whole, as the message does.
+    @Test func aManeuverOffTheRouteSaysHowFarOffItLies() throws {
+        let text = withRoad(#"{"language": "en", "route": {"points": "# + points + #", "maneuvers": [{"id": "m1", "lat": 37.501, "lon": 127.005, "turn": "left"}]}, "# + drive + "}")
+        let error = try #require(failure(text))
+        guard case .invalid(.road(.route(.maneuverOffRoute(index: 0, let meters)))) = error.reason else {
+            Issue.record("\(error.reason)"); return
+        }
+        #expect(Int(meters) == 111)
+        #expect(error.path == "road.route.maneuvers[0]")
+        #expect(error.reason.message == "the maneuver lies 111 m from the route; it must be within 15 m, after the previous maneuver")
     }
 
     @Test func badRoadInputExitsWithCodeTwoNamingThePath() throws {

@@ -25,15 +25,15 @@ private func failure(_ text: String) -> ScenarioError? {
 
 @Suite struct ManeuverDecodingTests {
     @Test(arguments: [
-        (one(#""turn": "roundabout""#), ScenarioError.Reason.missingField("exit"), "road.route.maneuvers[0]"),
-        (one(#""turn": "roundabout", "exit": 0"#), .outOfRange("1...12"), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "roundabout", "exit": 13"#), .outOfRange("1...12"), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "roundabout""#), ScenarioError.Reason.invalid(.road(.exitMissing)), "road.route.maneuvers[0]"),
+        (one(#""turn": "roundabout", "exit": 0"#), .invalid(.road(.countOutOfRange(1...12))), "road.route.maneuvers[0].exit"),
+        (one(#""turn": "roundabout", "exit": 13"#), .invalid(.road(.countOutOfRange(1...12))), "road.route.maneuvers[0].exit"),
         (one(#""turn": "roundabout", "exit": 2.5"#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
         (one(#""turn": "roundabout", "exit": "2""#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
         (one(#""turn": "left", "exit": 2"#), .keyNotForTurn("exit", turn: "left", only: ["roundabout"]), "road.route.maneuvers[0].exit"),
         (one(#""turn": "left", "ref": "12""#), .keyNotForTurn("ref", turn: "left", only: ["off-ramp"]), "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "ref": """#), .invalid(.emptyString), "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "ref": "123456789""#), .stringTooLong(maxCharacters: 8), "road.route.maneuvers[0].ref"),
+        (one(#""turn": "off-ramp", "ref": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].ref"),
+        (one(#""turn": "off-ramp", "ref": "123456789""#), .invalid(.road(.textTooLong(maxCharacters: 8))), "road.route.maneuvers[0].ref"),
         (one(#""turn": "off-ramp", "name": 12"#), .wrongType(expected: .string), "road.route.maneuvers[0].name"),
         (one(#""turn": "right", "side": "right""#), .keyNotForTurn("side", turn: "right", only: ["arrive", "off-ramp", "on-ramp"]), "road.route.maneuvers[0].side"),
         (one(#""turn": "off-ramp", "side": "ahead""#),
@@ -44,7 +44,7 @@ private func failure(_ text: String) -> ScenarioError? {
          .keyNotForTurn("street", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].street"),
         (one(#""turn": "arrive", "toward": "수원""#),
          .keyNotForTurn("toward", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].toward"),
-        (one(#""turn": "left", "toward": """#), .invalid(.emptyString), "road.route.maneuvers[0].toward"),
+        (one(#""turn": "left", "toward": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].toward"),
         (one(#""turn": "left", "uTurn": true"#), .keyNotForTurn("uTurn", turn: "left", only: ["waypoint"]), "road.route.maneuvers[0].uTurn"),
         (one(#""turn": "waypoint", "street": "강남대로""#),
          .keyNotForTurn("street", turn: "waypoint", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].street"),
@@ -54,7 +54,7 @@ private func failure(_ text: String) -> ScenarioError? {
          .unknownValue("roundabuot", allowed: Turn.allCases.map(\.rawValue), suggestion: "roundabout"), "road.route.maneuvers[0].turn"),
         (one(#""turn": "left", "exitt": 2"#), .unknownKey("exitt", suggestion: "exit"), "road.route.maneuvers[0].exitt"),
         (withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "turn": "arrive"}, {"id": "m2", "lat": 37.5, "lon": 127.006, "turn": "left"}"#),
-         .arrivalNotLast, "road.route.maneuvers[1]"),
+         .invalid(.road(.arrivalNotLast)), "road.route.maneuvers[1]"),
     ] as [(String, ScenarioError.Reason, String)])
     func badManeuverIsRefusedWithReasonAndPath(text: String, reason: ScenarioError.Reason, path: String) throws {
         let error = try #require(failure(text), "decoded, but should have been refused")

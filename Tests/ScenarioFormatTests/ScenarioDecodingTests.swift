@@ -369,56 +369,54 @@ private func roadPoint(_ lat: String, _ lon: String) -> String {
 /// bounded time and memory (issue 13), and none is changed silently.
 let badRoads: [BadScenario] = [
     // Bounded time and memory.
-    BadScenario("tiny accel", road(roadDrive(#""accel": 1e-300"#)), "road.drive.accel", .outOfRange("0.1...20")),
+    BadScenario("tiny accel", road(roadDrive(#""accel": 1e-300"#)), "road.drive.accel", .invalid(.road(.outOfRange(0.1...20)))),
     BadScenario("accel that underflows", road(roadDrive(#""accel": 1e-400"#)), "road.drive.accel", .underflow),
-    BadScenario("tiny decel", road(roadDrive(#""decel": 0.01"#)), "road.drive.decel", .outOfRange("0.1...20")),
+    BadScenario("tiny decel", road(roadDrive(#""decel": 0.01"#)), "road.drive.decel", .invalid(.road(.outOfRange(0.1...20)))),
     BadScenario("tiny English rate", road(roadDrive + #", "guidance": {"rates": {"en": 1e-300}}"#),
-                "road.guidance.rates.en", .outOfRange("0.5...50")),
-    BadScenario("tiny Korean rate", road(roadDrive + #", "guidance": {"rates": {"ko": 0.1}}"#), "road.guidance.rates.ko", .outOfRange("0.5...50")),
-    BadScenario("huge rate", road(roadDrive + #", "guidance": {"rates": {"en": 1e300}}"#), "road.guidance.rates.en", .outOfRange("0.5...50")),
+                "road.guidance.rates.en", .invalid(.road(.outOfRange(0.5...50)))),
+    BadScenario("tiny Korean rate", road(roadDrive + #", "guidance": {"rates": {"ko": 0.1}}"#), "road.guidance.rates.ko", .invalid(.road(.outOfRange(0.5...50)))),
+    BadScenario("huge rate", road(roadDrive + #", "guidance": {"rates": {"en": 1e300}}"#), "road.guidance.rates.en", .invalid(.road(.outOfRange(0.5...50)))),
     BadScenario("output latency over 10 s", road(roadDrive + #", "guidance": {"outputLatency": 10.001}"#),
-                "road.guidance.outputLatency", .outOfRange("0...10")),
+                "road.guidance.outputLatency", .invalid(.road(.timeOutOfRange(.zero...SimTime(ms: 10_000))))),
     BadScenario("lead growth over 60", road(roadDrive + #", "guidance": {"now": {"growth": 61}}"#),
-                "road.guidance.now.growth", .outOfRange("0...60")),
+                "road.guidance.now.growth", .invalid(.road(.outOfRange(0...60)))),
     BadScenario("then seconds over 600", road(roadDrive + #", "guidance": {"thenSeconds": 601}"#),
-                "road.guidance.thenSeconds", .outOfRange("0...600")),
-    BadScenario("fixes every millisecond", road(roadDrive + #", "fixes": {"every": 0.001}"#), "road.fixes.every", .outOfRange("0.1...3600")),
+                "road.guidance.thenSeconds", .invalid(.road(.outOfRange(0...600)))),
+    BadScenario("fixes every millisecond", road(roadDrive + #", "fixes": {"every": 0.001}"#), "road.fixes.every", .invalid(.road(.timeOutOfRange(SimTime(ms: 100)...SimTime(ms: 3_600_000))))),
     BadScenario("speed steps closer than a meter", road(#""drive": {"speeds": [{"from": 0, "kmh": 50}, {"from": 0.5, "kmh": 40}]}"#),
-                "road.drive.speeds[1].from", .speedStepsOutOfOrder),
+                "road.drive.speeds[1].from", .invalid(.road(.stepsOutOfOrder))),
     BadScenario("units misspelt", road(roadDrive + #", "guidance": {"units": "imperal"}"#), "road.guidance.units",
                 .unknownValue("imperal", allowed: ["metric", "imperial"], suggestion: "imperial")),
     BadScenario("Korean in imperial units",
                 scenario(#""road": {"language": "ko", "route": {"points": "# + roadPoints + "}, " + roadDrive + #", "guidance": {"units": "imperial"}}"#),
                 "road.guidance.units", .unknownValue("imperial", allowed: ["metric"], suggestion: nil)),
-    BadScenario("drive past 24 h", road(roadSpeed("3.6"), points: roadPoint("37.5", "128.2")), "road.drive", .driveTooLong),
+    BadScenario("drive past 24 h", road(roadSpeed("3.6"), points: roadPoint("37.5", "128.2")), "road.drive", .invalid(.road(.driveTooLong))),
     BadScenario("drive starting late past 24 h", road(#""drive": {"start": 86399, "speeds": [{"from": 0, "kmh": 50}]}"#),
-                "road.drive", .driveTooLong),
-    BadScenario("route longer than 10,000 km", road(roadDrive, points: #"[{"lat": -60, "lon": 0}, {"lat": 60, "lon": 0}]"#),
-                "road.route.points", .routeTooLong(kilometers: 13343)),
+                "road.drive", .invalid(.road(.driveTooLong))),
     BadScenario("street too long", road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "x", count: 201) + #""}]"#),
-                "road.route.maneuvers[0].street", .stringTooLong(maxCharacters: 200)),
+                "road.route.maneuvers[0].street", .invalid(.road(.textTooLong(maxCharacters: 200)))),
     // Characters, not bytes: 201 Korean syllables (603 bytes) are too long, 200 are not (`aStreetOfTwoHundredKoreanSyllablesIsNotTooLong`).
     BadScenario("Korean street too long", road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.5, "lon": 127.01, "turn": "left", "street": ""# + String(repeating: "가", count: 201) + #""}]"#),
-                "road.route.maneuvers[0].street", .stringTooLong(maxCharacters: 200)),
+                "road.route.maneuvers[0].street", .invalid(.road(.textTooLong(maxCharacters: 200)))),
 
     // Never changed silently.
     // Too close to zero for a normal Double: refused as written, like every road number.
     BadScenario("speed below the creep speed", road(roadSpeed("1e-320")), "road.drive.speeds[0].kmh", .underflow),
     BadScenario("speed that reads as zero", road(roadSpeed("1e-400")), "road.drive.speeds[0].kmh", .underflow),
-    BadScenario("tiny speed", road(roadSpeed("1e-300")), "road.drive.speeds[0].kmh", .outOfRange("3.6...250")),
-    BadScenario("speed of zero", road(roadSpeed("0")), "road.drive.speeds[0].kmh", .invalid(.notPositive)),
-    BadScenario("walking speed", road(roadSpeed("2")), "road.drive.speeds[0].kmh", .outOfRange("3.6...250")),
+    BadScenario("tiny speed", road(roadSpeed("1e-300")), "road.drive.speeds[0].kmh", .invalid(.road(.outOfRange(3.6...250)))),
+    BadScenario("speed of zero", road(roadSpeed("0")), "road.drive.speeds[0].kmh", .invalid(.road(.notPositive))),
+    BadScenario("walking speed", road(roadSpeed("2")), "road.drive.speeds[0].kmh", .invalid(.road(.outOfRange(3.6...250)))),
     BadScenario("latitude that underflows", road(roadDrive, points: roadPoint("1e-400", "127.0")), "road.route.points[1].lat", .underflow),
     BadScenario("subnormal longitude", road(roadDrive, points: roadPoint("37.5", "1e-310")), "road.route.points[1].lon", .underflow),
     BadScenario("noise that underflows", road(roadDrive + #", "fixes": {"noise": 5e-324}"#), "road.fixes.noise", .underflow),
 
     // Messages that do not mislead.
-    BadScenario("latitude 1e400 is out of range", road(roadDrive, points: roadPoint("1e400", "127.0")), "road.route.points[1].lat", .coordinateOutOfRange),
-    BadScenario("longitude -1e400 is out of range", road(roadDrive, points: roadPoint("37.5", "-1e400")), "road.route.points[1].lon", .coordinateOutOfRange),
-    BadScenario("accuracy 1e400 is out of range", road(roadDrive + #", "fixes": {"accuracy": 1e400}"#), "road.fixes.accuracy", .outOfRange("0...10000")),
+    BadScenario("latitude 1e400 is out of range", road(roadDrive, points: roadPoint("1e400", "127.0")), "road.route.points[1].lat", .invalid(.road(.coordinateOutOfRange))),
+    BadScenario("longitude -1e400 is out of range", road(roadDrive, points: roadPoint("37.5", "-1e400")), "road.route.points[1].lon", .invalid(.road(.coordinateOutOfRange))),
+    BadScenario("accuracy 1e400 is out of range", road(roadDrive + #", "fixes": {"accuracy": 1e400}"#), "road.fixes.accuracy", .invalid(.road(.outOfRange(0...10000)))),
     BadScenario("maneuvers in reverse route order",
                 road(roadDrive, points: #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m2", "lat": 37.5, "lon": 127.008, "turn": "left"}, {"id": "m1", "lat": 37.5, "lon": 127.002, "turn": "right"}]"#),
-                "road.route.maneuvers[1]", .maneuverOutOfOrder),
+                "road.route.maneuvers[1]", .invalid(.road(.route(.maneuverOutOfOrder(index: 1))))),
 ]
 
 @Suite struct ScenarioDecodingTests {
@@ -429,6 +427,16 @@ let badRoads: [BadScenario] = [
         #expect(error.path == bad.path)
         #expect(error.file == "test.json")
         #expect(error.line != nil && error.column != nil, "every refusal points at a line and column")
+    }
+
+    /// The length is measured on the earth, so the test reads it in whole kilometers, as the message does.
+    @Test func aRouteLongerThanTenThousandKilometersSaysHowLongItIs() throws {
+        let text = road(roadDrive, points: #"[{"lat": -60, "lon": 0}, {"lat": 60, "lon": 0}]"#)
+        let error = try #require(failure(text), "decoded, but should have been refused")
+        guard case .invalid(.road(.routeTooLong(let meters))) = error.reason else { Issue.record("\(error.reason)"); return }
+        #expect(Int(meters / 1000) == 13343)
+        #expect(error.path == "road.route.points")
+        #expect(error.reason.message == "the route is 13343 km long; a route is at most 10000 km")
     }
 
     // MARK: Good scenarios

@@ -127,7 +127,7 @@ extension Decoding {
         let from = try seconds(try required(fields, "from"), fields.path("from"), .time)
         let toValue = try required(fields, "to")
         let to = try seconds(toValue, fields.path("to"), .time)
-        guard to > from else { throw fail(Decoding.roadReason(.emptyWindow), fields.path("to"), toValue) }
+        guard to > from else { throw fail(.invalid(.road(.emptyWindow)), fields.path("to"), toValue) }
         return SimInterval(from, to)
     }
 

@@ -39,43 +39,10 @@ extension Decoding {
             return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
-        case .road(let road): return roadReason(road)
-        case .emptyString, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt, .emptyStretches,
+        case .emptyString, .road, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt, .emptyStretches,
              .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince,
              .notInAnchor, .testedTwice:
             return .invalid(reason)
-        }
-    }
-
-    /// A road problem in the decoder's words: the decoder reads the road's
-    /// shape, and `validate()` (`RoadSetup.validate()`) judges its values.
-    static func roadReason(_ reason: RoadSetup.Problem.Reason) -> ScenarioError.Reason {
-        func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
-        switch reason {
-        case .route(.tooFewPoints): return .routeTooShort
-        case .route(.maneuverOffRoute(_, let meters)): return .maneuverOffRoute(meters: Int(meters.rounded(.down)))
-        case .route(.maneuverOutOfOrder): return .maneuverOutOfOrder
-        case .routeTooLong(let meters): return .routeTooLong(kilometers: Int(meters / 1000))
-        case .coordinateOutOfRange: return .coordinateOutOfRange
-        case .outOfRange(let r): return .outOfRange("\(number(r.lowerBound))...\(number(r.upperBound))")
-        case .countOutOfRange(let r): return .outOfRange("\(r.lowerBound)...\(r.upperBound)")
-        case .timeOutOfRange(let r):
-            return .outOfRange("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
-        case .emptyWindow: return .emptyWindow
-        case .negative: return .invalid(.negative)
-        case .notPositive: return .invalid(.notPositive)
-        case .textEmpty: return .invalid(.emptyString)
-        case .textTooLong(let most): return .stringTooLong(maxCharacters: most)
-        case .courseOutOfRange: return .outOfRange("0...<360")
-        case .arrivalNotLast: return .arrivalNotLast
-        case .exitMissing: return .missingField("exit")
-        case .driveMissing: return .driveMissing
-        case .driveWithRecordedFixes: return .driveWithRecordedFixes
-        case .driveTooLong: return .driveTooLong
-        case .stepsOutOfOrder: return .speedStepsOutOfOrder
-        case .fixTimeBackwards: return .fixTimeBackwards
-        case .arrivesBeforeTaken: return .arrivesBeforeTaken
-        case .exitBeyondEnter(let enter): return .outOfRange("0...offRouteEnter (\(number(enter)))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import Guidance
 import Road
 import SimRunner
 /// Why a scenario file cannot be used, and where. Tests compare `reason`
@@ -72,49 +73,22 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         /// A string field's test that is not exactly one of `contains` and `matches`.
         case oneTextTest
 
-        /// A value `Scenario.validate()` refuses (`ScenarioProblem.Reason`),
-        /// or one the decoder refuses as it reads it: a negative or too large
-        /// time, an empty string, a reversed window…; worded by its `message`.
+        /// A value `Scenario.validate()` refuses (`ScenarioProblem.Reason`,
+        /// the road's by `RoadSetup.validate()` as `.road`), or one the
+        /// decoder refuses as it reads it: a negative or too large time, an
+        /// empty string, a reversed window…; worded by its `message`.
         case invalid(ScenarioProblem.Reason)
 
-        // The road.
-        /// A route with fewer than two points.
-        case routeTooShort
-        /// A maneuver whose point lies this many meters from the route (after the previous maneuver).
-        case maneuverOffRoute(meters: Int)
-        /// A recorded fix taken before the one listed before it.
-        case fixTimeBackwards
-        /// A recorded fix that arrives before it was taken.
-        case arrivesBeforeTaken
-        /// A speed profile whose first step is not at 0 m, or whose steps do not increase.
-        case speedStepsOutOfOrder
-        /// A latitude outside -90...90 or a longitude outside -180...180.
-        case coordinateOutOfRange
+        // Numbers and text the decoder judges as it reads them.
         /// A nonzero number too close to zero to be represented (`1e-400`):
         /// refused rather than read as 0 or with lost precision.
         case underflow
-        /// A maneuver that lies on the route only before the previous
-        /// maneuver: maneuvers are listed in route order.
-        case maneuverOutOfOrder
-        /// A route longer than `Route.maxLength`, in whole kilometers.
-        case routeTooLong(kilometers: Int)
-        /// A drive whose car would not arrive by the end of the longest drive
-        /// (`ScenarioDecoder.maxTimeSeconds`).
-        case driveTooLong
         /// A string longer than this many characters.
         case stringTooLong(maxCharacters: Int)
         /// A number outside the range the field allows.
         case outOfRange(String)
-        /// Generated fixes need a `drive`.
-        case driveMissing
-        /// Recorded fixes carry their own positions; a `drive` would be ignored.
-        case driveWithRecordedFixes
-        /// A time window whose `to` is not after its `from`.
-        case emptyWindow
         /// A maneuver key that its kind does not take (`exit` on a `left`); `only` lists the kinds that do.
         case keyNotForTurn(String, turn: String, only: [String])
-        /// A maneuver listed after the `arrive`: the destination ends the route.
-        case arrivalNotLast
 
         // Warnings: the file is used as written (`ScenarioDecoder.warnings`).
         /// A line's or stretch's `duration` over `ScenarioDecoder.unitSlipSeconds`
@@ -211,27 +185,11 @@ extension ScenarioError.Reason {
         case .unknownID(let id, let kind, let suggestion):
             return "no \(kind) of this scenario has the id \(quoted(id))" + didYouMean(suggestion)
         case .oneTextTest: return "a text test takes one key: {\"contains\": text} or {\"matches\": pattern}"
-        case .routeTooShort: return "a route needs at least two points"
-        case .maneuverOffRoute(let m): return "the maneuver lies \(m) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
-        case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
-        case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
-        case .speedStepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
-        case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
         case .underflow: return "a nonzero number too close to zero to be represented; write 0 or a larger value"
-        case .maneuverOutOfOrder:
-            return "the maneuver lies on the route only before the previous maneuver; list maneuvers in route order"
-        case .routeTooLong(let km):
-            return "the route is \(km) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
-        case .driveTooLong:
-            return "the car would not arrive within \(ScenarioDecoder.maxTimeSeconds) s (24 h), the longest drive; shorten the route or raise the speeds"
         case .stringTooLong(let n): return "longer than \(n) characters"
         case .outOfRange(let range): return "must be within \(range)"
-        case .driveMissing: return "generated fixes need a drive (speed profile)"
-        case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
-        case .emptyWindow: return "a window's to must be later than its from"
         case .keyNotForTurn(let key, let turn, let only):
             return "a \(quoted(turn)) maneuver has no \(quoted(key)); it is only for " + only.map(quoted).joined(separator: ", ")
-        case .arrivalNotLast: return "no maneuver may follow the arrival; the destination ends the route"
         case .looksLikeMilliseconds(let seconds):
             let minutes = ScenarioDecoder.unitSlipSeconds / 60
             return "\(seconds) s is over \(minutes) minutes, long for a line or stretch: durations are in seconds "
@@ -270,8 +228,48 @@ extension ScenarioProblem.Reason {
         case .testedTwice(let key): return "\(quoted(key)) is tested twice"
         case .generatedLineID(let id):
             return "the road generates a guidance line with the id \(quoted(id)); choose another id"
-        case .duplicateID, .fieldNotCarried, .wrongType, .unknownID, .unknownValue, .road:
+        case .road(let reason): return reason.message
+        case .duplicateID, .fieldNotCarried, .wrongType, .unknownID, .unknownValue:
             return Decoding.reason(self).message
+        }
+    }
+}
+
+extension RoadSetup.Problem.Reason {
+    /// The reason as a phrase: the one wording of what `RoadSetup.validate()`
+    /// refuses, which the decoder reports as `.invalid(.road(reason))`.
+    public var message: String {
+        func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+        func within(_ range: String) -> String { ScenarioError.Reason.outOfRange(range).message }
+        switch self {
+        case .route(.tooFewPoints): return "a route needs at least two points"
+        case .route(.maneuverOffRoute(_, let meters)):
+            return "the maneuver lies \(Int(meters.rounded(.down))) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
+        case .route(.maneuverOutOfOrder):
+            return "the maneuver lies on the route only before the previous maneuver; list maneuvers in route order"
+        case .routeTooLong(let meters):
+            return "the route is \(Int(meters / 1000)) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
+        case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
+        case .outOfRange(let r): return within("\(number(r.lowerBound))...\(number(r.upperBound))")
+        case .countOutOfRange(let r): return within("\(r.lowerBound)...\(r.upperBound)")
+        case .timeOutOfRange(let r):
+            return within("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
+        case .courseOutOfRange: return within("0...<360")
+        case .exitBeyondEnter(let enter): return within("0...offRouteEnter (\(number(enter)))")
+        case .emptyWindow: return "a window's to must be later than its from"
+        case .negative: return ScenarioProblem.Reason.negative.message
+        case .notPositive: return ScenarioProblem.Reason.notPositive.message
+        case .textEmpty: return ScenarioProblem.Reason.emptyString.message
+        case .textTooLong(let most): return ScenarioError.Reason.stringTooLong(maxCharacters: most).message
+        case .arrivalNotLast: return "no maneuver may follow the arrival; the destination ends the route"
+        case .exitMissing: return ScenarioError.Reason.missingField("exit").message
+        case .driveMissing: return "generated fixes need a drive (speed profile)"
+        case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
+        case .driveTooLong:
+            return "the car would not arrive within \(ScenarioDecoder.maxTimeSeconds) s (24 h), the longest drive; shorten the route or raise the speeds"
+        case .stepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
+        case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
+        case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
         }
     }
 }
