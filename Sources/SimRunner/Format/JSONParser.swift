@@ -95,12 +95,10 @@ package enum JSONParser {
         while end < b.count, b[end] & 0xC0 == 0x80 { end += 1 }
         let text = String(decoding: b[offset..<end], as: UTF8.self)
         guard let scalar = text.unicodeScalars.first else { return "'?'" }
-        switch scalar.value {
-        case 0x00...0x20, 0x7F...0xA0, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-        default: return "'\(text)'"
-        }
+        // Unsafe scalars, a space and a no-break space are named by code point: quoted, they would not show.
+        guard isUnsafeForDisplay(scalar) || scalar == " " || scalar == "\u{A0}" else { return "'\(text)'" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The string of a tape's string node.

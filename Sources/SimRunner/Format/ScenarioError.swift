@@ -147,7 +147,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
             case 0x00: out += "\\0"
             case 0x5C: out += "\\\\"
             case 0x22 where quote: out += "\\\""
-            case 0x01...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
+            case _ where isUnsafeForDisplay(scalar):
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }

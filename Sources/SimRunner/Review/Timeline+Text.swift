@@ -334,16 +334,6 @@ package func displayWidth(_ scalar: Unicode.Scalar) -> Int {
     }
 }
 
-/// Whether a scalar must not reach a terminal or a picture as it is: C0 and
-/// C1 controls, DEL, line and paragraph separators, bidirectional overrides
-/// and the byte-order mark.
-package func isUnsafeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: return true
-    default: return false
-    }
-}
-
 extension Array where Element == UInt8 {
     /// `s` as it is, except that unsafe scalars (`isUnsafeForDisplay`) and
     /// backslashes are written as escapes (`\n`, `\u{1B}`), so it stays on one line.
