@@ -97,16 +97,19 @@ public struct Route: Sendable {
     /// The distance along the route of the first stretch, at or after `from`,
     /// that passes within the tolerance of `target`: the nearest point of the
     /// run of segments that do.
+    ///
+    /// A segment beyond the tolerance is passed, or ends the run, without
+    /// its distance along: past the first segment every distance is past
+    /// `from` (the cumulative distances grow), and on the first no
+    /// stretch has begun.
     func firstNear(_ target: Vector, from: Double) -> Double? {
         var best: (offset: Double, distance: Double)? = nil
         for i in segment(at: from)..<(points.count - 1) {
-            let hit = projectOnSegment(target, i)
-            if hit.distance < from - 1e-9 { continue }
-            if hit.offset <= Route.maneuverTolerance {
-                if best == nil || hit.offset < best!.offset { best = (hit.offset, hit.distance) }
-            } else if best != nil {
-                break
+            guard let hit = projectOnSegment(target, i, within: Route.maneuverTolerance) else {
+                if best != nil { break } else { continue }
             }
+            if hit.distance < from - 1e-9 { continue }
+            if best == nil || hit.offset < best!.offset { best = (hit.offset, hit.distance) }
         }
         return best?.distance
     }
@@ -134,15 +137,25 @@ public struct Route: Sendable {
     /// How far apart two plane positions are on the earth, meters.
     @inlinable public func meters(_ a: Vector, _ b: Vector) -> Double { projection.meters(from: a, to: b) }
 
-    /// Where `p` falls on segment `i`: the distance along the route and how far off it lies.
-    func projectOnSegment(_ p: Vector, _ i: Int) -> RouteMatch {
+    /// Where `p` falls on segment `i` if it lies within `tolerance` meters
+    /// of it: the distance along the route and how far off it lies; nil if
+    /// farther. A foot plainly farther is refused in the plane, before any
+    /// earth measure: the line's earth meters are at least its plane length
+    /// over the largest scale on it, which is at an end (|v|² is convex
+    /// along a line), and twice the tolerance in that measure leaves
+    /// rounding far behind.
+    func projectOnSegment(_ p: Vector, _ i: Int, within tolerance: Double) -> RouteMatch? {
         let a = points[i], b = points[i + 1]
         let ab = b - a, ap = p - a
         let span2 = ab.x * ab.x + ab.y * ab.y
         let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
         let foot = a + ab * u
+        let off = p - foot, plainly = 2 * tolerance * max(projection.scale(at: p), projection.scale(at: foot))
+        if off.x * off.x + off.y * off.y > plainly * plainly { return nil }
+        let offset = meters(p, foot)
+        guard offset <= tolerance else { return nil }
         let along = LocalProjection.Line(from: a, to: b).meters(to: u)
-        return RouteMatch(distance: min(cumulative[i] + along, cumulative[i + 1]), offset: meters(p, foot))
+        return RouteMatch(distance: min(cumulative[i] + along, cumulative[i + 1]), offset: offset)
     }
 
     /// Where `p` falls on the part of segment `i` between distances `from`

@@ -168,8 +168,10 @@ extension Decoding {
         return (points, specs)
     }
 
+    /// Every turn, in `Turn`'s order.
+    static let turnCases = Turn.allCases
     /// Every turn's name, in `Turn`'s order (the allowed values of `turn`).
-    static let turns = Turn.allCases.map(\.rawValue)
+    static let turns = turnCases.map(\.rawValue)
     /// The kinds said before they are reached: every one but an arrival's and a waypoint's.
     static let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
 
@@ -177,8 +179,7 @@ extension Decoding {
     mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {
         let id = try id(m)
         let at = try point(m)
-        // `oneOf` guarantees the raw value exists.
-        let turn = Turn(rawValue: try oneOf(try required(m, "turn"), m.path("turn"), Decoding.turns)) ?? .straight
+        let turn = Decoding.turnCases[try position(try required(m, "turn"), m.path("turn"), Decoding.turns)]
         /// The value of `key`, refused unless `turn` is one of `kinds`.
         func only(_ key: StaticString, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
@@ -188,6 +189,8 @@ extension Decoding {
             return v
         }
         var spec = Scenario.ManeuverSpec(id: id, point: at, turn: turn)
+        // Most maneuvers have only the four keys they must have (id, lat, lon and turn): then no other is looked up.
+        guard m.members.count > 4 else { return spec }
         if let s = try only("street", Decoding.notArrival) { spec.street = try string(s, m.path("street")) }
         if let s = try only("toward", Decoding.notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }

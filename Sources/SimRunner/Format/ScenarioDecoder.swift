@@ -247,11 +247,17 @@ struct Decoding {
     }
 
     func oneOf(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+        allowed[try position(value, path(), allowed)]
+    }
+
+    /// Where the string `value` is in `allowed`, refused as `oneOf` refuses
+    /// it: for a caller that takes the case at that place, the name matched once.
+    func position(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> Int {
         let s = try string(value, path())
-        guard allowed.contains(s) else {
+        guard let n = allowed.firstIndex(of: s) else {
             throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
         }
-        return s
+        return n
     }
 
     func language(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Language {
