@@ -119,10 +119,19 @@ extension RoadSetup {
     /// The route through `points` with the maneuvers placed, as the planner
     /// builds it; throws `.route` when the points or maneuvers do not make one.
     package func placedRoute() throws(Problem) -> Route {
-        var route: Route
+        var (route, distances) = try routeAndPlacements()
+        route.place(maneuvers.map(\.maneuver), at: distances)
+        return route
+    }
+
+    /// The route through `points` and where each maneuver lies along it
+    /// (`Route.placements`), the maneuvers not yet placed: what `validate()`
+    /// checks. Throws `.route` when the points or maneuvers do not make one.
+    func routeAndPlacements() throws(Problem) -> (route: Route, distances: [Double]) {
+        let route: Route
         do { route = try Route(points: points) } catch { throw Problem(.route(error), at: [.key("route"), .key("points")]) }
         do {
-            try route.place(maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
+            return (route, try route.placements(of: maneuvers.map(\.point)))
         } catch {
             switch error {
             case .maneuverOffRoute(let i, _), .maneuverOutOfOrder(let i):
@@ -131,7 +140,6 @@ extension RoadSetup {
                 throw Problem(.route(error), at: [.key("route"), .key("points")])
             }
         }
-        return route
     }
 }
 
@@ -206,7 +214,7 @@ private struct RoadValidation {
             if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")]) }
             else if m.turn == .roundabout { throw fail(.exitMissing, path()) }
         }
-        let route = try road.placedRoute()
+        let route = try road.routeAndPlacements().route
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
         if let drive = road.drive { try self.drive(drive, length: route.length) }
         switch road.fixes {

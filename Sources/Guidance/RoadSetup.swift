@@ -59,6 +59,9 @@ public struct RoadSetup: Sendable, Equatable {
         public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil, details: ManeuverDetails = ManeuverDetails()) {
             self.id = id; self.point = point; self.turn = turn; self.street = street; self.details = details
         }
+
+        /// The route's maneuver it names, not yet placed (`Route.place` gives its distance).
+        public var maneuver: Maneuver { Maneuver(id: id, turn: turn, street: street, details: details) }
     }
 
     /// The drive: when the car sets off, its speed profile, and detours off the route.

@@ -58,15 +58,34 @@ public struct Route: Sendable {
     /// second maneuver at the crossing point is its second pass). Waypoints
     /// are numbered in route order (`ManeuverDetails.waypoint`).
     public mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
-        var from = 0.0, waypoints = 0
-        maneuvers = []
-        for (i, spec) in specs.enumerated() {
-            let hit = try distance(ofManeuverAt: spec.point, from: from, index: i)
-            var m = spec.maneuver
-            m.distance = hit
-            if m.turn == .waypoint { waypoints += 1; m.details.waypoint = waypoints }
-            maneuvers.append(m)
+        place(specs.map(\.maneuver), at: try placements(of: specs.map(\.point)))
+    }
+
+    /// Where maneuvers at `points` are placed (`place`'s rule), each the
+    /// distance along the route, without placing them: what a check needs.
+    /// - Complexity: O(points + segments) when every maneuver is on the route.
+    public func placements(of points: [GeoPoint]) throws(Problem) -> [Double] {
+        var from = 0.0
+        var distances: [Double] = []
+        distances.reserveCapacity(points.count)
+        for (i, point) in points.enumerated() {
+            let hit = try distance(ofManeuverAt: point, from: from, index: i)
+            distances.append(hit)
             from = hit + 1
+        }
+        return distances
+    }
+
+    /// Places `list` at `distances` along the route (from `placements`),
+    /// numbering the waypoints in route order.
+    public mutating func place(_ list: [Maneuver], at distances: [Double]) {
+        precondition(list.count == distances.count, "a distance for each maneuver")
+        var waypoints = 0
+        maneuvers = zip(list, distances).map { m, distance in
+            var m = m
+            m.distance = distance
+            if m.turn == .waypoint { waypoints += 1; m.details.waypoint = waypoints }
+            return m
         }
     }
 

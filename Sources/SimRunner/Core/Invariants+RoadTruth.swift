@@ -43,10 +43,7 @@ extension Invariants {
         }
 
         init?(_ road: Scenario.Road) {
-            guard var route = try? Route(points: road.points) else { return nil }
-            guard (try? route.place(road.maneuvers.map {
-                ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details))
-            })) != nil else { return nil }
+            guard let route = try? road.placedRoute() else { return nil }
             self.route = route
             switch road.fixes {
             case .generated(let g):

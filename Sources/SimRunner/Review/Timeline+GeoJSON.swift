@@ -1,3 +1,4 @@
+import Guidance
 import Road
 import ScenarioFormat
 import SimClock
@@ -14,8 +15,7 @@ struct RoadGeometry {
     let fixTimes: [SimTime?]
 
     init?(_ road: Scenario.Road?) {
-        guard let road, var route = try? Route(points: road.points) else { return nil }
-        try? route.place(road.maneuvers.map { ($0.point, Maneuver(id: $0.id, turn: $0.turn, street: $0.street, details: $0.details)) })
+        guard let road, let route = try? road.placedRoute() else { return nil }
         self.route = route
         let trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         self.trajectory = trajectory
