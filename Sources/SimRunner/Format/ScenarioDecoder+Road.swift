@@ -173,7 +173,7 @@ extension Decoding {
     /// Every turn's name, in `Turn`'s order (the allowed values of `turn`).
     static let turns = turnCases.map(\.rawValue)
     /// The kinds said before they are reached: every one but an arrival's and a waypoint's.
-    static let notArrival = Turn.allCases.filter { !$0.saidOnReaching }
+    static let notArrival = turnCases.filter { !$0.saidOnReaching }
 
     /// One maneuver; each kind takes only its own keys (docs/scenario-format.md).
     mutating func maneuver(_ m: Fields) throws(ScenarioError) -> Scenario.ManeuverSpec {

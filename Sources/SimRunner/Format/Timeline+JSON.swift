@@ -10,28 +10,12 @@ extension Timeline {
     /// The JSON text, ending in a newline.
     public var json: String { String(decoding: jsonBytes, as: UTF8.self) }
 
-    /// The JSON text's bytes.
-    ///
-    /// Written in place into one allocation sized from the event count (each
-    /// event checks it has room for its longest form first); in the rare case
-    /// it fills, a larger one takes what was written and the rest.
+    /// The JSON text's bytes: `writeJSON`'s chunks, joined.
     public var jsonBytes: [UInt8] {
-        JSONLayout.shared.withTables { tables in
-            var capacity = events.count * 128 + scenario.utf8.count * 6 + 256
-            var out: [UInt8] = []
-            var progress = JSONProgress()
-            while !progress.done {
-                let written = out
-                out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    var raw = RawBytes(base: buffer.baseAddress!, capacity: buffer.count)
-                    written.withUnsafeBufferPointer { raw.put($0) }
-                    writeJSON(into: &raw, &progress, tables)
-                    initialized = raw.count
-                }
-                capacity *= 2
-            }
-            return out
-        }
+        var out: [UInt8] = []
+        out.reserveCapacity(events.count * 128 + scenario.utf8.count * 6 + 256)
+        writeJSON { out.append(contentsOf: $0) }
+        return out
     }
 
     /// The same bytes as `jsonBytes`, handed to `emit` in chunks of about
