@@ -34,6 +34,10 @@ public struct RoadPlan: Sendable, Equatable {
 
     /// No road.
     public static let empty = RoadPlan()
+    /// The drive's end, 24 h (SPEC 2): the road plans nothing after it (a fix
+    /// arriving later never arrives, a report still in flight is not
+    /// delivered), and guidance ends there as at a segment's end.
+    public static let end = RoadSetup.Limits.maxTime
 
     /// Plans a road (empty when there is none). Throws the road's first
     /// problem (`RoadSetup.validate()`) instead of planning a road that could
@@ -164,8 +168,11 @@ struct RoadPlanner<G: Guidance> {
     }
 
     func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }
-    /// The end of the guidance segment holding `t` (nil without segments: guidance never ends).
-    func segmentEnd(at t: SimTime) -> SimTime? { road.segments?.first { $0.contains(t) }?.end }
+    /// When the guidance holding `t` ends: its segment's end, and never after
+    /// the drive's end at 24 h (SPEC 2), which ends the guidance like a segment.
+    func segmentEnd(at t: SimTime) -> SimTime {
+        min(road.segments?.first { $0.contains(t) }?.end ?? RoadPlan.end, RoadPlan.end)
+    }
     /// The first segment edge (a start or an end) after `t`, if any.
     func nextSegmentEdge(after t: SimTime) -> SimTime? {
         road.segments?.lazy.flatMap { [$0.start, $0.end] }.filter { $0 > t }.min()
@@ -173,6 +180,7 @@ struct RoadPlanner<G: Guidance> {
 
     /// Plans a road event at `t`; `phase` 0 for a completion (a report's end, a turn passed, a segment ended).
     mutating func add(_ t: SimTime, _ what: RoadEvent.What, phase: UInt8 = 1) {
+        guard t <= RoadPlan.end else { return }  // SPEC 2: nothing happens after the drive's 24 h
         events.schedule(RoadEvent(t: t, what), at: t, phase: phase)
     }
 
@@ -185,7 +193,7 @@ struct RoadPlanner<G: Guidance> {
         // The fixes in arrival order (made in index order, so ties keep it).
         let made = makeFixes()
         var arrivals = EventQueue<Fix>()
-        for fix in made { arrivals.schedule(fix, at: fix.arrives) }
+        for fix in made where fix.arrives <= RoadPlan.end { arrivals.schedule(fix, at: fix.arrives) }
         appRecords(until: made.lazy.map(\.arrives).max() ?? .zero)
         var cursor = arrivals.first()?.time ?? .zero
         var state: RoadState? = nil
@@ -203,7 +211,7 @@ struct RoadPlanner<G: Guidance> {
                 states.append((fix.arrives, new, !follower.offRoute))
             }
         }
-        if let state { guide(state, from: &cursor, until: state.taken + road.horizon + SimTime(ms: 1)) }
+        if let state { guide(state, from: &cursor, until: min(state.taken + road.horizon + SimTime(ms: 1), RoadPlan.end)) }
         passes()
         plan.events.reserveCapacity(events.count)
         while let event = events.popFirst()?.event { plan.events.append(event) }
@@ -357,10 +365,11 @@ struct RoadPlanner<G: Guidance> {
     /// A reroute line, if it can be spoken to its end inside the segment.
     mutating func addLine(_ line: GuidanceLine) {
         var line = line
-        if let end = segmentEnd(at: line.at) {
+        if let end = road.segments?.first(where: { $0.contains(line.at) })?.end {
             guard line.at + line.duration < end else { return }  // `expires` later than `at` (SPEC 3)
             line.expires = min(line.expires ?? end, end - line.duration)
         }
+        guard line.at + line.duration <= RoadPlan.end else { return }  // SPEC 2: it would end after the drive
         schedule(line, stage: nil)
     }
 

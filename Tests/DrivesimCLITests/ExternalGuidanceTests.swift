@@ -65,6 +65,39 @@ import Testing
         #expect(Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", garbage).stderr.contains("not a JSON object: 'not json'"))
     }
 
+    /// A guidance in Python that answers the spans ending after 23:59:59 with a line of `duration` ms at the span's last millisecond.
+    static func lateTalker(duration: Int) throws -> String {
+        let folder = try Fixtures.temporaryFolder()
+        let source = """
+        import json, sys
+        print(json.dumps({"type": "hello", "guidance": 1}), flush=True)
+        n = 0
+        for raw in sys.stdin:
+            m = json.loads(raw)
+            if m["type"] == "hello" or m["type"] == "route": continue
+            lines = []
+            if m["until"] > 86399000:
+                n += 1
+                lines = [{"id": "late%d" % n, "maneuver": 0, "stage": "far", "at": m["until"] - 1, "text": "Late.", "duration": \(duration)}]
+            print(json.dumps({"type": "lines", "lines": lines}), flush=True)
+        """
+        return "python3 " + Fixtures.write(source, "late.py", in: folder)
+    }
+
+    @Test func aDriveEndingAtMidnightAsksNoSpanAfter24HoursAndALineEndingAfterItFailsTheRun() throws {
+        let midnight = Self.road("drive-ends-at-midnight")
+        // Spans end by 24 h: a line at a span's end is at 23:59:59.999 at the latest (one after 24 h trapped).
+        let short = Fixtures.drivesim("run", midnight, "--guidance", try Self.lateTalker(duration: 1))
+        #expect(short.code == 1 && !short.stderr.contains("guidance process"), "\(short.stderr)")
+        #expect(short.stdout.contains("late1") && short.stdout.contains("24:00:00.000  guidance  ended              late1"), "\(short.stdout)")
+        // Only the ears' tail after the last line (the arbiter's, as after any scenario line) follows 24 h.
+        let after = short.stdout.split(separator: "\n").filter { $0.hasPrefix("24:") && !$0.hasPrefix("24:00:00.000") }
+        #expect(after.map { $0.contains("ears      opened") } == [true], "\(after)")
+        let hour = Fixtures.drivesim("run", midnight, "--guidance", try Self.lateTalker(duration: 3_600_000))
+        #expect(hour.code == 1 && hour.stderr.contains("lines[0].duration: the line would end at") && hour.stderr.contains("after the drive's end at 24 h"), "\(hour.stderr)")
+        #expect(!hour.stdout.contains("24:"), "\(hour.stdout)")
+    }
+
     @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {
         let silent = try Self.script("{\"type\":\"lines\",\"lines\":[]}")
         let result = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", silent)

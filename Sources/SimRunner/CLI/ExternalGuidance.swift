@@ -273,8 +273,12 @@ struct ExternalGuidance: Guidance {
                 case .failure(let p): return .failure(p)
                 case .success(let ms): duration = ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
                 }
+                guard base.at + duration <= RoadPlan.end else {
+                    return .failure(Problem(path: "\(path).duration", why: "the line would end at \((base.at + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+                }
                 let expires: SimTime?
-                switch integer(o, "expires", path, in: (base.at.ms + 1)...Int64(24 * 3_600_000)) {
+                // `at` is in a span, and spans end by 24 h: the range is never empty.
+                switch integer(o, "expires", path, in: (base.at.ms + 1)...max(base.at.ms + 1, RoadPlan.end.ms)) {
                 case .failure: return .failure(Problem(path: "\(path).expires", why: "expected null or a time later than 'at' (\(base.at.ms) ms), within 24 h"))
                 case .success(let ms): expires = ms.map { SimTime(ms: $0) }
                 }
