@@ -276,6 +276,12 @@ private struct Case {
             let end = c.events[i].t - ms(1)
             c.scenario.road?.segments = [SimInterval(.zero, end)]
             return c.checks
+        case .road(.lineID):
+            // The scenario holds a line of its own named like a generated one (as a guidance may answer).
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            c.scenario.guidance.append(GuidanceLine(id: "m1.far", at: .zero, duration: ms(1_000)))
+            return c.checks
         case .decision(.urgentCut):
             // The long cut is labelled urgent-cut: the ordinary line that cut cannot cut by it.
             var c = try Case("long-cut")
@@ -317,7 +323,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

@@ -40,10 +40,12 @@ package final class GuidanceProcess: @unchecked Sendable {
         RoadPlanning.guidance { [self] route in ExternalGuidance(route, process: self) }
     }
 
-    /// A new plan: the process again if an earlier failure ended it (not one given up: it hung), then the route.
+    /// A new plan: the process again if an earlier failure ended it, then the
+    /// route. One given up (it hung) is not asked again: the plan fails, saying so.
     func begin(_ route: GuidanceRoute) -> Bool {
         if !channel.alive {
-            guard channel.givenUp == nil, (try? channel.start()) != nil else { return fail(at: .zero, nil) }
+            if let givenUp = channel.givenUp { return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run") }
+            do { try channel.start() } catch { return fail(at: .zero, error.reason) }
         }
         return channel.tell(Self.encode(route)) || fail(at: .zero, nil)
     }

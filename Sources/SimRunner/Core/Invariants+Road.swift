@@ -25,6 +25,10 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// When In Use: no generated line plays outside a guidance segment, and no
     /// fix arrives and no report is sent while measuring is paused.
     case whenInUse = "when-in-use"
+    /// Every line has an id of its own: a generated line never takes an id
+    /// the scenario holds (a line, reply, stretch, utterance or maneuver) or
+    /// an earlier generated line's.
+    case lineID = "line-id"
 
     /// Whether `a` is listed before `b`: declaration order, which reports follow.
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
@@ -165,7 +169,7 @@ extension Invariants {
             default: continue
             }
         }
-        return found + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run, truth)
+        return found + checkLineIDs(scenario, run) + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run, truth)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance
@@ -193,6 +197,28 @@ extension Invariants {
                 found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) was reported while measuring was paused"))
             default: continue
             }
+        }
+        return found
+    }
+
+    /// `line-id`: the ids the scenario holds, then each generated line's, must all differ.
+    /// - Complexity: O(ids), expected (one set).
+    static func checkLineIDs(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        var taken = Set(scenario.guidance.map(\.id))
+        for reply in scenario.replies {
+            taken.insert(reply.id)
+            for stretch in reply.stretches { taken.insert(stretch.id) }
+        }
+        for u in scenario.dad {
+            taken.insert(u.id)
+            guard let reply = u.reply else { continue }
+            taken.insert(reply.id)
+            for stretch in reply.stretches { taken.insert(stretch.id) }
+        }
+        for m in scenario.road?.maneuvers ?? [] { taken.insert(m.id) }
+        var found: [Violation] = []
+        for line in run.timeline.roster.road.lines where !taken.insert(line.id).inserted {
+            found.append(.init(check: .road(.lineID), t: line.at, message: "generated line \(line.id) takes an id the scenario or an earlier line has"))
         }
         return found
     }
