@@ -185,6 +185,20 @@ import Testing
         #expect(result.code == 0 && result.stdout.contains("3 passed, 0 failed"))
     }
 
+    @Test func anArbiterProcessFailureInFuzzIsFiledWithAReproducerThatReplays() throws {
+        let folder = try Fixtures.temporaryFolder()
+        // Says its hello, then exits on the first run's first instant.
+        let command = try Self.script(#"read line; echo '{"type":"hello","protocol":4}'"# + "\nread tables; read instant; exit 3\n")
+        let result = Self.drivesim(["fuzz", "--runs", "20", "--out", folder, "--arbiter", command])
+        #expect(result.code == 1)
+        let filed = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") && $0.contains("arbiter process") }, "\(result.stderr)")
+        #expect(filed.contains("exit"), "\(filed)")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("arbiter-process-") })
+        #expect(result.stderr.contains("drivesim run \(folder)/\(file) --arbiter '\(command)'"), "\(result.stderr)")
+        let replay = Self.drivesim(["run", folder + "/" + file, "--arbiter", command])
+        #expect(replay.code == 1, "\(file) does not replay: \(replay.stdout)\(replay.stderr)")
+    }
+
     @Test func thePythonExampleBrokenFailsAFuzzCampaign() throws {
         let folder = try Fixtures.temporaryFolder()
         let result = Self.drivesim(["fuzz", "--runs", "200", "--out", folder, "--arbiter", Self.python + " --break short-wait"])

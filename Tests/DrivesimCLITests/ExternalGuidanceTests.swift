@@ -132,6 +132,28 @@ import Testing
         #expect(result.code == 1 && result.stderr.contains("road line-id broken at 00:00.200: generated line exit takes an id the scenario or an earlier line has"), "\(result.stderr)")
     }
 
+    @Test func aProcessFailureInFuzzIsFiledWithItsReasonRunAndAReproducerThatReplays() throws {
+        let folder = try Fixtures.temporaryFolder(), out = try Fixtures.temporaryFolder()
+        // Correct but for one answer: from 20 s on, a line before its span.
+        let command = "python3 " + Fixtures.write("""
+        import json, sys
+        print(json.dumps({"type": "hello", "guidance": 1}), flush=True)
+        for raw in sys.stdin:
+            m = json.loads(raw)
+            if m["type"] != "span": continue
+            late = m["from"] > 20000
+            print(json.dumps({"type": "lines", "lines": [{"id": "x", "maneuver": 0, "stage": "far", "at": -5, "text": "x"}] if late else []}), flush=True)
+        """, "wrong.py", in: folder)
+        let result = Fixtures.drivesim("fuzz", "--road", "--runs", "30", "--out", out, "--guidance", command)
+        #expect(result.code == 1)
+        let filed = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") && $0.contains("guidance process") }, "\(result.stderr)")
+        #expect(filed.contains("lines[0].at: expected a time in the span"), "\(filed)")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasPrefix("guidance-process-") })
+        #expect(result.stderr.contains("drivesim run \(out)/\(file) --guidance '\(command)'"), "\(result.stderr)")
+        let replay = Fixtures.drivesim("run", out + "/" + file, "--guidance", command)
+        #expect(replay.code == 1 && replay.stderr.contains("guidance process"), "\(replay.stderr)")
+    }
+
     @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {
         let silent = try Self.script("{\"type\":\"lines\",\"lines\":[]}")
         let result = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", silent)

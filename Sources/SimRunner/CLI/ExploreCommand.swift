@@ -101,7 +101,9 @@ enum ExploreCommand: Command {
             console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later scenario asked it\n")
         }
         if let notice = external?.notice { console.err(notice) }
-        let reproducers = FuzzCommand.writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console) {
+        let reproducers = FuzzCommand.writeReproducers(
+            fuzzer, folder: out, jobs: jobs, console: &console, unshrinkable: external?.givenUp != nil ? [.arbiter(.process)] : []
+        ) {
             .explore(scope: scope, index: $0)
         }
         report(fuzzer, reproducers: reproducers, console: &console)

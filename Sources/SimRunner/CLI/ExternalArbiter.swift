@@ -466,9 +466,11 @@ package final class ArbiterProcess: @unchecked Sendable {
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
     /// Records why the run failed, with the tail of standard error (all in
-    /// one line, control characters escaped), and ends the process.
-    func fail(_ reason: String) {
-        kill()
+    /// one line, control characters escaped), and ends the process, unless
+    /// `keepingProcess` (it answered in step, so it can serve the next run:
+    /// a guidance's answer that cannot be spoken).
+    func fail(_ reason: String, keepingProcess: Bool = false) {
+        if !keepingProcess { kill() }
         var err = String(decoding: errTail, as: UTF8.self)
         while err.last?.isNewline == true { err.removeLast() }
         let full = escapedForTerminal(err.isEmpty ? reason : reason + "; its standard error ends: " + err)

@@ -58,10 +58,12 @@ package final class GuidanceProcess: @unchecked Sendable {
         return answer
     }
 
-    /// Records a failure at `t` (the channel's own when `reason` is nil) and ends the process; false.
+    /// Records a failure at `t` (the channel's own when `reason` is nil) and
+    /// ends the process, unless `keepingProcess` (it answered in step: the
+    /// next plan's `route` starts afresh, with no restart to pay); false.
     @discardableResult
-    func fail(at t: SimTime, _ reason: String?) -> Bool {
-        if let reason { channel.fail(reason) }
+    func fail(at t: SimTime, _ reason: String?, keepingProcess: Bool = false) -> Bool {
+        if let reason { channel.fail(reason, keepingProcess: keepingProcess) }
         if failedAt == nil { failedAt = t }
         return false
     }
@@ -182,7 +184,7 @@ struct ExternalGuidance: Guidance {
         case .success(let said): out.append(contentsOf: said)
         case .failure(let problem):
             failed = true
-            process.fail(at: from, "it answered the span from \(from.ms) ms: \(problem.reason)")
+            process.fail(at: from, "it answered the span from \(from.ms) ms: \(problem.reason)", keepingProcess: true)
         }
     }
 

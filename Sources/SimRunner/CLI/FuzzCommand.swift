@@ -130,7 +130,9 @@ enum FuzzCommand: Command {
             console.err("the guidance '\(escapedForTerminal(guidance.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
         }
         if let notice = external?.notice { console.err(notice) }
-        let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console)
+        // A process given up is asked nothing more: its failure is filed as found, unshrunk.
+        let givenUp = Set((external?.givenUp != nil ? [Check.arbiter(.process)] : []) + (guidance?.channel.givenUp != nil ? [Check.guidance(.process)] : []))
+        let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console, unshrinkable: givenUp)
         report(fuzzer, reproducers: reproducers, console: &console)
         if reproducers.contains(where: { $0.1 == nil }) { return 2 }
         return fuzzer.failedRuns == 0 ? 0 : 1
@@ -164,11 +166,11 @@ enum FuzzCommand: Command {
     /// workers), keeps the smallest result and writes it; returns what was
     /// written, per check.
     static func writeReproducers(
-        _ fuzzer: Fuzzer, folder: String, jobs: Int = 1, console: inout Console,
+        _ fuzzer: Fuzzer, folder: String, jobs: Int = 1, console: inout Console, unshrinkable: Set<Check> = [],
         origin: ((Int) -> ReproducerFile.Origin)? = nil
     ) -> [(Fuzzer.Failure, String?)] {
         var written: [(Fuzzer.Failure, String?)] = []
-        for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs) {
+        for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs, unshrinkable: unshrinkable) {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
             let seed = fuzzer.settings.seed, arbiter = fuzzer.settings.arbiter
             let found = origin?(failure.run) ?? .fuzz(seed: seed, run: failure.run)

@@ -135,11 +135,20 @@ public enum Campaign {
     /// tie: the same as shrinking them one by one.
     /// In `Check.all` order.
     public static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int) -> [Reproducer] {
+        reproducers(of: fuzzer, candidates: candidates, jobs: jobs, unshrinkable: [])
+    }
+
+    /// The reproducers of `fuzzer`'s failures as above, the failures of a
+    /// process among them (`Check.arbiter(.process)`, `.guidance(.process)`),
+    /// each filed like any other; those of the checks in `unshrinkable` (a
+    /// process given up: it is asked nothing more) are kept as found.
+    package static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int, unshrinkable: Set<Check>) -> [Reproducer] {
         let arbiter = fuzzer.settings.arbiter
-        let failing = Check.all.flatMap { check in
-            fuzzer.failures.filter { $0.violation.check == check }.prefix(candidates)
+        let failing = (Check.all + [.arbiter(.process), .guidance(.process)]).flatMap { check in
+            fuzzer.failures.filter { $0.violation.check == check }.prefix(unshrinkable.contains(check) ? 1 : candidates)
         }
         let shrunk = map(failing.count, jobs: jobs) { i -> Reproducer in
+            guard !unshrinkable.contains(failing[i].violation.check) else { return Reproducer(failure: failing[i], scenario: failing[i].scenario, tries: 0) }
             var shrinker = Shrinker(check: failing[i].violation.check, arbiter: arbiter)
             let small = shrinker.shrink(failing[i].scenario)
             return Reproducer(failure: failing[i], scenario: small, tries: shrinker.attempts)
