@@ -27,7 +27,7 @@ import json
 import math
 import sys
 
-PROTOCOL = 1
+PROTOCOL = 2
 STAGES = ("far", "near", "now")
 METRIC = [50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000]
 FEET = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800]
@@ -90,9 +90,26 @@ class Guidance:
         if turn == "arrive":
             return "You have arrived." if stage == "now" else f"In {self.distance_words(amount)}, you will arrive."
         if turn == "waypoint":
-            return "You have reached a waypoint." if stage == "now" else f"In {self.distance_words(amount)}, you will reach a waypoint."
-        action = EN.get(turn, "follow the road") + (f" onto {street}" if street else "")
+            back = " Make a U-turn there." if self.maneuvers[m].get("uTurn") else ""
+            return ("You have reached a waypoint." + back.replace(" there", "")) if stage == "now" else f"In {self.distance_words(amount)}, you will reach a waypoint.{back}"
+        action = self.action_en(self.maneuvers[m])
         return f"Now {action}." if stage == "now" else f"In {self.distance_words(amount)}, {action}."
+
+    @staticmethod
+    def action_en(maneuver):
+        """What to do at a maneuver, in English, with its details (protocol 2): the exit, the side, the street, the toward."""
+        turn, street = maneuver["turn"], maneuver.get("street")
+        action = EN.get(turn, "follow the road")
+        if turn == "roundabout" and maneuver.get("exit"):
+            action = f"at the roundabout, take exit {maneuver['exit']}"
+        elif turn == "off-ramp":
+            ref, name = maneuver.get("ref"), maneuver.get("name")
+            action = "take exit " + ref if ref else f"take the {name} exit" if name else action
+            if maneuver.get("side") == "left":
+                action += " on the left"
+        action += f" onto {street}" if street else ""
+        toward = maneuver.get("toward")
+        return action + (f" toward {toward}" if toward else "")
 
     def duration(self, text):
         if self.language == "ko":
@@ -241,6 +258,10 @@ def main():
             continue   # no answer
         elif kind == "span":
             answer = guidance.span(msg)
+        elif kind == "unannounced":
+            # Passed without a "now" line of ours: whatever we last believed, it is too late for one.
+            # (Broken, it judges only at fixes and cannot tell: it gives no reason.)
+            answer = {"type": "unannounced", "reason": None if broken else "late"}
         else:
             sys.stderr.write(f"unknown message {kind!r}\n")
             continue

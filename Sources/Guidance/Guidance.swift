@@ -74,6 +74,8 @@ public struct GuidanceRoute: Sendable, Equatable {
     /// The compass bearing the route sets off in, degrees clockwise from
     /// north (0..<360), over its first `RoadPlan.headingMeters`; nil when not known.
     public var heading: Double?
+    /// How long the guidance may dead-reckon after the last trusted fix (`guidance.horizon`).
+    public var horizon = RoadSetup.defaultHorizon
 
     /// A route for a guidance.
     public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {

@@ -158,8 +158,10 @@ struct RoadPlanner<G: Guidance> {
         if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
         let heading = RoadPlan.heading(of: route)
         announcer.heading = heading
-        guidance = make(GuidanceRoute(
-            maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading), announcer)
+        var guidanceRoute = GuidanceRoute(
+            maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
+        guidanceRoute.horizon = road.horizon
+        guidance = make(guidanceRoute, announcer)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         trueTrack = road.trueTrack(on: route)

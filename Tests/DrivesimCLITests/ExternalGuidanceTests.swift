@@ -45,8 +45,8 @@ import Testing
     }
 
     @Test func anotherVersionOrNoGuidanceHelloExitsTwoNamingIt() throws {
-        let other = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"guidance\":2}"))
-        #expect(other.code == 2 && other.stderr.contains("it speaks guidance protocol version 2; this drivesim speaks 1"), "\(other.stderr)")
+        let other = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"guidance\":3}"))
+        #expect(other.code == 2 && other.stderr.contains("it speaks guidance protocol version 3; this drivesim speaks 1 to 2"), "\(other.stderr)")
         // An arbiter given as a guidance says the arbiter's hello.
         let arbiter = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"protocol\":4}"))
         #expect(arbiter.code == 2 && arbiter.stderr.contains("something else than a hello with 'guidance'"), "\(arbiter.stderr)")
@@ -152,6 +152,39 @@ import Testing
         #expect(result.stderr.contains("drivesim run \(out)/\(file) --guidance '\(command)'"), "\(result.stderr)")
         let replay = Fixtures.drivesim("run", out + "/" + file, "--guidance", command)
         #expect(replay.code == 1 && replay.stderr.contains("guidance process"), "\(replay.stderr)")
+    }
+
+    /// A guidance in Python that says the hello of `version`, writes every message it gets to `log`, and says nothing.
+    static func recorder(version: Int, log: String, unannounced: String = "null") throws -> String {
+        let folder = try Fixtures.temporaryFolder()
+        return "python3 " + Fixtures.write("""
+        import json, sys
+        log = open(\(String(reflecting: log)), "w")
+        for raw in sys.stdin:
+            log.write(raw); log.flush()
+            m = json.loads(raw)
+            if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": \(version)}), flush=True)
+            elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
+            elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": \(unannounced)}), flush=True)
+        """, "recorder.py", in: folder)
+    }
+
+    @Test func protocol2SendsEveryManeuverDetailAndTheSettingsAndAsksWhyATurnWentUnannouncedProtocol1NeitherButStillRuns() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let two = folder + "/two.log", one = folder + "/one.log"
+        let drive = Self.road("waypoint-u-turn")
+        let asked = Fixtures.drivesim("run", drive, "--guidance", try Self.recorder(version: 2, log: two, unannounced: "\"late\""))
+        let said = try String(contentsOfFile: two, encoding: .utf8)
+        #expect(said.contains("\"uTurn\":true") && said.contains("\"thenWithin\":") && said.contains("\"horizon\":120000"), "\(said.prefix(2000))")
+        #expect(said.contains("{\"maneuver\":0,\"type\":\"unannounced\"}"), "\(said.suffix(500))")
+        // Silent, but it says why at each pass: late, as drivesim's own guidance would.
+        #expect(asked.code == 0 && asked.stdout.contains("turn unannounced") && asked.stdout.contains("[late]"), "\(asked.stdout)\(asked.stderr)")
+        let old = Fixtures.drivesim("run", drive, "--guidance", try Self.recorder(version: 1, log: one))
+        let oldSaid = try String(contentsOfFile: one, encoding: .utf8)
+        #expect(!oldSaid.contains("\"uTurn\"") && !oldSaid.contains("unannounced") && !oldSaid.contains("thenWithin"), "\(oldSaid.prefix(2000))")
+        #expect(old.code == 1 && old.stderr.contains("road now-line"), "\(old.stderr)")
+        let wrong = Fixtures.drivesim("run", drive, "--guidance", try Self.recorder(version: 2, log: two, unannounced: "\"no-fix\""))
+        #expect(wrong.code == 1 && wrong.stderr.contains("reason: expected \"late\", \"then\" or null"), "\(wrong.stderr)")
     }
 
     @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {

@@ -46,12 +46,19 @@ package final class ArbiterProcess: @unchecked Sendable {
     private(set) var failure: String?
 
     /// The hello's key and version: `protocol` 4 for an arbiter; a guidance
-    /// process (`GuidanceProcess`, which talks through one of these) says `guidance` 1.
+    /// process (`GuidanceProcess`, which talks through one of these) says `guidance` 2.
     let hello: (key: String, version: Int)
+    /// The oldest version still spoken (a guidance's 1); the process's answer picks one.
+    let oldest: Int
+    /// The version the process answered the last hello with.
+    private(set) var version: Int
 
     /// A process not yet started.
-    package init(command: String, timeoutMs: Int, hello: (key: String, version: Int) = ("protocol", ArbiterProcess.protocolVersion)) {
+    package init(
+        command: String, timeoutMs: Int, hello: (key: String, version: Int) = ("protocol", ArbiterProcess.protocolVersion), oldest: Int? = nil
+    ) {
         self.command = command; self.timeoutMs = timeoutMs; self.hello = hello
+        self.oldest = oldest ?? hello.version; version = hello.version
     }
 
     /// Why a process could not be started as an arbiter.
@@ -62,8 +69,8 @@ package final class ArbiterProcess: @unchecked Sendable {
         case noAnswer(String)
         /// It answered the hello with something else (a hello without this key).
         case notAHello(key: String)
-        /// It speaks another protocol version than `expected` (of the hello's `key`).
-        case otherVersion(Int64, expected: Int, key: String)
+        /// It speaks another protocol version than `expected` (of the hello's `key`), or than any from `oldest`.
+        case otherVersion(Int64, expected: Int, oldest: Int, key: String)
 
         /// In words, for the one-line error.
         var reason: String {
@@ -71,9 +78,9 @@ package final class ArbiterProcess: @unchecked Sendable {
             case .cannotSpawn(let reason), .noAnswer(let reason): return reason
             case .notAHello(let key):
                 return "it answered the hello with something else than a hello" + (key == "protocol" ? "" : " with '\(key)'")
-            case .otherVersion(let v, let expected, let key):
+            case .otherVersion(let v, let expected, let oldest, let key):
                 let what = key == "protocol" ? "protocol" : "\(key) protocol"
-                return "it speaks \(what) version \(v); this drivesim speaks \(expected)"
+                return "it speaks \(what) version \(v); this drivesim speaks " + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)")
             }
         }
     }
@@ -97,9 +104,10 @@ package final class ArbiterProcess: @unchecked Sendable {
         guard answer["type"]?.text == "hello", let version = answer[hello.key]?.integer else {
             kill(); throw .notAHello(key: hello.key)
         }
-        guard version == hello.version else {
-            kill(); throw .otherVersion(Int64(version), expected: hello.version, key: hello.key)
+        guard (oldest...hello.version).contains(version) else {
+            kill(); throw .otherVersion(Int64(version), expected: hello.version, oldest: oldest, key: hello.key)
         }
+        self.version = version
     }
     private var lastReason = ""
     /// The instant of the last message exchanged: where a failure happened.

@@ -7,11 +7,16 @@ import SimRunner
 /// A guidance engine in another process (`--guidance "COMMAND"`), spoken to
 /// in line-delimited JSON (docs/test-your-guidance.md) through the arbiter's
 /// machinery (`ArbiterProcess`: the child process, its framing, its timeout
-/// and its failures), with a hello of its own (`guidance` 1). One process
-/// serves every plan: a `route` message starts each.
+/// and its failures), with a hello of its own (`guidance` 2, or 1). One
+/// process serves every plan: a `route` message starts each.
 package final class GuidanceProcess: @unchecked Sendable {
-    /// The guidance protocol version this drivesim speaks.
-    static let protocolVersion = 1
+    /// The newest guidance protocol version this drivesim speaks.
+    static let protocolVersion = 2
+    /// The oldest it still speaks: version 1 (a route of four keys a
+    /// maneuver, no `unannounced` question, no revisions).
+    static let oldestVersion = 1
+    /// The version the process answered its hello with.
+    var version: Int { channel.version }
     /// The line channel.
     let channel: ArbiterProcess
     /// The command, run with `/bin/sh -c`.
@@ -22,7 +27,7 @@ package final class GuidanceProcess: @unchecked Sendable {
     private(set) var spans = 0
 
     init(command: String, timeoutMs: Int) {
-        channel = ArbiterProcess(command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion))
+        channel = ArbiterProcess(command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion), oldest: Self.oldestVersion)
     }
 
     /// Starts `--guidance`'s process, or throws exit 2 with the command and the reason.
@@ -47,7 +52,7 @@ package final class GuidanceProcess: @unchecked Sendable {
             if let givenUp = channel.givenUp { return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run") }
             do { try channel.start() } catch { return fail(at: .zero, error.reason) }
         }
-        return channel.tell(Self.encode(route)) || fail(at: .zero, nil)
+        return channel.tell(Self.encode(route, version: version)) || fail(at: .zero, nil)
     }
 
     /// A span's message and its answer; nil (the failure recorded) if the process failed.
@@ -94,23 +99,38 @@ package final class GuidanceProcess: @unchecked Sendable {
     }
 
     /// The `route` message: the maneuvers, the settings and the segments.
-    static func encode(_ route: GuidanceRoute) -> String {
+    /// Version 2 adds each maneuver's every detail (a key the scenario format
+    /// has, null when not given) and the settings `thenWithin`,
+    /// `thenSeconds` and `horizon`; version 1 gets its four keys a maneuver.
+    static func encode(_ route: GuidanceRoute, version: Int = protocolVersion) -> String {
         let s = route.settings
         func lead(_ l: StageLead) -> JSONValue {
             .object([("growth", number(l.growth)), ("minimum", number(l.minimum)), ("seconds", number(l.seconds))])
         }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         let maneuvers = route.maneuvers.map { m -> JSONValue in
-            .object([("distance", number(m.distance)), ("id", .string(m.id)), ("street", m.street.map(JSONValue.string) ?? .null),
-                     ("turn", .string(m.turn.rawValue))])
+            var keys: [(String, JSONValue)] = [("distance", number(m.distance)), ("id", .string(m.id)), ("street", text(m.street)),
+                                               ("turn", .string(m.turn.rawValue))]
+            if version >= 2 {
+                let d = m.details
+                keys += [("exit", d.exit.map { .integer(Int64($0)) } ?? .null), ("name", text(d.exitName)), ("ref", text(d.exitNumber)),
+                         ("side", text(d.side?.rawValue)), ("toward", text(d.toward)), ("uTurn", .bool(d.uTurn)),
+                         ("waypoint", d.waypoint.map { .integer(Int64($0)) } ?? .null)]
+            }
+            return .object(keys)
         }
         let segments = route.segments.map { .array($0.map { .array([.integer($0.start.ms), .integer($0.end.ms)]) }) } ?? JSONValue.null
-        return line(.object([
+        var keys: [(String, JSONValue)] = [
             ("type", .string("route")), ("language", .string(s.language.rawValue)), ("units", .string(s.spokenUnits.rawValue)),
             ("length", number(route.length)), ("outputLatency", .integer(s.outputLatency.ms)), ("margin", .integer(s.margin.ms)),
             ("rates", .object([("en", number(s.rates.englishWordsPerSecond)), ("ko", number(s.rates.koreanSyllablesPerSecond))])),
             ("leads", .object([("far", lead(s.far)), ("near", lead(s.near)), ("now", lead(s.now))])),
             ("maneuvers", .array(maneuvers)), ("segments", segments),
-        ]))
+        ]
+        if version >= 2 {
+            keys += [("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)), ("horizon", .integer(route.horizon.ms))]
+        }
+        return line(.object(keys))
     }
 
     /// A finite double as JSON (the shortest text that reads back the same; never NaN or infinite here).
@@ -130,8 +150,9 @@ struct ExternalGuidance: Guidance {
     var segmentEnd: SimTime? = nil
     var nowSpoken: [Bool]
     var thenSpoken: [Bool]
-    /// Per maneuver, whether the guidance skipped its "now" stage as late.
-    var nowLate: [Bool]
+    /// Per maneuver, why the guidance skipped its "now" stage, if it did
+    /// (`late`, or `not-guiding`: it could not end within the segment).
+    var nowSkipped: [RoadEvent.UnannouncedReason?]
     /// The fixes that arrived since the last span, as the next span's `fixes`.
     var fixes: [JSONValue] = []
     /// Every line id asked for in this plan.
@@ -146,7 +167,7 @@ struct ExternalGuidance: Guidance {
         self.route = route
         nowSpoken = Array(repeating: false, count: route.maneuvers.count)
         thenSpoken = nowSpoken
-        nowLate = nowSpoken
+        nowSkipped = Array(repeating: nil, count: route.maneuvers.count)
         failed = !process.begin(route)
     }
 
@@ -160,7 +181,28 @@ struct ExternalGuidance: Guidance {
 
     func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
 
-    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { thenSpoken[m] ? .then : nowLate[m] ? .late : nil }
+    /// Why maneuver `m` got no "now" line: what the answers said (a `then`
+    /// line, a `late` skip), else (version 2) what the process answers when
+    /// asked, as drivesim's own guidance is: `{"type": "unannounced",
+    /// "maneuver": m}`, answered `{"type": "unannounced", "reason": "late" |
+    /// "then" | null}`.
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? {
+        if thenSpoken[m] { return .then }
+        if let reason = nowSkipped[m] { return reason }
+        guard !failed, process.version >= 2 else { return nil }
+        let message = GuidanceProcess.line(.object([("type", .string("unannounced")), ("maneuver", .integer(Int64(m)))]))
+        guard let answer = process.ask(message, at: .zero) else { return nil }
+        guard answer["type"]?.text == "unannounced" else {
+            process.fail(at: .zero, "it answered the unannounced question for maneuver \(m) with something else", keepingProcess: true)
+            return nil
+        }
+        guard let value = answer["reason"], value.kind != .null else { return nil }
+        guard let name = value.text, let reason = RoadEvent.UnannouncedReason(rawValue: name), reason == .late || reason == .then else {
+            process.fail(at: .zero, "it answered the unannounced question for maneuver \(m): reason: expected \"late\", \"then\" or null", keepingProcess: true)
+            return nil
+        }
+        return reason
+    }
 
     mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         // Maneuvers believed passed in the span, at the instant the prediction crosses them.
@@ -245,7 +287,8 @@ struct ExternalGuidance: Guidance {
                 guard let name = o["reason"]?.text, let reason = SkipReason(rawValue: name) else {
                     return .failure(Problem(path: "\(path).reason", why: "expected one of \(SkipReason.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
                 }
-                if base.stage == .now && reason == .late { nowLate[base.m] = true }
+                if base.stage == .now && reason == .late { nowSkipped[base.m] = .late }
+                if base.stage == .now && reason == .notGuiding { nowSkipped[base.m] = .notGuiding }
                 out.append(.skipped(maneuver: base.m, stage: base.stage, reason: reason, at: base.at))
             }
         }
