@@ -1,6 +1,7 @@
 import CLITestSupport
 @testable import DrivesimCLI
 import Foundation
+import Guidance
 @testable import Fuzzing
 import ScenarioFormat
 import SimClock
@@ -180,6 +181,21 @@ extension Fixtures {
         #expect(!report.changes.contains { $0.under == "g1 requested +1 ms" })
     }
 
+    @Test func aGroupAboveSixItemsIsReportedNotSkippedInSilenceAndTheCountsAreKnownBeforeTheRuns() throws {
+        var scenario = try Fixtures.scenario("superseded-same-instant")
+        let seven = (1...7).map { GuidanceLine(id: "x\($0)", at: SimTime(ms: 20_000), duration: SimTime(ms: 500)) }
+        scenario.guidance += seven
+        var streamed = 0
+        var progress: [Int] = []
+        let report = TieReport(scenario, progress: { done, total in progress.append(done); #expect(total == 1 + 2 * 9) }) { _ in streamed += 1 }
+        #expect(report.oversized.map(\.items) == [7] && report.oversized.map(\.at) == [SimTime(ms: 20_000)])
+        #expect(report.orders == TieReport.orderCount(of: scenario) && report.shifts == TieReport.shiftCount(of: scenario))
+        #expect(progress == Array(1...19) && streamed == report.changed && report.changes.isEmpty)
+        let file = Fixtures.write(String(decoding: ScenarioEncoder.encode(scenario), as: UTF8.self), "seven.json", in: try Fixtures.temporaryFolder())
+        let result = Fixtures.drivesim("explore", "--ties", file)
+        #expect(result.stdout.contains("not run in every order: the 7 items at 00:20.000 (more than 6 in one instant)"), "\(result.stdout)")
+    }
+
     @Test func everyPermutationOnceTheFilesFirst() {
         #expect(TieReport.permutations(3) == [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
     }
@@ -187,7 +203,9 @@ extension Fixtures {
     @Test func theCommandPrintsATableAndRefusesWhatItCannotUse() throws {
         let result = Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/superseded-same-instant.json"))
         #expect(result.code == 0)
-        #expect(result.stdout.contains("1 order, 4 shifts, "))
+        // The counts first, the rows as found, the changes counted last.
+        #expect(result.stdout.hasPrefix("drivesim explore --ties \(Fixtures.path("Scenarios/superseded-same-instant.json")): 1 order, 4 shifts\n"))
+        #expect(result.stdout.hasSuffix("|\n\n8 changed outcomes\n"), "\(result.stdout)")
         #expect(result.stdout.contains("| under | item | was | became |\n|---|---|---|---|\n"))
         #expect(result.stdout.contains("| order g2, g1 at 00:01.000 | g1 | guidance.dropped (superseded) | guidance.started, guidance.ended |\n"))
         #expect(Fixtures.drivesim("explore", "--ties", "/nonexistent.json").code == 2)

@@ -128,13 +128,24 @@ enum ExploreCommand: Command {
         }
         let fault = try talkMutant(args)
         let scenario = try ScenarioFiles.load(file).get()
-        let report = TieReport(scenario, fault: fault)
-        var text = "drivesim explore --ties \(file): \(report.orders) order\(report.orders == 1 ? "" : "s"), \(report.shifts) shifts"
-        text += report.skipped > 0 ? " (\(report.skipped) not valid, skipped)" : ""
-        text += ", \(report.changes.count) changed outcome\(report.changes.count == 1 ? "" : "s")\n"
-        if !report.changes.isEmpty {
-            text += "\n| under | item | was | became |\n|---|---|---|---|\n"
-            for change in report.changes { text += "| \(change.under) | \(change.item) | \(change.was) | \(change.became) |\n" }
+        let orders = TieReport.orderCount(of: scenario), shifts = TieReport.shiftCount(of: scenario)
+        console.out("drivesim explore --ties \(file): \(counted(orders, "order")), \(counted(shifts, "shift"))\n")
+        // Rows as they are found: one variation in memory at a time, whatever the file's size.
+        var rows = 0
+        let showsProgress = console.errIsTerminal
+        let report = TieReport(scenario, fault: fault, progress: { done, total in
+            if showsProgress && (done % 16 == 0 || done == total) { console.err("\r\(done)/\(total) variations") }
+        }) { change in
+            if rows == 0 { console.out("\n| under | item | was | became |\n|---|---|---|---|\n") }
+            rows += 1
+            console.out("| \(change.under) | \(change.item) | \(change.was) | \(change.became) |\n")
+        }
+        if showsProgress { console.err("\r\u{1B}[K") }
+        var text = (rows > 0 ? "\n" : "") + counted(report.changed, "changed outcome")
+        text += report.skipped > 0 ? " (\(report.skipped) \(report.skipped == 1 ? "variation" : "variations") not valid, skipped)" : ""
+        text += "\n"
+        for (t, items) in report.oversized {
+            text += "not run in every order: the \(items) items at \(t) (more than \(TieReport.largestGroup) in one instant)\n"
         }
         console.out(text)
         for (under, violation) in report.broken { console.err("FAIL under \(under): \(violation.check) at \(violation.t): \(violation.message)\n") }

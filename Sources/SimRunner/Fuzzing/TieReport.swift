@@ -36,7 +36,14 @@ public struct TieReport: Sendable {
     public private(set) var shifts = 0
     /// The variations skipped as not valid.
     public private(set) var skipped = 0
-    /// Every changed outcome, variation by variation, items in file order.
+    /// The groups of same-instant items too large to run in every order
+    /// (more than `largestGroup`): when, and how many items. Reported, never
+    /// skipped in silence.
+    public private(set) var oversized: [(at: SimTime, items: Int)] = []
+    /// How many outcomes changed.
+    public private(set) var changed = 0
+    /// Every changed outcome, variation by variation, items in file order
+    /// (empty when the report streams them: `init(_:fault:progress:each:)`).
     public private(set) var changes: [Change] = []
     /// The variations whose run broke a check, with the first violation.
     public private(set) var broken: [(under: String, violation: Violation)] = []
@@ -44,21 +51,46 @@ public struct TieReport: Sendable {
     /// Most items of one group whose orders are all run (6! = 720 orders).
     public static let largestGroup = 6
 
-    /// The report of `scenario` (valid) with the reference arbiter, or `fault`'s.
+    /// The report of `scenario` (valid) with the reference arbiter, or `fault`'s, its changes collected.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {
-        let base = Self.outcomes(Simulation(scenario, fault: fault).timeline)
+        var all: [Change] = []
+        self.init(scenario, fault: fault) { all.append($0) }
+        changes = all
+    }
+
+    /// The report of `scenario` (valid), each changed outcome handed to
+    /// `each` as it is found and not kept: one variation in memory at a
+    /// time, whatever the scenario's size. `progress` is told the variations
+    /// done and their total after each.
+    /// - Complexity: O(variations × the scenario's run); the variations are
+    ///   2 per input shifted, plus every order of each group of up to 6.
+    package init(
+        _ scenario: Scenario, fault: TalkArbiter.Fault? = nil, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+        each: (Change) -> Void
+    ) {
+        // Expectations judge the file as written, not its variations: validating and judging them is waste.
+        var scenario = scenario
+        scenario.expect = []
+        let written = Verdict(scenario, fault: fault)
+        if let first = written.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append(("the file as written", first)) }
+        let base = Self.outcomes(written.simulation.timeline)
+        let total = Self.orderCount(of: scenario) + Self.shiftCount(of: scenario)
+        oversized = Self.sameInstant(scenario).filter { $0.1.count > Self.largestGroup }.map { ($0.0, $0.1.count) }
+        var done = 0
         func run(_ variant: Scenario, under: String) {
+            defer { done += 1; progress(done, total) }
             guard variant.isValid else { skipped += 1; return }
-            let verdict = Verdict(variant, fault: fault)
+            // Invariant 7 (the same timeline twice) is the file's, judged once below; a variation runs once.
+            let verdict = Verdict(variant, differential: false, repeating: false) { TalkArbiter($0, fault: fault) }
             if let first = verdict.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append((under, first)) }
-            let outcomes = Self.outcomes(verdict.simulation.timeline)
+            let outcomes = Dictionary(Self.outcomes(verdict.simulation.timeline), uniquingKeysWith: { first, _ in first })
             for (item, was) in base {
-                let became = outcomes.first { $0.item == item }?.story ?? "nothing"
-                if became != was { changes.append(Change(under: under, item: item, was: was, became: became)) }
+                let became = outcomes[item] ?? "nothing"
+                if became != was { changed += 1; each(Change(under: under, item: item, was: was, became: became)) }
             }
         }
-        for (label, variant) in Self.orders(of: scenario) { orders += 1; run(variant, under: label) }
-        for (label, variant) in Self.shifts(of: scenario) { shifts += 1; run(variant, under: label) }
+        Self.forEachOrder(of: scenario) { label, variant in orders += 1; run(variant, under: label) }
+        Self.forEachShift(of: scenario) { label, variant in shifts += 1; run(variant, under: label) }
     }
 
     /// Each item's outcome: its events but the request, in order (kind, rule, what it waited
@@ -99,35 +131,57 @@ public struct TieReport: Sendable {
     }
 
     /// Every other order of each group of lines requested, and of replies
-    /// beginning, in one instant: the group's items exchanged in their places
-    /// in the list, every permutation but the file's, groups of up to
-    /// `largestGroup` items.
-    static func orders(of scenario: Scenario) -> [(String, Scenario)] {
-        var out: [(String, Scenario)] = []
+    /// beginning, in one instant, one at a time: the group's items exchanged
+    /// in their places in the list, every permutation but the file's, groups
+    /// of up to `largestGroup` items.
+    static func forEachOrder(of scenario: Scenario, _ body: (String, Scenario) -> Void) {
         for (t, places) in groups(scenario.guidance.map(\.at)) {
             for order in permutations(places.count).dropFirst() {
                 var variant = scenario
                 for (k, place) in places.enumerated() { variant.guidance[place] = scenario.guidance[places[order[k]]] }
-                out.append(("order \(places.map { variant.guidance[$0].id }.joined(separator: ", ")) at \(t)", variant))
+                body("order \(places.map { variant.guidance[$0].id }.joined(separator: ", ")) at \(t)", variant)
             }
         }
         for (t, places) in groups(scenario.replies.map(\.at)) {
             for order in permutations(places.count).dropFirst() {
                 var variant = scenario
                 for (k, place) in places.enumerated() { variant.replies[place] = scenario.replies[places[order[k]]] }
-                out.append(("order \(places.map { variant.replies[$0].id }.joined(separator: ", ")) at \(t)", variant))
+                body("order \(places.map { variant.replies[$0].id }.joined(separator: ", ")) at \(t)", variant)
             }
         }
-        return out
+    }
+
+    /// How many orders `forEachOrder` runs.
+    package static func orderCount(of scenario: Scenario) -> Int {
+        (groups(scenario.guidance.map(\.at)) + groups(scenario.replies.map(\.at))).reduce(0) { $0 + factorial($1.1.count) - 1 }
+    }
+
+    /// `n!` for a group's size (at most `largestGroup`).
+    static func factorial(_ n: Int) -> Int { (1...max(1, n)).reduce(1, *) }
+
+    /// Every group of two or more lines requested, or replies beginning, in one instant, by instant.
+    static func sameInstant(_ scenario: Scenario) -> [(SimTime, [Int])] {
+        (allGroups(scenario.guidance.map(\.at)) + allGroups(scenario.replies.map(\.at))).sorted { $0.0 < $1.0 }
     }
 
     /// The places of the items that share an instant, two to `largestGroup` of them, by instant.
     static func groups(_ times: [SimTime]) -> [(SimTime, [Int])] {
+        allGroups(times).filter { $0.1.count <= largestGroup }
+    }
+
+    /// The places of the items that share an instant, two or more, by instant.
+    /// - Complexity: O(n log n): one stable sort by time.
+    static func allGroups(_ times: [SimTime]) -> [(SimTime, [Int])] {
+        let sorted = times.indices.sorted { (times[$0], $0) < (times[$1], $1) }
         var out: [(SimTime, [Int])] = []
-        for (i, t) in times.enumerated() {
-            if let k = out.firstIndex(where: { $0.0 == t }) { out[k].1.append(i) } else { out.append((t, [i])) }
+        var k = 0
+        while k < sorted.count {
+            var end = k + 1
+            while end < sorted.count, times[sorted[end]] == times[sorted[k]] { end += 1 }
+            if end - k >= 2 { out.append((times[sorted[k]], Array(sorted[k..<end]))) }
+            k = end
         }
-        return out.filter { (2...largestGroup).contains($0.1.count) }.sorted { $0.0 < $1.0 }
+        return out
     }
 
     /// Every permutation of `0..<n`, the identity first, in lexicographic order.
@@ -139,14 +193,13 @@ public struct TieReport: Sendable {
     }
 
     /// Every input moved 1 ms earlier and 1 ms later, one at a time.
-    static func shifts(of scenario: Scenario) -> [(String, Scenario)] {
-        var out: [(String, Scenario)] = []
+    static func forEachShift(of scenario: Scenario, _ body: (String, Scenario) -> Void) {
         for delta: Int64 in [-1, 1] {
             let ms = SimTime(ms: delta), sign = delta < 0 ? "-1 ms" : "+1 ms"
             func add(_ label: String, _ change: (inout Scenario) -> Void) {
                 var variant = scenario
                 change(&variant)
-                out.append(("\(label) \(sign)", variant))
+                body("\(label) \(sign)", variant)
             }
             for i in scenario.guidance.indices {
                 add("\(scenario.guidance[i].id) requested") { $0.guidance[i].at = $0.guidance[i].at + ms }
@@ -170,6 +223,13 @@ public struct TieReport: Sendable {
                 }
             }
         }
-        return out
+    }
+
+    /// How many shifts `forEachShift` runs (counted, not made).
+    package static func shiftCount(of scenario: Scenario) -> Int {
+        let lines = scenario.guidance.count + scenario.guidance.filter { $0.expires != nil }.count
+        let replies = scenario.replies.reduce(0) { $0 + 1 + $1.stretches.count }
+        let dad = scenario.dad.reduce(0) { $0 + 1 + ($1.reply.map { 1 + $0.stretches.count } ?? 0) }
+        return 2 * (lines + replies + dad)
     }
 }
