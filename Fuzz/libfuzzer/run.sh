@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The libFuzzer targets (docs/fuzzing.md, "libFuzzer"):
 #
-#   Fuzz/libfuzzer/run.sh build              build .build/libfuzzer/fuzz-drivesim, fuzz-arbiter, fuzz-route
+#   Fuzz/libfuzzer/run.sh build              build .build/libfuzzer/fuzz-drivesim, fuzz-arbiter, fuzz-route, fuzz-guidance
 #   Fuzz/libfuzzer/run.sh fuzz [SECONDS] [LIBFUZZER FLAGS...]
 #                                            the scenario target for SECONDS (default 60), then the
-#                                            arbiter and route targets for EXTRA_SECONDS each
+#                                            arbiter, route and guidance targets for EXTRA_SECONDS each
 #                                            (default 40); exit 1 on a finding
-#   Fuzz/libfuzzer/run.sh fuzz-arbiter|fuzz-route [SECONDS] [FLAGS...]
+#   Fuzz/libfuzzer/run.sh fuzz-arbiter|fuzz-route|fuzz-guidance [SECONDS] [FLAGS...]
 #                                            one of the new targets alone (default 60 s)
 #   Fuzz/libfuzzer/run.sh repro FILE...      run inputs once (a crash file, a scenario, a GPX)
-#   Fuzz/libfuzzer/run.sh repro-arbiter|repro-route FILE...
+#   Fuzz/libfuzzer/run.sh repro-arbiter|repro-route|repro-guidance FILE...
 #   Fuzz/libfuzzer/run.sh dict               print the dictionary
 #
 # The package's modules are built by SwiftPM into their own build folder with
@@ -29,7 +29,7 @@ here=Fuzz/libfuzzer
 build=.build/libfuzzer
 target=$build/fuzz-drivesim
 # The entry file of each target, and its binary.
-targets="FuzzTarget:fuzz-drivesim FuzzArbiter:fuzz-arbiter FuzzRoute:fuzz-route"
+targets="FuzzTarget:fuzz-drivesim FuzzArbiter:fuzz-arbiter FuzzRoute:fuzz-route FuzzGuidance:fuzz-guidance"
 # Inputs longer than this are not tried: the corpus's largest scenario is under 3 KB.
 max_len=8192
 
@@ -100,6 +100,23 @@ arbiter_seeds() {
   printf '\002x\n{"type":"actions","each":[[{"do":"replyBegan","reply":0}]]}\n{"type":"actions","each":[[{"do":"stretchStarted","reply":0,"stretch":0,"endsAt":5000,"held":null}]]}\n{"type":"actions","each":[],"end":[],"idle":true}\n' > "$dir/reply"
 }
 
+# The guidance target's dictionary: the protocol's words (keys, stages, skip reasons).
+guidance_dict() {
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/CLI/ExternalGuidance.swift
+    printf '"%s"\n' far near now late then repeated not-guiding lines skipped unannounced
+  } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
+  cat "$here/tokens.dict"
+}
+
+# The guidance target's seeds: a scenario number, then answers as the Python example would give.
+guidance_seeds() {
+  local dir=$1
+  rm -rf "$dir"; mkdir -p "$dir"
+  printf '\000{"type":"lines"}\n{"type":"lines","lines":[{"id":"a","maneuver":0,"stage":"far","at":200,"text":"In 500 meters, turn right."}]}\n{"type":"unannounced","reason":"late"}\n' > "$dir/line"
+  printf '\004{"type":"lines","lines":[{"id":"b","maneuver":0,"stage":"now","at":86399000,"text":"Now.","duration":3600000,"expires":86400000,"then":1}],"skipped":[{"maneuver":1,"stage":"now","reason":"not-guiding","at":0}]}\n' > "$dir/midnight"
+  printf '\001{"type":"unannounced","reason":null}\n{"type":"lines","skipped":[{"maneuver":0,"stage":"now","reason":"late","at":200}]}\n' > "$dir/skips"
+}
+
 # The route target's seeds: the sample responses.
 route_seeds() {
   local dir=$1
@@ -140,11 +157,11 @@ case "$command" in
     build
     "$target" -timeout=60 -rss_limit_mb=4096 "$@"
     ;;
-  repro-arbiter|repro-route)
+  repro-arbiter|repro-route|repro-guidance)
     build
     "$build/fuzz-${command#repro-}" -timeout=60 -rss_limit_mb=4096 "$@"
     ;;
-  fuzz-arbiter|fuzz-route)
+  fuzz-arbiter|fuzz-route|fuzz-guidance)
     seconds=${1:-60}
     [ $# -gt 0 ] && shift
     build
@@ -171,13 +188,13 @@ case "$command" in
       echo "replay: $here/run.sh repro $build/artifacts/<file>  (or drivesim run / import-gpx <file>)"
       exit 1
     fi
-    # The arbiter's answers and route responses, a shorter campaign each.
+    # The arbiter's and the guidance's answers and route responses, a shorter campaign each.
     extra=${EXTRA_SECONDS:-40}
-    for kind in arbiter route; do
+    for kind in arbiter route guidance; do
       "${kind}_dict" > "$build/$kind.dict"
       "${kind}_seeds" "$build/seeds-$kind"
       campaign "$build/fuzz-$kind" "$build/seeds-$kind" "$build/$kind.dict" "$extra"
     done
     ;;
-  *) echo "usage: $0 build | fuzz [SECONDS] [FLAGS...] | fuzz-arbiter|fuzz-route [SECONDS] [FLAGS...] | repro[-arbiter|-route] FILE... | dict" >&2; exit 2 ;;
+  *) echo "usage: $0 build | fuzz [SECONDS] [FLAGS...] | fuzz-arbiter|fuzz-route|fuzz-guidance [SECONDS] [FLAGS...] | repro[-arbiter|-route|-guidance] FILE... | dict" >&2; exit 2 ;;
 esac

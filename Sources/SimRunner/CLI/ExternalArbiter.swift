@@ -342,7 +342,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
-    private func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
+    package func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
         let object: JSONValue
         do { object = try JSONParser.parse(Array(line)) } catch {
             // JSON that breaks one rule is named for it; anything else is not JSON at all.

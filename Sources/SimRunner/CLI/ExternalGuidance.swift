@@ -146,6 +146,10 @@ package final class GuidanceProcess: @unchecked Sendable {
 /// validating every answer: a line it cannot speak is the process's failure.
 struct ExternalGuidance: Guidance {
     let process: GuidanceProcess
+    /// Sends a message (for the span from the time given) and returns its
+    /// answer, nil if the process failed: the process's own exchange, or
+    /// (the libFuzzer target) answers read from elsewhere.
+    let ask: @Sendable (String, SimTime) -> JSONValue?
     let route: GuidanceRoute
     var segmentEnd: SimTime? = nil
     var nowSpoken: [Bool]
@@ -163,12 +167,21 @@ struct ExternalGuidance: Guidance {
     var failed: Bool
 
     init(_ route: GuidanceRoute, process: GuidanceProcess) {
+        self.init(route, process: process, answers: process.ask)
+        failed = !process.begin(route)
+    }
+
+    /// A guidance whose answers come from `answers`, not from a process
+    /// (which is not started: it only records failures): the libFuzzer
+    /// target's, Fuzz/libfuzzer/FuzzGuidance.swift.
+    init(_ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?) {
         self.process = process
         self.route = route
+        ask = answers
         nowSpoken = Array(repeating: false, count: route.maneuvers.count)
         thenSpoken = nowSpoken
         nowSkipped = Array(repeating: nil, count: route.maneuvers.count)
-        failed = !process.begin(route)
+        failed = false
     }
 
     mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
@@ -191,7 +204,7 @@ struct ExternalGuidance: Guidance {
         if let reason = nowSkipped[m] { return reason }
         guard !failed, process.version >= 2 else { return nil }
         let message = GuidanceProcess.line(.object([("type", .string("unannounced")), ("maneuver", .integer(Int64(m)))]))
-        guard let answer = process.ask(message, at: .zero) else { return nil }
+        guard let answer = ask(message, .zero) else { return nil }
         guard answer["type"]?.text == "unannounced" else {
             process.fail(at: .zero, "it answered the unannounced question for maneuver \(m) with something else", keepingProcess: true)
             return nil
@@ -221,7 +234,7 @@ struct ExternalGuidance: Guidance {
             ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
         ]))
         fixes.removeAll(keepingCapacity: true)
-        guard let answer = process.ask(message, at: from) else { failed = true; return }
+        guard let answer = ask(message, from) else { failed = true; return }
         switch read(answer, from: from, until: until) {
         case .success(let said): out.append(contentsOf: said)
         case .failure(let problem):
