@@ -123,6 +123,10 @@ enum RunCommand: Command {
             let comparison = PromptComparison(timeline, scenario)
             console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
         }
+        // What failed is headed by the file and the scenario's name, as `check` heads it.
+        if !verdict.passed || !golden.holds {
+            console.err(escapedForTerminal("\(file == "-" ? FileSystem.standardInputName : file): \(scenario.name)") + "\n")
+        }
         if !verdict.passed { console.err(verdict.report) }
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
