@@ -111,6 +111,9 @@ import Testing
         } catch {
             #expect(error.scenario.hasPrefix("explore scope 2, "))
             let reproducer = try #require(error.reproducers.first)
+            // The summary names the failure as its reproducer does: one word, `scenario`.
+            #expect(error.description.contains("\n  scenario \(reproducer.run): "))
+            #expect(!error.description.contains("\n  run "))
             return (reproducer, try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: reproducer.file))
         }
         throw ExploreSurvived()
