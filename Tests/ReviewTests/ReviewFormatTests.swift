@@ -286,6 +286,13 @@ import Testing
         #expect(svg == pinned)
     }
 
+    /// A barge-in's cut and its abandoned reply carry one rule at one instant: its name is
+    /// drawn once and nothing is counted as hidden. Two rules there still count one hidden.
+    @Test func aRuleNameSaidOnceAtAnInstantHidesNothing() throws {
+        #expect(!(try Self.timeline("barge-in").svg()).contains("hidden"))
+        #expect(try Self.timeline("after-cut-drop").svg().contains("1 label hidden where too dense"))
+    }
+
     // MARK: trace
 
     @Test func traceHasOneThreadPerLaneIntervalsInstantsAndFlows() throws {

@@ -225,7 +225,7 @@ function draw() {
         ctx.fillRect(LEFT + c, y + my + mh + 2 - h, 1, h);
       }
     } else {
-      let labelEnd = -Infinity;
+      let labelEnd = -Infinity, labelX = null, labelRule = null;
       for (const m of marks) {
         const x = X(m.start);
         ctx.fillStyle = markColor(m); ctx.strokeStyle = ctx.fillStyle;
@@ -239,11 +239,12 @@ function draw() {
         } else {
           ctx.beginPath(); ctx.arc(x, y + 10, 2.5, 0, 7); ctx.fill();
         }
-        if (m.rule) {
+        // The same rule at the same place as the label drawn is already said there: nothing is hidden.
+        if (m.rule && !(x === labelX && m.rule === labelRule)) {
           if (x + 4 >= labelEnd) {
             ctx.fillStyle = "#333"; ctx.font = "italic 10px Helvetica, Arial, sans-serif";
             ctx.fillText(m.rule, x + 4, y + 11);
-            labelEnd = x + 4 + ctx.measureText(m.rule).width + 4;
+            labelEnd = x + 4 + ctx.measureText(m.rule).width + 4; labelX = x; labelRule = m.rule;
             ctx.font = "10px Helvetica, Arial, sans-serif";
           } else hiddenLabels++;
         }
