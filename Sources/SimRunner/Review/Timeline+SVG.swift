@@ -260,12 +260,12 @@ extension Timeline {
         .page { fill: #ffffff; } .heading { font-size: 14px; font-weight: bold; fill: #222; } .note { fill: #666; } .summary { fill: #333; }
         .band { fill: #f6f6f6; } .lanename { font-size: 13px; font-weight: bold; fill: #333; }
         .axis text { fill: #555; font-size: 10px; } .grid { stroke: #e2e2e2; stroke-width: 1; }
-        .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #2f6fdb; stroke-width: 1; }
+        .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #0891b2; stroke-width: 1.5; }
         .line, .stretch, .heard, .lost { stroke: #ffffff; stroke-width: 1; }
         .stretch { fill: #2e9e5b; } .stretch.cut { fill: #7fc79b; }
-        .reply { fill: #2e9e5b; fill-opacity: 0.35; } .queued { fill: url(#hatch); stroke: #777; stroke-width: 1; }
-        .held { fill: url(#hatch); stroke: #e8a23a; stroke-width: 1; } .off-route { fill: #e8a23a; fill-opacity: 0.35; }
-        .ears-closed { fill: #555; fill-opacity: 0.75; }
+        .reply { fill: #7c8f0a; fill-opacity: 0.45; } .queued { fill: url(#hatch); stroke: #777777; stroke-width: 1.5; }
+        .held { fill: url(#hatch); stroke: #d97706; stroke-width: 1.5; } .off-route { fill: #8b5a2b; fill-opacity: 0.35; }
+        .ears-closed { fill: #555555; fill-opacity: 0.75; }
         .heard { fill: #8a5cc9; } .lost { fill: #d93b3b; }
         .barlabel { fill: #fff; font-size: 10px; pointer-events: none; }
         .cutline { stroke: #d93b3b; stroke-width: 2; } .cutmark { fill: #d93b3b; }
@@ -275,7 +275,7 @@ extension Timeline {
         .roadmark { stroke: #b5b5b5; stroke-width: 1; }
         .road-fix-dropped, .road-report-dropped, .road-turn-unannounced { stroke: #d93b3b; stroke-width: 2; }
         .road-turn-upcoming, .road-turn-passed, .road-stage-skipped { stroke: #2f6fdb; stroke-width: 2; }
-        .road-off-route { stroke: #e8a23a; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
+        .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
         .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
         </style>
 
