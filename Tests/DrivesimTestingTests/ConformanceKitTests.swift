@@ -183,7 +183,8 @@ import Testing
 /// protocol from another module, printed, not asserted (run in release:
 /// `DRIVESIM_RATE=1 swift test -c release --filter FuzzRate`).
 @Suite struct FuzzRate {
-    @Test(.enabled(if: Environment.rateWanted)) func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
+    @Test(.enabled(if: Environment.rateWanted, "a measurement, printed, not a check: DRIVESIM_RATE=1 swift test -c release --filter FuzzRate"))
+    func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
         let runs = 20_000
         func rate(_ arbiter: ArbiterUnderTest) -> Double {
             let clock = ContinuousClock()
