@@ -142,8 +142,8 @@ public enum Conformance {
             let ready = ReproducerFile.prepare(
                 found.scenario, check: check, violation: violation, arbiter: arbiter, origin: origin(run),
                 unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file, checked: checked)
-            let test = if case .explore = origin(run) { "replaysScenario\(run)" } else { "replaysRun\(run)" }
-            return .init(run: run, violation: violation.line, file: file,
+            let (test, named) = if case .explore = origin(run) { ("replaysScenario\(run)", "scenario \(run)") } else { ("replaysRun\(run)", "run \(run)") }
+            return .init(run: run, found: named, violation: violation.line, file: file,
                 replay: "@Test func \(test)() throws { \(arbiter.replay.line(file)) }",
                 json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
         }
@@ -222,6 +222,9 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
     public struct Reproducer: Sendable {
         /// The run of the campaign it came from (of an exploration, the scenario's index).
         public var run: Int
+        /// That run as its reproducer's description names it: `run 145` of a
+        /// fuzz campaign, `scenario 239` of an exploration.
+        public var found: String
         /// The broken check on the shrunk scenario, e.g. `arbiter divergence at 00:01.000: …`.
         public var violation: String
         /// The file name `drivesim fuzz` would give it, e.g. `arbiter-divergence-seed-1-run-145.json`.
@@ -251,7 +254,7 @@ public struct ConformanceFailure: Error, Sendable, CustomStringConvertible {
         var lines = ["\(scenario): \(subject) does not conform"]
         lines += violations.map { "  \($0)" } + expectations.map { "  \($0)" }
         for r in reproducers {
-            lines.append("  run \(r.run): \(r.violation)")
+            lines.append("  \(r.found): \(r.violation)")
             lines.append("  shrunk reproducer: save it as \(r.file) and replay it with")
             lines.append("    \(r.replay)")
             lines.append(r.json)

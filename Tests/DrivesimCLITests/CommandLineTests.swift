@@ -63,6 +63,8 @@ import Testing
         let fail = Fixtures.drivesim("run", Fixtures.write(Self.failing, "fail.json", in: folder))
         #expect(fail.code == 1)
         #expect(fail.stderr.contains("expect[0]"))
+        // What failed names its file first, as check's report does.
+        #expect(fail.stderr.hasPrefix(folder + "/fail.json: wrong expectation\n"), "\(fail.stderr)")
         #expect(fail.stdout.contains("guidance  started"), "the timeline still goes to standard output")
         let bad = Fixtures.drivesim("run", Fixtures.write(Self.invalid, "bad.json", in: folder))
         #expect(bad.code == 2)

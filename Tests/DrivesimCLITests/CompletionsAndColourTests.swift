@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 @Suite struct CompletionsTests {
-    static let commands = ["run", "check", "fuzz", "explore", "bench", "import-gpx", "import-route", "generate", "schema", "completions"]
+    static let commands = ["run", "check", "fuzz", "explore", "bench", "import-gpx", "import-route", "generate", "schema", "demo", "completions"]
 
     /// The first word of each line of the top-level help's COMMANDS section.
     static func commandsInHelp() -> [String] {

@@ -1,4 +1,5 @@
 import CLITestSupport
+@testable import DrivesimCLI
 import Foundation
 import Testing
 import TestSupport
@@ -24,5 +25,37 @@ import TestSupport
         #expect(excerpt.count >= 10)
         // The story folds the routine: the demo prints fewer than 150 lines (395 unfolded).
         #expect(out.split(separator: "\n").count < 150)
+    }
+}
+
+/// The demo takes `run`'s output options, and writes its scenario as a file to start from.
+@Suite struct DemoCommandTests {
+    @Test func theDemoRendersAsRunDoesWithOrWithoutItsName() throws {
+        let folder = try Fixtures.temporaryFolder()
+        #expect(Fixtures.drivesim("demo").stdout == Fixtures.drivesim().stdout)
+        let html = Fixtures.drivesim("--format", "html", "--out", folder + "/demo.html")
+        #expect(html.code == 0 && html.stdout.isEmpty, "\(html.stderr)")
+        let page = try String(contentsOfFile: folder + "/demo.html", encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page == Fixtures.drivesim("demo", "--format", "html").stdout)
+        #expect(Fixtures.drivesim("--format=json", "--only", "dad").stdout.contains("\"event\": \"dad.started\""))
+        let lanes = Fixtures.drivesim("demo", "--format", "lanes", "--width", "80", "--from", "60", "--to", "70")
+        #expect(lanes.code == 0 && lanes.stdout.contains("from 01:00.000 to 01:10.000"), "\(lanes.stdout)")
+    }
+
+    @Test func theDemosScenarioIsAFileThatRunsAsTheDemo() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let written = Fixtures.drivesim("demo", "--scenario", "--out", folder + "/demo.json")
+        #expect(written.code == 0 && written.stdout.isEmpty)
+        let run = Fixtures.drivesim("run", folder + "/demo.json")
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout == Fixtures.drivesim().stdout)
+        #expect(Fixtures.drivesim("demo", "--scenario").stdout == (try String(contentsOfFile: folder + "/demo.json", encoding: .utf8)))
+    }
+
+    @Test func theScenarioTakesOnlyOut() {
+        #expect(thrown(["demo", "--scenario", "--format", "json"]) == .usage(.excludes("--scenario", "--format")))
+        #expect(thrown(["demo", "extra.json"]) == .usage(.tooManyArguments(command: "demo", takes: "no file, not 'extra.json'")))
+        #expect(thrown(["--format", "yaml"]) == .usage(.unknownValue(
+            option: "--format", value: "yaml", allowed: RunCommand.formats, suggestion: "html")))
     }
 }

@@ -127,6 +127,16 @@ let badCommandLines: [BadCommandLine] = [
     BadCommandLine("record on CI", ["check", "--record", Bench.folder], .refusedOnCI(.recordGoldens), environment: ["CI": "true"]),
     BadCommandLine("import-gpx without a file", ["import-gpx"], .usage(.missingArgument("GPX file"))),
     BadCommandLine("import-gpx of a missing file", ["import-gpx", Bench.path("x.gpx")], .unreadable(file: Bench.path("x.gpx"), .missing)),
+    BadCommandLine(
+        "import-route without --language", ["import-route", Bench.path("pass.json"), "--out", Bench.path("x.json")],
+        .usage(.missingOption(option: "--language", allowed: ["ko", "en"]))),
+    // tcsh is as near to bash, zsh and fish: no shell is suggested as its typo, the list says which there are.
+    BadCommandLine(
+        "completions for a shell it has none for", ["completions", "tcsh"],
+        .usage(.unknownValue(option: "<shell>", value: "tcsh", allowed: ["bash", "zsh", "fish"], suggestion: nil))),
+    BadCommandLine(
+        "completions for a misspelt shell", ["completions", "bsah"],
+        .usage(.unknownValue(option: "<shell>", value: "bsah", allowed: ["bash", "zsh", "fish"], suggestion: "bash"))),
     BadCommandLine("fuzz shard out of range", ["fuzz", "--shard", "3/2"], .usage(.badShard("3/2"))),
     BadCommandLine("fuzz time limit negative", ["fuzz", "--time-limit", "-5"], .usage(.badTimeLimit("-5"))),
     BadCommandLine(

@@ -31,7 +31,7 @@ import Testing
 
     @Test func theLanguageIsRequiredAndTheFlagsExcludeEachOther() {
         let gpx = Fixtures.path("Scenarios/gpx/sample-drive.gpx")
-        #expect(thrown(["import-gpx", gpx, "--route-from-track"]) == .usage(.missingValue(option: "--language")))
+        #expect(thrown(["import-gpx", gpx, "--route-from-track"]) == .usage(.missingOption(option: "--language", allowed: ["ko", "en"])))
         #expect(thrown(["import-gpx", gpx, "--language", "en"]) == .usage(.needsOption(flag: "--language", option: "--route-from-track")))
         #expect(thrown(["import-gpx", gpx, "--route-from-track", "--language", "en", "--road"]) == .usage(.excludes("--route-from-track", "--road")))
         if case .usage(.unknownValue(let option, "fr", _, _))? = thrown(["import-gpx", gpx, "--route-from-track", "--language", "fr"]) {

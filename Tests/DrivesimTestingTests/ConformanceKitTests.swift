@@ -111,6 +111,9 @@ import Testing
         } catch {
             #expect(error.scenario.hasPrefix("explore scope 2, "))
             let reproducer = try #require(error.reproducers.first)
+            // The summary names the failure as its reproducer does: one word, `scenario`.
+            #expect(error.description.contains("\n  scenario \(reproducer.run): "))
+            #expect(!error.description.contains("\n  run "))
             return (reproducer, try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: reproducer.file))
         }
         throw ExploreSurvived()
@@ -180,7 +183,8 @@ import Testing
 /// protocol from another module, printed, not asserted (run in release:
 /// `DRIVESIM_RATE=1 swift test -c release --filter FuzzRate`).
 @Suite struct FuzzRate {
-    @Test(.enabled(if: Environment.rateWanted)) func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
+    @Test(.enabled(if: Environment.rateWanted, "a measurement, printed, not a check: DRIVESIM_RATE=1 swift test -c release --filter FuzzRate"))
+    func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
         let runs = 20_000
         func rate(_ arbiter: ArbiterUnderTest) -> Double {
             let clock = ContinuousClock()

@@ -112,6 +112,22 @@ import Testing
         #expect((30...120).contains(dense), "dense and sparse routes: \(dense) dense")
     }
 
+    /// Without road runs no road check can fire: they are not listed. With them, every count stands in one column.
+    @Test func theTallyListsRoadChecksOnlyForRoadRunsAndAlignsItsCounts() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let talk = Fixtures.drivesim("fuzz", "--runs", "20", "--jobs", "1", "--out", folder)
+        #expect(talk.code == 0)
+        #expect(talk.stdout.contains("  invariant 1 ") && !talk.stdout.contains("  road "), "\(talk.stdout)")
+        let road = Fixtures.drivesim("fuzz", "--road", "--runs", "4", "--jobs", "1", "--out", folder)
+        #expect(road.stdout.contains("  road line-after-maneuver "), "\(road.stdout)")
+        for output in [talk.stdout, road.stdout] {
+            // Every count of both tables starts in one column.
+            let rows = output.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.last?.isNumber == true && !$0.contains(":") }
+            let columns = Set(rows.map { row in row.count - row.reversed().prefix { $0.isNumber }.count })
+            #expect(rows.count > 10 && columns.count == 1, "\(rows)")
+        }
+    }
+
     @Test func aRoadMutantCampaignWritesReproducersThatRunReplays() throws {
         let folder = try Fixtures.temporaryFolder()
         let result = Fixtures.drivesim("fuzz", "--mutant", "link-queues-busy", "--runs", "20", "--jobs", "1", "--out", folder)

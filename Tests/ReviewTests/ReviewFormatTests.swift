@@ -286,6 +286,64 @@ import Testing
         #expect(svg == pinned)
     }
 
+    /// A barge-in's cut and its abandoned reply carry one rule at one instant: its name is
+    /// drawn once and nothing is counted as hidden. Two rules there still count one hidden.
+    @Test func aRuleNameSaidOnceAtAnInstantHidesNothing() throws {
+        #expect(!(try Self.timeline("barge-in").svg()).contains("hidden"))
+        #expect(try Self.timeline("after-cut-drop").svg().contains("1 label hidden where too dense"))
+    }
+
+    // MARK: colours
+
+    /// The kinds of bar the legends name, in both pictures.
+    static let legendKinds = ["line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route"]
+
+    /// WCAG's contrast ratio of `#rrggbb` against white.
+    static func contrastOnWhite(_ hex: String) -> Double {
+        let v = Int(hex.dropFirst(), radix: 16) ?? 0
+        func linear(_ c: Int) -> Double {
+            let x = Double(c) / 255
+            return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+        }
+        let l = 0.2126 * linear(v >> 16 & 255) + 0.7152 * linear(v >> 8 & 255) + 0.0722 * linear(v & 255)
+        return 1.05 / (l + 0.05)
+    }
+
+    /// Each legend entry has a colour of its own (a line and its wait, a stretch and its reply, held and off route
+    /// no longer share one), at least 3:1 on white, in the SVG's style and the page's script alike.
+    @Test func everyKindOfBarHasItsOwnColourInBothLegends() throws {
+        // The SVG: a bar's fill, or its stroke where the fill is the hatch.
+        var svg: [String: String] = [:]
+        for kind in Self.legendKinds {
+            // Its own rule (`.lost { fill: … }`), not a rule it shares (`.line, …, .lost { stroke: #ffffff }`).
+            let rules = Timeline.svgStyle.matches(of: try Regex("\\.\(kind) \\{([^}]*)\\}")).compactMap { $0.output[1].substring }
+            let colour = rules.lazy.compactMap { rule -> Substring? in
+                if let fill = rule.firstMatch(of: /fill: (#[0-9a-f]{6})/)?.output.1 { return fill }
+                return rule.contains("url(#hatch)") ? rule.firstMatch(of: /stroke: (#[0-9a-f]{6})/)?.output.1 : nil
+            }.first
+            svg[kind] = String(try #require(colour, "\(kind): \(rules)"))
+        }
+        // The page: its COLOR table.
+        let page = try Self.timeline("urgent-cut").html()
+        let table = try #require(page.firstMatch(of: /const COLOR = \{([^}]*)\}/)?.output.1)
+        var html: [String: String] = [:]
+        for pair in table.matches(of: /"([a-z-]+)": "(#[0-9a-f]{6})"/) { html[String(pair.output.1)] = String(pair.output.2) }
+        for colours in [svg, html] {
+            let used = Self.legendKinds.compactMap { colours[$0] }
+            #expect(used.count == Self.legendKinds.count, "\(colours)")
+            #expect(Set(used).count == used.count, "shared colours: \(colours)")
+            for (kind, colour) in colours { #expect(Self.contrastOnWhite(colour) >= 3, "\(kind) \(colour)") }
+        }
+        #expect(svg == html.filter { Self.legendKinds.contains($0.key) }, "the SVG and the page draw each kind in one colour")
+    }
+
+    /// The page's legend names the road's marks when the road lane is drawn.
+    @Test func thePagesLegendNamesTheRoadsMarks() throws {
+        let page = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/waited-line-rephrased.json"))).timeline.html()
+        #expect(page.contains("const ROAD_LEGEND") && page.contains(#"if (L.lanes.includes("road")) legendLine(ROAD_LEGEND"#))
+        #expect(page.contains("fix or report dropped"))
+    }
+
     // MARK: trace
 
     @Test func traceHasOneThreadPerLaneIntervalsInstantsAndFlows() throws {
@@ -349,6 +407,16 @@ import Testing
         let timeline = try Simulation(try Fixtures.load(file.path)).timeline
         let (flows, _) = try Self.checkPerfettoFlowRules(timeline.trace())
         #expect(flows == Lanes(timeline).flows.count)
+    }
+
+    /// At 80 columns a 2-hour road drive has turns coming up in every column: its dropped reports still show.
+    @Test func droppedReportsOutrankTurnsInTheRoadRow() throws {
+        let timeline = try Simulation(GeneratedDrive.roadScenario(hours: 2, seed: 7)).timeline
+        let chart = timeline.lanesChart(width: 80)
+        let road = try #require(chart.split(separator: "\n").first { $0.hasPrefix("road ") })
+        let dropped = timeline.events.filter { $0.kind == .roadReportDropped || $0.kind == .roadFixDropped }.count
+        #expect(dropped > 0)
+        #expect(road.contains("x"), "\(road)")
     }
 
     @Test func aTwoHourDriveMakesAFewAsyncTracks() throws {

@@ -24,7 +24,8 @@ import Testing
                     i += 1
                 }
             }
-            if gaps == 3 { offsets.insert(i) }
+            // A line whose only detail is its rule (`ears closed  [ears-closed]`) has none: the tag has its own column.
+            if gaps == 3, chars[i] != "[" { offsets.insert(i) }
         }
         return offsets
     }
@@ -33,6 +34,26 @@ import Testing
         let demo = Fixtures.drivesim().stdout
         #expect(demo.contains("report delivered"))
         #expect(Self.detailOffsets(demo).count == 1, "\(Self.detailOffsets(demo))")
+    }
+
+    /// A line re-phrased while it waited says so where it starts, with the words it was requested with.
+    @Test func aRephrasedLineSaysSoWhereItStarts() {
+        let text = Fixtures.drivesim("run", Fixtures.path("Scenarios/road/waited-line-rephrased.json")).stdout
+        let started = text.split(separator: "\n").filter { $0.contains("guidance  started") }
+        #expect(started.contains { $0.hasSuffix(#" m1.near "In 150 meters, turn right." re-phrased while it waited, was "In 200 meters, turn right.""#) },
+                "\(started)")
+        // A line that starts with the words it was requested with says nothing more.
+        #expect(started.contains { $0.hasSuffix(#" m1.now "Now turn right.""#) })
+    }
+
+    /// Every rule is tagged beside its decision, `ears-closed` too, in the rule column.
+    @Test func closingTheEarsIsTaggedWithItsRule() throws {
+        let text = Fixtures.drivesim("run", Fixtures.path("Scenarios/short-wait.json")).stdout
+        let closed = text.split(separator: "\n").filter { $0.contains("  ears      closed") }
+        #expect(!closed.isEmpty && closed.allSatisfy { $0.hasSuffix("[ears-closed]") }, "\(closed)")
+        let waiting = try #require(text.split(separator: "\n").first { $0.contains("[short-wait]") })
+        func column(_ line: Substring) -> Int? { line.firstIndex(of: "[").map { line.distance(from: line.startIndex, to: $0) } }
+        #expect(closed.allSatisfy { column($0) == column(waiting) }, "\(closed) \(waiting)")
     }
 
     @Test func aTalkTimelineKeepsItsColumns() {

@@ -129,7 +129,7 @@ enum CheckCommand: Command {
                 } else {
                     failed += 1
                     console.out("\(console.coloured("FAIL", .red))  \(file)\n")
-                    var report = "\(file): \(scenario.name)\n" + verdict.report
+                    var report = escapedForTerminal("\(file): \(scenario.name)") + "\n" + verdict.report
                     if case .differs(let diff) = golden { report += diff }
                     if recording { report += "\(file): its golden timeline is not recorded: the run fails\n" }
                     console.err(report)

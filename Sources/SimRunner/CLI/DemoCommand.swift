@@ -3,8 +3,54 @@ import Review
 import ScenarioFormat
 import SimRunner
 
-/// `drivesim` with no arguments: a built-in demo drive, its timeline printed.
-enum DemoCommand {
+/// `drivesim demo` (and `drivesim` with no arguments, or with only the
+/// demo's options: `drivesim --format html`): a built-in demo drive, its
+/// timeline shown as `run` shows one; `--scenario` writes the scenario itself,
+/// a file to start from.
+enum DemoCommand: Command {
+    static let name = "demo"
+    static let abstract = "Run the built-in demo drive (what 'drivesim' alone does), or write its scenario to start from."
+    static let usage =
+        "USAGE: drivesim [demo] [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--scenario]"
+    /// `run`'s options that choose what is shown and where.
+    static let options = ["--format", "--out", "--width", "--from", "--to", "--only"]
+    static let flags = ["--all", "--scenario"]
+    static var help: String {
+        """
+        OVERVIEW: \(abstract)
+
+        \(usage)
+
+        OPTIONS:
+          --format <format>       text (default), json, lanes, svg, trace, html or geojson, as
+                                  for 'drivesim run'.
+          --out <file>            Write there (atomically) instead of standard output.
+          --width <n>             lanes: characters per line; svg: pixels for the time axis.
+          --from <seconds>        Show from this time on.
+          --to <seconds>          Show up to this time.
+          --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
+                                  road, link (the road's reports).
+          --all                   text: show every event (by default routine road events are folded).
+          --scenario              Write the demo's scenario file instead of its timeline: a drive
+                                  on a route with Pippa and Dad, to copy and change, then run
+                                  with 'drivesim run FILE'. Takes --out only.
+          -h, --help              Show help information.
+
+        'drivesim --format html --out demo.html' is 'drivesim demo --format html --out demo.html'.
+
+        EXIT CODES: 0 the demo held, 1 it broke (a bug), 2 bad arguments or unwritable.
+
+        """
+    }
+
+    /// Whether `arguments` (the whole command line) are the demo's: none, or
+    /// an option of its own first (`--format html`), so `drivesim --format html` runs it.
+    static func takes(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first else { return true }
+        let name = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
+        return (options + flags).contains(name)
+    }
+
     /// A short drive through Gangnam: the road section generates the fixes,
     /// the reports and the guidance lines (far, near and now for two turns
     /// and the arrival) while Pippa reads the weather in long stretches, so
@@ -163,15 +209,25 @@ enum DemoCommand {
         }
         """
 
-    static func run(console: inout Console) throws(DrivesimError) -> Int32 {
+    static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
+        let args = try Arguments(arguments, options: options, flags: flags)
+        if let extra = args.positional.first { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no file, not '\(extra)'")) }
+        if args.has("--scenario") {
+            for option in options + flags where option != "--out" && option != "--scenario" && (args.value(option) != nil || args.has(option)) {
+                throw DrivesimError.usage(.excludes("--scenario", option))
+            }
+            try console.output(Self.scenario + "\n", toFile: args.value("--out"))
+            return 0
+        }
+        let shown = try RunCommand.Shown(args)
         let scenario: Scenario
         do {
             scenario = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "<demo>")
         } catch {
-            throw .invalidScenario(error)
+            throw DrivesimError.invalidScenario(error)
         }
         let verdict = Verdict(scenario, fault: nil)
-        console.out(verdict.simulation.timeline.story)
+        try shown.write(verdict.simulation.timeline, of: scenario, console: &console)
         if !verdict.passed { console.err(verdict.report) }
         return verdict.passed ? 0 : 1
     }

@@ -15,7 +15,7 @@ package enum Drivesim {
     /// Every command, for help and suggestions.
     static let commands: [Command.Type] = [
         RunCommand.self, CheckCommand.self, FuzzCommand.self, ExploreCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
-        GenerateCommand.self, SchemaCommand.self, CompletionsCommand.self,
+        GenerateCommand.self, SchemaCommand.self, DemoCommand.self, CompletionsCommand.self,
     ]
 
     /// Runs the command line `arguments` (without the program name). The one
@@ -40,7 +40,12 @@ package enum Drivesim {
 
     /// Finds the command and runs it; `command` is set once it is known.
     static func dispatch(_ arguments: [String], command name: inout String?, console: inout Console) throws -> Int32 {
-        guard let first = arguments.first else { return try DemoCommand.run(console: &console) }
+        // No command, or the demo's options alone (`drivesim --format html`): the demo.
+        if DemoCommand.takes(arguments) {
+            name = DemoCommand.name
+            return try DemoCommand.run(arguments, console: &console)
+        }
+        let first = arguments[0]
         if first == "--version" {
             console.out("drivesim \(DrivesimVersion.current)\n")
             return 0
@@ -80,7 +85,8 @@ package enum Drivesim {
         var text = wrap("OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and "
             + "its conversation with Pippa, refereed on one audio bus.", width: width, indent: 0)
         text += "\n\(usage)\n\n"
-        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline. "
+        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline "
+            + "('drivesim demo --help': as html, or its scenario as a file to start from). "
             + "'drivesim --version' prints the version.", width: width, indent: 0)
         text += "\nCOMMANDS:\n"
         let column = 2 + (commands.map { $0.name.count }.max() ?? 8) + 2

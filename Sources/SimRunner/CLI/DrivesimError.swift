@@ -44,6 +44,8 @@ package enum UsageProblem: Sendable, Equatable {
     case unknownOption(String, suggestion: String?)
     /// An option given last, without its value.
     case missingValue(option: String)
+    /// A required option not given at all (`import-route` without `--language`), with the values it takes.
+    case missingOption(option: String, allowed: [String])
     /// `--flag=value` for a flag.
     case flagTakesNoValue(flag: String)
     /// A required positional argument (`scenario file`, `path`, `GPX file`).
@@ -228,6 +230,8 @@ extension UsageProblem {
         case .unknownHelpTopic(let name, let suggestion): return "no help for '\(name)': not a command.\(hint(suggestion))"
         case .unknownOption(let name, let suggestion): return "unknown option '\(name)'.\(hint(suggestion))"
         case .missingValue(let option): return "missing value for '\(option)'"
+        case .missingOption(let option, let allowed):
+            return "missing option '\(option)', which is required; give one of: \(allowed.joined(separator: ", "))"
         case .flagTakesNoValue(let flag): return "'\(flag)' takes no value"
         case .missingArgument(let what): return "missing \(what)"
         case .emptyValue(let option): return "'\(option)' must not be empty"

@@ -247,16 +247,21 @@ enum FuzzCommand: Command {
     /// print after their counts, a failure named as one `unit` ("run 12").
     static func tally(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], unit: String, everyCheck: Bool) -> String {
         var text = ""
-        if everyCheck || fuzzer.failedRuns > 0 {
+        // The road's checks can fire only on road runs (`--road`, a road mutant): without them they are not listed.
+        let roadRuns = fuzzer.settings.road || fuzzer.settings.mutant?.road != nil
+        // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
+        let listed = Check.all + [.arbiter(.process), .guidance(.process)]
+        let checks = everyCheck || fuzzer.failedRuns > 0 ? listed.filter { check in
+            fuzzer.failuresPerCheck[check] != nil || (everyCheck && !check.isArbiterCheck && (roadRuns || !check.isRoadCheck))
+        } : []
+        // One column for the counts of both tables, past the longest name (`road line-after-maneuver`).
+        let column = max(22, checks.map { $0.description.count }.max() ?? 0)
+        if !checks.isEmpty {
             text += "failed \(unit)s per check:\n"
-            // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
-            for check in Check.all + [.arbiter(.process), .guidance(.process)]
-            where fuzzer.failuresPerCheck[check] != nil || (everyCheck && !check.isArbiterCheck) {
-                text += "  \(pad(check.description, 22)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
-            }
+            for check in checks { text += "  \(pad(check.description, column)) \(fuzzer.failuresPerCheck[check, default: 0])\n" }
         }
         text += "rules fired:\n"
-        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, 22)) \(fuzzer.rulesFired[rule])\n" }
+        for rule in Rule.allCases { text += "  \(pad(rule.rawValue, column)) \(fuzzer.rulesFired[rule])\n" }
         if !reproducers.isEmpty {
             text += "reproducers (the smallest of the first \(candidates) failures of each check):\n"
             for (failure, file) in reproducers {
@@ -293,6 +298,12 @@ extension Check {
         case .arbiter, .guidance: return true
         default: return false
         }
+    }
+
+    /// Whether this is one of the road's checks (`Check.road`).
+    var isRoadCheck: Bool {
+        if case .road = self { return true }
+        return false
     }
 }
 

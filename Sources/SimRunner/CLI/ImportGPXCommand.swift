@@ -105,7 +105,7 @@ enum ImportGPXCommand: Command {
         }
         if args.has("--road") { throw .usage(.excludes("--route-from-track", "--road")) }
         let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else { throw .usage(.missingValue(option: "--language")) }
+        guard let word = args.value("--language") else { throw .usage(.missingOption(option: "--language", allowed: languages)) }
         guard let language = Language(rawValue: word) else {
             throw .usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
         }

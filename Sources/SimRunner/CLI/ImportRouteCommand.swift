@@ -52,7 +52,7 @@ enum ImportRouteCommand: Command {
                 args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))
         }
         let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else { throw DrivesimError.usage(.missingValue(option: "--language")) }
+        guard let word = args.value("--language") else { throw DrivesimError.usage(.missingOption(option: "--language", allowed: languages)) }
         guard let language = Language(rawValue: word) else {
             throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
         }

@@ -77,16 +77,7 @@ enum RunCommand: Command {
             throw DrivesimError.usage(
                 args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
         }
-        let named = args.value("--format") ?? TimelineFormat.text.rawValue
-        guard let format = TimelineFormat(rawValue: named) else {
-            throw DrivesimError.usage(
-                .unknownValue(option: "--format", value: named, allowed: formats, suggestion: suggestion(for: named, among: formats)))
-        }
-        let width = try args.integer("--width", in: 20...1_000_000)
-        let window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args), folded: !args.has("--all"))
-        if let from = window.from, let to = window.to, from >= to {
-            throw DrivesimError.usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
-        }
+        let shown = try Shown(args)
         let prompts = args.value("--prompts")
         if let p = prompts, !promptFormats.contains(p) {
             throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: promptFormats, suggestion: suggestion(for: p, among: promptFormats)))
@@ -116,12 +107,14 @@ enum RunCommand: Command {
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
         let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
-        // Streamed: a long drive's output is never held whole.
-        let columns = width ?? (format == .lanes ? console.columns : nil)
-        try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: args.value("--out"))
+        try shown.write(timeline, of: scenario, console: &console)
         if let prompts {
             let comparison = PromptComparison(timeline, scenario)
             console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
+        }
+        // What failed is headed by the file and the scenario's name, as `check` heads it.
+        if !verdict.passed || !golden.holds {
+            console.err(escapedForTerminal("\(file == "-" ? FileSystem.standardInputName : file): \(scenario.name)") + "\n")
         }
         if !verdict.passed { console.err(verdict.report) }
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
@@ -129,6 +122,36 @@ enum RunCommand: Command {
         // The process ends next: its scenario and timeline are left to `exit`.
         ProcessEnd.keep((scenario, verdict))
         return verdict.passed && golden.holds ? 0 : 1
+    }
+
+    /// What `run` (and the demo) shows and where: `--format`, `--width`,
+    /// `--from`, `--to`, `--only`, `--all` and `--out`.
+    struct Shown {
+        var format: TimelineFormat
+        var width: Int?
+        var window: ReviewWindow
+        var out: String?
+
+        /// The options in `args`, checked: an unknown format or family, a reversed window are usage errors.
+        init(_ args: Arguments) throws(DrivesimError) {
+            let named = args.value("--format") ?? TimelineFormat.text.rawValue
+            guard let format = TimelineFormat(rawValue: named) else {
+                throw .usage(.unknownValue(option: "--format", value: named, allowed: formats, suggestion: suggestion(for: named, among: formats)))
+            }
+            self.format = format
+            width = try args.integer("--width", in: 20...1_000_000)
+            window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args), folded: !args.has("--all"))
+            if let from = window.from, let to = window.to, from >= to {
+                throw .usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
+            }
+            out = args.value("--out")
+        }
+
+        /// Writes `timeline` as chosen, to `--out` or standard output; streamed, so a long drive's output is never held whole.
+        func write(_ timeline: Timeline, of scenario: Scenario, console: inout Console) throws {
+            let columns = width ?? (format == .lanes ? console.columns : nil)
+            try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: out)
+        }
     }
 
     /// The scenario in `file`, or on standard input for `-` (named `<stdin>` in errors).

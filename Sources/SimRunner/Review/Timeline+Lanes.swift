@@ -86,6 +86,8 @@ extension Timeline {
                 rows[r].cells[c] = Character(String((starts[r][c] * 9 + most - 1) / most))
             }
         }
+        // A cell takes the mark that matters most (`LaneScale.markRank`), whatever the order they fall in it.
+        var markRanks = [[Int]](repeating: [Int](repeating: 0, count: used), count: rows.count)
         for mark in visible.marks {
             let glyph: Character
             switch mark.kind {
@@ -109,6 +111,9 @@ extension Timeline {
                 if c + 1 < used, rows[r].cells[c + 1] == " " { rows[r].cells[c + 1] = glyph }
                 continue
             }
+            let rank = LaneScale.markRank(glyph)
+            guard rank >= markRanks[r][c] else { continue }
+            markRanks[r][c] = rank
             rows[r].cells[c] = glyph
         }
 
@@ -240,6 +245,19 @@ enum LaneScale {
                 dense     1-9 how many bars start in the column, 9 the most (the count after the row)
 
         """
+
+    /// Which mark a cell keeps when several fall in it: the higher rank, the
+    /// later of equals. What went wrong outranks the routine, so a long drive's
+    /// dropped reports are not hidden under its turns (docs/review.md).
+    static func markRank(_ glyph: Character) -> Int {
+        switch glyph {
+        case "!": return 5  // a turn unannounced
+        case "x": return 4  // a fix, report or line dropped
+        case "/": return 3  // a reply abandoned
+        case "T": return 2  // a turn passed
+        default: return 1  // a turn upcoming
+        }
+    }
 
     /// The road row's legend, shown with the road row.
     static let roadLegend = """

@@ -100,9 +100,9 @@ extension Timeline {
             out.string("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
             out.string("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
             for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
-            var labelEnd = Int64.min
+            var label = DrawnLabel(end: .min, x: .min, rule: nil)
             for n in marksByLane[lane.rawValue] {
-                svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, labelEnd: &labelEnd, hidden: &hidden)
+                svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, label: &label, hidden: &hidden)
             }
             out.text("</g>\n")
         }
@@ -180,7 +180,7 @@ extension Timeline {
 
     private func svgMark(
         _ mark: Lanes.Mark, y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter,
-        labelEnd: inout Int64, hidden: inout Int
+        label: inout DrawnLabel, hidden: inout Int
     ) {
         let x = x10(mark.t)
         out.text("<g class=\"mark "); out.string(mark.kind.rawValue); out.text("\" data-events=\"")
@@ -201,16 +201,26 @@ extension Timeline {
         }
         if let rule = mark.rule {
             // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
-            if x + 30 >= labelEnd {
+            // The same rule at the same place as the label drawn (a barge-in's cut and its abandoned reply) is
+            // already said there: nothing is hidden.
+            if x == label.x, rule == label.rule {
+            } else if x + 30 >= label.end {
                 out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\""); out.int(y + 11); out.text("\">")
                 out.string(rule.rawValue); out.text("</text>")
-                labelEnd = x + 30 + Int64(rule.rawValue.count * 55 + 40)
+                label = DrawnLabel(end: x + 30 + Int64(rule.rawValue.count * 55 + 40), x: x, rule: rule)
             } else {
                 hidden += 1
             }
         }
         out.text("</g>\n")
         out.chunks.flushIfFull()
+    }
+
+    /// The last rule name drawn in a lane: where it ends, where its mark is, which rule (in tenths of a pixel).
+    private struct DrawnLabel {
+        var end: Int64
+        var x: Int64
+        var rule: Rule?
     }
 
     /// Each event kind's name as a CSS class (`road-fix-arrived`), by `EventKind.ordinal`.
@@ -250,12 +260,12 @@ extension Timeline {
         .page { fill: #ffffff; } .heading { font-size: 14px; font-weight: bold; fill: #222; } .note { fill: #666; } .summary { fill: #333; }
         .band { fill: #f6f6f6; } .lanename { font-size: 13px; font-weight: bold; fill: #333; }
         .axis text { fill: #555; font-size: 10px; } .grid { stroke: #e2e2e2; stroke-width: 1; }
-        .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #2f6fdb; stroke-width: 1; }
+        .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #0891b2; stroke-width: 1.5; }
         .line, .stretch, .heard, .lost { stroke: #ffffff; stroke-width: 1; }
         .stretch { fill: #2e9e5b; } .stretch.cut { fill: #7fc79b; }
-        .reply { fill: #2e9e5b; fill-opacity: 0.35; } .queued { fill: url(#hatch); stroke: #777; stroke-width: 1; }
-        .held { fill: url(#hatch); stroke: #e8a23a; stroke-width: 1; } .off-route { fill: #e8a23a; fill-opacity: 0.35; }
-        .ears-closed { fill: #555; fill-opacity: 0.75; }
+        .reply { fill: #7c8f0a; fill-opacity: 0.45; } .queued { fill: url(#hatch); stroke: #777777; stroke-width: 1.5; }
+        .held { fill: url(#hatch); stroke: #d97706; stroke-width: 1.5; } .off-route { fill: #8b5a2b; fill-opacity: 0.35; }
+        .ears-closed { fill: #555555; fill-opacity: 0.75; }
         .heard { fill: #8a5cc9; } .lost { fill: #d93b3b; }
         .barlabel { fill: #fff; font-size: 10px; pointer-events: none; }
         .cutline { stroke: #d93b3b; stroke-width: 2; } .cutmark { fill: #d93b3b; }
@@ -265,7 +275,7 @@ extension Timeline {
         .roadmark { stroke: #b5b5b5; stroke-width: 1; }
         .road-fix-dropped, .road-report-dropped, .road-turn-unannounced { stroke: #d93b3b; stroke-width: 2; }
         .road-turn-upcoming, .road-turn-passed, .road-stage-skipped { stroke: #2f6fdb; stroke-width: 2; }
-        .road-off-route { stroke: #e8a23a; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
+        .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
         .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
         </style>
 

@@ -113,7 +113,7 @@ extension Timeline {
         out.append(contentsOf: columns[event.kind.ordinal])
         let details = out.count
         writeDetail(of: event, into: &out)
-        let tag: String? = if let rule = event.rule, event.kind != .earsClosed { rule.rawValue }
+        let tag: String? = if let rule = event.rule { rule.rawValue }
             else if case .road(let road) = event.what { road.reason } else { nil }
         if let tag {
             out.append(spaces: 36 - displayWidth(out[details...]))
@@ -158,7 +158,15 @@ extension Timeline {
             }
         case .guidanceStarted(let l):
             out.append(escaped: roster.lines[l.int].id)
-            text(roster.text(of: l, startingAt: event.t))
+            // A line re-phrased while it waited (the car moved on) says so, and the words it was requested with.
+            let requested = roster.lines[l.int].text
+            if let revised = roster.revision(of: l, startingAt: event.t)?.text, revised != requested {
+                text(revised)
+                out.append(utf8: " re-phrased while it waited, was")
+                text(requested)
+            } else {
+                text(requested)
+            }
         case .guidanceEnded(let l), .guidanceDropped(let l, _):
             out.append(escaped: roster.lines[l.int].id)
         case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):

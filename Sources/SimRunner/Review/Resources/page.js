@@ -3,12 +3,19 @@
 const T = JSON.parse(document.getElementById("timeline").textContent);
 const L = JSON.parse(document.getElementById("layout").textContent);
 const events = T.events;
-const COLOR = { "line": "#2f6fdb", "wait": "#2f6fdb", "reply": "#2e9e5b", "queued": "#777777", "held": "#e8a23a",
-  "stretch": "#2e9e5b", "ears-closed": "#555555", "heard": "#8a5cc9", "lost": "#d93b3b", "off-route": "#e8a23a" };
+// One colour per kind of bar, as in the SVG (Timeline+SVG.swift's style), each at least 3:1 against the lane's grey
+// but the cut stretch's pale green, which a red cut line marks.
+const COLOR = { "line": "#2f6fdb", "wait": "#0891b2", "reply": "#7c8f0a", "queued": "#777777", "held": "#d97706",
+  "stretch": "#2e9e5b", "ears-closed": "#555555", "heard": "#8a5cc9", "lost": "#d93b3b", "off-route": "#8b5a2b" };
 const CUT = "#7fc79b", RED = "#d93b3b", FLOW = "#7a3db8";
+// The road lane's marks by what happened (markColor), drawn as ticks: their own legend line, shown with the road lane.
+const ROAD = { fix: "#9a9a9a", turn: "#2f6fdb", off: "#8b5a2b", on: "#2e9e5b", other: "#333333" };
 const LEGEND = [["line", "guidance line"], ["wait", "line waits"], ["stretch", "Pippa's stretch"], [CUT, "stretch cut"],
   ["held", "held"], ["reply", "reply active"], ["queued", "reply queued"], ["ears-closed", "ears closed"],
   ["heard", "Dad heard"], ["lost", "Dad lost"], ["off-route", "off route"], [FLOW, "cause → effect"]];
+const ROAD_LEGEND = [[ROAD.fix, "fix arrived, report sent"], [RED, "fix or report dropped, turn unannounced"],
+  [ROAD.turn, "turn upcoming or passed"], [ROAD.off, "off route"], [ROAD.on, "back on route"],
+  [ROAD.other, "measuring paused or resumed"]];
 const LANE_H = 56, AXIS_H = 22, LEFT = 80, RIGHT = 12;
 // Rows inside a lane: marks on top, what plays in the middle, the reply band, what waits at the bottom.
 const ROWS = { marks: [3, 10], plays: [15, 22], band: [38, 3], waits: [43, 8] };
@@ -120,11 +127,11 @@ function paintCoverage(ctx, cov, x, y, h) {
 function markColor(m) {
   if (m.kind === "cut" || m.kind === "dropped" || m.kind === "abandoned") return RED;
   if (/dropped|unannounced/.test(m.kind)) return RED;
-  if (/turn|stage/.test(m.kind)) return "#2f6fdb";
-  if (m.kind === "road.off-route") return "#e8a23a";
-  if (m.kind === "road.on-route") return "#2e9e5b";
-  if (m.kind.startsWith("road.fix.arrived") || m.kind.startsWith("road.report")) return "#9a9a9a";
-  return "#333333";
+  if (/turn|stage/.test(m.kind)) return ROAD.turn;
+  if (m.kind === "road.off-route") return ROAD.off;
+  if (m.kind === "road.on-route") return ROAD.on;
+  if (m.kind.startsWith("road.fix.arrived") || m.kind.startsWith("road.report")) return ROAD.fix;
+  return ROAD.other;
 }
 
 function drawOverviewBase() {
@@ -225,7 +232,7 @@ function draw() {
         ctx.fillRect(LEFT + c, y + my + mh + 2 - h, 1, h);
       }
     } else {
-      let labelEnd = -Infinity;
+      let labelEnd = -Infinity, labelX = null, labelRule = null;
       for (const m of marks) {
         const x = X(m.start);
         ctx.fillStyle = markColor(m); ctx.strokeStyle = ctx.fillStyle;
@@ -239,11 +246,12 @@ function draw() {
         } else {
           ctx.beginPath(); ctx.arc(x, y + 10, 2.5, 0, 7); ctx.fill();
         }
-        if (m.rule) {
+        // The same rule at the same place as the label drawn is already said there: nothing is hidden.
+        if (m.rule && !(x === labelX && m.rule === labelRule)) {
           if (x + 4 >= labelEnd) {
             ctx.fillStyle = "#333"; ctx.font = "italic 10px Helvetica, Arial, sans-serif";
             ctx.fillText(m.rule, x + 4, y + 11);
-            labelEnd = x + 4 + ctx.measureText(m.rule).width + 4;
+            labelEnd = x + 4 + ctx.measureText(m.rule).width + 4; labelX = x; labelRule = m.rule;
             ctx.font = "10px Helvetica, Arial, sans-serif";
           } else hiddenLabels++;
         }
@@ -441,11 +449,19 @@ function listCollisions(a, b) {
 }
 
 const legend = document.getElementById("legend");
-for (const [key, text] of LEGEND) {
-  const span = document.createElement("span"), swatch = document.createElement("i");
-  swatch.style.background = COLOR[key] || key;
-  span.appendChild(swatch); span.appendChild(document.createTextNode(text)); legend.appendChild(span);
+function legendLine(items, heading, tick) {
+  const line = document.createElement("div");
+  if (heading) { const b = document.createElement("b"); b.textContent = heading; line.appendChild(b); }
+  for (const [key, text] of items) {
+    const span = document.createElement("span"), swatch = document.createElement("i");
+    swatch.style.background = COLOR[key] || key;
+    if (tick) swatch.className = "tick";
+    span.appendChild(swatch); span.appendChild(document.createTextNode(text)); line.appendChild(span);
+  }
+  legend.appendChild(line);
 }
+legendLine(LEGEND, "", false);
+if (L.lanes.includes("road")) legendLine(ROAD_LEGEND, "road: ", true);
 document.body.dataset.events = String(events.length);
 window.addEventListener("resize", resize);
 resize();
