@@ -40,7 +40,11 @@ EN = {"left": "turn left", "right": "turn right", "slight-left": "bear left", "s
       "straight": "continue straight", "roundabout": "enter the roundabout", "merge": "merge",
       "on-ramp": "take the ramp", "off-ramp": "take the exit", "keep-left": "keep left", "keep-right": "keep right", "fork-left": "keep left at the fork",
       "fork-right": "keep right at the fork", "ferry": "take the ferry"}
-KO = {"left": "좌회전", "right": "우회전", "u-turn": "유턴", "straight": "직진", "ferry": "페리에 탑승"}
+KO = {"left": "좌회전", "right": "우회전", "u-turn": "유턴", "straight": "직진", "ferry": "페리에 탑승",
+      "slight-left": "왼쪽 방향으로 진행", "slight-right": "오른쪽 방향으로 진행", "sharp-left": "급좌회전", "sharp-right": "급우회전",
+      "keep-left": "왼쪽 차로를 유지", "keep-right": "오른쪽 차로를 유지", "fork-left": "갈림길에서 왼쪽 방향으로 진행",
+      "fork-right": "갈림길에서 오른쪽 방향으로 진행", "merge": "본선으로 합류", "on-ramp": "진입로로 진입", "off-ramp": "출구로 진출",
+      "roundabout": "회전교차로를 통과"}
 # Points the car reaches and stops at: "now" is said on reaching them, within ARRIVED_WITHIN.
 STOPS = ("arrive", "waypoint")
 
@@ -58,6 +62,9 @@ class Guidance:
         self.done = [set() for _ in self.maneuvers]
         self.approached = [False for _ in self.maneuvers]
         self.next = 0
+        # Lines asked for that may still wait behind Pippa: revised at each fix (protocol 2).
+        self.waiting = []
+        self.ids = set()
 
     # -- words and how long they take --------------------------------------
 
@@ -83,7 +90,7 @@ class Guidance:
         if self.language == "ko":
             if turn == "waypoint":
                 return "경유지에 도착했습니다." if stage == "now" else f"{self.distance_words(amount)} 앞에 경유지가 있습니다."
-            action = "목적지에 도착합니다" if turn == "arrive" else KO.get(turn, "안내에 따라 진행") + "하세요"
+            action = "목적지에 도착합니다" if turn == "arrive" else self.action_ko(self.maneuvers[m]) + "하세요"
             if stage == "now":
                 return "목적지에 도착했습니다." if turn == "arrive" else f"지금 {action}."
             return f"{self.distance_words(amount)} 앞에서 {action}."
@@ -94,6 +101,19 @@ class Guidance:
             return ("You have reached a waypoint." + back.replace(" there", "")) if stage == "now" else f"In {self.distance_words(amount)}, you will reach a waypoint.{back}"
         action = self.action_en(self.maneuvers[m])
         return f"Now {action}." if stage == "now" else f"In {self.distance_words(amount)}, {action}."
+
+    @staticmethod
+    def action_ko(maneuver):
+        """What to do at a maneuver, in Korean, with its exit and side (protocol 2), before 하세요."""
+        turn = maneuver["turn"]
+        side = {"left": "왼쪽 ", "right": "오른쪽 "}.get(maneuver.get("side") or "", "")
+        if turn == "roundabout" and maneuver.get("exit"):
+            return f"회전교차로에서 {maneuver['exit']}번째 출구로 진출"
+        if turn == "off-ramp" and maneuver.get("ref"):
+            return f"{side}{maneuver['ref']}번 출구로 진출"
+        if turn in ("off-ramp", "on-ramp") and side:
+            return side + KO[turn]
+        return KO.get(turn, "안내에 따라 진행")
 
     @staticmethod
     def action_en(maneuver):
@@ -156,9 +176,52 @@ class Guidance:
 
     # -- a span ------------------------------------------------------------
 
+    def revise(self, state, t):
+        """At a fix: each line that may still wait is kept true for where the car now is
+        (new words for the distance now left, an earlier expiry), or withdrawn."""
+        revised, kept = [], []
+        for line in self.waiting:
+            if line["expires"] is None or line["expires"] <= t:
+                continue
+            m, stage = line["maneuver"], line["stage"]
+            left = self.maneuvers[m]["distance"] - self.progress(state, t)
+            if stage == "now":
+                if self.maneuvers[m]["turn"] in STOPS:
+                    # "You have arrived" said too soon: withdrawn, and said again on arriving.
+                    if left > ARRIVED_WITHIN + 5:
+                        revised.append({"id": line["id"], "withdrawn": True})
+                        self.done[m].discard("now")
+                        continue
+                    kept.append(line)
+                    continue
+                expires = self.pass_time(m, state, t) - int((self.latency + self.margin) * 1000) - line["duration"]
+            else:
+                said = self.spoken(left)
+                if said is None:
+                    revised.append({"id": line["id"], "withdrawn": True})
+                    continue
+                amount, meters = said
+                words = self.text(stage, m, amount)
+                length = self.duration(words)
+                true_until = t + int((left - meters) / max(state["speed"] * 1.2, 15.0) * 1000)
+                expires = min(true_until, self.pass_time(m, state, t) - int(self.latency * 1000) - length)
+                if words != line["text"] and expires > t:
+                    revised.append({"id": line["id"], "text": words, "duration": length})
+                    line["text"], line["duration"] = words, length
+            if expires <= t:
+                revised.append({"id": line["id"], "withdrawn": True})
+                continue
+            if expires < line["expires"]:
+                revised.append({"id": line["id"], "expires": expires})
+                line["expires"] = expires
+            kept.append(line)
+        self.waiting = kept
+        return revised
+
     def span(self, msg):
         state, start, until, segment_end = msg["state"], msg["from"], msg["until"], msg["segmentEnd"]
         lines, skipped = [], []
+        revised = self.revise(state, start) if msg["fixes"] and not self.broken else []
         t = start
         while t < until:
             # Passed maneuvers: a "now" line never said is skipped as late (said too late to be said at all).
@@ -192,7 +255,7 @@ class Guidance:
                 break
             if self.broken:
                 break   # judged once, when the fix arrives
-        return {"type": "lines", "lines": lines, "skipped": skipped}
+        return {"type": "lines", "lines": lines, "skipped": skipped, "revised": revised}
 
     def say(self, m, stage, state, t, segment_end, lines, skipped):
         # Earlier stages not yet said are late now.
@@ -234,9 +297,14 @@ class Guidance:
         if expires is not None and expires <= t:
             skipped.append({"maneuver": m, "stage": stage, "reason": "late", "at": t})
             return
-        line = {"id": f"{self.maneuvers[m]['id']}.{stage}", "maneuver": m, "stage": stage, "at": t,
+        name = f"{self.maneuvers[m]['id']}.{stage}"
+        while name in self.ids:   # said again after it was withdrawn
+            name += ".again"
+        self.ids.add(name)
+        line = {"id": name, "maneuver": m, "stage": stage, "at": t,
                 "text": words, "duration": length, "urgent": stage == "now", "expires": expires}
         lines.append(line)
+        self.waiting.append(dict(line))
 
 
 def main():

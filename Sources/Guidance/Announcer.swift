@@ -31,6 +31,13 @@ public enum Announcement: Sendable, Equatable {
     case skipped(maneuver: Int, stage: Stage, reason: SkipReason, at: SimTime)
     /// The guidance believes the car has passed a maneuver.
     case passed(maneuver: Int, at: SimTime)
+    /// A line asked for in an earlier span (by its id), if it still waits
+    /// at `at`: from then on it says `revision`'s words (nil: as before), and
+    /// it expires by `expires` (nil: as before; only ever earlier: at `at`
+    /// itself withdraws it). A guidance other than drivesim's own revises
+    /// its waiting lines this way (drivesim's are revised by the planner:
+    /// `RoadPlan.revisions`).
+    case revised(line: String, at: SimTime, revision: LineRevision?, expires: SimTime?)
 }
 
 /// Why a stage is not spoken. Raw values are the timeline's words.

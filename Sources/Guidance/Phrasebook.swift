@@ -194,7 +194,7 @@ public enum Phrasebook {
                                   "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
 
     /// 1 to 12 as ordinal words, which every voice reads right.
-    static func englishOrdinal(_ n: Int) -> String {
+    package static func englishOrdinal(_ n: Int) -> String {
         (1...englishOrdinals.count).contains(n) ? englishOrdinals[n - 1] : "number \(n)"
     }
 
@@ -324,7 +324,7 @@ public enum Phrasebook {
 
     /// 1 to 12 in native Korean ordinals ("두 번째"), written out because a
     /// voice reading "2번째" may say 이 instead of 두.
-    static func koreanOrdinal(_ n: Int) -> String {
+    package static func koreanOrdinal(_ n: Int) -> String {
         (1...koreanOrdinals.count).contains(n) ? koreanOrdinals[n - 1] + " 번째" : "\(n)번째"
     }
 

@@ -124,6 +124,8 @@ struct RoadPlanner<G: Guidance> {
     var upcoming = -1
     /// Whether the guidance was asked for its departure line (`Guidance.lineDeparting`).
     var departureAsked = false
+    /// What a guidance other than drivesim's own revised of its waiting lines, by line id, in time order.
+    var revised: [String: [(at: SimTime, revision: LineRevision?, expires: SimTime?)]] = [:]
     /// The first maneuver beyond the follower's progress (progress never goes back).
     var ahead = 0
 
@@ -227,7 +229,15 @@ struct RoadPlanner<G: Guidance> {
         let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         // Only drivesim's own guidance re-phrases a waiting line.
         guard var own = guidance as? Announcer else {
-            plan.revisions = Array(repeating: [], count: plan.lines.count)
+            // Another guidance revises its own lines: each revision holds from its time, each expiry only comes earlier.
+            for i in plan.lines.indices {
+                var words: [LineRevision] = []
+                for change in revised[plan.lines[i].id] ?? [] where change.at > plan.lines[i].at {
+                    if let revision = change.revision { words.append(revision) }
+                    if let expires = change.expires { plan.lines[i].expires = min(plan.lines[i].expires ?? expires, max(expires, change.at)) }
+                }
+                plan.revisions.append(words)
+            }
             return
         }
         for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex, by: &own)) }
@@ -319,6 +329,8 @@ struct RoadPlanner<G: Guidance> {
                 believedPass[m] = t
                 // "Continue for 5 kilometers." when the next maneuver is far.
                 if let line = guidance.linePassing(m, state, at: t) { addLine(line) }
+            case .revised(let id, let t, let revision, let expires):
+                revised[id, default: []].append((t, revision, expires))
             }
         }
     }

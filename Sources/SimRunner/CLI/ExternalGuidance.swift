@@ -159,8 +159,8 @@ struct ExternalGuidance: Guidance {
     var nowSkipped: [RoadEvent.UnannouncedReason?]
     /// The fixes that arrived since the last span, as the next span's `fixes`.
     var fixes: [JSONValue] = []
-    /// Every line id asked for in this plan.
-    var ids: Set<String> = []
+    /// Every line asked for in this plan, by id: when, and in which language.
+    var asked: [String: (at: SimTime, language: Language)] = [:]
     /// The first maneuver not yet believed passed.
     var next = 0
     /// Whether the process failed (or the route could not be sent): the rest of the road is silent.
@@ -312,7 +312,7 @@ struct ExternalGuidance: Guidance {
                 guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
                     return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
                 }
-                guard !ids.contains(id) else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
+                guard asked[id] == nil else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
                 guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
                     return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
                 }
@@ -343,18 +343,79 @@ struct ExternalGuidance: Guidance {
                 case .success(let ms): expires = ms.map { SimTime(ms: $0) }
                 }
                 switch integer(o, "then", path, in: Int64(base.m + 1)...Int64(base.m + 1)) {
+                case .failure where base.m + 1 >= count:
+                    return .failure(Problem(path: "\(path).then", why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
                 case .failure: return .failure(Problem(path: "\(path).then", why: "expected null or the next maneuver's index, \(base.m + 1)"))
-                case .success(let then?) where base.stage == .now && Int(then) < count: thenSpoken[Int(then)] = true
                 case .success(nil): break
-                case .success: return .failure(Problem(path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it"))
+                case .success(let then?):
+                    guard Int(then) < count else {
+                        return .failure(Problem(path: "\(path).then", why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
+                    }
+                    guard base.stage == .now else { return .failure(Problem(path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it")) }
+                    thenSpoken[Int(then)] = true
                 }
-                ids.insert(id)
+                asked[id] = (base.at, language)
                 if base.stage == .now { nowSpoken[base.m] = true }
                 let line = GuidanceLine(id: id, at: base.at, duration: duration, urgent: urgent, text: text, language: language,
                                         maneuver: route.maneuvers[base.m].id, expires: expires)
                 out.append(.line(line, maneuver: base.m, stage: base.stage))
             }
         }
+        guard process.version >= 2 else { return .success(out) }
+        switch list("revised") {
+        case .failure(let problem): return .failure(problem)
+        case .success(let items):
+            for (i, o) in items.enumerated() {
+                switch revision(o, "revised[\(i)]", from: from) {
+                case .failure(let problem): return .failure(problem)
+                case .success(let revised): out.append(revised)
+                }
+            }
+        }
         return .success(out)
+    }
+
+    /// A `revised` entry (version 2): a line asked for in an earlier span,
+    /// from `from` on (if it still waits) withdrawn, or saying new words,
+    /// or expiring earlier.
+    func revision(_ o: JSONValue, _ path: String, from: SimTime) -> Result<Announcement, Problem> {
+        guard case .object = o.kind else { return .failure(Problem(path: path, why: "expected an object")) }
+        guard let id = o["id"]?.text, let line = asked[id], line.at < from else {
+            return .failure(Problem(path: "\(path).id", why: "expected the id of a line asked for in an earlier span"))
+        }
+        if let value = o["withdrawn"], value.kind != .null {
+            guard let withdrawn = value.boolean else { return .failure(Problem(path: "\(path).withdrawn", why: "expected true or false")) }
+            if withdrawn {
+                guard o["text"] == nil, o["expires"] == nil else {
+                    return .failure(Problem(path: "\(path).withdrawn", why: "a line withdrawn takes no new 'text' or 'expires'"))
+                }
+                return .success(.revised(line: id, at: from, revision: nil, expires: from))
+            }
+        }
+        var words: LineRevision? = nil
+        if let value = o["text"], value.kind != .null {
+            guard let text = value.text, !text.isEmpty, text.count <= 1000 else {
+                return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
+            }
+            var duration = SpeechDuration.estimate(text, line.language, rates: route.settings.rates)
+            if let value = o["duration"], value.kind != .null {
+                guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms) else {
+                    return .failure(Problem(path: "\(path).duration", why: "expected a whole number from 1 to 3600000"))
+                }
+                duration = SimTime(ms: ms)
+            }
+            guard from + duration <= RoadPlan.end else {
+                return .failure(Problem(path: "\(path).duration", why: "the line would end at \((from + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+            }
+            words = LineRevision(t: from, text: text, duration: duration)
+        }
+        var expires: SimTime? = nil
+        if let value = o["expires"], value.kind != .null {
+            guard case .number(let literal) = value.kind, let ms = Int64(literal), (from.ms...RoadPlan.end.ms).contains(ms) else {
+                return .failure(Problem(path: "\(path).expires", why: "expected null or a time from the span's start (\(from.ms) ms) to 24 h"))
+            }
+            expires = SimTime(ms: ms)
+        }
+        return .success(.revised(line: id, at: from, revision: words, expires: expires))
     }
 }

@@ -29,6 +29,12 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// the scenario holds (a line, reply, stretch, utterance or maneuver) or
     /// an earlier generated line's.
     case lineID = "line-id"
+    /// A far, near or "now" line names its own maneuver (its side, exit,
+    /// kind) and not a neighbour's street; a far or near line says a distance
+    /// in the voice's units; a "now" line says none (Invariants+Words).
+    case lineWords = "line-words"
+    /// A "now" stage skipped `late` could truly no longer be said in time (Invariants+Words).
+    case lateClaim = "late-claim"
 
     /// Whether `a` is listed before `b`: declaration order, which reports follow.
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
@@ -169,7 +175,8 @@ extension Invariants {
             default: continue
             }
         }
-        return found + checkLineIDs(scenario, run) + checkWhenInUse(scenario, run) + checkRoadTruth(scenario, run, truth)
+        return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
+            + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance

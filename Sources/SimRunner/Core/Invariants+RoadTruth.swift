@@ -72,10 +72,13 @@ extension Invariants {
     /// The spoken distance of a far or near line, meters: a fraction of a
     /// mile, or the first number followed by its unit (`meters`,
     /// `kilometers`, `미터`, `킬로미터`, `feet`, `miles`).
-    static func spokenMeters(_ text: String) -> Double? {
+    static func spokenMeters(_ text: String) -> Double? { spokenDistance(text)?.meters }
+
+    /// The spoken distance of a line and the units it is said in (`spokenMeters`'s reading).
+    static func spokenDistance(_ text: String) -> (meters: Double, units: Units)? {
         let mile = SpokenDistance.metersPerFoot * 5280
         for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)] where text.contains(words) {
-            return miles * mile
+            return (miles * mile, .imperial)
         }
         let scalars = Array(text.unicodeScalars)
         var i = 0
@@ -88,10 +91,10 @@ extension Invariants {
             while k < scalars.count, scalars[k] == " " { k += 1 }
             let rest = String(String.UnicodeScalarView(scalars[k..<min(scalars.count, k + 10)]))
             if let number {
-                if rest.hasPrefix("kilometer") || rest.hasPrefix("킬로미터") { return number * 1000 }
-                if rest.hasPrefix("meter") || rest.hasPrefix("미터") { return number }
-                if rest.hasPrefix("feet") || rest.hasPrefix("foot") { return number * SpokenDistance.metersPerFoot }
-                if rest.hasPrefix("mile") { return number * mile }
+                if rest.hasPrefix("kilometer") || rest.hasPrefix("킬로미터") { return (number * 1000, .metric) }
+                if rest.hasPrefix("meter") || rest.hasPrefix("미터") { return (number, .metric) }
+                if rest.hasPrefix("feet") || rest.hasPrefix("foot") { return (number * SpokenDistance.metersPerFoot, .imperial) }
+                if rest.hasPrefix("mile") { return (number * mile, .imperial) }
             }
             i = j
         }
