@@ -89,6 +89,8 @@ class Guidance:
         street = self.maneuvers[m].get("street")
         if self.language == "ko":
             if turn == "waypoint":
+                if self.maneuvers[m].get("uTurn"):
+                    return "경유지에 도착했습니다. 유턴하세요." if stage == "now" else f"{self.distance_words(amount)} 앞 경유지에서 유턴하세요."
                 return "경유지에 도착했습니다." if stage == "now" else f"{self.distance_words(amount)} 앞에 경유지가 있습니다."
             action = "목적지에 도착합니다" if turn == "arrive" else self.action_ko(self.maneuvers[m]) + "하세요"
             if stage == "now":

@@ -282,6 +282,22 @@ private struct Case {
             try #require(c.checks.isEmpty)
             c.scenario.guidance.append(GuidanceLine(id: "m1.far", at: .zero, duration: ms(1_000)))
             return c.checks
+        case .road(.lineWords):
+            // The English voice is imperial: its lines say meters.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            c.scenario.road?.guidance.units = .imperial
+            return c.checks
+        case .road(.lateClaim):
+            // m1's "now" stage is said to be skipped as late when its far line starts, half a kilometer before it.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            let roster = c.run.timeline.roster
+            let far = try c.first {
+                if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == "m1.far" } else { false }
+            }
+            c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: far)
+            return c.checks
         case .decision(.urgentCut):
             // The long cut is labelled urgent-cut: the ordinary line that cut cannot cut by it.
             var c = try Case("long-cut")
@@ -323,7 +339,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

@@ -95,10 +95,11 @@ extension Invariants {
         return found
     }
 
-    /// How much time to spare a `late` claim may leave, beyond the "now" line
-    /// (at most `lateNowLine` long), the scenario's `outputLatency` and
-    /// `margin`, and what the fixes' accuracy and noise explain at the car's
-    /// speed: 2 s.
+    /// How much time to spare a `late` claim may leave, beyond the "now"
+    /// stage's lead (`guidance.leads.now` at the car's speed: when the stage
+    /// is due), the "now" line (at most `lateNowLine` long), the scenario's
+    /// `outputLatency` and `margin`, and what the fixes' accuracy and noise
+    /// explain at the car's speed: 2 s.
     public static let lateSlack = SimTime(ms: 2_000)
     /// The longest "now" line a `late` claim is judged by: 3 s.
     public static let lateNowLine = SimTime(ms: 3_000)
@@ -107,8 +108,9 @@ extension Invariants {
     /// said in time. Judged while the app knows where the car is (the last
     /// fix it used is fresh and no jump) and that the car moves: from that
     /// fix's true position and speed, the pass the app could predict leaves
-    /// no more than `lateNowLine`, `outputLatency`, `margin`, the fixes'
-    /// slack at that speed and `lateSlack` after the claim.
+    /// no more than the now stage's lead, `lateNowLine`, `outputLatency`,
+    /// `margin`, the fixes' slack at that speed and `lateSlack` after the
+    /// claim: a claim made before the "now" stage was even due is false.
     static func checkLateClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -129,7 +131,9 @@ extension Invariants {
                 let left = truth.route.maneuvers[m.int].distance - known.distance
                 let predicted = taken + SimTime(ms: Int64((max(0, left) / known.speed * 1000).rounded(.down)))
                 let slack = SimTime(ms: Int64(((truth.ahead ?? truth.tolerance) / known.speed * 1000).rounded(.up)))
-                let needed = lateNowLine + road.guidance.outputLatency + road.guidance.margin + slack + lateSlack
+                let lead = road.guidance.now.distance(at: known.speed) / known.speed
+                let due = SimTime(ms: Int64((lead * 1000).rounded(.up)))
+                let needed = due + lateNowLine + road.guidance.outputLatency + road.guidance.margin + slack + lateSlack
                 if predicted - event.t > needed {
                     found.append(.init(check: .road(.lateClaim), t: event.t, message:
                         "\(roster.road.maneuvers[m.int].id)'s \"now\" stage is skipped as late with \(Double((predicted - event.t).ms) / 1000) s to the turn at the speed the app knew (a \"now\" line needs at most \(Double(needed.ms) / 1000) s)"))
