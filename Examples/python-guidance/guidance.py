@@ -10,6 +10,15 @@ protocol (docs/test-your-guidance.md) over standard input and output.
                  (1000 m, 400 m, 60 m), judged only when a fix arrives: no dead
                  reckoning between fixes, no expiry. Fine in town; too late at
                  motorway speed, and silent through a tunnel.
+    --break next-words
+                 say the next maneuver's words for each maneuver (road line-words)
+    --break late-lies
+                 never say "now": skip it as late with the near line (road late-claim)
+    --break miles
+                 say distances in miles whatever the voice's units (road line-words)
+    --break no-revisions
+                 never revise a waiting line: it says what was true when asked
+                 (road spoken-distance, after a tunnel)
 
 Three stages per maneuver, as drivesim's own guidance has: far, near and
 "now". Between fixes the car is predicted at the speed of the last one (dead
@@ -52,6 +61,7 @@ STOPS = ("arrive", "waypoint")
 class Guidance:
     def __init__(self, route, broken):
         self.broken = broken
+        self.fixed = broken == "fixed-distance"
         self.maneuvers = route["maneuvers"]
         self.language = route["language"]
         self.units = route["units"]
@@ -76,6 +86,8 @@ class Guidance:
         return (said[-1], said[-1] * unit) if said else None
 
     def distance_words(self, amount):
+        if self.broken == "miles" and self.units == "metric":
+            return f"{amount / 1609.344:.1f} miles"
         if self.units == "metric":
             if self.language == "ko":
                 return f"{amount}미터" if amount < 1000 else f"{amount / 1000:g}킬로미터"
@@ -160,13 +172,13 @@ class Guidance:
             if not self.approached[m]:
                 return None
             slack = left - v * self.latency - ARRIVED_WITHIN
-        elif self.broken:
+        elif self.fixed:
             slack = left - FIXED[stage]
         else:
             slack = left - v * (self.latency + length / 1000) - self.lead(stage, v)
         if slack <= 0:
             return t
-        if self.broken or v < 0.1:
+        if self.fixed or v < 0.1:
             return None
         return t + int(math.ceil(slack / v * 1000))
 
@@ -223,13 +235,13 @@ class Guidance:
     def span(self, msg):
         state, start, until, segment_end = msg["state"], msg["from"], msg["until"], msg["segmentEnd"]
         lines, skipped = [], []
-        revised = self.revise(state, start) if msg["fixes"] and not self.broken else []
+        revised = self.revise(state, start) if msg["fixes"] and self.broken not in ("fixed-distance", "no-revisions") else []
         t = start
         while t < until:
             # Passed maneuvers: a "now" line never said is skipped as late (said too late to be said at all).
             while self.next < len(self.maneuvers) and self.maneuvers[self.next]["distance"] <= self.progress(state, t):
                 m = self.next
-                if "now" not in self.done[m] and not self.broken:
+                if "now" not in self.done[m] and not self.fixed:
                     skipped.append({"maneuver": m, "stage": "now", "reason": "late", "at": t})
                 self.next += 1
             if self.next >= len(self.maneuvers):
@@ -255,7 +267,7 @@ class Guidance:
                 t = passing
             else:
                 break
-            if self.broken:
+            if self.fixed:
                 break   # judged once, when the fix arrives
         return {"type": "lines", "lines": lines, "skipped": skipped, "revised": revised}
 
@@ -278,9 +290,15 @@ class Guidance:
                 skipped.append({"maneuver": m, "stage": stage, "reason": "late", "at": t})
                 return
             amount, meters = said
-        words = self.text(stage, m, amount)
+        if self.broken == "late-lies" and stage == "near" and self.maneuvers[m]["turn"] not in STOPS:
+            self.done[m].add("now")
+            skipped.append({"maneuver": m, "stage": "now", "reason": "late", "at": t})
+        if self.broken == "late-lies" and stage == "now" and not arrival:
+            return
+        spoken_for = min(m + 1, len(self.maneuvers) - 1) if self.broken == "next-words" else m
+        words = self.text(stage, spoken_for, amount)
         length = self.duration(words)
-        if self.broken:
+        if self.fixed:
             expires = None
         elif arrival:
             expires = t + 10_000
@@ -311,11 +329,12 @@ class Guidance:
 
 def main():
     args = sys.argv[1:]
-    broken = False
-    if args == ["--break", "fixed-distance"]:
-        broken = True
+    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions")
+    broken = None
+    if len(args) == 2 and args[0] == "--break" and args[1] in modes:
+        broken = args[1]
     elif args:
-        sys.stderr.write("usage: guidance.py [--break fixed-distance]\n")
+        sys.stderr.write(f"usage: guidance.py [--break {'|'.join(modes)}]\n")
         sys.exit(2)
     guidance = None
     for raw in sys.stdin:
@@ -331,7 +350,7 @@ def main():
         elif kind == "unannounced":
             # Passed without a "now" line of ours: whatever we last believed, it is too late for one.
             # (Broken, it judges only at fixes and cannot tell: it gives no reason.)
-            answer = {"type": "unannounced", "reason": None if broken else "late"}
+            answer = {"type": "unannounced", "reason": None if broken == "fixed-distance" else "late"}
         else:
             sys.stderr.write(f"unknown message {kind!r}\n")
             continue

@@ -73,7 +73,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let verdict = process.judging(Verdict(scenario, fault: nil, roadPlan: planning))
     for violation in verdict.violations {
         checkReason(violation.message)
-        if violation.t > RoadPlan.end, violation.check == .guidance(.process) { breach("a process failure after 24 h: \(violation.message)") }
+        if violation.t > RoadPlan.end, violation.check == Check.guidance(.process) { breach("a process failure after 24 h: \(violation.message)") }
     }
     let timeline = verdict.simulation.timeline
     for line in timeline.roster.road.lines where line.at + line.duration > RoadPlan.end {

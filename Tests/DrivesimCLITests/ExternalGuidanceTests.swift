@@ -187,6 +187,17 @@ import Testing
         #expect(wrong.code == 1 && wrong.stderr.contains("reason: expected \"late\", \"then\" or null"), "\(wrong.stderr)")
     }
 
+    /// Each bug class an app team may ship, as the Python example's `--break` mode, caught by its check.
+    @Test(arguments: [
+        ("next-words", "seoul-city-ko", "road line-words"), ("late-lies", "seoul-city-ko", "road late-claim"),
+        ("miles", "highway-120", "road line-words"), ("no-revisions", "near-line-waits-through-a-tunnel", "road spoken-distance"),
+    ])
+    func eachBrokenGuidanceIsCaughtByItsCheck(mode: String, scenario: String, check: String) {
+        let result = Fixtures.drivesim("check", Self.road(scenario), "--guidance", Self.python + " --break " + mode)
+        #expect(result.code == 1 && result.stderr.contains("\(check) broken"), "\(result.stderr)")
+        #expect(Fixtures.drivesim("check", Self.road(scenario), "--guidance", Self.python).code == 0)
+    }
+
     @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {
         let silent = try Self.script("{\"type\":\"lines\",\"lines\":[]}")
         let result = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", silent)
