@@ -19,6 +19,14 @@ let package = Package(
                 .product(name: "DrivesimTesting", package: "drivesim"),
             ]
         ),
+        // The guidance template (docs/test-your-guidance.md): the reference wrapped, one thing to change.
+        .testTarget(
+            name: "GuidanceTemplateTests",
+            dependencies: [
+                .product(name: "Drivesim", package: "drivesim"),
+                .product(name: "DrivesimTesting", package: "drivesim"),
+            ]
+        ),
         // The adapter template (docs/library.md): the reference wrapped, one rule to change.
         .testTarget(
             name: "ArbiterTemplateTests",

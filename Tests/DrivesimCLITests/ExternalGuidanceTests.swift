@@ -1,5 +1,6 @@
 import CLITestSupport
 @testable import DrivesimCLI
+import SimRunner
 import Foundation
 import TestSupport
 import Testing
@@ -196,6 +197,19 @@ import Testing
         let result = Fixtures.drivesim("check", Self.road(scenario), "--guidance", Self.python + " --break " + mode)
         #expect(result.code == 1 && result.stderr.contains("\(check) broken"), "\(result.stderr)")
         #expect(Fixtures.drivesim("check", Self.road(scenario), "--guidance", Self.python).code == 0)
+    }
+
+    @Test func aReplayLineRunsACommandWithRelativePathsFromTheFolderItWasFoundIn() throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        // `swift test` runs in the package's root, where the example is at a relative path.
+        let relative = "python3 Examples/python-guidance/guidance.py --break next-words"
+        try #require(FileManager.default.fileExists(atPath: "Examples/python-guidance/guidance.py"))
+        #expect(replayable(relative) == "cd \(shellQuoted(cwd)) && \(relative)")
+        #expect(replayable(Self.python) == Self.python)
+        #expect(replayable("sh -c 'exit 1'") == "sh -c 'exit 1'")
+        let out = try Fixtures.temporaryFolder()
+        let result = Fixtures.drivesim("fuzz", "--road", "--runs", "30", "--out", out, "--guidance", relative)
+        #expect(result.code == 1 && result.stderr.contains("--guidance '\(replayable(relative))'"), "\(result.stderr)")
     }
 
     @Test func aGuidanceThatSaysNothingFailsNowLineNotSilently() throws {

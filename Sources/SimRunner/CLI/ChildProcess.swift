@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SimRunner
 
 /// The process group of the arbiter running now (0: none), for the signal
 /// handler that kills it when drivesim itself is interrupted.
@@ -194,4 +195,20 @@ final class ChildProcess {
     }()
 
     private static func installSignalHandlers() { _ = installedSignalHandlers }
+}
+
+/// `command` as a replay line gives it, so that it runs as printed from any
+/// folder (a reproducer's): when one of its words is a relative path to
+/// something that exists from the working folder (`Examples/guidance.py`),
+/// it is run from there (`cd '/work/app' && python3 Examples/guidance.py`);
+/// otherwise as it is.
+func replayable(_ command: String) -> String {
+    let words = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let relative = words.contains { word in
+        !word.hasPrefix("/") && !word.hasPrefix("-") && word.contains("/") && access(word, F_OK) == 0
+    }
+    var folder = [CChar](repeating: 0, count: 4096)
+    guard relative, getcwd(&folder, folder.count) != nil else { return command }
+    let cwd = String(decoding: folder.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return "cd \(shellQuoted(cwd)) && \(command)"
 }

@@ -95,7 +95,7 @@ package final class GuidanceProcess: @unchecked Sendable {
 
     /// The options of `drivesim run` that use this guidance again, quoted for a POSIX shell.
     var replayOptions: String {
-        " --guidance \(shellQuoted(command))" + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
+        " --guidance \(shellQuoted(replayable(command)))" + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
     }
 
     /// The `route` message: the maneuvers, the settings and the segments.

@@ -311,6 +311,6 @@ extension ArbiterProcess {
     /// The options of `drivesim run` that use this arbiter again, quoted for
     /// a POSIX shell: ` --arbiter 'COMMAND'`, and its timeout when not the default.
     var replayOptions: String {
-        " --arbiter \(shellQuoted(command))" + (timeoutMs == 5000 ? "" : " --arbiter-timeout \(timeoutMs / 1000)")
+        " --arbiter \(shellQuoted(replayable(command)))" + (timeoutMs == 5000 ? "" : " --arbiter-timeout \(timeoutMs / 1000)")
     }
 }
