@@ -62,8 +62,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ExternalProcess",
+            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            path: "Sources/SimRunner/External",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "DrivesimCLI",
-            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "ExternalProcess", "SimClock", "Road", "Guidance", "TalkArbiter"],
             path: "Sources/SimRunner/CLI",
             swiftSettings: swiftSettings
         ),
@@ -100,6 +106,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road"], swiftSettings: swiftSettings),
-        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport"], swiftSettings: swiftSettings),
+        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport", "ExternalProcess"], swiftSettings: swiftSettings),
     ]
 )

@@ -14,6 +14,7 @@
 // too: `ActionValidator`), and every failure reason is one line.
 
 import DrivesimCLI
+import ExternalProcess
 import Foundation
 import Review
 import ScenarioFormat

@@ -14,6 +14,7 @@
 // drive's 24 h), and every failure reason is one line.
 
 import DrivesimCLI
+import ExternalProcess
 import Foundation
 import Review
 import ScenarioFormat

@@ -1,4 +1,5 @@
 @testable import DrivesimCLI
+@testable import ExternalProcess
 import Foundation
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+@testable import ExternalProcess
 import CLITestSupport
 @testable import DrivesimCLI
 import SimRunner

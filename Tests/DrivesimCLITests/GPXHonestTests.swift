@@ -1,3 +1,4 @@
+@testable import RouteImport
 import CLITestSupport
 @testable import DrivesimCLI
 import Foundation

@@ -1,3 +1,4 @@
+import ExternalProcess
 import Review
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ExternalProcess
 import Fuzzing
 import Review
 import ScenarioFormat

@@ -1,3 +1,4 @@
+import ExternalProcess
 import Foundation
 import Fuzzing
 import Review

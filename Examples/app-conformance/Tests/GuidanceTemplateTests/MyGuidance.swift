@@ -1,3 +1,4 @@
+import Foundation
 import Guidance
 import Road
 import SimClock
@@ -34,7 +35,7 @@ struct MyGuidance: Guidance {
         guard Self.sayMiles else { return }
         for i in out.indices[first...] {
             guard case .line(var line, let m, let stage) = out[i] else { continue }
-            line.text = line.text.replacingOccurrences(of: " meters", with: " miles")
+            line.text = line.text?.replacingOccurrences(of: " meters", with: " miles")
             out[i] = .line(line, maneuver: m, stage: stage)
         }
     }

@@ -18,16 +18,16 @@ nonisolated(unsafe) private var runningGroup: pid_t = 0
 /// group (`killpg`), then reaping the shell at once, so nothing the command
 /// started outlives drivesim and no zombie is left. An interrupt, a hang-up
 /// or a termination of drivesim kills the group too before drivesim dies.
-final class ChildProcess {
+package final class ChildProcess {
     /// Why a command could not be started.
-    struct SpawnFailure: Error { var reason: String }
+    package struct SpawnFailure: Error { var reason: String }
 
     /// The shell's process id, which is also the group's id.
-    let pid: pid_t
+    package let pid: pid_t
     /// Drivesim's ends: the child's standard input, output and error.
-    let input: Int32, output: Int32, errors: Int32
+    package let input: Int32, output: Int32, errors: Int32
     /// The wait status, once reaped.
-    private(set) var status: Int32?
+    package private(set) var status: Int32?
     /// Whether the group was killed and the descriptors closed.
     private var ended = false
 
@@ -36,7 +36,7 @@ final class ChildProcess {
     }
 
     /// Starts `command`; the reason in words if it cannot start.
-    static func spawn(_ command: String) -> Result<ChildProcess, SpawnFailure> {
+    package static func spawn(_ command: String) -> Result<ChildProcess, SpawnFailure> {
         installSignalHandlers()
         var fds: [Int32] = [-1, -1, -1, -1, -1, -1]
         for k in 0..<3 {
@@ -88,7 +88,7 @@ final class ChildProcess {
 
     /// Whether the shell has exited, reaping it if so; never blocks.
     @discardableResult
-    func reap() -> Bool {
+    package func reap() -> Bool {
         if status != nil { return true }
         var code: Int32 = 0
         let got = waitpid(pid, &code, WNOHANG)
@@ -98,7 +98,7 @@ final class ChildProcess {
     }
 
     /// Waits up to `milliseconds` for the shell to exit; whether it did.
-    func awaitExit(milliseconds: Int) -> Bool {
+    package func awaitExit(milliseconds: Int) -> Bool {
         for _ in 0..<max(1, milliseconds / 5) {
             if reap() { return true }
             usleep(5000)
@@ -107,7 +107,7 @@ final class ChildProcess {
     }
 
     /// How it ended, in words: `exit status 7`, `killed by signal 9`, or `still running`.
-    var exitDescription: String {
+    package var exitDescription: String {
         guard let status else { return "still running" }
         let signal = status & 0x7F
         if signal == 0 { return "exit status \((status >> 8) & 0xFF)" }
@@ -118,7 +118,7 @@ final class ChildProcess {
     /// standard error into `tail` (its last `keep` bytes) and closes drivesim's ends.
     /// With `grace` (a normal end), its input is closed first and it has
     /// `grace` milliseconds to exit on its own.
-    func end(grace: Int = 0, tail: inout [UInt8], keep: Int) {
+    package func end(grace: Int = 0, tail: inout [UInt8], keep: Int) {
         guard !ended else { return }
         ended = true
         if grace > 0 {
@@ -140,7 +140,7 @@ final class ChildProcess {
 
     /// Reads what `fd` holds now (non-blocking) onto `tail`, keeping its last `keep` bytes; false at end of file.
     @discardableResult
-    func drain(_ fd: Int32, into tail: inout [UInt8], keep: Int) -> Bool {
+    package func drain(_ fd: Int32, into tail: inout [UInt8], keep: Int) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -171,7 +171,7 @@ final class ChildProcess {
     }()
 
     /// The environment the child inherits: drivesim's own.
-    static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    package static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         #if canImport(Glibc)
         return environ
         #else
@@ -202,7 +202,7 @@ final class ChildProcess {
 /// something that exists from the working folder (`Examples/guidance.py`),
 /// it is run from there (`cd '/work/app' && python3 Examples/guidance.py`);
 /// otherwise as it is.
-func replayable(_ command: String) -> String {
+package func replayable(_ command: String) -> String {
     let words = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let relative = words.contains { word in
         !word.hasPrefix("/") && !word.hasPrefix("-") && word.contains("/") && access(word, F_OK) == 0

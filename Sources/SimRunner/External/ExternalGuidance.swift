@@ -11,43 +11,34 @@ import SimRunner
 /// process serves every plan: a `route` message starts each.
 package final class GuidanceProcess: @unchecked Sendable {
     /// The newest guidance protocol version this drivesim speaks.
-    static let protocolVersion = 2
+    package static let protocolVersion = 2
     /// The oldest it still speaks: version 1 (a route of four keys a
     /// maneuver, no `unannounced` question, no revisions).
-    static let oldestVersion = 1
+    package static let oldestVersion = 1
     /// The version the process answered its hello with.
-    var version: Int { channel.version }
+    package var version: Int { channel.version }
     /// The line channel.
-    let channel: ArbiterProcess
+    package let channel: ArbiterProcess
     /// The command, run with `/bin/sh -c`.
-    var command: String { channel.command }
+    package var command: String { channel.command }
     /// Where the current check's first failure happened: the span (or route) it answered.
-    private(set) var failedAt: SimTime?
+    package private(set) var failedAt: SimTime?
     /// How many `span` messages were answered (for rates).
-    private(set) var spans = 0
+    package private(set) var spans = 0
 
-    init(command: String, timeoutMs: Int) {
+    package init(command: String, timeoutMs: Int) {
         channel = ArbiterProcess(command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion), oldest: Self.oldestVersion)
     }
 
-    /// Starts `--guidance`'s process, or throws exit 2 with the command and the reason.
-    static func launch(_ args: Arguments) throws(DrivesimError) -> GuidanceProcess? {
-        guard let command = args.value("--guidance") else { return nil }
-        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--guidance")) }
-        let seconds = try args.integer("--guidance-timeout", in: 1...3600) ?? 5
-        let process = GuidanceProcess(command: command, timeoutMs: seconds * 1000)
-        do { try process.channel.start() } catch { throw DrivesimError.guidanceProcess(command: command, reason: error.reason) }
-        return process
-    }
 
     /// How runs plan their road with this process's guidance.
-    var planning: RoadPlanning {
+    package var planning: RoadPlanning {
         RoadPlanning.guidance { [self] route in ExternalGuidance(route, process: self) }
     }
 
     /// A new plan: the process again if an earlier failure ended it, then the
     /// route. One given up (it hung) is not asked again: the plan fails, saying so.
-    func begin(_ route: GuidanceRoute) -> Bool {
+    package func begin(_ route: GuidanceRoute) -> Bool {
         if !channel.alive {
             if let givenUp = channel.givenUp { return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run") }
             do { try channel.start() } catch { return fail(at: .zero, error.reason) }
@@ -56,7 +47,7 @@ package final class GuidanceProcess: @unchecked Sendable {
     }
 
     /// A span's message and its answer; nil (the failure recorded) if the process failed.
-    func ask(_ message: String, at t: SimTime) -> JSONValue? {
+    package func ask(_ message: String, at t: SimTime) -> JSONValue? {
         guard channel.alive else { return nil }
         spans += 1
         guard let answer = channel.ask(message) else { _ = fail(at: t, nil); return nil }
@@ -67,7 +58,7 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// ends the process, unless `keepingProcess` (it answered in step: the
     /// next plan's `route` starts afresh, with no restart to pay); false.
     @discardableResult
-    func fail(at t: SimTime, _ reason: String?, keepingProcess: Bool = false) -> Bool {
+    package func fail(at t: SimTime, _ reason: String?, keepingProcess: Bool = false) -> Bool {
         if let reason { channel.fail(reason, keepingProcess: keepingProcess) }
         if failedAt == nil { failedAt = t }
         return false
@@ -75,7 +66,7 @@ package final class GuidanceProcess: @unchecked Sendable {
 
     /// `verdict` with the process's failure, if a plan had one, in place of what
     /// the run found from then on (`Check.guidance(.process)`).
-    func adding(failureTo verdict: Verdict) -> Verdict {
+    package func adding(failureTo verdict: Verdict) -> Verdict {
         let at = failedAt
         failedAt = nil
         guard let reason = channel.takeFailure() else { return verdict }
@@ -87,14 +78,14 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// The verdict of a run over this guidance: its process's failure added,
     /// and the scenario's expectations not judged: they pin drivesim's own
     /// guidance (its line ids, words and times); the checks judge any guidance.
-    func judging(_ verdict: Verdict) -> Verdict {
+    package func judging(_ verdict: Verdict) -> Verdict {
         var verdict = adding(failureTo: verdict)
         verdict.failures = []
         return verdict
     }
 
     /// The options of `drivesim run` that use this guidance again, quoted for a POSIX shell.
-    var replayOptions: String {
+    package var replayOptions: String {
         " --guidance \(shellQuoted(replayable(command)))" + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
     }
 
@@ -102,7 +93,7 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// Version 2 adds each maneuver's every detail (a key the scenario format
     /// has, null when not given) and the settings `thenWithin`,
     /// `thenSeconds` and `horizon`; version 1 gets its four keys a maneuver.
-    static func encode(_ route: GuidanceRoute, version: Int = protocolVersion) -> String {
+    package static func encode(_ route: GuidanceRoute, version: Int = protocolVersion) -> String {
         let s = route.settings
         func lead(_ l: StageLead) -> JSONValue {
             .object([("growth", number(l.growth)), ("minimum", number(l.minimum)), ("seconds", number(l.seconds))])
@@ -134,39 +125,39 @@ package final class GuidanceProcess: @unchecked Sendable {
     }
 
     /// A finite double as JSON (the shortest text that reads back the same; never NaN or infinite here).
-    static func number(_ x: Double) -> JSONValue { .number(x.isFinite ? "\(x)" : "0") }
+    package static func number(_ x: Double) -> JSONValue { .number(x.isFinite ? "\(x)" : "0") }
 
     /// A message as one line of JSON (`JSONWriter`'s, keys sorted).
-    static func line(_ message: JSONValue) -> String {
+    package static func line(_ message: JSONValue) -> String {
         String(decoding: JSONWriter.bytes(message, pretty: false), as: UTF8.self)
     }
 }
 
 /// The `Guidance` conformer that asks a `GuidanceProcess` span by span,
 /// validating every answer: a line it cannot speak is the process's failure.
-struct ExternalGuidance: Guidance {
-    let process: GuidanceProcess
+package struct ExternalGuidance: Guidance {
+    package let process: GuidanceProcess
     /// Sends a message (for the span from the time given) and returns its
     /// answer, nil if the process failed: the process's own exchange, or
     /// (the libFuzzer target) answers read from elsewhere.
-    let ask: @Sendable (String, SimTime) -> JSONValue?
-    let route: GuidanceRoute
-    var segmentEnd: SimTime? = nil
-    var nowSpoken: [Bool]
-    var thenSpoken: [Bool]
+    package let ask: @Sendable (String, SimTime) -> JSONValue?
+    package let route: GuidanceRoute
+    package var segmentEnd: SimTime? = nil
+    package var nowSpoken: [Bool]
+    package var thenSpoken: [Bool]
     /// Per maneuver, why the guidance skipped its "now" stage, if it did
     /// (`late`, or `not-guiding`: it could not end within the segment).
-    var nowSkipped: [RoadEvent.UnannouncedReason?]
+    package var nowSkipped: [RoadEvent.UnannouncedReason?]
     /// The fixes that arrived since the last span, as the next span's `fixes`.
-    var fixes: [JSONValue] = []
+    package var fixes: [JSONValue] = []
     /// Every line asked for in this plan, by id: when, and in which language.
-    var asked: [String: (at: SimTime, language: Language)] = [:]
+    package var asked: [String: (at: SimTime, language: Language)] = [:]
     /// The first maneuver not yet believed passed.
-    var next = 0
+    package var next = 0
     /// Whether the process failed (or the route could not be sent): the rest of the road is silent.
-    var failed: Bool
+    package var failed: Bool
 
-    init(_ route: GuidanceRoute, process: GuidanceProcess) {
+    package init(_ route: GuidanceRoute, process: GuidanceProcess) {
         self.init(route, process: process, answers: process.ask)
         failed = !process.begin(route)
     }
@@ -174,7 +165,7 @@ struct ExternalGuidance: Guidance {
     /// A guidance whose answers come from `answers`, not from a process
     /// (which is not started: it only records failures): the libFuzzer
     /// target's, Fuzz/libfuzzer/FuzzGuidance.swift.
-    init(_ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?) {
+    package init(_ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?) {
         self.process = process
         self.route = route
         ask = answers
@@ -184,7 +175,7 @@ struct ExternalGuidance: Guidance {
         failed = false
     }
 
-    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
+    package mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
         fixes.append(.object([
             ("accuracy", GuidanceProcess.number(fix.accuracy)), ("arrived", .integer(fix.arrives.ms)), ("index", .integer(fix.index)),
             ("moved", .bool(state != nil)), ("onRoute", .bool(onRoute)), ("speed", fix.speed.map(GuidanceProcess.number) ?? .null),
@@ -192,14 +183,14 @@ struct ExternalGuidance: Guidance {
         ]))
     }
 
-    func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
+    package func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
 
     /// Why maneuver `m` got no "now" line: what the answers said (a `then`
     /// line, a `late` skip), else (version 2) what the process answers when
     /// asked, as drivesim's own guidance is: `{"type": "unannounced",
     /// "maneuver": m}`, answered `{"type": "unannounced", "reason": "late" |
     /// "then" | null}`.
-    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? {
+    package func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? {
         if thenSpoken[m] { return .then }
         if let reason = nowSkipped[m] { return reason }
         guard !failed, process.version >= 2 else { return nil }
@@ -217,7 +208,7 @@ struct ExternalGuidance: Guidance {
         return reason
     }
 
-    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+    package mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         // Maneuvers believed passed in the span, at the instant the prediction crosses them.
         let maneuvers = route.maneuvers
         while next < maneuvers.count, maneuvers[next].distance <= state.progress(at: until - SimTime(ms: 1)) {
@@ -244,14 +235,14 @@ struct ExternalGuidance: Guidance {
     }
 
     /// Why an answer cannot be spoken: the path inside it and the reason.
-    struct Problem: Error {
+    package struct Problem: Error {
         var path: String
         var why: String
         var reason: String { "\(path): \(why)" }
     }
 
     /// The lines and skips of a `lines` answer, validated (SPEC 3's rules for a line, and the span's).
-    mutating func read(_ answer: JSONValue, from: SimTime, until: SimTime) -> Result<[Announcement], Problem> {
+    package mutating func read(_ answer: JSONValue, from: SimTime, until: SimTime) -> Result<[Announcement], Problem> {
         guard answer["type"]?.text == "lines" else { return .failure(Problem(path: "type", why: "expected \"lines\"")) }
         var out: [Announcement] = []
         let count = route.maneuvers.count
@@ -378,7 +369,7 @@ struct ExternalGuidance: Guidance {
     /// A `revised` entry (version 2): a line asked for in an earlier span,
     /// from `from` on (if it still waits) withdrawn, or saying new words,
     /// or expiring earlier.
-    func revision(_ o: JSONValue, _ path: String, from: SimTime) -> Result<Announcement, Problem> {
+    package func revision(_ o: JSONValue, _ path: String, from: SimTime) -> Result<Announcement, Problem> {
         guard case .object = o.kind else { return .failure(Problem(path: path, why: "expected an object")) }
         guard let id = o["id"]?.text, let line = asked[id], line.at < from else {
             return .failure(Problem(path: "\(path).id", why: "expected the id of a line asked for in an earlier span"))

@@ -264,7 +264,7 @@ package enum GPXTrack {
     /// The XML parser's error code in words (never the number). On Linux,
     /// FoundationXML passes libxml2's own codes (`xmlParserErrors`); on
     /// Apple platforms, `XMLParser.ErrorCode`.
-    static func words(forParserCode code: Int) -> String {
+    package static func words(forParserCode code: Int) -> String {
         let malformed = "the XML is malformed"
         #if canImport(FoundationXML)
         switch code {
@@ -306,7 +306,7 @@ package enum GPXTrack {
     /// on a declaration without a version (`<?xml?>`), both found by the
     /// libFuzzer target, so neither reaches it: the declaration counts only
     /// as `<?xml`, white space, then `version` before its `?>`.
-    static func processingInstructionLine(_ bytes: [UInt8]) -> Int? {
+    package static func processingInstructionLine(_ bytes: [UInt8]) -> Int? {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         let open = Array("<?xml".utf8)
@@ -333,7 +333,7 @@ package enum GPXTrack {
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
-    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -374,7 +374,7 @@ package enum GPXTrack {
     }
 
     /// Why a time is not read.
-    enum TimeProblem: Error, Equatable {
+    package enum TimeProblem: Error, Equatable {
         /// Not `YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]`.
         case malformed
         /// A day that does not exist.
@@ -386,12 +386,12 @@ package enum GPXTrack {
     }
 
     /// `2024-05-01T09:00:00Z`, `…:00.250Z` or `…:00+09:00` as milliseconds since 1970; nil for anything else.
-    static func epochMs(_ text: String) -> Int64? {
+    package static func epochMs(_ text: String) -> Int64? {
         try? time(text, assumeUTC: false, round: false).get()
     }
 
     /// An ISO 8601 time as milliseconds since 1970, or why not.
-    static func time(_ text: String, assumeUTC: Bool, round: Bool) -> Result<Int64, TimeProblem> {
+    package static func time(_ text: String, assumeUTC: Bool, round: Bool) -> Result<Int64, TimeProblem> {
         let s = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= s.count else { return nil }
@@ -458,7 +458,7 @@ package enum GPXTrack {
     }
 
     /// The days of month `mo` (1...12) in year `y` (Gregorian).
-    static func daysIn(month mo: Int64, year y: Int64) -> Int64 {
+    package static func daysIn(month mo: Int64, year y: Int64) -> Int64 {
         switch mo {
         case 2: return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -467,7 +467,7 @@ package enum GPXTrack {
     }
 
     /// One `<trkpt>` as written, before it is judged.
-    struct RawPoint {
+    package struct RawPoint {
         var index: Int
         var segment: Int
         var lat: Double?

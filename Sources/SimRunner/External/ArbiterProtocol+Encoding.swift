@@ -10,7 +10,7 @@ import TalkArbiter
 /// foretold is that answer, and is not parsed.
 extension ArbiterProcess {
     /// The `tables` message of a run.
-    static func encode(_ tables: ArbiterTables, into out: inout [UInt8]) {
+    package static func encode(_ tables: ArbiterTables, into out: inout [UInt8]) {
         let s = tables.settings
         out.append(utf8: "{\"type\":\"tables\",\"settings\":{\"afterCut\":\"")
         out.append(utf8: s.afterCut.rawValue)
@@ -50,7 +50,7 @@ extension ArbiterProcess {
     /// An `instant` message: `revise` only when there are revisions,
     /// `"end":false` only when the instant does not end with it. Not
     /// `typed`: the same without `type`, an instant of a `run` message.
-    static func encode(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
+    package static func encode(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
         out.append(utf8: typed ? "{\"type\":\"instant\",\"t\":" : "{\"t\":")
         out.append(int: message.t.ms)
         if !message.revisions.isEmpty {
@@ -74,13 +74,13 @@ extension ArbiterProcess {
 
     /// A `run` message: every instant of a run foretold, in order, each
     /// as its own `instant` message would say it (without `type`).
-    static func encodeRun(_ messages: [BatchMessage], into out: inout [UInt8]) {
+    package static func encodeRun(_ messages: [BatchMessage], into out: inout [UInt8]) {
         encodeInstants(of: "run", messages, into: &out) { encode($0, typed: false, into: &$1) }
     }
 
     /// The canonical answer to a `run` message of `messages`: each
     /// instant's canonical answer without `type`, in order.
-    static func encodeRunAnswer(_ messages: [BatchMessage], into out: inout [UInt8]) {
+    package static func encodeRunAnswer(_ messages: [BatchMessage], into out: inout [UInt8]) {
         encodeInstants(of: "actions", messages, into: &out) { encodeAnswer($0, typed: false, into: &$1) }
     }
 
@@ -97,7 +97,7 @@ extension ArbiterProcess {
     }
 
     /// `["kind",index]`, index null for the ears' timer.
-    static func encode(_ input: ArbiterInput, into out: inout [UInt8]) {
+    package static func encode(_ input: ArbiterInput, into out: inout [UInt8]) {
         func indexed(_ kind: String, _ i: Int) {
             out.append(utf8: "[\"")
             out.append(utf8: kind)
@@ -120,7 +120,7 @@ extension ArbiterProcess {
     }
 
     /// `["kind",index]` as text, for failure reports.
-    static func encode(_ input: ArbiterInput) -> String {
+    package static func encode(_ input: ArbiterInput) -> String {
         var out: [UInt8] = []
         encode(input, into: &out)
         return String(decoding: out, as: UTF8.self)
@@ -129,7 +129,7 @@ extension ArbiterProcess {
     /// The canonical answer to `message` (its `each`, and `end` and `idle`
     /// when it ends the instant): compact, keys in the documented order.
     /// Not `typed`: without `type`, an instant's answer within a run's.
-    static func encodeAnswer(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
+    package static func encodeAnswer(_ message: BatchMessage, typed: Bool = true, into out: inout [UInt8]) {
         out.append(utf8: typed ? "{\"type\":\"actions\",\"each\":[" : "{\"each\":[")
         for (i, list) in message.each.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -142,7 +142,7 @@ extension ArbiterProcess {
     }
 
     /// An action list, canonical.
-    static func encode(_ actions: [TalkArbiter.Action], into out: inout [UInt8]) {
+    package static func encode(_ actions: [TalkArbiter.Action], into out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (i, action) in actions.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -152,7 +152,7 @@ extension ArbiterProcess {
     }
 
     /// One action, canonical: `do` first, then its fields in the documented order.
-    static func encode(_ action: TalkArbiter.Action, into out: inout [UInt8]) {
+    package static func encode(_ action: TalkArbiter.Action, into out: inout [UInt8]) {
         func start(_ kind: String) {
             out.append(utf8: "{\"do\":\"")
             out.append(utf8: kind)

@@ -21,14 +21,14 @@ import Darwin
 /// campaign: the tables start each run.
 package final class ArbiterProcess: @unchecked Sendable {
     /// The protocol version this drivesim speaks.
-    static let protocolVersion = 4
+    package static let protocolVersion = 4
     /// The process every `ExternalArbiter` talks to; set once by the command, used by one thread at a time.
-    nonisolated(unsafe) static var current: ArbiterProcess?
+    package nonisolated(unsafe) static var current: ArbiterProcess?
 
     /// The command, run with `/bin/sh -c`.
-    let command: String
+    package let command: String
     /// How long one answer may take, in milliseconds.
-    let timeoutMs: Int
+    package let timeoutMs: Int
     private var process: ChildProcess?
     private var toChild: Int32 = -1
     private var fromChild: Int32 = -1
@@ -38,20 +38,20 @@ package final class ArbiterProcess: @unchecked Sendable {
     private static let errKeep = 2000
     /// Why the process was given up (it did not answer in time): later runs
     /// do not start it again, so a hung arbiter costs one timeout, not one a run.
-    private(set) var givenUp: String?
+    package private(set) var givenUp: String?
     private var started = 0
     /// The current run's batch (`ArbiterBatch`).
-    var batch = ArbiterBatch()
+    package var batch = ArbiterBatch()
     /// Why the current check failed, if it did (cleared by `takeFailure`).
-    private(set) var failure: String?
+    package private(set) var failure: String?
 
     /// The hello's key and version: `protocol` 4 for an arbiter; a guidance
     /// process (`GuidanceProcess`, which talks through one of these) says `guidance` 2.
-    let hello: (key: String, version: Int)
+    package let hello: (key: String, version: Int)
     /// The oldest version still spoken (a guidance's 1); the process's answer picks one.
-    let oldest: Int
+    package let oldest: Int
     /// The version the process answered the last hello with.
-    private(set) var version: Int
+    package private(set) var version: Int
 
     /// A process not yet started.
     package init(
@@ -62,7 +62,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// Why a process could not be started as an arbiter.
-    enum StartProblem: Error, Equatable {
+    package enum StartProblem: Error, Equatable {
         /// The shell could not be spawned.
         case cannotSpawn(String)
         /// The hello went unanswered: the exchange's failure (it exited, timed out, printed garbage).
@@ -73,7 +73,7 @@ package final class ArbiterProcess: @unchecked Sendable {
         case otherVersion(Int64, expected: Int, oldest: Int, key: String)
 
         /// In words, for the one-line error.
-        var reason: String {
+        package var reason: String {
             switch self {
             case .cannotSpawn(let reason), .noAnswer(let reason): return reason
             case .notAHello(let key):
@@ -86,7 +86,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// Starts the process and shakes hands; throws why it could not.
-    func start() throws(StartProblem) {
+    package func start() throws(StartProblem) {
         signal(SIGPIPE, SIG_IGN)
         errTail.removeAll()
         let process: ChildProcess
@@ -111,16 +111,16 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
     private var lastReason = ""
     /// The instant of the last message exchanged: where a failure happened.
-    private(set) var lastInstant = SimTime.zero
+    package private(set) var lastInstant = SimTime.zero
 
     /// The end of the command: the process's input is closed and it has
     /// `grace` ms to exit by itself, then its whole group is killed, so an
     /// arbiter that ignores the end of its input does not outlive drivesim.
-    func stop(grace: Int = 200) { end(grace: grace) }
+    package func stop(grace: Int = 200) { end(grace: grace) }
 
     /// Ends the process at once (a failure): its whole group is killed and
     /// the shell reaped; what it left on standard error is kept for the report.
-    func kill() { end(grace: 0) }
+    package func kill() { end(grace: 0) }
 
     private func end(grace: Int) {
         process?.end(grace: grace, tail: &errTail, keep: Self.errKeep)
@@ -140,7 +140,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// and reads its answer: if every instant's answer is the forecast's,
     /// the run is served from them; if one differs, it starts again with
     /// the tables alone and asks instant by instant.
-    func beginRun(_ tables: ArbiterTables) {
+    package func beginRun(_ tables: ArbiterTables) {
         batch.clear()
         // A run served from a forecast logs nothing: its messages are the forecast's.
         let messages = serving.map { served == $0.count ? $0 : Array($0[..<served]) } ?? log
@@ -187,12 +187,12 @@ package final class ArbiterProcess: @unchecked Sendable {
 
     /// The run's tables, and its messages so far when they are asked one by one (a run served from a forecast is the forecast's).
     private var runTables: ArbiterTables?
-    private(set) var log: [BatchMessage] = []
+    package private(set) var log: [BatchMessage] = []
     private var runFailed = false
     /// The next run's messages as foretold (the reference's run), if any; used once.
-    var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
+    package var forecast: (tables: ArbiterTables, messages: [BatchMessage])?
     /// How many runs the forecast is for (2: invariant 7's second run repeats the first); sent that many times at once.
-    var forecastTimes = 1
+    package var forecastTimes = 1
     /// How the process answered the forecast, when it was sent ahead with other runs' (`foretell`).
     private var toldOutcome: Speculation?
     /// Runs sent and answered ahead (`foretell`), in the order they will be checked.
@@ -205,7 +205,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     private var serving: [BatchMessage]?
     private var served = 0
 
-    enum Speculation {
+    package enum Speculation {
         /// Every answer of the first copy was the one foretold; `twice`: of the second too.
         case answered(twice: Bool)
         case parted, failed
@@ -236,7 +236,7 @@ package final class ArbiterProcess: @unchecked Sendable {
 
     /// Runs as `run` messages and the canonical answers to them, one after
     /// the other (`ends[k]`: where run k's answer ends).
-    struct Foretold {
+    package struct Foretold {
         var bytes: [UInt8] = []
         var ends: [Int] = []
         init(_ runs: Int) { bytes.reserveCapacity(runs * 1500); ends.reserveCapacity(runs) }
@@ -268,10 +268,10 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// Said once, the first time a right answer is not in the canonical form
     /// (docs/arbiter-protocol.md): it is parsed, the slow path. Nil while
     /// every answer is canonical; the check costs nothing on that path.
-    private(set) var notice: String?
+    package private(set) var notice: String?
 
     /// The notice for `line`, a right answer that differs from `canonical`: the first byte where they part.
-    static func notCanonical(_ line: ArraySlice<UInt8>, canonical: ArraySlice<UInt8>) -> String {
+    package static func notCanonical(_ line: ArraySlice<UInt8>, canonical: ArraySlice<UInt8>) -> String {
         let at = zip(line, canonical).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(line.count, canonical.count)
         func around(_ bytes: ArraySlice<UInt8>) -> String {
             let from = bytes.startIndex + max(0, at - 12), to = min(bytes.endIndex, bytes.startIndex + at + 12)
@@ -324,10 +324,10 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// Whether this run can still talk to the process.
-    var alive: Bool { process != nil }
+    package var alive: Bool { process != nil }
 
     /// One message and its answer, an object; nil (and `failure` set) if the process failed.
-    func ask(_ message: String) -> JSONValue? {
+    package func ask(_ message: String) -> JSONValue? {
         var bytes = Array(message.utf8)
         bytes.append(0x0A)
         guard let line = transfer(bytes, lines: 1)?.first else { return nil }
@@ -335,7 +335,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// One message that draws no answer; false (and `failure` set) if the process failed.
-    func tell(_ message: String) -> Bool {
+    package func tell(_ message: String) -> Bool {
         var bytes = Array(message.utf8)
         bytes.append(0x0A)
         return transfer(bytes, lines: 0) != nil
@@ -365,7 +365,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// The longest answer line drivesim reads: 16 MiB (a campaign's whole
     /// stretch of runs answers in lines far shorter). Also the most it keeps
     /// of lines the process wrote ahead of what it was asked.
-    static let answerLimit = 16 << 20
+    package static let answerLimit = 16 << 20
 
     /// Writes `bytes` while it reads what the process answers, until all
     /// are written and `lines` lines are in (neither side blocks on a full
@@ -462,11 +462,11 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// `5 s`, or `1500 ms` when not whole seconds.
-    static func describe(milliseconds ms: Int) -> String { ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms" }
+    package static func describe(milliseconds ms: Int) -> String { ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms" }
 
     private var consumed = 0
     /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
-    private(set) var parsedAnswers = 0
+    package private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.
     private var answers = AnswerCache<Answer>(limit: 65536)
     /// `run` answer lines seen (with whether each of its messages ended its instant) and what they said.
@@ -477,7 +477,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// one line, control characters escaped), and ends the process, unless
     /// `keepingProcess` (it answered in step, so it can serve the next run:
     /// a guidance's answer that cannot be spoken).
-    func fail(_ reason: String, keepingProcess: Bool = false) {
+    package func fail(_ reason: String, keepingProcess: Bool = false) {
         if !keepingProcess { kill() }
         var err = String(decoding: errTail, as: UTF8.self)
         while err.last?.isNewline == true { err.removeLast() }
@@ -487,7 +487,7 @@ package final class ArbiterProcess: @unchecked Sendable {
         if failure == nil { failure = full }
     }
 
-    static func excerpt(_ line: [UInt8]) -> String {
+    package static func excerpt(_ line: [UInt8]) -> String {
         let text = String(decoding: line.prefix(120), as: UTF8.self)
         return "'" + text + (line.count > 120 ? "…'" : "'")
     }
@@ -513,7 +513,7 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// end's actions and `idle` when the message ended the instant; nil (and
     /// `failure` set) if it is not that. Not `typed`: an instant's answer
     /// within a `run`'s, an object without `type`.
-    func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String, typed: Bool = true) -> Answer? {
+    package func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String, typed: Bool = true) -> Answer? {
         guard !typed || answer["type"]?.text == "actions", case .object = answer.kind, case .array(let lists)? = answer["each"]?.kind else {
             fail(typed
                 ? "it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"
@@ -561,14 +561,14 @@ package final class ArbiterProcess: @unchecked Sendable {
         return out
     }
 
-    static func describe(_ value: JSONValue) -> String {
+    package static func describe(_ value: JSONValue) -> String {
         let text = value.description
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 
     /// The first member of the action `o` (or of its `by`) that is a whole
     /// number too large for a 64-bit integer (an index or a time), if any.
-    static func integerOutOfRange(in o: JSONValue) -> String? {
+    package static func integerOutOfRange(in o: JSONValue) -> String? {
         guard case .object(let members) = o.kind else { return nil }
         for (key, value) in members {
             if case .number(let literal) = value.kind, Int(literal) == nil,
@@ -581,13 +581,13 @@ package final class ArbiterProcess: @unchecked Sendable {
     }
 
     /// A rule of the SPEC's that an action named but cannot carry: `lineDropped` with `short-wait`.
-    struct UnfitRule {
+    package struct UnfitRule {
         /// The action's `do`, the rule it named, and the rules it can carry.
         var action: String, rule: Rule, fits: [Rule]
     }
 
     /// The action `o`, or nil if it is not one; `unfit` says so when only its rule does not fit it.
-    static func decode(_ o: JSONValue, unfit: inout UnfitRule?) -> TalkArbiter.Action? {
+    package static func decode(_ o: JSONValue, unfit: inout UnfitRule?) -> TalkArbiter.Action? {
         func int(_ key: String) -> Int? { o[key]?.integer }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
         func isNull(_ key: String) -> Bool { o[key].map { $0.kind == .null } ?? true }
@@ -656,35 +656,35 @@ package final class ArbiterProcess: @unchecked Sendable {
 
 extension JSONValue {
     /// The string, if the value is one.
-    var text: String? { if case .string(let s) = kind { s } else { nil } }
+    package var text: String? { if case .string(let s) = kind { s } else { nil } }
     /// The integer, if the value is a number written as one that fits.
-    var integer: Int? { if case .number(let n) = kind { Int(n) } else { nil } }
+    package var integer: Int? { if case .number(let n) = kind { Int(n) } else { nil } }
     /// The boolean, if the value is one.
-    var boolean: Bool? { if case .bool(let b) = kind { b } else { nil } }
+    package var boolean: Bool? { if case .bool(let b) = kind { b } else { nil } }
 }
 
 /// An answer line as a dictionary key, hashed in one pass over its bytes
 /// (an array of bytes hashes them one by one, five times slower).
-struct AnswerKey: Hashable {
-    let bytes: [UInt8]
-    func hash(into hasher: inout Hasher) {
+package struct AnswerKey: Hashable {
+    package let bytes: [UInt8]
+    package func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
 
 /// Answer lines seen and what they said, bounded: once it holds `limit`
 /// of them or 32 MiB of their bytes, it starts again.
-struct AnswerCache<Value> {
-    let limit: Int
+package struct AnswerCache<Value> {
+    package let limit: Int
     private var values: [AnswerKey: Value] = [:]
     private var bytes = 0
-    static var byteLimit: Int { 32 << 20 }
+    package static var byteLimit: Int { 32 << 20 }
 
-    init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
     subscript(key: AnswerKey) -> Value? { values[key] }
 
-    mutating func keep(_ value: Value, for key: AnswerKey) {
+    package mutating func keep(_ value: Value, for key: AnswerKey) {
         if values.count >= limit || bytes + key.bytes.count > Self.byteLimit {
             values.removeAll(keepingCapacity: true)
             bytes = 0
@@ -695,17 +695,17 @@ struct AnswerCache<Value> {
 }
 
 /// One run's batch with the process: what was sent and not yet delivered.
-struct ArbiterBatch {
+package struct ArbiterBatch {
     /// Revisions of the instant not yet sent (they ride in its next message).
-    var revisions: [BatchMessage.Revision] = []
+    package var revisions: [BatchMessage.Revision] = []
     /// The inputs of the last `instant` message and their answers; `next` is the next to deliver.
-    var inputs: [ArbiterInput] = []
-    var answers: [[TalkArbiter.Action]] = []
-    var next = 0
+    package var inputs: [ArbiterInput] = []
+    package var answers: [[TalkArbiter.Action]] = []
+    package var next = 0
     /// The end's answer, when the last message ended the instant and `endInstant` has not come yet.
-    var end: (actions: [TalkArbiter.Action], idle: Bool)?
+    package var end: (actions: [TalkArbiter.Action], idle: Bool)?
 
-    mutating func clear() {
+    package mutating func clear() {
         revisions.removeAll(keepingCapacity: true)
         inputs.removeAll(keepingCapacity: true)
         answers.removeAll(keepingCapacity: true)
@@ -718,7 +718,7 @@ extension ArbiterProcess {
     /// Sends one `instant` message (the pending revisions, `inputs`, the end
     /// if `ends`) and keeps its answer in `batch`; false if the process failed.
     @discardableResult
-    func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
+    package func exchange(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) -> Bool {
         guard alive else { return false }
         lastInstant = now
         let message: BatchMessage
@@ -757,7 +757,7 @@ extension ArbiterProcess {
 
     /// Delivers `input`: the answer its batch drew, checked against what the
     /// batch announced; without a batch, a message of its own.
-    func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]) {
+    package func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]) {
         guard alive else { return }
         if batch.next == batch.inputs.count {
             guard batch.end == nil else {
@@ -773,7 +773,7 @@ extension ArbiterProcess {
     }
 
     /// The end of the instant: the answer of the message that ended it, or a message of its own.
-    func endInstant(at now: SimTime, into actions: inout [TalkArbiter.Action]) -> Bool? {
+    package func endInstant(at now: SimTime, into actions: inout [TalkArbiter.Action]) -> Bool? {
         guard alive else { return nil }
         guard batch.next == batch.inputs.count else {
             fail("drivesim ended the instant at \(now.ms) ms before delivering \(Self.encode(batch.inputs[batch.next])) that its batch announced")
@@ -787,7 +787,7 @@ extension ArbiterProcess {
     }
 
     /// Announced inputs: one `instant` message for them (and the end).
-    func announce(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) {
+    package func announce(_ inputs: [ArbiterInput], ends: Bool, at now: SimTime) {
         guard alive else { return }
         guard batch.next == batch.inputs.count, batch.end == nil else {
             return fail("drivesim announced inputs at \(now.ms) ms before delivering the ones it had announced")
@@ -799,19 +799,19 @@ extension ArbiterProcess {
 /// The `Arbiter` that forwards every input to `ArbiterProcess.current`,
 /// an instant's inputs in one message (`BatchingArbiter`). A process that
 /// failed draws no more actions; the command reports its failure.
-struct ExternalArbiter: BatchingArbiter {
+package struct ExternalArbiter: BatchingArbiter {
     private let connection: ArbiterProcess?
     private var idle = false
 
-    init(_ tables: ArbiterTables) { self.init(tables, begun: false) }
+    package init(_ tables: ArbiterTables) { self.init(tables, begun: false) }
 
     /// The same; with `begun`, the process's run over `tables` has begun already (`ArbiterProcess.verdict`).
-    init(_ tables: ArbiterTables, begun: Bool) {
+    package init(_ tables: ArbiterTables, begun: Bool) {
         connection = ArbiterProcess.current
         if !begun { connection?.beginRun(tables) }
     }
 
-    func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
+    package func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
         connection?.announce(inputs, ends: endsInstant, at: now)
     }
 
@@ -819,42 +819,31 @@ struct ExternalArbiter: BatchingArbiter {
         connection?.deliver(input, at: now, into: &actions)
     }
 
-    mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineEnded(line), at: now, into: &actions) }
-    mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.stretchEnded(stretch), at: now, into: &actions) }
-    mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadEnded(utterance), at: now, into: &actions) }
-    mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input(.earsTimer, at: now, into: &actions) }
-    mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineExpired(line), at: now, into: &actions) }
-    mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineRequested(line), at: now, into: &actions) }
+    package mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineEnded(line), at: now, into: &actions) }
+    package mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.stretchEnded(stretch), at: now, into: &actions) }
+    package mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadEnded(utterance), at: now, into: &actions) }
+    package mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input(.earsTimer, at: now, into: &actions) }
+    package mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineExpired(line), at: now, into: &actions) }
+    package mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineRequested(line), at: now, into: &actions) }
     /// Kept for the instant's next message (`"revise":[[line,duration],…]`).
-    mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
+    package mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
         connection?.batch.revisions.append(.init(line: line, duration: duration))
     }
-    mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input(.replyBegan(reply), at: now, into: &actions) }
-    mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.chunkReady(stretch), at: now, into: &actions) }
-    mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadStarted(utterance), at: now, into: &actions) }
+    package mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input(.replyBegan(reply), at: now, into: &actions) }
+    package mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.chunkReady(stretch), at: now, into: &actions) }
+    package mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadStarted(utterance), at: now, into: &actions) }
 
-    mutating func endInstant(at now: SimTime, into actions: inout [Action]) {
+    package mutating func endInstant(at now: SimTime, into actions: inout [Action]) {
         if let idle = connection?.endInstant(at: now, into: &actions) { self.idle = idle }
     }
 
-    var isIdle: Bool { idle }
+    package var isIdle: Bool { idle }
 }
 
 extension ArbiterProcess {
-    /// Starts `--arbiter`'s process for a command, or throws exit 2 with the command and the reason.
-    static func launch(_ args: Arguments) throws(DrivesimError) -> ArbiterProcess? {
-        guard let command = args.value("--arbiter") else { return nil }
-        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--arbiter")) }
-        let seconds = try args.integer("--arbiter-timeout", in: 1...3600) ?? 5
-        let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
-        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, reason: error.reason) }
-        current = process
-        return process
-    }
-
     /// `verdict` with the process's failure, if the run had one, in place of
     /// what the run found from the failing instant on (`Verdict.processFailed`).
-    func adding(failureTo verdict: Verdict) -> Verdict {
+    package func adding(failureTo verdict: Verdict) -> Verdict {
         guard let reason = takeFailure() else { return verdict }
         var verdict = verdict
         verdict.recordProcessFailure(at: lastInstant, "the arbiter process failed: \(reason)")
@@ -875,7 +864,7 @@ extension ArbiterProcess {
     /// decisions are the reference's (batching changes no decision:
     /// `BatchingTests`), so the reference does not run a second time.
     /// `roadPlan` plans the road with another guidance (`--guidance`), every run alike.
-    func verdict(_ scenario: Scenario, differential: Bool = false, roadPlan: RoadPlanning? = nil) -> Verdict {
+    package func verdict(_ scenario: Scenario, differential: Bool = false, roadPlan: RoadPlanning? = nil) -> Verdict {
         let run: Forecast?
         if nextTold < told.count, told[nextTold].run.scenario == scenario {
             run = told[nextTold].run
@@ -937,7 +926,7 @@ extension ArbiterProcess {
     /// if they were the ones foretold. Anything amiss (the process failed,
     /// a malformed answer) drops them all and ends the process: the runs are
     /// then asked one by one, and the one at fault fails as it would alone.
-    func foretell(_ scenarios: [Scenario], differential: Bool, roadPlan: RoadPlanning? = nil) {
+    package func foretell(_ scenarios: [Scenario], differential: Bool, roadPlan: RoadPlanning? = nil) {
         told = []; nextTold = 0
         guard process != nil, failure == nil else { return }
         var runs: [Forecast] = []
