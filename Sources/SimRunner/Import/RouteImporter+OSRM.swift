@@ -38,6 +38,10 @@ extension RouteImporter {
         var banner: Banner? = nil
         /// The keys its fields go by in its document (OSRM's, Valhalla's, GraphHopper's), for warnings.
         var keys = StepKeys.osrm
+        /// A ramp's sign where the service names it apart from `destinations` (Kakao's "판교IC").
+        var exitName: String? = nil
+        /// A step that only sets the speed from where it starts (each of Kakao's roads): no maneuver, no note.
+        var speedOnly = false
     }
 
     /// A banner's primary text and its components, as read.
@@ -343,6 +347,7 @@ extension RouteImporter {
                 }
                 return (try coordinates(v, RouteImporter.join(path, "coordinates")), nil)
             case .string(let text):
+                if text.isEmpty { throw ImportProblem(.emptyPolyline, at: path) }
                 let raw: [(lat: Int64, lon: Int64)]
                 switch Polyline.decode(text) {
                 case .success(let r): raw = r
@@ -474,6 +479,7 @@ extension RouteImporter {
             var specPaths: [String] = []
             var specStep: [Int] = []
             for (k, step) in steps.enumerated() {
+                if step.speedOnly { continue }
                 // The step where the route boards a ferry (`mode` turns to `ferry`), whatever its type says.
                 if RouteImporter.boardsFerry(steps, k) {
                     var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: .ferry)
@@ -494,11 +500,18 @@ extension RouteImporter {
                 }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
+                // The step after it, past those that only set a speed (Kakao's roads).
+                let next = steps[(k + 1)...].first { !$0.speedOnly }
                 if m.turn == .waypoint {
-                    spec.details.uTurn = RouteImporter.reverses(step, k + 1 < steps.count ? steps[k + 1] : nil)
+                    spec.details.uTurn = RouteImporter.reverses(step, next)
                 } else if m.turn != .arrive {
-                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: k + 1 < steps.count ? steps[k + 1] : nil)
+                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: next)
                     spec.details.exit = m.details.exit
+                    // A ramp the service names apart from its directions ("판교IC", toward "서울, 양재").
+                    if let name = step.exitName, m.turn == .offRamp || m.turn == .onRamp {
+                        spec.details.exitName = name
+                        spec.details.toward = RouteImporter.Signs(step.destinations).toward
+                    }
                     // A long name by the banner's short text: the banner before the step is about its maneuver.
                     if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) { spec.street = short }
                     // "At Place de l'Étoile, take the third exit."
