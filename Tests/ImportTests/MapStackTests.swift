@@ -1,6 +1,7 @@
 import CLITestSupport
 import Foundation
 import Guidance
+import Review
 import Road
 @testable import RouteImport
 import ScenarioFormat
@@ -364,5 +365,32 @@ import TestSupport
         #expect(Self.problem(apple(#"{"stepPathIndex":4,"distanceMeters":1000}"#)) == ImportProblem(.shapeIndexOutOfRange(index: 4, count: 1), at: "steps[0].stepPathIndex"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0}"#, indexes: "[2]")) == ImportProblem(.shapeIndexOutOfRange(index: 2, count: 1), at: "routes[0].stepIndexes[0]"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0,"transportType":"Walking"}"#)) == ImportProblem(.nothingDriven, at: "routes[0].stepIndexes"))
+    }
+
+    // MARK: Prompts
+
+    @Test func displayTextsAreKeptAndComparedWithNoDistance() throws {
+        let imported = try Self.imported("seoul.kakao")
+        let prompts = imported.scenario.servicePrompts
+        #expect(prompts.first == ServicePrompt(maneuver: "l0s1", before: nil, text: "역삼역 방면으로 우회전"))
+        #expect(prompts.allSatisfy { $0.before == nil })
+        #expect(prompts.count == 10, "one for each maneuver kept")
+        // Written without `before`, read back the same.
+        let encoded = ScenarioEncoder.encode(imported.scenario)
+        #expect(String(decoding: encoded, as: UTF8.self).contains("\"maneuver\": \"l0s1\",\n        \"text\": \"역삼역 방면으로 우회전\""))
+        #expect(try ScenarioDecoder.decode(encoded, file: "t").servicePrompts == prompts)
+        // Each beside drivesim's first line for its maneuver: wording side by side, no difference.
+        let run = try Simulation(imported.scenario)
+        let comparison = try #require(PromptComparison(run.timeline, imported.scenario))
+        let shown = comparison.rows.filter(\.display)
+        #expect(shown.count == 10)
+        #expect(shown.allSatisfy { $0.line != nil && $0.difference == nil && $0.serviceBefore == nil })
+        #expect(comparison.text.contains("shown"))
+        #expect(comparison.json.contains(#""display": true"#))
+        #expect(comparison.summary.isEmpty, "display texts make no pairs to summarise")
+        // Google's instructions are display texts too, the arrival's side line included.
+        let google = try Self.imported("seoul.routes.google", .en).scenario.servicePrompts
+        #expect(google.contains(ServicePrompt(maneuver: "l0s1", before: nil, text: "Turn right onto Seolleung-ro")))
+        #expect(google.contains(ServicePrompt(maneuver: "l1s8", before: nil, text: "Destination will be on the right")))
     }
 }

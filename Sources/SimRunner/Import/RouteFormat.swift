@@ -25,7 +25,7 @@ public enum RouteFormat: String, Sendable, Equatable, CaseIterable {
     /// The format in words, as refusals name it.
     public var title: String {
         switch self {
-        case .osrm: return "an OSRM route response (OSRM, Mapbox, Valhalla's osrm output)"
+        case .osrm: return "an OSRM route response"
         case .valhalla: return "a Valhalla trip"
         case .graphhopper: return "a GraphHopper path"
         case .geojson: return "GeoJSON"

@@ -58,6 +58,12 @@ extension RouteImporter.Reader {
                 path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds))
         }
         if read.isEmpty { throw ImportProblem(.nothingDriven, at: indexesPath) }
+        // An MKRoute written out has no step durations (MKRoute.Step holds none): the route's time, shared by distance.
+        let routeSeconds = try route["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "durationSeconds")) } ?? 0
+        let readMeters = read.reduce(0) { $0 + $1.distance }
+        if read.allSatisfy({ $0.duration == 0 }), routeSeconds > 0, readMeters > 0 {
+            for k in read.indices { read[k].duration = routeSeconds * read[k].distance / readMeters }
+        }
         // The arrival's side is in the last driven step's words ("The destination is on your right").
         for k in read.indices.dropLast() { read[k].side = nil }
         var points: [GeoPoint] = []

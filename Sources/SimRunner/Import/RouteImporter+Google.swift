@@ -168,7 +168,7 @@ extension RouteImporter {
                     path: g.path, leg: l, index: j, lastOfLeg: false, type: type, modifier: modifier, exit: exit, location: location,
                     name: instructionStreet(g.text), ref: nil, destinations: instructionToward(g.text), exits: nil, drivingSide: nil,
                     bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration, voice: [],
-                    mode: mode, keys: keys))
+                    mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters))))
             }
             // The leg's end: the arrival, its side from the last instruction's second line.
             guard let last = leg.last(where: { !$0.points.isEmpty }), let end = last.points.last else { continue }
@@ -176,7 +176,7 @@ extension RouteImporter {
                 path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side),
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
-                distance: 0, duration: 0, voice: [], keys: keys))
+                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.map { String($0.prefix(promptCharacters)) }))
         }
         return out
     }

@@ -239,6 +239,8 @@ extension RouteImporter.Reader {
                     warnings.append(ImportWarning(.unknownGuideType(code, keptAs: kept), at: RouteImporter.join(gPath, "type")))
                 }
                 if let name, step.type == "on ramp" || step.type == "off ramp" { step.exitName = name }
+                // Kakao's words for the guide, shown with no distance: compared by `run --prompts`.
+                if g > 0, !guidance.isEmpty { step.display = String(guidance.prefix(RouteImporter.promptCharacters)) }
                 guideSteps.append((at, step))
             }
             // Roads and guides in route order; a road's speed before the guide at its start.

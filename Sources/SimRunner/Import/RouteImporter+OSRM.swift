@@ -42,6 +42,9 @@ extension RouteImporter {
         var exitName: String? = nil
         /// A step that only sets the speed from where it starts (each of Kakao's roads): no maneuver, no note.
         var speedOnly = false
+        /// The service's display text for the step's own maneuver, with no distance
+        /// (Kakao's `guidance`, Google's and Apple's instructions): kept as a prompt.
+        var display: String? = nil
     }
 
     /// A banner's primary text and its components, as read.
@@ -628,6 +631,10 @@ extension RouteImporter {
             // that step has no maneuver kept, the next one kept after it, its
             // distance counted on from where the step ends.
             var prompts: [ServicePrompt] = []
+            // Display texts: each for its own step's maneuver, when kept.
+            for kept in placed {
+                if let text = steps[specStep[kept.index]].display { prompts.append(ServicePrompt(maneuver: kept.spec.id, before: nil, text: text)) }
+            }
             for (k, step) in steps.enumerated() where !step.voice.isEmpty {
                 guard let target = placed.first(where: { specStep[$0.index] > k }) else {
                     for v in step.voice { warnings.append(ImportWarning(.promptWithoutManeuver, at: v.path)) }

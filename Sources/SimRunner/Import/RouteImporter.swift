@@ -63,6 +63,8 @@ public enum RouteImporter {
     public static let turnAngle = 30.0
     /// The scenario format's speed range, km/h (docs/scenario-format.md).
     static let kmhLimits = 3.6...250.0
+    /// The longest service prompt a scenario keeps, in characters (the format's).
+    static let promptCharacters = 1000
     /// The scenario format's longest street name, in characters.
     static let streetCharacters = 200
     /// Points closer than this to the previous kept one are left out (meters).
