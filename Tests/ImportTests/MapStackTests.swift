@@ -18,14 +18,10 @@ import TestSupport
 /// (`Scenarios/routes/responses/services.py`): one drive through Seoul in
 /// each service's words.
 @Suite struct MapStackTests {
-    static func bytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/responses/\(name)"))))
-    }
+    static func bytes(_ name: String) throws -> [UInt8] { try NativeImportTests.bytes(name) }
 
-    static func imported(_ name: String, _ language: Language = .ko, _ edit: (inout RouteImporter.Options) -> Void = { _ in }) throws -> RouteImporter.Imported {
-        var options = RouteImporter.Options(language: language, source: name)
-        edit(&options)
-        return try RouteImporter.importRoute(try bytes(name), options: options)
+    static func imported(_ name: String, _ language: Language = .ko) throws -> RouteImporter.Imported {
+        try NativeImportTests.imported(name, language)
     }
 
     static func problem(_ json: String, _ edit: (inout RouteImporter.Options) -> Void = { _ in }) -> ImportProblem? {

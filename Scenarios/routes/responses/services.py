@@ -4,8 +4,8 @@ one drive through Seoul (Gangnam to the Namsan side) in each service's
 words: Kakao Mobility directions (`seoul.kakao`), Google Routes v2
 (`seoul.routes.google`), Google Directions legacy
 (`seoul.directions.google`) and the Apple Maps Server API (`seoul.apple`),
-shaped like each service's documented responses; and `kakao-long.py`'s
-generated routes for the benchmarks (`generated(n)`).
+shaped like each service's documented responses; and, with `--generated N`, a route of N
+guides over 2,000 km on standard output for the benchmarks (`generated`).
 
     python3 Scenarios/routes/responses/services.py
 
@@ -203,14 +203,15 @@ def apple(legs):
             "steps": steps, "stepPaths": paths}
 
 
-def generated(n):
-    """A Kakao route of `n` guides on a zigzag north of Seoul, 2 km apart: a left and a right by turns."""
-    leg, x, y, heading = [], 0.0, 0.0, 0
+def generated(n, kilometers=2000):
+    """A Kakao route of `n` guides over `kilometers` (a zigzag north and east of Seoul,
+    a left and a right by turns), driven at 100 km/h: the benchmarks' routes."""
+    leg, x, y, heading, spacing = [], 0.0, 0.0, 0, kilometers * 1000.0 / n
     for k in range(n):
         dx, dy = [(0, 1), (1, 0)][heading]
-        corners = [(x, y), (x + dx * 2000, y + dy * 2000)]
+        corners = [(x, y), (x + dx * spacing, y + dy * spacing)]
         guide = None if k == 0 else ((1, "", "좌회전", None, "") if heading == 0 else (2, "", "우회전", None, ""))
-        leg.append((corners, f"도로{k}", 60, guide))
+        leg.append((corners, f"도로{k}", 100, guide))
         x, y = corners[-1]
         heading = 1 - heading
     return kakao([leg], f"generated-{n}")

@@ -10,15 +10,6 @@ import ScenarioFormat
 extension RouteImporter.Reader {
     // MARK: Apple Maps Server
 
-    /// A `{"latitude": …, "longitude": …}`, checked.
-    func appleLocation(_ v: JSONValue, _ path: String) throws(ImportProblem) -> GeoPoint {
-        let lat = try number(try member(v, "latitude", path), RouteImporter.join(path, "latitude"))
-        let lon = try number(try member(v, "longitude", path), RouteImporter.join(path, "longitude"))
-        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, "latitude")) }
-        guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, "longitude")) }
-        return GeoPoint(latitude: lat, longitude: lon)
-    }
-
     /// Apple's `routes[N]` (`--route N`): its steps up to the first walked one.
     mutating func apple(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
         if let error = root["error"] {
@@ -50,7 +41,7 @@ extension RouteImporter.Reader {
             guard pathIndex >= 0, pathIndex < paths.count else { throw ImportProblem(.shapeIndexOutOfRange(index: pathIndex, count: paths.count), at: pPath) }
             let linePath = "stepPaths[\(pathIndex)]"
             var points: [GeoPoint] = []
-            for (n, item) in try array(paths[pathIndex], linePath).enumerated() { points.append(try appleLocation(item, RouteImporter.join(linePath, n))) }
+            for (n, item) in try array(paths[pathIndex], linePath).enumerated() { points.append(try point(item, RouteImporter.join(linePath, n), latitude: "latitude", longitude: "longitude")) }
             let meters = try step["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "distanceMeters")) } ?? 0
             let seconds = try step["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "durationSeconds")) } ?? 0
             let text = try string(step, "instructions", p) ?? ""
@@ -66,8 +57,7 @@ extension RouteImporter.Reader {
         }
         // The arrival's side is in the last driven step's words ("The destination is on your right").
         for k in read.indices.dropLast() { read[k].side = nil }
-        var points: [GeoPoint] = []
-        for line in read.map(\.points) { points.append(contentsOf: points.last == line.first ? Array(line.dropFirst()) : line) }
+        let points = RouteImporter.joined(read.map(\.points))
         let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple)
         // The length check compares the driven part: the route's own distance only when nothing is walked.
         let driven = read.reduce(0) { $0 + $1.distance }

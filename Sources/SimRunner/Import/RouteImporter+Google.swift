@@ -184,6 +184,14 @@ extension RouteImporter {
     /// The maneuver of a step whose kind comes from the line alone (Apple's).
     static let fromGeometry = "GEOMETRY"
 
+    /// `lines` joined in order, the point two neighbours share once.
+    /// - Complexity: O(points).
+    static func joined(_ lines: [[GeoPoint]]) -> [GeoPoint] {
+        var out: [GeoPoint] = []
+        for line in lines { out.append(contentsOf: out.last == line.first ? Array(line.dropFirst()) : line) }
+        return out
+    }
+
     /// Whether a service's own distance texts ("0.3 mi", "500 ft") are imperial.
     static func imperial(_ texts: [String]) -> Bool {
         texts.contains { t in [" mi", " ft"].contains { t.hasSuffix($0) } }
@@ -235,54 +243,38 @@ extension RouteImporter.Reader {
         if case .object(let members) = root.kind, members.isEmpty { throw ImportProblem(.emptyAnswer, at: "") }
         let (route, path) = try chosen("routes", of: root, options)
         let precision = options.precision ?? 5
-        let legsPath = RouteImporter.join(path, "legs")
-        let legs = try array(try member(route, "legs", path), legsPath)
-        if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
-        var googleLegs: [[RouteImporter.ServiceStep]] = [], legPaths: [String] = [], legLines: [[GeoPoint]] = [], distanceTexts: [String] = []
-        for (l, leg) in legs.enumerated() {
-            let legPath = legsPath + "[\(l)]"
-            let stepsPath = RouteImporter.join(legPath, "steps")
-            let list = try array(try member(leg, "steps", legPath), stepsPath)
-            if list.isEmpty { throw ImportProblem(.noSteps, at: stepsPath) }
-            var read: [RouteImporter.ServiceStep] = []
-            for (j, step) in list.enumerated() {
-                let p = stepsPath + "[\(j)]"
-                guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
-                let points = try googlePolyline(try member(step, "polyline", p), RouteImporter.join(p, "polyline"), precision: precision)
-                var maneuver: String? = nil, text = "", side: String? = nil
-                if let instruction = step["navigationInstruction"] {
-                    let iPath = RouteImporter.join(p, "navigationInstruction")
-                    maneuver = try string(instruction, "maneuver", iPath)
-                    let lines = (try string(instruction, "instructions", iPath) ?? "").split(separator: "\n").map(String.init)
-                    text = lines.first ?? ""
-                    side = lines.count > 1 ? lines[lines.count - 1] : nil
-                }
-                if let text = step["localizedValues"]?["distance"]?["text"], case .string(let t) = text.kind { distanceTexts.append(t) }
-                let meters = try step["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "distanceMeters")) } ?? 0
-                let seconds = try (step["staticDuration"] ?? step["duration"]).map { v throws(ImportProblem) in
-                    try googleDuration(v, RouteImporter.join(p, step["staticDuration"] != nil ? "staticDuration" : "duration"))
-                } ?? 0
-                read.append(RouteImporter.ServiceStep(path: p, maneuver: maneuver, text: text, side: side, points: points, distance: meters, duration: seconds))
+        var distanceTexts: [String] = []
+        let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
+            let points = try googlePolyline(try member(step, "polyline", p), RouteImporter.join(p, "polyline"), precision: precision)
+            var maneuver: String? = nil, text = "", side: String? = nil
+            if let instruction = step["navigationInstruction"] {
+                let iPath = RouteImporter.join(p, "navigationInstruction")
+                maneuver = try string(instruction, "maneuver", iPath)
+                let lines = (try string(instruction, "instructions", iPath) ?? "").split(separator: "\n").map(String.init)
+                text = lines.first ?? ""
+                side = lines.count > 1 ? lines[lines.count - 1] : nil
             }
-            googleLegs.append(read)
-            legPaths.append(RouteImporter.join(stepsPath, list.count - 1))
-            legLines.append(try leg["polyline"].map { v throws(ImportProblem) in try googlePolyline(v, RouteImporter.join(legPath, "polyline"), precision: precision) } ?? [])
+            if let text = step["localizedValues"]?["distance"]?["text"], case .string(let t) = text.kind { distanceTexts.append(t) }
+            let meters = try step["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "distanceMeters")) } ?? 0
+            let seconds = try (step["staticDuration"] ?? step["duration"]).map { v throws(ImportProblem) in
+                try googleDuration(v, RouteImporter.join(p, step["staticDuration"] != nil ? "staticDuration" : "duration"))
+            } ?? 0
+            return RouteImporter.ServiceStep(path: p, maneuver: maneuver, text: text, side: side, points: points, distance: meters, duration: seconds)
+        }
+        var legLines: [[GeoPoint]] = []
+        for (l, leg) in legs.enumerated() {
+            legLines.append(try leg["polyline"].map { v throws(ImportProblem) in try googlePolyline(v, legsPath + "[\(l)].polyline", precision: precision) } ?? [])
         }
         // The route's own line; without it, the legs' joined; without those, the steps'.
         var points: [GeoPoint] = []
         var geometryPath = RouteImporter.join(path, "polyline")
-        func join(_ lines: [[GeoPoint]]) -> [GeoPoint] {
-            var out: [GeoPoint] = []
-            for line in lines { out.append(contentsOf: out.last == line.first ? Array(line.dropFirst()) : line) }
-            return out
-        }
         if let line = route["polyline"] {
             points = try googlePolyline(line, geometryPath, precision: precision)
         } else if legLines.allSatisfy({ !$0.isEmpty }) {
-            points = join(legLines)
+            points = RouteImporter.joined(legLines)
             geometryPath = legsPath
         } else {
-            points = join(googleLegs.flatMap { $0.map(\.points) })
+            points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
             geometryPath = legsPath
         }
         let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google)
@@ -299,13 +291,41 @@ extension RouteImporter.Reader {
 
     // MARK: Google Directions (legacy)
 
-    /// A legacy `{"lat": …, "lng": …}`, checked.
-    func latLng(_ v: JSONValue, _ path: String) throws(ImportProblem) -> GeoPoint {
-        let lat = try number(try member(v, "lat", path), RouteImporter.join(path, "lat"))
-        let lng = try number(try member(v, "lng", path), RouteImporter.join(path, "lng"))
-        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, "lat")) }
-        guard abs(lng) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, "lng")) }
-        return GeoPoint(latitude: lat, longitude: lng)
+    /// A point as an object of two members (legacy's `{"lat", "lng"}`,
+    /// Apple's `{"latitude", "longitude"}`), checked.
+    func point(_ v: JSONValue, _ path: String, latitude: String, longitude: String) throws(ImportProblem) -> GeoPoint {
+        let lat = try number(try member(v, latitude, path), RouteImporter.join(path, latitude))
+        let lon = try number(try member(v, longitude, path), RouteImporter.join(path, longitude))
+        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, latitude)) }
+        guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, longitude)) }
+        return GeoPoint(latitude: lat, longitude: lon)
+    }
+
+    /// Google's `routes[N].legs[].steps[]` (Routes v2 and legacy alike), each
+    /// step an object read by `read` (the step and its path), a leg without
+    /// steps refused; the legs, their path, the steps read and each leg's last step's path.
+    func serviceLegs(
+        _ route: JSONValue, _ path: String, _ read: (JSONValue, String) throws(ImportProblem) -> RouteImporter.ServiceStep
+    ) throws(ImportProblem) -> (legs: [JSONValue], path: String, steps: [[RouteImporter.ServiceStep]], lastPaths: [String]) {
+        let legsPath = RouteImporter.join(path, "legs")
+        let legs = try array(try member(route, "legs", path), legsPath)
+        if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
+        var out: [[RouteImporter.ServiceStep]] = [], lastPaths: [String] = []
+        for (l, leg) in legs.enumerated() {
+            let legPath = legsPath + "[\(l)]"
+            let stepsPath = RouteImporter.join(legPath, "steps")
+            let list = try array(try member(leg, "steps", legPath), stepsPath)
+            if list.isEmpty { throw ImportProblem(.noSteps, at: stepsPath) }
+            var steps: [RouteImporter.ServiceStep] = []
+            for (j, step) in list.enumerated() {
+                let p = stepsPath + "[\(j)]"
+                guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
+                steps.append(try read(step, p))
+            }
+            out.append(steps)
+            lastPaths.append(RouteImporter.join(stepsPath, list.count - 1))
+        }
+        return (legs, legsPath, out, lastPaths)
     }
 
     /// Google's legacy Directions `routes[N]` (`--route N`).
@@ -316,38 +336,23 @@ extension RouteImporter.Reader {
         }
         let (route, path) = try chosen("routes", of: root, options)
         let precision = options.precision ?? 5
-        let legsPath = RouteImporter.join(path, "legs")
-        let legs = try array(try member(route, "legs", path), legsPath)
-        if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
-        var googleLegs: [[RouteImporter.ServiceStep]] = [], legPaths: [String] = [], distanceTexts: [String] = []
-        for (l, leg) in legs.enumerated() {
-            let legPath = legsPath + "[\(l)]"
-            let stepsPath = RouteImporter.join(legPath, "steps")
-            let list = try array(try member(leg, "steps", legPath), stepsPath)
-            if list.isEmpty { throw ImportProblem(.noSteps, at: stepsPath) }
-            var read: [RouteImporter.ServiceStep] = []
-            for (j, step) in list.enumerated() {
-                let p = stepsPath + "[\(j)]"
-                guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
-                let polyline = try member(step, "polyline", p)
-                var points = try geometry(try member(polyline, "points", RouteImporter.join(p, "polyline")),
-                                          RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision).0
-                if points.isEmpty { points = [try latLng(try member(step, "start_location", p), RouteImporter.join(p, "start_location"))] }
-                let (text, div) = RouteImporter.plainText(html: try string(step, "html_instructions", p) ?? "")
-                let dPath = RouteImporter.join(p, "distance"), tPath = RouteImporter.join(p, "duration")
-                let meters = try distance(try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
-                if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
-                let seconds = try step["duration"].map { v throws(ImportProblem) in try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value")) } ?? 0
-                read.append(RouteImporter.ServiceStep(
-                    path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)), text: text, side: div,
-                    points: points, distance: meters, duration: seconds))
-            }
-            googleLegs.append(read)
-            legPaths.append(RouteImporter.join(stepsPath, list.count - 1))
+        var distanceTexts: [String] = []
+        let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
+            let polyline = try member(step, "polyline", p)
+            var points = try geometry(try member(polyline, "points", RouteImporter.join(p, "polyline")),
+                                      RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision).0
+            if points.isEmpty { points = [try point(try member(step, "start_location", p), RouteImporter.join(p, "start_location"), latitude: "lat", longitude: "lng")] }
+            let (text, div) = RouteImporter.plainText(html: try string(step, "html_instructions", p) ?? "")
+            let dPath = RouteImporter.join(p, "distance"), tPath = RouteImporter.join(p, "duration")
+            let meters = try distance(try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
+            if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
+            let seconds = try step["duration"].map { v throws(ImportProblem) in try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value")) } ?? 0
+            return RouteImporter.ServiceStep(
+                path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)), text: text, side: div,
+                points: points, distance: meters, duration: seconds)
         }
         // The steps' lines joined: `overview_polyline` is smoothed, its maneuvers off it.
-        var points: [GeoPoint] = []
-        for line in googleLegs.flatMap({ $0.map(\.points) }) { points.append(contentsOf: points.last == line.first ? Array(line.dropFirst()) : line) }
+        let points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
         let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy)
         var total = 0.0, seconds = 0.0
         for (l, leg) in legs.enumerated() {
