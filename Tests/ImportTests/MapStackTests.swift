@@ -68,6 +68,15 @@ import TestSupport
         #expect(err.contains("Did you mean 'kakao'?") || err.contains("kakao"), "\(err)")
     }
 
+    @Test func serviceOptionIsInTheHelpAndTheCompletions() {
+        let help = Fixtures.drivesim("import-route", "--help")
+        #expect(help.code == 0)
+        #expect(help.stdout.contains("--service <name>"))
+        #expect(help.stdout.contains("osrm, valhalla, graphhopper, geojson, kakao, apple, google, google-legacy"))
+        let bash = Fixtures.drivesim("completions", "bash")
+        #expect(bash.stdout.contains("--service) COMPREPLY=($(compgen -W \"osrm valhalla graphhopper geojson kakao apple google google-legacy\""), "\(bash.stdout)")
+    }
+
     // MARK: Service errors, as the service said them
 
     @Test func kakaoResultCodeIsShownWithItsMessage() {
