@@ -33,8 +33,7 @@ enum ImportRouteCommand: Command {
           --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
                                   alternates from 1).
           --precision <5|6>       The polyline's precision (default: detected).
-          --service <name>        Read the file as this format instead of telling it by its keys:
-                                  \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", ")).
+          --service <name>        Read the file as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
           --units <metric|imperial>
                                   The units English lines speak (default: the response's own

@@ -117,9 +117,9 @@ extension RouteImporter {
     /// The directions a Kakao `guidance` names: what precedes "방면" ("동판교IC
     /// 내곡,서울 방면으로 우회전" is "내곡, 서울"), without the guide's own
     /// `name` and a toll's "(통행료 1,000원)"; the places split at commas
-    /// (with or without spaces) or, with none, at spaces; the first two,
-    /// written as OSRM's `destinations`.
-    static func kakaoDestinations(_ guidance: String, name: String?) -> String? {
+    /// (with or without spaces) or, with none, at spaces; the road it leads
+    /// onto (`street`) is not a direction; the first two, written as OSRM's `destinations`.
+    static func kakaoDestinations(_ guidance: String, name: String?, street: String? = nil) -> String? {
         var text = Substring(guidance)
         if let open = text.lastIndex(of: "("), text.hasSuffix(")") { text = text[..<open] }
         guard let mark = text.firstRange(of: "방면") else { return nil }
@@ -130,7 +130,7 @@ extension RouteImporter {
             if before.hasPrefix("에서") { before = String(before.dropFirst(2)).trimmingSpaces() }
         }
         let places = (before.contains(",") ? before.split(separator: ",") : before.split(separator: " "))
-            .map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+            .map { $0.trimmingSpaces() }.filter { !$0.isEmpty && $0 != street }
         return places.isEmpty ? nil : places.prefix(destinationsSaid).joined(separator: ", ")
     }
 
@@ -231,7 +231,8 @@ extension RouteImporter.Reader {
                     path: gPath, leg: s, index: g, lastOfLeg: last, type: kind.type,
                     modifier: kind.modifier, exit: kind.exit, location: points[at],
                     name: roadIndex >= 0 ? roadNames[roadIndex] : nil, ref: nil,
-                    destinations: RouteImporter.kakaoDestinations(guidance, name: name), exits: nil, drivingSide: nil,
+                    destinations: RouteImporter.kakaoDestinations(guidance, name: name, street: roadIndex >= 0 ? roadNames[roadIndex] : nil),
+                    exits: nil, drivingSide: nil,
                     bearings: RouteImporter.bearings(at: at, points, neighbours), distance: 0, duration: 0, voice: [],
                     mode: kind.ferry ? "ferry" : "driving", keys: .kakao)
                 if kind.unknown {
