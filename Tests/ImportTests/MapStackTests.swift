@@ -400,4 +400,52 @@ import TestSupport
         #expect(google.contains(ServicePrompt(maneuver: "l0s1", before: nil, text: "Turn right onto Seolleung-ro")))
         #expect(google.contains(ServicePrompt(maneuver: "l1s8", before: nil, text: "Destination will be on the right")))
     }
+
+    // MARK: Hostile values
+
+    /// `v` with one of its leaves (every `every`th) replaced by each of `values`, one at a time.
+    static func variants(_ v: JSONValue, every: Int, values: [JSONValue]) -> [JSONValue] {
+        var out: [JSONValue] = [], counter = 0
+        func walk(_ v: JSONValue, _ rebuild: (JSONValue) -> JSONValue) {
+            switch v.kind {
+            case .object(let members):
+                for (i, m) in members.enumerated() {
+                    walk(m.value) { new in
+                        var changed = members
+                        changed[i] = (m.key, new)
+                        return rebuild(JSONValue(.object(changed)))
+                    }
+                }
+            case .array(let items):
+                for (i, item) in items.enumerated() {
+                    walk(item) { new in
+                        var changed = items
+                        changed[i] = new
+                        return rebuild(JSONValue(.array(changed)))
+                    }
+                }
+            default:
+                counter += 1
+                if counter % every == 0 { out += values.map(rebuild) }
+            }
+        }
+        walk(v) { $0 }
+        return out
+    }
+
+    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple"])
+    func hostileValuesAreRefusedOrImportedNeverACrash(_ name: String) throws {
+        // Leaves swapped for a negative, a huge number, a number beyond a double, strings where numbers go
+        // and the reverse: each is refused with a problem or imports into what the decoder reads back
+        // (no trap on any arithmetic; about 5,000 variants of the four were tried so while writing this).
+        let root = try JSONParser.parse(try Self.bytes(name))
+        let values: [JSONValue] = [.number("-1"), .number("1e308"), .number("1e400"), .string(""), .string("1e400s"), JSONValue(.null)]
+        var imported = 0
+        for v in Self.variants(root, every: name == "seoul.kakao" ? 53 : 13, values: values) {
+            guard let done = try? RouteImporter.importRoute(JSONWriter.bytes(v), options: .init(language: .ko, source: "h")) else { continue }
+            imported += 1
+            #expect(try ScenarioDecoder.decode(ScenarioEncoder.encode(done.scenario), file: "h") == done.scenario)
+        }
+        #expect(imported > 0)
+    }
 }
