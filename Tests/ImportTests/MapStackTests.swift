@@ -236,6 +236,23 @@ import TestSupport
         #expect(imported.warnings.contains(ImportWarning(.unknownGuideType(999, keptAs: "right"), at: "routes[0].sections[0].guides[1].type")))
     }
 
+    @Test func kakaoFerryIsAnnouncedAndItsRoadWaitsAtTheTerminal() throws {
+        let guides = [
+            #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0}"#,
+            #"{"name":"목포항","type":77,"guidance":"목포항 카페리 항로 진입","road_index":1,"distance":1112,"duration":100}"#,
+            #"{"name":"","type":2,"guidance":"우회전","road_index":2,"distance":6004,"duration":900}"#,
+            #"{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":883,"duration":80}"#,
+        ].joined(separator: ",")
+        let roads = #",{"name":"카페리","distance":6004,"duration":900,"vertexes":[127.0,37.51,127.0,37.564]},{"name":"해안로","distance":883,"duration":80,"vertexes":[127.0,37.564,127.01,37.564]}"#
+        let json = Self.kakao(vertexes: "127.0,37.5,127.0,37.51", guides: guides, roads: roads)
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
+        let road = try #require(imported.scenario.road)
+        #expect(road.maneuvers.map(\.turn) == [.ferry, .right, .arrive])
+        // 6 km in 15 minutes: the crossing at 30 km/h (12 min) after a wait of 3 minutes at the terminal.
+        let stop = try #require(road.drive?.profile.stops.first)
+        #expect(abs(stop.at - 1112) < 2 && abs(Double(stop.dwell.ms) - 179_520) < 1000, "\(stop)")
+    }
+
     @Test func aKakaoFixtureImportsAndItsScenarioRuns() throws {
         let folder = try Fixtures.temporaryFolder()
         let out = folder + "/seoul.json"

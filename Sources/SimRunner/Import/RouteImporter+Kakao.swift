@@ -244,13 +244,17 @@ extension RouteImporter.Reader {
                 if g > 0, !guidance.isEmpty { step.display = String(guidance.prefix(RouteImporter.promptCharacters)) }
                 guideSteps.append((at, step))
             }
-            // Roads and guides in route order; a road's speed before the guide at its start.
-            var r = 0, g = 0
+            // Roads and guides in route order, a guide before the road that starts at it; the roads
+            // after a ferry guide (up to the next guide) sail, so the crossing waits at the terminal.
+            var r = 0, g = 0, sailing = false
             while r < roadSteps.count || g < guideSteps.count {
-                if g == guideSteps.count || (r < roadSteps.count && roadSteps[r].index <= guideSteps[g].index) {
-                    steps.append(roadSteps[r].step)
+                if g == guideSteps.count || (r < roadSteps.count && roadSteps[r].index < guideSteps[g].index) {
+                    var road = roadSteps[r].step
+                    if sailing { road.mode = "ferry" }
+                    steps.append(road)
                     r += 1
                 } else {
+                    sailing = guideSteps[g].step.mode == "ferry"
                     steps.append(guideSteps[g].step)
                     g += 1
                 }
