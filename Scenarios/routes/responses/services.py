@@ -45,6 +45,8 @@ def dense(corners, step=100.0):
 
 # Each leg: roads in order, each (corners, name, km/h, guide at its start or None).
 # A guide: (kakao type, kakao name, kakao guidance, Google maneuver, English instruction).
+# Kakao types other than 0-6, 100, 101 and 1000 are placeholders (not checked against
+# Kakao's table): drivesim reads those guides by their words (docs/import.md).
 SEOUL = [
     [
         ([(0, 0), (600, 0)], "테헤란로", 36, None),
