@@ -253,6 +253,11 @@ import TestSupport
         #expect(abs(stop.at - 1112) < 2 && abs(Double(stop.dwell.ms) - 179_520) < 1000, "\(stop)")
     }
 
+    @Test func theCommittedSeoulScenarioIsWhatTheKakaoImportWrites() throws {
+        // Scenarios/routes/seoul-kakao.json: every maneuver's "now" line heard, and its golden timeline (drivesim check).
+        try expectPinned(try Self.imported("seoul.kakao"), as: "routes/seoul-kakao", turns: 10)
+    }
+
     @Test func aKakaoFixtureImportsAndItsScenarioRuns() throws {
         let folder = try Fixtures.temporaryFolder()
         let out = folder + "/seoul.json"

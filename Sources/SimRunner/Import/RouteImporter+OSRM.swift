@@ -649,7 +649,7 @@ extension RouteImporter {
             var scenario = Scenario(
                 name: "route from \(options.source)",
                 description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
-                    + "\(counted(steps.count, "step")), \(counted(placed.count, "maneuver")), "
+                    + "\(counted(steps.count { !$0.speedOnly }, "step")), \(counted(placed.count, "maneuver")), "
                     + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts
