@@ -385,6 +385,16 @@ import TestSupport
         #expect(imported.warnings.allSatisfy { if case .lengthDiffers = $0.kind { false } else { true } })
     }
 
+    @Test func appleRightTurnWordedOnlyAsPrepareToParkIsARightTurn() throws {
+        let north = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.505,"longitude":127.03}]"#
+        let east = #"[{"latitude":37.505,"longitude":127.03},{"latitude":37.505,"longitude":127.036}]"#
+        let json = #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":""},{"stepPathIndex":1,"distanceMeters":529,"instructions":"Prepare to park"}],"stepPaths":[\#(north),\#(east)]}"#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+        #expect(try Self.maneuvers(imported).map(\.turn) == [.right, .arrive])
+        // No step durations (an MKRoute written out): the route's 100 s shared by distance, about 39 km/h throughout.
+        #expect(imported.scenario.road?.drive?.profile.steps.map { ($0.speed * 3.6).rounded() } == [39])
+    }
+
     @Test func appleRefusals() {
         let path = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.51,"longitude":127.03}]"#
         func apple(_ steps: String, indexes: String = "[0]") -> String {
