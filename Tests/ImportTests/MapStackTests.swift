@@ -214,8 +214,10 @@ import TestSupport
         #expect(kind(77, "서울요금소 (통행료 1,000원)", "서울TG") == .init(type: "notification", modifier: "straight"))
         #expect(kind(77, "망향휴게소") == .init(type: "notification", modifier: "straight"))
         #expect(kind(77, "목포항 카페리 항로") == .init(type: "notification", modifier: "straight", ferry: true))
-        // A type not in the table is read from its words, and said so.
-        #expect(kind(999, "좌회전") == .init(type: "turn", modifier: "left", unknown: true))
+        // The words decide before the code; a code not read by number whose words say nothing is straight on, said so.
+        #expect(kind(999, "좌회전") == .init(type: "turn", modifier: "left"))
+        #expect(kind(2, "좌회전") == .init(type: "turn", modifier: "left"))
+        #expect(kind(1, "") == .init(type: "turn", modifier: "left"))
         #expect(kind(999, "무엇") == .init(type: "continue", modifier: "straight", unknown: true))
     }
 
@@ -229,11 +231,11 @@ import TestSupport
     }
 
     @Test func kakaoUnknownGuideTypeIsWarnedWithItsPath() throws {
-        let guides = #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"","type":999,"guidance":"우회전","road_index":1,"distance":555,"duration":50},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":530,"duration":50}"#
+        let guides = #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"","type":999,"guidance":"","road_index":1,"distance":555,"duration":50},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":530,"duration":50}"#
         let json = Self.kakao(vertexes: "127.03,37.5,127.03,37.505", guides: guides, roads: #",{"name":"B","distance":530,"duration":50,"vertexes":[127.03,37.505,127.036,37.505]}"#)
         let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
-        #expect(try Self.maneuvers(imported).map(\.turn) == [.right, .arrive])
-        #expect(imported.warnings.contains(ImportWarning(.unknownGuideType(999, keptAs: "right"), at: "routes[0].sections[0].guides[1].type")))
+        #expect(try Self.maneuvers(imported).map(\.turn) == [.arrive])
+        #expect(imported.warnings.contains(ImportWarning(.unknownGuideType(999, keptAs: "no maneuver"), at: "routes[0].sections[0].guides[1].type")))
     }
 
     @Test func kakaoFerryIsAnnouncedAndItsRoadWaitsAtTheTerminal() throws {

@@ -73,9 +73,11 @@ extension RouteImporter {
         return max(1, Int((Double(driven == 0 ? 360 : driven) / 90).rounded(.toNearestOrAwayFromZero)))
     }
 
-    /// A guide's kind from its `type` code, its `guidance` text and its
-    /// `name` (docs/import.md, "Kakao Mobility"); `motorway` when the road
-    /// it is on is one (a 12시 there is not announced).
+    /// A guide's kind from its `guidance` text, its `name` and its `type`
+    /// code (the words first: only codes 0–3, 5 and 6 are read by number;
+    /// docs/import.md, "Kakao Mobility"); `motorway` when the road it is on
+    /// is one (a 12시 there is not announced). `unknown` when neither the
+    /// words nor the code say what it is.
     static func kakaoKind(code: Int, guidance: String, name: String, motorway: Bool) -> KakaoKind {
         let text = guidance + " " + name
         let side = kakaoSide(guidance) ?? (code == 5 ? "left" : code == 6 ? "right" : nil)
@@ -99,19 +101,18 @@ extension RouteImporter {
             if hour == 12 { return KakaoKind(type: motorway ? "continue" : "turn", modifier: "straight") }
             return KakaoKind(type: "turn", modifier: modifier(for: clockTurn(hour)))
         }
+        // The words, then the few codes read by number, then nothing known: straight on, said so.
+        if guidance.contains("좌회전") { return KakaoKind(type: "turn", modifier: "left") }
+        if guidance.contains("우회전") { return KakaoKind(type: "turn", modifier: "right") }
+        if let words = kakaoSide(guidance) { return KakaoKind(type: "continue", modifier: "slight " + words) }
+        if guidance.contains("직진") { return KakaoKind(type: "continue", modifier: "straight") }
         switch code {
         case 0: return KakaoKind(type: "continue", modifier: "straight")
         case 1: return KakaoKind(type: "turn", modifier: "left")
         case 2: return KakaoKind(type: "turn", modifier: "right")
-        case 5: return KakaoKind(type: "continue", modifier: "slight left")
-        case 6: return KakaoKind(type: "continue", modifier: "slight right")
-        default: break
+        case 5, 6: return KakaoKind(type: "continue", modifier: slight)
+        default: return KakaoKind(type: "continue", modifier: "straight", unknown: true)
         }
-        // A type not in the table: its text says what it is.
-        if guidance.contains("좌회전") { return KakaoKind(type: "turn", modifier: "left", unknown: true) }
-        if guidance.contains("우회전") { return KakaoKind(type: "turn", modifier: "right", unknown: true) }
-        if let slight { return KakaoKind(type: "continue", modifier: slight, unknown: true) }
-        return KakaoKind(type: "continue", modifier: "straight", unknown: !guidance.contains("직진"))
     }
 
     /// The directions a Kakao `guidance` names: what precedes "방면" ("동판교IC
