@@ -50,6 +50,12 @@ public enum SpeechDuration {
         case ("km", .ko): return "킬로미터"
         default: break
         }
+        // A Korean name with a number inside ("판교역로192번길", "남산1호터널"): each number read as a
+        // navigator reads it ("판교역로백구십이번길"), so the line's length counts its syllables.
+        if language == .ko, let first = token.first, !(first.isASCII && first.isNumber),
+           let digit = token.firstIndex(where: { $0.isASCII && $0.isNumber }) {
+            return String(token[..<digit]) + spell(String(token[digit...]), language)
+        }
         // A number glued to a word ("500미터", "1.5킬로미터", "12번", "12A"): the number is spelled, the rest kept.
         let numberEnd = token.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? token.endIndex
         if numberEnd != token.startIndex && numberEnd != token.endIndex {

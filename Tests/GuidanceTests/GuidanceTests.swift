@@ -63,6 +63,11 @@ import Testing
         #expect(SpeechDuration.spelledOut("500미터 앞에서 유턴하세요.", .ko) == "오백미터 앞에서 유턴하세요.")
         #expect(SpeechDuration.spelledOut("1.5킬로미터 앞에서 12번 출구로 나가세요.", .ko) == "일점오킬로미터 앞에서 십이번 출구로 나가세요.")
         #expect(SpeechDuration.spelledOut("Now take exit 12A.", .en) == "Now take exit twelve A.")
+        // A Korean road name with a number inside is read as a navigator reads it (issue 40).
+        #expect(SpeechDuration.spelledOut("판교역로192번길로 우회전하세요.", .ko) == "판교역로백구십이번길로 우회전하세요.")
+        #expect(SpeechDuration.spelledOut("남산1호터널 방면", .ko) == "남산일호터널 방면")
+        #expect(SpeechDuration.spelledOut("경부고속도로 2", .ko) == "경부고속도로 이")
+        #expect(SpeechDuration.spelledOut("A4", .en) == "A4", "English refs are kept as written")
         // "오백미터 앞에서 유턴하세요": 4 + 3 + 5 = 12 syllables at 5.5 per second.
         #expect(SpeechDuration.estimate("500미터 앞에서 유턴하세요.", .ko) == SimTime(ms: 2_182))
         // "In three hundred meters, turn right": 6 words.

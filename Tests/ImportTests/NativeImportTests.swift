@@ -204,6 +204,7 @@ import TestSupport
         let bad = Fixtures.write(#"{"trip":{"units":"leagues","legs":[]}}"#, "bad.valhalla", in: folder)
         var failed = Console.captured
         #expect(Drivesim.main(["import-route", bad, "--language", "en"], console: &failed) == 2)
-        #expect(failed.stderr == "Error: \(bad): trip.units: units \"leagues\" are neither kilometers nor miles\n", "\(failed.stderr)")
+        // The refusal names the format the file was read as (issue 40).
+        #expect(failed.stderr == "Error: \(bad): trip.units: units \"leagues\" are neither kilometers nor miles (read as a Valhalla trip)\n", "\(failed.stderr)")
     }
 }

@@ -1,6 +1,7 @@
 import Fuzzing
 import Guidance
 import Review
+import RouteImport
 import ScenarioFormat
 import SimClock
 import TalkArbiter
@@ -119,6 +120,7 @@ enum CompletionsCommand: Command {
         case "--prompts": return RunCommand.promptFormats
         case "--language": return Language.allCases.map(\.rawValue)
         case "--precision": return ["5", "6"]
+        case "--service": return RouteFormat.allCases.map(\.rawValue)
         case "--units": return Units.allCases.map(\.rawValue)
         default: return nil
         }

@@ -24,6 +24,8 @@ package enum DrivesimError: Error, Sendable, Equatable {
     case gpx(file: String, GPXTrack.Problem)
     /// A route response (or GeoJSON line) that cannot be imported: the file, the path inside it, the reason.
     case importProblem(file: String, ImportProblem)
+    /// A route response refused as read in `format` (told by its structure or named by `--service`): the problem and the format.
+    case importRefused(file: String, ImportProblem, format: RouteFormat)
     /// A file (or standard output, `path` `Console.standardOutputName`) that cannot be written.
     case cannotWrite(path: String, WriteProblem)
     /// An action that must not happen on CI (`CI=true`).
@@ -209,6 +211,8 @@ extension DrivesimError {
         case .importProblem(let file, let problem):
             // What the response says (a service's message, a type) is escaped: one line, no control sequence.
             return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)")
+        case .importRefused(let file, let problem, let format):
+            return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words) (read as \(format.title))")
         case .cannotWrite(let path, let problem):
             return "cannot write \(path == Console.standardOutputName ? path : "'\(escapedForTerminal(path))'"): \(problem.reason)"
         case .refusedOnCI(.recordGoldens):

@@ -9,10 +9,11 @@ import SimRunner
 /// (or a GeoJSON line) as a scenario that `drivesim run` drives.
 enum ImportRouteCommand: Command {
     static let name = "import-route"
-    static let abstract = "Turn an OSRM, Valhalla, GraphHopper or Mapbox route response, or a GeoJSON line, into a scenario."
+    static let abstract =
+        "Turn a route response (OSRM, Valhalla, GraphHopper, Mapbox, Kakao Mobility, Apple Maps Server, Google Routes v2 or Directions), or a GeoJSON line, into a scenario."
     static let usage =
-        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
-    static let options: [String] = ["--language", "--route", "--precision", "--kmh", "--units", "--out"]
+        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
+    static let options: [String] = ["--language", "--route", "--precision", "--service", "--kmh", "--units", "--out"]
     static let flags: [String] = []
     static var help: String {
         """
@@ -23,13 +24,16 @@ enum ImportRouteCommand: Command {
         ARGUMENTS:
           <file>                  A route response in the OSRM format (OSRM, Valhalla's osrm
                                   output, Mapbox Directions), a Valhalla trip, a GraphHopper
-                                  path, or a GeoJSON LineString or Feature (told by its keys).
+                                  path, Kakao Mobility directions, Apple Maps Server directions,
+                                  Google Routes v2 or Directions (legacy), or a GeoJSON
+                                  LineString or Feature (told by its keys).
 
         OPTIONS:
           --language <ko|en>      The road's language (required: never guessed from the response).
           --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
                                   alternates from 1).
           --precision <5|6>       The polyline's precision (default: detected).
+          --service <name>        Read the file as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
           --units <metric|imperial>
                                   The units English lines speak (default: the response's own
@@ -66,6 +70,13 @@ enum ImportRouteCommand: Command {
             }
             options.precision = Int(p)
         }
+        if let name = args.value("--service") {
+            let names = RouteFormat.allCases.map(\.rawValue)
+            guard let format = RouteFormat(rawValue: name) else {
+                throw DrivesimError.usage(.unknownValue(option: "--service", value: name, allowed: names, suggestion: suggestion(for: name, among: names)))
+            }
+            options.service = format
+        }
         options.kmh = Double(try args.integer("--kmh", in: 4...250) ?? 50)
         if let u = args.value("--units") {
             // Korean is always spoken in metric units.
@@ -80,7 +91,10 @@ enum ImportRouteCommand: Command {
         do {
             imported = try RouteImporter.importRoute(bytes, options: options)
         } catch {
-            throw DrivesimError.importProblem(file: file, error)
+            // The refusal names the format the file was read as.
+            let root = try? JSONParser.parse(bytes)
+            guard let format = options.service ?? root.flatMap(RouteFormat.detect) else { throw DrivesimError.importProblem(file: file, error) }
+            throw DrivesimError.importRefused(file: file, error, format: format)
         }
         for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
         let encoded = ScenarioEncoder.encode(imported.scenario)

@@ -36,7 +36,7 @@ extension ImportProblem.Reason {
         switch self {
         case .notJSON(let line, let column): return "not JSON (line \(line), column \(column))"
         case .notARouteResponse:
-            return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox), \"trip\" (Valhalla), \"paths\" (GraphHopper), and not a GeoJSON LineString or Feature"
+            return "not a route response: no \"routes\" (OSRM, Valhalla's osrm output, Mapbox; Kakao Mobility, Apple Maps Server, Google Routes v2 or Directions), \"trip\" (Valhalla), \"paths\" (GraphHopper), and not a GeoJSON LineString or Feature (--service names the format)"
         case .serviceError(let code, let message):
             return "the routing service answered with an error, code \"\(code)\"\(message.map { ": \($0)" } ?? "")"
         case .noRoutes: return "the response has no routes"
@@ -57,6 +57,14 @@ extension ImportProblem.Reason {
             return precision.map { "the polyline at precision \($0) gives coordinates beyond ±90° latitude or ±180° longitude" }
                 ?? "the polyline gives no plausible coordinates at precision 5 or 6"
         case .coordinateOutOfRange: return "a coordinate beyond ±90° latitude or ±180° longitude"
+        case .emptyPolyline: return "the encoded polyline is empty: the route has no points"
+        case .reversedInterval(let first, let last):
+            return "the interval [\(first), \(last)] is reversed: its last point comes before its first"
+        case .projectedCoordinates(let value):
+            return "\(value) is no longitude or latitude: the coordinates are on a projected grid (KATEC, WCONGNAMUL); "
+                + "ask the service for WGS84 longitude and latitude"
+        case .emptyAnswer: return "the answer is empty ({}): the service holds no route for this request (Google's Routes API answers so when it finds none)"
+        case .nothingDriven: return "every step is walked (Walking): there is nothing to drive"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
         case .routeTooLong(let km, let hours):
             return "the route is \(km) km long\(hours.map { ", about \($0) hours" } ?? ""), beyond the format's 10000 km"
@@ -85,6 +93,8 @@ extension ImportWarning {
         case .lengthDiffers(let g, let r): return "the geometry is \(g) m long but the route's distance is \(r) m"
         case .speedClamped(let kmh): return "a speed of \(kmh) km/h, outside 3.6...250; clamped"
         case .promptWithoutManeuver: return "a voice instruction with no maneuver after it; not kept"
+        case .walkingNotDriven: return "a walked step (Walking) is not driven: the drive ends where it begins"
+        case .unknownGuideType(let type, let kept): return "unknown guide type \(type); kept as its guidance text reads (\(kept))"
         case .notAnnounced(let type): return "a \"\(type)\" step going straight on is no maneuver; not announced"
         case .cannotAnnounce(let meters):
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"

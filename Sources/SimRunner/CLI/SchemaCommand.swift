@@ -294,7 +294,7 @@ enum ScenarioSchema {
             ("rates", object(ScenarioKeys.rates, [("en", number(0.5...50)), ("ko", number(0.5...50))])),
             ("servicePrompt", object(ScenarioKeys.servicePrompt, [
                 ("maneuver", nonEmpty), ("before", number(0...10_000_000)), ("text", text(maxLength: 1000)),
-            ], required: ["maneuver", "before", "text"])),
+            ], required: ["maneuver", "text"])),
         ]
     }
 }

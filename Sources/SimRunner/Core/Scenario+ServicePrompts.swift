@@ -7,13 +7,14 @@ public struct ServicePrompt: Sendable, Equatable {
     /// The id of the road maneuver the prompt announces.
     public var maneuver: String
     /// How far before the maneuver the service would speak it, in meters
-    /// (its `distanceAlongGeometry`).
-    public var before: Double
+    /// (its `distanceAlongGeometry`); nil for a display text, which has no
+    /// distance (Kakao's `guidance`, Google's and Apple's instructions).
+    public var before: Double?
     /// The service's words (its `announcement`).
     public var text: String
 
-    /// A prompt for `maneuver`, `before` meters ahead of it.
-    public init(maneuver: String, before: Double, text: String) {
+    /// A prompt for `maneuver`, `before` meters ahead of it (nil: a display text, at no distance).
+    public init(maneuver: String, before: Double?, text: String) {
         self.maneuver = maneuver; self.before = before; self.text = text
     }
 }

@@ -22,10 +22,14 @@ extension Decoding {
             if !maneuverIDs.contains(id) {
                 throw fail(.unknownValue(id, allowed: maneuverIDs, suggestion: suggestion(for: id, among: maneuverIDs)), p.path("maneuver"), idValue)
             }
-            let beforeValue = try required(p, "before")
-            let before = try number(beforeValue, p.path("before"))
-            if before < 0 { throw fail(.invalid(.negative), p.path("before"), beforeValue) }
-            if !(before <= 10_000_000) { throw fail(.outOfRange("0...10000000"), p.path("before"), beforeValue) }
+            // Without `before`, a display text (no announcement distance).
+            var before: Double? = nil
+            if let beforeValue = p.optional("before") {
+                let meters = try number(beforeValue, p.path("before"))
+                if meters < 0 { throw fail(.invalid(.negative), p.path("before"), beforeValue) }
+                if !(meters <= 10_000_000) { throw fail(.outOfRange("0...10000000"), p.path("before"), beforeValue) }
+                before = meters
+            }
             let textValue = try required(p, "text")
             let text = try nonEmptyString(textValue, p.path("text"))
             if text.count > Decoding.servicePromptCharacters {

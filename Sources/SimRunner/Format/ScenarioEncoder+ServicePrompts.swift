@@ -7,7 +7,7 @@ extension ScenarioEncoder {
         let value = road(r)
         guard !servicePrompts.isEmpty, case .object(var members) = value.kind else { return value }
         members.append(("servicePrompts", .array(servicePrompts.map { p in
-            .object([("maneuver", .string(p.maneuver)), ("before", number(p.before)), ("text", .string(p.text))])
+            .object([("maneuver", .string(p.maneuver))] + (p.before.map { [("before", number($0))] } ?? []) + [("text", .string(p.text))])
         })))
         return .object(members)
     }

@@ -46,6 +46,17 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case polylineImplausible(precision: Int?)
         /// A latitude beyond ±90° or a longitude beyond ±180°.
         case coordinateOutOfRange
+        /// An encoded polyline of no characters: no point at all.
+        case emptyPolyline
+        /// A GraphHopper `interval` whose last point comes before its first.
+        case reversedInterval(first: Int, last: Int)
+        /// A coordinate (`value`) far beyond any degree: a projected grid
+        /// (KATEC, WCONGNAMUL, TM), not longitude and latitude.
+        case projectedCoordinates(value: Int)
+        /// An empty answer (`{}`): what Google's Routes API sends when it finds no route.
+        case emptyAnswer
+        /// Every step is walked (Apple's `Walking`): nothing to drive.
+        case nothingDriven
         /// Fewer than two distinct points.
         case tooFewPoints
         /// Longer than the scenario format's limit (`Route.maxLength`): the
@@ -96,6 +107,10 @@ public struct ImportWarning: Sendable, Equatable {
         case speedClamped(kmh: Double)
         /// A voice instruction whose maneuver was left out: not kept.
         case promptWithoutManeuver
+        /// A step the service says is walked (Apple's `transportType` `Walking`): the drive ends before it.
+        case walkingNotDriven
+        /// A Kakao guide `type` drivesim does not know, kept as read from its `guidance` text (`keptAs`).
+        case unknownGuideType(Int, keptAs: String)
         /// A step that is no decision for the driver (`new name`, `continue`,
         /// `notification` or `use lane` going straight on): not announced.
         case notAnnounced(type: String)

@@ -1,3 +1,5 @@
+import Road
+
 /// Google's encoded polyline algorithm (the format of OSRM's `polyline`,
 /// `polyline6` and Valhalla's shape): each coordinate the signed difference
 /// to the previous one, times 10^precision, in 5-bit chunks offset by 63.
@@ -38,6 +40,30 @@ public enum Polyline {
             out.append((lat, lon))
         }
         return .success(out)
+    }
+
+    /// `points` encoded at `precision` (5 or 6): what `decode` reads back,
+    /// each coordinate rounded to the precision.
+    /// - Complexity: O(n).
+    public static func encode(_ points: [GeoPoint], precision: Int) -> String {
+        let scale = precision == 6 ? 1e6 : 1e5
+        var out: [UInt8] = [], lat: Int64 = 0, lon: Int64 = 0
+        func put(_ delta: Int64) {
+            var v = delta < 0 ? ~(delta << 1) : delta << 1
+            while v >= 0x20 {
+                out.append(UInt8((0x20 | (v & 0x1F)) + 63))
+                v >>= 5
+            }
+            out.append(UInt8(v + 63))
+        }
+        for p in points {
+            let a = Int64((p.latitude * scale).rounded()), b = Int64((p.longitude * scale).rounded())
+            put(a - lat)
+            put(b - lon)
+            lat = a
+            lon = b
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether every point is a latitude and longitude at `precision`.

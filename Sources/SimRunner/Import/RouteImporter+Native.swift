@@ -24,6 +24,11 @@ extension RouteImporter {
         static let osrm = StepKeys(location: "maneuver.location", type: "maneuver.type", modifier: "maneuver.modifier", duration: "duration")
         static let valhalla = StepKeys(location: "begin_shape_index", type: "type", modifier: "type", duration: "time")
         static let graphHopper = StepKeys(location: "interval", type: "sign", modifier: "sign", duration: "time")
+        static let kakao = StepKeys(location: "road_index", type: "type", modifier: "type", duration: "duration")
+        static let google = StepKeys(
+            location: "polyline", type: "navigationInstruction.maneuver", modifier: "navigationInstruction.maneuver", duration: "staticDuration")
+        static let googleLegacy = StepKeys(location: "start_location", type: "maneuver", modifier: "maneuver", duration: "duration.value")
+        static let apple = StepKeys(location: "stepPathIndex", type: "instructions", modifier: "instructions", duration: "durationSeconds")
     }
 
     /// Meters in one unit of a Valhalla trip's `units`; nil for another.
@@ -102,14 +107,6 @@ extension RouteImporter {
         return degrees < 0 ? degrees + 360 : degrees
     }
 
-    /// The bearings into and out of point `i` of `points` (nil at an end),
-    /// over the nearest point apart from it on each side: what OSRM gives
-    /// as `bearing_before` and `bearing_after`.
-    static func bearings(at i: Int, _ points: [GeoPoint]) -> (before: Double?, after: Double?) {
-        let p = points[i]
-        let back = points[..<i].lastIndex { $0 != p }, ahead = points[(i + 1)...].firstIndex { $0 != p }
-        return (back.map { bearing(points[$0], p) }, ahead.map { bearing(p, points[$0]) })
-    }
 }
 
 extension RouteImporter.Reader {
@@ -189,6 +186,7 @@ extension RouteImporter.Reader {
             let (shape, _) = try geometry(try member(leg, "shape", legPath), shapePath, distance: 0, asked: precision)
             if shape.isEmpty { throw ImportProblem(.tooFewPoints, at: shapePath) }
             points.append(contentsOf: points.last == shape.first ? Array(shape.dropFirst()) : shape)
+            let neighbours = RouteImporter.Neighbours(shape)
             let mPath = RouteImporter.join(legPath, "maneuvers")
             let maneuvers = try array(try member(leg, "maneuvers", legPath), mPath)
             if maneuvers.isEmpty { throw ImportProblem(.noSteps, at: mPath) }
@@ -231,7 +229,7 @@ extension RouteImporter.Reader {
                     type: kind?.type ?? "valhalla type \(code)", modifier: kind?.modifier, exit: exit,
                     location: shape[index], name: streetNames.isEmpty ? nil : streetNames.joined(separator: "; "), ref: nil,
                     destinations: Self.destinations(refs: refs, names: names), exits: exits.isEmpty ? nil : exits.joined(separator: "; "),
-                    drivingSide: drivingSide, bearings: RouteImporter.bearings(at: index, shape),
+                    drivingSide: drivingSide, bearings: RouteImporter.bearings(at: index, shape, neighbours),
                     distance: length * unit, duration: try distance(try member(m, "time", p), RouteImporter.join(p, "time")),
                     voice: [], mode: ferry && code != 29 ? "ferry" : "driving", keys: .valhalla))
             }
@@ -270,6 +268,7 @@ extension RouteImporter.Reader {
         let instructions = try array(list, listPath)
         if instructions.isEmpty { throw ImportProblem(.noSteps, at: listPath) }
         var steps: [RouteImporter.Step] = []
+        let neighbours = RouteImporter.Neighbours(points)
         var leg = 0, index = 0
         for (k, item) in instructions.enumerated() {
             let p = listPath + "[\(k)]"
@@ -282,6 +281,8 @@ extension RouteImporter.Reader {
             guard first >= 0, first < points.count else {
                 throw ImportProblem(.shapeIndexOutOfRange(index: first, count: points.count), at: RouteImporter.join(iPath, 0))
             }
+            // `[5, 1]`: the interval runs backwards, not past the line.
+            if last < first, last >= 0 { throw ImportProblem(.reversedInterval(first: first, last: last), at: iPath) }
             guard last >= first, last < points.count else {
                 throw ImportProblem(.shapeIndexOutOfRange(index: last, count: points.count), at: RouteImporter.join(iPath, 1))
             }
@@ -301,7 +302,7 @@ extension RouteImporter.Reader {
                 location: points[first], name: try string(item, "street_name", p), ref: try string(item, "street_ref", p),
                 destinations: Self.destinations(
                     refs: destinationRef.map { RouteImporter.Signs($0).names } ?? [], names: destination.map { RouteImporter.Signs($0).names } ?? []),
-                exits: nil, drivingSide: nil, bearings: RouteImporter.bearings(at: first, points),
+                exits: nil, drivingSide: nil, bearings: RouteImporter.bearings(at: first, points, neighbours),
                 distance: try distance(try member(item, "distance", p), RouteImporter.join(p, "distance")), duration: time / 1000,
                 voice: [], mode: sign == 9 ? "ferry" : "driving", keys: .graphHopper))
             // A via point ends a leg: the next instruction departs on the next.
@@ -313,13 +314,13 @@ extension RouteImporter.Reader {
     // MARK: Shared
 
     /// The scenario driven on `points` (the route's whole line) with `steps`,
-    /// as the OSRM reader builds it; refusals and warnings about the line
-    /// name `geometryPath`.
+    /// as the OSRM reader builds it, after the warnings its reader gave
+    /// (`read`); refusals and warnings about the line name `geometryPath`.
     func native(
         _ steps: [RouteImporter.Step], points: [GeoPoint], precision: Int?, total: Double, seconds: Double?, geometryPath: String,
-        options: RouteImporter.Options
+        options: RouteImporter.Options, warnings read: [ImportWarning] = []
     ) throws(ImportProblem) -> RouteImporter.Imported {
-        var warnings: [ImportWarning] = []
+        var warnings = read
         let kept = RouteImporter.thin(points)
         try RouteImporter.checkPoints(kept, geometryPath, limit: options.maxPoints)
         guard kept.count >= 2, let line = try? Route(points: kept) else { throw ImportProblem(.tooFewPoints, at: geometryPath) }

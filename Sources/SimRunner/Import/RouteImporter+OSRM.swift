@@ -38,6 +38,13 @@ extension RouteImporter {
         var banner: Banner? = nil
         /// The keys its fields go by in its document (OSRM's, Valhalla's, GraphHopper's), for warnings.
         var keys = StepKeys.osrm
+        /// A ramp's sign where the service names it apart from `destinations` (Kakao's "판교IC").
+        var exitName: String? = nil
+        /// A step that only sets the speed from where it starts (each of Kakao's roads): no maneuver, no note.
+        var speedOnly = false
+        /// The service's display text for the step's own maneuver, with no distance
+        /// (Kakao's `guidance`, Google's and Apple's instructions): kept as a prompt.
+        var display: String? = nil
     }
 
     /// A banner's primary text and its components, as read.
@@ -343,6 +350,7 @@ extension RouteImporter {
                 }
                 return (try coordinates(v, RouteImporter.join(path, "coordinates")), nil)
             case .string(let text):
+                if text.isEmpty { throw ImportProblem(.emptyPolyline, at: path) }
                 let raw: [(lat: Int64, lon: Int64)]
                 switch Polyline.decode(text) {
                 case .success(let r): raw = r
@@ -474,6 +482,7 @@ extension RouteImporter {
             var specPaths: [String] = []
             var specStep: [Int] = []
             for (k, step) in steps.enumerated() {
+                if step.speedOnly { continue }
                 // The step where the route boards a ferry (`mode` turns to `ferry`), whatever its type says.
                 if RouteImporter.boardsFerry(steps, k) {
                     var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: .ferry)
@@ -494,11 +503,18 @@ extension RouteImporter {
                 }
                 var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
                 spec.details = m.details
+                // The step after it, past those that only set a speed (Kakao's roads).
+                let next = steps[(k + 1)...].first { !$0.speedOnly }
                 if m.turn == .waypoint {
-                    spec.details.uTurn = RouteImporter.reverses(step, k + 1 < steps.count ? steps[k + 1] : nil)
+                    spec.details.uTurn = RouteImporter.reverses(step, next)
                 } else if m.turn != .arrive {
-                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: k + 1 < steps.count ? steps[k + 1] : nil)
+                    (spec.street, spec.details) = RouteImporter.signs(of: step, turn: m.turn, next: next)
                     spec.details.exit = m.details.exit
+                    // A ramp the service names apart from its directions ("판교IC", toward "서울, 양재").
+                    if let name = step.exitName, m.turn == .offRamp || m.turn == .onRamp {
+                        spec.details.exitName = name
+                        spec.details.toward = RouteImporter.Signs(step.destinations).toward
+                    }
                     // A long name by the banner's short text: the banner before the step is about its maneuver.
                     if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) { spec.street = short }
                     // "At Place de l'Étoile, take the third exit."
@@ -615,6 +631,10 @@ extension RouteImporter {
             // that step has no maneuver kept, the next one kept after it, its
             // distance counted on from where the step ends.
             var prompts: [ServicePrompt] = []
+            // Display texts: each for its own step's maneuver, when kept.
+            for kept in placed {
+                if let text = steps[specStep[kept.index]].display { prompts.append(ServicePrompt(maneuver: kept.spec.id, before: nil, text: text)) }
+            }
             for (k, step) in steps.enumerated() where !step.voice.isEmpty {
                 guard let target = placed.first(where: { specStep[$0.index] > k }) else {
                     for v in step.voice { warnings.append(ImportWarning(.promptWithoutManeuver, at: v.path)) }
@@ -629,7 +649,7 @@ extension RouteImporter {
             var scenario = Scenario(
                 name: "route from \(options.source)",
                 description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
-                    + "\(counted(steps.count, "step")), \(counted(placed.count, "maneuver")), "
+                    + "\(counted(steps.count { !$0.speedOnly }, "step")), \(counted(placed.count, "maneuver")), "
                     + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts

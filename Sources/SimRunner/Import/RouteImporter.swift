@@ -33,6 +33,8 @@ public enum RouteImporter {
         /// The units English lines speak; nil takes the response's own voice
         /// instructions' (feet or miles: imperial), else metric.
         public var units: Units? = nil
+        /// The format to read the file as (`--service`); nil tells it by its structure (`RouteFormat.detect`).
+        public var service: RouteFormat? = nil
         /// The most points the route may keep (`RouteImporter.maxPoints`; tests lower it).
         public var maxPoints = RouteImporter.maxPoints
         /// The longest route imported, meters (the format's `Route.maxLength`;
@@ -61,6 +63,8 @@ public enum RouteImporter {
     public static let turnAngle = 30.0
     /// The scenario format's speed range, km/h (docs/scenario-format.md).
     static let kmhLimits = 3.6...250.0
+    /// The longest service prompt a scenario keeps, in characters (the format's).
+    static let promptCharacters = 1000
     /// The scenario format's longest street name, in characters.
     static let streetCharacters = 200
     /// Points closer than this to the previous kept one are left out (meters).
@@ -82,20 +86,30 @@ public enum RouteImporter {
             throw ImportProblem(.notJSON(line: error.line, column: error.column), at: error.path)
         }
         guard case .object = root.kind else { throw ImportProblem(.notARouteResponse, at: "") }
-        if root["routes"] == nil, let type = root["type"] {
-            return try geoJSON(root, type: type, options: options)
-        }
+        // The format by its structure (the map stacks before OSRM, which they share `routes` with), or as `--service` names it.
+        guard let format = options.service ?? RouteFormat.detect(root) else { throw ImportProblem(.notARouteResponse, at: "") }
         var reader = Reader()
-        // Valhalla's own answer (`trip`) and GraphHopper's (`paths`), and their errors.
-        if root["routes"] == nil, root["trip"] != nil { return try reader.valhalla(root, options: options) }
-        if root["routes"] == nil, root["paths"] != nil { return try reader.graphHopper(root, options: options) }
-        if root["routes"] == nil, let code = root["error_code"], case .number(let n) = code.kind {
-            throw ImportProblem(.serviceError(code: n, message: try reader.string(root, "error", "")), at: "error_code")
+        switch format {
+        case .geojson:
+            return try geoJSON(root, type: try reader.member(root, "type", ""), options: options)
+        case .valhalla:
+            // Valhalla's error answer (`error_code` and `error`).
+            if root["trip"] == nil, let code = root["error_code"], case .number(let n) = code.kind {
+                throw ImportProblem(.serviceError(code: n, message: try reader.string(root, "error", "")), at: "error_code")
+            }
+            return try reader.valhalla(root, options: options)
+        case .graphhopper:
+            // GraphHopper's error answer (`message` and `hints`).
+            if root["paths"] == nil, root["hints"] != nil, let message = try reader.string(root, "message", "") {
+                throw ImportProblem(.serviceError(code: "GraphHopper", message: message), at: "message")
+            }
+            return try reader.graphHopper(root, options: options)
+        case .osrm: return try reader.response(root, options: options)
+        case .kakao: return try reader.kakao(root, options: options)
+        case .apple: return try reader.apple(root, options: options)
+        case .google: return try reader.google(root, options: options)
+        case .googleLegacy: return try reader.googleLegacy(root, options: options)
         }
-        if root["routes"] == nil, root["hints"] != nil, let message = try reader.string(root, "message", "") {
-            throw ImportProblem(.serviceError(code: "GraphHopper", message: message), at: "message")
-        }
-        return try reader.response(root, options: options)
     }
 
     // MARK: GeoJSON
@@ -126,12 +140,8 @@ public enum RouteImporter {
             let a = p[i] - p[i - 1], b = p[i + 1] - p[i]
             guard a.length >= 1, b.length >= 1 else { continue }
             let cross = a.x * b.y - a.y * b.x, dot = a.x * b.x + a.y * b.y
-            let angle = atan2Degrees(cross, dot)  // positive: to the left
-            let size = abs(angle)
-            guard size > turnAngle else { continue }
-            let left = angle > 0
-            let turn: Turn = size > 170 ? .uTurn : size > 135 ? (left ? .sharpLeft : .sharpRight)
-                : size > 45 ? (left ? .left : .right) : (left ? .slightLeft : .slightRight)
+            // Positive: to the left.
+            guard let turn = turn(forAngle: atan2Degrees(cross, dot)) else { continue }
             n += 1
             specs.append(Scenario.ManeuverSpec(id: "t\(n)", point: kept[i], turn: turn))
         }

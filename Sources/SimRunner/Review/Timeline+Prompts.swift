@@ -28,10 +28,13 @@ public struct PromptComparison: Sendable, Equatable {
         public var serviceBefore: Int?
         /// The service's words for the prompt.
         public var serviceText: String?
+        /// The service's words are a display text, shown with no announcement
+        /// distance (Kakao's `guidance`, Google's and Apple's instructions): no difference.
+        public var display = false
 
         /// drivesim's distance minus the service's, meters (positive: drivesim spoke earlier).
         public var difference: Int? {
-            guard let a = spokeBefore, let b = serviceBefore else { return nil }
+            guard !display, let a = spokeBefore, let b = serviceBefore else { return nil }
             return a - b
         }
     }
@@ -50,7 +53,10 @@ public struct PromptComparison: Sendable, Equatable {
                 let before = distances.at(event.t).map { Int((m.distance - $0).rounded()) }
                 spoken.append((timeline.roster.lines[l.int].id, timeline.roster.stage(of: l), event.t, before))
             }
-            let service = scenario.servicePrompts.filter { $0.maneuver == m.id }.sorted { $0.before > $1.before }
+            // Prompts with a distance, farthest first; display texts (no distance) apart.
+            let prompts = scenario.servicePrompts.filter { $0.maneuver == m.id }
+            let service = prompts.compactMap { p in p.before.map { (before: $0, text: p.text) } }.sorted { $0.before > $1.before }
+            let displays = prompts.filter { $0.before == nil }.map(\.text)
             // Each prompt with the nearest line of its maneuver, nearest pairs first (ties: the
             // service's order, then drivesim's); each line and prompt in one pair at most, and
             // only within `pairable` of each other (a "continue for 1 mile" said after the turn
@@ -81,12 +87,23 @@ public struct PromptComparison: Sendable, Equatable {
                 if let li = lineOf[si] { line(li, into: &row) }
                 maneuverRows.append(row)
             }
-            for li in spoken.indices where !paired[li] {
+            // A display text is said at no distance: beside the first line left over
+            // (drivesim's first words for the maneuver), the wording side by side.
+            var left = spoken.indices.filter { !paired[$0] }
+            for text in displays {
+                var row = Row(maneuver: m.id)
+                row.serviceText = text
+                row.display = true
+                if !left.isEmpty { line(left.removeFirst(), into: &row) }
+                maneuverRows.append(row)
+            }
+            for li in left {
                 var row = Row(maneuver: m.id)
                 line(li, into: &row)
                 maneuverRows.append(row)
             }
             // Farthest first: by the service's distance, else drivesim's (a line whose distance is unknown last).
+            // A display row sorts by drivesim's distance.
             let order = maneuverRows.indices.sorted {
                 let a = maneuverRows[$0].serviceBefore ?? maneuverRows[$0].spokeBefore ?? Int.min
                 let b = maneuverRows[$1].serviceBefore ?? maneuverRows[$1].spokeBefore ?? Int.min
@@ -133,7 +150,7 @@ public struct PromptComparison: Sendable, Equatable {
         for r in rows {
             table.append([
                 r.maneuver, r.stage?.rawValue ?? "-", r.spokeAt.map { Seconds.literal(milliseconds: $0.ms) + " s" } ?? "-",
-                r.spokeBefore.map(String.init) ?? "-", r.serviceBefore.map(String.init) ?? "-",
+                r.spokeBefore.map(String.init) ?? "-", r.display ? "shown" : r.serviceBefore.map(String.init) ?? "-",
                 r.difference.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", r.serviceText ?? "-",
             ])
         }
@@ -149,7 +166,7 @@ public struct PromptComparison: Sendable, Equatable {
         return out
     }
 
-    /// The rows as JSON: `{"prompts": [{"maneuver", "line", "stage", "spokeAt", "spokeBefore", "serviceBefore", "serviceText", "difference"}],
+    /// The rows as JSON: `{"prompts": [{"maneuver", "line", "stage", "spokeAt", "spokeBefore", "serviceBefore", "serviceText", "display", "difference"}],
     /// "summary": [{"stage", "pairs", "median", "p90"}]}`, absent values left out.
     public var json: String {
         let items = rows.map { r -> JSONValue in
@@ -160,6 +177,7 @@ public struct PromptComparison: Sendable, Equatable {
             if let v = r.spokeBefore { m.append(("spokeBefore", .integer(v))) }
             if let v = r.serviceBefore { m.append(("serviceBefore", .integer(v))) }
             if let v = r.serviceText { m.append(("serviceText", .string(v))) }
+            if r.display { m.append(("display", .bool(true))) }
             if let v = r.difference { m.append(("difference", .integer(v))) }
             return .object(m)
         }

@@ -1,0 +1,368 @@
+import Guidance
+import Road
+import ScenarioFormat
+
+/// Google's Routes API v2 (`computeRoutes`: `routes[].legs[].steps[]` with
+/// `navigationInstruction`, durations as `"102s"`) and its legacy Directions
+/// API (`status`, `routes[].legs[].steps[]` with `html_instructions` and
+/// `maneuver` on some), read into the steps the OSRM reader makes
+/// (docs/import.md, "Google").
+extension RouteImporter {
+    /// One Google or Apple step as read, before it is made a `Step`: its
+    /// maneuver in Routes v2's spelling (`TURN_LEFT`; legacy's `turn-left`
+    /// is respelled; `fromGeometry` for Apple, which sends none), its
+    /// text's first line, the line after it (the destination's side), its
+    /// own line, distance and duration.
+    struct ServiceStep {
+        var path: String
+        var maneuver: String?
+        var text: String
+        var side: String?
+        var points: [GeoPoint]
+        var distance: Double
+        var duration: Double
+    }
+
+    /// A legacy `maneuver` (`turn-slight-left`) in Routes v2's spelling (`TURN_SLIGHT_LEFT`).
+    static func googleManeuver(legacy: String) -> String {
+        String(legacy.uppercased().map { $0 == "-" ? "_" : $0 })
+    }
+
+    /// A step's text without its HTML tags (`html_instructions`), its `<div>` (the destination's side) apart.
+    static func plainText(html: String) -> (text: String, div: String?) {
+        var text = "", div: String? = nil, inDiv = false, tag = ""
+        var inTag = false
+        for c in html {
+            if inTag {
+                if c == ">" {
+                    inTag = false
+                    let name = tag.lowercased()
+                    if name.hasPrefix("div") { inDiv = true; div = div ?? "" }
+                    if name.hasPrefix("/div") { inDiv = false }
+                    // A tag between words keeps them apart.
+                    if name.hasPrefix("div") || name.hasPrefix("/div") || name.hasPrefix("br") { if inDiv { div! += " " } else { text += " " } }
+                } else { tag.append(c) }
+            } else if c == "<" {
+                inTag = true
+                tag = ""
+            } else if inDiv {
+                div!.append(c)
+            } else {
+                text.append(c)
+            }
+        }
+        func tidy(_ s: String) -> String {
+            s.replacingEntities().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        return (tidy(text), div.map(tidy).flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// The side a destination line names ("Destination will be on the right", "목적지는 오른쪽에 있습니다").
+    static func destinationSide(_ line: String?) -> String? {
+        guard let words = line?.lowercased() else { return nil }
+        if words.contains("right") || words.contains("오른쪽") { return "right" }
+        if words.contains("left") || words.contains("왼쪽") { return "left" }
+        return nil
+    }
+
+    /// The street an instruction names: after " onto " ("Turn right onto
+    /// Main St"), else before "(으)로" ("테헤란로(으)로 좌회전"); nil for none.
+    static func instructionStreet(_ text: String) -> String? {
+        var found: Substring? = nil
+        if let onto = text.firstRange(of: " onto ") {
+            found = text[onto.upperBound...]
+            for stop in [" toward ", ". ", ","] { if let r = found!.firstRange(of: stop) { found = found![..<r.lowerBound] } }
+        } else if let r = text.firstRange(of: "(으)로") ?? text.firstRange(of: "으로 ") {
+            found = text[..<r.lowerBound].split(separator: " ").last
+        }
+        let street = found.map { $0.trimmingSpaces() }.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        return street.flatMap { $0.isEmpty || $0.count > streetCharacters ? nil : $0 }
+    }
+
+    /// The direction an instruction names: after " toward " ("… toward
+    /// Suwon"), else before "방면" (`kakaoDestinations`).
+    static func instructionToward(_ text: String) -> String? {
+        if let r = text.firstRange(of: " toward ") {
+            let rest = text[r.upperBound...].trimmingSpaces()
+            return rest.isEmpty ? nil : String((rest.hasSuffix(".") ? String(rest.dropLast()) : rest).prefix(streetCharacters))
+        }
+        return kakaoDestinations(text, name: nil)
+    }
+
+    /// A roundabout's exit an instruction counts ("take the 2nd exit",
+    /// "third exit", "2번째 출구"), 1 to 12; nil for none.
+    static func instructionExit(_ text: String) -> Int? {
+        let words = text.lowercased()
+        let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
+        for (i, w) in ordinals.enumerated() where words.contains(w + " exit") { return i + 1 }
+        for n in (1...ManeuverDetails.exits).reversed() {
+            let suffix = n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th"
+            if words.contains("\(n)\(suffix) exit") || words.contains("\(n)번째 출구") || words.contains("\(n)번 출구") { return n }
+        }
+        return nil
+    }
+
+    /// The least speed, km/h, of the step before a ramp at which the ramp
+    /// leaves a motorway (off) rather than joins one (on): Google's `RAMP_*`
+    /// does not say which.
+    static let motorwayKmh = 60.0
+
+    /// The change of heading under this, degrees, is a lane keep: Google
+    /// sends keeps as `TURN_LEFT`/`TURN_RIGHT` at about 0°.
+    static let laneKeepAngle = 20.0
+
+    /// The steps of Google's legs (each a list of `ServiceStep`, `legPaths`
+    /// their paths), as the OSRM reader's: a departure at each leg's start,
+    /// each step's maneuver at its start, the leg's end an arrival (a
+    /// waypoint before the last, with the bearings that tell a U-turn).
+    static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys) -> [Step] {
+        var out: [Step] = []
+        for (l, leg) in legs.enumerated() {
+            for (j, g) in leg.enumerated() {
+                guard let location = g.points.first else { continue }
+                let before = j > 0 ? leg[j - 1] : nil
+                var type = "new name", modifier: String? = "straight", exit: Int? = nil, mode = "driving"
+                // The turn the line makes where the step begins, over the step before's line and its own.
+                let joined = (before?.points ?? []) + g.points
+                let at = before?.points.count ?? 0
+                let angle = at > 0 && at < joined.count ? turnAngle(at: at, joined, Neighbours(joined)) : nil  // O(the two steps' points)
+                switch g.maneuver {
+                case _ where j == 0: type = "depart"; modifier = nil
+                case "TURN_SLIGHT_LEFT": type = "turn"; modifier = "slight left"
+                case "TURN_SHARP_LEFT": type = "turn"; modifier = "sharp left"
+                case "TURN_SLIGHT_RIGHT": type = "turn"; modifier = "slight right"
+                case "TURN_SHARP_RIGHT": type = "turn"; modifier = "sharp right"
+                case "TURN_LEFT", "TURN_RIGHT", "KEEP_LEFT", "KEEP_RIGHT":
+                    let side = g.maneuver!.hasSuffix("LEFT") ? "left" : "right"
+                    // A lane keep sent as a turn: the geometry overrules the enum.
+                    let keep = g.maneuver!.hasPrefix("KEEP") || angle.map { abs($0) < laneKeepAngle } == true
+                    (type, modifier) = keep ? ("continue", "slight " + side) : ("turn", side)
+                case "UTURN_LEFT", "UTURN_RIGHT": type = "turn"; modifier = "uturn"
+                case "RAMP_LEFT", "RAMP_RIGHT":
+                    // RAMP_* does not say on or off: off when the step before runs at motorway speed.
+                    let fast = before.map { $0.duration > 0 && $0.distance / $0.duration * 3.6 >= motorwayKmh } ?? false
+                    type = fast ? "off ramp" : "on ramp"
+                    modifier = g.maneuver == "RAMP_LEFT" ? "slight left" : "slight right"
+                case "MERGE": type = "merge"; modifier = nil
+                case "FORK_LEFT": type = "fork"; modifier = "slight left"
+                case "FORK_RIGHT": type = "fork"; modifier = "slight right"
+                case "FERRY", "FERRY_TRAIN": type = "notification"; mode = "ferry"
+                case "ROUNDABOUT_LEFT", "ROUNDABOUT_RIGHT":
+                    type = "roundabout"
+                    modifier = g.maneuver == "ROUNDABOUT_LEFT" ? "left" : "right"
+                    exit = instructionExit(g.text)
+                case fromGeometry?:
+                    // No maneuver code (Apple): the line's turn; under 30°, a keep where the words say one.
+                    if let turn = angle.flatMap({ turn(forAngle: $0) }) {
+                        (type, modifier) = ("turn", RouteImporter.modifier(for: turn))
+                    } else if let angle, abs(angle) >= 5, ["keep", "bear", "fork", "exit", "ramp", "merge", "방향", "출구"].contains(where: g.text.lowercased().contains) {
+                        (type, modifier) = ("continue", angle > 0 ? "slight left" : "slight right")
+                    }
+                case nil, "MANEUVER_UNSPECIFIED", "NAME_CHANGE", "STRAIGHT", "DEPART":
+                    // A step with no instruction, or a bend with no maneuver, is no maneuver.
+                    break
+                case let other?: type = other; modifier = angle.flatMap { turn(forAngle: $0) }.flatMap(RouteImporter.modifier(for:))
+                }
+                let neighbours = Neighbours(g.points)
+                out.append(Step(
+                    path: g.path, leg: l, index: j, lastOfLeg: false, type: type, modifier: modifier, exit: exit, location: location,
+                    name: instructionStreet(g.text), ref: nil, destinations: instructionToward(g.text), exits: nil, drivingSide: nil,
+                    bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration, voice: [],
+                    mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters))))
+            }
+            // The leg's end: the arrival, its side from the last instruction's second line.
+            guard let last = leg.last(where: { !$0.points.isEmpty }), let end = last.points.last else { continue }
+            out.append(Step(
+                path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side),
+                exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
+                bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
+                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.map { String($0.prefix(promptCharacters)) }))
+        }
+        return out
+    }
+
+    /// The maneuver of a step whose kind comes from the line alone (Apple's).
+    static let fromGeometry = "GEOMETRY"
+
+    /// `lines` joined in order, the point two neighbours share once.
+    /// - Complexity: O(points).
+    static func joined(_ lines: [[GeoPoint]]) -> [GeoPoint] {
+        var out: [GeoPoint] = []
+        for line in lines { out.append(contentsOf: out.last == line.first ? Array(line.dropFirst()) : line) }
+        return out
+    }
+
+    /// Whether a service's own distance texts ("0.3 mi", "500 ft") are imperial.
+    static func imperial(_ texts: [String]) -> Bool {
+        texts.contains { t in [" mi", " ft"].contains { t.hasSuffix($0) } }
+    }
+}
+
+extension String {
+    /// With the HTML entities Google writes (`&amp;`, `&nbsp;`, `&#39;`, …) as their characters.
+    func replacingEntities() -> String {
+        guard contains("&") else { return self }
+        var s = self
+        for (entity, c) in [("&nbsp;", " "), ("&amp;", "&"), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">")] {
+            s = s.replacing(entity, with: c)
+        }
+        return s
+    }
+
+}
+
+extension RouteImporter.Reader {
+    // MARK: Google Routes v2
+
+    /// A Routes v2 duration (`"102s"`, `"1.5s"`), seconds.
+    func googleDuration(_ v: JSONValue, _ path: String) throws(ImportProblem) -> Double {
+        guard case .string(let text) = v.kind, text.hasSuffix("s"), let x = Double(text.dropLast()), x.isFinite, x >= 0 else {
+            throw ImportProblem(.wrongType(expected: "a duration in seconds (\"102s\")"), at: path)
+        }
+        return x
+    }
+
+    /// A Routes v2 polyline (`{"encodedPolyline": …}` at `precision`, or `{"geoJsonLinestring": …}`).
+    func googlePolyline(_ v: JSONValue, _ path: String, precision: Int) throws(ImportProblem) -> [GeoPoint] {
+        if let encoded = v["encodedPolyline"] {
+            return try geometry(encoded, RouteImporter.join(path, "encodedPolyline"), distance: 0, asked: precision).0
+        }
+        if let line = v["geoJsonLinestring"] {
+            return try geometry(line, RouteImporter.join(path, "geoJsonLinestring"), distance: 0, asked: precision).0
+        }
+        throw ImportProblem(.missingField("encodedPolyline"), at: path)
+    }
+
+    /// Google's Routes v2 `routes[N]` (`--route N`).
+    mutating func google(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
+        if let error = root["error"] {
+            // `{"error": {"code": 400, "message": "…", "status": "INVALID_ARGUMENT"}}`, shown as Google said it.
+            let code = try string(error, "status", "error") ?? error["code"].flatMap { if case .number(let n) = $0.kind { n } else { nil } } ?? "error"
+            throw ImportProblem(.serviceError(code: code, message: try string(error, "message", "error")), at: "error")
+        }
+        if case .object(let members) = root.kind, members.isEmpty { throw ImportProblem(.emptyAnswer, at: "") }
+        let (route, path) = try chosen("routes", of: root, options)
+        let precision = options.precision ?? 5
+        var distanceTexts: [String] = []
+        let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
+            let points = try googlePolyline(try member(step, "polyline", p), RouteImporter.join(p, "polyline"), precision: precision)
+            var maneuver: String? = nil, text = "", side: String? = nil
+            if let instruction = step["navigationInstruction"] {
+                let iPath = RouteImporter.join(p, "navigationInstruction")
+                maneuver = try string(instruction, "maneuver", iPath)
+                let lines = (try string(instruction, "instructions", iPath) ?? "").split(separator: "\n").map(String.init)
+                text = lines.first ?? ""
+                side = lines.count > 1 ? lines[lines.count - 1] : nil
+            }
+            if let text = step["localizedValues"]?["distance"]?["text"], case .string(let t) = text.kind { distanceTexts.append(t) }
+            let meters = try step["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "distanceMeters")) } ?? 0
+            let seconds = try (step["staticDuration"] ?? step["duration"]).map { v throws(ImportProblem) in
+                try googleDuration(v, RouteImporter.join(p, step["staticDuration"] != nil ? "staticDuration" : "duration"))
+            } ?? 0
+            return RouteImporter.ServiceStep(path: p, maneuver: maneuver, text: text, side: side, points: points, distance: meters, duration: seconds)
+        }
+        var legLines: [[GeoPoint]] = []
+        for (l, leg) in legs.enumerated() {
+            legLines.append(try leg["polyline"].map { v throws(ImportProblem) in try googlePolyline(v, legsPath + "[\(l)].polyline", precision: precision) } ?? [])
+        }
+        // The route's own line; without it, the legs' joined; without those, the steps'.
+        var points: [GeoPoint] = []
+        var geometryPath = RouteImporter.join(path, "polyline")
+        if let line = route["polyline"] {
+            points = try googlePolyline(line, geometryPath, precision: precision)
+        } else if legLines.allSatisfy({ !$0.isEmpty }) {
+            points = RouteImporter.joined(legLines)
+            geometryPath = legsPath
+        } else {
+            points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
+            geometryPath = legsPath
+        }
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google)
+        let total = try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) }
+            ?? steps.reduce(0) { $0 + $1.distance }
+        let seconds = try (route["staticDuration"] ?? route["duration"]).map { v throws(ImportProblem) in
+            try googleDuration(v, RouteImporter.join(path, route["staticDuration"] != nil ? "staticDuration" : "duration"))
+        }
+        var options = options
+        // `localizedValues` in miles make an English voice imperial.
+        if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: geometryPath, options: options)
+    }
+
+    // MARK: Google Directions (legacy)
+
+    /// A point as an object of two members (legacy's `{"lat", "lng"}`,
+    /// Apple's `{"latitude", "longitude"}`), checked.
+    func point(_ v: JSONValue, _ path: String, latitude: String, longitude: String) throws(ImportProblem) -> GeoPoint {
+        let lat = try number(try member(v, latitude, path), RouteImporter.join(path, latitude))
+        let lon = try number(try member(v, longitude, path), RouteImporter.join(path, longitude))
+        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, latitude)) }
+        guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, longitude)) }
+        return GeoPoint(latitude: lat, longitude: lon)
+    }
+
+    /// Google's `routes[N].legs[].steps[]` (Routes v2 and legacy alike), each
+    /// step an object read by `read` (the step and its path), a leg without
+    /// steps refused; the legs, their path, the steps read and each leg's last step's path.
+    func serviceLegs(
+        _ route: JSONValue, _ path: String, _ read: (JSONValue, String) throws(ImportProblem) -> RouteImporter.ServiceStep
+    ) throws(ImportProblem) -> (legs: [JSONValue], path: String, steps: [[RouteImporter.ServiceStep]], lastPaths: [String]) {
+        let legsPath = RouteImporter.join(path, "legs")
+        let legs = try array(try member(route, "legs", path), legsPath)
+        if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
+        var out: [[RouteImporter.ServiceStep]] = [], lastPaths: [String] = []
+        for (l, leg) in legs.enumerated() {
+            let legPath = legsPath + "[\(l)]"
+            let stepsPath = RouteImporter.join(legPath, "steps")
+            let list = try array(try member(leg, "steps", legPath), stepsPath)
+            if list.isEmpty { throw ImportProblem(.noSteps, at: stepsPath) }
+            var steps: [RouteImporter.ServiceStep] = []
+            for (j, step) in list.enumerated() {
+                let p = stepsPath + "[\(j)]"
+                guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
+                steps.append(try read(step, p))
+            }
+            out.append(steps)
+            lastPaths.append(RouteImporter.join(stepsPath, list.count - 1))
+        }
+        return (legs, legsPath, out, lastPaths)
+    }
+
+    /// Google's legacy Directions `routes[N]` (`--route N`).
+    mutating func googleLegacy(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
+        if let status = try string(root, "status", ""), status != "OK" {
+            // ZERO_RESULTS, NOT_FOUND, REQUEST_DENIED, …: as Google said it, with its `error_message`.
+            throw ImportProblem(.serviceError(code: status, message: try string(root, "error_message", "")), at: "status")
+        }
+        let (route, path) = try chosen("routes", of: root, options)
+        let precision = options.precision ?? 5
+        var distanceTexts: [String] = []
+        let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
+            let polyline = try member(step, "polyline", p)
+            var points = try geometry(try member(polyline, "points", RouteImporter.join(p, "polyline")),
+                                      RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision).0
+            if points.isEmpty { points = [try point(try member(step, "start_location", p), RouteImporter.join(p, "start_location"), latitude: "lat", longitude: "lng")] }
+            let (text, div) = RouteImporter.plainText(html: try string(step, "html_instructions", p) ?? "")
+            let dPath = RouteImporter.join(p, "distance"), tPath = RouteImporter.join(p, "duration")
+            let meters = try distance(try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
+            if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
+            let seconds = try step["duration"].map { v throws(ImportProblem) in try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value")) } ?? 0
+            return RouteImporter.ServiceStep(
+                path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)), text: text, side: div,
+                points: points, distance: meters, duration: seconds)
+        }
+        // The steps' lines joined: `overview_polyline` is smoothed, its maneuvers off it.
+        let points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy)
+        var total = 0.0, seconds = 0.0
+        for (l, leg) in legs.enumerated() {
+            let legPath = legsPath + "[\(l)]"
+            if let d = leg["distance"]?["value"] { total += try distance(d, RouteImporter.join(legPath, "distance.value")) }
+            if let t = leg["duration"]?["value"] { seconds += try distance(t, RouteImporter.join(legPath, "duration.value")) }
+        }
+        if total == 0 { total = steps.reduce(0) { $0 + $1.distance } }
+        var options = options
+        if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds > 0 ? seconds : nil, geometryPath: legsPath, options: options)
+    }
+}
