@@ -76,6 +76,10 @@ package enum UsageProblem: Sendable, Equatable {
     case excludes(String, String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
+    /// `--format wav` to standard output on a terminal: binary noise in the terminal.
+    case soundToTerminal
+    /// A WAV longer than RIFF's 32-bit sizes hold (`WAVFile.maxMilliseconds`), both in milliseconds.
+    case soundTooLong(ms: Int64, limitMs: Int64)
 }
 
 /// Why a file or folder cannot be read (from `errno`, or found before reading).
@@ -250,6 +254,11 @@ extension UsageProblem {
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
         case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
+        case .soundToTerminal:
+            return "'--format wav' writes sound, not text: give '--out FILE.wav', or redirect standard output to a file or a player"
+        case .soundTooLong(let ms, let limit):
+            return "the WAV would last \(ms / 1000) s, longer than a WAV file holds (\(limit / 1000) s at 16 kHz, two channels); "
+                + "choose a window of at most that with '--from' and '--to'"
         }
     }
 }

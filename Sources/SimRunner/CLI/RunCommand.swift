@@ -116,6 +116,12 @@ enum RunCommand: Command {
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
         let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
+        if format.isSound {
+            if args.value("--out") == nil, console.outIsTerminal { throw DrivesimError.usage(.soundToTerminal) }
+            let range = timeline.soundRange(window)
+            let length = range.end.ms - range.start.ms
+            if length > WAVFile.maxMilliseconds { throw DrivesimError.usage(.soundTooLong(ms: length, limitMs: WAVFile.maxMilliseconds)) }
+        }
         // Streamed: a long drive's output is never held whole.
         let columns = width ?? (format == .lanes ? console.columns : nil)
         try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: args.value("--out"))
