@@ -35,11 +35,12 @@ enum RunCommand: Command {
           --format <format>       text (default), json, lanes (a text chart, one row per lane),
                                   svg (a picture for a browser), trace (Chrome Trace Event
                                   JSON for Perfetto and chrome://tracing), html (a page
-                                  with zoom, pan and each event's fields; no network) or
+                                  with zoom, pan and each event's fields; no network),
                                   geojson (the route, fixes, where each line was spoken,
-                                  dropped reports).
+                                  dropped reports) or wav (the drive as sound: left what Dad
+                                  hears, right what Pippa hears; 16 kHz, 16-bit).
           --out <file>            Write the timeline to this file (atomically) instead of
-                                  standard output.
+                                  standard output (wav: required on a terminal).
           --width <n>             lanes: characters per line (default: the terminal's width,
                                   or 80); svg: pixels for the time axis (default 1200).
           --from <seconds>        Show from this time on (text and json: events at or after it).
