@@ -29,6 +29,8 @@ final class ChildProcess {
     private(set) var status: Int32?
     /// Whether the group was killed and the descriptors closed.
     private var ended = false
+    /// Whether drivesim's end of the child's standard input is still open.
+    private var inputOpen = true
 
     private init(pid: pid_t, input: Int32, output: Int32, errors: Int32) {
         self.pid = pid; self.input = input; self.output = output; self.errors = errors
@@ -121,7 +123,7 @@ final class ChildProcess {
         guard !ended else { return }
         ended = true
         if grace > 0 {
-            close(input)
+            closeInput()
             _ = awaitExit(milliseconds: grace)
         }
         kill(-pid, SIGKILL)  // killpg: the group, grandchildren included
@@ -132,9 +134,17 @@ final class ChildProcess {
         }
         if runningGroup == pid { runningGroup = 0 }
         drain(errors, into: &tail, keep: keep)
-        if grace == 0 { close(input) }
+        closeInput()
         close(output)
         close(errors)
+    }
+
+    /// Closes drivesim's end of the child's standard input (the end of its
+    /// input), once: `end` does not close it again.
+    func closeInput() {
+        guard inputOpen else { return }
+        inputOpen = false
+        close(input)
     }
 
     /// Reads what `fd` holds now (non-blocking) onto `tail`, keeping its last `keep` bytes; false at end of file.

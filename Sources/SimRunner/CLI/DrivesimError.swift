@@ -32,6 +32,8 @@ package enum DrivesimError: Error, Sendable, Equatable {
     case arbiterProcess(command: String, reason: String)
     /// `--guidance`'s process could not be started or refused the hello.
     case guidanceProcess(command: String, reason: String)
+    /// `--voice`'s command failed on a phrase: it did not start, failed, timed out or wrote no usable WAV.
+    case voiceProcess(command: String, reason: String)
 }
 
 /// What is wrong with a command line.
@@ -220,6 +222,8 @@ extension DrivesimError {
             return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
         case .guidanceProcess(let command, let reason):
             return "the guidance '\(escapedForTerminal(command))' cannot be used: \(reason)"
+        case .voiceProcess(let command, let reason):
+            return "the voice '\(escapedForTerminal(command))' cannot be used: \(escapedForTerminal(reason))"
         }
     }
 }

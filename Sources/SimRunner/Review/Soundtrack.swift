@@ -138,6 +138,13 @@ package struct Soundtrack: Sendable {
         sounds.sort { ($0.audible.start, $0.event) < ($1.audible.start, $1.event) }
     }
 
+    /// The sounds heard between `range.start` and `range.end`.
+    package func window(_ range: (start: SimTime, end: SimTime)) -> Soundtrack {
+        var kept = self
+        kept.sounds.removeAll { $0.audible.end <= range.start || $0.audible.start >= range.end }
+        return kept
+    }
+
     /// The times the speaker (`microphone` false) or Pippa's ears (`microphone` true) hear something.
     /// - Complexity: O(n log n), n the sounds.
     package func heard(microphone: Bool) -> IntervalSet {
