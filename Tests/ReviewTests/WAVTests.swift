@@ -163,4 +163,43 @@ import Testing
         #expect(window.code == 0)
         #expect(FileManager.default.contents(atPath: out)?.count == 44 + 3_000 * 64)
     }
+
+    @Test func theHTMLPagePlaysTheDriveFromAWAVBesideItOrEmbedded() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let scenario = Fixtures.path("Scenarios/urgent-cut.json")
+        let beside = Fixtures.drivesim("run", scenario, "--format", "html", "--audio", "my drive.wav", "--from", "1")
+        #expect(beside.code == 0)
+        #expect(beside.stdout.contains(#"<audio id="audio" controls preload="auto" data-start="1000" src="my%20drive.wav"></audio>"#))
+        let embedded = Fixtures.drivesim("run", scenario, "--format", "html", "--audio", "embed")
+        #expect(embedded.code == 0)
+        let start = try #require(embedded.stdout.range(of: "data:audio/wav;base64,")).upperBound
+        let end = try #require(embedded.stdout.range(of: "\"", range: start..<embedded.stdout.endIndex)).lowerBound
+        let wav = try #require(Data(base64Encoded: String(embedded.stdout[start..<end])))
+        #expect(Array(wav) == Self.wav(try Simulation(try Fixtures.scenario("urgent-cut")).timeline))
+        // Without --audio the page is as before: no player.
+        #expect(!Fixtures.drivesim("run", scenario, "--format", "html").stdout.contains("<audio"))
+        let long = Fixtures.write(#"{"drivesim": 1, "name": "long", "guidance": [{"id": "g1", "at": 200, "duration": 1}]}"#, "long.json", in: folder)
+        let refused = Fixtures.drivesim("run", long, "--format", "html", "--audio", "embed")
+        #expect(refused.code == 2 && refused.stderr.contains("'--audio embed' holds at most 120 s"))
+        #expect(Fixtures.drivesim("run", long, "--format", "html", "--audio", "embed", "--from", "100", "--to", "220").code == 0)
+        let wrong = Fixtures.drivesim("run", scenario, "--format", "wav", "--audio", "embed", "--out", folder + "/x.wav")
+        #expect(wrong.code == 2 && wrong.stderr.contains("'--audio' applies only with '--format html'"))
+    }
+
+    @Test func base64StreamedInChunksOfAnySizeIsTheWholesBase64() {
+        let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for size in [1, 2, 3, 4, 5, 7, 64, 1_000] {
+            for count in [0, 1, 2, 3, 998, 1_000] {
+                var text: [UInt8] = []
+                ChunkedOutput.writing(to: { text.append(contentsOf: $0) }) { out in
+                    var stream = Base64Stream()
+                    for from in stride(from: 0, to: count, by: size) {
+                        bytes[from..<min(count, from + size)].withUnsafeBufferPointer { stream.append($0, to: &out) }
+                    }
+                    stream.finish(to: &out)
+                }
+                #expect(String(decoding: text, as: UTF8.self) == Data(bytes[0..<count]).base64EncodedString(), "chunks of \(size), \(count) bytes")
+            }
+        }
+    }
 }

@@ -82,6 +82,8 @@ package enum UsageProblem: Sendable, Equatable {
     case soundToTerminal
     /// A WAV longer than RIFF's 32-bit sizes hold (`WAVFile.maxMilliseconds`), both in milliseconds.
     case soundTooLong(ms: Int64, limitMs: Int64)
+    /// `--audio embed` for a window longer than a page embeds (`Timeline.embeddedAudioLimitMs`), both in milliseconds.
+    case audioTooLongToEmbed(ms: Int64, limitMs: Int64)
 }
 
 /// Why a file or folder cannot be read (from `errno`, or found before reading).
@@ -263,6 +265,9 @@ extension UsageProblem {
         case .soundTooLong(let ms, let limit):
             return "the WAV would last \(ms / 1000) s, longer than a WAV file holds (\(limit / 1000) s at 16 kHz, two channels); "
                 + "choose a window of at most that with '--from' and '--to'"
+        case .audioTooLongToEmbed(let ms, let limit):
+            return "'--audio embed' holds at most \(limit / 1000) s of sound and this page shows \(ms / 1000) s: "
+                + "choose a window with '--from' and '--to', or write the WAV with '--format wav --out drive.wav' and give '--audio drive.wav'"
         }
     }
 }

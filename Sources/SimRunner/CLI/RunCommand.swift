@@ -11,12 +11,12 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]] [--audio <file.wav|embed>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = [
         "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout", "--guidance",
-        "--guidance-timeout", "--voice", "--voice-timeout",
+        "--guidance-timeout", "--voice", "--voice-timeout", "--audio",
     ]
     static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
@@ -65,6 +65,10 @@ enum RunCommand: Command {
                                   text on its standard input, a WAV on its standard output
                                   (e.g. "espeak-ng -v {lang} --stdout"); fitted to the item.
           --voice-timeout <s>     How long it may take over one text (default: 10).
+          --audio <file.wav|embed>
+                                  html: play the drive beside the chart, with a moving
+                                  playhead: from that WAV (made with the same --from), or
+                                  embedded in the page (windows of at most 120 s).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
@@ -105,6 +109,7 @@ enum RunCommand: Command {
             throw DrivesimError.usage(.needsOption(flag: "--voice-timeout", option: "--voice"))
         }
         _ = try args.integer("--voice-timeout", in: 1...3600)  // refused before anything runs
+        let audio = try pageAudio(args, format: format)
         let file = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         var warnings: [ScenarioError] = []
@@ -133,6 +138,12 @@ enum RunCommand: Command {
         if format.isSound {
             let recordings = try sound(timeline, window: window, args, console: &console)
             try console.output(chunks: { timeline.writeWAV(window: window, recordings: recordings, to: $0) }, toFile: args.value("--out"))
+        } else if let audio {
+            let range = timeline.soundRange(window)
+            if audio == .embedded, range.end.ms - range.start.ms > Timeline.embeddedAudioLimitMs {
+                throw DrivesimError.usage(.audioTooLongToEmbed(ms: range.end.ms - range.start.ms, limitMs: Timeline.embeddedAudioLimitMs))
+            }
+            try console.output(chunks: { timeline.writeHTML(window: window, audio: audio, to: $0) }, toFile: args.value("--out"))
         } else {
             let columns = width ?? (format == .lanes ? console.columns : nil)
             try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: args.value("--out"))
@@ -172,6 +183,14 @@ enum RunCommand: Command {
         let recordings = try VoiceProcess.record(soundtrack, command: command, timeoutMs: seconds * 1000)
         for warning in VoiceProcess.fitWarnings(soundtrack, recordings) { console.warn(warning) }
         return recordings
+    }
+
+    /// `--audio`: a WAV's path, or `embed`; only with `--format html`.
+    static func pageAudio(_ args: Arguments, format: TimelineFormat) throws(DrivesimError) -> PageAudio? {
+        guard let value = args.value("--audio") else { return nil }
+        guard format == .html else { throw .usage(.needsOption(flag: "--audio", option: "--format html")) }
+        guard !value.isEmpty else { throw .usage(.emptyValue(option: "--audio")) }
+        return value == "embed" ? .embedded : .file(value)
     }
 
     /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.
