@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]] [--audio <file.wav|embed>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]] [--audio <file|embed>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = [
@@ -65,10 +65,9 @@ enum RunCommand: Command {
                                   text on its standard input, a WAV on its standard output
                                   (e.g. "espeak-ng -v {lang} --stdout"); fitted to the item.
           --voice-timeout <s>     How long it may take over one text (default: 10).
-          --audio <file.wav|embed>
-                                  html: play the drive beside the chart, with a moving
-                                  playhead: from that WAV (made with the same --from), or
-                                  embedded in the page (windows of at most 120 s).
+          --audio <file>          html: play the drive beside the chart, with a moving
+                                  playhead: from this WAV file (made with the same --from),
+                                  or 'embed' it in the page (windows of at most 120 s).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.

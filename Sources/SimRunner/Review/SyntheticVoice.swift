@@ -242,7 +242,7 @@ package enum SyntheticVoice {
                     while f < end {
                         let phase = UInt32(truncatingIfNeeded: q) &* s.step
                         let envelope = floor + (rise * shape[Int((q * walk) >> 16)]) >> 15
-                        o.pointee += (Int32(wave[Int(phase >> 22)]) * envelope) >> 15
+                        o.pointee &+= (Int32(wave[Int(phase >> 22)]) &* envelope) >> 15
                         o += stride; q += 1; f += 1
                     }
                 }

@@ -103,7 +103,7 @@ private struct Speaking {
                 let position = p * (n - 1)
                 let i = Int(position / frames), fraction = position % frames
                 let a = Int64(r[i]), b = Int64(r[min(i + 1, r.count - 1)])
-                o.pointee += Int32(truncatingIfNeeded: a + (b - a) * fraction / frames)
+                o.pointee &+= Int32(truncatingIfNeeded: a + (b - a) * fraction / frames)
                 o += 2
             }
         }
