@@ -1,6 +1,7 @@
 import AudioBus
 import CLITestSupport
 @testable import DrivesimCLI
+import Fuzzing
 import Foundation
 @testable import Review
 @testable import ScenarioFormat
@@ -201,5 +202,25 @@ import Testing
                 #expect(String(decoding: text, as: UTF8.self) == Data(bytes[0..<count]).base64EncodedString(), "chunks of \(size), \(count) bytes")
             }
         }
+    }
+
+    @Test func aFuzzReproducerIsHeardAsItsBrokenArbiterPlayedIt() throws {
+        let folder = try Fixtures.temporaryFolder()
+        #expect(Fixtures.drivesim("fuzz", "--mutant", "urgent-waits", "--runs", "300", "--jobs", "1", "--out", folder).code == 1)
+        // The invariant's reproducer: the urgent line waits (the other, a decision's, differs by a rule's name only, not in sound).
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().first { $0.hasPrefix("invariant-3-") })
+        let file = folder + "/" + name
+        // Replayed with its mutant, the run fails (exit 1) and the WAV is still written: what Dad would hear.
+        #expect(Fixtures.drivesim("run", file, "--mutant", "urgent-waits", "--format", "wav", "--out", folder + "/broken.wav").code == 1)
+        let scenario = try Fixtures.load(file)
+        let broken = Simulation(scenario, fault: try FuzzCommand.mutant(named: "urgent-waits").talk)
+        let written = try #require(FileManager.default.contents(atPath: folder + "/broken.wav"))
+        #expect(Array(written) == Self.wav(broken.timeline))
+        let heard = try Self.listen(broken.timeline).left
+        let played = Self.bridged(broken.bus.intervals(of: .guidance).union(broken.bus.intervals(of: .pippa)))
+        #expect(Self.agree(heard, played), "heard \(heard), played \(played)")
+        // With the reference arbiter it passes, and sounds otherwise.
+        #expect(Fixtures.drivesim("run", file, "--format", "wav", "--out", folder + "/right.wav").code == 0)
+        #expect(FileManager.default.contents(atPath: folder + "/right.wav") != written)
     }
 }
