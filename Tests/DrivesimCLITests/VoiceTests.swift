@@ -78,4 +78,20 @@ import Testing
         let empty = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", " ")
         #expect(empty.code == 2 && empty.stderr.contains("'--voice' must not be empty"))
     }
+
+    @Test func nothingAVoiceStartedOutlivesDrivesimWhetherItHangsOrLeavesAGrandchild() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let out = folder + "/x.wav"
+        // Hangs: its grandchild too is killed at the timeout.
+        let hanging = "sleep 300 & echo $! > \(folder)/hanging; wait"
+        let hung = ExternalArbiterTests.timed(["run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", hanging, "--voice-timeout", "1"])
+        #expect(hung.code == 2 && hung.stderr.contains("no WAV within 1 s"), "\(hung.stderr)")
+        #expect(ExternalArbiterTests.goneSoon(try ExternalArbiterTests.pid(in: folder + "/hanging")))
+        // Says its WAV and exits, a grandchild holding its output open: used at once, the grandchild killed.
+        let leaving = "cat \(try Self.tones())/{lang}.wav; sleep 300 & echo $! > \(folder)/left"
+        let left = ExternalArbiterTests.timed(["run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", leaving])
+        #expect(left.code == 0, "\(left.stderr)")
+        #expect(left.seconds < 8, "not held by the grandchild: \(left.seconds) s")
+        #expect(ExternalArbiterTests.goneSoon(try ExternalArbiterTests.pid(in: folder + "/left")))
+    }
 }
