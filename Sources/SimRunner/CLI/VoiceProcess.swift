@@ -146,3 +146,15 @@ enum VoiceProcess {
         return .failure(Failure(reason: failure + (said.isEmpty ? "" : "; it said: " + said)))
     }
 }
+
+extension WAVFile.Problem {
+    /// The problem in words, for `--voice`'s errors.
+    var words: String {
+        switch self {
+        case .notWAV: return "not a WAV file (no RIFF/WAVE header)"
+        case .missingChunk(let name): return "a WAV file without a '\(name)' chunk"
+        case .unsupportedEncoding(let format, let bits): return "WAV encoding \(format) with \(bits) bits per sample; only 16-bit PCM is read"
+        case .badFormat: return "a WAV file with no channels or a rate of 0"
+        }
+    }
+}

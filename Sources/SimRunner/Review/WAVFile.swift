@@ -64,16 +64,6 @@ package enum WAVFile {
         case unsupportedEncoding(format: Int, bits: Int)
         /// A rate or channel count of zero.
         case badFormat
-
-        /// The problem in words.
-        package var words: String {
-            switch self {
-            case .notWAV: return "not a WAV file (no RIFF/WAVE header)"
-            case .missingChunk(let name): return "a WAV file without a '\(name)' chunk"
-            case .unsupportedEncoding(let format, let bits): return "WAV encoding \(format) with \(bits) bits per sample; only 16-bit PCM is read"
-            case .badFormat: return "a WAV file with no channels or a rate of 0"
-            }
-        }
     }
 
     /// Reads a 16-bit PCM WAV file (`WAVE_FORMAT_PCM` or `EXTENSIBLE`). A
