@@ -223,4 +223,11 @@ import Testing
         #expect(Fixtures.drivesim("run", file, "--format", "wav", "--out", folder + "/right.wav").code == 0)
         #expect(FileManager.default.contents(atPath: folder + "/right.wav") != written)
     }
+
+    @Test func theCommittedClipIsTheBytesThisMachineWrites() throws {
+        // docs/urgent-cut-cut.wav was written on Linux: any machine writes the same bytes (integers only).
+        let committed = try #require(FileManager.default.contents(atPath: Fixtures.path("docs/urgent-cut-cut.wav")))
+        let timeline = try Simulation(try Fixtures.scenario("urgent-cut")).timeline
+        #expect(Array(committed) == Self.wav(timeline, window: ReviewWindow(from: SimTime(ms: 1_500), to: SimTime(ms: 2_500))))
+    }
 }
