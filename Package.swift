@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "Review",
-            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus"],
             path: "Sources/SimRunner/Review",
             // The HTML page's style sheet and script (Timeline+HTML.swift reads them with Bundle.module).
             resources: [.copy("Resources/page.css"), .copy("Resources/page.js")],
@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReviewTests",
-            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"],
+            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "AudioBus"],
             // Pinned pictures, read from the package root by the tests.
             exclude: ["Goldens"],
             swiftSettings: swiftSettings

@@ -11,7 +11,8 @@
 // - anything else: a scenario, decoded as `run` decodes it; when it decodes,
 //   it is run and checked (Verdict: two runs, every invariant, every rule
 //   check, every expectation) and the timeline is rendered in every format of
-//   `run --format`, once whole and once through a window.
+//   `run --format`, once whole and once through a window (the WAV: half a
+//   second from the window's start).
 //
 // Beyond "never crash, never hang", three properties are checked, each a
 // contract of the package; a breach stops the fuzzer like a crash does:
@@ -122,6 +123,13 @@ func renderings(_ timeline: Timeline, windows: [ReviewWindow]) -> [String] {
         out.append(timeline.lanesChart(width: 20, window: window))
         out.append(timeline.svg(width: Timeline.defaultSVGWidth, window: window))
         out.append(timeline.trace(window: window))
+        // Half a second of the sound from the window's start (the built-in voices over any text), as its FNV-1a.
+        let start = window.from?.ms ?? 0
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        timeline.writeWAV(window: ReviewWindow(from: SimTime(ms: start), to: SimTime(ms: start + 500))) { chunk in
+            for byte in chunk { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        out.append(String(hash))
     }
     return out
 }

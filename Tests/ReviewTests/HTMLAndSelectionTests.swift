@@ -228,7 +228,7 @@ import Darwin
         let outputs = TimelineFormat.allCases.map { $0.render(timeline, of: scenario) }
         #expect(Set(outputs).count == TimelineFormat.allCases.count, "each format its own output")
         #expect(TimelineFormat.geojson.render(timeline, of: scenario).contains("\"FeatureCollection\""))
-        #expect(RunCommand.formats == ["text", "json", "lanes", "svg", "trace", "html", "geojson"])
+        #expect(RunCommand.formats == ["text", "json", "lanes", "svg", "trace", "html", "geojson", "wav"])
     }
 
     @Test func onlyDadStillShowsWhatTheClosedEarsLost() throws {

@@ -87,7 +87,7 @@ extension BenchCommand {
         let startUp = best(["--version"]).map { format1($0 * 1000) + " ms" } ?? "failed"
         console.out("the whole process, 'drivesim run FILE --format F' on the same drives, CPU ms, best of \(repetitions) (start-up alone: \(startUp)):\n")
         console.out(growthHeader(hours))
-        for format in TimelineFormat.allCases where !format.drawsOnlyTheRoad {
+        for format in TimelineFormat.allCases where !format.drawsOnlyTheRoad && !format.isSound {
             console.out(growthRow(format.rawValue, hours: hours, seconds: files.map { best(["run", $0, "--format", format.rawValue]) }))
         }
     }

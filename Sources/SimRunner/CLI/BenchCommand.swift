@@ -132,7 +132,7 @@ enum BenchCommand: Command {
         let roadTimeline = Simulation(road, fault: nil).timeline
         let repetitions = max(1, 10 / scale)
         console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries), CPU time, best of \(repetitions):\n")
-        for format in TimelineFormat.allCases {
+        for format in TimelineFormat.allCases where !format.isSound {
             let (scenario, subject) = format.drawsOnlyTheRoad ? (road, roadTimeline) : (drive, timeline)
             // CPU time, the best run: on a shared machine wall time measures the neighbours.
             var bytes = 0
@@ -186,7 +186,7 @@ enum BenchCommand: Command {
     static func benchGrowth(quick: Bool, console: inout Console) {
         let hours = quick ? [1, 2, 4] : [1, 2, 8, 24]
         // A talk drive gives a road-only format nothing to draw; 'rendering' times it on the road drive.
-        let formats = TimelineFormat.allCases.filter { !$0.drawsOnlyTheRoad }
+        let formats = TimelineFormat.allCases.filter { !$0.drawsOnlyTheRoad && !$0.isSound }
         let stages = ["decode", "verdict"] + formats.map(\.rawValue)
         var best: [[Double]] = []  // [drive][stage], CPU seconds
         var sizes: [(bytes: Int, events: Int)] = []

@@ -34,6 +34,8 @@ package enum DrivesimError: Error, Sendable, Equatable {
     case arbiterProcess(command: String, reason: String)
     /// `--guidance`'s process could not be started or refused the hello.
     case guidanceProcess(command: String, reason: String)
+    /// `--voice`'s command failed on a phrase: it did not start, failed, timed out or wrote no usable WAV.
+    case voiceProcess(command: String, reason: String)
 }
 
 /// What is wrong with a command line.
@@ -80,6 +82,12 @@ package enum UsageProblem: Sendable, Equatable {
     case excludes(String, String)
     /// `check` found no scenario file under its paths.
     case noScenarioFiles([String])
+    /// `--format wav` to standard output on a terminal: binary noise in the terminal.
+    case soundToTerminal
+    /// A WAV longer than RIFF's 32-bit sizes hold (`WAVFile.maxMilliseconds`), both in milliseconds.
+    case soundTooLong(ms: Int64, limitMs: Int64)
+    /// `--audio embed` for a window longer than a page embeds (`Timeline.embeddedAudioLimitMs`), both in milliseconds.
+    case audioTooLongToEmbed(ms: Int64, limitMs: Int64)
 }
 
 /// Why a file or folder cannot be read (from `errno`, or found before reading).
@@ -222,6 +230,8 @@ extension DrivesimError {
             return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
         case .guidanceProcess(let command, let reason):
             return "the guidance '\(escapedForTerminal(command))' cannot be used: \(reason)"
+        case .voiceProcess(let command, let reason):
+            return "the voice '\(escapedForTerminal(command))' cannot be used: \(escapedForTerminal(reason))"
         }
     }
 }
@@ -258,6 +268,14 @@ extension UsageProblem {
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
         case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
+        case .soundToTerminal:
+            return "'--format wav' writes sound, not text: give '--out FILE.wav', or redirect standard output to a file or a player"
+        case .soundTooLong(let ms, let limit):
+            return "the WAV would last \(ms / 1000) s, longer than a WAV file holds (\(limit / 1000) s at 16 kHz, two channels); "
+                + "choose a window of at most that with '--from' and '--to'"
+        case .audioTooLongToEmbed(let ms, let limit):
+            return "'--audio embed' holds at most \(limit / 1000) s of sound and this page shows \(ms / 1000) s: "
+                + "choose a window with '--from' and '--to', or write the WAV with '--format wav --out drive.wav' and give '--audio drive.wav'"
         }
     }
 }

@@ -12,12 +12,12 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Simulate one scenario, print its timeline, check its expectations and invariants."
     static let usage =
-        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>]"
+        "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]] [--audio <file|embed>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = [
         "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout", "--guidance",
-        "--guidance-timeout",
+        "--guidance-timeout", "--voice", "--voice-timeout", "--audio",
     ]
     static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
@@ -36,11 +36,12 @@ enum RunCommand: Command {
           --format <format>       text (default), json, lanes (a text chart, one row per lane),
                                   svg (a picture for a browser), trace (Chrome Trace Event
                                   JSON for Perfetto and chrome://tracing), html (a page
-                                  with zoom, pan and each event's fields; no network) or
+                                  with zoom, pan and each event's fields; no network),
                                   geojson (the route, fixes, where each line was spoken,
-                                  dropped reports).
+                                  dropped reports) or wav (the drive as sound: left what Dad
+                                  hears, right what Pippa hears; 16 kHz, 16-bit).
           --out <file>            Write the timeline to this file (atomically) instead of
-                                  standard output.
+                                  standard output (wav: required on a terminal).
           --width <n>             lanes: characters per line (default: the terminal's width,
                                   or 80); svg: pixels for the time axis (default 1200).
           --from <seconds>        Show from this time on (text and json: events at or after it).
@@ -60,6 +61,14 @@ enum RunCommand: Command {
                                   (docs/test-your-guidance.md): judged by the road's checks,
                                   not by the scenario's expectations or golden timeline.
           --guidance-timeout <s>  How long it may take over one answer (default: 5).
+          --voice <command>       wav: speak each distinct text with this text-to-speech
+                                  command, {lang} replaced by its language (en, ko), the
+                                  text on its standard input, a WAV on its standard output
+                                  (e.g. "espeak-ng -v {lang} --stdout"); fitted to the item.
+          --voice-timeout <s>     How long it may take over one text (default: 10).
+          --audio <file>          html: play the drive beside the chart, with a moving
+                                  playhead: from this WAV file (made with the same --from),
+                                  or 'embed' it in the page (windows of at most 120 s).
           --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
                                   against the routing service's own prompts (an imported route's
                                   "servicePrompts"), as a table or as JSON.
@@ -84,6 +93,14 @@ enum RunCommand: Command {
             throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: promptFormats, suggestion: suggestion(for: p, among: promptFormats)))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
+        for option in ["--voice", "--voice-timeout"] where args.value(option) != nil && !shown.format.isSound {
+            throw DrivesimError.usage(.needsOption(flag: option, option: "--format wav"))
+        }
+        if args.value("--voice-timeout") != nil, args.value("--voice") == nil {
+            throw DrivesimError.usage(.needsOption(flag: "--voice-timeout", option: "--voice"))
+        }
+        _ = try args.integer("--voice-timeout", in: 1...3600)  // refused before anything runs
+        let audio = try pageAudio(args, format: shown.format)
         let file = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         var warnings: [ScenarioError] = []
@@ -108,7 +125,19 @@ enum RunCommand: Command {
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
         let golden = verdict.processFailed || guidance != nil
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
-        try shown.write(timeline, of: scenario, console: &console)
+        // Streamed: a long drive's output is never held whole.
+        if shown.format.isSound {
+            let recordings = try sound(timeline, window: shown.window, args, console: &console)
+            try console.output(chunks: { timeline.writeWAV(window: shown.window, recordings: recordings, to: $0) }, toFile: args.value("--out"))
+        } else if let audio {
+            let range = timeline.soundRange(shown.window)
+            if audio == .embedded, range.end.ms - range.start.ms > Timeline.embeddedAudioLimitMs {
+                throw DrivesimError.usage(.audioTooLongToEmbed(ms: range.end.ms - range.start.ms, limitMs: Timeline.embeddedAudioLimitMs))
+            }
+            try console.output(chunks: { timeline.writeHTML(window: shown.window, audio: audio, to: $0) }, toFile: args.value("--out"))
+        } else {
+            try shown.write(timeline, of: scenario, console: &console)
+        }
         if let prompts {
             let comparison = PromptComparison(timeline, scenario)
             console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
@@ -161,6 +190,31 @@ enum RunCommand: Command {
     ) throws(DrivesimError) -> Scenario {
         var ignored: [ScenarioError] = []
         return try load(file, warnings: &ignored, standardInput: standardInput)
+    }
+
+    /// Checks that the WAV of `window` can be written (not to a terminal,
+    /// not past RIFF's size) and records `--voice`'s phrases, if it is
+    /// given, warning about those fitted past the bound.
+    static func sound(_ timeline: Timeline, window: ReviewWindow, _ args: Arguments, console: inout Console) throws(DrivesimError) -> [Soundtrack.Phrase: WAVFile.Sound] {
+        if args.value("--out") == nil, console.outIsTerminal { throw .usage(.soundToTerminal) }
+        let range = timeline.soundRange(window)
+        let length = range.end.ms - range.start.ms
+        if length > WAVFile.maxMilliseconds { throw .usage(.soundTooLong(ms: length, limitMs: WAVFile.maxMilliseconds)) }
+        guard let command = args.value("--voice") else { return [:] }
+        let seconds = try args.integer("--voice-timeout", in: 1...3600) ?? 10
+        // The phrases of the window only: a window of a long drive asks for what it plays.
+        let soundtrack = Soundtrack(timeline, only: window.only).window(range)
+        let recordings = try VoiceProcess.record(soundtrack, command: command, timeoutMs: seconds * 1000)
+        for warning in VoiceProcess.fitWarnings(soundtrack, recordings) { console.warn(warning) }
+        return recordings
+    }
+
+    /// `--audio`: a WAV's path, or `embed`; only with `--format html`.
+    static func pageAudio(_ args: Arguments, format: TimelineFormat) throws(DrivesimError) -> PageAudio? {
+        guard let value = args.value("--audio") else { return nil }
+        guard format == .html else { throw .usage(.needsOption(flag: "--audio", option: "--format html")) }
+        guard !value.isEmpty else { throw .usage(.emptyValue(option: "--audio")) }
+        return value == "embed" ? .embedded : .file(value)
     }
 
     /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.

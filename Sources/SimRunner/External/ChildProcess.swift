@@ -20,7 +20,7 @@ nonisolated(unsafe) private var runningGroup: pid_t = 0
 /// or a termination of drivesim kills the group too before drivesim dies.
 package final class ChildProcess {
     /// Why a command could not be started.
-    package struct SpawnFailure: Error { var reason: String }
+    package struct SpawnFailure: Error { package var reason: String }
 
     /// The shell's process id, which is also the group's id.
     package let pid: pid_t
@@ -30,6 +30,8 @@ package final class ChildProcess {
     package private(set) var status: Int32?
     /// Whether the group was killed and the descriptors closed.
     private var ended = false
+    /// Whether drivesim's end of the child's standard input is still open.
+    private var inputOpen = true
 
     private init(pid: pid_t, input: Int32, output: Int32, errors: Int32) {
         self.pid = pid; self.input = input; self.output = output; self.errors = errors
@@ -122,7 +124,7 @@ package final class ChildProcess {
         guard !ended else { return }
         ended = true
         if grace > 0 {
-            close(input)
+            closeInput()
             _ = awaitExit(milliseconds: grace)
         }
         kill(-pid, SIGKILL)  // killpg: the group, grandchildren included
@@ -133,9 +135,17 @@ package final class ChildProcess {
         }
         if runningGroup == pid { runningGroup = 0 }
         drain(errors, into: &tail, keep: keep)
-        if grace == 0 { close(input) }
+        closeInput()
         close(output)
         close(errors)
+    }
+
+    /// Closes drivesim's end of the child's standard input (the end of its
+    /// input), once: `end` does not close it again.
+    package func closeInput() {
+        guard inputOpen else { return }
+        inputOpen = false
+        close(input)
     }
 
     /// Reads what `fd` holds now (non-blocking) onto `tail`, keeping its last `keep` bytes; false at end of file.

@@ -30,11 +30,17 @@ extension Timeline {
     /// `html(window:)`'s UTF-8, as `run` writes it: handed to `emit` in
     /// chunks as it is written (`ChunkedOutput`), the embedded timeline
     /// streamed from `writeJSON`, so a long drive's page is never held whole.
-    func writeHTML(window: ReviewWindow, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
-        ChunkedOutput.writing(to: emit) { out in writeHTML(window: window, into: &out) }
+    /// With `audio`, the page plays the drive (`run --format html --audio`):
+    /// an `<audio>` under the controls, a playhead on the chart, and a
+    /// collision zoomed to is played from a second before it.
+    package func writeHTML(window: ReviewWindow, audio: PageAudio? = nil, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        ChunkedOutput.writing(to: emit) { out in writeHTML(window: window, audio: audio, into: &out) }
     }
 
-    private func writeHTML(window: ReviewWindow, into out: inout ChunkedOutput) {
+    /// The longest window whose WAV a page embeds (`--audio embed`): two minutes, 7.7 MB of WAV, 10 MB of base64.
+    package static let embeddedAudioLimitMs: Int64 = 120_000
+
+    private func writeHTML(window: ReviewWindow, audio: PageAudio?, into out: inout ChunkedOutput) {
         let lanes = Lanes(self, only: window.only)
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
@@ -72,6 +78,22 @@ extension Timeline {
             <div class="controls"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-in" title="zoom in (+)">+</button>\
             <button id="fit" title="the whole window (0)">whole drive</button><span id="status"></span></div></header>
             <section id="summary">\(summary)</section>
+
+            """)
+        if let audio {
+            // The sound starts where the window does: the page's time 0 of the audio.
+            out.bytes.append(utf8: "<div id=\"player\"><audio id=\"audio\" controls preload=\"auto\" data-start=\"\(range.start.ms)\" src=\"")
+            switch audio {
+            case .file(let path): out.bytes.append(utf8: xml(Self.uriPath(path)))
+            case .embedded:
+                out.bytes.append(utf8: "data:audio/wav;base64,")
+                var base64 = Base64Stream()
+                writeWAV(window: window) { chunk in base64.append(chunk, to: &out) }
+                base64.finish(to: &out)
+            }
+            out.bytes.append(utf8: "\"></audio> <span class=\"hint\">the playhead follows the sound; a collision zoomed to plays from a second before it</span></div>\n")
+        }
+        out.bytes.append(utf8: """
             <div id="collisions">Collisions: <select id="collision-rule" title="which rule's collisions"></select>\
             <button id="collision-prev" title="zoom to the one before">◀</button><button id="collision-next" title="zoom to the next">▶</button>\
             <span id="collision-at"></span><div id="collision-list"></div></div>
@@ -227,5 +249,66 @@ extension Array where Element == UInt8 {
         let angle = ones &* 0x02
         return hasByte(a | angle, UInt8(ascii: ">")) | hasByte(a, UInt8(ascii: "&"))
             | hasByte(b | angle, UInt8(ascii: ">")) | hasByte(b, UInt8(ascii: "&")) != 0
+    }
+}
+
+/// How the HTML page plays the drive (`run --format html --audio`).
+package enum PageAudio: Sendable, Equatable {
+    /// A WAV file beside the page, by its path as given (relative to the page).
+    case file(String)
+    /// The window's WAV inside the page, as a `data:` URI (for windows up to `Timeline.embeddedAudioLimitMs`).
+    case embedded
+}
+
+extension Timeline {
+    /// `path` as a relative URI: each byte outside the unreserved set and `/` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return out
+    }
+}
+
+/// Base64 written as bytes arrive in chunks of any size: up to two bytes
+/// wait for the next chunk, so the text is the same as the whole's.
+struct Base64Stream {
+    private var held: [UInt8] = []
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Encodes `chunk` (after what was held) onto `out`, holding the last bytes short of three.
+    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, to out: inout ChunkedOutput) {
+        var i = 0
+        while !held.isEmpty, held.count < 3, i < chunk.count { held.append(chunk[i]); i += 1 }
+        if held.count == 3 { encode(held[0], held[1], held[2], count: 3, to: &out); held.removeAll() }
+        while i + 3 <= chunk.count {
+            encode(chunk[i], chunk[i + 1], chunk[i + 2], count: 3, to: &out)
+            i += 3
+        }
+        held.append(contentsOf: chunk[i...])
+        out.flushIfFull()
+    }
+
+    /// Encodes what is held, padded with `=`.
+    mutating func finish(to out: inout ChunkedOutput) {
+        guard !held.isEmpty else { return }
+        encode(held[0], held.count > 1 ? held[1] : 0, 0, count: held.count, to: &out)
+        held.removeAll()
+    }
+
+    private func encode(_ a: UInt8, _ b: UInt8, _ c: UInt8, count: Int, to out: inout ChunkedOutput) {
+        let n = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+        out.bytes.append(Self.alphabet[Int(n >> 18 & 63)])
+        out.bytes.append(Self.alphabet[Int(n >> 12 & 63)])
+        out.bytes.append(count > 1 ? Self.alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "="))
+        out.bytes.append(count > 2 ? Self.alphabet[Int(n & 63)] : UInt8(ascii: "="))
     }
 }

@@ -18,19 +18,27 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     case html
     /// The road: the route, the fixes and where each line was heard, for a map.
     case geojson
+    /// The drive as sound: what Dad hears (left) and what Pippa hears (right), a 16-bit WAV.
+    case wav
 
     /// Whether the format draws the road alone (`geojson`): a talk-only drive
     /// gives it nothing to draw, so `bench` times it on a road drive.
     public var drawsOnlyTheRoad: Bool {
         switch self {
         case .geojson: return true
-        case .text, .json, .lanes, .svg, .trace, .html: return false
+        case .text, .json, .lanes, .svg, .trace, .html, .wav: return false
         }
     }
+
+    /// Whether the format is sound (`wav`): binary, as long as the drive
+    /// (64,000 bytes a second), so `bench` leaves it to docs/benchmarks.md's
+    /// whole-process figures and `run` refuses it on a terminal.
+    public var isSound: Bool { self == .wav }
 
     /// `timeline` of `scenario` in this format, showing `window` (all but
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
+    /// (`wav` is bytes, not text: read it with `write`.)
     public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
         String(chunks: { write(timeline, of: scenario, width: width, window: window, to: $0) })
     }
@@ -53,6 +61,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
         case .trace: timeline.writeTrace(window: window, to: emit)
         case .html: timeline.writeHTML(window: window, to: emit)
         case .geojson: whole(timeline.geoJSONBytes(scenario))
+        case .wav: timeline.writeWAV(window: window, to: emit)
         }
     }
 }

@@ -53,6 +53,9 @@ const asked = /^#view=(\d+)-(\d+)$/.exec(location.hash);
 if (asked && +asked[2] > +asked[1]) view = [Math.max(full[0], +asked[1]), Math.min(full[1], +asked[2])];
 const MIN_SPAN = 20;
 const canvas = document.getElementById("lanes"), overview = document.getElementById("overview");
+// The drive's sound, when the page has it (run --format html --audio); its time 0 is the window's start.
+const audio = document.getElementById("audio");
+let playheadT = null;
 const status = document.getElementById("status"), details = document.getElementById("details");
 let width = 800, dpr = 1, pending = false, drawMs = 0, draws = 0;
 
@@ -262,6 +265,10 @@ function draw() {
   if (focusT !== null && focusT >= a && focusT <= b) {
     ctx.fillStyle = "rgba(255,196,0,0.3)"; ctx.fillRect(X(focusT) - 3, AXIS_H, 6, height - AXIS_H - 8);
   }
+  // Where the sound is: a red line across the lanes.
+  if (playheadT !== null && playheadT >= a && playheadT <= b) {
+    ctx.fillStyle = "#d0021b"; ctx.fillRect(X(playheadT) - 1, AXIS_H - 6, 2, height - AXIS_H - 2);
+  }
   // Arrows from cause to effect, only when few enough to read.
   let flows = 0;
   for (const f of L.flows) if (f[2] >= a && f[2] <= b) flows++;
@@ -419,6 +426,8 @@ function zoomTo(list, i) {
   setView(c.start - ZOOM_SPAN / 2, c.start + ZOOM_SPAN / 2);
   collisionAt.textContent = (focus + 1) + " of " + list.length + ": " + c.rule + " in " + L.lanes[c.lane] + " at " + stamp(c.start);
   show([c], L.lanes[c.lane], c.start);
+  // Heard from a second before it, so what it cut or held is heard too.
+  if (audio) { audio.currentTime = Math.max(0, (c.start - 1000 - +audio.dataset.start) / 1000); playheadT = c.start - 1000; }
 }
 document.getElementById("collision-prev").onclick = () => zoomTo(chosen(), focus - 1);
 document.getElementById("collision-next").onclick = () => zoomTo(chosen(), focus + 1);
@@ -465,6 +474,18 @@ if (L.lanes.includes("road")) legendLine(ROAD_LEGEND, "road: ", true);
 document.body.dataset.events = String(events.length);
 window.addEventListener("resize", resize);
 resize();
+// While the sound plays, the playhead moves and the view follows it when it leaves.
+if (audio) {
+  const follow = () => {
+    playheadT = +audio.dataset.start + audio.currentTime * 1000;
+    const span = view[1] - view[0];
+    if (!audio.paused && (playheadT < view[0] || playheadT > view[1])) setView(playheadT - span * 0.1, playheadT + span * 0.9);
+    else request();
+    if (!audio.paused) requestAnimationFrame(follow);
+  };
+  audio.addEventListener("play", follow);
+  audio.addEventListener("seeked", follow);
+}
 // PAGE#collision=K opens zoomed on the K-th collision (from 1).
 const askedCollision = /^#collision=(\d+)$/.exec(location.hash);
 if (askedCollision) zoomTo(collisions, +askedCollision[1] - 1);
