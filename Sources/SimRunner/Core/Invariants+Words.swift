@@ -36,7 +36,8 @@ extension Invariants {
         case .offRamp:
             let sign = m.details.exitNumber.map { [[$0]] } ?? []
             let named = sign + side(m.details.side)
-            return named.isEmpty ? [en ? ["exit"] : ["출구"]] : named
+            // Named by its sign ("한남IC로 나가세요"), or as an exit.
+            return named.isEmpty ? [(en ? ["exit"] : ["출구", "나가"]) + (m.details.exitName.map { [$0] } ?? [])] : named
         case .onRamp: return [en ? ["ramp"] : ["진입"]] + side(m.details.side)
         case .merge: return [en ? ["merge"] : ["합류"]]
         case .arrive: return [en ? ["arriv", "destination"] : ["도착", "목적지"]]
