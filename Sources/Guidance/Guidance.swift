@@ -47,6 +47,11 @@ public protocol Guidance: Sendable {
     /// and the timeline then says no reason (`now-line` fails). The planner's
     /// own reasons (`no-fix`, `off-route`, `not-guiding`) come first.
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason?
+    /// drivesim's own guidance when this one speaks as it does (a wrapper of
+    /// `Announcer`): the planner then re-phrases and withdraws its waiting
+    /// lines as it does drivesim's own. nil (the default): the guidance
+    /// revises its own lines with `Announcement.revised`.
+    var reviser: Announcer? { get }
 }
 
 extension Guidance {
@@ -56,6 +61,8 @@ extension Guidance {
     public mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
     /// Nothing is said at departure.
     public mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
+    /// The guidance revises its own lines.
+    public var reviser: Announcer? { nil }
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:
@@ -114,4 +121,7 @@ extension Announcer: Guidance {
 
     /// `then` when the maneuver before's "now" line announced it, else `late`.
     public func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { thenSpoken[m] ? .then : .late }
+
+    /// drivesim's own guidance revises its waiting lines itself.
+    public var reviser: Announcer? { self }
 }

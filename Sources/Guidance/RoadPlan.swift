@@ -227,8 +227,8 @@ struct RoadPlanner<G: Guidance> {
         plan.revisions.reserveCapacity(plan.lines.count)
         // Each maneuver id's first index: looked up, never iterated.
         let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // Only drivesim's own guidance re-phrases a waiting line.
-        guard var own = guidance as? Announcer else {
+        // drivesim's own guidance (or one speaking as it) re-phrases a waiting line.
+        guard var own = guidance.reviser else {
             // Another guidance revises its own lines: each revision holds from its time, each expiry only comes earlier.
             for i in plan.lines.indices {
                 var words: [LineRevision] = []

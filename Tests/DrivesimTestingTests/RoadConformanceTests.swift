@@ -42,6 +42,24 @@ struct FixedDistance: Guidance {
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { nil }
 }
 
+/// drivesim's own guidance wrapped, as the template does it, with `reviser` on or off.
+struct WrappedAnnouncer: Guidance {
+    var reference: Announcer
+    let revisedAsTheReference: Bool
+    var segmentEnd: SimTime? { get { reference.segmentEnd } set { reference.segmentEnd = newValue } }
+    var nowSpoken: [Bool] { reference.nowSpoken }
+    var reviser: Announcer? { revisedAsTheReference ? reference : nil }
+
+    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+        reference.announce(state, from: from, until: until, into: &out)
+    }
+    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) { reference.fixArrived(fix, state: state, onRoute: onRoute) }
+    mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
+    mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.linePassing(m, state, at: t) }
+    mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.lineDeparting(state, at: t) }
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+}
+
 @Suite struct RoadConformanceTests {
     @Test func theRoadCorpusShipsEveryRoadScenario() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("Scenarios/road"))
@@ -54,6 +72,17 @@ struct FixedDistance: Guidance {
             let road = try entry.scenario.road
             #expect(try RoadPlan(road, guidance: Announcer.init) == RoadPlan(road), "\(entry.name)")
         }
+    }
+
+    @Test func aWrapperOfTheAnnouncerIsRevisedAsItIsOnlyWhenItNamesItsReviser() throws {
+        var differ: [String] = []
+        for entry in Conformance.roadScenarios {
+            let road = try entry.scenario.road
+            #expect(try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: true) }) == RoadPlan(road), "\(entry.name)")
+            if try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) }) != RoadPlan(road) { differ.append(entry.name) }
+        }
+        // Without its reviser a waiting line keeps its first words: the tunnel's "near" line is one.
+        #expect(differ.contains("near-line-waits-through-a-tunnel.json"), "\(differ)")
     }
 
     @Test func drivesimsOwnGuidancePassesTheRoadCorpusAndACampaign() throws {

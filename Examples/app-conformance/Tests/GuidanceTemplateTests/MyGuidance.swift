@@ -58,4 +58,7 @@ struct MyGuidance: Guidance {
 
     /// Why maneuver `m`, passed without a "now" line of its own, got none (`then`, `late`); nil does not say.
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+
+    /// Waiting lines are re-phrased and withdrawn as the reference's are.
+    var reviser: Announcer? { reference }
 }
