@@ -25,6 +25,7 @@ import DrivesimCLI
 import Foundation
 import Review
 import Road
+import RouteImport
 import ScenarioFormat
 import SimClock
 import SimRunner

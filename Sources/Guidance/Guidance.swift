@@ -52,6 +52,12 @@ public protocol Guidance: Sendable {
     /// lines as it does drivesim's own. nil (the default): the guidance
     /// revises its own lines with `Announcement.revised`.
     var reviser: Announcer? { get }
+    /// The line to say as the drive changes onto this guidance's route
+    /// (the guidance is made for the new route): `change` is its id,
+    /// `handoff` whether Pippa handed it off (else a reroute), `destination`
+    /// what the handoff calls it (nil: no name), requested at `t`; nil says
+    /// nothing (docs/road.md, "Route changes").
+    mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine?
 }
 
 extension Guidance {
@@ -63,6 +69,8 @@ extension Guidance {
     public mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
     /// The guidance revises its own lines.
     public var reviser: Announcer? { nil }
+    /// Nothing is said as the route changes.
+    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? { nil }
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:
@@ -124,4 +132,14 @@ extension Announcer: Guidance {
 
     /// drivesim's own guidance revises its waiting lines itself.
     public var reviser: Announcer? { self }
+
+    /// "The route has been recalculated." after a reroute, "Guiding you to
+    /// the petrol station." after a handoff: urgent, id `<change>.switched`,
+    /// valid for 10 s.
+    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+        let words = handoff ? Phrasebook.guiding(to: destination, settings.language) : Phrasebook.recalculated(settings.language)
+        return GuidanceLine(
+            id: RoadPlan.switchLineID(change: change), at: t, duration: duration(words), urgent: true, text: words,
+            language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
+    }
 }

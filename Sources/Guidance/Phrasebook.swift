@@ -77,6 +77,23 @@ public enum Phrasebook {
         language == .en ? "The route has been recalculated." : "새로운 경로로 안내합니다."
     }
 
+    /// The line as a handoff's route is taken: "Guiding you to the petrol
+    /// station on Teheran-ro." / "집으로 안내합니다." (로 after a vowel or ㄹ,
+    /// 으로 after another consonant; a name whose reading is not written is
+    /// set apart: "Shell, 목적지로 안내합니다."). nil: "your destination".
+    public static func guiding(to destination: String?, _ language: Language) -> String {
+        switch language {
+        case .en: return "Guiding you to \(destination ?? "your destination")."
+        case .ko:
+            guard let destination else { return "목적지로 안내합니다." }
+            switch finalSound(of: destination) {
+            case .vowel, .rieul: return "\(destination)로 안내합니다."
+            case .consonant: return "\(destination)으로 안내합니다."
+            case .unknown: return "\(destination), 목적지로 안내합니다."
+            }
+        }
+    }
+
     // MARK: English
 
     static func english(_ m: Maneuver, distance: Int?, then next: Maneuver?, units: Units = .metric) -> String {

@@ -47,6 +47,46 @@ public struct RoadEvent: Sendable, Equatable {
         case segmentStarted
         /// `road.segment.ended`.
         case segmentEnded
+        /// `road.route.requested`: the app asked the maps door for a route (sent: the link is up).
+        case routeRequested(reason: RouteReason)
+        /// `road.route.failed`: the request got no route (`timeout`, `refused`); it is sent again after `maps.retry`.
+        case routeFailed(reason: RouteFailure)
+        /// `road.route.switched`: the answer is a new route (change `change`), followed from now on.
+        case routeSwitched(change: Int, reason: RouteReason)
+        /// `road.route.kept`: the answer is the route already followed.
+        case routeKept
+        /// `road.handoff.delivered`: Pippa's handoff (of change `change`) reached the phone.
+        case handoffDelivered(change: Int)
+        /// `road.handoff.taken`: the phone took it and asks for its route.
+        case handoffTaken(change: Int)
+        /// `road.handoff.ignored`: a delivery not taken, and why.
+        case handoffIgnored(change: Int, reason: HandoffIgnoredReason)
+        /// `road.handoff.acked`: the phone's acknowledgement reached Pippa's side.
+        case handoffAcknowledged(change: Int)
+    }
+
+    /// Why a route is asked for. Raw values are the timeline's words.
+    public enum RouteReason: String, Sendable, Equatable, CaseIterable {
+        /// The car left the route: a reroute.
+        case offRoute = "off-route"
+        /// Pippa handed a destination off.
+        case handoff
+    }
+
+    /// Why a route request got no route. Raw values are the timeline's words.
+    public enum RouteFailure: String, Sendable, Equatable, CaseIterable {
+        /// An outage swallowed it: no answer within `maps.timeout`.
+        case timeout
+        /// The maps service answered with an error (`changes[].refusals`).
+        case refused
+    }
+
+    /// Why a handoff delivery is not taken. Raw values are the timeline's words.
+    public enum HandoffIgnoredReason: String, Sendable, Equatable, CaseIterable {
+        /// The same handoff was taken already.
+        case duplicate
+        /// It names a saved place the phone's list does not hold.
+        case unknownPlace = "unknown-place"
     }
 
     /// A maneuver ahead and how far it is, in whole meters.

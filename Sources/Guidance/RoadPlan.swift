@@ -24,6 +24,8 @@ public struct RoadPlan: Sendable, Equatable {
     public var maneuvers: [Maneuver] = []
     /// How many fixes the receiver took (including ones never delivered).
     public var fixCount = 0
+    /// The ids of the road's route changes, which route and handoff events index (`RoadSetup.changes`).
+    public var changes: [String] = []
     /// Per generated line (parallel to `lines`), its words for the position
     /// at later instants while it may still wait: a far or near line that
     /// starts at or after a revision's `t` says that revision's words (the
@@ -63,9 +65,11 @@ public struct RoadPlan: Sendable, Equatable {
     package init<G: Guidance>(validated road: RoadSetup?, guidance: (GuidanceRoute) -> G) {
         guard let road else { return }
         do {
-            var planner = try RoadPlanner<G>(road) { route, _ in guidance(route) }
-            planner.run()
-            self = planner.plan
+            self = try withoutActuallyEscaping(guidance) { make in
+                var planner = try RoadPlanner<G>(road) { route, _ in make(route) }
+                planner.run()
+                return planner.plan
+            }
         } catch {
             preconditionFailure("RoadPlan(validated:guidance:) was given a road that RoadSetup.validate() refuses: \(error)")
         }
@@ -91,7 +95,28 @@ public struct RoadPlan: Sendable, Equatable {
 /// The planning pass, with guidance `G` (drivesim's own: `Announcer`).
 struct RoadPlanner<G: Guidance> {
     let road: RoadSetup
-    let route: Route
+    /// The route followed now: the scenario's, or the road of the last change switched to.
+    var route: Route
+    /// The path the car truly drives (the route, then each change's road).
+    let truePath: TruePath
+    /// Makes the guidance for a route, given drivesim's own announcer for it.
+    let make: (GuidanceRoute, Announcer) -> G
+    /// The route followed now: 0 the scenario's, k change k − 1's.
+    var current = 0
+    /// Where the followed route begins on the true path, meters.
+    var routeStart = 0.0
+    /// The index in `plan.maneuvers` of the followed route's first maneuver.
+    var base = 0
+    /// Handoff deliveries and maps answers to come, by time.
+    var agenda = EventQueue<RouteItem>()
+    /// When the maps door is free for the next request (one at a time).
+    var requestFree = SimTime.zero
+    /// Per change, the refusals the maps door has left to give.
+    var refusalsLeft: [Int]
+    /// Per change, whether its handoff was taken.
+    var handoffTaken: [Bool]
+    /// Where in `plan.lines` the followed route's lines begin.
+    var epochLines = 0
     let trajectory: Trajectory?
     var plan = RoadPlan()
     var follower: RouteFollower
@@ -146,29 +171,57 @@ struct RoadPlanner<G: Guidance> {
     }
 
     /// `guidance` makes the guidance for the route, given drivesim's own announcer for it.
-    init(_ road: RoadSetup, fault: RoadFault? = nil, guidance make: (GuidanceRoute, Announcer) -> G) throws(RoadSetup.Problem) {
+    init(_ road: RoadSetup, fault: RoadFault? = nil, guidance make: @escaping (GuidanceRoute, Announcer) -> G) throws(RoadSetup.Problem) {
         self.road = road
         self.fault = fault
+        self.make = make
         measuringTimes = road.measuringTimes
         guidingTimes = road.guidingTimes
-        let route = try road.placedRoute()
+        truePath = try road.truePath()
+        let route = truePath.first
         self.route = route
-        trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
+        let driven = truePath.route.length
+        trajectory = road.drive.map { Trajectory(profile: $0.profile, length: driven, start: $0.start) }
         follower = RouteFollower(settings: road.follow)
         link = road.link
+        if let fault { follower.fault = fault; link.fault = fault }
+        refusalsLeft = road.changes.map(\.refusals)
+        handoffTaken = Array(repeating: false, count: road.changes.count)
+        believedPass = Array(repeating: nil, count: route.maneuvers.count)
+        truePass = Array(repeating: nil, count: route.maneuvers.count)
+        trueTrack = road.trueTrack(on: route)
+        trueTrackPass = trueTrack?.passTimes(on: route) ?? []
+        guidance = Self.guidance(for: route, road, fault, make)
+        plan.maneuvers = route.maneuvers
+        plan.changes = road.changes.map(\.id)
+    }
+
+    /// The guidance `make` makes for `route`, with drivesim's own announcer for it.
+    static func guidance(for route: Route, _ road: RoadSetup, _ fault: RoadFault?, _ make: (GuidanceRoute, Announcer) -> G) -> G {
         var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
-        if let fault { follower.fault = fault; link.fault = fault; announcer.fault = fault }
+        if let fault { announcer.fault = fault }
         let heading = RoadPlan.heading(of: route)
         announcer.heading = heading
         var guidanceRoute = GuidanceRoute(
             maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
         guidanceRoute.horizon = road.horizon
-        guidance = make(guidanceRoute, announcer)
+        return make(guidanceRoute, announcer)
+    }
+
+    /// Follows `route` from now on: its maneuvers join the plan's, and the
+    /// guidance is made for it. The follower starts afresh (the car is placed
+    /// on it by the first fix that matches).
+    mutating func follow(_ route: Route) {
+        self.route = route
+        base = plan.maneuvers.count
+        plan.maneuvers += route.maneuvers
+        ahead = 0
+        upcoming = -1
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
         truePass = Array(repeating: nil, count: route.maneuvers.count)
-        trueTrack = road.trueTrack(on: route)
-        trueTrackPass = trueTrack?.passTimes(on: route) ?? []
-        plan.maneuvers = route.maneuvers
+        follower = RouteFollower(settings: road.follow)
+        if let fault { follower.fault = fault }
+        guidance = Self.guidance(for: route, road, fault, make)
     }
 
     func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }
@@ -199,10 +252,19 @@ struct RoadPlanner<G: Guidance> {
         var arrivals = EventQueue<Fix>()
         for fix in made where fix.arrives <= RoadPlan.end { arrivals.schedule(fix, at: fix.arrives) }
         appRecords(until: made.lazy.map(\.arrives).max() ?? .zero)
+        scheduleHandoffs()
         var cursor = arrivals.first()?.time ?? .zero
         var state: RoadState? = nil
         var pause = 0
-        while let fix = arrivals.popFirst()?.event {
+        while true {
+            // A handoff delivered or a route answered before (or with) the next fix comes first.
+            if let next = agenda.first()?.time, arrivals.first().map({ next <= $0.time }) ?? true {
+                let item = agenda.popFirst()!.event
+                guide(state, from: &cursor, until: next)
+                if handle(item, at: next) { state = nil }
+                continue
+            }
+            guard let fix = arrivals.popFirst()?.event else { break }
             guide(state, from: &cursor, until: fix.arrives)
             while pause < pauses.count, pauses[pause] <= fix.arrives {
                 follower.measuringPaused()
@@ -216,13 +278,26 @@ struct RoadPlanner<G: Guidance> {
             }
         }
         if let state { guide(state, from: &cursor, until: min(state.taken + road.horizon + SimTime(ms: 1), RoadPlan.end)) }
-        passes()
+        finishRoute(at: nil)
         plan.events.reserveCapacity(events.count)
         while let event = events.popFirst()?.event { plan.events.append(event) }
-        plan.lines.reserveCapacity(lines.count)
+    }
+
+    /// Ends the followed route at `end` (nil: the drive's end): its passes
+    /// before then, and its lines, which expire by then (a line of an old
+    /// route is never heard after the switch), revised.
+    mutating func finishRoute(at end: SimTime?) {
+        passes(before: end)
         while let (line, stage) = lines.popFirst()?.event {
+            var line = line
+            if let end { line.expires = min(line.expires ?? end, end) }
             plan.lines.append(line)
             plan.stages.append(stage)
+        }
+        defer {
+            epochLines = plan.lines.count
+            states.removeAll()
+            revised.removeAll()
         }
         plan.revisions.reserveCapacity(plan.lines.count)
         // Each maneuver id's first index: looked up, never iterated.
@@ -230,7 +305,7 @@ struct RoadPlanner<G: Guidance> {
         // drivesim's own guidance (or one speaking as it) re-phrases a waiting line.
         guard var own = guidance.reviser else {
             // Another guidance revises its own lines: each revision holds from its time, each expiry only comes earlier.
-            for i in plan.lines.indices {
+            for i in plan.lines.indices[epochLines...] {
                 var words: [LineRevision] = []
                 for change in revised[plan.lines[i].id] ?? [] where change.at > plan.lines[i].at {
                     if let revision = change.revision { words.append(revision) }
@@ -240,7 +315,7 @@ struct RoadPlanner<G: Guidance> {
             }
             return
         }
-        for i in plan.lines.indices { plan.revisions.append(revisions(i, maneuverIndex, by: &own)) }
+        for i in plan.lines.indices[epochLines...] { plan.revisions.append(revisions(i, maneuverIndex, by: &own)) }
     }
 
     /// The fixes the app measures, generated or recorded.
@@ -248,7 +323,7 @@ struct RoadPlanner<G: Guidance> {
         switch road.fixes {
         case .generated(let generator):
             guard let trajectory, road.drive != nil else { return [] }
-            let fixes = road.generatedFixes(generator, on: route, trajectory: trajectory)
+            let fixes = road.generatedFixes(generator, on: truePath.route, trajectory: trajectory)
             plan.fixCount = (fixes.last?.index ?? -1) + 1
             // When In Use: a fix taken just before measuring paused that would arrive after it never arrives.
             return road.background.isEmpty ? fixes : fixes.filter { measuringTimes.contains($0.arrives) }
@@ -324,7 +399,7 @@ struct RoadPlanner<G: Guidance> {
             case .line(let line, _, let stage):
                 schedule(line, stage: stage)
             case .skipped(let m, let stage, let reason, let t):
-                add(t, .stageSkipped(ManeuverIndex(m), stage: stage, reason: reason))
+                add(t, .stageSkipped(ManeuverIndex(base + m), stage: stage, reason: reason))
             case .passed(let m, let t):
                 believedPass[m] = t
                 // "Continue for 5 kilometers." when the next maneuver is far.
@@ -361,6 +436,8 @@ struct RoadPlanner<G: Guidance> {
             case .leftRoute(let offset):
                 add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
                 if guiding(t), let line = guidance.rerouteLine(at: t, back: false) { addLine(line) }
+                // With roads to change onto, the app asks the maps door for a route from where the car is.
+                if !road.changes.isEmpty, requestFree <= t { requestRoute(at: t, reason: .offRoute, change: nil) }
             case .rejoined:
                 add(t, .onRoute(progressM: Int64(follower.progress.rounded(.down))))
                 if guiding(t), let line = guidance.rerouteLine(at: t, back: true) { addLine(line) }
@@ -409,15 +486,15 @@ struct RoadPlanner<G: Guidance> {
         let left = route.maneuvers[m].distance - progress
         let eta = follower.speed > 0.5 ? Int64((left / follower.speed * 1000).rounded(.down)) : nil
         let after = m + 1 < route.maneuvers.count
-            ? RoadEvent.Ahead(ManeuverIndex(m + 1), distanceM: Int64((route.maneuvers[m + 1].distance - progress).rounded(.down)))
+            ? RoadEvent.Ahead(ManeuverIndex(base + m + 1), distanceM: Int64((route.maneuvers[m + 1].distance - progress).rounded(.down)))
             : nil
-        add(t, .turnUpcoming(RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64(left.rounded(.down))), etaMs: eta, after: after))
+        add(t, .turnUpcoming(RoadEvent.Ahead(ManeuverIndex(base + m), distanceM: Int64(left.rounded(.down))), etaMs: eta, after: after))
     }
 
     /// The next maneuver and its distance by the follower's progress.
     mutating func nextAhead() -> RoadEvent.Ahead? {
         nextManeuver().map { m in
-            RoadEvent.Ahead(ManeuverIndex(m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
+            RoadEvent.Ahead(ManeuverIndex(base + m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
         }
     }
 
@@ -568,13 +645,20 @@ struct RoadPlanner<G: Guidance> {
         end == sent ? 1 : 0
     }
 
-    /// `road.turn.passed` for each maneuver the car reached, and
+    /// When the car truly reaches `d` along the followed route: never where
+    /// its true path has left that route's road for a later change's.
+    func trueTime(reaching d: Double) -> SimTime? {
+        guard let trajectory, routeStart + d <= truePath.reach(current) else { return nil }
+        return trajectory.time(reaching: routeStart + d)
+    }
+
+    /// `road.turn.passed` for each maneuver the car reached before `end`, and
     /// `road.turn.unannounced` with the reason when it got no "now" line.
-    mutating func passes() {
+    mutating func passes(before end: SimTime?) {
         for (m, maneuver) in route.maneuvers.enumerated() {
-            let pass = trajectory.flatMap { $0.time(reaching: maneuver.distance) } ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
-            guard let pass, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
-            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(m)), phase: 0)
+            let pass = trueTime(reaching: maneuver.distance) ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
+            guard let pass, end.map({ pass < $0 }) ?? true, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
+            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(base + m)), phase: 0)
             guard !guidance.nowSpoken[m], fault != .nowSkippedSilently else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
@@ -584,7 +668,7 @@ struct RoadPlanner<G: Guidance> {
             // A guidance that does not say why was never asked before the pass if no fix had come by then.
             let unasked = states.first.map { $0.from >= pass } ?? true
             guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil) else { continue }
-            add(pass, .turnUnannounced(ManeuverIndex(m), reason: reason), phase: 0)
+            add(pass, .turnUnannounced(ManeuverIndex(base + m), reason: reason), phase: 0)
         }
     }
 }
@@ -619,6 +703,9 @@ extension RoadPlan {
     /// The id of an arrival's (or a waypoint's) "now" line tried again after
     /// a fix showed the car was not there yet (`Announcer.retryReached`).
     public static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
+
+    /// The id of the line said as the drive changes onto change `change`'s route: `r1.switched`.
+    public static func switchLineID(change: String) -> String { "\(change).switched" }
 
     /// The id of the `n`th reroute's line (n from 1): `reroute1.off` when
     /// the car leaves the route, `reroute1.back` when it rejoins it.

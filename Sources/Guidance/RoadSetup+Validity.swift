@@ -91,6 +91,16 @@ extension RoadSetup {
             case arrivesBeforeTaken
             /// `follow.offRouteExit` greater than `follow.offRouteEnter`, which is `enter` meters.
             case exitBeyondEnter(enter: Double)
+            /// A change's first point lies `meters` from the road before it (after the previous change's branch).
+            case branchOffRoad(meters: Double)
+            /// `maps.timeout` not above `maps.latency`: no answer could ever come.
+            case timeoutNotAboveLatency
+            /// A handoff's `sent` times not ascending.
+            case sentOutOfOrder
+            /// A name already given to a saved place.
+            case duplicateName
+            /// Route changes with recorded fixes: the car's true path is a drive's.
+            case changesNeedADrive
         }
 
         /// Where, from the `road` object down.
@@ -203,20 +213,12 @@ private struct RoadValidation {
     mutating func run() throws(RoadSetup.Problem) {
         let routePath: [Step] = [.key("route")]
         for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
-        for (i, m) in road.maneuvers.enumerated() {
-            func path() -> [Step] { routePath + [.key("maneuvers"), .index(i)] }
-            if i > 0, road.maneuvers[i - 1].turn == .arrive { throw fail(.arrivalNotLast, path()) }
-            try point(m.point, path())
-            try text(m.street, Limits.streetCharacters, path() + [.key("street")])
-            try text(m.details.toward, Int.max, path() + [.key("toward")])
-            try text(m.details.exitNumber, Limits.refCharacters, path() + [.key("ref")])
-            try text(m.details.exitName, Int.max, path() + [.key("name")])
-            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")]) }
-            else if m.turn == .roundabout { throw fail(.exitMissing, path()) }
-        }
+        try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
         let route = try road.routeAndPlacements().route
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
-        if let drive = road.drive { try self.drive(drive, length: route.length) }
+        // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
+        let driven = road.changes.isEmpty ? route.length : (try? road.truePath())?.route.length ?? route.length
+        if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
         switch road.fixes {
         case .generated(let g):
             if road.drive == nil { throw fail(.driveMissing, []) }
@@ -233,6 +235,55 @@ private struct RoadValidation {
         if let segments = road.segments { try windows(segments, [.key("app"), .key("segments")]) }
         try follow(road.follow)
         try guidance()
+        try changes()
+    }
+
+    /// The maps door, the saved places and the route changes (docs/road.md, "Route changes").
+    func changes() throws(RoadSetup.Problem) {
+        let maps: [Step] = [.key("maps")]
+        try span(road.maps.latency, maps + [.key("latency")], least: SimTime(ms: 100), most: SimTime(ms: 60_000))
+        try span(road.maps.timeout, maps + [.key("timeout")], least: SimTime(ms: 100), most: SimTime(ms: 120_000))
+        if road.maps.timeout <= road.maps.latency { throw fail(.timeoutNotAboveLatency, maps + [.key("timeout")]) }
+        try span(road.maps.retry, maps + [.key("retry")], least: SimTime(ms: 1_000), most: SimTime(ms: 600_000))
+        for (i, place) in road.places.enumerated() {
+            try text(place.name, Limits.streetCharacters, [.key("places"), .index(i), .key("name")])
+            if road.places[..<i].contains(where: { $0.name == place.name }) { throw fail(.duplicateName, [.key("places"), .index(i), .key("name")]) }
+            try point(place.point, [.key("places"), .index(i)])
+        }
+        guard !road.changes.isEmpty else { return }
+        if road.drive == nil { throw fail(.changesNeedADrive, [.key("changes")]) }
+        for (c, change) in road.changes.enumerated() {
+            let path: [Step] = [.key("changes"), .index(c)]
+            for (i, p) in change.points.enumerated() { try point(p, path + [.key("points"), .index(i)]) }
+            try maneuvers(change.maneuvers, path + [.key("maneuvers")])
+            try count(change.refusals, 0...10, path + [.key("refusals")])
+            guard let handoff = change.handoff else { continue }
+            let h = path + [.key("handoff")]
+            try count(handoff.sent.count, 1...10, h + [.key("sent")])
+            for (i, t) in handoff.sent.enumerated() {
+                try time(t, h + [.key("sent"), .index(i)])
+                if i > 0, t < handoff.sent[i - 1] { throw fail(.sentOutOfOrder, h + [.key("sent"), .index(i)]) }
+            }
+            try text(handoff.place, Limits.streetCharacters, h + [.key("place")])
+            try text(handoff.destination, Limits.streetCharacters, h + [.key("destination")])
+        }
+        let path = try road.truePath()
+        if !(path.route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: path.route.length), [.key("changes")]) }
+    }
+
+    /// A route's (or a change's) maneuvers, `base` their list's path.
+    func maneuvers(_ list: [RoadSetup.ManeuverSpec], _ base: [Step]) throws(RoadSetup.Problem) {
+        for (i, m) in list.enumerated() {
+            func path() -> [Step] { base + [.index(i)] }
+            if i > 0, list[i - 1].turn == .arrive { throw fail(.arrivalNotLast, path()) }
+            try point(m.point, path())
+            try text(m.street, Limits.streetCharacters, path() + [.key("street")])
+            try text(m.details.toward, Int.max, path() + [.key("toward")])
+            try text(m.details.exitNumber, Limits.refCharacters, path() + [.key("ref")])
+            try text(m.details.exitName, Int.max, path() + [.key("name")])
+            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")]) }
+            else if m.turn == .roundabout { throw fail(.exitMissing, path()) }
+        }
     }
 
     func drive(_ drive: RoadSetup.Drive, length: Double) throws(RoadSetup.Problem) {
@@ -356,5 +407,74 @@ private struct RoadValidation {
         try span(road.horizon, path + [.key("horizon")], most: SimTime(ms: Limits.horizonMs))
         try positive(g.rates.englishWordsPerSecond, Limits.rate, path + [.key("rates"), .key("en")])
         try positive(g.rates.koreanSyllablesPerSecond, Limits.rate, path + [.key("rates"), .key("ko")])
+    }
+}
+
+/// The road the car truly drives (docs/road.md, "Route changes"): the
+/// scenario's route up to the first change's branch, then each change's
+/// road in turn, all in the route's plane. Without changes it is the route.
+package struct TruePath: Sendable {
+    /// The scenario's route, its maneuvers placed.
+    package let first: Route
+    /// The path the car drives, in the same plane.
+    package let route: Route
+    /// Per change, its road (in the same plane), its maneuvers placed on it.
+    package let roads: [Route]
+    /// Per change, the path's distance at its road's first point.
+    package let starts: [Double]
+
+    /// The road a route index names: 0 the scenario's route, k change k − 1's road.
+    package func road(_ k: Int) -> Route { k == 0 ? first : roads[k - 1] }
+    /// Where road `k` begins on the path.
+    package func start(_ k: Int) -> Double { k == 0 ? 0 : starts[k - 1] }
+    /// How far along the path the car keeps to road `k`: up to the next change's branch, or the path's end.
+    package func reach(_ k: Int) -> Double { k < starts.count ? starts[k] : route.length }
+
+    /// Every maneuver the car truly reaches on its own road, by id: its distance along the path.
+    package var maneuverDistances: [String: Double] {
+        var out: [String: Double] = [:]
+        for k in 0...roads.count {
+            for m in road(k).maneuvers where start(k) + m.distance <= reach(k) { out[m.id] = start(k) + m.distance }
+        }
+        return out
+    }
+}
+
+extension RoadSetup {
+    /// The path the car truly drives (`TruePath`); throws `.route` (or
+    /// `.branchOffRoad` for a change's first point) where the roads do not make one.
+    /// - Complexity: O(points of the route and every change).
+    package func truePath() throws(Problem) -> TruePath {
+        let first = try placedRoute()
+        guard !changes.isEmpty else { return TruePath(first: first, route: first, roads: [], starts: []) }
+        var path = first
+        var roads: [Route] = [], starts: [Double] = []
+        for (c, change) in changes.enumerated() {
+            func at(_ rest: [Problem.Step]) -> [Problem.Step] { [.key("changes"), .index(c)] + rest }
+            guard change.points.count >= 2 else { throw Problem(.route(.tooFewPoints), at: at([.key("points")])) }
+            let plane = change.points.map(first.projection.project)
+            var road = Route(plane: plane, projection: first.projection)
+            let previous = starts.last ?? 0
+            guard let branch = path.firstPass(near: change.points[0], from: previous) else {
+                let offset = path.nearest(to: plane[0], from: previous, to: path.length).offset
+                throw Problem(.branchOffRoad(meters: offset), at: at([.key("points"), .index(0)]))
+            }
+            do {
+                road.place(change.maneuvers.map(\.maneuver), at: try road.placements(of: change.maneuvers.map(\.point)))
+            } catch {
+                switch error {
+                case .maneuverOffRoute(let i, _), .maneuverOutOfOrder(let i):
+                    throw Problem(.route(error), at: at([.key("maneuvers"), .index(i)]))
+                case .tooFewPoints:
+                    throw Problem(.route(error), at: at([.key("points")]))
+                }
+            }
+            let head = path.points(from: 0, to: branch)
+            let joined = Route(plane: head + plane, projection: first.projection)
+            starts.append(joined.cumulative[head.count])
+            roads.append(road)
+            path = joined
+        }
+        return TruePath(first: first, route: path, roads: roads, starts: starts)
     }
 }

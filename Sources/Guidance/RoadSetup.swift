@@ -32,6 +32,14 @@ public struct RoadSetup: Sendable, Equatable {
     public var horizon = RoadSetup.defaultHorizon
     /// The default `horizon`.
     public static let defaultHorizon = SimTime(ms: 120_000)
+    /// Every maneuver a drive may be guided through: the route's, then each change's.
+    public var everyManeuver: [ManeuverSpec] { changes.isEmpty ? maneuvers : maneuvers + changes.flatMap(\.maneuvers) }
+    /// The maps door: how the app asks for a new route (`maps`). Used only by a road with `changes`.
+    public var maps = MapsDoor()
+    /// Dad's saved places as the phone keeps them (`places`): a handoff naming one is resolved from this list.
+    public var places: [Place] = []
+    /// The roads the drive changes onto, in the order the car truly takes them (`changes`): a reroute, or a handoff's destination.
+    public var changes: [RouteChange] = []
 
     /// A road over `points` with `maneuvers`, a `drive` and `fixes`, every other setting at its
     /// default. Not validated: `RoadSetup.validate()` (which `RoadPlan`, `Simulation` and
@@ -76,6 +84,72 @@ public struct RoadSetup: Sendable, Equatable {
         /// A drive setting off at `start` with `profile` and `detours`.
         public init(start: SimTime = .zero, profile: SpeedProfile, detours: [Detour] = []) {
             self.start = start; self.profile = profile; self.detours = detours
+        }
+    }
+
+    /// How the app asks the maps service for a route (through the family's
+    /// server): a request waits while the link is down, is answered after
+    /// `latency`, and is given up after `timeout` when an outage swallows
+    /// it; after a failure it is sent again `retry` later (docs/road.md, "Route changes").
+    public struct MapsDoor: Sendable, Equatable {
+        /// From a request sent to its answer, 0.1...60 s (1 s by default).
+        public var latency = SimTime(ms: 1_000)
+        /// How long the app waits for an answer, above `latency`, at most 120 s (10 s by default).
+        public var timeout = SimTime(ms: 10_000)
+        /// How long after a failure the request is sent again, 1...600 s (5 s by default).
+        public var retry = SimTime(ms: 5_000)
+
+        /// The default maps door.
+        public init() {}
+    }
+
+    /// One of Dad's saved places ("집").
+    public struct Place: Sendable, Equatable {
+        /// Its name, as Dad and Pippa say it, unique in the list.
+        public var name: String
+        /// Where it is.
+        public var point: GeoPoint
+
+        /// A place called `name` at `point`.
+        public init(name: String, point: GeoPoint) { self.name = name; self.point = point }
+    }
+
+    /// A road the drive changes onto: its points from where it leaves the
+    /// road before it (its first point lies on that road, the branch) to its
+    /// end, and its maneuvers. The car truly drives the road before it up to
+    /// the branch, then this one. The app follows it only once the maps door
+    /// answers with it: for a reroute (the car left the route, the answer is
+    /// the road it is on) or for a handoff (Pippa's destination).
+    public struct RouteChange: Sendable, Equatable {
+        /// Its id, unique across the scenario (`road.route.switched`'s `route`).
+        public var id: String
+        /// The road's polyline, at least two points, the first on the road before it.
+        public var points: [GeoPoint]
+        /// Its maneuvers in order, as `RoadSetup.maneuvers`; their ids are unique across the scenario.
+        public var maneuvers: [ManeuverSpec]
+        /// How many times the maps door refuses the request for it before it answers (0...10).
+        public var refusals = 0
+        /// Pippa's handoff of this road's destination; nil for a reroute.
+        public var handoff: Handoff?
+
+        /// A change onto `points` with `maneuvers`.
+        public init(id: String, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], refusals: Int = 0, handoff: Handoff? = nil) {
+            self.id = id; self.points = points; self.maneuvers = maneuvers; self.refusals = refusals; self.handoff = handoff
+        }
+    }
+
+    /// Pippa's handoff: the destination she picked, sent to the phone over the link.
+    public struct Handoff: Sendable, Equatable {
+        /// When Pippa sends it, ascending (more than one: it is delivered again, and must be taken once).
+        public var sent: [SimTime]
+        /// One of Dad's saved places it names, resolved from the phone's own `places`; nil names none.
+        public var place: String?
+        /// What the guidance calls it ("the petrol station on Teheran-ro"); nil: the place's name, or "your destination".
+        public var destination: String?
+
+        /// A handoff sent at `sent`.
+        public init(sent: [SimTime], place: String? = nil, destination: String? = nil) {
+            self.sent = sent; self.place = place; self.destination = destination
         }
     }
 

@@ -50,6 +50,37 @@ public struct Route: Sendable {
         self.cumulative = cumulative
     }
 
+    /// A route through plane `points` (at least two) of `projection`: a road
+    /// the drive changes onto, drawn in the first route's plane so that every
+    /// position compares with every route's.
+    public init(plane points: [Vector], projection: LocalProjection) {
+        precondition(points.count >= 2, "a route has two points or more")
+        self.projection = projection
+        self.points = points
+        var total = 0.0
+        var cumulative = [0.0]
+        cumulative.reserveCapacity(points.count)
+        for i in 1..<points.count {
+            total += projection.meters(from: points[i - 1], to: points[i])
+            cumulative.append(total)
+        }
+        self.cumulative = cumulative
+    }
+
+    /// The polyline from distance `a` to `b` along the route (clamped, `a < b`):
+    /// the point at `a`, the vertices between, the point at `b`.
+    public func points(from a: Double, to b: Double) -> [Vector] {
+        let a = min(max(a, 0), length), b = min(max(b, a), length)
+        var out = [location(at: a).point]
+        var i = segment(at: a) + 1
+        while i < points.count - 1, cumulative[i] < b {
+            if cumulative[i] > a { out.append(points[i]) }
+            i += 1
+        }
+        out.append(location(at: b).point)
+        return out
+    }
+
     /// Its length in meters.
     public var length: Double { cumulative[cumulative.count - 1] }
 

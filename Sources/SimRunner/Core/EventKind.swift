@@ -34,6 +34,14 @@ public enum EventKind: String, Sendable, CaseIterable {
     case roadMeasuringResumed = "road.measuring.resumed"
     case roadSegmentStarted = "road.segment.started"
     case roadSegmentEnded = "road.segment.ended"
+    case roadRouteRequested = "road.route.requested"
+    case roadRouteFailed = "road.route.failed"
+    case roadRouteSwitched = "road.route.switched"
+    case roadRouteKept = "road.route.kept"
+    case roadHandoffDelivered = "road.handoff.delivered"
+    case roadHandoffTaken = "road.handoff.taken"
+    case roadHandoffIgnored = "road.handoff.ignored"
+    case roadHandoffAcknowledged = "road.handoff.acked"
 
     /// The one table of the timeline's fields (SPEC 5 and docs/timeline.md):
     /// for each kind, the SPEC's fields first, then drivesim's extras (a
@@ -69,7 +77,11 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .roadTurnUnannounced: return ([.maneuver, .reason], [])
         case .roadStageSkipped: return ([.maneuver, .stage, .reason], [])
         case .roadMeasuringPaused: return ([.reason], [])
-        case .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded: return ([], [])
+        case .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteKept: return ([], [])
+        case .roadRouteRequested, .roadRouteFailed: return ([.reason], [])
+        case .roadRouteSwitched: return ([.route, .reason], [])
+        case .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffAcknowledged: return ([.handoff], [])
+        case .roadHandoffIgnored: return ([.handoff, .reason], [])
         }
     }
 
@@ -115,6 +127,14 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .roadMeasuringResumed: return 28
         case .roadSegmentStarted: return 29
         case .roadSegmentEnded: return 30
+        case .roadRouteRequested: return 31
+        case .roadRouteFailed: return 32
+        case .roadRouteSwitched: return 33
+        case .roadRouteKept: return 34
+        case .roadHandoffDelivered: return 35
+        case .roadHandoffTaken: return 36
+        case .roadHandoffIgnored: return 37
+        case .roadHandoffAcknowledged: return 38
         }
     }
 
@@ -126,7 +146,9 @@ public enum EventKind: String, Sendable, CaseIterable {
         switch self {
         case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
             .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused,
-            .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
+            .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed,
+            .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
+            .roadHandoffAcknowledged:
             return true
         default:
             return false
@@ -143,6 +165,8 @@ public enum Field: String, Sendable, CaseIterable {
     case utterance, heardMs, lostMs
     /// The road's fields.
     case fix, ageMs, trusted, reason, reporter, onRoute, distanceM, offsetM, progressM, turn, etaMs, after, afterDistanceM
+    /// The route changes' fields.
+    case route, handoff
 
     /// What a field's values are.
     public enum ValueType: Sendable, Equatable {
@@ -156,7 +180,7 @@ public enum Field: String, Sendable, CaseIterable {
         case .playedMs, .heardMs, .lostMs, .heldMs, .ageMs, .etaMs, .distanceM, .afterDistanceM, .offsetM, .progressM: return .int
         case .urgent, .trusted, .onRoute: return .bool
         case .line, .maneuver, .stage, .text, .language, .rule, .stretch, .reply, .by, .afterCut, .utterance, .fix, .reason,
-            .reporter, .turn, .after:
+            .reporter, .turn, .after, .route, .handoff:
             return .string
         }
     }

@@ -57,7 +57,7 @@ extension Invariants {
     /// off at any moment: its lines are excused.
     static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, _ truth: RoadTruth) -> Bool {
         guard let known, let trajectory = truth.trajectory,
-              let point = truth.route.maneuvers.first(where: { $0.id == id })?.distance else { return false }
+              let point = truth.distances[id] else { return false }
         let state = trajectory.state(at: known)
         let left = point - state.distance
         guard left > 0 else { return false }

@@ -8,15 +8,19 @@ import SimClock
 extension Invariants {
     /// The truth of a road, recomputed from the scenario alone.
     struct RoadTruth {
+        /// The scenario's route.
         let route: Route
         let trajectory: Trajectory?
-        /// When the true track reached each maneuver (nil: never, or no truth).
-        let passes: [SimTime?]
+        /// Each maneuver's distance along the true path (the route, then the
+        /// roads it changes onto), by id: only those the car truly reaches on their own road.
+        let distances: [String: Double]
+        /// When the true track reached each maneuver, by id (none: never, or no truth).
+        let passes: [String: SimTime]
         /// How far the believed position may honestly lie from the truth:
         /// the worst accuracy the generated fixes report, meters.
         let tolerance: Double
         /// Whether there is any truth to compare with.
-        var known: Bool { trajectory != nil || passes.contains { $0 != nil } }
+        var known: Bool { trajectory != nil || !passes.isEmpty }
         /// How far ahead of the truth the follower's progress may honestly be
         /// (the worst accuracy, twice the worst noise of a fix, four deviations
         /// of correlated noise, projected onto a corner, and 5 m), meters;
@@ -43,18 +47,20 @@ extension Invariants {
         }
 
         init?(_ road: Scenario.Road) {
-            guard let route = try? road.placedRoute() else { return nil }
+            guard let path = try? road.truePath() else { return nil }
+            let route = path.first
             self.route = route
             switch road.fixes {
             case .generated(let g):
                 tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
-                let t = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
+                let t = road.drive.map { Trajectory(profile: $0.profile, length: path.route.length, start: $0.start) }
                 trajectory = t
-                passes = route.maneuvers.map { m in t?.time(reaching: m.distance) }
+                distances = path.maneuverDistances
+                passes = distances.compactMapValues { t?.time(reaching: $0) }
                 let noise = g.stretches.map(\.noise).reduce(g.noise, max) * (g.correlation == nil ? 1 : 4)
                 ahead = tolerance + 2 * 2.0.squareRoot() * noise + 5
                 noiseReach = 2.0.squareRoot() * noise
-                let made = t.map { road.generatedFixes(g, on: route, trajectory: $0) } ?? []
+                let made = t.map { road.generatedFixes(g, on: path.route, trajectory: $0) } ?? []
                 var byIndex = [Fix?](repeating: nil, count: (made.last?.index ?? -1) + 1)
                 for f in made { byIndex[f.index] = f }
                 fixes = byIndex
@@ -64,7 +70,9 @@ extension Invariants {
                 noiseReach = 0
                 fixes = []
                 trajectory = nil
-                passes = road.trueTrack(on: route)?.passTimes(on: route) ?? Array(repeating: nil, count: route.maneuvers.count)
+                distances = Dictionary(route.maneuvers.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
+                let times = road.trueTrack(on: route)?.passTimes(on: route) ?? []
+                passes = Dictionary(zip(route.maneuvers, times).compactMap { m, t in t.map { (m.id, $0) } }, uniquingKeysWith: { a, _ in a })
             }
         }
     }
@@ -154,9 +162,9 @@ extension Invariants {
                 let heard = event.t + road.guidance.outputLatency
                 guard let taken = lastUsedTaken, lastUsedHonest, heard - taken <= positionFresh,
                       let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
-                      let m = roster.lines[l.int].maneuver.flatMap({ index[$0] })
+                      let point = roster.lines[l.int].maneuver.flatMap({ truth.distances[$0] })
                 else { continue }
-                let left = truth.route.maneuvers[m].distance - trajectory.state(at: heard).distance
+                let left = point - trajectory.state(at: heard).distance
                 // The app predicts at the speed of its last fix; braking since, the car truly went
                 // up to ½·decel·T² less.
                 let since = Double((heard - taken).ms) / 1000
@@ -170,10 +178,10 @@ extension Invariants {
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
                       // Far and near lines, and "continue" lines (no stage): each says a distance to its maneuver.
                       let truth, let trajectory = truth.trajectory, roster.stage(of: l) != .now,
-                      let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.text(of: l, startingAt: event.t),
+                      let id = roster.lines[l.int].maneuver, let point = truth.distances[id], let text = roster.text(of: l, startingAt: event.t),
                       let said = spokenMeters(text)
                 else { continue }
-                let left = truth.route.maneuvers[m].distance - trajectory.state(at: event.t).distance
+                let left = point - trajectory.state(at: event.t).distance
                 // The app knows where it is only as well as its fixes are: their
                 // accuracy and, for generated fixes, their noise (as for the follower).
                 if said > left + (truth.ahead ?? truth.tolerance) {
@@ -193,15 +201,16 @@ extension Invariants {
                 // the car must truly be there, within what the fixes' accuracy and noise allow.
                 // A jump (a fix farther from the truth than noise puts one) may match the route
                 // anywhere near it, however far along: whether it should have been used is `jump-dropped`'s.
-                guard next.maneuver.int > 0, next.maneuver.int <= truth?.route.maneuvers.count ?? 0, let taken = lastArrivedTaken,
-                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true
+                guard next.maneuver.int > 0, let taken = lastArrivedTaken,
+                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true,
+                      let point = truth.distances[roster.road.maneuvers[next.maneuver.int - 1].id]
                 else { continue }
-                let behind = truth.route.maneuvers[next.maneuver.int - 1].distance - trajectory.state(at: taken).distance
+                let behind = point - trajectory.state(at: taken).distance
                 // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.
                 let aside = road.drive?.detours.map { abs($0.offset(at: taken)) }.max() ?? 0
                 if behind > slack + 2 * aside {
                     found.append(.init(check: .road(.passedTruth), t: event.t,
-                                       message: "the follower moved past \(truth.route.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"))
+                                       message: "the follower moved past \(roster.road.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"))
                 }
             case .road(.reportSent(let f, let age, _, _)):
                 reported.insert(f.raw)
@@ -236,17 +245,42 @@ extension Invariants {
         if let truth { found += checkJumps(road, truth, timeline) + checkGeodesy(truth, timeline) }
         guard let truth, truth.known else { return found }
         let end = timeline.events.last?.t ?? .zero
+        let followed = followedTimes(road, timeline)
         for m in 0..<count {
             let id = roster.road.maneuvers[m].id
-            if let pass = passedAt[m], let truePass = truth.passes[m], pass < truePass {
+            if let pass = passedAt[m], let truePass = truth.passes[id], pass < truePass {
                 found.append(.init(check: .road(.passedTruth), t: pass,
                                    message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
             }
-            guard let truePass = truth.passes[m], truePass <= end, passedAt[m] == nil else { continue }
+            // A maneuver the car passes while its route is not followed (before a switch onto it, after a switch off it) is none of the guidance's.
+            guard let truePass = truth.passes[id], truePass <= end, passedAt[m] == nil,
+                  followed[id].map({ $0.contains(truePass) }) ?? true else { continue }
             found.append(.init(check: .road(.announced), t: truePass,
                                message: "the car passed \(id) at \(truePass) but the timeline never says so"))
         }
         return found
+    }
+
+    /// When each route change's maneuvers (and the scenario route's) are
+    /// followed, by maneuver id, from the timeline's `road.route.switched`:
+    /// the scenario's route until the first switch, each change's from its
+    /// switch to the next. Empty without changes.
+    static func followedTimes(_ road: Scenario.Road, _ timeline: Timeline) -> [String: SimInterval] {
+        guard !road.changes.isEmpty else { return [:] }
+        var switches: [(t: SimTime, change: Int)] = []
+        for event in timeline.events { if case .road(.routeSwitched(let c, _)) = event.what { switches.append((event.t, c)) } }
+        let forever = RoadSetup.Limits.maxTime + SimTime(ms: 1)
+        var out: [String: SimInterval] = [:]
+        for m in road.maneuvers { out[m.id] = SimInterval(.zero, switches.first?.t ?? forever) }
+        for (i, s) in switches.enumerated() {
+            let until = i + 1 < switches.count ? switches[i + 1].t : forever
+            for m in road.changes[s.change].maneuvers { out[m.id] = SimInterval(s.t, max(until, s.t + SimTime(ms: 1))) }
+        }
+        // A change never switched to is never followed.
+        for c in road.changes where !switches.contains(where: { road.changes[$0.change].id == c.id }) {
+            for m in c.maneuvers { out[m.id] = SimInterval(forever, forever + SimTime(ms: 1)) }
+        }
+        return out
     }
 
     /// R8 `jump-dropped`: a generated fix that reaches the plausibility gate

@@ -126,10 +126,10 @@ extension Invariants {
                 lastUsedHonest = truth.honest(f)
             case .road(.stageSkipped(let m, stage: .now, reason: .late)):
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
-                      m.int < truth.route.maneuvers.count else { continue }
+                      let point = truth.distances[roster.road.maneuvers[m.int].id] else { continue }
                 let known = trajectory.state(at: taken)
                 guard known.speed >= Announcer.standing else { continue }
-                let left = truth.route.maneuvers[m.int].distance - known.distance
+                let left = point - known.distance
                 let predicted = taken + SimTime(ms: Int64((max(0, left) / known.speed * 1000).rounded(.down)))
                 let slack = SimTime(ms: Int64(((truth.ahead ?? truth.tolerance) / known.speed * 1000).rounded(.up)))
                 let lead = road.guidance.now.distance(at: known.speed) / known.speed

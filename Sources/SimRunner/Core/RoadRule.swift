@@ -37,6 +37,18 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case turnUnannounced = "turn-unannounced"
     /// Measuring paused in the background outside a guidance segment.
     case measuringPaused = "measuring-paused"
+    /// A route request swallowed by an outage.
+    case routeTimeout = "route-timeout"
+    /// A route request refused by the maps service.
+    case routeRefused = "route-refused"
+    /// The drive changed onto a new route.
+    case routeSwitched = "route-switched"
+    /// The maps door answered with the route already followed.
+    case routeKept = "route-kept"
+    /// A handoff delivered again, not taken twice.
+    case handoffDuplicate = "handoff-duplicate"
+    /// A handoff naming a saved place the phone does not know.
+    case handoffUnknownPlace = "handoff-unknown-place"
 
     /// The road rule a road event shows, if any.
     init?(_ event: RoadEvent.What) {
@@ -58,7 +70,14 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case .stageSkipped(_, _, .notGuiding): self = .stageNotGuiding
         case .turnUnannounced: self = .turnUnannounced
         case .measuringPaused: self = .measuringPaused
-        case .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
+        case .routeFailed(.timeout): self = .routeTimeout
+        case .routeFailed(.refused): self = .routeRefused
+        case .routeSwitched: self = .routeSwitched
+        case .routeKept: self = .routeKept
+        case .handoffIgnored(_, .duplicate): self = .handoffDuplicate
+        case .handoffIgnored(_, .unknownPlace): self = .handoffUnknownPlace
+        case .routeRequested, .handoffDelivered, .handoffTaken, .handoffAcknowledged,
+            .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
             .segmentEnded:
             return nil
         }

@@ -24,6 +24,8 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
     /// What kind of item an id names, for messages.
     public enum IDKind: String, Sendable, Equatable {
         case line, reply, stretch, utterance, maneuver, fix
+        /// `route`: a route change; `handoff`: a change with a handoff.
+        case change = "route change", handoff
         /// `by`: a line that cut a stretch, or an utterance that barged in.
         case lineOrUtterance = "line or utterance"
     }
@@ -139,12 +141,13 @@ extension Scenario {
         // Appended to one list (a list per maneuver and stage cost more than the ids).
         var ids: [(id: String, maneuver: String)] = []
         ids.reserveCapacity(road.maneuvers.count * (Stage.allCases.count + 2) + 1)
-        for m in road.maneuvers {
+        for m in road.everyManeuver {
             for stage in Stage.allCases { ids.append((RoadPlan.lineID(maneuver: m.id, stage: stage), m.id)) }
             if m.turn.saidOnReaching { ids.append((RoadPlan.retryLineID(maneuver: m.id), m.id)) }
             ids.append((RoadPlan.continueLineID(maneuver: m.id), m.id))
         }
         if let first = road.maneuvers.first { ids.append((RoadPlan.departureLineID(maneuver: first.id), first.id)) }
+        for change in road.changes { ids.append((RoadPlan.switchLineID(change: change.id), "reroute")) }
         return ids
     }
 
@@ -176,7 +179,7 @@ private struct Validation {
     /// The object an id belongs to.
     enum Place {
         case line(Int), reply(Int), replyStretch(Int, Int), utterance(Int), dadReply(Int), dadReplyStretch(Int, Int)
-        case maneuver(Int)
+        case maneuver(Int), change(Int), changeManeuver(Int, Int)
 
         /// The path of the object's `id`.
         var path: [Step] {
@@ -189,6 +192,8 @@ private struct Validation {
             case .dadReplyStretch(let i, let k):
                 return [.key("dad"), .index(i), .key("reply"), .key("stretches"), .index(k), .key("id")]
             case .maneuver(let i): return [.key("road"), .key("route"), .key("maneuvers"), .index(i), .key("id")]
+            case .change(let c): return [.key("road"), .key("changes"), .index(c), .key("id")]
+            case .changeManeuver(let c, let i): return [.key("road"), .key("changes"), .index(c), .key("maneuvers"), .index(i), .key("id")]
             }
         }
     }
@@ -197,7 +202,7 @@ private struct Validation {
         self.s = s
         let stretches = s.replies.reduce(0) { $0 + $1.stretches.count }
             + s.dad.reduce(0) { $0 + 1 + ($1.reply.map { 1 + $0.stretches.count } ?? 0) }
-        let count = s.guidance.count + s.replies.count + stretches + (s.road?.maneuvers.count ?? 0)
+        let count = s.guidance.count + s.replies.count + stretches + (s.road?.everyManeuver.count ?? 0) + (s.road?.changes.count ?? 0)
         ids = IDTable(capacity: count)
         places.reserveCapacity(count)
     }
@@ -255,6 +260,10 @@ private struct Validation {
         try oneVoice()
         if let road = s.road {
             for (i, m) in road.maneuvers.enumerated() { try id(m.id, .maneuver(i)) }
+            for (c, change) in road.changes.enumerated() {
+                try id(change.id, .change(c))
+                for (i, m) in change.maneuvers.enumerated() { try id(m.id, .changeManeuver(c, i)) }
+            }
             try generatedIDs()
             do { try road.validate() } catch {
                 throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
@@ -404,6 +413,8 @@ private struct Domains {
     let lineManeuvers: IDs
     /// A road event's maneuver: the route's.
     let roadManeuvers: IDs
+    /// The road's changes, and those with a handoff.
+    let changes: IDs, handoffs: IDs
     let hasRoad: Bool
 
     init(_ v: Validation) {
@@ -414,7 +425,9 @@ private struct Domains {
         let fileLines = s.guidance.map(\.id)
         let dadReplies = s.dad.compactMap(\.reply)
         let fileUtterances = s.dad.map(\.id)
-        let roadManeuvers = s.road?.maneuvers.map(\.id) ?? []
+        let roadManeuvers = s.road?.everyManeuver.map(\.id) ?? []
+        changes = IDs(s.road?.changes.map(\.id) ?? [])
+        handoffs = IDs(s.road?.changes.filter { $0.handoff != nil }.map(\.id) ?? [])
         lines = IDs(fileLines + generated)
         replies = IDs(s.replies.map(\.id) + dadReplies.map(\.id))
         stretches = IDs(s.replies.flatMap { $0.stretches.map(\.id) } + dadReplies.flatMap { $0.stretches.map(\.id) })
@@ -452,6 +465,8 @@ private struct Domains {
         case .afterCut: try oneOf(TalkArbiter.AfterCut.allCases.map(\.rawValue))
         case .turn: try oneOf(Turn.allCases.map(\.rawValue))
         case .reporter: try oneOf([LocationLink.reporter])
+        case .route: try id(changes, .change)
+        case .handoff: try id(handoffs, .handoff)
         case .text: return
         case .urgent, .heldMs, .playedMs, .heardMs, .lostMs, .ageMs, .trusted, .onRoute, .distanceM, .offsetM, .progressM,
             .etaMs, .afterDistanceM:
@@ -481,6 +496,9 @@ private struct Domains {
         case .roadTurnUnannounced: return RoadEvent.UnannouncedReason.allCases.map(\.rawValue)
         case .roadStageSkipped: return SkipReason.allCases.map(\.rawValue)
         case .roadMeasuringPaused: return RoadEvent.PauseReason.allCases.map(\.rawValue)
+        case .roadRouteRequested, .roadRouteSwitched: return RoadEvent.RouteReason.allCases.map(\.rawValue)
+        case .roadRouteFailed: return RoadEvent.RouteFailure.allCases.map(\.rawValue)
+        case .roadHandoffIgnored: return RoadEvent.HandoffIgnoredReason.allCases.map(\.rawValue)
         default: return []
         }
     }

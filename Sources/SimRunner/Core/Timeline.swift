@@ -163,7 +163,15 @@ public struct Timeline: Sendable {
             default: return nil
             }
         case .measuringPaused(let reason): return field == .reason ? .string(reason.rawValue) : nil
-        case .measuringResumed, .segmentStarted, .segmentEnded: return nil
+        case .measuringResumed, .segmentStarted, .segmentEnded, .routeKept: return nil
+        case .routeRequested(let reason): return field == .reason ? .string(reason.rawValue) : nil
+        case .routeFailed(let reason): return field == .reason ? .string(reason.rawValue) : nil
+        case .routeSwitched(let c, let reason):
+            return field == .route ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
+        case .handoffDelivered(let c), .handoffTaken(let c), .handoffAcknowledged(let c):
+            return field == .handoff ? .string(roster.road.changes[c]) : nil
+        case .handoffIgnored(let c, let reason):
+            return field == .handoff ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
         }
     }
 

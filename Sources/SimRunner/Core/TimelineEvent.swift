@@ -157,6 +157,14 @@ extension RoadEvent.What {
         case .measuringResumed: return .roadMeasuringResumed
         case .segmentStarted: return .roadSegmentStarted
         case .segmentEnded: return .roadSegmentEnded
+        case .routeRequested: return .roadRouteRequested
+        case .routeFailed: return .roadRouteFailed
+        case .routeSwitched: return .roadRouteSwitched
+        case .routeKept: return .roadRouteKept
+        case .handoffDelivered: return .roadHandoffDelivered
+        case .handoffTaken: return .roadHandoffTaken
+        case .handoffIgnored: return .roadHandoffIgnored
+        case .handoffAcknowledged: return .roadHandoffAcknowledged
         }
     }
 

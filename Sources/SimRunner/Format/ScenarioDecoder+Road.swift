@@ -146,12 +146,57 @@ extension Decoding {
         }
         if let v = fields.optional("follow") { road.follow = try follow(v, fields.path("follow")) }
         if let v = fields.optional("guidance") { try guidance(v, fields.path("guidance"), into: &road) }
+        if let v = fields.optional("maps") {
+            let maps = try object(v, fields.path("maps"), allowed: ScenarioKeys.maps)
+            if let t = maps.optional("latency") { road.maps.latency = try seconds(t, maps.path("latency"), .duration) }
+            if let t = maps.optional("timeout") { road.maps.timeout = try seconds(t, maps.path("timeout"), .duration) }
+            if let t = maps.optional("retry") { road.maps.retry = try seconds(t, maps.path("retry"), .duration) }
+        }
+        if let v = fields.optional("places") {
+            let path = fields.path("places")
+            for (i, item) in try array(v, path).enumerated() {
+                let place = try object(item, Location(base: path, index: i), allowed: ScenarioKeys.place)
+                road.places.append(Scenario.Road.Place(
+                    name: try string(try required(place, "name"), place.path("name")), point: try point(place)))
+            }
+        }
+        if let v = fields.optional("changes") {
+            let path = fields.path("changes")
+            for (i, item) in try array(v, path).enumerated() { road.changes.append(try change(item, Location(base: path, index: i))) }
+        }
         return road
+    }
+
+    /// One route change, `road.changes[]`: its road as a route is given, and a handoff if Pippa sent one.
+    mutating func change(_ value: JSONNode, _ location: Location) throws(ScenarioError) -> Scenario.Road.RouteChange {
+        let fields = try object(value, location, allowed: ScenarioKeys.change)
+        let id = try nonEmptyString(try required(fields, "id"), fields.path("id"))
+        let (points, maneuvers) = try route(value, location, keys: ScenarioKeys.change)
+        var change = Scenario.Road.RouteChange(id: id, points: points, maneuvers: maneuvers)
+        if let v = fields.optional("refusals") {
+            change.refusals = Int(clamping: try integer(v, fields.path("refusals")))  // its range is `validate()`'s
+        }
+        if let v = fields.optional("handoff") {
+            let h = try object(v, fields.path("handoff"), allowed: ScenarioKeys.handoff)
+            let sentValue = try required(h, "sent"), sentPath = h.path("sent")
+            var sent: [SimTime] = []
+            for (i, t) in try array(sentValue, sentPath).enumerated() { sent.append(try seconds(t, Location(base: sentPath, index: i).path, .time)) }
+            var handoff = Scenario.Road.Handoff(sent: sent)
+            if let p = h.optional("place") { handoff.place = try string(p, h.path("place")) }
+            if let d = h.optional("destination") { handoff.destination = try string(d, h.path("destination")) }
+            change.handoff = handoff
+        }
+        return change
     }
 
     /// The route's points and its maneuvers (placed on it by `validate()`).
     mutating func route(_ value: JSONNode, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
-        let fields = try object(value, path, allowed: ScenarioKeys.route)
+        try route(value, Location(base: path, index: nil), keys: ScenarioKeys.route)
+    }
+
+    /// The points and maneuvers of an object with `keys` (a route, a change).
+    mutating func route(_ value: JSONNode, _ location: Location, keys: KeyList) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+        let fields = try object(value, location, allowed: keys)
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
         var points: [GeoPoint] = []

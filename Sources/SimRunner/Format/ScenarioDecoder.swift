@@ -534,7 +534,9 @@ package enum ScenarioKeys {
     /// A time window, `{ from, to }` (outages, background, segments, gaps).
     package static let window: KeyList = ["from", "to"]
     /// `road`.
-    package static let road: KeyList = ["language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts"]
+    package static let road: KeyList = [
+        "language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts", "maps", "places", "changes",
+    ]
     /// `road.route`.
     package static let route: KeyList = ["points", "maneuvers"]
     /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
@@ -578,6 +580,14 @@ package enum ScenarioKeys {
     package static let lead: KeyList = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.
     package static let rates: KeyList = ["en", "ko"]
+    /// `road.maps`.
+    package static let maps: KeyList = ["latency", "timeout", "retry"]
+    /// One saved place, `road.places[]`.
+    package static let place: KeyList = ["name", "lat", "lon"]
+    /// One route change, `road.changes[]`.
+    package static let change: KeyList = ["id", "points", "maneuvers", "refusals", "handoff"]
+    /// A change's handoff, `road.changes[].handoff`.
+    package static let handoff: KeyList = ["sent", "place", "destination"]
     /// One service prompt, `road.servicePrompts[]`.
     package static let servicePrompt: KeyList = ["maneuver", "before", "text"]
 
@@ -588,7 +598,8 @@ package enum ScenarioKeys {
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
         ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
-        ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt),
+        ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt), ("maps", maps), ("place", place), ("change", change),
+        ("handoff", handoff),
     ]
 }
 

@@ -21,20 +21,7 @@ extension ScenarioEncoder {
     static func road(_ r: Scenario.Road) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("language", .string(r.language.rawValue))]
         var route: [(key: String, value: JSONValue)] = [("points", .array(r.points.map { .object(point($0)) }))]
-        if !r.maneuvers.isEmpty {
-            route.append(("maneuvers", .array(r.maneuvers.map { m in
-                var fields: [(key: String, value: JSONValue)] = [("id", .string(m.id))] + point(m.point)
-                fields.append(("turn", .string(m.turn.rawValue)))
-                if let s = m.street { fields.append(("street", .string(s))) }
-                if let s = m.details.toward { fields.append(("toward", .string(s))) }
-                if let n = m.details.exit { fields.append(("exit", .integer(Int64(n)))) }
-                if let s = m.details.exitNumber { fields.append(("ref", .string(s))) }
-                if let s = m.details.exitName { fields.append(("name", .string(s))) }
-                if let s = m.details.side { fields.append(("side", .string(s.rawValue))) }
-                if m.details.uTurn { fields.append(("uTurn", .bool(true))) }
-                return .object(fields)
-            })))
-        }
+        if !r.maneuvers.isEmpty { route.append(("maneuvers", maneuvers(r.maneuvers))) }
         members.append(("route", .object(route)))
         if let d = r.drive {
             var drive: [(key: String, value: JSONValue)] = [
@@ -132,6 +119,45 @@ extension ScenarioEncoder {
         }
         if r.guidance.units != g.units { guidance.append(("units", .string(r.guidance.units.rawValue))) }
         if !guidance.isEmpty { members.append(("guidance", .object(guidance))) }
+        let maps = RoadSetup.MapsDoor()
+        var door: [(key: String, value: JSONValue)] = []
+        if r.maps.latency != maps.latency { door.append(("latency", seconds(r.maps.latency))) }
+        if r.maps.timeout != maps.timeout { door.append(("timeout", seconds(r.maps.timeout))) }
+        if r.maps.retry != maps.retry { door.append(("retry", seconds(r.maps.retry))) }
+        if !door.isEmpty { members.append(("maps", .object(door))) }
+        if !r.places.isEmpty {
+            members.append(("places", .array(r.places.map { .object([("name", .string($0.name))] + point($0.point)) })))
+        }
+        if !r.changes.isEmpty {
+            members.append(("changes", .array(r.changes.map { c in
+                var fields: [(key: String, value: JSONValue)] = [("id", .string(c.id)), ("points", .array(c.points.map { .object(point($0)) }))]
+                if !c.maneuvers.isEmpty { fields.append(("maneuvers", maneuvers(c.maneuvers))) }
+                if c.refusals != 0 { fields.append(("refusals", .integer(Int64(c.refusals)))) }
+                if let h = c.handoff {
+                    var handoff: [(key: String, value: JSONValue)] = [("sent", .array(h.sent.map(seconds)))]
+                    if let p = h.place { handoff.append(("place", .string(p))) }
+                    if let d = h.destination { handoff.append(("destination", .string(d))) }
+                    fields.append(("handoff", .object(handoff)))
+                }
+                return .object(fields)
+            })))
+        }
         return .object(members)
+    }
+
+    /// A route's (or a change's) maneuvers.
+    static func maneuvers(_ list: [Scenario.ManeuverSpec]) -> JSONValue {
+        .array(list.map { m in
+            var fields: [(key: String, value: JSONValue)] = [("id", .string(m.id))] + point(m.point)
+            fields.append(("turn", .string(m.turn.rawValue)))
+            if let s = m.street { fields.append(("street", .string(s))) }
+            if let s = m.details.toward { fields.append(("toward", .string(s))) }
+            if let n = m.details.exit { fields.append(("exit", .integer(Int64(n)))) }
+            if let s = m.details.exitNumber { fields.append(("ref", .string(s))) }
+            if let s = m.details.exitName { fields.append(("name", .string(s))) }
+            if let s = m.details.side { fields.append(("side", .string(s.rawValue))) }
+            if m.details.uTurn { fields.append(("uTurn", .bool(true))) }
+            return .object(fields)
+        })
     }
 }

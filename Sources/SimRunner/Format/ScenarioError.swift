@@ -270,6 +270,12 @@ extension RoadSetup.Problem.Reason {
         case .stepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
         case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
+        case .branchOffRoad(let meters):
+            return "the change's first point lies \(Int(meters.rounded(.down))) m from the road before it; it must be within \(Int(Route.maneuverTolerance)) m, after the previous change's branch"
+        case .timeoutNotAboveLatency: return "maps.timeout must be above maps.latency, or no answer could ever come"
+        case .sentOutOfOrder: return "a handoff's sent times must not go backwards"
+        case .duplicateName: return "a saved place of that name is listed already; names are unique"
+        case .changesNeedADrive: return "route changes need a drive: the car's true path is driven, not recorded"
         }
     }
 }

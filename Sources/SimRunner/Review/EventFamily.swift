@@ -22,11 +22,12 @@ public enum EventFamily: String, Sendable, CaseIterable {
             self = .ears
         case .dadStarted, .dadEnded:
             self = .dad
-        case .roadReportSent, .roadReportDelivered, .roadReportDropped:
+        case .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadRouteRequested, .roadRouteFailed,
+            .roadHandoffDelivered, .roadHandoffAcknowledged:
             self = .link
         case .roadFixArrived, .roadFixDropped, .roadOffRoute, .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed,
             .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted,
-            .roadSegmentEnded:
+            .roadSegmentEnded, .roadRouteSwitched, .roadRouteKept, .roadHandoffTaken, .roadHandoffIgnored:
             self = .road
         }
     }

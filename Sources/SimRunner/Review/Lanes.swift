@@ -250,7 +250,8 @@ package struct Lanes: Sendable {
             case .roadOffRoute:
                 if offRouteSince == nil { offRouteSince = (e.t, i) }
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
-            case .roadOnRoute:
+            case .roadOnRoute, .roadRouteSwitched:
+                // Back on the route, or on a new one: the off-route stretch ends.
                 if let since = offRouteSince {
                     bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: e.t, label: "off route",
                                     events: [since.event, i]))
@@ -258,7 +259,9 @@ package struct Lanes: Sendable {
                 }
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
             case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
-                .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded:
+                .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested,
+                .roadRouteFailed, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
+                .roadHandoffAcknowledged:
                 // The road's own lane; its lines show in the guidance lane.
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
             }

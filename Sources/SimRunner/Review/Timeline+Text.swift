@@ -278,8 +278,11 @@ extension Timeline {
             out.append(escaped: maneuvers[m.int].id)
             out.append(UInt8(ascii: " "))
             out.append(utf8: stage.rawValue)
-        case .measuringPaused, .measuringResumed, .segmentStarted, .segmentEnded:
+        case .measuringPaused, .measuringResumed, .segmentStarted, .segmentEnded, .routeRequested, .routeFailed, .routeKept:
             break
+        case .routeSwitched(let c, _), .handoffDelivered(let c), .handoffTaken(let c), .handoffIgnored(let c, _),
+            .handoffAcknowledged(let c):
+            out.append(escaped: roster.road.changes[c])
         }
     }
 }
