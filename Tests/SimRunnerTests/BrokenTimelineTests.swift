@@ -298,6 +298,22 @@ private struct Case {
             }
             c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: far)
             return c.checks
+        case .road(.routeSwitch):
+            // A report after the switch onto r1 still names m1, the old route's turn.
+            var c = try Case("road/reroute-onto-another-road")
+            try #require(c.checks.isEmpty)
+            let switched = try c.first { if case .road(.routeSwitched) = $0.what { true } else { false } }
+            let i = try c.first { if case .road(.reportSent(_, _, _, _?)) = $0.what { $0.t > c.events[switched].t } else { false } }
+            guard case .road(.reportSent(let f, let age, let onRoute, var next?)) = c.events[i].what else { throw Broken() }
+            next.maneuver = ManeuverIndex(0)
+            c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: next))
+            return c.checks
+        case .road(.handoff):
+            // The duplicate delivery is neither taken nor ignored.
+            var c = try Case("road/handoff-through-an-outage")
+            try #require(c.checks.isEmpty)
+            c.events.remove(at: try c.first { if case .road(.handoffIgnored) = $0.what { true } else { false } })
+            return c.checks
         case .decision(.urgentCut):
             // The long cut is labelled urgent-cut: the ordinary line that cut cannot cut by it.
             var c = try Case("long-cut")
@@ -339,7 +355,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .handoff].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }
@@ -513,7 +529,7 @@ private struct Case {
 
     @Test func aLineLateOnlyBecauseTheCarSpedUpAfterTheLastFixIsExcused() throws {
         let truth = try Self.truth(kmh: 108)
-        let pass = try #require(truth.passes[0])
+        let pass = try #require(truth.passes["m1"])
         let m1 = truth.route.maneuvers[0].distance
         // At 89 s the car does 10 m/s, about 132 m before m1: at that speed, less the fix's
         // speed noise (0.3 m/s), it would pass at about 102.6 s.
@@ -537,7 +553,7 @@ private struct Case {
         let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "red-light.json")
         let road = try #require(scenario.road)
         let truth = try #require(Invariants.RoadTruth(road))
-        let pass = try #require(truth.passes[0])
+        let pass = try #require(truth.passes["m1"])
         let standing = pass - ms(4_000), moving = pass - ms(20_000)
         #expect(truth.trajectory!.state(at: standing).speed == 0)
         #expect(Invariants.spedUp(since: standing, heard: pass + ms(1_000), maneuver: "m1", truth))
@@ -547,7 +563,7 @@ private struct Case {
 
     @Test func atASteadySpeedNothingBeyondTheSpeedNoiseIsExcused() throws {
         let truth = try Self.truth(kmh: 36)
-        let pass = try #require(truth.passes[0])
+        let pass = try #require(truth.passes["m1"])
         // 132 m at 10 m/s is 13.2 s; at 9.7 m/s (the fix's speed 0.3 m/s low) 13.6 s.
         let left = truth.route.maneuvers[0].distance - truth.trajectory!.state(at: ms(89_000)).distance
         let allowance = ms(Int64((left / 9.7 - left / 10) * 1000))

@@ -35,6 +35,11 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     case lineWords = "line-words"
     /// A "now" stage skipped `late` could truly no longer be said in time (Invariants+Words).
     case lateClaim = "late-claim"
+    /// After a route switch no line, report or upcoming turn of an old route's
+    /// maneuver; every route answer came for a request over a link that was up (Invariants+RouteChanges).
+    case routeSwitch = "route-switch"
+    /// A handoff is delivered over the link, taken or ignored, taken once, acknowledged once after it was taken (Invariants+RouteChanges).
+    case handoff
 
     /// Whether `a` is listed before `b`: declaration order, which reports follow.
     public static func < (a: RoadCheck, b: RoadCheck) -> Bool {
@@ -177,6 +182,7 @@ extension Invariants {
         }
         return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
             + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
+            + checkRouteSwitches(scenario, run) + checkHandoffs(scenario, run)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance
@@ -222,7 +228,8 @@ extension Invariants {
             taken.insert(reply.id)
             for stretch in reply.stretches { taken.insert(stretch.id) }
         }
-        for m in scenario.road?.maneuvers ?? [] { taken.insert(m.id) }
+        for m in scenario.road?.everyManeuver ?? [] { taken.insert(m.id) }
+        for c in scenario.road?.changes ?? [] { taken.insert(c.id) }
         var found: [Violation] = []
         for line in run.timeline.roster.road.lines where !taken.insert(line.id).inserted {
             found.append(.init(check: .road(.lineID), t: line.at, message: "generated line \(line.id) takes an id the scenario or an earlier line has"))
