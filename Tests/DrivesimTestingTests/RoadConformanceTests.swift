@@ -58,6 +58,9 @@ struct WrappedAnnouncer: Guidance {
     mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.linePassing(m, state, at: t) }
     mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.lineDeparting(state, at: t) }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+    mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+        reference.lineSwitching(to: change, handoff: handoff, destination: destination, at: t)
+    }
 }
 
 @Suite struct RoadConformanceTests {

@@ -231,7 +231,8 @@ enum ScenarioSchema {
             ("road", object(ScenarioKeys.road, [
                 ("language", ref("language")), ("route", ref("route")), ("drive", ref("drive")), ("fixes", ref("fixes")),
                 ("link", ref("link")), ("app", ref("app")), ("follow", ref("follow")), ("guidance", ref("guidance")),
-                ("servicePrompts", list(ref("servicePrompt"))),
+                ("servicePrompts", list(ref("servicePrompt"))), ("maps", ref("maps")), ("places", list(ref("place"))),
+                ("changes", list(ref("change"))),
             ], required: ["language", "route"])),
             ("route", object(ScenarioKeys.route, [("points", list(ref("point"), minItems: 2)), ("maneuvers", list(ref("maneuver")))],
                              required: ["points"])),
@@ -292,6 +293,19 @@ enum ScenarioSchema {
             ])),
             ("lead", object(ScenarioKeys.lead, [("seconds", number(0...600)), ("growth", number(0...60)), ("minimum", number(0...100_000))])),
             ("rates", object(ScenarioKeys.rates, [("en", number(0.5...50)), ("ko", number(0.5...50))])),
+            ("maps", object(ScenarioKeys.maps, [
+                ("latency", seconds(0.1...60, "seconds from a route request to its answer")),
+                ("timeout", seconds(0.1...120, "seconds the app waits for an answer, above latency")),
+                ("retry", seconds(1...600, "seconds after a failed request before it is sent again")),
+            ])),
+            ("place", object(ScenarioKeys.place, [("name", text(maxLength: 200)), ("lat", lat), ("lon", lon)], required: ["name", "lat", "lon"])),
+            ("change", object(ScenarioKeys.change, [
+                ("id", ref("id")), ("points", list(ref("point"), minItems: 2)), ("maneuvers", list(ref("maneuver"))),
+                ("refusals", number(0...10, integer: true)), ("handoff", ref("handoff")),
+            ], required: ["id", "points"])),
+            ("handoff", object(ScenarioKeys.handoff, [
+                ("sent", list(ref("time"), minItems: 1)), ("place", text(maxLength: 200)), ("destination", text(maxLength: 200)),
+            ], required: ["sent"])),
             ("servicePrompt", object(ScenarioKeys.servicePrompt, [
                 ("maneuver", nonEmpty), ("before", number(0...10_000_000)), ("text", text(maxLength: 1000)),
             ], required: ["maneuver", "text"])),

@@ -22,12 +22,12 @@ public enum EventFamily: String, Sendable, CaseIterable {
             self = .ears
         case .dadStarted, .dadEnded:
             self = .dad
-        case .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadRouteRequested, .roadRouteFailed,
-            .roadHandoffDelivered, .roadHandoffAcknowledged:
+        case .roadReportSent, .roadReportDelivered, .roadReportDropped:
             self = .link
         case .roadFixArrived, .roadFixDropped, .roadOffRoute, .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed,
             .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted,
-            .roadSegmentEnded, .roadRouteSwitched, .roadRouteKept, .roadHandoffTaken, .roadHandoffIgnored:
+            .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed, .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered,
+            .roadHandoffTaken, .roadHandoffIgnored, .roadHandoffAcknowledged:
             self = .road
         }
     }

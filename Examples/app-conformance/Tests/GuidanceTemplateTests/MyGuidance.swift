@@ -61,4 +61,9 @@ struct MyGuidance: Guidance {
 
     /// Waiting lines are re-phrased and withdrawn as the reference's are.
     var reviser: Announcer? { reference }
+
+    /// The line as the drive changes onto this route (a reroute, or Pippa's handoff); nil says nothing.
+    mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+        reference.lineSwitching(to: change, handoff: handoff, destination: destination, at: t)
+    }
 }
