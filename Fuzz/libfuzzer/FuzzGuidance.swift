@@ -16,6 +16,7 @@
 import DrivesimCLI
 import ExternalProcess
 import Foundation
+import Guidance
 import Review
 import ScenarioFormat
 import SimClock

@@ -68,7 +68,7 @@ route_dict() {
 
 # The arbiter target's dictionary: the protocol's words (actions, rules, keys).
 arbiter_dict() {
-  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/CLI/ExternalArbiter.swift Sources/SimRunner/CLI/ArbiterProtocol+Encoding.swift
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/External/ExternalArbiter.swift Sources/SimRunner/External/ArbiterProtocol+Encoding.swift
     sed -n 's/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' Sources/TalkArbiter/TalkArbiter.Types.swift
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"
@@ -102,7 +102,7 @@ arbiter_seeds() {
 
 # The guidance target's dictionary: the protocol's words (keys, stages, skip reasons).
 guidance_dict() {
-  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/CLI/ExternalGuidance.swift
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/External/ExternalGuidance.swift
     printf '"%s"\n' far near now late then repeated not-guiding lines skipped unannounced
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"
