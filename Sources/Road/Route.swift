@@ -38,16 +38,8 @@ public struct Route: Sendable {
     /// A route through `points`, in the plane centred on the first.
     public init(points geo: [GeoPoint]) throws(Problem) {
         guard geo.count >= 2 else { throw .tooFewPoints }
-        projection = LocalProjection(origin: geo[0])
-        points = geo.map(projection.project)
-        var total = 0.0
-        var cumulative = [0.0]
-        cumulative.reserveCapacity(points.count)
-        for i in 1..<points.count {
-            total += projection.meters(from: points[i - 1], to: points[i])
-            cumulative.append(total)
-        }
-        self.cumulative = cumulative
+        let projection = LocalProjection(origin: geo[0])
+        self.init(plane: geo.map(projection.project), projection: projection)
     }
 
     /// A route through plane `points` (at least two) of `projection`: a road
