@@ -91,6 +91,10 @@ public struct GuidanceRoute: Sendable, Equatable {
     public var heading: Double?
     /// How long the guidance may dead-reckon after the last trusted fix (`guidance.horizon`).
     public var horizon = RoadSetup.defaultHorizon
+    /// How many times the car left a route earlier in the drive (0 on the
+    /// first route): a new route's reroute lines number on from it, so that
+    /// every id in the drive is its own (`RoadPlan.rerouteLineID`).
+    public var reroutes = 0
 
     /// A route for a guidance.
     public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {
@@ -104,6 +108,7 @@ extension Announcer: Guidance {
     public init(_ route: GuidanceRoute) {
         self.init(settings: route.settings, maneuvers: route.maneuvers)
         heading = route.heading
+        reroutes = route.reroutes
     }
 
     /// `offRouteLine(at:)`, or `recalculatedLine(at:)` when back.

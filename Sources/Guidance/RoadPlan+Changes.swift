@@ -5,6 +5,8 @@ import SimClock
 enum RouteItem {
     /// One of change `change`'s handoff deliveries reaches the phone.
     case delivery(change: Int)
+    /// A request that waited for the maps door to be free is sent.
+    case request(reason: RoadEvent.RouteReason, change: Int?)
     /// The maps door answers a request sent with the car at `start` along its
     /// true path: change `change`'s road (nil: the scenario's route).
     case answer(change: Int?, start: Double, reason: RoadEvent.RouteReason)
@@ -52,15 +54,21 @@ extension RoadPlanner {
     /// (`timeout`, after `maps.timeout`); a refusal answers after
     /// `maps.latency`; either is sent again `maps.retry` later. The answer is
     /// `change`'s road for a handoff, else the road the car is truly on.
+    /// A request made while another is in flight waits for its answer (on the
+    /// agenda, after it).
     mutating func requestRoute(at t0: SimTime, reason: RoadEvent.RouteReason, change handoff: Int?) {
+        guard t0 >= requestFree else {
+            if requestFree <= RoadPlan.end { agenda.schedule(.request(reason: reason, change: handoff), at: requestFree) }
+            return
+        }
         let maps = road.maps
-        var t = max(t0, requestFree)
+        var t = t0
         while t <= RoadPlan.end {
-            let s = linkUp(at: t)
+            let s = fault == .mapsThroughOutage ? t : linkUp(at: t)
             guard s <= RoadPlan.end else { break }
             add(s, .routeRequested(reason: reason))
             let lands = s + maps.latency
-            if road.link.outages.contains(where: { $0.start > s && $0.start <= lands }) {
+            if fault != .mapsThroughOutage, road.link.outages.contains(where: { $0.start > s && $0.start <= lands }) {
                 add(s + maps.timeout, .routeFailed(reason: .timeout))
                 t = s + maps.timeout + maps.retry
                 continue
@@ -85,7 +93,7 @@ extension RoadPlanner {
         switch item {
         case .delivery(let c):
             add(t, .handoffDelivered(change: c))
-            if handoffTaken[c] {
+            if handoffTaken[c] && fault != .handoffTakenTwice {
                 add(t, .handoffIgnored(change: c, reason: .duplicate))
                 return false
             }
@@ -96,8 +104,11 @@ extension RoadPlanner {
             }
             handoffTaken[c] = true
             add(t, .handoffTaken(change: c))
-            add(landing(sentAt: t), .handoffAcknowledged(change: c))
+            add(fault == .ackThroughOutage ? t + road.link.latency : landing(sentAt: t), .handoffAcknowledged(change: c))
             requestRoute(at: t, reason: .handoff, change: c)
+            return false
+        case .request(let reason, let c):
+            requestRoute(at: t, reason: reason, change: c)
             return false
         case .answer(let c, let start, let reason):
             // A route already followed, or one the drive has left behind, is kept.
@@ -124,7 +135,7 @@ extension RoadPlanner {
             : road.points(from: -offset, to: road.length)
         var next = Route(plane: points, projection: route.projection)
         let kept = road.maneuvers.filter { $0.distance + offset > 0 }
-        next.place(kept, at: kept.map { $0.distance + offset })
+        next.place(kept, at: kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
         current = c + 1
         routeStart = start
         follow(next)

@@ -111,6 +111,8 @@ struct RoadPlanner<G: Guidance> {
     var agenda = EventQueue<RouteItem>()
     /// When the maps door is free for the next request (one at a time).
     var requestFree = SimTime.zero
+    /// How many times the guidance was told the car left a route (`GuidanceRoute.reroutes`).
+    var reroutes = 0
     /// Per change, the refusals the maps door has left to give.
     var refusalsLeft: [Int]
     /// Per change, whether its handoff was taken.
@@ -191,20 +193,22 @@ struct RoadPlanner<G: Guidance> {
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         trueTrack = road.trueTrack(on: route)
         trueTrackPass = trueTrack?.passTimes(on: route) ?? []
-        guidance = Self.guidance(for: route, road, fault, make)
+        guidance = Self.guidance(for: route, road, fault, reroutes: 0, make)
         plan.maneuvers = route.maneuvers
         plan.changes = road.changes.map(\.id)
     }
 
     /// The guidance `make` makes for `route`, with drivesim's own announcer for it.
-    static func guidance(for route: Route, _ road: RoadSetup, _ fault: RoadFault?, _ make: (GuidanceRoute, Announcer) -> G) -> G {
+    static func guidance(for route: Route, _ road: RoadSetup, _ fault: RoadFault?, reroutes: Int, _ make: (GuidanceRoute, Announcer) -> G) -> G {
         var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { announcer.fault = fault }
+        announcer.reroutes = reroutes
         let heading = RoadPlan.heading(of: route)
         announcer.heading = heading
         var guidanceRoute = GuidanceRoute(
             maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
         guidanceRoute.horizon = road.horizon
+        guidanceRoute.reroutes = reroutes
         return make(guidanceRoute, announcer)
     }
 
@@ -221,7 +225,7 @@ struct RoadPlanner<G: Guidance> {
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         follower = RouteFollower(settings: road.follow)
         if let fault { follower.fault = fault }
-        guidance = Self.guidance(for: route, road, fault, make)
+        guidance = Self.guidance(for: route, road, fault, reroutes: reroutes, make)
     }
 
     func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }
@@ -290,7 +294,7 @@ struct RoadPlanner<G: Guidance> {
         passes(before: end)
         while let (line, stage) = lines.popFirst()?.event {
             var line = line
-            if let end { line.expires = min(line.expires ?? end, end) }
+            if let end, fault != .switchKeepsOldLines { line.expires = min(line.expires ?? end, end) }
             plan.lines.append(line)
             plan.stages.append(stage)
         }
@@ -435,7 +439,10 @@ struct RoadPlanner<G: Guidance> {
                 return nil
             case .leftRoute(let offset):
                 add(t, .offRoute(offsetM: Int64(offset.rounded(.down))))
-                if guiding(t), let line = guidance.rerouteLine(at: t, back: false) { addLine(line) }
+                if guiding(t) {
+                    reroutes += 1
+                    if let line = guidance.rerouteLine(at: t, back: false) { addLine(line) }
+                }
                 // With roads to change onto, the app asks the maps door for a route from where the car is.
                 if !road.changes.isEmpty, requestFree <= t { requestRoute(at: t, reason: .offRoute, change: nil) }
             case .rejoined:
@@ -648,8 +655,8 @@ struct RoadPlanner<G: Guidance> {
     /// When the car truly reaches `d` along the followed route: never where
     /// its true path has left that route's road for a later change's.
     func trueTime(reaching d: Double) -> SimTime? {
-        guard let trajectory, routeStart + d <= truePath.reach(current) else { return nil }
-        return trajectory.time(reaching: routeStart + d)
+        guard let trajectory, truePath.reaches(routeStart + d, on: current) else { return nil }
+        return trajectory.time(reaching: min(routeStart + d, truePath.route.length))
     }
 
     /// `road.turn.passed` for each maneuver the car reached before `end`, and

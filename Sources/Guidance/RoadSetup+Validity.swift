@@ -430,11 +430,18 @@ package struct TruePath: Sendable {
     /// How far along the path the car keeps to road `k`: up to the next change's branch, or the path's end.
     package func reach(_ k: Int) -> Double { k < starts.count ? starts[k] : route.length }
 
-    /// Every maneuver the car truly reaches on its own road, by id: its distance along the path.
+    /// Whether the car truly reaches `d` along the path while on road `k`
+    /// (a road's end, the path's, is reached though the sums that place it
+    /// differ in the last bits: within `slack`).
+    package func reaches(_ d: Double, on k: Int) -> Bool { d <= reach(k) + TruePath.slack }
+    /// How far past a road's reach a distance still counts as reaching it, meters.
+    package static let slack = 0.001
+
+    /// Every maneuver the car truly reaches on its own road, by id: its distance along the path (at most the path's length).
     package var maneuverDistances: [String: Double] {
         var out: [String: Double] = [:]
         for k in 0...roads.count {
-            for m in road(k).maneuvers where start(k) + m.distance <= reach(k) { out[m.id] = start(k) + m.distance }
+            for m in road(k).maneuvers where reaches(start(k) + m.distance, on: k) { out[m.id] = min(start(k) + m.distance, route.length) }
         }
         return out
     }

@@ -34,6 +34,11 @@ public struct RoadSetup: Sendable, Equatable {
     public static let defaultHorizon = SimTime(ms: 120_000)
     /// Every maneuver a drive may be guided through: the route's, then each change's.
     public var everyManeuver: [ManeuverSpec] { changes.isEmpty ? maneuvers : maneuvers + changes.flatMap(\.maneuvers) }
+    /// The route maneuver `id` belongs to: 0 the scenario's, k change k − 1's (ids are unique).
+    /// - Complexity: O(changes' maneuvers); O(1) without changes.
+    package func route(of id: String) -> Int {
+        (changes.firstIndex { $0.maneuvers.contains { $0.id == id } }).map { $0 + 1 } ?? 0
+    }
     /// The maps door: how the app asks for a new route (`maps`). Used only by a road with `changes`.
     public var maps = MapsDoor()
     /// Dad's saved places as the phone keeps them (`places`): a handoff naming one is resolved from this list.

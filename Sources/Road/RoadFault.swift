@@ -31,4 +31,19 @@ package enum RoadFault: String, Sendable, CaseIterable {
     /// `RoadPlanner`: a maneuver the guidance never believed passed (a
     /// tunnel, off route, outside a segment) is never recorded as passed.
     case passNeedsBelief = "pass-needs-belief"
+    /// `RoadPlanner`: at a route switch the old route's waiting lines keep
+    /// their expiry, so one may still be heard after the switch.
+    case switchKeepsOldLines = "switch-keeps-old-lines"
+    /// `RoadPlanner`: after a switch, the new route's maneuvers are placed
+    /// at their distances from where its road left the old one, not from
+    /// where the car joined it (the old route's reckoning).
+    case oldRouteDistances = "old-route-distances"
+    /// `RoadPlanner`: a handoff delivered again is taken again.
+    case handoffTakenTwice = "handoff-taken-twice"
+    /// `RoadPlanner`: a handoff's acknowledgement lands the link's latency
+    /// after it was taken, through an outage.
+    case ackThroughOutage = "ack-through-outage"
+    /// `RoadPlanner`: a route request is sent while the link is down and
+    /// answered through an outage.
+    case mapsThroughOutage = "maps-through-outage"
 }

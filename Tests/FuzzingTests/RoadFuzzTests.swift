@@ -21,6 +21,11 @@ import Testing
         "segments-ignored": .road(.whenInUse),
         "passed-believed": .road(.passedTruth),
         "pass-needs-belief": .road(.announced),
+        "switch-keeps-old-lines": .road(.routeSwitch),
+        "old-route-distances": .road(.spokenDistance),
+        "handoff-taken-twice": .road(.handoff),
+        "ack-through-outage": .road(.handoff),
+        "maps-through-outage": .road(.routeSwitch),
     ]
     static let within = 300
 

@@ -201,9 +201,12 @@ extension Invariants {
                 // the car must truly be there, within what the fixes' accuracy and noise allow.
                 // A jump (a fix farther from the truth than noise puts one) may match the route
                 // anywhere near it, however far along: whether it should have been used is `jump-dropped`'s.
+                // The maneuver before is of the same route: a new route's first maneuver has none.
                 guard next.maneuver.int > 0, let taken = lastArrivedTaken,
                       let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true,
-                      let point = truth.distances[roster.road.maneuvers[next.maneuver.int - 1].id]
+                      case let before = roster.road.maneuvers[next.maneuver.int - 1].id,
+                      road.route(of: before) == road.route(of: roster.road.maneuvers[next.maneuver.int].id),
+                      let point = truth.distances[before]
                 else { continue }
                 let behind = point - trajectory.state(at: taken).distance
                 // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.

@@ -103,7 +103,11 @@ extension Invariants {
                 }
                 if acked[c] { fire(event.t, "handoff \(id) was acknowledged twice") }
                 acked[c] = true
-                if outages.contains(where: { $0.contains(event.t) || ($0.start > since && $0.start < event.t) }) {
+                // It flies for the link's latency from its last sending (at the taking, or at an outage's end).
+                let latency = road.link.latency, sent = event.t - latency
+                if event.t < since + latency {
+                    fire(event.t, "handoff \(id)'s acknowledgement landed sooner than the link's latency after it was taken")
+                } else if outages.contains(where: { $0.start <= event.t && $0.end > sent }) {
                     fire(event.t, "handoff \(id)'s acknowledgement landed through an outage")
                 }
             default: continue

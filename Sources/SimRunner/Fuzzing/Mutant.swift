@@ -59,6 +59,9 @@ extension RoadFault {
         case .distanceRoundedUp: return .road(.spokenDistance)
         case .segmentsIgnored: return .road(.whenInUse)
         case .passNeedsBelief: return .road(.announced)
+        case .switchKeepsOldLines, .mapsThroughOutage: return .road(.routeSwitch)
+        case .oldRouteDistances: return .road(.spokenDistance)
+        case .handoffTakenTwice, .ackThroughOutage: return .road(.handoff)
         }
     }
 
@@ -75,6 +78,11 @@ extension RoadFault {
         case .segmentsIgnored: return "the guidance speaks outside Dad's guidance segments"
         case .passedBelieved: return "\"turn passed\" recorded where the guidance believes it, not the car"
         case .passNeedsBelief: return "a turn the guidance never believed passed is never recorded passed"
+        case .switchKeepsOldLines: return "at a route switch the old route's waiting lines do not expire"
+        case .oldRouteDistances: return "after a switch, distances count from where the new road left the old, not from the car"
+        case .handoffTakenTwice: return "a handoff delivered again is taken again"
+        case .ackThroughOutage: return "a handoff's acknowledgement lands through an outage"
+        case .mapsThroughOutage: return "a route request is sent while the link is down and answered through an outage"
         }
     }
 }

@@ -28,11 +28,14 @@ struct RoadGenerator {
     static let salt: UInt64 = 0x526F_6164_5072_6F66
 
     private var random: SplitMix64
+    /// The stream that draws route changes (`RoadGenerator+Changes`).
+    var changeStream: SplitMix64
     private let mutant: Mutant?
 
     /// A generator for one road scenario; the dry runs use the mutant under test.
     init(seed: UInt64, mutant: Mutant?) {
         random = SplitMix64(seed: seed)
+        changeStream = SplitMix64(seed: seed ^ RoadGenerator.changeSalt)
         self.mutant = mutant
     }
 
@@ -134,13 +137,17 @@ struct RoadGenerator {
                 : !last && turn != .waypoint && random.chance(30) ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro", "Central"]) : nil
             specs.append(Scenario.ManeuverSpec(id: "m\(i)", point: point, turn: turn, street: street, details: details))
         }
+        // The roads the car may change onto; the drive is along its true path.
+        let changing = ferry == nil && !reverses
+            ? changeRoads(firstLeg: corners[0], dense: dense, projection: projection) : nil
+        let driven = changing?.length ?? along
         // The drive.
         let kmh = { (r: inout SplitMix64) in Double(r.int(in: 20...130)) / 3.6 }
         var steps = [SpeedProfile.Step(from: 0, speed: kmh(&random))]
         // Speeding up (setting off, a higher speed, leaving a stop) and slowing down are drawn
         // anywhere, a turn just ahead included (docs/fuzzing.md).
         if ferry == nil, random.chance(40) {
-            let from = Double(random.int(in: 100...Int64(along - 50)))
+            let from = Double(random.int(in: 100...Int64(driven - 50)))
             steps.append(SpeedProfile.Step(from: from, speed: kmh(&random)))
         }
         var profile = SpeedProfile(steps: steps)
@@ -150,17 +157,17 @@ struct RoadGenerator {
             if f + 1 < corners.count - 1 { profile.steps.append(SpeedProfile.Step(from: corners[f + 1], speed: steps[0].speed)) }
             profile.stops = [SpeedProfile.Stop(at: corners[f], dwell: ms(5_000...60_000))]
         } else if random.chance(25) {
-            let at = Double(random.int(in: 50...Int64(along - 20)))
+            let at = Double(random.int(in: 50...Int64(driven - 20)))
             profile.stops = [SpeedProfile.Stop(at: at, dwell: ms(2_000...30_000))]
         }
         let start = SimTime(ms: random.pick([0, random.int(in: 0...5_000)]))
-        let trajectory = Trajectory(profile: profile, length: along, start: start)
+        let trajectory = Trajectory(profile: profile, length: driven, start: start)
         let span = trajectory.arrival.ms
         var drive = Scenario.Drive(start: start, profile: profile)
         // Fixes.
         var g = FixGenerator()
         g.seed = UInt64(random.int(in: 0...4_294_967_295))
-        let jumps = random.chance(30)
+        let jumps = random.chance(30) && changing == nil
         g.every = SimTime(ms: jumps ? 1_000 : random.pick([1_000, 1_000, 500, 2_000]))
         g.accuracy = Double(random.pick([5, 5, 10, random.int(in: 3...(jumps ? 10 : 25))]))
         g.noise = Double(random.pick([0, 3, 3, random.int(in: 0...10)]))
@@ -217,7 +224,9 @@ struct RoadGenerator {
             // its offset and 30 m clear of every turn.
             let a = trajectory.state(at: detour.window.start).distance, b = trajectory.state(at: detour.window.end).distance
             let clear = abs(detour.offset) + 30
-            if !(corners.dropLast() + bends).contains(where: { $0 > a - clear && $0 < b + clear }) { drive.detours = [detour] }
+            if changing == nil, !(corners.dropLast() + bends).contains(where: { $0 > a - clear && $0 < b + clear }) {
+                drive.detours = [detour]
+            }
         }
         let language: Language = random.chance(50) ? .ko : .en
         var road = Scenario.Road(language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
@@ -233,6 +242,7 @@ struct RoadGenerator {
                 return SimInterval(SimTime(ms: from), SimTime(ms: to))
             }
         }
+        if let changing { addChanges(changing, to: &road, trajectory: trajectory, span: span) }
         // The app: guidance segments, the background.
         if random.chance(35) {
             let a = random.int(in: 0...max(1, span / 2)), b = a + random.int(in: 10_000...max(10_001, span))
@@ -314,6 +324,7 @@ struct RoadGenerator {
     private mutating func snap(_ scenario: inout Scenario) {
         guard var road = scenario.road, case .generated(var g) = road.fixes else { return }
         let timeline = Simulation(scenario, fault: mutant?.talk, roadPlan: mutant?.roadPlan).timeline
+        if !road.changes.isEmpty, changeStream.chance(50), snapChange(&scenario, timeline: timeline) { return }
         var requests: [SimTime] = [], arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
         for event in timeline.events {
             switch event.what {

@@ -36,8 +36,13 @@ extension Shrinker {
             current = candidate
             return true
         }
-        // 1. Straight runs.
+        // 1. Straight runs, on the route and on every road it changes onto.
         attempt(Self.withoutStraightVertices(current.road!.points))
+        for c in current.road!.changes.indices {
+            var candidate = current
+            candidate.road!.changes[c].points = Self.withoutStraightVertices(current.road!.changes[c].points)
+            if candidate != current, fails(candidate) { current = candidate }
+        }
         // 2. Runs between anchors.
         attempt(Self.anchors(of: current.road!).map { current.road!.points[$0] })
         // Last run first, so that emptying one leaves the indices of those before it.
@@ -88,8 +93,10 @@ extension Shrinker {
             candidate.road!.roundCoordinates(decimals: decimals)
             if candidate == current { break }
             // Too coarse where two neighbours become one point.
-            let points = candidate.road!.points
-            if zip(points, points.dropFirst()).contains(where: { $0 == $1 }) && !zip(current.road!.points, current.road!.points.dropFirst()).contains(where: { $0 == $1 }) { continue }
+            func repeats(_ road: Scenario.Road) -> Bool {
+                ([road.points] + road.changes.map(\.points)).contains { p in zip(p, p.dropFirst()).contains { $0 == $1 } }
+            }
+            if repeats(candidate.road!) && !repeats(current.road!) { continue }
             if fails(candidate) { current = candidate; break }
         }
     }
@@ -235,6 +242,16 @@ extension Shrinker {
         attempt { $0.follow = RouteFollower.Settings() }
         attempt { $0.guidance = GuidanceSettings(language: $0.language) }
         attempt { $0.horizon = RoadSetup.defaultHorizon }
+        attempt { $0.maps = RoadSetup.MapsDoor() }
+        for c in current.road!.changes.indices {
+            attempt { $0.changes[c].refusals = 0 }
+            attempt { $0.changes[c].handoff?.place = nil }
+            attempt { $0.changes[c].handoff?.destination = nil }
+            for i in current.road!.changes[c].maneuvers.indices {
+                attempt { $0.changes[c].maneuvers[i].street = nil }
+                attempt { $0.changes[c].maneuvers[i].details = ManeuverDetails() }
+            }
+        }
         let fixDefaults = FixGenerator()
         func fixes(_ change: (inout FixGenerator) -> Void) {
             attempt { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
@@ -299,6 +316,10 @@ extension RoadSetup {
             (\.link.latency, link.latency), (\.link.freshness, link.freshness), (\.guidance.outputLatency, guidance.outputLatency),
         ]
         for (path, value) in settings where self[keyPath: path] != value { out.append(path) }
+        let maps = MapsDoor()
+        for (path, value) in [(\RoadSetup.maps.latency, maps.latency), (\.maps.timeout, maps.timeout), (\.maps.retry, maps.retry)]
+            where self[keyPath: path] != value { out.append(path) }
+        for c in changes.indices { for i in changes[c].handoff?.sent.indices ?? 0..<0 { out.append(\.changes[c].handoff!.sent[i]) } }
         func window(_ list: WritableKeyPath<RoadSetup, [SimInterval]>, _ count: Int) {
             for i in 0..<count { out += [list.appending(path: \.[i].start), list.appending(path: \.[i].end)] }
         }
@@ -329,6 +350,9 @@ extension RoadSetup {
         link.outages = link.outages.map(moved)
         background = background.map(moved)
         segments = segments?.map(moved)
+        for c in changes.indices where changes[c].handoff != nil {
+            changes[c].handoff!.sent = changes[c].handoff!.sent.map { max(.zero, $0 + shift) }
+        }
         if drive != nil {
             drive!.start = drive!.start + shift
             for i in drive!.detours.indices { drive!.detours[i].window = moved(drive!.detours[i].window) }
@@ -364,5 +388,10 @@ extension RoadSetup {
         }
         points = points.map(round)
         for i in maneuvers.indices { maneuvers[i].point = round(maneuvers[i].point) }
+        for c in changes.indices {
+            changes[c].points = changes[c].points.map(round)
+            for i in changes[c].maneuvers.indices { changes[c].maneuvers[i].point = round(changes[c].maneuvers[i].point) }
+        }
+        for i in places.indices { places[i].point = round(places[i].point) }
     }
 }

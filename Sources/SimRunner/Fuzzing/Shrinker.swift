@@ -85,11 +85,14 @@ public struct Shrinker {
             + scenario.dad.reduce(0) { $0 + 1 + ($1.reply?.stretches.count ?? 0) } + (scenario.road.map(roadSize) ?? 0)
     }
 
-    /// The road's items: maneuvers, outages, segments, background windows, stops, detours, gaps, late windows, jumps.
+    /// The road's items: maneuvers, outages, segments, background windows, stops, detours, gaps, late windows, jumps,
+    /// saved places, and each route change with its maneuvers and handoff deliveries.
     static func roadSize(_ road: Scenario.Road) -> Int {
         var n = road.maneuvers.count + road.link.outages.count + (road.segments?.count ?? 0) + road.background.count
         n += (road.drive?.profile.stops.count ?? 0) + (road.drive?.detours.count ?? 0)
         if case .generated(let g) = road.fixes { n += g.gaps.count + g.late.count + g.jumps.count }
+        n += road.places.count
+        for change in road.changes { n += 1 + change.maneuvers.count + (change.handoff?.sent.count ?? 0) }
         return n
     }
 
@@ -165,6 +168,17 @@ public struct Shrinker {
             for i in g.jumps.indices { fixes { $0.jumps.remove(at: i) } }
         }
         if road.maneuvers.count > 1 { for i in road.maneuvers.indices { with { $0.maneuvers.remove(at: i) } } }
+        // Route changes: a change (a later one's branch may then lie off the road: invalid, never
+        // kept), a handoff (the change a reroute), one of its deliveries, a saved place, a maneuver.
+        for c in road.changes.indices.reversed() {
+            with { $0.changes.remove(at: c) }
+            if let handoff = road.changes[c].handoff {
+                with { $0.changes[c].handoff = nil }
+                if handoff.sent.count > 1 { for i in handoff.sent.indices { with { $0.changes[c].handoff!.sent.remove(at: i) } } }
+            }
+            for i in road.changes[c].maneuvers.indices { with { $0.changes[c].maneuvers.remove(at: i) } }
+        }
+        for i in road.places.indices { with { $0.places.remove(at: i) } }
         return out
     }
 
