@@ -58,6 +58,11 @@ public protocol Guidance: Sendable {
     /// what the handoff calls it (nil: no name), requested at `t`; nil says
     /// nothing (docs/road.md, "Route changes").
     mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine?
+    /// What the guidance held back of the spans it was asked about (a guidance
+    /// in another process answers them in a batch), appended to `out` as
+    /// `announce` would have: asked before the planner reads `nowSpoken` or
+    /// `unannounced`, and before a route change. Default: nothing is held back.
+    mutating func settle(into out: inout [Announcement])
 }
 
 extension Guidance {
@@ -71,6 +76,8 @@ extension Guidance {
     public var reviser: Announcer? { nil }
     /// Nothing is said as the route changes.
     public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? { nil }
+    /// Everything is said as it is asked.
+    public mutating func settle(into out: inout [Announcement]) {}
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:

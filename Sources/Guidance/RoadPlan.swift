@@ -287,6 +287,9 @@ struct RoadPlanner<G: Guidance> {
     /// before then, and its lines, which expire by then (a line of an old
     /// route is never heard after the switch), revised.
     mutating func finishRoute(at end: SimTime?) {
+        announcements.removeAll(keepingCapacity: true)
+        guidance.settle(into: &announcements)
+        receive(nil)
         passes(before: end)
         while let (line, stage) = lines.popFirst()?.event {
             var line = line
@@ -394,6 +397,12 @@ struct RoadPlanner<G: Guidance> {
         }
         announcements.removeAll(keepingCapacity: true)
         guidance.announce(state, from: cursor, until: end, into: &announcements)
+        receive(state)
+    }
+
+    /// Plans what the guidance announced (in `announcements`), the car at
+    /// `state` (nil: what it held back, settled later, which is never a pass).
+    mutating func receive(_ state: RoadState?) {
         for announcement in announcements {
             switch announcement {
             case .line(let line, _, let stage):
@@ -403,7 +412,7 @@ struct RoadPlanner<G: Guidance> {
             case .passed(let m, let t):
                 believedPass[m] = t
                 // "Continue for 5 kilometers." when the next maneuver is far.
-                if let line = guidance.linePassing(m, state, at: t) { addLine(line) }
+                if let state, let line = guidance.linePassing(m, state, at: t) { addLine(line) }
             case .revised(let id, let t, let revision, let expires):
                 revised[id, default: []].append((t, revision, expires))
             }

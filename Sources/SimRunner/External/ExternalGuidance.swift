@@ -54,6 +54,25 @@ package final class GuidanceProcess: @unchecked Sendable {
         return answer
     }
 
+    /// Span messages at once, each with the time of its span, and their
+    /// answers in order, as many as the process answered before it failed
+    /// (the failure recorded at the first span left unanswered). A line that
+    /// is not a JSON object fails there too, but the process is kept: it
+    /// answered in step.
+    package func askAll(_ spans: [(message: String, from: SimTime)]) -> [JSONValue] {
+        guard channel.alive, !spans.isEmpty else { return [] }
+        self.spans += spans.count
+        let lines = channel.askAll(spans.map(\.message))
+        var answers: [JSONValue] = []
+        answers.reserveCapacity(lines.count)
+        for line in lines {
+            guard let answer = channel.parse(line, keepingProcess: true) else { break }
+            answers.append(answer)
+        }
+        if answers.count < spans.count { _ = fail(at: spans[answers.count].from, nil) }
+        return answers
+    }
+
     /// Records a failure at `t` (the channel's own when `reason` is nil) and
     /// ends the process, unless `keepingProcess` (it answered in step: the
     /// next plan's `route` starts afresh, with no restart to pay); false.
@@ -141,6 +160,15 @@ package struct ExternalGuidance: Guidance {
     /// answer, nil if the process failed: the process's own exchange, or
     /// (the libFuzzer target) answers read from elsewhere.
     package let ask: @Sendable (String, SimTime) -> JSONValue?
+    /// Sends span messages at once and returns their answers, in order, as
+    /// far as there are any (`GuidanceProcess.askAll`).
+    package let askAll: @Sendable ([(message: String, from: SimTime)]) -> [JSONValue]
+    /// The spans asked about and not yet answered: their messages are sent
+    /// in one batch (at `batchLimit` of them, or when the planner settles),
+    /// as their words depend on the fixes alone, never on an answer.
+    package var pending: [(message: String, from: SimTime, until: SimTime)] = []
+    /// The most spans held back before they are sent.
+    package static let batchLimit = 1024
     package let route: GuidanceRoute
     package var segmentEnd: SimTime? = nil
     package var nowSpoken: [Bool]
@@ -158,17 +186,28 @@ package struct ExternalGuidance: Guidance {
     package var failed: Bool
 
     package init(_ route: GuidanceRoute, process: GuidanceProcess) {
-        self.init(route, process: process, answers: process.ask)
+        self.init(route, process: process, answers: process.ask, all: process.askAll)
         failed = !process.begin(route)
     }
 
     /// A guidance whose answers come from `answers`, not from a process
     /// (which is not started: it only records failures): the libFuzzer
     /// target's, Fuzz/libfuzzer/FuzzGuidance.swift.
-    package init(_ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?) {
+    package init(
+        _ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?,
+        all: (@Sendable ([(message: String, from: SimTime)]) -> [JSONValue])? = nil
+    ) {
         self.process = process
         self.route = route
         ask = answers
+        askAll = all ?? { spans in
+            var out: [JSONValue] = []
+            for (message, from) in spans {
+                guard let answer = answers(message, from) else { break }
+                out.append(answer)
+            }
+            return out
+        }
         nowSpoken = Array(repeating: false, count: route.maneuvers.count)
         thenSpoken = nowSpoken
         nowSkipped = Array(repeating: nil, count: route.maneuvers.count)
@@ -225,12 +264,27 @@ package struct ExternalGuidance: Guidance {
             ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
         ]))
         fixes.removeAll(keepingCapacity: true)
-        guard let answer = ask(message, from) else { failed = true; return }
-        switch read(answer, from: from, until: until) {
-        case .success(let said): out.append(contentsOf: said)
-        case .failure(let problem):
-            failed = true
-            process.fail(at: from, "it answered the span from \(from.ms) ms: \(problem.reason)", keepingProcess: true)
+        pending.append((message, from, until))
+        if pending.count >= Self.batchLimit { settle(into: &out) }
+    }
+
+    /// Sends the spans held back and reads their answers, in order: each
+    /// validated as if it had been asked alone. From the first that fails
+    /// (unanswered, or what cannot be spoken) the rest of the road is silent.
+    package mutating func settle(into out: inout [Announcement]) {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard !failed else { return }
+        let answers = askAll(pending.map { ($0.message, $0.from) })
+        for (k, span) in pending.enumerated() {
+            guard k < answers.count else { failed = true; return }
+            switch read(answers[k], from: span.from, until: span.until) {
+            case .success(let said): out.append(contentsOf: said)
+            case .failure(let problem):
+                failed = true
+                process.fail(at: span.from, "it answered the span from \(span.from.ms) ms: \(problem.reason)", keepingProcess: true)
+                return
+            }
         }
     }
 
