@@ -98,6 +98,23 @@ public struct GuidanceRoute: Sendable, Equatable {
     public var heading: Double?
     /// How long the guidance may dead-reckon after the last trusted fix (`guidance.horizon`).
     public var horizon = RoadSetup.defaultHorizon
+    /// The route change this route comes from (nil: the drive's first route).
+    public var change: Change?
+
+    /// A route change the drive made onto this route (docs/road.md, "Route changes").
+    public struct Change: Sendable, Equatable {
+        /// The change's id.
+        public var id: String
+        /// Whether Pippa handed the destination off (else a reroute).
+        public var handoff: Bool
+        /// What the handoff calls the destination (nil: no name).
+        public var destination: String?
+        /// When the route switched.
+        public var at: SimTime
+        public init(id: String, handoff: Bool, destination: String?, at: SimTime) {
+            self.id = id; self.handoff = handoff; self.destination = destination; self.at = at
+        }
+    }
 
     /// A route for a guidance.
     public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {

@@ -197,7 +197,9 @@ struct RoadPlanner<G: Guidance> {
     }
 
     /// The guidance `make` makes for `route`, with drivesim's own announcer for it.
-    static func guidance(for route: Route, _ road: RoadSetup, _ fault: RoadFault?, _ make: (GuidanceRoute, Announcer) -> G) -> G {
+    static func guidance(
+        for route: Route, _ road: RoadSetup, _ fault: RoadFault?, change: GuidanceRoute.Change? = nil, _ make: (GuidanceRoute, Announcer) -> G
+    ) -> G {
         var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { announcer.fault = fault }
         let heading = RoadPlan.heading(of: route)
@@ -205,13 +207,14 @@ struct RoadPlanner<G: Guidance> {
         var guidanceRoute = GuidanceRoute(
             maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
         guidanceRoute.horizon = road.horizon
+        guidanceRoute.change = change
         return make(guidanceRoute, announcer)
     }
 
     /// Follows `route` from now on: its maneuvers join the plan's, and the
     /// guidance is made for it. The follower starts afresh (the car is placed
     /// on it by the first fix that matches).
-    mutating func follow(_ route: Route) {
+    mutating func follow(_ route: Route, change: GuidanceRoute.Change) {
         self.route = route
         base = plan.maneuvers.count
         plan.maneuvers += route.maneuvers
@@ -221,7 +224,7 @@ struct RoadPlanner<G: Guidance> {
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         follower = RouteFollower(settings: road.follow)
         if let fault { follower.fault = fault }
-        guidance = Self.guidance(for: route, road, fault, make)
+        guidance = Self.guidance(for: route, road, fault, change: change, make)
     }
 
     func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }

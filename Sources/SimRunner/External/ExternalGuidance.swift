@@ -11,7 +11,7 @@ import SimRunner
 /// process serves every plan: a `route` message starts each.
 package final class GuidanceProcess: @unchecked Sendable {
     /// The newest guidance protocol version this drivesim speaks.
-    package static let protocolVersion = 2
+    package static let protocolVersion = 3
     /// The oldest it still speaks: version 1 (a route of four keys a
     /// maneuver, no `unannounced` question, no revisions).
     package static let oldestVersion = 1
@@ -140,6 +140,12 @@ package final class GuidanceProcess: @unchecked Sendable {
         if version >= 2 {
             keys += [("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)), ("horizon", .integer(route.horizon.ms))]
         }
+        if version >= 3 {
+            // The change this route comes from: null at the plan's start.
+            keys.append(("change", route.change.map { c in
+                .object([("at", .integer(c.at.ms)), ("destination", text(c.destination)), ("handoff", .bool(c.handoff)), ("id", .string(c.id))])
+            } ?? .null))
+        }
         return line(.object(keys))
     }
 
@@ -223,6 +229,66 @@ package struct ExternalGuidance: Guidance {
     }
 
     package func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
+
+    /// The switch line (version 3), asked as drivesim's own guidance is:
+    /// `{"type": "switching", "change": id, "at": t}` right after the new
+    /// route's `route` message, answered `{"type": "switching", "line": null
+    /// | {"id", "text", "duration", "urgent", "expires", "language"}}`.
+    package mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+        guard !failed, process.version >= 3 else { return nil }
+        let message = GuidanceProcess.line(.object([("at", .integer(t.ms)), ("change", .string(change)), ("type", .string("switching"))]))
+        guard let answer = ask(message, t) else { failed = true; return nil }
+        switch switchLine(answer, at: t) {
+        case .success(let line): return line
+        case .failure(let problem):
+            failed = true
+            process.fail(at: t, "it answered the switching question at \(t.ms) ms: \(problem.reason)", keepingProcess: true)
+            return nil
+        }
+    }
+
+    /// A `switching` answer's line, validated as a span's lines are (its `at` is the switch's).
+    package mutating func switchLine(_ answer: JSONValue, at t: SimTime) -> Result<GuidanceLine?, Problem> {
+        guard answer["type"]?.text == "switching" else { return .failure(Problem(path: "type", why: "expected \"switching\"")) }
+        guard let o = answer["line"], o.kind != .null else { return .success(nil) }
+        guard case .object = o.kind else { return .failure(Problem(path: "line", why: "expected null or an object")) }
+        guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
+            return .failure(Problem(path: "line.id", why: "expected a line id of 1 to 200 characters"))
+        }
+        guard asked[id] == nil else { return .failure(Problem(path: "line.id", why: "'\(id)' was asked for before: ids are unique")) }
+        guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
+            return .failure(Problem(path: "line.text", why: "expected the words, 1 to 1000 characters"))
+        }
+        var language = route.settings.language
+        if let value = o["language"], value.kind != .null {
+            guard let name = value.text, let l = Language(rawValue: name) else { return .failure(Problem(path: "line.language", why: "expected \"en\" or \"ko\"")) }
+            language = l
+        }
+        var urgent = true
+        if let value = o["urgent"], value.kind != .null {
+            guard let b = value.boolean else { return .failure(Problem(path: "line.urgent", why: "expected true or false")) }
+            urgent = b
+        }
+        var duration = SpeechDuration.estimate(text, language, rates: route.settings.rates)
+        if let value = o["duration"], value.kind != .null {
+            guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms) else {
+                return .failure(Problem(path: "line.duration", why: "expected a whole number from 1 to 3600000"))
+            }
+            duration = SimTime(ms: ms)
+        }
+        guard t + duration <= RoadPlan.end else {
+            return .failure(Problem(path: "line.duration", why: "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+        }
+        var expires: SimTime? = nil
+        if let value = o["expires"], value.kind != .null {
+            guard case .number(let literal) = value.kind, let ms = Int64(literal), ms > t.ms, ms <= RoadPlan.end.ms else {
+                return .failure(Problem(path: "line.expires", why: "expected null or a time later than the switch (\(t.ms) ms), within 24 h"))
+            }
+            expires = SimTime(ms: ms)
+        }
+        asked[id] = (t, language)
+        return .success(GuidanceLine(id: id, at: t, duration: duration, urgent: urgent, text: text, language: language, maneuver: "reroute", expires: expires))
+    }
 
     /// Why maneuver `m` got no "now" line: what the answers said (a `then`
     /// line, a `late` skip), else (version 2) what the process answers when
