@@ -36,7 +36,7 @@ import json
 import math
 import sys
 
-PROTOCOL = 2
+PROTOCOL = 3
 STAGES = ("far", "near", "now")
 METRIC = [50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000]
 FEET = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800]
@@ -68,6 +68,7 @@ class Guidance:
         self.latency = route["outputLatency"] / 1000
         self.margin = route["margin"] / 1000
         self.leads = route["leads"]
+        self.change = route.get("change")   # protocol 3: the route change this route comes from, or None
         self.rates = route["rates"]
         self.done = [set() for _ in self.maneuvers]
         self.approached = [False for _ in self.maneuvers]
@@ -327,6 +328,32 @@ class Guidance:
         self.waiting.append(dict(line))
 
 
+def final_sound(word):
+    """A Korean word's last syllable: "vowel", "rieul" (ㄹ), "consonant", or None (not Hangul: its reading is not written)."""
+    c = word[-1] if word else ""
+    if not "\uac00" <= c <= "\ud7a3":
+        return None
+    final = (ord(c) - 0xAC00) % 28
+    return "vowel" if final == 0 else "rieul" if final == 8 else "consonant"
+
+
+def switch_words(change, language):
+    """What to say as the drive changes onto a new route (protocol 3): after a
+    reroute "The route has been recalculated.", after Pippa's handoff "Guiding
+    you to …" (Korean: …로 or …으로 안내합니다, by the name's last sound)."""
+    if not change["handoff"]:
+        return "The route has been recalculated." if language == "en" else "새로운 경로로 안내합니다."
+    name = change.get("destination")
+    if language == "en":
+        return f"Guiding you to {name or 'your destination'}."
+    if not name:
+        return "목적지로 안내합니다."
+    sound = final_sound(name)
+    if sound is None:
+        return f"{name}, 목적지로 안내합니다."
+    return f"{name}{'으로' if sound == 'consonant' else '로'} 안내합니다."
+
+
 def main():
     args = sys.argv[1:]
     modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions")
@@ -347,6 +374,12 @@ def main():
             continue   # no answer
         elif kind == "span":
             answer = guidance.span(msg)
+        elif kind == "switching":
+            # The route changed (protocol 3): `change` came with the route; say the switch line, urgent, kept 10 s.
+            change = guidance.change
+            words = switch_words(change, guidance.language)
+            answer = {"type": "switching", "line": {"id": f"{change['id']}.switched", "text": words,
+                                                    "duration": guidance.duration(words), "expires": msg["at"] + 10_000}}
         elif kind == "unannounced":
             # Passed without a "now" line of ours: whatever we last believed, it is too late for one.
             # (Broken, it judges only at fixes and cannot tell: it gives no reason.)

@@ -58,6 +58,11 @@ public protocol Guidance: Sendable {
     /// what the handoff calls it (nil: no name), requested at `t`; nil says
     /// nothing (docs/road.md, "Route changes").
     mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine?
+    /// What the guidance held back of the spans it was asked about (a guidance
+    /// in another process answers them in a batch), appended to `out` as
+    /// `announce` would have: asked before the planner reads `nowSpoken` or
+    /// `unannounced`, and before a route change. Default: nothing is held back.
+    mutating func settle(into out: inout [Announcement])
 }
 
 extension Guidance {
@@ -71,6 +76,8 @@ extension Guidance {
     public var reviser: Announcer? { nil }
     /// Nothing is said as the route changes.
     public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? { nil }
+    /// Everything is said as it is asked.
+    public mutating func settle(into out: inout [Announcement]) {}
 }
 
 /// What a guidance is made for: the route's maneuvers (in route order, placed:
@@ -95,6 +102,23 @@ public struct GuidanceRoute: Sendable, Equatable {
     /// first route): a new route's reroute lines number on from it, so that
     /// every id in the drive is its own (`RoadPlan.rerouteLineID`).
     public var reroutes = 0
+    /// The route change this route comes from (nil: the drive's first route).
+    public var change: Change?
+
+    /// A route change the drive made onto this route (docs/road.md, "Route changes").
+    public struct Change: Sendable, Equatable {
+        /// The change's id.
+        public var id: String
+        /// Whether Pippa handed the destination off (else a reroute).
+        public var handoff: Bool
+        /// What the handoff calls the destination (nil: no name).
+        public var destination: String?
+        /// When the route switched.
+        public var at: SimTime
+        public init(id: String, handoff: Bool, destination: String?, at: SimTime) {
+            self.id = id; self.handoff = handoff; self.destination = destination; self.at = at
+        }
+    }
 
     /// A route for a guidance.
     public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {

@@ -138,11 +138,12 @@ extension RoadPlanner {
         next.place(kept, at: kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
         current = c + 1
         routeStart = start
-        follow(next)
-        add(t, .routeSwitched(change: c, reason: reason))
         let handoff = self.road.changes[c].handoff
-        if guiding(t), let line = guidance.lineSwitching(
-            to: self.road.changes[c].id, handoff: reason == .handoff, destination: handoff?.destination ?? handoff?.place, at: t) {
+        let change = GuidanceRoute.Change(
+            id: self.road.changes[c].id, handoff: reason == .handoff, destination: handoff?.destination ?? handoff?.place, at: t)
+        follow(next, change: change)
+        add(t, .routeSwitched(change: c, reason: reason))
+        if guiding(t), let line = guidance.lineSwitching(to: change.id, handoff: change.handoff, destination: change.destination, at: t) {
             addLine(line)
         }
     }

@@ -199,7 +199,10 @@ struct RoadPlanner<G: Guidance> {
     }
 
     /// The guidance `make` makes for `route`, with drivesim's own announcer for it.
-    static func guidance(for route: Route, _ road: RoadSetup, _ fault: RoadFault?, reroutes: Int, _ make: (GuidanceRoute, Announcer) -> G) -> G {
+    static func guidance(
+        for route: Route, _ road: RoadSetup, _ fault: RoadFault?, reroutes: Int, change: GuidanceRoute.Change? = nil,
+        _ make: (GuidanceRoute, Announcer) -> G
+    ) -> G {
         var announcer = Announcer(settings: road.guidance, maneuvers: route.maneuvers)
         if let fault { announcer.fault = fault }
         announcer.reroutes = reroutes
@@ -209,13 +212,14 @@ struct RoadPlanner<G: Guidance> {
             maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
         guidanceRoute.horizon = road.horizon
         guidanceRoute.reroutes = reroutes
+        guidanceRoute.change = change
         return make(guidanceRoute, announcer)
     }
 
     /// Follows `route` from now on: its maneuvers join the plan's, and the
     /// guidance is made for it. The follower starts afresh (the car is placed
     /// on it by the first fix that matches).
-    mutating func follow(_ route: Route) {
+    mutating func follow(_ route: Route, change: GuidanceRoute.Change) {
         self.route = route
         base = plan.maneuvers.count
         plan.maneuvers += route.maneuvers
@@ -225,7 +229,7 @@ struct RoadPlanner<G: Guidance> {
         truePass = Array(repeating: nil, count: route.maneuvers.count)
         follower = RouteFollower(settings: road.follow)
         if let fault { follower.fault = fault }
-        guidance = Self.guidance(for: route, road, fault, reroutes: reroutes, make)
+        guidance = Self.guidance(for: route, road, fault, reroutes: reroutes, change: change, make)
     }
 
     func guiding(_ t: SimTime) -> Bool { guidingTimes?.contains(t) ?? true }
@@ -291,6 +295,9 @@ struct RoadPlanner<G: Guidance> {
     /// before then, and its lines, which expire by then (a line of an old
     /// route is never heard after the switch), revised.
     mutating func finishRoute(at end: SimTime?) {
+        announcements.removeAll(keepingCapacity: true)
+        guidance.settle(into: &announcements)
+        receive(nil)
         passes(before: end)
         while let (line, stage) = lines.popFirst()?.event {
             var line = line
@@ -398,6 +405,12 @@ struct RoadPlanner<G: Guidance> {
         }
         announcements.removeAll(keepingCapacity: true)
         guidance.announce(state, from: cursor, until: end, into: &announcements)
+        receive(state)
+    }
+
+    /// Plans what the guidance announced (in `announcements`), the car at
+    /// `state` (nil: what it held back, settled later, which is never a pass).
+    mutating func receive(_ state: RoadState?) {
         for announcement in announcements {
             switch announcement {
             case .line(let line, _, let stage):
@@ -407,7 +420,7 @@ struct RoadPlanner<G: Guidance> {
             case .passed(let m, let t):
                 believedPass[m] = t
                 // "Continue for 5 kilometers." when the next maneuver is far.
-                if let line = guidance.linePassing(m, state, at: t) { addLine(line) }
+                if let state, let line = guidance.linePassing(m, state, at: t) { addLine(line) }
             case .revised(let id, let t, let revision, let expires):
                 revised[id, default: []].append((t, revision, expires))
             }

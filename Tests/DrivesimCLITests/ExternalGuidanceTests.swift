@@ -47,8 +47,8 @@ import Testing
     }
 
     @Test func anotherVersionOrNoGuidanceHelloExitsTwoNamingIt() throws {
-        let other = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"guidance\":3}"))
-        #expect(other.code == 2 && other.stderr.contains("it speaks guidance protocol version 3; this drivesim speaks 1 to 2"), "\(other.stderr)")
+        let other = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"guidance\":4}"))
+        #expect(other.code == 2 && other.stderr.contains("it speaks guidance protocol version 4; this drivesim speaks 1 to 3"), "\(other.stderr)")
         // An arbiter given as a guidance says the arbiter's hello.
         let arbiter = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", try Self.script("{}", hello: "{\"type\":\"hello\",\"protocol\":4}"))
         #expect(arbiter.code == 2 && arbiter.stderr.contains("something else than a hello with 'guidance'"), "\(arbiter.stderr)")
@@ -187,6 +187,53 @@ import Testing
         #expect(old.code == 1 && old.stderr.contains("road now-line"), "\(old.stderr)")
         let wrong = Fixtures.drivesim("run", drive, "--guidance", try Self.recorder(version: 2, log: two, unannounced: "\"no-fix\""))
         #expect(wrong.code == 1 && wrong.stderr.contains("reason: expected \"late\", \"then\" or null"), "\(wrong.stderr)")
+    }
+
+    /// A guidance in Python speaking version 3 that answers every span with no line and the switching question with `line` (JSON).
+    static func switcher(line: String, log: String) throws -> String {
+        let folder = try Fixtures.temporaryFolder()
+        return "python3 " + Fixtures.write("""
+        import json, sys
+        log = open(\(String(reflecting: log)), "w")
+        for raw in sys.stdin:
+            log.write(raw); log.flush()
+            m = json.loads(raw)
+            if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": 3}), flush=True)
+            elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
+            elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": "late"}), flush=True)
+            elif m["type"] == "switching": print(json.dumps({"type": "switching", "line": \(line)}), flush=True)
+        """, "switcher.py", in: folder)
+    }
+
+    @Test func protocol3SaysTheChangeAndAVersion3SwitchLineIsOnTheTimelineInBothLanguages() throws {
+        let log = try Fixtures.temporaryFolder() + "/three.log"
+        let handoff = Self.road("handoff-through-an-outage")
+        let run = Fixtures.drivesim("run", handoff, "--guidance", try Self.switcher(line: "{\"id\": \"mine\", \"text\": \"Off to the station.\"}", log: log))
+        #expect(run.stdout.contains("mine urgent \"Off to the station.\""), "\(run.stdout)")
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(said.contains("\"change\":null") && said.contains("\"change\":{\"at\":31300,\"destination\":\"the petrol station on Teheran-ro\",\"handoff\":true,\"id\":\"h1\"}"), "\(said.prefix(3000))")
+        #expect(said.contains("{\"at\":31300,\"change\":\"h1\",\"type\":\"switching\"}"), "\(said.suffix(3000))")
+        // The Python example says the switch lines itself, in English and Korean.
+        let en = Fixtures.drivesim("run", handoff, "--guidance", Self.python)
+        #expect(en.stdout.contains("h1.switched urgent \"Guiding you to the petrol station on Teheran-ro.\""), "\(en.stdout)")
+        let ko = Fixtures.drivesim("run", Self.road("handoff-unknown-place-ko"), "--guidance", Self.python)
+        #expect(ko.stdout.contains("h1.switched urgent \"새로운 경로로 안내합니다.\""), "\(ko.stdout)")
+        // Version 2 is not asked and hears no change.
+        let two = try Fixtures.temporaryFolder() + "/two.log"
+        _ = Fixtures.drivesim("run", handoff, "--guidance", try Self.recorder(version: 2, log: two))
+        let twoSaid = try String(contentsOfFile: two, encoding: .utf8)
+        #expect(!twoSaid.contains("\"change\"") && !twoSaid.contains("switching"), "\(twoSaid.suffix(2000))")
+    }
+
+    @Test func aMalformedSwitchAnswerIsRefusedWithItsPath() throws {
+        let log = try Fixtures.temporaryFolder() + "/bad.log"
+        let handoff = Self.road("handoff-through-an-outage")
+        let noText = Fixtures.drivesim("run", handoff, "--guidance", try Self.switcher(line: "{\"id\": \"mine\"}", log: log))
+        #expect(noText.code == 1 && noText.stderr.contains("guidance process") && noText.stderr.contains("it answered the switching question at 31300 ms: line.text: expected the words"), "\(noText.stderr)")
+        let expiry = Fixtures.drivesim("run", handoff, "--guidance", try Self.switcher(line: "{\"id\": \"mine\", \"text\": \"hi\", \"expires\": 5}", log: log))
+        #expect(expiry.code == 1 && expiry.stderr.contains("line.expires: expected null or a time later than the switch (31300 ms)"), "\(expiry.stderr)")
+        let notALine = Fixtures.drivesim("run", handoff, "--guidance", try Self.switcher(line: "7", log: log))
+        #expect(notALine.code == 1 && notALine.stderr.contains("line: expected null or an object"), "\(notALine.stderr)")
     }
 
     /// Each bug class an app team may ship, as the Python example's `--break` mode, caught by its check.

@@ -334,6 +334,18 @@ package final class ArbiterProcess: @unchecked Sendable {
         return parse(line)
     }
 
+    /// Messages each drawing one answer line, written at once (the process
+    /// answers while drivesim writes): the answer lines in order, all of
+    /// them, or as many as came before the process failed (`failure` set).
+    package func askAll(_ messages: [String]) -> [ArraySlice<UInt8>] {
+        var bytes: [UInt8] = []
+        for message in messages {
+            bytes.append(contentsOf: message.utf8)
+            bytes.append(0x0A)
+        }
+        return transfer(bytes, lines: messages.count) ?? answered.map { buffer[$0] }
+    }
+
     /// One message that draws no answer; false (and `failure` set) if the process failed.
     package func tell(_ message: String) -> Bool {
         var bytes = Array(message.utf8)
@@ -341,8 +353,10 @@ package final class ArbiterProcess: @unchecked Sendable {
         return transfer(bytes, lines: 0) != nil
     }
 
-    /// An answer line as a JSON object; nil (and `failure` set) if it is not one.
-    package func parse(_ line: ArraySlice<UInt8>) -> JSONValue? {
+    /// An answer line as a JSON object; nil (and `failure` set) if it is not
+    /// one: the process is ended, unless `keepingProcess` (it answered in step).
+    package func parse(_ line: ArraySlice<UInt8>, keepingProcess: Bool = false) -> JSONValue? {
+        func fail(_ reason: String) { self.fail(reason, keepingProcess: keepingProcess) }
         let object: JSONValue
         do { object = try JSONParser.parse(Array(line)) } catch {
             // JSON that breaks one rule is named for it; anything else is not JSON at all.
@@ -378,6 +392,7 @@ package final class ArbiterProcess: @unchecked Sendable {
         guard let process else { return nil }
         var lines: [Range<Int>] = []
         lines.reserveCapacity(count)
+        defer { answered = lines }
         var offset = 0
         let clock = ContinuousClock()
         let timeout = Duration.milliseconds(timeoutMs)
@@ -465,6 +480,8 @@ package final class ArbiterProcess: @unchecked Sendable {
     package static func describe(milliseconds ms: Int) -> String { ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms" }
 
     private var consumed = 0
+    /// The answer lines the last exchange read, in `buffer` (all of them, or those before it failed).
+    private var answered: [Range<Int>] = []
     /// How many answer lines were parsed (not the canonical answer foretold, nor a line seen before).
     package private(set) var parsedAnswers = 0
     /// Answer lines seen (with whether their message ended the instant) and what they said.

@@ -11,7 +11,7 @@ import SimRunner
 /// process serves every plan: a `route` message starts each.
 package final class GuidanceProcess: @unchecked Sendable {
     /// The newest guidance protocol version this drivesim speaks.
-    package static let protocolVersion = 2
+    package static let protocolVersion = 3
     /// The oldest it still speaks: version 1 (a route of four keys a
     /// maneuver, no `unannounced` question, no revisions).
     package static let oldestVersion = 1
@@ -52,6 +52,25 @@ package final class GuidanceProcess: @unchecked Sendable {
         spans += 1
         guard let answer = channel.ask(message) else { _ = fail(at: t, nil); return nil }
         return answer
+    }
+
+    /// Span messages at once, each with the time of its span, and their
+    /// answers in order, as many as the process answered before it failed
+    /// (the failure recorded at the first span left unanswered). A line that
+    /// is not a JSON object fails there too, but the process is kept: it
+    /// answered in step.
+    package func askAll(_ spans: [(message: String, from: SimTime)]) -> [JSONValue] {
+        guard channel.alive, !spans.isEmpty else { return [] }
+        self.spans += spans.count
+        let lines = channel.askAll(spans.map(\.message))
+        var answers: [JSONValue] = []
+        answers.reserveCapacity(lines.count)
+        for line in lines {
+            guard let answer = channel.parse(line, keepingProcess: true) else { break }
+            answers.append(answer)
+        }
+        if answers.count < spans.count { _ = fail(at: spans[answers.count].from, nil) }
+        return answers
     }
 
     /// Records a failure at `t` (the channel's own when `reason` is nil) and
@@ -121,6 +140,12 @@ package final class GuidanceProcess: @unchecked Sendable {
         if version >= 2 {
             keys += [("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)), ("horizon", .integer(route.horizon.ms))]
         }
+        if version >= 3 {
+            // The change this route comes from: null at the plan's start.
+            keys.append(("change", route.change.map { c in
+                .object([("at", .integer(c.at.ms)), ("destination", text(c.destination)), ("handoff", .bool(c.handoff)), ("id", .string(c.id))])
+            } ?? .null))
+        }
         return line(.object(keys))
     }
 
@@ -141,6 +166,15 @@ package struct ExternalGuidance: Guidance {
     /// answer, nil if the process failed: the process's own exchange, or
     /// (the libFuzzer target) answers read from elsewhere.
     package let ask: @Sendable (String, SimTime) -> JSONValue?
+    /// Sends span messages at once and returns their answers, in order, as
+    /// far as there are any (`GuidanceProcess.askAll`).
+    package let askAll: @Sendable ([(message: String, from: SimTime)]) -> [JSONValue]
+    /// The spans asked about and not yet answered: their messages are sent
+    /// in one batch (at `batchLimit` of them, or when the planner settles),
+    /// as their words depend on the fixes alone, never on an answer.
+    package var pending: [(message: String, from: SimTime, until: SimTime)] = []
+    /// The most spans held back before they are sent.
+    package static let batchLimit = 1024
     package let route: GuidanceRoute
     package var segmentEnd: SimTime? = nil
     package var nowSpoken: [Bool]
@@ -158,17 +192,28 @@ package struct ExternalGuidance: Guidance {
     package var failed: Bool
 
     package init(_ route: GuidanceRoute, process: GuidanceProcess) {
-        self.init(route, process: process, answers: process.ask)
+        self.init(route, process: process, answers: process.ask, all: process.askAll)
         failed = !process.begin(route)
     }
 
     /// A guidance whose answers come from `answers`, not from a process
     /// (which is not started: it only records failures): the libFuzzer
     /// target's, Fuzz/libfuzzer/FuzzGuidance.swift.
-    package init(_ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?) {
+    package init(
+        _ route: GuidanceRoute, process: GuidanceProcess, answers: @escaping @Sendable (String, SimTime) -> JSONValue?,
+        all: (@Sendable ([(message: String, from: SimTime)]) -> [JSONValue])? = nil
+    ) {
         self.process = process
         self.route = route
         ask = answers
+        askAll = all ?? { spans in
+            var out: [JSONValue] = []
+            for (message, from) in spans {
+                guard let answer = answers(message, from) else { break }
+                out.append(answer)
+            }
+            return out
+        }
         nowSpoken = Array(repeating: false, count: route.maneuvers.count)
         thenSpoken = nowSpoken
         nowSkipped = Array(repeating: nil, count: route.maneuvers.count)
@@ -184,6 +229,66 @@ package struct ExternalGuidance: Guidance {
     }
 
     package func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
+
+    /// The switch line (version 3), asked as drivesim's own guidance is:
+    /// `{"type": "switching", "change": id, "at": t}` right after the new
+    /// route's `route` message, answered `{"type": "switching", "line": null
+    /// | {"id", "text", "duration", "urgent", "expires", "language"}}`.
+    package mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+        guard !failed, process.version >= 3 else { return nil }
+        let message = GuidanceProcess.line(.object([("at", .integer(t.ms)), ("change", .string(change)), ("type", .string("switching"))]))
+        guard let answer = ask(message, t) else { failed = true; return nil }
+        switch switchLine(answer, at: t) {
+        case .success(let line): return line
+        case .failure(let problem):
+            failed = true
+            process.fail(at: t, "it answered the switching question at \(t.ms) ms: \(problem.reason)", keepingProcess: true)
+            return nil
+        }
+    }
+
+    /// A `switching` answer's line, validated as a span's lines are (its `at` is the switch's).
+    package mutating func switchLine(_ answer: JSONValue, at t: SimTime) -> Result<GuidanceLine?, Problem> {
+        guard answer["type"]?.text == "switching" else { return .failure(Problem(path: "type", why: "expected \"switching\"")) }
+        guard let o = answer["line"], o.kind != .null else { return .success(nil) }
+        guard case .object = o.kind else { return .failure(Problem(path: "line", why: "expected null or an object")) }
+        guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
+            return .failure(Problem(path: "line.id", why: "expected a line id of 1 to 200 characters"))
+        }
+        guard asked[id] == nil else { return .failure(Problem(path: "line.id", why: "'\(id)' was asked for before: ids are unique")) }
+        guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
+            return .failure(Problem(path: "line.text", why: "expected the words, 1 to 1000 characters"))
+        }
+        var language = route.settings.language
+        if let value = o["language"], value.kind != .null {
+            guard let name = value.text, let l = Language(rawValue: name) else { return .failure(Problem(path: "line.language", why: "expected \"en\" or \"ko\"")) }
+            language = l
+        }
+        var urgent = true
+        if let value = o["urgent"], value.kind != .null {
+            guard let b = value.boolean else { return .failure(Problem(path: "line.urgent", why: "expected true or false")) }
+            urgent = b
+        }
+        var duration = SpeechDuration.estimate(text, language, rates: route.settings.rates)
+        if let value = o["duration"], value.kind != .null {
+            guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms) else {
+                return .failure(Problem(path: "line.duration", why: "expected a whole number from 1 to 3600000"))
+            }
+            duration = SimTime(ms: ms)
+        }
+        guard t + duration <= RoadPlan.end else {
+            return .failure(Problem(path: "line.duration", why: "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+        }
+        var expires: SimTime? = nil
+        if let value = o["expires"], value.kind != .null {
+            guard case .number(let literal) = value.kind, let ms = Int64(literal), ms > t.ms, ms <= RoadPlan.end.ms else {
+                return .failure(Problem(path: "line.expires", why: "expected null or a time later than the switch (\(t.ms) ms), within 24 h"))
+            }
+            expires = SimTime(ms: ms)
+        }
+        asked[id] = (t, language)
+        return .success(GuidanceLine(id: id, at: t, duration: duration, urgent: urgent, text: text, language: language, maneuver: "reroute", expires: expires))
+    }
 
     /// Why maneuver `m` got no "now" line: what the answers said (a `then`
     /// line, a `late` skip), else (version 2) what the process answers when
@@ -225,12 +330,27 @@ package struct ExternalGuidance: Guidance {
             ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
         ]))
         fixes.removeAll(keepingCapacity: true)
-        guard let answer = ask(message, from) else { failed = true; return }
-        switch read(answer, from: from, until: until) {
-        case .success(let said): out.append(contentsOf: said)
-        case .failure(let problem):
-            failed = true
-            process.fail(at: from, "it answered the span from \(from.ms) ms: \(problem.reason)", keepingProcess: true)
+        pending.append((message, from, until))
+        if pending.count >= Self.batchLimit { settle(into: &out) }
+    }
+
+    /// Sends the spans held back and reads their answers, in order: each
+    /// validated as if it had been asked alone. From the first that fails
+    /// (unanswered, or what cannot be spoken) the rest of the road is silent.
+    package mutating func settle(into out: inout [Announcement]) {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard !failed else { return }
+        let answers = askAll(pending.map { ($0.message, $0.from) })
+        for (k, span) in pending.enumerated() {
+            guard k < answers.count else { failed = true; return }
+            switch read(answers[k], from: span.from, until: span.until) {
+            case .success(let said): out.append(contentsOf: said)
+            case .failure(let problem):
+                failed = true
+                process.fail(at: span.from, "it answered the span from \(span.from.ms) ms: \(problem.reason)", keepingProcess: true)
+                return
+            }
         }
     }
 
