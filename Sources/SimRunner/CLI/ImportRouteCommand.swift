@@ -14,7 +14,7 @@ enum ImportRouteCommand: Command {
     static let abstract =
         "Turn a route response (OSRM, Valhalla, GraphHopper, Mapbox, Kakao Mobility, Apple Maps Server, Google Routes v2 or Directions), or a GeoJSON line, into a scenario."
     static let usage =
-        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--reroute <file>] [--handoff <file> --sent <s,...> [--destination <text>] [--place <name>]] [--out <file>]"
+        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--reroute <file>] [--handoff <file> --sent <seconds> [--destination <text>] [--place <name>]] [--out <file>]"
     /// The options that describe route changes, read in the order given.
     static let changeOptions = ["--reroute", "--handoff", "--sent", "--destination", "--place"]
     static let options: [String] = ["--language", "--route", "--precision", "--service", "--kmh", "--units"] + changeOptions + ["--out"]
@@ -37,7 +37,7 @@ enum ImportRouteCommand: Command {
           --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
                                   alternates from 1).
           --precision <5|6>       The polyline's precision (default: detected).
-          --service <name>        Read the file as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
+          --service <name>        Read <file> (not a change's) as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
           --units <metric|imperial>
                                   The units English lines speak (default: the response's own
@@ -45,12 +45,12 @@ enum ImportRouteCommand: Command {
           --reroute <file>        A second response, the route the app got after the car left
                                   the first one: a reroute change (r1, r2, ...). Repeatable; the
                                   changes are taken in the order given. Any format above.
-          --handoff <file>        A response for Pippa's handoff: a handoff change (h1, h2, ...),
-                                  with these after it:
-            --sent <s,...>        when Pippa sends it, seconds into the drive (more than one: a
-                                  duplicate); required.
-            --destination <text>  what the guidance calls it ("the petrol station on Teheran-ro").
-            --place <name>        a saved place it names; saved where its route ends.
+          --handoff <file>        A response for Pippa's handoff: a handoff change (h1, h2, ...).
+                                  The three options below apply to the --handoff before them.
+          --sent <seconds>        When Pippa sends the handoff, seconds into the drive, comma-separated (more than
+                                  one: a duplicate); required.
+          --destination <text>    What the guidance calls it ("the petrol station on Teheran-ro").
+          --place <name>          A saved place it names, saved where its route ends.
           --out <file>            Write the scenario there (atomically) instead of standard output.
           -h, --help              Show help information.
 
