@@ -15,11 +15,18 @@ responses in three services' words, beside this file (docs/import.md,
         --reroute Scenarios/routes/responses/gangnam-reroute.routes.google \\
         --handoff Scenarios/routes/responses/gangnam-handoff.apple --sent 142,143.5 --destination "학동로 주유소"
 
+With `--generated N DIR`, the benchmarks' pair instead (docs/benchmarks.md,
+"Route changes"): `DIR/first.kakao`, services.py's route of N guides over
+2,000 km, and `DIR/reroute.kakao`, N/2 guides over 1,000 km asked 100 m
+west of the first's middle corner, zigzagging north and west away from it.
+
 Shaped like each service's documented responses, as services.py writes them.
 Deterministic: the same files every run. No service's response is read or copied.
 """
 import importlib.util
+import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("services", os.path.join(HERE, "services.py"))
@@ -56,7 +63,28 @@ def apple(legs):
             "steps": steps, "stepPaths": paths}
 
 
+def generated_pair(n, folder):
+    first = services.generated(n)
+    spacing, x, y = 2_000_000.0 / n, 0.0, 0.0
+    for k in range(n // 2):
+        x, y = (x, y + spacing) if k % 2 == 0 else (x + spacing, y)
+    leg, x, heading = [], x - 100, 0
+    for k in range(n // 2):
+        dx, dy = [(0, 1), (-1, 0)][heading]
+        corners = [(x, y), (x + dx * spacing, y + dy * spacing)]
+        guide = None if k == 0 else ((2, "", "우회전", None, "") if heading == 0 else (1, "", "좌회전", None, ""))
+        leg.append((corners, f"우회로{k}", 100, guide))
+        x, y = corners[-1]
+        heading = 1 - heading
+    for name, doc in (("first.kakao", first), ("reroute.kakao", services.kakao([leg], f"reroute-{n}"))):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--generated":
+        generated_pair(int(sys.argv[2]), sys.argv[3])
+        return
     services.write("gangnam.kakao", services.kakao(FIRST, "gangnam"))
     services.write("gangnam-reroute.routes.google", services.google(REROUTE))
     services.write("gangnam-handoff.apple", apple(HANDOFF))

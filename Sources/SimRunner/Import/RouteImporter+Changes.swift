@@ -40,7 +40,8 @@ extension RouteImporter {
     /// speed), so the car leaves the route at the branch. The handoff's
     /// `place`, when given and not yet saved, becomes a saved place at the
     /// change's last point. Refused at the change's start (its response's
-    /// path): `routesApart` beyond `branchReach`.
+    /// path): `routesApart` beyond `branchReach`. The warnings stay the first
+    /// response's: the change's are its own `imported.warnings`, about its own file.
     /// - Complexity: O(points of the route and of every change).
     public static func adding(_ change: Change, to imported: Imported) throws(ImportProblem) -> Imported {
         let other = change.imported
@@ -78,7 +79,6 @@ extension RouteImporter {
         let kind = change.handoff == nil ? "a reroute" : "a handoff"
         out.scenario.description = (out.scenario.description ?? "") + " Then \(kind), \(change.id): \(other.scenario.name)."
         out.length = branch + join + other.length
-        out.warnings += other.warnings
         return out
     }
 
