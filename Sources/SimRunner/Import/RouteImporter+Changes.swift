@@ -45,6 +45,7 @@ extension RouteImporter {
     /// - Complexity: O(points of the route and of every change).
     public static func adding(_ change: Change, to imported: Imported) throws(ImportProblem) -> Imported {
         let other = change.imported
+        // Every import has a road and a drive; a hand-made `Imported` without is refused as pointless.
         guard var road = imported.scenario.road, let drive = road.drive, let otherRoad = other.scenario.road else {
             throw ImportProblem(.tooFewPoints, at: other.start)
         }

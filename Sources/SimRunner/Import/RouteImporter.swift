@@ -51,7 +51,7 @@ public enum RouteImporter {
         public var scenario: Scenario
         /// What was not taken as given.
         public var warnings: [ImportWarning]
-        /// The geometry's length, meters.
+        /// The geometry's length, meters (with route changes, the true path's).
         public var length: Double
         /// The response's `distance` for the route, meters (nil for GeoJSON).
         public var responseDistance: Double?
