@@ -50,6 +50,10 @@ struct Arguments {
     /// The last value given for an option, if any.
     func value(_ name: String) -> String? { values.last { $0.name == name }?.value }
 
+    /// The values given for any of `names`, in the order given (a repeated
+    /// option, and options that apply to the one before them).
+    func ordered(_ names: [String]) -> [(name: String, value: String)] { values.filter { names.contains($0.name) } }
+
     /// An option's value as a whole number in `range`.
     func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(DrivesimError) -> T? {
         guard let text = value(name) else { return nil }

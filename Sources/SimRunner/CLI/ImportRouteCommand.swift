@@ -5,15 +5,19 @@ import SimClock
 import SimRunner
 
 /// `drivesim import-route RESPONSE.json --language ko|en [--route N]
-/// [--precision 5|6] [--out SCENARIO]`: a routing service's route response
-/// (or a GeoJSON line) as a scenario that `drivesim run` drives.
+/// [--precision 5|6] [--reroute FILE] [--handoff FILE --sent T,...]
+/// [--out SCENARIO]`: a routing service's route response (or a GeoJSON
+/// line) as a scenario that `drivesim run` drives, with route changes from
+/// further responses.
 enum ImportRouteCommand: Command {
     static let name = "import-route"
     static let abstract =
         "Turn a route response (OSRM, Valhalla, GraphHopper, Mapbox, Kakao Mobility, Apple Maps Server, Google Routes v2 or Directions), or a GeoJSON line, into a scenario."
     static let usage =
-        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--out <file>]"
-    static let options: [String] = ["--language", "--route", "--precision", "--service", "--kmh", "--units", "--out"]
+        "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--reroute <file>] [--handoff <file> --sent <seconds> [--destination <text>] [--place <name>]] [--out <file>]"
+    /// The options that describe route changes, read in the order given.
+    static let changeOptions = ["--reroute", "--handoff", "--sent", "--destination", "--place"]
+    static let options: [String] = ["--language", "--route", "--precision", "--service", "--kmh", "--units"] + changeOptions + ["--out"]
     static let flags: [String] = []
     static var help: String {
         """
@@ -33,16 +37,28 @@ enum ImportRouteCommand: Command {
           --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
                                   alternates from 1).
           --precision <5|6>       The polyline's precision (default: detected).
-          --service <name>        Read the file as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
+          --service <name>        Read <file> (not a change's) as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
           --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
           --units <metric|imperial>
                                   The units English lines speak (default: the response's own
                                   voice instructions' units, else metric; Korean is metric).
+          --reroute <file>        A second response, the route the app got after the car left
+                                  the first one: a reroute change (r1, r2, ...). Repeatable; the
+                                  changes are taken in the order given. Any format above.
+          --handoff <file>        A response for Pippa's handoff: a handoff change (h1, h2, ...).
+                                  The three options below apply to the --handoff before them.
+          --sent <seconds>        When Pippa sends the handoff, seconds into the drive, comma-separated (more than
+                                  one: a duplicate); required.
+          --destination <text>    What the guidance calls it ("the petrol station on Teheran-ro").
+          --place <name>          A saved place it names, saved where its route ends.
           --out <file>            Write the scenario there (atomically) instead of standard output.
           -h, --help              Show help information.
 
         Warnings (an unknown maneuver type kept as a plain turn, a maneuver too close to the one
-        before) go to standard error. See docs/import.md.
+        before) go to standard error, and where each change branches off. A change's route starts
+        where the car was when the app asked: it branches off the road before at the point nearest
+        its start, joined to it by a straight line when farther than 15 m; beyond 500 m it is
+        refused. See docs/import.md.
 
         EXIT CODES: 0 written, 2 unusable input.
 
@@ -61,7 +77,8 @@ enum ImportRouteCommand: Command {
             throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
         }
         let file = args.positional[0]
-        try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
+        let changes = try changeArguments(args)
+        try FileSystem.refuseOverwriting(inputs: [file] + changes.map(\.file), with: args.value("--out"))
         var options = RouteImporter.Options(language: language, source: FileSystem.split(file).name)
         options.route = try args.integer("--route", in: 0...999) ?? 0
         if let p = args.value("--precision") {
@@ -86,17 +103,24 @@ enum ImportRouteCommand: Command {
             }
             options.units = units
         }
-        let bytes = try FileSystem.read(file)
-        let imported: RouteImporter.Imported
-        do {
-            imported = try RouteImporter.importRoute(bytes, options: options)
-        } catch {
-            // The refusal names the format the file was read as.
-            let root = try? JSONParser.parse(bytes)
-            guard let format = options.service ?? root.flatMap(RouteFormat.detect) else { throw DrivesimError.importProblem(file: file, error) }
-            throw DrivesimError.importRefused(file: file, error, format: format)
+        var imported = try importFile(file, options: options, console: &console)
+        // Each change's response alone (its own format, told by its keys; route 0), then added to the road.
+        for change in changes {
+            var own = RouteImporter.Options(language: language, source: FileSystem.split(change.file).name)
+            own.kmh = options.kmh
+            own.units = imported.scenario.road?.guidance.units
+            let second = try importFile(change.file, options: own, console: &console)
+            do {
+                imported = try RouteImporter.adding(RouteImporter.Change(id: change.id, imported: second, handoff: change.handoff), to: imported)
+            } catch {
+                throw DrivesimError.importProblem(file: change.file, error)
+            }
         }
-        for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
+        for (change, branch) in zip(changes, RouteImporter.branches(imported.scenario)) {
+            let when = branch.reached.map { ", reached at \(Seconds.literal(milliseconds: $0.ms)) s" } ?? ", never reached"
+            // A note, not a warning: what a handoff's `--sent` times are chosen against.
+            console.err(escapedForTerminal("\(change.file): \(change.id) branches off \(Int(branch.meters.rounded())) m along the drive\(when)") + "\n")
+        }
         let encoded = ScenarioEncoder.encode(imported.scenario)
         // What `run` could not read back is refused here, with the figure.
         if encoded.count + 1 > FileSystem.readLimit {
@@ -109,5 +133,61 @@ enum ImportRouteCommand: Command {
         }
         try console.output(String(decoding: encoded, as: UTF8.self) + "\n", toFile: args.value("--out"))
         return 0
+    }
+
+    /// One response file read and imported, its warnings written; a refusal names the file and the format it was read as.
+    static func importFile(_ file: String, options: RouteImporter.Options, console: inout Console) throws -> RouteImporter.Imported {
+        let bytes = try FileSystem.read(file)
+        let imported: RouteImporter.Imported
+        do {
+            imported = try RouteImporter.importRoute(bytes, options: options)
+        } catch {
+            // The refusal names the format the file was read as.
+            let root = try? JSONParser.parse(bytes)
+            guard let format = options.service ?? root.flatMap(RouteFormat.detect) else { throw DrivesimError.importProblem(file: file, error) }
+            throw DrivesimError.importRefused(file: file, error, format: format)
+        }
+        for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
+        return imported
+    }
+
+    /// A route change as the command line gives it.
+    struct ChangeArgument {
+        var file: String
+        var id: String
+        var handoff: Scenario.Road.Handoff?
+    }
+
+    /// `--reroute FILE` and `--handoff FILE` in the order given, each
+    /// handoff with the `--sent`, `--destination` and `--place` after it.
+    static func changeArguments(_ args: Arguments) throws(DrivesimError) -> [ChangeArgument] {
+        var out: [ChangeArgument] = []
+        var reroutes = 0, handoffs = 0
+        for (name, value) in args.ordered(changeOptions) {
+            switch name {
+            case "--reroute":
+                reroutes += 1
+                out.append(ChangeArgument(file: value, id: "r\(reroutes)"))
+            case "--handoff":
+                handoffs += 1
+                out.append(ChangeArgument(file: value, id: "h\(handoffs)", handoff: Scenario.Road.Handoff(sent: [])))
+            default:
+                guard var handoff = out.last?.handoff else { throw .usage(.needsOption(flag: name, option: "--handoff")) }
+                if value.isEmpty { throw .usage(.emptyValue(option: name)) }
+                switch name {
+                case "--sent":
+                    var times: [SimTime] = []
+                    for t in value.split(separator: ",", omittingEmptySubsequences: false) { times.append(try RunCommand.seconds(String(t), option: name)) }
+                    handoff.sent = times
+                case "--destination": handoff.destination = value
+                default: handoff.place = value
+                }
+                out[out.count - 1].handoff = handoff
+            }
+        }
+        if let missing = out.first(where: { $0.handoff?.sent.isEmpty == true }) {
+            throw .usage(.missingOption(option: "--sent", allowed: ["seconds after '--handoff \(missing.file)', like 19,20.5"]))
+        }
+        return out
     }
 }

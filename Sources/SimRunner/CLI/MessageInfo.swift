@@ -78,6 +78,9 @@ extension ImportProblem.Reason {
             return "at the response's speeds the drive\(km.map { " of \($0) km" } ?? "") would last about \(hours) hours, beyond 24"
         case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"
+        case .routesApart(let meters, let reach):
+            return "the route starts \(meters) m from the road before it (after the previous change's branch), beyond \(reach) m: "
+                + "the car could not have asked for it from that road"
         }
     }
 }

@@ -248,6 +248,11 @@ enum RunCommand: Command {
     /// a JSON number and nothing else (no spaces around it).
     static func seconds(_ args: Arguments, _ name: String) throws(DrivesimError) -> SimTime? {
         guard let text = args.value(name) else { return nil }
+        return try seconds(text, option: name)
+    }
+
+    /// `text`, the value of `name`, in seconds exact to the millisecond.
+    static func seconds(_ text: String, option name: String) throws(DrivesimError) -> SimTime {
         guard let value = try? JSONParser.parse(Array(text.utf8)), case .number(let literal) = value.kind, literal == text else {
             throw .usage(.notSeconds(option: name, value: text))
         }

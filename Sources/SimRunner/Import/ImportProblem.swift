@@ -78,6 +78,9 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case maneuverOffGeometry(meters: Int)
         /// A GeoJSON `type` that is not a `LineString` (or a `Feature` of one).
         case unsupportedGeoJSON(String)
+        /// A route change's route starts `meters` from the road before it,
+        /// beyond `reach` (`RouteImporter.branchReach`): the routes never meet.
+        case routesApart(meters: Int, reach: Int)
     }
 }
 

@@ -653,7 +653,8 @@ extension RouteImporter {
                     + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts
-            return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision)
+            return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision,
+                            start: steps.first.map { RouteImporter.join($0.path, $0.keys.location) } ?? "")
         }
     }
 

@@ -51,12 +51,16 @@ public enum RouteImporter {
         public var scenario: Scenario
         /// What was not taken as given.
         public var warnings: [ImportWarning]
-        /// The geometry's length, meters.
+        /// The geometry's length, meters (with route changes, the true path's).
         public var length: Double
         /// The response's `distance` for the route, meters (nil for GeoJSON).
         public var responseDistance: Double?
         /// The polyline precision used (nil for GeoJSON coordinates).
         public var precision: Int?
+        /// Where the route's start is in the document (the first step's
+        /// location, `routes[0].legs[0].steps[0].maneuver.location`; a line's
+        /// first coordinate): a route change's refusal points there.
+        public var start: String
     }
 
     /// A turn in a plain line sharper than this (degrees) becomes a maneuver.
@@ -156,7 +160,8 @@ public enum RouteImporter {
             description: "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
                 + "\(whole(route.length)) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
             road: road)
-        return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil)
+        return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil,
+                        start: join(path, "coordinates") + "[0]")
     }
 
     // MARK: Shared steps

@@ -4,19 +4,28 @@ import ScenarioFormat
 import SimClock
 import SimRunner
 
-/// Where things were on the road: the route, the car's true position over
+/// Where things were on the road: the routes, the car's true position over
 /// time, and each fix's position, rebuilt from the scenario exactly as the
-/// planner builds them (the same route, trajectory and fix generator).
+/// planner builds them (the same true path, trajectory and fix generator).
 struct RoadGeometry {
-    let route: Route
+    /// The scenario's route and each change's road, their maneuvers placed, in one plane.
+    let path: TruePath
     let trajectory: Trajectory?
     /// Each fix's position, by fix number (nil for a fix never taken).
     let fixes: [Vector?]
     let fixTimes: [SimTime?]
 
+    /// The scenario's route, its maneuvers placed.
+    var first: Route { path.first }
+    /// The road the car truly drives: the route, or with changes the route
+    /// up to the first branch and each change's road in turn. The car's
+    /// position and the generated fixes are along it.
+    var route: Route { path.route }
+
     init?(_ road: Scenario.Road?) {
-        guard let road, let route = try? road.placedRoute() else { return nil }
-        self.route = route
+        guard let road, let path = try? road.truePath() else { return nil }
+        self.path = path
+        let route = path.route
         let trajectory = road.drive.map { Trajectory(profile: $0.profile, length: route.length, start: $0.start) }
         self.trajectory = trajectory
         switch road.fixes {
@@ -39,8 +48,10 @@ struct RoadGeometry {
 
 extension Timeline {
     /// The drive as a GeoJSON FeatureCollection (RFC 7946) any map tool
-    /// opens: the route, its maneuvers, every fix, where each guidance line
-    /// started, and every dropped report, each with a `kind` property.
+    /// opens: every route of the drive (the first and each change's), the
+    /// true path when it changes route, every maneuver, every fix, where each
+    /// guidance line started, each route switch and handoff taken, and every
+    /// dropped report, each with a `kind` property.
     /// Without a road, an empty collection.
     ///
     /// Written as it goes (`JSONStream`: the bytes `JSONWriter` gives the
@@ -71,11 +82,12 @@ extension Timeline {
         }
         out.open(.object)
         out.key("features"); out.open(.array)
-        if let g = RoadGeometry(scenario.road), let road = scenario.road {
+        /// A LineString feature through `points`: its properties, in key order, are what `properties` writes.
+        func line(_ points: [GeoPoint], _ properties: () -> Void) {
             out.item(); out.open(.object)
             out.key("geometry"); out.open(.object)
             out.key("coordinates"); out.open(.array)
-            for p in road.points {
+            for p in points {
                 out.item(); out.open(.array)
                 out.item(); GeoJSONNumbers.write(p.longitude, into: &out.bytes)
                 out.item(); GeoJSONNumbers.write(p.latitude, into: &out.bytes)
@@ -84,15 +96,35 @@ extension Timeline {
             out.close(.array)
             out.member("type", "LineString")
             out.close(.object)
-            out.key("properties"); out.open(.object)
-            out.member("kind", "route"); out.member("meters", Int64(g.route.length.rounded()))
-            out.close(.object)
+            out.key("properties"); out.open(.object); properties(); out.close(.object)
             out.member("type", "Feature")
             out.close(.object)
-            for m in g.route.maneuvers {
-                feature(at: g.geo(g.route.location(at: m.distance).point)) {
-                    out.member("distance", Int64(m.distance.rounded())); out.member("id", m.id)
-                    out.member("kind", "maneuver"); out.member("turn", m.turn.rawValue)
+        }
+        if let g = RoadGeometry(scenario.road), let road = scenario.road {
+            // Every route of the drive: the first, then each change's road (`route` its id, as `road.route.switched`'s).
+            line(road.points) { out.member("kind", "route"); out.member("meters", Int64(g.first.length.rounded())) }
+            for (c, change) in road.changes.enumerated() {
+                line(change.points) {
+                    out.member("change", change.handoff == nil ? "reroute" : "handoff"); out.member("kind", "route")
+                    out.member("meters", Int64(g.path.roads[c].length.rounded())); out.member("route", change.id)
+                }
+            }
+            // The road the car truly drove, when it is not the route; a branch, where
+            // one road ends and the next begins at the same point, is written once.
+            if !road.changes.isEmpty {
+                var points: [Vector] = []
+                for p in g.route.points where points.last.map({ (p - $0).length >= 0.05 }) ?? true { points.append(p) }
+                line(points.map(g.geo)) { out.member("kind", "true-path"); out.member("meters", Int64(g.route.length.rounded())) }
+            }
+            for k in 0...road.changes.count {
+                let on = g.path.road(k)
+                for m in on.maneuvers {
+                    feature(at: g.geo(on.location(at: m.distance).point)) {
+                        out.member("distance", Int64(m.distance.rounded())); out.member("id", m.id)
+                        out.member("kind", "maneuver")
+                        if k > 0 { out.member("route", road.changes[k - 1].id) }
+                        out.member("turn", m.turn.rawValue)
+                    }
                 }
             }
             // Times in milliseconds, an integer, as the timeline's `t`.
@@ -111,6 +143,17 @@ extension Timeline {
                     feature(at: g.geo(g.route.location(at: d).point)) {
                         out.member("kind", "spoken"); out.member("line", line.id); out.member("t", event.t.ms)
                         if let text = roster.text(of: l, startingAt: event.t) { out.member("text", text) }
+                    }
+                case .road(.routeSwitched(let c, let reason)):
+                    guard let d = distances.at(event.t), c < road.changes.count else { continue }
+                    feature(at: g.geo(g.route.location(at: d).point)) {
+                        out.member("kind", "route-switched"); out.member("reason", reason.rawValue)
+                        out.member("route", road.changes[c].id); out.member("t", event.t.ms)
+                    }
+                case .road(.handoffTaken(let c)):
+                    guard let d = distances.at(event.t), c < road.changes.count else { continue }
+                    feature(at: g.geo(g.route.location(at: d).point)) {
+                        out.member("handoff", road.changes[c].id); out.member("kind", "handoff-taken"); out.member("t", event.t.ms)
                     }
                 case .road(.reportDropped(let f, let reason)):
                     guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }

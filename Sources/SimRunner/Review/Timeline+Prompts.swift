@@ -45,7 +45,7 @@ public struct PromptComparison: Sendable, Equatable {
     /// The comparison for a run of `scenario`; nil when it keeps no service prompts.
     public init?(_ timeline: Timeline, _ scenario: Scenario) {
         guard !scenario.servicePrompts.isEmpty, let g = RoadGeometry(scenario.road) else { return nil }
-        for m in g.route.maneuvers {
+        for m in g.first.maneuvers {
             var spoken: [(line: String, stage: Stage?, t: SimTime, before: Int?)] = []
             var distances = g.distances()
             for event in timeline.events {

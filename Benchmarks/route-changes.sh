@@ -1,0 +1,32 @@
+#!/bin/sh
+# Times `drivesim import-route` of a generated Kakao route alone and with a
+# reroute from a second response (`--reroute`), and `drivesim run` of the
+# result (whole process, release build, best of three each), for routes of
+# 250, 500, 1,000 and 2,000 guides over 2,000 km with a reroute of half as
+# many over 1,000 km from the middle (Scenarios/routes/responses/changes.py
+# --generated N). For docs/benchmarks.md ("Route changes from responses").
+#
+#     swift build -c release --product drivesim && sh Benchmarks/route-changes.sh
+set -eu
+bin=.build/release/drivesim
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+best() {  # best of three: wall-clock and user CPU seconds of the command, "wall user"
+  b=""; u=""
+  for _ in 1 2 3; do
+    /usr/bin/time -o "$dir/time" -f '%e %U' "$@" > /dev/null 2> /dev/null
+    out=$(tail -1 "$dir/time")
+    t=${out% *}; c=${out#* }
+    if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
+    if [ -z "$u" ] || [ "$(echo "$c < $u" | bc)" = 1 ]; then u=$c; fi
+  done
+  echo "$b $u"
+}
+printf '| guides (first + reroute) | import-route alone (wall / CPU) | with --reroute (wall / CPU) | run (wall / CPU) |\n|---|---|---|---|\n'
+for n in 250 500 1000 2000; do
+  python3 Scenarios/routes/responses/changes.py --generated "$n" "$dir"
+  set -- $(best "$bin" import-route "$dir/first.kakao" --language ko --out "$dir/a.json"); aw=$1 au=$2
+  set -- $(best "$bin" import-route "$dir/first.kakao" --language ko --reroute "$dir/reroute.kakao" --out "$dir/g.json"); iw=$1 iu=$2
+  set -- $(best "$bin" run "$dir/g.json"); rw=$1 ru=$2
+  printf '| %s + %s | %s s / %s s | %s s / %s s | %s s / %s s |\n' "$n" "$((n / 2))" "$aw" "$au" "$iw" "$iu" "$rw" "$ru"
+done
