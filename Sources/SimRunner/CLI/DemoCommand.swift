@@ -51,17 +51,20 @@ enum DemoCommand: Command {
         return (options + flags).contains(name)
     }
 
-    /// A short drive through Gangnam: the road section generates the fixes,
-    /// the reports and the guidance lines (far, near and now for two turns
-    /// and the arrival) while Pippa reads the weather in long stretches, so
-    /// lines wait for a short stretch, cut long ones and cut at once when
-    /// urgent; Dad asks about a petrol station and a guidance line closes the
-    /// ears on part of his question.
+    /// A short drive through Gangnam, the seed story end to end: the road
+    /// section generates the fixes, the reports and the guidance lines while
+    /// Pippa reads the weather in long stretches, so lines wait for a short
+    /// stretch, cut long ones and cut at once when urgent. Dad asks for a
+    /// petrol station and Pippa answers (a guidance line waits for her);
+    /// her handoff of the station arrives over the link and is taken and
+    /// acknowledged, the route to it switches in (the old route's waiting
+    /// line dropped), the switch line cuts her answer and the new route's
+    /// first turn is announced at once, its turns cutting her repeat.
     static let scenario = """
         {
           "drivesim": 1,
-          "name": "demo: a short drive in Gangnam while Pippa reads the weather",
-          "description": "A 1.3 km drive at 50 km/h with two turns and generated fixes; Pippa reads the weather in long stretches and Dad asks about a petrol station.",
+          "name": "demo: a short drive in Gangnam while Pippa reads the weather, and a petrol station",
+          "description": "A 1.4 km drive at 50 km/h with generated fixes; Pippa reads the weather in long stretches, Dad asks for a petrol station, Pippa answers and hands the station off to the navigation: the route changes and the new route's first turn collides with her answer.",
           "replies": [
             {
               "id": "weather",
@@ -93,7 +96,7 @@ enum DemoCommand: Command {
           "dad": [
             {
               "id": "ask",
-              "at": 66.0,
+              "at": 58.0,
               "duration": 1.8,
               "language": "en",
               "text": "Is there a petrol station nearby?",
@@ -105,7 +108,14 @@ enum DemoCommand: Command {
                     "id": "a1",
                     "duration": 3.5,
                     "language": "en",
-                    "text": "Yes, one is 500 metres ahead on the right."
+                    "text": "There is one on Teheran-ro, just after the next turn."
+                  },
+                  {
+                    "id": "a2",
+                    "duration": 2.5,
+                    "ready": 2.0,
+                    "language": "en",
+                    "text": "I'll take you there."
                   }
                 ]
               }
@@ -165,7 +175,58 @@ enum DemoCommand: Command {
             },
             "fixes": {
               "seed": 1
-            }
+            },
+            "changes": [
+              {
+                "id": "station",
+                "handoff": {
+                  "sent": [
+                    62.5
+                  ],
+                  "destination": "the petrol station on Teheran-ro"
+                },
+                "points": [
+                  {
+                    "lat": 37.4958,
+                    "lon": 127.034968
+                  },
+                  {
+                    "lat": 37.4943027,
+                    "lon": 127.034968
+                  },
+                  {
+                    "lat": 37.4943027,
+                    "lon": 127.0363
+                  },
+                  {
+                    "lat": 37.4939,
+                    "lon": 127.0363
+                  }
+                ],
+                "maneuvers": [
+                  {
+                    "id": "s1",
+                    "lat": 37.4943027,
+                    "lon": 127.034968,
+                    "turn": "left",
+                    "street": "Teheran-ro"
+                  },
+                  {
+                    "id": "s2",
+                    "lat": 37.4943027,
+                    "lon": 127.0363,
+                    "turn": "right"
+                  },
+                  {
+                    "id": "s3",
+                    "lat": 37.4939,
+                    "lon": 127.0363,
+                    "turn": "arrive",
+                    "side": "right"
+                  }
+                ]
+              }
+            ]
           },
           "expect": [
             {
@@ -187,7 +248,7 @@ enum DemoCommand: Command {
               "by": "m1.now"
             },
             {
-              "at": 66.0,
+              "at": 58.0,
               "event": "talk.reply.abandoned",
               "reply": "weather",
               "rule": "barge-in"
@@ -195,11 +256,49 @@ enum DemoCommand: Command {
             {
               "event": "talk.reply.began",
               "reply": "answer",
-              "at": 68.4
+              "at": 60.4
+            },
+            {
+              "event": "guidance.waiting",
+              "line": "m2.near",
+              "rule": "short-wait",
+              "stretch": "a1"
+            },
+            {
+              "at": 62.8,
+              "event": "road.handoff.taken",
+              "handoff": "station"
+            },
+            {
+              "at": 63.8,
+              "event": "road.route.switched",
+              "route": "station",
+              "reason": "handoff"
+            },
+            {
+              "at": 63.8,
+              "event": "guidance.dropped",
+              "line": "m2.near",
+              "rule": "stale"
+            },
+            {
+              "event": "talk.stretch.cut",
+              "stretch": "a1",
+              "rule": "urgent-cut",
+              "by": "station.switched"
+            },
+            {
+              "event": "guidance.requested",
+              "line": "s1.near"
+            },
+            {
+              "event": "guidance.requested",
+              "line": "m3.far",
+              "count": 0
             },
             {
               "event": "road.turn.passed",
-              "count": 3
+              "count": 4
             },
             {
               "event": "road.turn.unannounced",
