@@ -476,9 +476,8 @@ extension RoadSetup {
                     throw Problem(.route(error), at: at([.key("points")]))
                 }
             }
-            let head = path.points(from: 0, to: branch)
-            let joined = Route(plane: head + plane, projection: first.projection)
-            starts.append(joined.cumulative[head.count])
+            let joined = path.joined(at: branch, to: plane)
+            starts.append(joined.cumulative[joined.points.count - plane.count])
             roads.append(road)
             path = joined
         }

@@ -59,6 +59,32 @@ public struct Route: Sendable {
         self.cumulative = cumulative
     }
 
+    /// The route `Route(plane: points(from: 0, to: b) + plane, projection:)`
+    /// makes (no maneuvers), without measuring again the part before `b`:
+    /// its vertices are this route's, so their sums are the same bits.
+    /// A drive that changes road many times joins in time linear in its points.
+    public func joined(at b: Double, to plane: [Vector]) -> Route {
+        let head = points(from: 0, to: b)
+        // `head` is this route's vertices from the last at distance 0 on, then the point at `b`.
+        let first = segment(at: 0), kept = head.count - 1
+        var cumulative = Array(self.cumulative[first..<(first + kept)])
+        let all = head + plane
+        cumulative.reserveCapacity(all.count)
+        var total = cumulative[kept - 1]
+        for i in kept..<all.count {
+            total += projection.meters(from: all[i - 1], to: all[i])
+            cumulative.append(total)
+        }
+        return Route(projection: projection, points: all, cumulative: cumulative)
+    }
+
+    /// A route of points already measured.
+    private init(projection: LocalProjection, points: [Vector], cumulative: [Double]) {
+        self.projection = projection
+        self.points = points
+        self.cumulative = cumulative
+    }
+
     /// The polyline from distance `a` to `b` along the route (clamped, `a < b`):
     /// the point at `a`, the vertices between, the point at `b`.
     public func points(from a: Double, to b: Double) -> [Vector] {
