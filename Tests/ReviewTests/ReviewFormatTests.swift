@@ -337,6 +337,20 @@ import Testing
         #expect(svg == html.filter { Self.legendKinds.contains($0.key) }, "the SVG and the page draw each kind in one colour")
     }
 
+    /// A route switch and a handoff taken are marked in the lanes' road row, and drawn in the SVG
+    /// and the page in the colour of a route change, which their legends name.
+    @Test func theSwitchAndTheHandoffAreMarkedInEveryPicture() throws {
+        let timeline = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/handoff-through-an-outage.json"))).timeline
+        let lanes = timeline.lanesChart(width: 120, window: ReviewWindow(from: SimTime(ms: 29_000), to: SimTime(ms: 33_000)))
+        let road = try #require(lanes.split(separator: "\n").first { $0.hasPrefix("road ") })
+        #expect(road.contains("S") && road.contains("h"), "\(lanes)")
+        #expect(lanes.contains("S route switched   h handoff taken"))
+        let svg = timeline.svg()
+        #expect(svg.contains("roadmark road-route-switched") && svg.contains("roadmark road-handoff-taken"))
+        #expect(svg.contains("route change, handoff"))
+        #expect(timeline.html().contains(#"[ROAD.change, "route change, handoff"]"#))
+    }
+
     /// The page's legend names the road's marks when the road lane is drawn.
     @Test func thePagesLegendNamesTheRoadsMarks() throws {
         let page = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/waited-line-rephrased.json"))).timeline.html()

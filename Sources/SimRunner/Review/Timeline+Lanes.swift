@@ -98,6 +98,8 @@ extension Timeline {
                 case .roadTurnPassed: glyph = "T"
                 case .roadTurnUpcoming: glyph = "t"
                 case .roadTurnUnannounced: glyph = "!"
+                case .roadRouteSwitched: glyph = "S"
+                case .roadHandoffTaken: glyph = "h"
                 case .roadFixDropped, .roadReportDropped: glyph = "x"
                 default: continue
                 }
@@ -253,8 +255,8 @@ enum LaneScale {
         switch glyph {
         case "!": return 5  // a turn unannounced
         case "x": return 4  // a fix, report or line dropped
-        case "/": return 3  // a reply abandoned
-        case "T": return 2  // a turn passed
+        case "/", "S": return 3  // a reply abandoned; a route switched
+        case "T", "h": return 2  // a turn passed; a handoff taken
         default: return 1  // a turn upcoming
         }
     }
@@ -263,6 +265,7 @@ enum LaneScale {
     static let roadLegend = """
                 road      o off route   t turn upcoming   T turn passed
                           ! turn unannounced   x fix or report dropped
+                          S route switched   h handoff taken
 
         """
 }

@@ -277,6 +277,8 @@ extension Timeline {
         .road-turn-upcoming, .road-turn-passed, .road-stage-skipped { stroke: #2f6fdb; stroke-width: 2; }
         .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
         .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
+        .road-route-requested, .road-route-failed, .road-route-switched, .road-route-kept, .road-handoff-delivered, .road-handoff-taken,
+        .road-handoff-ignored, .road-handoff-acked { stroke: #c27c0e; stroke-width: 3; }
         </style>
 
         """
@@ -300,7 +302,7 @@ extension Timeline {
         let items: [(String, String)] = [
             ("road-fix-arrived", "fix arrived, report sent"), ("road-report-dropped", "fix or report dropped"),
             ("road-turn-upcoming", "turn upcoming or passed"), ("road-off-route", "off route"), ("road-on-route", "back on route"),
-            ("road-measuring-paused", "measuring paused or resumed"),
+            ("road-measuring-paused", "measuring paused or resumed"), ("road-route-switched", "route change, handoff"),
         ]
         let marks = legendEntries(items.map { ("roadmark " + $0, $1) }, x: 46, y: y, textOffset: 12, swatch: legendTick(y: y))
         return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>" + marks.markup + "</g>\n"

@@ -9,13 +9,13 @@ const COLOR = { "line": "#2f6fdb", "wait": "#0891b2", "reply": "#7c8f0a", "queue
   "stretch": "#2e9e5b", "ears-closed": "#555555", "heard": "#8a5cc9", "lost": "#d93b3b", "off-route": "#8b5a2b" };
 const CUT = "#7fc79b", RED = "#d93b3b", FLOW = "#7a3db8";
 // The road lane's marks by what happened (markColor), drawn as ticks: their own legend line, shown with the road lane.
-const ROAD = { fix: "#9a9a9a", turn: "#2f6fdb", off: "#8b5a2b", on: "#2e9e5b", other: "#333333" };
+const ROAD = { fix: "#9a9a9a", turn: "#2f6fdb", off: "#8b5a2b", on: "#2e9e5b", change: "#c27c0e", other: "#333333" };
 const LEGEND = [["line", "guidance line"], ["wait", "line waits"], ["stretch", "Pippa's stretch"], [CUT, "stretch cut"],
   ["held", "held"], ["reply", "reply active"], ["queued", "reply queued"], ["ears-closed", "ears closed"],
   ["heard", "Dad heard"], ["lost", "Dad lost"], ["off-route", "off route"], [FLOW, "cause → effect"]];
 const ROAD_LEGEND = [[ROAD.fix, "fix arrived, report sent"], [RED, "fix or report dropped, turn unannounced"],
   [ROAD.turn, "turn upcoming or passed"], [ROAD.off, "off route"], [ROAD.on, "back on route"],
-  [ROAD.other, "measuring paused or resumed"]];
+  [ROAD.change, "route change, handoff"], [ROAD.other, "measuring paused or resumed"]];
 const LANE_H = 56, AXIS_H = 22, LEFT = 80, RIGHT = 12;
 // Rows inside a lane: marks on top, what plays in the middle, the reply band, what waits at the bottom.
 const ROWS = { marks: [3, 10], plays: [15, 22], band: [38, 3], waits: [43, 8] };
@@ -132,6 +132,7 @@ function markColor(m) {
   if (/dropped|unannounced/.test(m.kind)) return RED;
   if (/turn|stage/.test(m.kind)) return ROAD.turn;
   if (m.kind === "road.off-route") return ROAD.off;
+  if (m.kind.startsWith("road.route") || m.kind.startsWith("road.handoff")) return ROAD.change;
   if (m.kind === "road.on-route") return ROAD.on;
   if (m.kind.startsWith("road.fix.arrived") || m.kind.startsWith("road.report")) return ROAD.fix;
   return ROAD.other;
