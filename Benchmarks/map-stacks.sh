@@ -9,17 +9,7 @@ set -eu
 bin=.build/release/drivesim
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-best() {  # best of three: wall-clock and user CPU seconds of the command, "wall user"
-  b=""; u=""
-  for _ in 1 2 3; do
-    /usr/bin/time -o "$dir/time" -f '%e %U' "$@" > /dev/null 2> /dev/null
-    out=$(tail -1 "$dir/time")
-    t=${out% *}; c=${out#* }
-    if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
-    if [ -z "$u" ] || [ "$(echo "$c < $u" | bc)" = 1 ]; then u=$c; fi
-  done
-  echo "$b $u"
-}
+. Benchmarks/best.sh
 printf '| guides | response | maneuvers | import-route (wall / CPU) | run (wall / CPU) |\n|---|---|---|---|---|\n'
 for n in 250 500 1000 2000; do
   python3 Scenarios/routes/responses/services.py --generated "$n" > "$dir/g.kakao"

@@ -156,8 +156,9 @@ import Testing
         #expect(replay.code == 1 && replay.stderr.contains("guidance process"), "\(replay.stderr)")
     }
 
-    /// A guidance in Python that says the hello of `version`, writes every message it gets to `log`, and says nothing.
-    static func recorder(version: Int, log: String, unannounced: String = "null") throws -> String {
+    /// A guidance in Python that says the hello of `version`, writes every message it gets to `log`, and says
+    /// nothing: no line in a span, `unannounced` as its reason, and `switching` (JSON, version 3) as its switch line.
+    static func recorder(version: Int, log: String, unannounced: String = "null", switching: String = "null") throws -> String {
         let folder = try Fixtures.temporaryFolder()
         return "python3 " + Fixtures.write("""
         import json, sys
@@ -168,6 +169,7 @@ import Testing
             if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": \(version)}), flush=True)
             elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
             elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": \(unannounced)}), flush=True)
+            elif m["type"] == "switching": print(json.dumps({"type": "switching", "line": \(switching)}), flush=True)
         """, "recorder.py", in: folder)
     }
 
@@ -189,20 +191,9 @@ import Testing
         #expect(wrong.code == 1 && wrong.stderr.contains("reason: expected \"late\", \"then\" or null"), "\(wrong.stderr)")
     }
 
-    /// A guidance in Python speaking version 3 that answers every span with no line and the switching question with `line` (JSON).
+    /// A version 3 recorder that says `late` for a turn unannounced and `line` (JSON) for the switch.
     static func switcher(line: String, log: String) throws -> String {
-        let folder = try Fixtures.temporaryFolder()
-        return "python3 " + Fixtures.write("""
-        import json, sys
-        log = open(\(String(reflecting: log)), "w")
-        for raw in sys.stdin:
-            log.write(raw); log.flush()
-            m = json.loads(raw)
-            if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": 3}), flush=True)
-            elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
-            elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": "late"}), flush=True)
-            elif m["type"] == "switching": print(json.dumps({"type": "switching", "line": \(line)}), flush=True)
-        """, "switcher.py", in: folder)
+        try recorder(version: 3, log: log, unannounced: "\"late\"", switching: line)
     }
 
     @Test func protocol3SaysTheChangeAndAVersion3SwitchLineIsOnTheTimelineInBothLanguages() throws {

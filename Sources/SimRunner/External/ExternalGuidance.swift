@@ -252,42 +252,13 @@ package struct ExternalGuidance: Guidance {
         guard answer["type"]?.text == "switching" else { return .failure(Problem(path: "type", why: "expected \"switching\"")) }
         guard let o = answer["line"], o.kind != .null else { return .success(nil) }
         guard case .object = o.kind else { return .failure(Problem(path: "line", why: "expected null or an object")) }
-        guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
-            return .failure(Problem(path: "line.id", why: "expected a line id of 1 to 200 characters"))
+        switch lineFields(o, "line", at: t, urgent: true, after: "the switch") {
+        case .failure(let problem): return .failure(problem)
+        case .success(let f):
+            asked[f.id] = (t, f.language)
+            return .success(GuidanceLine(id: f.id, at: t, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
+                                         maneuver: "reroute", expires: f.expires))
         }
-        guard asked[id] == nil else { return .failure(Problem(path: "line.id", why: "'\(id)' was asked for before: ids are unique")) }
-        guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
-            return .failure(Problem(path: "line.text", why: "expected the words, 1 to 1000 characters"))
-        }
-        var language = route.settings.language
-        if let value = o["language"], value.kind != .null {
-            guard let name = value.text, let l = Language(rawValue: name) else { return .failure(Problem(path: "line.language", why: "expected \"en\" or \"ko\"")) }
-            language = l
-        }
-        var urgent = true
-        if let value = o["urgent"], value.kind != .null {
-            guard let b = value.boolean else { return .failure(Problem(path: "line.urgent", why: "expected true or false")) }
-            urgent = b
-        }
-        var duration = SpeechDuration.estimate(text, language, rates: route.settings.rates)
-        if let value = o["duration"], value.kind != .null {
-            guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms) else {
-                return .failure(Problem(path: "line.duration", why: "expected a whole number from 1 to 3600000"))
-            }
-            duration = SimTime(ms: ms)
-        }
-        guard t + duration <= RoadPlan.end else {
-            return .failure(Problem(path: "line.duration", why: "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
-        }
-        var expires: SimTime? = nil
-        if let value = o["expires"], value.kind != .null {
-            guard case .number(let literal) = value.kind, let ms = Int64(literal), ms > t.ms, ms <= RoadPlan.end.ms else {
-                return .failure(Problem(path: "line.expires", why: "expected null or a time later than the switch (\(t.ms) ms), within 24 h"))
-            }
-            expires = SimTime(ms: ms)
-        }
-        asked[id] = (t, language)
-        return .success(GuidanceLine(id: id, at: t, duration: duration, urgent: urgent, text: text, language: language, maneuver: "reroute", expires: expires))
     }
 
     /// Why maneuver `m` got no "now" line: what the answers said (a `then`
@@ -354,6 +325,58 @@ package struct ExternalGuidance: Guidance {
         }
     }
 
+    /// Key `key` of `o`, nil when absent or null, else a whole number in `range` (its path under `path`).
+    static func integer(_ o: JSONValue, _ key: String, _ path: String, in range: ClosedRange<Int64>) -> Result<Int64?, Problem> {
+        guard let value = o[key], value.kind != .null else { return .success(nil) }
+        guard case .number(let literal) = value.kind, let n = Int64(literal), range.contains(n) else {
+            return .failure(Problem(path: "\(path).\(key)", why: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
+        }
+        return .success(n)
+    }
+
+    /// What every answered line says, validated.
+    typealias LineFields = (id: String, text: String, language: Language, urgent: Bool, duration: SimTime, expires: SimTime?)
+
+    /// The fields of line `o` (at `path` in the answer) requested at `t`:
+    /// a new id, the words, the language (default: the route's), `urgent`
+    /// (default: `byDefault`), the duration (default: estimated from the
+    /// words; ending by 24 h) and the expiry (later than `t`, which `after`
+    /// names in a refusal).
+    func lineFields(_ o: JSONValue, _ path: String, at t: SimTime, urgent byDefault: Bool, after: String) -> Result<LineFields, Problem> {
+        guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
+            return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
+        }
+        guard asked[id] == nil else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
+        guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
+            return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
+        }
+        var language = route.settings.language
+        if let value = o["language"], value.kind != .null {
+            guard let name = value.text, let l = Language(rawValue: name) else {
+                return .failure(Problem(path: "\(path).language", why: "expected \"en\" or \"ko\""))
+            }
+            language = l
+        }
+        var urgent = byDefault
+        if let value = o["urgent"], value.kind != .null {
+            guard let b = value.boolean else { return .failure(Problem(path: "\(path).urgent", why: "expected true or false")) }
+            urgent = b
+        }
+        let duration: SimTime
+        switch Self.integer(o, "duration", path, in: 1...3_600_000) {
+        case .failure(let p): return .failure(p)
+        case .success(let ms): duration = ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
+        }
+        guard t + duration <= RoadPlan.end else {
+            return .failure(Problem(path: "\(path).duration", why: "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+        }
+        // `t` is in a span or at a switch, both by 24 h: the range is never empty.
+        switch Self.integer(o, "expires", path, in: (t.ms + 1)...max(t.ms + 1, RoadPlan.end.ms)) {
+        case .failure: return .failure(Problem(path: "\(path).expires", why: "expected null or a time later than \(after) (\(t.ms) ms), within 24 h"))
+        case .success(let ms): return .success((id, text, language, urgent, duration, ms.map { SimTime(ms: $0) }))
+        }
+    }
+
     /// Why an answer cannot be spoken: the path inside it and the reason.
     package struct Problem: Error {
         var path: String
@@ -371,22 +394,15 @@ package struct ExternalGuidance: Guidance {
             guard case .array(let items) = value.kind else { return .failure(Problem(path: key, why: "expected a list")) }
             return .success(items)
         }
-        func integer(_ o: JSONValue, _ key: String, _ path: String, in range: ClosedRange<Int64>) -> Result<Int64?, Problem> {
-            guard let value = o[key], value.kind != .null else { return .success(nil) }
-            guard case .number(let literal) = value.kind, let n = Int64(literal), range.contains(n) else {
-                return .failure(Problem(path: "\(path).\(key)", why: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
-            }
-            return .success(n)
-        }
         func common(_ o: JSONValue, _ path: String) -> Result<(m: Int, stage: Stage, at: SimTime), Problem> {
             guard case .object = o.kind else { return .failure(Problem(path: path, why: "expected an object")) }
-            guard case .success(let m?) = integer(o, "maneuver", path, in: 0...Int64(max(0, count - 1))), count > 0 else {
+            guard case .success(let m?) = Self.integer(o, "maneuver", path, in: 0...Int64(max(0, count - 1))), count > 0 else {
                 return .failure(Problem(path: "\(path).maneuver", why: "expected a maneuver's index, 0 to \(count - 1)"))
             }
             guard let name = o["stage"]?.text, let stage = Stage(rawValue: name) else {
                 return .failure(Problem(path: "\(path).stage", why: "expected \"far\", \"near\" or \"now\""))
             }
-            guard case .success(let at?) = integer(o, "at", path, in: from.ms...(until.ms - 1)) else {
+            guard case .success(let at?) = Self.integer(o, "at", path, in: from.ms...(until.ms - 1)) else {
                 return .failure(Problem(path: "\(path).at", why: "expected a time in the span, \(from.ms) to \(until.ms - 1) ms"))
             }
             return .success((Int(m), stage, SimTime(ms: at)))
@@ -420,40 +436,12 @@ package struct ExternalGuidance: Guidance {
         case .failure(let problem): return .failure(problem)
         case .success(let items):
             for (o, path, base) in items {
-                guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
-                    return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
+                let f: LineFields
+                switch lineFields(o, path, at: base.at, urgent: base.stage == .now, after: "'at'") {
+                case .failure(let problem): return .failure(problem)
+                case .success(let fields): f = fields
                 }
-                guard asked[id] == nil else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
-                guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
-                    return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
-                }
-                var language = route.settings.language
-                if let value = o["language"], value.kind != .null {
-                    guard let name = value.text, let l = Language(rawValue: name) else {
-                        return .failure(Problem(path: "\(path).language", why: "expected \"en\" or \"ko\""))
-                    }
-                    language = l
-                }
-                var urgent = base.stage == .now
-                if let value = o["urgent"], value.kind != .null {
-                    guard let b = value.boolean else { return .failure(Problem(path: "\(path).urgent", why: "expected true or false")) }
-                    urgent = b
-                }
-                let duration: SimTime
-                switch integer(o, "duration", path, in: 1...3_600_000) {
-                case .failure(let p): return .failure(p)
-                case .success(let ms): duration = ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
-                }
-                guard base.at + duration <= RoadPlan.end else {
-                    return .failure(Problem(path: "\(path).duration", why: "the line would end at \((base.at + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
-                }
-                let expires: SimTime?
-                // `at` is in a span, and spans end by 24 h: the range is never empty.
-                switch integer(o, "expires", path, in: (base.at.ms + 1)...max(base.at.ms + 1, RoadPlan.end.ms)) {
-                case .failure: return .failure(Problem(path: "\(path).expires", why: "expected null or a time later than 'at' (\(base.at.ms) ms), within 24 h"))
-                case .success(let ms): expires = ms.map { SimTime(ms: $0) }
-                }
-                switch integer(o, "then", path, in: Int64(base.m + 1)...Int64(base.m + 1)) {
+                switch Self.integer(o, "then", path, in: Int64(base.m + 1)...Int64(base.m + 1)) {
                 case .failure where base.m + 1 >= count:
                     return .failure(Problem(path: "\(path).then", why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
                 case .failure: return .failure(Problem(path: "\(path).then", why: "expected null or the next maneuver's index, \(base.m + 1)"))
@@ -465,10 +453,10 @@ package struct ExternalGuidance: Guidance {
                     guard base.stage == .now else { return .failure(Problem(path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it")) }
                     thenSpoken[Int(then)] = true
                 }
-                asked[id] = (base.at, language)
+                asked[f.id] = (base.at, f.language)
                 if base.stage == .now { nowSpoken[base.m] = true }
-                let line = GuidanceLine(id: id, at: base.at, duration: duration, urgent: urgent, text: text, language: language,
-                                        maneuver: route.maneuvers[base.m].id, expires: expires)
+                let line = GuidanceLine(id: f.id, at: base.at, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
+                                        maneuver: route.maneuvers[base.m].id, expires: f.expires)
                 out.append(.line(line, maneuver: base.m, stage: base.stage))
             }
         }
