@@ -542,6 +542,19 @@ private struct Case {
         #expect(!Invariants.spedUp(since: pass - ms(500), heard: pass + ms(1_000), maneuver: "m1", truth))
     }
 
+    /// A fix that put the car behind where it was (within its noise) gave the app that much more
+    /// road: a line late by what those meters take at the speed then is excused, no later one.
+    @Test func aLineLateOnlyBecauseItsFixLayBehindTheCarIsExcused() throws {
+        let truth = try Self.truth(kmh: 36)
+        let pass = try #require(truth.passes["m1"])
+        // At 10 m/s (9.7 m/s as the fix reports it), 9.7 m behind is one second more.
+        let known = ms(89_000), steady = known + ms(Int64(((truth.route.maneuvers[0].distance - truth.trajectory!.state(at: known).distance) / 9.7) * 1000))
+        #expect(!Invariants.spedUp(since: known, heard: steady + ms(900), maneuver: "m1", truth))
+        #expect(Invariants.spedUp(since: known, heard: steady + ms(900), maneuver: "m1", misplaced: 9.7, truth))
+        #expect(!Invariants.spedUp(since: known, heard: steady + ms(1_100), maneuver: "m1", misplaced: 9.7, truth))
+        #expect(pass < steady + ms(900))
+    }
+
     @Test func aLineStartedWhileTheCarStoodIsExcusedAfterItSetsOff() throws {
         // A red light 6 m before m1: the car stands there for 10 s, then sets off.
         let east = (0...2).map { #"{ "lat": 37.5, "lon": \#(127.0 + Double($0) * 0.011_3) }"# }.joined(separator: ",")

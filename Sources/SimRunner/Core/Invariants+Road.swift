@@ -59,12 +59,14 @@ extension Invariants {
     /// speed it measured). At a steady speed, or slowing down, that pass is
     /// no later than the true one, so this excuses nothing else. A car that
     /// stood or crawled then (that speed below `Announcer.standing`) may set
-    /// off at any moment: its lines are excused.
-    static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, _ truth: RoadTruth) -> Bool {
+    /// off at any moment: its lines are excused. The fix itself may have put
+    /// the car up to `misplaced` meters (its distance from the truth, within
+    /// what noise explains) behind where it was: the app counted from there.
+    static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, misplaced: Double = 0, _ truth: RoadTruth) -> Bool {
         guard let known, let trajectory = truth.trajectory,
               let point = truth.distances[id] else { return false }
         let state = trajectory.state(at: known)
-        let left = point - state.distance
+        let left = point - state.distance + misplaced
         guard left > 0 else { return false }
         // The app knew the speed only as the fix reported it, up to its noise;
         // a car standing then may set off at any moment, which no app can know.
@@ -101,9 +103,10 @@ extension Invariants {
         // Per line, when the last fix the app used as it started was taken;
         // the lines started while that fix was a jump (the app did not know where the car was).
         var knownAt: [Int: SimTime] = [:]
+        var misplaced: [Int: Double] = [:]
         var unknown: Set<Int> = []
         var lastUsedTaken: SimTime? = nil
-        var lastUsedHonest = true
+        var lastUsedError = 0.0
         let truth = RoadTruth(road)
         let arrivals = arrivals(roster)
         lazy var dropped = droppedFixes(timeline)
@@ -111,10 +114,11 @@ extension Invariants {
             switch event.what {
             case .road(.fixArrived(let f, let age, true)) where dropped[f.raw] == nil:
                 lastUsedTaken = max(lastUsedTaken ?? .zero, event.t - SimTime(ms: age))
-                lastUsedHonest = truth?.honest(f) ?? true
+                lastUsedError = truth?.error(f) ?? 0
             case .guidanceStarted(let l):
                 knownAt[l.int] = lastUsedTaken ?? event.t
-                if !lastUsedHonest { unknown.insert(l.int) }
+                misplaced[l.int] = lastUsedError
+                if lastUsedError > truth?.noiseReach ?? .infinity { unknown.insert(l.int) }
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 let line = l.int
                 guard let maneuver = roster.lines[line].maneuver else { continue }
@@ -128,7 +132,7 @@ extension Invariants {
                 let heard = event.t + road.guidance.outputLatency
                 let arrival = isNow && arrivals.contains(maneuver)
                 if let pass = passed[maneuver], heard > pass, !unknown.contains(line), !arrival,
-                   !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, $0) } ?? false) {
+                   !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, misplaced: misplaced[line] ?? 0, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))
                 }

@@ -41,9 +41,12 @@ extension Invariants {
         /// route anywhere near it, or leave the follower behind: progress
         /// never moves back, so a jump backwards holds the progress of
         /// earlier fixes as of its own, later time.
-        func honest(_ f: FixIndex) -> Bool {
-            guard let fix = fix(f), let truth = fix.truth else { return true }
-            return route.meters(fix.position, truth) <= noiseReach
+        func honest(_ f: FixIndex) -> Bool { error(f) <= noiseReach }
+
+        /// How far fix `f` lies from where the car truly was, meters (0 when there is no generated fix to tell).
+        func error(_ f: FixIndex) -> Double {
+            guard let fix = fix(f), let truth = fix.truth else { return 0 }
+            return route.meters(fix.position, truth)
         }
 
         init?(_ road: Scenario.Road) {
