@@ -19,6 +19,10 @@ protocol (docs/test-your-guidance.md) over standard input and output.
     --break no-revisions
                  never revise a waiting line: it says what was true when asked
                  (road spoken-distance, after a tunnel)
+    --break old-distances
+                 on a new route (protocol 3), keep counting from the old
+                 route's start: its maneuvers seem as much farther as the car
+                 had come (road spoken-distance, after a route change)
 
 Three stages per maneuver, as drivesim's own guidance has: far, near and
 "now". Between fixes the car is predicted at the speed of the last one (dead
@@ -76,6 +80,8 @@ class Guidance:
         # Lines asked for that may still wait behind Pippa: revised at each fix (protocol 2).
         self.waiting = []
         self.ids = set()
+        # Where the car was last believed along this route, meters.
+        self.reached = 0.0
 
     # -- words and how long they take --------------------------------------
 
@@ -236,6 +242,7 @@ class Guidance:
     def span(self, msg):
         state, start, until, segment_end = msg["state"], msg["from"], msg["until"], msg["segmentEnd"]
         lines, skipped = [], []
+        self.reached = state["progress"]
         revised = self.revise(state, start) if msg["fixes"] and self.broken not in ("fixed-distance", "no-revisions") else []
         t = start
         while t < until:
@@ -356,7 +363,7 @@ def switch_words(change, language):
 
 def main():
     args = sys.argv[1:]
-    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions")
+    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions", "old-distances")
     broken = None
     if len(args) == 2 and args[0] == "--break" and args[1] in modes:
         broken = args[1]
@@ -370,7 +377,11 @@ def main():
         if kind == "hello":
             answer = {"type": "hello", "guidance": PROTOCOL}
         elif kind == "route":
+            before = guidance
             guidance = Guidance(msg, broken)
+            if broken == "old-distances" and before is not None and guidance.change is not None:
+                for maneuver in guidance.maneuvers:
+                    maneuver["distance"] += before.reached
             continue   # no answer
         elif kind == "span":
             answer = guidance.span(msg)
