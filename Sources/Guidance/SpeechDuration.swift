@@ -15,16 +15,188 @@ public enum SpeechDuration {
     /// an integer, so no rate (`1e-300`, zero, NaN) can make it trap; the
     /// decoder's ranges keep every accepted line far inside the bounds.
     public static func estimate(_ text: String, _ language: Language, rates: SpeechRates = SpeechRates()) -> SimTime {
-        let spoken = spelledOut(text, language)
         let seconds: Double
         switch language {
-        case .en: seconds = Double(words(spoken)) / rates.englishWordsPerSecond
-        case .ko: seconds = Double(syllables(spoken)) / rates.koreanSyllablesPerSecond
+        case .en: seconds = Double(spokenUnits(text, language)) / rates.englishWordsPerSecond
+        case .ko: seconds = Double(spokenUnits(text, language)) / rates.koreanSyllablesPerSecond
         }
         let ms = (seconds * 1000).rounded(.up)
         guard ms < Double(maximum.ms) else { return maximum }  // NaN and infinity included
         guard ms > Double(minimum.ms) else { return minimum }  // negative infinity included
         return SimTime(ms: Int64(ms))
+    }
+
+    /// What `estimate` counts: the words (English) or syllables (Korean) of
+    /// `text` spelled out, `words(spelledOut(text, language))` or
+    /// `syllables(…)`, without building the spelled text.
+    ///
+    /// Tokens are separated by single spaces in the spelled text, and both
+    /// counts restart at a space, so the count is the sum of each token's.
+    /// A token with no ASCII digit, no "." and not "m" or "km" (before its
+    /// trailing punctuation) is spelled as it is written, so it is counted in
+    /// place, byte by byte; only the others are spelled. Counting bytes is
+    /// counting characters while the text holds only ASCII and precomposed
+    /// Hangul syllables (U+AC00–U+D7A3): no character of those spans two
+    /// scalars but "\r\n", which neither count sees. Any other text is
+    /// spelled and counted as a whole, as before.
+    /// - Complexity: O(n) in the text's UTF-8 length, allocating only for tokens spelled.
+    package static func spokenUnits(_ text: String, _ language: Language) -> Int {
+        var text = text
+        let counted = text.withUTF8 { bytes -> Int? in
+            var total = 0
+            var start = 0
+            while start < bytes.count {
+                if bytes[start] == 0x20 { start += 1; continue }
+                var end = start
+                var spelled = false
+                while end < bytes.count, bytes[end] != 0x20 {
+                    let byte = bytes[end]
+                    if byte < 0x80 {
+                        if byte == 0x2E || (0x30...0x39).contains(byte) { spelled = true }
+                        end += 1
+                    } else if byte & 0xF0 == 0xE0, end + 2 < bytes.count {
+                        let scalar = UInt32(byte & 0x0F) << 12 | UInt32(bytes[end + 1] & 0x3F) << 6 | UInt32(bytes[end + 2] & 0x3F)
+                        guard (0xAC00...0xD7A3).contains(scalar) else { return nil }
+                        end += 3
+                    } else {
+                        return nil
+                    }
+                }
+                let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                start = end
+                // "m" and "km", their trailing punctuation aside, are spelled ("meters").
+                var core = token.count
+                while core > 0, [0x2C, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
+                if !spelled, core == 1 || core == 2, token[core - 1] == 0x6D, core == 1 || token[0] == 0x6B { spelled = true }
+                if spelled {
+                    if let count = spelledUnits(token, core: core, language) {
+                        total += count
+                    } else {
+                        total += units(spelledOut(String(decoding: token, as: UTF8.self), language), language)
+                    }
+                } else {
+                    total += units(token, language)
+                }
+            }
+            return total
+        }
+        return counted ?? units(spelledOut(text, language), language)
+    }
+
+    /// `units` of one token spelled out, counted without spelling it, for
+    /// the tokens a line is made of: "m" and "km", and a number (as `spell`
+    /// reads one) alone or glued to a word ("300", "1.5", "300미터", "12A");
+    /// nil for any other (a Korean name with a number inside, a number
+    /// `spell` keeps as written), which the caller spells. `core` is the
+    /// token's length without its trailing ",", ".", "!" and "?", which
+    /// count for nothing. Bytes as `units(_:_:)` takes them.
+    static func spelledUnits(_ token: UnsafeBufferPointer<UInt8>, core: Int, _ language: Language) -> Int? {
+        // The trailing "." too (the caller strips only what "m" and "km" need).
+        var core = core
+        while core > 0, [0x2C, 0x2E, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
+        if core == 1, token[0] == 0x6D { return language == .en ? 1 : 2 }  // "meters", "미터"
+        if core == 2, token[0] == 0x6B, token[1] == 0x6D { return language == .en ? 1 : 4 }  // "kilometers", "킬로미터"
+        // A number first: digits, then at most one "." and the digits after it.
+        guard core > 0, (0x30...0x39).contains(token[0]) else { return nil }
+        var end = 0
+        while end < core, token[end] == 0x2E || (0x30...0x39).contains(token[end]) { end += 1 }
+        var whole = 0, digitsAfter = 0, point = false
+        for byte in token[0..<end] {
+            if byte == 0x2E {
+                guard !point else { return nil }  // "1.2.3" is kept as written
+                point = true
+            } else if point {
+                digitsAfter += 1
+            } else {
+                whole = whole * 10 + Int(byte - 0x30)
+                guard whole < 100_000 else { return nil }  // kept as written
+            }
+        }
+        guard !point || digitsAfter > 0 else { return nil }  // "5." inside a word ("5.A") is kept as written
+        let number = language == .en ? englishWords(whole) : koreanSyllables(whole)
+        // "point five", "점오": the point, then one word or syllable a digit.
+        let fraction = point ? 1 + digitsAfter : 0
+        // The word it is glued to is kept, after a space in English: counted apart.
+        let rest = end < core ? units(UnsafeBufferPointer(rebasing: token[end..<core]), language) : 0
+        return number + fraction + rest
+    }
+
+    /// How many words `english(n)` has.
+    static func englishWords(_ n: Int) -> Int {
+        if n < 20 { return 1 }
+        if n < 100 { return n % 10 == 0 ? 1 : 2 }
+        if n < 1000 { return 2 + (n % 100 == 0 ? 0 : englishWords(n % 100)) }
+        return englishWords(n / 1000) + 1 + (n % 1000 == 0 ? 0 : englishWords(n % 1000))
+    }
+
+    /// How many syllables `korean(n)` has: a digit and its unit each, but
+    /// a 1 before a unit unsaid (백, not 일백).
+    static func koreanSyllables(_ n: Int) -> Int {
+        if n == 0 { return 1 }
+        var count = 0, rest = n, place = 0
+        while rest > 0 {
+            let d = rest % 10
+            if d > 0 { count += (d == 1 && place > 0 ? 0 : 1) + (place > 0 ? 1 : 0) }
+            rest /= 10
+            place += 1
+        }
+        return count
+    }
+
+    /// `words` or `syllables` of `text`, by `language`.
+    static func units(_ text: String, _ language: Language) -> Int {
+        switch language {
+        case .en: return words(text)
+        case .ko: return syllables(text)
+        }
+    }
+
+    /// `units` of one token's UTF-8 bytes, which hold no space and only
+    /// ASCII and precomposed Hangul syllables (each a letter, three bytes).
+    static func units(_ token: UnsafeBufferPointer<UInt8>, _ language: Language) -> Int {
+        var count = 0
+        switch language {
+        case .en:
+            // Runs between hyphens that hold a letter or a digit.
+            var holds = false
+            for byte in token {
+                if byte == 0x2D {
+                    if holds { count += 1 }
+                    holds = false
+                } else if byte >= 0x80 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) {
+                    holds = true
+                }
+            }
+            if holds { count += 1 }
+        case .ko:
+            var inVowels = false
+            var i = 0
+            while i < token.count {
+                let byte = token[i]
+                if byte >= 0x80 {
+                    count += 1
+                    inVowels = false
+                    i += 3
+                    continue
+                }
+                if isVowel(byte) {
+                    if !inVowels { count += 1 }
+                    inVowels = true
+                } else {
+                    inVowels = false
+                }
+                i += 1
+            }
+        }
+        return count
+    }
+
+    /// Whether an ASCII byte is one of "aeiouyAEIOUY".
+    static func isVowel(_ byte: UInt8) -> Bool {
+        switch byte | 0x20 {
+        case 0x61, 0x65, 0x69, 0x6F, 0x75, 0x79: return true
+        default: return false
+        }
     }
 
     /// The text with numbers and units written as words.

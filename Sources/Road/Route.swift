@@ -24,6 +24,9 @@ public struct Route: Sendable {
     public let cumulative: [Double]
     /// The maneuvers, in route order.
     public private(set) var maneuvers: [Maneuver] = []
+    /// The plane's largest scale at a vertex: no point of the route (a
+    /// segment's largest is at an end) is scaled more (`offsetBound`).
+    let largestScale: Double
 
     /// Why a route or its maneuvers cannot be used.
     public enum Problem: Error, Equatable, Sendable {
@@ -57,6 +60,7 @@ public struct Route: Sendable {
             cumulative.append(total)
         }
         self.cumulative = cumulative
+        largestScale = points.reduce(1) { max($0, projection.scale(at: $1)) }
     }
 
     /// The route `Route(plane: points(from: 0, to: b) + plane, projection:)`
@@ -271,6 +275,16 @@ public struct Route: Sendable {
         to p: Vector, from: Double, to: Double, heading course: Double?,
         expected: Double? = nil, tolerance: Double = 0
     ) -> RouteMatch {
+        nearest(to: p, from: from, to: to, heading: course, expected: expected, tolerance: tolerance, pruned: true)
+    }
+
+    /// `nearest(to:from:to:heading:expected:tolerance:)`, measuring every
+    /// segment of the window on the earth unless `pruned` (the tests compare
+    /// the two: the same match).
+    package func nearest(
+        to p: Vector, from: Double, to: Double, heading course: Double?,
+        expected: Double?, tolerance: Double, pruned: Bool
+    ) -> RouteMatch {
         var best = RouteMatch(distance: from, offset: .infinity)
         var anyway = best
         let first = segment(at: from), last = segment(at: to)
@@ -284,13 +298,38 @@ public struct Route: Sendable {
         // The candidates within `tolerance` of the nearest so far: a superset
         // of those within it of the nearest of all, in route order.
         let choosing = expected != nil && tolerance > 0
+        // Only segments that can hold the result are measured on the earth
+        // (`projectOnSegment`, two arctangents): the nearest of all, the
+        // nearest candidate, and the candidates within `tolerance` of it,
+        // each the first in route order, do not depend on the segments
+        // farther than those. A segment's plane distance over the largest
+        // scale near it bounds its offset from below (`offsetBound`); the
+        // segment with the least bound, and the candidate with the least,
+        // give offsets the nearest are no farther than; a segment whose
+        // bound exceeds them is passed unmeasured.
         var near: [RouteMatch] = []
-        for i in first...last {
-            let hit = projectOnSegment(p, i, from: from, to: to)
-            if hit.offset < anyway.offset { anyway = hit }
-            guard candidate(i) else { continue }
-            if hit.offset < best.offset { best = hit }
-            if choosing, hit.offset <= best.offset + tolerance { near.append(hit) }
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: pruned ? last - first + 1 : 0) { bounds in
+            var leastAny = (bound: Double.infinity, segment: first), leastCandidate = leastAny
+            if pruned {
+                let shrink = (1 - 1e-9) / max(projection.scale(at: p), largestScale)
+                for i in first...last {
+                    let bound = offsetBound(p, i, shrink: shrink)
+                    bounds[i - first] = bound
+                    if bound < leastAny.bound { leastAny = (bound, i) }
+                    if bound < leastCandidate.bound, candidate(i) { leastCandidate = (bound, i) }
+                }
+            }
+            let overall = pruned ? projectOnSegment(p, leastAny.segment, from: from, to: to).offset : .infinity
+            let nearestCandidate = leastCandidate.bound.isFinite
+                ? projectOnSegment(p, leastCandidate.segment, from: from, to: to).offset + (choosing ? tolerance : 0) : Double.infinity
+            for i in first...last {
+                if pruned, bounds[i - first] > overall, !candidate(i) || bounds[i - first] > nearestCandidate { continue }
+                let hit = projectOnSegment(p, i, from: from, to: to)
+                if hit.offset < anyway.offset { anyway = hit }
+                guard candidate(i) else { continue }
+                if hit.offset < best.offset { best = hit }
+                if choosing, hit.offset <= best.offset + tolerance { near.append(hit) }
+            }
         }
         guard best.offset.isFinite else { return anyway }
         guard let expected, choosing else { return best }
@@ -305,6 +344,22 @@ public struct Route: Sendable {
             $0.offset <= best.offset + tolerance && isOtherPass($0.distance, chosen.distance, tolerance: tolerance)
         }
         return chosen
+    }
+
+    /// A lower bound of the offset `projectOnSegment(p, i, from:to:)`
+    /// measures, whatever the window: the plane distance from `p` to the
+    /// segment, times `shrink`, less a millionth of a meter for rounding.
+    /// `shrink` is (1 − 10⁻⁹) over the largest scale on a line from `p` to
+    /// a point of the segment: it is at `p` or at an end (|v|² is convex
+    /// along a line), so `largestScale` and `p`'s bound it.
+    /// - Complexity: O(1), no transcendental function.
+    func offsetBound(_ p: Vector, _ i: Int, shrink: Double) -> Double {
+        let a = points[i], b = points[i + 1]
+        let ab = b - a, ap = p - a
+        let span2 = ab.x * ab.x + ab.y * ab.y
+        let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
+        let off = p - (a + ab * u)
+        return (off.x * off.x + off.y * off.y).squareRoot() * shrink - 1e-6
     }
 
     /// Whether distances `a` and `b` along the route are two passes of one

@@ -74,6 +74,25 @@ import Testing
         #expect(SpeechDuration.estimate("In 300 meters, turn right.", .en) == SimTime(ms: 2_308))
     }
 
+    /// `spokenUnits` counts in place what spelling the text out and counting it would: the same number.
+    @Test(arguments: [
+        "In 300 m, turn right", "In 1.5 km, keep left.", "300 m 앞에서 우회전", "1150 m", "500미터 앞에서 유턴하세요.",
+        "1.5킬로미터 앞에서 12번 출구로 나가세요.", "Now take exit 12A.", "판교역로192번길로 우회전하세요.", "남산1호터널 방면",
+        "경부고속도로 2", "A4", "m", "km", "m,", "km!?", "m.", "mm", "kmm", "k m", "e.g. this", "Gangnam-daero", "A-4 - -",
+        "a--b-", "AEIOU yay queue", "  leading and  double spaces ", "", " ", "Ünter den Linden", "x\r\ny", "é \u{301}a",
+        "강남대로 Gangnam-daero로 가세요", "Then keep right onto 테헤란로.", "In 2 km, take the ferry (Han River).",
+        "0 7. 19 20 21 99, 100 101 110 999 1000 1001 1010 1100 12000 20001 99999 100000 0100000 007 000000000000000000000001",
+        "1.05 0.5 1.2.3 1. 1.. .5 5.! 12A3 12A-. 1.5km.x 3.5km 2-3 1.A 1..2미터 500미터, 12번 1.5킬로미터? 100000미터 1e3 m.",
+        "1 10 11 100 1000 10000 11111 21212 30000 1.0 2.00 9.9999",
+    ])
+    func spokenUnitsCountAsSpellingOut(text: String) {
+        for language in [Language.en, .ko] {
+            let spelled = SpeechDuration.spelledOut(text, language)
+            let expected = language == .en ? SpeechDuration.words(spelled) : SpeechDuration.syllables(spelled)
+            #expect(SpeechDuration.spokenUnits(text, language) == expected, "\(language): \(text)")
+        }
+    }
+
     @Test func englishIsCountedInWordsAndKoreanInSyllables() {
         // "In three hundred meters, turn right": 6 words at 2.6 per second.
         #expect(SpeechDuration.estimate("In 300 m, turn right", .en) == SimTime(ms: 2_308))

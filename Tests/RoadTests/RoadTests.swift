@@ -240,3 +240,56 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         }
     }
 }
+
+/// `Route.nearest` measures on the earth only the segments that can hold
+/// its match: over random routes (dense, sparse, folding back on
+/// themselves, far from the plane's origin), positions, windows, headings
+/// and tolerances, the match is the one measuring every segment gives.
+@Suite struct RouteNearestPruningTests {
+    @Test func prunedNearestIsTheMatchOfEverySegment() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ range: ClosedRange<Double>) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
+        for routeIndex in 0..<60 {
+            // A zigzag, sometimes folding back 10 m beside a leg, sometimes 1,000 km from the origin.
+            let origin = routeIndex % 5 == 0 ? Vector(x: 1_000_000, y: -700_000) : Vector(x: 0, y: 0)
+            var position = origin
+            var points = [position]
+            let dense = routeIndex % 2 == 0
+            for leg in 0..<Int(random(2...6)) {
+                let direction = leg % 2 == 0 ? Vector(x: 1, y: 0) : Vector(x: 0, y: random(0...1) < 0.5 ? 1 : -1)
+                let length = random(20...600)
+                if dense {
+                    var done = 10.0
+                    while done < length { points.append(position + direction * done); done += 10 }
+                }
+                position = position + direction * length
+                points.append(position)
+                if leg == 2, routeIndex % 3 == 0 {
+                    // Back along the leg driven, 10 m beside it.
+                    position = position + Vector(x: direction.y * 10, y: -direction.x * 10)
+                    points.append(position)
+                    position = position - direction * (length * 0.8)
+                    points.append(position)
+                }
+            }
+            let route = Route(plane: points, projection: projection)
+            for _ in 0..<300 {
+                let along = random(0...route.length)
+                let (point, _) = route.location(at: along)
+                let spread = [0.0, 0.001, 3, 15, 60, 400][Int(random(0...5.999))]
+                let p = point + Vector(x: random(-spread...spread), y: random(-spread...spread))
+                let from = random(0...route.length), to = min(route.length, from + random(0...800))
+                let heading: Double? = random(0...1) < 0.3 ? nil : random(0...360)
+                let expected: Double? = random(0...1) < 0.2 ? nil : along + random(-50...50)
+                let tolerance = [0.0, 1, 5, 25][Int(random(0...3.999))]
+                let pruned = route.nearest(to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: true)
+                let every = route.nearest(to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: false)
+                #expect(pruned == every, "route \(routeIndex) at \(p.x), \(p.y) in \(from)...\(to)")
+            }
+        }
+    }
+}

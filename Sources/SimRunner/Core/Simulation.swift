@@ -57,9 +57,11 @@ public struct Simulation: Sendable {
     }
 
     /// Simulates `scenario` over a road planned beforehand (`bench` times
-    /// the planning and the whole run over the same runs).
-    package init(_ scenario: Scenario, plan: RoadPlan) {
-        self.init(scenario, roster: Roster(scenario, road: plan), recordingDecisions: false) { TalkArbiter($0, fault: nil) }
+    /// the planning and the whole run over the same runs; a fuzz run's dry
+    /// runs plan a road they already planned no more), with a deliberately
+    /// broken arbiter (nil: the reference).
+    package init(_ scenario: Scenario, plan: RoadPlan, fault: TalkArbiter.Fault? = nil) {
+        self.init(scenario, roster: Roster(scenario, road: plan), recordingDecisions: false) { TalkArbiter($0, fault: fault) }
     }
 
     /// Simulates `scenario` with the arbiter that `make` builds from its

@@ -31,6 +31,12 @@ struct RoadGenerator {
     /// The stream that draws route changes (`RoadGenerator+Changes`).
     var changeStream: SplitMix64
     private let mutant: Mutant?
+    /// The road of the last dry run and its plan. A snap that moved talk
+    /// only (or nothing, or was not kept) leaves the road as it was, and the
+    /// next dry run reuses its plan: planning is a pure function of the
+    /// road. Only this one scenario's dry runs share it; `Verdict` plans
+    /// the road afresh, twice.
+    private var dryRun: (road: RoadSetup?, plan: RoadPlan)? = nil
 
     /// A generator for one road scenario; the dry runs use the mutant under test.
     init(seed: UInt64, mutant: Mutant?) {
@@ -323,7 +329,14 @@ struct RoadGenerator {
     /// Moves one thing onto an instant of a dry run that matters.
     private mutating func snap(_ scenario: inout Scenario) {
         guard var road = scenario.road, case .generated(var g) = road.fixes else { return }
-        let timeline = Simulation(scenario, fault: mutant?.talk, roadPlan: mutant?.roadPlan).timeline
+        let plan: RoadPlan
+        if let dryRun, dryRun.road == scenario.road {
+            plan = dryRun.plan
+        } else {
+            plan = mutant?.roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road)
+            dryRun = (scenario.road, plan)
+        }
+        let timeline = Simulation(scenario, plan: plan, fault: mutant?.talk).timeline
         if !road.changes.isEmpty, changeStream.chance(50), snapChange(&scenario, timeline: timeline) { return }
         var requests: [SimTime] = [], arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
         for event in timeline.events {
