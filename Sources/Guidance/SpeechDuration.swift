@@ -32,8 +32,8 @@ public enum SpeechDuration {
     ///
     /// Tokens are separated by single spaces in the spelled text, and both
     /// counts restart at a space, so the count is the sum of each token's.
-    /// A token with no ASCII digit, no "." and not "m" or "km" (before its
-    /// trailing punctuation) is spelled as it is written, so it is counted in
+    /// A token with no ASCII digit, no "." and not "m" or "km" (its
+    /// trailing punctuation aside) is spelled as it is written, so it is counted in
     /// place, byte by byte; only the others are spelled. Counting bytes is
     /// counting characters while the text holds only ASCII and precomposed
     /// Hangul syllables (U+AC00–U+D7A3): no character of those spans two
@@ -48,11 +48,9 @@ public enum SpeechDuration {
             while start < bytes.count {
                 if bytes[start] == 0x20 { start += 1; continue }
                 var end = start
-                var spelled = false
                 while end < bytes.count, bytes[end] != 0x20 {
                     let byte = bytes[end]
                     if byte < 0x80 {
-                        if byte == 0x2E || (0x30...0x39).contains(byte) { spelled = true }
                         end += 1
                     } else if byte & 0xF0 == 0xE0, end + 2 < bytes.count {
                         let scalar = UInt32(byte & 0x0F) << 12 | UInt32(bytes[end + 1] & 0x3F) << 6 | UInt32(bytes[end + 2] & 0x3F)
@@ -64,10 +62,11 @@ public enum SpeechDuration {
                 }
                 let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 start = end
-                // "m" and "km", their trailing punctuation aside, are spelled ("meters").
+                // Its trailing punctuation aside, a token with a digit or a "." is spelled, and "m" and "km" ("meters").
                 var core = token.count
-                while core > 0, [0x2C, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
-                if !spelled, core == 1 || core == 2, token[core - 1] == 0x6D, core == 1 || token[0] == 0x6B { spelled = true }
+                while core > 0, [0x2C, 0x2E, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
+                let spelled = token[0..<core].contains { $0 == 0x2E || (0x30...0x39).contains($0) }
+                    || (core == 1 || core == 2) && token[core - 1] == 0x6D && (core == 1 || token[0] == 0x6B)
                 if spelled {
                     if let count = spelledUnits(token, core: core, language) {
                         total += count
@@ -91,9 +90,6 @@ public enum SpeechDuration {
     /// token's length without its trailing ",", ".", "!" and "?", which
     /// count for nothing. Bytes as `units(_:_:)` takes them.
     static func spelledUnits(_ token: UnsafeBufferPointer<UInt8>, core: Int, _ language: Language) -> Int? {
-        // The trailing "." too (the caller strips only what "m" and "km" need).
-        var core = core
-        while core > 0, [0x2C, 0x2E, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
         if core == 1, token[0] == 0x6D { return language == .en ? 1 : 2 }  // "meters", "미터"
         if core == 2, token[0] == 0x6B, token[1] == 0x6D { return language == .en ? 1 : 4 }  // "kilometers", "킬로미터"
         // A number first: digits, then at most one "." and the digits after it.

@@ -87,6 +87,7 @@ public struct Route: Sendable {
         self.projection = projection
         self.points = points
         self.cumulative = cumulative
+        largestScale = points.reduce(1) { max($0, projection.scale(at: $1)) }
     }
 
     /// The polyline from distance `a` to `b` along the route (clamped, `a < b`):
