@@ -115,6 +115,7 @@ public struct GuidanceRoute: Sendable, Equatable {
         public var destination: String?
         /// When the route switched.
         public var at: SimTime
+        /// A change `id` made at `at`: Pippa's handoff (naming `destination`, if she did), or a reroute.
         public init(id: String, handoff: Bool, destination: String?, at: SimTime) {
             self.id = id; self.handoff = handoff; self.destination = destination; self.at = at
         }
