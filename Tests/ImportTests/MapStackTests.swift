@@ -397,6 +397,18 @@ import TestSupport
         #expect(imported.scenario.road?.drive?.profile.steps.map { ($0.speed * 3.6).rounded() } == [39])
     }
 
+    /// A last step that says nothing gives the arrival no display text (libFuzzer found an empty prompt
+    /// the decoder refuses): the scenario written reads back as it is.
+    @Test func appleLastStepWithoutWordsGivesNoEmptyPrompt() throws {
+        let north = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.505,"longitude":127.03}]"#
+        let east = #"[{"latitude":37.505,"longitude":127.03},{"latitude":37.505,"longitude":127.036}]"#
+        let json = #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":"Head north"},{"stepPathIndex":1,"distanceMeters":529,"instructions":""}],"stepPaths":[\#(north),\#(east)]}"#
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+        #expect(imported.scenario.servicePrompts.allSatisfy { !$0.text.isEmpty })
+        let encoded = ScenarioEncoder.encode(imported.scenario)
+        #expect(try ScenarioDecoder.decode(encoded, file: "t").servicePrompts == imported.scenario.servicePrompts)
+    }
+
     @Test func appleRefusals() {
         let path = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.51,"longitude":127.03}]"#
         func apple(_ steps: String, indexes: String = "[0]") -> String {

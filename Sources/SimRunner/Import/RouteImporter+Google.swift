@@ -176,7 +176,7 @@ extension RouteImporter {
                 path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side),
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
-                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.map { String($0.prefix(promptCharacters)) }))
+                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) }))
         }
         return out
     }
