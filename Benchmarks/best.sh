@@ -1,6 +1,10 @@
-# Sourced by the benchmark scripts (they set `dir`, a scratch folder):
+# Sourced by the benchmark scripts that time the release build's commands:
+# `bin` is that build's drivesim, `dir` a scratch folder removed on exit, and
 # `best COMMAND...` prints the best of three runs' wall-clock and user CPU
 # seconds, "wall user".
+bin=.build/release/drivesim
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 best() {
   b=""; u=""
   for _ in 1 2 3; do

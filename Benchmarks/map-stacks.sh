@@ -6,9 +6,6 @@
 #
 #     swift build -c release --product drivesim && sh Benchmarks/map-stacks.sh
 set -eu
-bin=.build/release/drivesim
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . Benchmarks/best.sh
 printf '| guides | response | maneuvers | import-route (wall / CPU) | run (wall / CPU) |\n|---|---|---|---|---|\n'
 for n in 250 500 1000 2000; do

@@ -8,9 +8,6 @@
 #
 #     swift build -c release --product drivesim && sh Benchmarks/route-changes.sh
 set -eu
-bin=.build/release/drivesim
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 . Benchmarks/best.sh
 printf '| guides (first + reroute) | import-route alone (wall / CPU) | with --reroute (wall / CPU) | run (wall / CPU) |\n|---|---|---|---|\n'
 for n in 250 500 1000 2000; do

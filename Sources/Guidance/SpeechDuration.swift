@@ -15,11 +15,8 @@ public enum SpeechDuration {
     /// an integer, so no rate (`1e-300`, zero, NaN) can make it trap; the
     /// decoder's ranges keep every accepted line far inside the bounds.
     public static func estimate(_ text: String, _ language: Language, rates: SpeechRates = SpeechRates()) -> SimTime {
-        let seconds: Double
-        switch language {
-        case .en: seconds = Double(spokenUnits(text, language)) / rates.englishWordsPerSecond
-        case .ko: seconds = Double(spokenUnits(text, language)) / rates.koreanSyllablesPerSecond
-        }
+        let rate = language == .en ? rates.englishWordsPerSecond : rates.koreanSyllablesPerSecond
+        let seconds = Double(spokenUnits(text, language)) / rate
         let ms = (seconds * 1000).rounded(.up)
         guard ms < Double(maximum.ms) else { return maximum }  // NaN and infinity included
         guard ms > Double(minimum.ms) else { return minimum }  // negative infinity included

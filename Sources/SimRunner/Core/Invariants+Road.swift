@@ -100,10 +100,9 @@ extension Invariants {
         // R1 and R2: lines by maneuver.
         var nowEnded: Set<String> = []
         var nowDropped: Set<String> = []
-        // Per line, when the last fix the app used as it started was taken;
+        // Per line, when the last fix the app used as it started was taken and how far it lay from the car;
         // the lines started while that fix was a jump (the app did not know where the car was).
-        var knownAt: [Int: SimTime] = [:]
-        var misplaced: [Int: Double] = [:]
+        var knownAt: [Int: (taken: SimTime, misplaced: Double)] = [:]
         var unknown: Set<Int> = []
         var lastUsedTaken: SimTime? = nil
         var lastUsedError = 0.0
@@ -116,8 +115,7 @@ extension Invariants {
                 lastUsedTaken = max(lastUsedTaken ?? .zero, event.t - SimTime(ms: age))
                 lastUsedError = truth?.error(f) ?? 0
             case .guidanceStarted(let l):
-                knownAt[l.int] = lastUsedTaken ?? event.t
-                misplaced[l.int] = lastUsedError
+                knownAt[l.int] = (lastUsedTaken ?? event.t, lastUsedError)
                 if lastUsedError > truth?.noiseReach ?? .infinity { unknown.insert(l.int) }
             case .guidanceEnded(let l), .guidanceDropped(let l, _):
                 let line = l.int
@@ -132,7 +130,7 @@ extension Invariants {
                 let heard = event.t + road.guidance.outputLatency
                 let arrival = isNow && arrivals.contains(maneuver)
                 if let pass = passed[maneuver], heard > pass, !unknown.contains(line), !arrival,
-                   !(truth.map { spedUp(since: knownAt[line], heard: heard, maneuver: maneuver, misplaced: misplaced[line] ?? 0, $0) } ?? false) {
+                   !(truth.map { spedUp(since: knownAt[line]?.taken, heard: heard, maneuver: maneuver, misplaced: knownAt[line]?.misplaced ?? 0, $0) } ?? false) {
                     found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
                                        message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))
                 }
