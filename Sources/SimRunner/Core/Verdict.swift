@@ -1,3 +1,4 @@
+import Guidance
 import Road
 import SimClock
 import TalkArbiter
@@ -15,9 +16,10 @@ public struct Verdict: Sendable {
 
     /// Simulates `scenario` twice (invariant 7 compares the two timelines),
     /// checks the other invariants, the rule checks and the expectations.
-    /// The second run of a talk-only scenario reuses the first one's roster
-    /// (numbering the file's items is a pure function of the file); one with
-    /// a road plans it again, so a planner that is not deterministic shows.
+    /// The second run reuses the first one's roster (numbering the file's
+    /// items is a pure function of the file, and so is drivesim's own road
+    /// plan, `RoadPlanning.isOwn`); a road planned by another guidance is
+    /// planned again, so a guidance that is not deterministic shows.
     /// Throws the scenario's first problem (`Scenario.validate()`, its road
     /// included) without running it.
     public init(_ scenario: Scenario) throws(ScenarioProblem) {
@@ -37,15 +39,19 @@ public struct Verdict: Sendable {
 
     /// The same with a deliberately broken arbiter (nil: the reference), for
     /// mutation testing, over a scenario known to be valid (not checked again).
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil) {
-        self.init(scenario, differential: false, roadPlan: roadPlan) { TalkArbiter($0, fault: fault) }
+    /// `plan` is the road's plan by drivesim's own guidance with `roadPlan`'s
+    /// fault, when the caller has it already (a fuzz run's last dry run).
+    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil) {
+        self.init(scenario, differential: false, roadPlan: roadPlan, plan: plan) { TalkArbiter($0, fault: fault) }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
     /// tables, over a scenario known to be valid (not checked again).
     /// `roadPlan` plans the road another way, both times: a road mutant
-    /// (`RoadPlanning.builtIn`), or another guidance (so a guidance that is
-    /// not deterministic is caught), the reference's run too.
+    /// (`RoadPlanning.builtIn`), or another guidance (planned again for the
+    /// second run, so a guidance that is not deterministic is caught), the
+    /// reference's run too. `plan` is the road's plan when the caller has it
+    /// already, made as `roadPlan` makes it, and only then.
     /// In differential mode, `reference` is the reference's decisions on
     /// `scenario` if the caller has them already (else it runs the reference).
     /// `first` is the first run when the caller knows it already (an
@@ -55,11 +61,11 @@ public struct Verdict: Sendable {
     /// second run (invariant 7 is not judged: `explore --ties`, whose file
     /// as written was judged once, runs thousands of variations of it).
     package init<A: Arbiter>(
-        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, reference: [Decision]? = nil,
+        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, reference: [Decision]? = nil,
         first: Simulation? = nil, repeating: Bool = true, make: (ArbiterTables) -> A
     ) {
         simulation = first ?? Simulation(
-            scenario, roster: nil, roadPlan: roadPlan, recordingDecisions: differential, make: make)
+            scenario, roster: plan.map { Roster(scenario, road: $0) }, roadPlan: roadPlan, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
@@ -68,12 +74,13 @@ public struct Verdict: Sendable {
             violations.removeAll { $0.check == .invariant(6) }
             violations.append(impossible.violation(roster))
         }
-        // Without a road the second run reuses the first one's roster; with one
-        // it plans the road again, so a planner that is not deterministic is caught.
+        // The second run reuses the first one's roster, unless another guidance
+        // planned the road: that one plans it again, so one that is not deterministic is caught.
         // It compares its events with the first run's as it goes, so a repeat allocates no timeline.
         if repeating {
+            let replans = scenario.road != nil && !(roadPlan?.isOwn ?? true)
             let again = Simulation(
-                scenario, roster: scenario.road == nil ? roster : nil, roadPlan: roadPlan, recordingDecisions: false,
+                scenario, roster: replans ? nil : roster, roadPlan: roadPlan, recordingDecisions: false,
                 expected: simulation.timeline.events, make: make)
             if let divergence = Verdict.firstDifference(simulation.timeline, again.timeline) {
                 violations.append(divergence)

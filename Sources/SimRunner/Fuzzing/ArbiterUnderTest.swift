@@ -15,8 +15,9 @@ public struct ArbiterUnderTest: Sendable {
     package let mutant: Mutant?
     /// Whether this is the reference arbiter itself.
     public let isReference: Bool
-    /// Checks one scenario with this arbiter.
-    let verdict: @Sendable (Scenario) -> Verdict
+    /// Checks one scenario with this arbiter, given its road's plan by
+    /// drivesim's own guidance (with `mutant`'s fault) when known.
+    let verdict: @Sendable (Scenario, RoadPlan?) -> Verdict
     /// Told the scenarios a campaign is about to check, in order, before it
     /// checks them (an arbiter in another process answers them all at once).
     package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
@@ -27,13 +28,13 @@ public struct ArbiterUnderTest: Sendable {
     package var replay: ReproducerFile.Replay = .cli(options: "")
 
     /// The reference arbiter, `TalkArbiter`.
-    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil) }
+    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil, plan: $1) }
 
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
         ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
-            Verdict($0, differential: differential) { A($0) }
+            Verdict($0, differential: differential, plan: $1) { A($0) }
         }, replay: .swift(type: String(describing: type)))
     }
 
@@ -42,8 +43,8 @@ public struct ArbiterUnderTest: Sendable {
     /// check, not by the scenario's expectations (they pin drivesim's own guidance).
     package static func guidance<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G) -> ArbiterUnderTest {
         let plan = RoadPlanning.guidance(make)
-        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: {
-            var verdict = Verdict($0, fault: nil, roadPlan: plan)
+        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: { scenario, _ in
+            var verdict = Verdict(scenario, fault: nil, roadPlan: plan)
             verdict.failures = []
             return verdict
         }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
@@ -57,7 +58,8 @@ public struct ArbiterUnderTest: Sendable {
         name: String, replay: String = "", foretell: (@Sendable ([Scenario]) -> Void)? = nil,
         verdict: @escaping @Sendable (Scenario) -> Verdict
     ) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: verdict, foretell: foretell, replay: .cli(options: replay))
+        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: { scenario, _ in verdict(scenario) }, foretell: foretell,
+                         replay: .cli(options: replay))
     }
 
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.
@@ -70,11 +72,16 @@ public struct ArbiterUnderTest: Sendable {
         guard let mutant else { return .reference }
         let (fault, roadPlan) = (mutant.talk, mutant.roadPlan)
         return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
-            Verdict($0, fault: fault, roadPlan: roadPlan)
+            Verdict($0, fault: fault, roadPlan: roadPlan, plan: $1)
         }, replay: .cli(options: " --mutant \(mutant.name)"))
     }
 
     /// Checks `scenario` with this arbiter: simulated twice, every check, and
     /// in differential mode the comparison with the reference.
-    public func check(_ scenario: Scenario) -> Verdict { verdict(scenario) }
+    public func check(_ scenario: Scenario) -> Verdict { verdict(scenario, nil) }
+
+    /// The same, given the scenario's road as drivesim's own guidance plans
+    /// it with `mutant`'s road fault (a fuzz run's last dry run), which an
+    /// arbiter over that guidance uses instead of planning it again.
+    package func check(_ scenario: Scenario, plan: RoadPlan?) -> Verdict { verdict(scenario, plan) }
 }

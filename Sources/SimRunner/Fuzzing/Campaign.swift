@@ -1,6 +1,7 @@
 #if canImport(Dispatch)
 import Dispatch
 #endif
+import Guidance
 import SimRunner
 #if canImport(Synchronization)
 import Synchronization
@@ -56,18 +57,22 @@ public enum Campaign {
         }
     }
 
-    /// What a campaign checks, chunk by chunk: each chunk's runs (run index
-    /// and scenario), in run order, the chunks in order. A fuzz campaign's
-    /// chunk generates its runs from their seeds; an exploration's
-    /// (`Explorer`) enumerates them.
+    /// What a campaign checks, chunk by chunk: each chunk's runs (run index,
+    /// scenario, and its road's plan when the generator made it), in run
+    /// order, the chunks in order. A fuzz campaign's chunk generates its runs
+    /// from their seeds; an exploration's (`Explorer`) enumerates them.
     package struct Workload: Sendable {
         /// How many chunks.
         package var chunks: Int
         /// The runs of chunk `i`, in run order.
-        package var runs: @Sendable (Int) -> [(index: Int, scenario: Scenario)]
+        package var runs: @Sendable (Int) -> [Run]
+
+        /// One run: its index, its scenario, and its road as drivesim's own
+        /// guidance plans it with the mutant under test, if known (`Fuzzer.generate`).
+        package typealias Run = (index: Int, scenario: Scenario, plan: RoadPlan?)
 
         /// A workload of `chunks` chunks.
-        package init(chunks: Int, runs: @escaping @Sendable (Int) -> [(index: Int, scenario: Scenario)]) {
+        package init(chunks: Int, runs: @escaping @Sendable (Int) -> [Run]) {
             self.chunks = chunks; self.runs = runs
         }
     }
@@ -76,7 +81,10 @@ public enum Campaign {
     static func fuzzWorkload(_ settings: Fuzzer.Settings) -> Workload {
         let chunks = chunks(settings)
         return Workload(chunks: chunks.count) { i in
-            chunks[i].map { (index: $0, scenario: Fuzzer.scenario(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)) }
+            chunks[i].map {
+                let (scenario, plan) = Fuzzer.generate(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)
+                return (index: $0, scenario: scenario, plan: plan)
+            }
         }
     }
 
@@ -111,17 +119,17 @@ public enum Campaign {
     }
 
     /// One chunk of runs, checked by a fuzzer of its own.
-    static func check(_ settings: Fuzzer.Settings, _ runs: [(index: Int, scenario: Scenario)]) -> Fuzzer {
+    static func check(_ settings: Fuzzer.Settings, _ runs: [Workload.Run]) -> Fuzzer {
         var fuzzer = Fuzzer(settings)
         guard let foretell = settings.arbiter.foretell else {
-            for run in runs { fuzzer.run(run.index, run.scenario) }
+            for run in runs { fuzzer.run(run.index, run.scenario, plan: run.plan) }
             return fuzzer
         }
         // The arbiter is told each stretch of runs before they are checked (one exchange for many runs).
         for start in stride(from: 0, to: runs.count, by: foretoldRuns) {
             let part = runs[start..<min(start + foretoldRuns, runs.count)]
             foretell(part.map(\.scenario))
-            for run in part { fuzzer.run(run.index, run.scenario) }
+            for run in part { fuzzer.run(run.index, run.scenario, plan: run.plan) }
         }
         return fuzzer
     }

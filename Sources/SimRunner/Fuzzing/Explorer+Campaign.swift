@@ -82,12 +82,12 @@ extension Explorer {
             let mine = (first..<total).filter { $0 % shard.count == shard.index - 1 }.count
             let chunks = (level.count + parentsPerChunk - 1) / parentsPerChunk
             let workload = Campaign.Workload(chunks: chunks) { chunk in
-                var runs: [(index: Int, scenario: Scenario)] = []
+                var runs: [Campaign.Workload.Run] = []
                 for p in chunk * parentsPerChunk..<min(level.count, (chunk + 1) * parentsPerChunk) {
                     for (c, point) in Explorer.children(of: level[p]).filter(\.isRelevant).enumerated() {
                         let index = offsets[p] + c
                         guard index % shard.count == shard.index - 1 else { continue }
-                        runs.append((index, point.scenario(name: "explore scenario \(index)")))
+                        runs.append((index, point.scenario(name: "explore scenario \(index)"), nil))
                     }
                 }
                 return runs

@@ -1,3 +1,4 @@
+import Guidance
 import ScenarioFormat
 import SimClock
 import SimRunner
@@ -94,32 +95,43 @@ public struct Fuzzer: Sendable {
     /// draw of its own, so its talk-only scenario is the same whether road
     /// profiles are on or not.
     package static func scenario(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> Scenario {
+        generate(campaign: campaign, run: run, mutant: mutant, road: road).scenario
+    }
+
+    /// Run `run` of a campaign with `mutant`, road profiles on or off: its
+    /// scenario (`scenario(campaign:run:mutant:road:)`) and, for a road run,
+    /// its road as the generator's last dry run planned it (drivesim's own
+    /// guidance, with `mutant`'s road fault), so that checking it need not
+    /// plan it again.
+    package static func generate(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> (scenario: Scenario, plan: RoadPlan?) {
         let runSeed = seed(campaign: campaign, run: run)
         let name = "fuzz seed \(campaign) run \(run)"
         if road || mutant?.road != nil {
             var choice = SplitMix64(seed: runSeed ^ RoadGenerator.salt)
             if mutant?.road != nil || choice.chance(50) {
                 var generator = RoadGenerator(seed: choice.next(), mutant: mutant)
-                return generator.scenario(name: name)
+                return generator.planned(name: name)
             }
         }
         var generator = CollisionGenerator(seed: runSeed, fault: mutant?.talk)
-        return generator.scenario(name: name)
+        return (generator.scenario(name: name), nil)
     }
 
     /// Generates and checks one run; returns its first violation, if any.
     public mutating func run(_ index: Int) {
-        run(index, scenario(of: index))
+        let (scenario, plan) = generate(index)
+        run(index, scenario, plan: plan)
     }
 
-    /// The scenario of run `index` of this campaign.
-    func scenario(of index: Int) -> Scenario {
-        Fuzzer.scenario(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
+    /// Run `index` of this campaign: its scenario and its road's plan, if any.
+    func generate(_ index: Int) -> (scenario: Scenario, plan: RoadPlan?) {
+        Fuzzer.generate(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
     }
 
-    /// Checks run `index`, whose scenario is `scenario`.
-    mutating func run(_ index: Int, _ scenario: Scenario) {
-        let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter)
+    /// Checks run `index`, whose scenario is `scenario` and whose road, as
+    /// drivesim's own guidance plans it with the mutant under test, is `plan` if known.
+    mutating func run(_ index: Int, _ scenario: Scenario, plan: RoadPlan? = nil) {
+        let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter, plan: plan)
         runsDone += 1
         rulesFired.add(RuleCoverage(timeline))
         guard let first = violations.first else { return }
@@ -160,9 +172,9 @@ public struct Fuzzer: Sendable {
     }
 
     /// Simulates twice and checks every invariant and rule check (a `Verdict`;
-    /// generated scenarios have no matchers), in time order.
-    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest) -> ([Violation], Timeline) {
-        let verdict = arbiter.check(scenario)
+    /// generated scenarios have no matchers), in time order; `plan` as in `run(_:_:plan:)`.
+    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest, plan: RoadPlan? = nil) -> ([Violation], Timeline) {
+        let verdict = arbiter.check(scenario, plan: plan)
         return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
     }
 }

@@ -123,21 +123,21 @@ extension RoadGenerator {
     }
 
     /// Moves one thing onto an instant of a route change in the dry run
-    /// `timeline`; false when there is no such instant to aim at.
+    /// (the road's `plan`); false when there is no such instant to aim at.
     /// - a hand-written line playing across a switch (the old route's
     ///   waiting lines must expire at it);
     /// - Pippa speaking when a route switches (the switch line and the new
     ///   route's first lines wait or cut her);
     /// - an outage beginning while a handoff's acknowledgement is in flight,
     ///   or while a maps request is.
-    mutating func snapChange(_ scenario: inout Scenario, timeline: Timeline) -> Bool {
+    mutating func snapChange(_ scenario: inout Scenario, plan: RoadPlan) -> Bool {
         guard var road = scenario.road else { return false }
         var switches: [SimTime] = [], taken: [SimTime] = [], requests: [SimTime] = []
-        for event in timeline.events {
+        for event in plan.events {
             switch event.what {
-            case .road(.routeSwitched): switches.append(event.t)
-            case .road(.handoffTaken): taken.append(event.t)
-            case .road(.routeRequested): requests.append(event.t)
+            case .routeSwitched: switches.append(event.t)
+            case .handoffTaken: taken.append(event.t)
+            case .routeRequested: requests.append(event.t)
             default: continue
             }
         }

@@ -15,7 +15,8 @@ import TalkArbiter
 /// stops, a detour, fixes with uniform or correlated noise, jitter, drops,
 /// a tunnel, late fixes, multipath jumps, a slow or lossy link with outages,
 /// guidance segments and the background, the output latency, and talk on
-/// top (hand-written lines, Pippa's replies, Dad's questions). A dry run then moves one to three
+/// top (hand-written lines, Pippa's replies, Dad's questions). A dry run
+/// (the road's plan: its events and generated lines) then moves one to three
 /// things onto the road's boundaries: a reply whose stretch has exactly
 /// `waitLimit` left (±1 ms) when a generated line comes due; a segment ending
 /// in the instant a fix arrives; an outage beginning while a report is in
@@ -34,8 +35,8 @@ struct RoadGenerator {
     /// The road of the last dry run and its plan. A snap that moved talk
     /// only (or nothing, or was not kept) leaves the road as it was, and the
     /// next dry run reuses its plan: planning is a pure function of the
-    /// road. Only this one scenario's dry runs share it; `Verdict` plans
-    /// the road afresh, twice.
+    /// road. The scenario's own road is planned last (`planned(name:)`),
+    /// and its plan goes on to the run's check.
     private var dryRun: (road: RoadSetup?, plan: RoadPlan)? = nil
 
     /// A generator for one road scenario; the dry runs use the mutant under test.
@@ -43,6 +44,22 @@ struct RoadGenerator {
         random = SplitMix64(seed: seed)
         changeStream = SplitMix64(seed: seed ^ RoadGenerator.changeSalt)
         self.mutant = mutant
+    }
+
+    /// One road scenario (`scenario(name:)`) and its road's plan by
+    /// drivesim's own guidance with the mutant's road fault.
+    mutating func planned(name: String) -> (scenario: Scenario, plan: RoadPlan) {
+        let scenario = scenario(name: name)
+        return (scenario, plan(scenario.road))
+    }
+
+    /// `road` as the mutant under test plans it (drivesim's own guidance with
+    /// its road fault, if any): the last dry run's plan if it was of `road`.
+    private mutating func plan(_ road: RoadSetup?) -> RoadPlan {
+        if let dryRun, dryRun.road == road { return dryRun.plan }
+        let plan = mutant?.roadPlan?.plan(road) ?? RoadPlan(validated: road)
+        dryRun = (road, plan)
+        return plan
     }
 
     /// One road scenario, valid by `Scenario.validate()`.
@@ -326,25 +343,21 @@ struct RoadGenerator {
 
     // MARK: Aiming at the road's boundaries
 
-    /// Moves one thing onto an instant of a dry run that matters.
+    /// Moves one thing onto an instant of a dry run that matters: the
+    /// road's plan, whose events and generated lines the simulation would
+    /// record at the same instants (the road never depends on the talk).
     private mutating func snap(_ scenario: inout Scenario) {
         guard var road = scenario.road, case .generated(var g) = road.fixes else { return }
-        let plan: RoadPlan
-        if let dryRun, dryRun.road == scenario.road {
-            plan = dryRun.plan
-        } else {
-            plan = mutant?.roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road)
-            dryRun = (scenario.road, plan)
-        }
-        let timeline = Simulation(scenario, plan: plan, fault: mutant?.talk).timeline
-        if !road.changes.isEmpty, changeStream.chance(50), snapChange(&scenario, timeline: timeline) { return }
-        var requests: [SimTime] = [], arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
-        for event in timeline.events {
+        let plan = plan(scenario.road)
+        if !road.changes.isEmpty, changeStream.chance(50), snapChange(&scenario, plan: plan) { return }
+        // When each generated line is requested, in the order the simulation requests them.
+        let requests = plan.lines.map(\.at)
+        var arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
+        for event in plan.events {
             switch event.what {
-            case .guidanceRequested(let l) where l.int >= scenario.guidance.count: requests.append(event.t)
-            case .road(.fixArrived): arrivals.append(event.t)
-            case .road(.reportSent(_, let age, _, _)): sent.append((event.t, age))
-            case .road(.turnPassed): passes.append(event.t)
+            case .fixArrived: arrivals.append(event.t)
+            case .reportSent(_, let age, _, _): sent.append((event.t, age))
+            case .turnPassed: passes.append(event.t)
             default: continue
             }
         }
