@@ -119,16 +119,12 @@ public struct Announcer: Sendable {
         guesses = Array(repeating: (-1, false, .zero), count: maneuvers.count * Stage.allCases.count)
     }
 
-    /// The duration of `text` in the guidance's language.
-    /// Estimated once per distinct text: a drive says the same few sentences over and over.
-    mutating func duration(_ text: String) -> SimTime {
-        if let known = durations[text] { return known }
-        let estimate = SpeechDuration.estimate(text, settings.language, rates: settings.rates)
-        durations[text] = estimate
-        return estimate
+    /// The duration of `text` in the guidance's language. Estimated afresh
+    /// each time: counting a sentence's words and syllables in place costs
+    /// less than hashing it (a Korean one is normalized to be hashed).
+    func duration(_ text: String) -> SimTime {
+        SpeechDuration.estimate(text, settings.language, rates: settings.rates)
     }
-    /// Each text's estimated duration, by text (looked up, never iterated).
-    var durations: [String: SimTime] = [:]
 
     /// The maneuver announced together with `m` at `v` m/s, if it follows
     /// within `thenWithin` meters or within `thenSeconds` at that speed. A

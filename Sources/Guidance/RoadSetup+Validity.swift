@@ -129,8 +129,13 @@ extension RoadSetup {
     /// The route through `points` with the maneuvers placed, as the planner
     /// builds it; throws `.route` when the points or maneuvers do not make one.
     package func placedRoute() throws(Problem) -> Route {
-        var (route, distances) = try routeAndPlacements()
-        route.place(maneuvers.map(\.maneuver), at: distances)
+        placed(try routeAndPlacements())
+    }
+
+    /// The route of `routeAndPlacements()` with the maneuvers placed.
+    func placed(_ found: (route: Route, distances: [Double])) -> Route {
+        var route = found.route
+        route.place(maneuvers.map(\.maneuver), at: found.distances)
         return route
     }
 
@@ -214,10 +219,12 @@ private struct RoadValidation {
         let routePath: [Step] = [.key("route")]
         for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
         try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
-        let route = try road.routeAndPlacements().route
+        let found = try road.routeAndPlacements()
+        let route = found.route
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
         // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
-        let driven = road.changes.isEmpty ? route.length : (try? road.truePath())?.route.length ?? route.length
+        let truePath = road.changes.isEmpty ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
+        let driven = (try? truePath?.get())?.route.length ?? route.length
         if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
         switch road.fixes {
         case .generated(let g):
@@ -235,11 +242,13 @@ private struct RoadValidation {
         if let segments = road.segments { try windows(segments, [.key("app"), .key("segments")]) }
         try follow(road.follow)
         try guidance()
-        try changes()
+        try changes(truePath)
     }
 
     /// The maps door, the saved places and the route changes (docs/road.md, "Route changes").
-    func changes() throws(RoadSetup.Problem) {
+    /// The maps door, the saved places and the changes; `truePath` is the
+    /// road's (`RoadSetup.truePath()`), nil without changes.
+    func changes(_ truePath: Result<TruePath, RoadSetup.Problem>?) throws(RoadSetup.Problem) {
         let maps: [Step] = [.key("maps")]
         try span(road.maps.latency, maps + [.key("latency")], least: SimTime(ms: 100), most: SimTime(ms: 60_000))
         try span(road.maps.timeout, maps + [.key("timeout")], least: SimTime(ms: 100), most: SimTime(ms: 120_000))
@@ -250,7 +259,7 @@ private struct RoadValidation {
             if road.places[..<i].contains(where: { $0.name == place.name }) { throw fail(.duplicateName, [.key("places"), .index(i), .key("name")]) }
             try point(place.point, [.key("places"), .index(i)])
         }
-        guard !road.changes.isEmpty else { return }
+        guard let truePath else { return }
         if road.drive == nil { throw fail(.changesNeedADrive, [.key("changes")]) }
         for (c, change) in road.changes.enumerated() {
             let path: [Step] = [.key("changes"), .index(c)]
@@ -267,7 +276,7 @@ private struct RoadValidation {
             try text(handoff.place, Limits.streetCharacters, h + [.key("place")])
             try text(handoff.destination, Limits.streetCharacters, h + [.key("destination")])
         }
-        let path = try road.truePath()
+        let path = try truePath.get()
         if !(path.route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: path.route.length), [.key("changes")]) }
     }
 
@@ -452,7 +461,11 @@ extension RoadSetup {
     /// `.branchOffRoad` for a change's first point) where the roads do not make one.
     /// - Complexity: O(points of the route and every change).
     package func truePath() throws(Problem) -> TruePath {
-        let first = try placedRoute()
+        try truePath(from: placedRoute())
+    }
+
+    /// The true path from the route placed (`placedRoute()`).
+    func truePath(from first: Route) throws(Problem) -> TruePath {
         guard !changes.isEmpty else { return TruePath(first: first, route: first, roads: [], starts: []) }
         var path = first
         var roads: [Route] = [], starts: [Double] = []

@@ -252,3 +252,24 @@ import Testing
         }
     }
 }
+
+/// The line checks' text search (`Invariants.says`) answers as `String.contains` does.
+@Suite struct SaysTests {
+    @Test func theByteSearchOfPlainTextAnswersAsCharacters() {
+        let texts = [
+            "In a quarter mile, turn left.", "500 m 앞에서 좌회전하세요", "Turn left onto Teheran-ro, then right.",
+            "Take the Puttgarden - Rødby ferry", "cafe\u{301} ahead", "café ahead", "한\u{1100}\u{1161}",
+            "line\r\nbreak", "", "mile", "milestone", "테헤란로 주유소로 안내합니다",
+        ]
+        let words = [
+            "a quarter mile", "mile", "left", "좌회전", "테헤란로", "Rødby", "café", "cafe", "e", "\u{301}", "한", "가",
+            "\n", "\r", "break", "", "주유소", "ahead", "milestone!",
+        ]
+        for text in texts {
+            for word in words {
+                #expect(Invariants.says(text, word) == text.contains(word), "\(text.debugDescription) ∋ \(word.debugDescription)")
+            }
+        }
+        #expect(Invariants.isPlain("In 500 m, 좌회전") && !Invariants.isPlain("Rødby") && !Invariants.isPlain("a\r\nb"))
+    }
+}

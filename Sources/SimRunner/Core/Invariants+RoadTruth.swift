@@ -88,7 +88,7 @@ extension Invariants {
     /// The spoken distance of a line and the units it is said in (`spokenMeters`'s reading).
     static func spokenDistance(_ text: String) -> (meters: Double, units: Units)? {
         let mile = SpokenDistance.metersPerFoot * 5280
-        for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)] where text.contains(words) {
+        for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)] where says(text, words) {
             return (miles * mile, .imperial)
         }
         let scalars = Array(text.unicodeScalars)
