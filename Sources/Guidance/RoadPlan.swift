@@ -78,10 +78,12 @@ public struct RoadPlan: Sendable, Equatable {
     /// Plans a road that `RoadSetup.validate()` has passed (a decoded or
     /// validated scenario's), without checking it again. A road that was
     /// never validated stops the process here, before planning.
-    package init(validated road: RoadSetup?, fault: RoadFault? = nil) {
+    /// `shape` is a road's shape (`RoadShape`) when the caller has one:
+    /// used if the road has it.
+    package init(validated road: RoadSetup?, fault: RoadFault? = nil, shape: RoadShape? = nil) {
         guard let road else { return }
         do {
-            var planner = try RoadPlanner<Announcer>(road, fault: fault)
+            var planner = try RoadPlanner<Announcer>(road, fault: fault, shape: shape)
             planner.run()
             self = planner.plan
         } catch {
@@ -168,22 +170,26 @@ struct RoadPlanner<G: Guidance> {
     let measuringTimes: IntervalSet, guidingTimes: IntervalSet?
 
     /// drivesim's own guidance, `fault` broken (nil: as documented).
-    init(_ road: RoadSetup, fault: RoadFault? = nil) throws(RoadSetup.Problem) where G == Announcer {
-        try self.init(road, fault: fault) { $1 }
+    init(_ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil) throws(RoadSetup.Problem) where G == Announcer {
+        try self.init(road, fault: fault, shape: shape) { $1 }
     }
 
-    /// `guidance` makes the guidance for the route, given drivesim's own announcer for it.
-    init(_ road: RoadSetup, fault: RoadFault? = nil, guidance make: @escaping (GuidanceRoute, Announcer) -> G) throws(RoadSetup.Problem) {
+    /// `guidance` makes the guidance for the route, given drivesim's own
+    /// announcer for it; `shape` is used if the road has it.
+    init(
+        _ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil, guidance make: @escaping (GuidanceRoute, Announcer) -> G
+    ) throws(RoadSetup.Problem) {
         self.road = road
         self.fault = fault
         self.make = make
         measuringTimes = road.measuringTimes
         guidingTimes = road.guidingTimes
-        truePath = try road.truePath()
+        let derived: RoadShape
+        if let shape { derived = try shape.of(road) } else { derived = try RoadShape(road) }
+        truePath = derived.truePath
         let route = truePath.first
         self.route = route
-        let driven = truePath.route.length
-        trajectory = road.drive.map { Trajectory(profile: $0.profile, length: driven, start: $0.start) }
+        trajectory = derived.trajectory
         follower = RouteFollower(settings: road.follow)
         link = road.link
         if let fault { follower.fault = fault; link.fault = fault }

@@ -126,6 +126,15 @@ extension RoadSetup {
         try v.run()
     }
 
+    /// `validate()` for a road known to have the shape of `valid`, a road
+    /// that passed it (`hasShape(of:)`: a fuzz run's snap moves times, never
+    /// roads): what the shape decides passes for both, so only the rest is
+    /// checked. Any other road is validated in full.
+    package func validate(shapedLike valid: RoadSetup) throws(Problem) {
+        var v = RoadValidation(self)
+        try v.run(shapeKnown: hasShape(of: valid))
+    }
+
     /// The route through `points` with the maneuvers placed, as the planner
     /// builds it; throws `.route` when the points or maneuvers do not make one.
     package func placedRoute() throws(Problem) -> Route {
@@ -215,17 +224,11 @@ private struct RoadValidation {
         if s.count > most { throw fail(.textTooLong(maxCharacters: most), path()) }
     }
 
-    mutating func run() throws(RoadSetup.Problem) {
-        let routePath: [Step] = [.key("route")]
-        for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
-        try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
-        let found = try road.routeAndPlacements()
-        let route = found.route
-        if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
-        // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
-        let truePath = road.changes.isEmpty ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
-        let driven = (try? truePath?.get())?.route.length ?? route.length
-        if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
+    /// Every check in order; with `shapeKnown` (the road has the shape of
+    /// one that passed), none of those the shape decides: the route, its
+    /// maneuvers, the drive, the maps door, the places and the changes.
+    mutating func run(shapeKnown: Bool = false) throws(RoadSetup.Problem) {
+        let truePath = shapeKnown ? nil : try shape()
         switch road.fixes {
         case .generated(let g):
             if road.drive == nil { throw fail(.driveMissing, []) }
@@ -242,7 +245,23 @@ private struct RoadValidation {
         if let segments = road.segments { try windows(segments, [.key("app"), .key("segments")]) }
         try follow(road.follow)
         try guidance()
-        try changes(truePath)
+        if !shapeKnown { try changes(truePath) }
+    }
+
+    /// The route, its maneuvers and the drive; returns the true path's
+    /// result for `changes` (nil without changes).
+    func shape() throws(RoadSetup.Problem) -> Result<TruePath, RoadSetup.Problem>? {
+        let routePath: [Step] = [.key("route")]
+        for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
+        try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
+        let found = try road.routeAndPlacements()
+        let route = found.route
+        if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
+        // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
+        let truePath = road.changes.isEmpty ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
+        let driven = (try? truePath?.get())?.route.length ?? route.length
+        if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
+        return truePath
     }
 
     /// The maps door, the saved places and the route changes (docs/road.md, "Route changes").

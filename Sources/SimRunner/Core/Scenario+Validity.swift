@@ -129,6 +129,15 @@ extension Scenario {
         do { try validate(); return true } catch { return false }
     }
 
+    /// Whether `validate()` passes, for a scenario whose road is known to
+    /// have the shape of `valid`'s, a valid road (a fuzz run's snap moves
+    /// times, never roads: `RoadSetup.validate(shapedLike:)`).
+    package func isValid(roadShapedLike valid: RoadSetup) -> Bool {
+        var v = Validation(self)
+        v.roadShapedLike = valid
+        do { try v.run(); return true } catch { return false }
+    }
+
     /// Every id a line generated from the road may carry that is known from
     /// the route alone: `<maneuver>.<stage>` for each maneuver and stage,
     /// with the maneuver it belongs to, and `<maneuver>.now-again` for an
@@ -171,6 +180,8 @@ extension Scenario {
 private struct Validation {
     typealias Step = ScenarioProblem.Step
     let s: Scenario
+    /// A valid road this one is known to have the shape of, if any: the checks its shape decides are not made again.
+    var roadShapedLike: RoadSetup? = nil
     /// Every id, numbered in file order.
     var ids = IDTable()
     /// Where each id of `ids` was first used, by its number.
@@ -265,7 +276,9 @@ private struct Validation {
                 for (i, m) in change.maneuvers.enumerated() { try id(m.id, .changeManeuver(c, i)) }
             }
             try generatedIDs()
-            do { try road.validate() } catch {
+            do {
+                if let valid = roadShapedLike { try road.validate(shapedLike: valid) } else { try road.validate() }
+            } catch {
                 throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
                     switch step {
                     case .key(let k): return .key(k)

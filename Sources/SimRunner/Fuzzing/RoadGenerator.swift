@@ -38,6 +38,10 @@ struct RoadGenerator {
     /// road. The scenario's own road is planned last (`planned(name:)`),
     /// and its plan goes on to the run's check.
     private var dryRun: (road: RoadSetup?, plan: RoadPlan)? = nil
+    /// The shape of the scenario's road (`RoadShape`), derived once: the
+    /// snaps move times, never roads, so every dry run and every candidate's
+    /// validation shares it.
+    private var shape: RoadShape? = nil
 
     /// A generator for one road scenario; the dry runs use the mutant under test.
     init(seed: UInt64, mutant: Mutant?) {
@@ -57,7 +61,7 @@ struct RoadGenerator {
     /// its road fault, if any): the last dry run's plan if it was of `road`.
     private mutating func plan(_ road: RoadSetup?) -> RoadPlan {
         if let dryRun, dryRun.road == road { return dryRun.plan }
-        let plan = mutant?.roadPlan?.plan(road) ?? RoadPlan(validated: road)
+        let plan = RoadPlan(validated: road, fault: mutant?.road, shape: shape)
         dryRun = (road, plan)
         return plan
     }
@@ -65,17 +69,22 @@ struct RoadGenerator {
     /// One road scenario, valid by `Scenario.validate()`.
     mutating func scenario(name: String) -> Scenario {
         var scenario = base(name: name)
-        if !scenario.isValid {
+        var valid = scenario.isValid
+        if !valid {
             // Valid by construction; should a draw ever slip, the optional windows go, never the run.
             scenario.road?.segments = nil
             scenario.road?.background = []
             scenario.road?.link.outages = []
-            assert(scenario.isValid, "RoadGenerator made an invalid scenario")
+            valid = scenario.isValid
+            assert(valid, "RoadGenerator made an invalid scenario")
         }
+        // A valid road's shape, which every snap keeps.
+        let known = valid ? scenario.road : nil
+        shape = known.flatMap { try? RoadShape($0) }
         for _ in 0..<Int(random.int(in: 1...3)) {
             var candidate = scenario
             snap(&candidate)
-            if candidate.isValid { scenario = candidate }
+            if known.map({ candidate.isValid(roadShapedLike: $0) }) ?? candidate.isValid { scenario = candidate }
         }
         return scenario
     }
