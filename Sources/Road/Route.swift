@@ -320,12 +320,16 @@ public struct Route: Sendable {
                     if bound < leastCandidate.bound, candidate(i) { leastCandidate = (bound, i) }
                 }
             }
-            let overall = pruned ? projectOnSegment(p, leastAny.segment, from: from, to: to).offset : .infinity
-            let nearestCandidate = leastCandidate.bound.isFinite
-                ? projectOnSegment(p, leastCandidate.segment, from: from, to: to).offset + (choosing ? tolerance : 0) : Double.infinity
+            // The two segments measured first are not measured again (a segment's match is a pure function of it).
+            let anyHit = pruned ? projectOnSegment(p, leastAny.segment, from: from, to: to) : nil
+            let candidateHit = !leastCandidate.bound.isFinite ? nil
+                : leastCandidate.segment == leastAny.segment ? anyHit : projectOnSegment(p, leastCandidate.segment, from: from, to: to)
+            let overall = anyHit?.offset ?? .infinity
+            let nearestCandidate = candidateHit.map { $0.offset + (choosing ? tolerance : 0) } ?? .infinity
             for i in first...last {
                 if pruned, bounds[i - first] > overall, !candidate(i) || bounds[i - first] > nearestCandidate { continue }
-                let hit = projectOnSegment(p, i, from: from, to: to)
+                let hit = pruned && i == leastAny.segment ? anyHit!
+                    : pruned && i == leastCandidate.segment && candidateHit != nil ? candidateHit! : projectOnSegment(p, i, from: from, to: to)
                 if hit.offset < anyway.offset { anyway = hit }
                 guard candidate(i) else { continue }
                 if hit.offset < best.offset { best = hit }
