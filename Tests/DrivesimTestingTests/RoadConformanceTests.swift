@@ -63,7 +63,49 @@ struct WrappedAnnouncer: Guidance {
     }
 }
 
+/// drivesim's own guidance, each of its lines a millisecond longer for every
+/// guidance made before it (`made` counts them): not deterministic.
+struct LengtheningAnnouncer: Guidance {
+    final class Made: @unchecked Sendable { var count = 0 }
+    var reference: Announcer
+    let extra: SimTime
+    var segmentEnd: SimTime? { get { reference.segmentEnd } set { reference.segmentEnd = newValue } }
+    var nowSpoken: [Bool] { reference.nowSpoken }
+
+    init(_ route: GuidanceRoute, made: Made) {
+        reference = Announcer(route)
+        extra = SimTime(ms: Int64(made.count))
+        made.count += 1
+    }
+
+    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+        let start = out.count
+        reference.announce(state, from: from, until: until, into: &out)
+        for i in out.indices[start...] {
+            guard case .line(var line, let m, let stage) = out[i] else { continue }
+            line.duration = line.duration + extra
+            out[i] = .line(line, maneuver: m, stage: stage)
+        }
+    }
+    mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+}
+
 @Suite struct RoadConformanceTests {
+    /// Invariant 7 plans a road again for its second run when another
+    /// guidance planned it, so one that is not deterministic is caught;
+    /// drivesim's own guidance, a pure function of the road, is planned once.
+    @Test func aGuidanceThatIsNotDeterministicBreaksInvariant7() throws {
+        let scenario = try Fixtures.scenario("road/highway-120")
+        let made = LengtheningAnnouncer.Made()
+        let planning = RoadPlanning.guidance { LengtheningAnnouncer($0, made: made) }
+        #expect(!planning.isOwn && RoadPlanning.builtIn(nil).isOwn)
+        let verdict = Verdict(scenario, fault: nil, roadPlan: planning)
+        #expect(made.count == 2)
+        #expect(verdict.violations.contains { $0.check == .invariant(7) }, "\(verdict.violations)")
+        #expect(!Verdict(scenario, fault: nil).violations.contains { $0.check == .invariant(7) })
+    }
+
     @Test func theRoadCorpusShipsEveryRoadScenario() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("Scenarios/road"))
         #expect(Conformance.roadScenarios.count == files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".timeline.json") }.count)
