@@ -6,6 +6,23 @@ import SimClock
 /// drive's trajectory, or the recorded fixes' `true` positions) and the
 /// recorded timeline, never the planner's or the follower's state.
 extension Invariants {
+    /// Values by fix index (`FixIndex.raw`): in an array over the fixes the
+    /// road took (`RoadPlan.fixCount`), and in a dictionary for any other
+    /// index a timeline names (a broken one may name any).
+    struct ByFix<Value> {
+        private var taken: [Value?]
+        private var other: [Int32: Value] = [:]
+
+        /// None yet, for a road that took `count` fixes.
+        init(_ count: Int) { taken = Array(repeating: nil, count: max(0, count)) }
+
+        /// The value of fix `f`, if any.
+        subscript(_ f: Int32) -> Value? {
+            get { f >= 0 && Int(f) < taken.count ? taken[Int(f)] : other[f] }
+            set { if f >= 0 && Int(f) < taken.count { taken[Int(f)] = newValue } else { other[f] = newValue } }
+        }
+    }
+
     /// The truth of a road, recomputed from the scenario alone.
     struct RoadTruth {
         /// The scenario's route.
@@ -143,12 +160,11 @@ extension Invariants {
         var passedAt = [SimTime?](repeating: nil, count: count)
         var index: [String: Int] = [:]
         for (i, m) in roster.road.maneuvers.enumerated() { index[m.id] = i }
-        // The link: reports sent and in flight, by fix.
-        var sentTaken: [Int32: SimTime] = [:]
-        var sentAt: [Int32: SimTime] = [:]
+        // The link: reports sent and in flight, by fix (when its fix was taken, and when it was sent).
+        var reports = ByFix<(taken: SimTime, sent: SimTime)>(roster.road.fixCount)
         var newestSent: SimTime? = nil
         var arrived: [Int32] = []
-        var reported: Set<Int32> = []
+        var reported = ByFix<Bool>(roster.road.fixCount)
         var lastUsedTaken: SimTime? = nil
         var lastUsedHonest = true
         var lastArrivedTaken: SimTime? = nil
@@ -219,21 +235,20 @@ extension Invariants {
                                        message: "the follower moved past \(roster.road.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"))
                 }
             case .road(.reportSent(let f, let age, _, _)):
-                reported.insert(f.raw)
+                reported[f.raw] = true
                 let taken = event.t - SimTime(ms: age)
                 if let newest = newestSent, taken <= newest {
                     found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was reported after a newer fix"))
                 }
                 newestSent = max(newestSent ?? taken, taken)
-                sentTaken[f.raw] = taken
-                sentAt[f.raw] = event.t
-            case .road(.reportDropped(let f, _)): reported.insert(f.raw)
+                reports[f.raw] = (taken, event.t)
+            case .road(.reportDropped(let f, _)): reported[f.raw] = true
             case .road(.reportDelivered(let f)):
-                guard let taken = sentTaken[f.raw] else {
+                guard let report = reports[f.raw] else {
                     found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered but never sent"))
                     continue
                 }
-                let sent = sentAt[f.raw] ?? taken  // no outage may begin between the send and the landing
+                let (taken, sent) = report  // no outage may begin between the send and the landing
                 if road.link.outages.contains(where: { $0.contains(event.t) || ($0.start > sent && $0.start < event.t) }) {
                     found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage"))
                 }
@@ -245,7 +260,7 @@ extension Invariants {
             default: continue
             }
         }
-        for f in arrived where !reported.contains(f) {
+        for f in arrived where reported[f] == nil {
             found.append(.init(check: .road(.linkHonest), t: .zero, message: "f\(f) arrived but was neither reported nor dropped with a reason"))
         }
         if let truth { found += checkJumps(road, truth, timeline) + checkGeodesy(truth, timeline) }
@@ -335,8 +350,8 @@ extension Invariants {
 
     /// Why each fix not used was dropped, by fix (a fix that arrived trusted
     /// and is not here was used: the follower observed it).
-    static func droppedFixes(_ timeline: Timeline) -> [Int32: RoadEvent.FixDropReason] {
-        var dropped: [Int32: RoadEvent.FixDropReason] = [:]
+    static func droppedFixes(_ timeline: Timeline) -> ByFix<RoadEvent.FixDropReason> {
+        var dropped = ByFix<RoadEvent.FixDropReason>(timeline.roster.road.fixCount)
         for event in timeline.events {
             if case .road(.fixDropped(let f, let reason)) = event.what { dropped[f.raw] = reason }
         }
