@@ -135,6 +135,15 @@ extension RoadSetup {
         try v.run(shapeKnown: hasShape(of: valid))
     }
 
+    /// `validate()`, returning the road's shape (`RoadShape`), whose true
+    /// path validation finds on its way.
+    package func validatedShape() throws(Problem) -> RoadShape {
+        var v = RoadValidation(self)
+        try v.run()
+        guard let found = v.found else { return try RoadShape(self) }
+        return RoadShape(self, truePath: try v.changedPath?.get() ?? placed(found).path)
+    }
+
     /// The route through `points` with the maneuvers placed, as the planner
     /// builds it; throws `.route` when the points or maneuvers do not make one.
     package func placedRoute() throws(Problem) -> Route {
@@ -174,6 +183,9 @@ private struct RoadValidation {
     typealias Step = RoadSetup.Problem.Step
     typealias Limits = RoadSetup.Limits
     let road: RoadSetup
+    /// The route and its maneuvers' places, and the true path of a road with changes, once `run` has found them.
+    var found: (route: Route, distances: [Double])? = nil
+    var changedPath: Result<TruePath, RoadSetup.Problem>? = nil
 
     init(_ road: RoadSetup) { self.road = road }
 
@@ -250,7 +262,7 @@ private struct RoadValidation {
 
     /// The route, its maneuvers and the drive; returns the true path's
     /// result for `changes` (nil without changes).
-    func shape() throws(RoadSetup.Problem) -> Result<TruePath, RoadSetup.Problem>? {
+    mutating func shape() throws(RoadSetup.Problem) -> Result<TruePath, RoadSetup.Problem>? {
         let routePath: [Step] = [.key("route")]
         for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
         try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
@@ -259,6 +271,7 @@ private struct RoadValidation {
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
         // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
         let truePath = road.changes.isEmpty ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
+        (self.found, changedPath) = (found, truePath)
         let driven = (try? truePath?.get())?.route.length ?? route.length
         if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
         return truePath
@@ -438,6 +451,11 @@ private struct RoadValidation {
     }
 }
 
+extension Route {
+    /// The true path of a road without changes: this route.
+    var path: TruePath { TruePath(first: self, route: self, roads: [], starts: []) }
+}
+
 /// The road the car truly drives (docs/road.md, "Route changes"): the
 /// scenario's route up to the first change's branch, then each change's
 /// road in turn, all in the route's plane. Without changes it is the route.
@@ -485,7 +503,7 @@ extension RoadSetup {
 
     /// The true path from the route placed (`placedRoute()`).
     func truePath(from first: Route) throws(Problem) -> TruePath {
-        guard !changes.isEmpty else { return TruePath(first: first, route: first, roads: [], starts: []) }
+        guard !changes.isEmpty else { return first.path }
         var path = first
         var roads: [Route] = [], starts: [Double] = []
         for (c, change) in changes.enumerated() {

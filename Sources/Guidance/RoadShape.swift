@@ -8,17 +8,24 @@ package struct RoadShape: Sendable {
     /// The road they were derived from.
     package let road: RoadSetup
     /// The road's true path (`RoadSetup.truePath()`).
-    let truePath: TruePath
+    package let truePath: TruePath
     /// The drive along it, if the road has one.
-    let trajectory: Trajectory?
+    package let trajectory: Trajectory?
 
     /// `road`'s shape; throws where its roads do not make a true path.
     package init(_ road: RoadSetup) throws(RoadSetup.Problem) {
+        self.init(road, truePath: try road.truePath())
+    }
+
+    /// `road`'s shape, its true path found already.
+    init(_ road: RoadSetup, truePath: TruePath) {
         self.road = road
-        let truePath = try road.truePath()
         self.truePath = truePath
         trajectory = road.drive.map { Trajectory(profile: $0.profile, length: truePath.route.length, start: $0.start) }
     }
+
+    /// This shape if `road` has it, else nil.
+    package func fitting(_ road: RoadSetup) -> RoadShape? { self.road.hasShape(of: road) ? self : nil }
 
     /// This shape if `road` has it, else `road`'s own.
     func of(_ road: RoadSetup) throws(RoadSetup.Problem) -> RoadShape {

@@ -81,6 +81,11 @@ extension Invariants {
     /// the timeline says why not; R3 no report is sent stale or queued, never two in flight,
     /// and none beside a fix not used carries a distance.
     public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        checkRoad(scenario, run, shape: nil)
+    }
+
+    /// `checkRoad(_:_:)`, its truth starting from the road's `shape` if given (`RoadTruth`).
+    static func checkRoad(_ scenario: Scenario, _ run: Simulation, shape: RoadShape?) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
         var found: [Violation] = []
@@ -106,7 +111,7 @@ extension Invariants {
         var unknown: Set<Int> = []
         var lastUsedTaken: SimTime? = nil
         var lastUsedError = 0.0
-        let truth = RoadTruth(road)
+        let truth = RoadTruth(road, shape: shape)
         let arrivals = arrivals(roster)
         lazy var dropped = droppedFixes(timeline)
         for event in timeline.events {

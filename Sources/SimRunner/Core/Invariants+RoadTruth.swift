@@ -66,14 +66,17 @@ extension Invariants {
             return route.meters(fix.position, truth)
         }
 
-        init?(_ road: Scenario.Road) {
-            guard let path = try? road.truePath() else { return nil }
+        /// `shape` is the road's shape (`RoadShape`) when the caller has it
+        /// (a fuzz run's generator found it): used if the road has it.
+        init?(_ road: Scenario.Road, shape: RoadShape? = nil) {
+            let known = shape?.fitting(road)
+            guard let path = known?.truePath ?? (try? road.truePath()) else { return nil }
             let route = path.first
             self.route = route
             switch road.fixes {
             case .generated(let g):
                 tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
-                let t = road.drive.map { Trajectory(profile: $0.profile, length: path.route.length, start: $0.start) }
+                let t = known != nil ? known?.trajectory : road.drive.map { Trajectory(profile: $0.profile, length: path.route.length, start: $0.start) }
                 trajectory = t
                 distances = path.maneuverDistances
                 passes = distances.compactMapValues { t?.time(reaching: $0) }

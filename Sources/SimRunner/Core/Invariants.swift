@@ -1,4 +1,5 @@
 import AudioBus
+import Guidance
 import SimClock
 import TalkArbiter
 
@@ -78,7 +79,12 @@ public enum Invariants {
     /// - Complexity: O(n log n) in the drive (events and intervals played):
     ///   each check walks the timeline once; waits are measured in O(log n).
     public static func check(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
-        var found: [Violation] = checkRoad(scenario, run)
+        check(scenario, run, shape: nil)
+    }
+
+    /// `check(_:_:)`, the road's truth starting from its `shape` if given (`RoadShape`: a fuzz run's generator found it).
+    static func check(_ scenario: Scenario, _ run: Simulation, shape: RoadShape?) -> [Violation] {
+        var found: [Violation] = checkRoad(scenario, run, shape: shape)
         let timeline = run.timeline, roster = timeline.roster, settings = scenario.settings
 
         // 1. One voice at a time: the bus records every start over another voice.

@@ -138,6 +138,15 @@ extension Scenario {
         do { try v.run(); return true } catch { return false }
     }
 
+    /// The road's shape (`RoadShape`, which validating it finds on the
+    /// way) if the scenario is valid (`validate()` passes) and has a road;
+    /// nil otherwise.
+    package var validRoadShape: RoadShape? {
+        var v = Validation(self)
+        v.shaping = true
+        do { try v.run(); return v.roadShape } catch { return nil }
+    }
+
     /// Every id a line generated from the road may carry that is known from
     /// the route alone: `<maneuver>.<stage>` for each maneuver and stage,
     /// with the maneuver it belongs to, and `<maneuver>.now-again` for an
@@ -182,6 +191,9 @@ private struct Validation {
     let s: Scenario
     /// A valid road this one is known to have the shape of, if any: the checks its shape decides are not made again.
     var roadShapedLike: RoadSetup? = nil
+    /// Whether to keep the road's shape (`roadShape`) as it is validated.
+    var shaping = false
+    var roadShape: RoadShape? = nil
     /// Every id, numbered in file order.
     var ids = IDTable()
     /// Where each id of `ids` was first used, by its number.
@@ -277,7 +289,13 @@ private struct Validation {
             }
             try generatedIDs()
             do {
-                if let valid = roadShapedLike { try road.validate(shapedLike: valid) } else { try road.validate() }
+                if let valid = roadShapedLike {
+                    try road.validate(shapedLike: valid)
+                } else if shaping {
+                    roadShape = try road.validatedShape()
+                } else {
+                    try road.validate()
+                }
             } catch {
                 throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
                     switch step {

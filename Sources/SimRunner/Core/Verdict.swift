@@ -40,9 +40,12 @@ public struct Verdict: Sendable {
     /// The same with a deliberately broken arbiter (nil: the reference), for
     /// mutation testing, over a scenario known to be valid (not checked again).
     /// `plan` is the road's plan by drivesim's own guidance with `roadPlan`'s
-    /// fault, when the caller has it already (a fuzz run's last dry run).
-    package init(_ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil) {
-        self.init(scenario, differential: false, roadPlan: roadPlan, plan: plan) { TalkArbiter($0, fault: fault) }
+    /// fault, when the caller has it already (a fuzz run's last dry run);
+    /// `shape`, its shape (`RoadShape`), which the road checks' truth starts from.
+    package init(
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, shape: RoadShape? = nil
+    ) {
+        self.init(scenario, differential: false, roadPlan: roadPlan, plan: plan, shape: shape) { TalkArbiter($0, fault: fault) }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
@@ -51,7 +54,8 @@ public struct Verdict: Sendable {
     /// (`RoadPlanning.builtIn`), or another guidance (planned again for the
     /// second run, so a guidance that is not deterministic is caught), the
     /// reference's run too. `plan` is the road's plan when the caller has it
-    /// already, made as `roadPlan` makes it, and only then.
+    /// already, made as `roadPlan` makes it, and only then; `shape` is the
+    /// road's shape when the caller has it (the road checks start from it).
     /// In differential mode, `reference` is the reference's decisions on
     /// `scenario` if the caller has them already (else it runs the reference).
     /// `first` is the first run when the caller knows it already (an
@@ -61,12 +65,13 @@ public struct Verdict: Sendable {
     /// second run (invariant 7 is not judged: `explore --ties`, whose file
     /// as written was judged once, runs thousands of variations of it).
     package init<A: Arbiter>(
-        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, reference: [Decision]? = nil,
+        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, shape: RoadShape? = nil,
+        reference: [Decision]? = nil,
         first: Simulation? = nil, repeating: Bool = true, make: (ArbiterTables) -> A
     ) {
         simulation = first ?? Simulation(
             scenario, roster: plan.map { Roster(scenario, road: $0) }, roadPlan: roadPlan, recordingDecisions: differential, make: make)
-        violations = Invariants.check(scenario, simulation)
+        violations = Invariants.check(scenario, simulation, shape: shape)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
             // The run stopped at that action, so nothing after it ended: invariant 6

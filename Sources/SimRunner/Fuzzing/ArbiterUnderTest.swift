@@ -15,9 +15,8 @@ public struct ArbiterUnderTest: Sendable {
     package let mutant: Mutant?
     /// Whether this is the reference arbiter itself.
     public let isReference: Bool
-    /// Checks one scenario with this arbiter, given its road's plan by
-    /// drivesim's own guidance (with `mutant`'s fault) when known.
-    let verdict: @Sendable (Scenario, RoadPlan?) -> Verdict
+    /// Checks one scenario with this arbiter, given what the generator knows of its road.
+    let verdict: @Sendable (Scenario, KnownRoad?) -> Verdict
     /// Told the scenarios a campaign is about to check, in order, before it
     /// checks them (an arbiter in another process answers them all at once).
     package var foretell: (@Sendable ([Scenario]) -> Void)? = nil
@@ -28,13 +27,13 @@ public struct ArbiterUnderTest: Sendable {
     package var replay: ReproducerFile.Replay = .cli(options: "")
 
     /// The reference arbiter, `TalkArbiter`.
-    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil, plan: $1) }
+    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil, plan: $1?.plan, shape: $1?.shape) }
 
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
         ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
-            Verdict($0, differential: differential, plan: $1) { A($0) }
+            Verdict($0, differential: differential, plan: $1?.plan, shape: $1?.shape) { A($0) }
         }, replay: .swift(type: String(describing: type)))
     }
 
@@ -43,8 +42,9 @@ public struct ArbiterUnderTest: Sendable {
     /// check, not by the scenario's expectations (they pin drivesim's own guidance).
     package static func guidance<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G) -> ArbiterUnderTest {
         let plan = RoadPlanning.guidance(make)
-        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: { scenario, _ in
-            var verdict = Verdict(scenario, fault: nil, roadPlan: plan)
+        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: { scenario, known in
+            // The generator's plan is drivesim's own guidance's: only the road's shape applies.
+            var verdict = Verdict(scenario, fault: nil, roadPlan: plan, shape: known?.shape)
             verdict.failures = []
             return verdict
         }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
@@ -72,7 +72,7 @@ public struct ArbiterUnderTest: Sendable {
         guard let mutant else { return .reference }
         let (fault, roadPlan) = (mutant.talk, mutant.roadPlan)
         return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
-            Verdict($0, fault: fault, roadPlan: roadPlan, plan: $1)
+            Verdict($0, fault: fault, roadPlan: roadPlan, plan: $1?.plan, shape: $1?.shape)
         }, replay: .cli(options: " --mutant \(mutant.name)"))
     }
 
@@ -80,8 +80,7 @@ public struct ArbiterUnderTest: Sendable {
     /// in differential mode the comparison with the reference.
     public func check(_ scenario: Scenario) -> Verdict { verdict(scenario, nil) }
 
-    /// The same, given the scenario's road as drivesim's own guidance plans
-    /// it with `mutant`'s road fault (a fuzz run's last dry run), which an
-    /// arbiter over that guidance uses instead of planning it again.
-    package func check(_ scenario: Scenario, plan: RoadPlan?) -> Verdict { verdict(scenario, plan) }
+    /// The same, given what the generator knows of the scenario's road
+    /// (`KnownRoad`), which this arbiter's check uses instead of finding it again.
+    package func check(_ scenario: Scenario, known: KnownRoad?) -> Verdict { verdict(scenario, known) }
 }

@@ -58,8 +58,8 @@ public enum Campaign {
     }
 
     /// What a campaign checks, chunk by chunk: each chunk's runs (run index,
-    /// scenario, and its road's plan when the generator made it), in run
-    /// order, the chunks in order. A fuzz campaign's chunk generates its runs
+    /// scenario, and what the generator knows of its road), in run order,
+    /// the chunks in order. A fuzz campaign's chunk generates its runs
     /// from their seeds; an exploration's (`Explorer`) enumerates them.
     package struct Workload: Sendable {
         /// How many chunks.
@@ -67,9 +67,8 @@ public enum Campaign {
         /// The runs of chunk `i`, in run order.
         package var runs: @Sendable (Int) -> [Run]
 
-        /// One run: its index, its scenario, and its road as drivesim's own
-        /// guidance plans it with the mutant under test, if known (`Fuzzer.generate`).
-        package typealias Run = (index: Int, scenario: Scenario, plan: RoadPlan?)
+        /// One run: its index, its scenario, and what the generator knows of its road (`Fuzzer.generate`).
+        package typealias Run = (index: Int, scenario: Scenario, road: KnownRoad?)
 
         /// A workload of `chunks` chunks.
         package init(chunks: Int, runs: @escaping @Sendable (Int) -> [Run]) {
@@ -82,8 +81,8 @@ public enum Campaign {
         let chunks = chunks(settings)
         return Workload(chunks: chunks.count) { i in
             chunks[i].map {
-                let (scenario, plan) = Fuzzer.generate(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)
-                return (index: $0, scenario: scenario, plan: plan)
+                let (scenario, road) = Fuzzer.generate(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)
+                return (index: $0, scenario: scenario, road: road)
             }
         }
     }
@@ -122,14 +121,14 @@ public enum Campaign {
     static func check(_ settings: Fuzzer.Settings, _ runs: [Workload.Run]) -> Fuzzer {
         var fuzzer = Fuzzer(settings)
         guard let foretell = settings.arbiter.foretell else {
-            for run in runs { fuzzer.run(run.index, run.scenario, plan: run.plan) }
+            for run in runs { fuzzer.run(run.index, run.scenario, road: run.road) }
             return fuzzer
         }
         // The arbiter is told each stretch of runs before they are checked (one exchange for many runs).
         for start in stride(from: 0, to: runs.count, by: foretoldRuns) {
             let part = runs[start..<min(start + foretoldRuns, runs.count)]
             foretell(part.map(\.scenario))
-            for run in part { fuzzer.run(run.index, run.scenario, plan: run.plan) }
+            for run in part { fuzzer.run(run.index, run.scenario, road: run.road) }
         }
         return fuzzer
     }

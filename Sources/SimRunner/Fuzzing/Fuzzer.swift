@@ -100,17 +100,17 @@ public struct Fuzzer: Sendable {
 
     /// Run `run` of a campaign with `mutant`, road profiles on or off: its
     /// scenario (`scenario(campaign:run:mutant:road:)`) and, for a road run,
-    /// its road as the generator's last dry run planned it (drivesim's own
-    /// guidance, with `mutant`'s road fault), so that checking it need not
-    /// plan it again.
-    package static func generate(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> (scenario: Scenario, plan: RoadPlan?) {
+    /// what the generator knows of its road (`KnownRoad`), so that checking
+    /// it need not find it again.
+    package static func generate(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> (scenario: Scenario, road: KnownRoad?) {
         let runSeed = seed(campaign: campaign, run: run)
         let name = "fuzz seed \(campaign) run \(run)"
         if road || mutant?.road != nil {
             var choice = SplitMix64(seed: runSeed ^ RoadGenerator.salt)
             if mutant?.road != nil || choice.chance(50) {
                 var generator = RoadGenerator(seed: choice.next(), mutant: mutant)
-                return generator.planned(name: name)
+                let (scenario, known) = generator.planned(name: name)
+                return (scenario, known)
             }
         }
         var generator = CollisionGenerator(seed: runSeed, fault: mutant?.talk)
@@ -119,19 +119,19 @@ public struct Fuzzer: Sendable {
 
     /// Generates and checks one run; returns its first violation, if any.
     public mutating func run(_ index: Int) {
-        let (scenario, plan) = generate(index)
-        run(index, scenario, plan: plan)
+        let (scenario, road) = generate(index)
+        run(index, scenario, road: road)
     }
 
-    /// Run `index` of this campaign: its scenario and its road's plan, if any.
-    func generate(_ index: Int) -> (scenario: Scenario, plan: RoadPlan?) {
+    /// Run `index` of this campaign: its scenario and what the generator knows of its road, if any.
+    func generate(_ index: Int) -> (scenario: Scenario, road: KnownRoad?) {
         Fuzzer.generate(campaign: settings.seed, run: index, mutant: settings.mutant, road: settings.road)
     }
 
-    /// Checks run `index`, whose scenario is `scenario` and whose road, as
-    /// drivesim's own guidance plans it with the mutant under test, is `plan` if known.
-    mutating func run(_ index: Int, _ scenario: Scenario, plan: RoadPlan? = nil) {
-        let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter, plan: plan)
+    /// Checks run `index`, whose scenario is `scenario` and of whose road
+    /// the generator knows `road` (`KnownRoad`), if anything.
+    mutating func run(_ index: Int, _ scenario: Scenario, road: KnownRoad? = nil) {
+        let (violations, timeline) = Fuzzer.check(scenario, arbiter: settings.arbiter, road: road)
         runsDone += 1
         rulesFired.add(RuleCoverage(timeline))
         guard let first = violations.first else { return }
@@ -172,9 +172,9 @@ public struct Fuzzer: Sendable {
     }
 
     /// Simulates twice and checks every invariant and rule check (a `Verdict`;
-    /// generated scenarios have no matchers), in time order; `plan` as in `run(_:_:plan:)`.
-    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest, plan: RoadPlan? = nil) -> ([Violation], Timeline) {
-        let verdict = arbiter.check(scenario, plan: plan)
+    /// generated scenarios have no matchers), in time order; `road` as in `run(_:_:road:)`.
+    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest, road: KnownRoad? = nil) -> ([Violation], Timeline) {
+        let verdict = arbiter.check(scenario, known: road)
         return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
     }
 }

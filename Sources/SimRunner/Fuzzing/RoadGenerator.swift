@@ -38,9 +38,9 @@ struct RoadGenerator {
     /// road. The scenario's own road is planned last (`planned(name:)`),
     /// and its plan goes on to the run's check.
     private var dryRun: (road: RoadSetup?, plan: RoadPlan)? = nil
-    /// The shape of the scenario's road (`RoadShape`), derived once: the
-    /// snaps move times, never roads, so every dry run and every candidate's
-    /// validation shares it.
+    /// The shape of the scenario's road (`RoadShape`), found once as it is
+    /// validated: the snaps move times, never roads, so every dry run, every
+    /// candidate's validation and the run's check share it.
     private var shape: RoadShape? = nil
 
     /// A generator for one road scenario; the dry runs use the mutant under test.
@@ -50,11 +50,12 @@ struct RoadGenerator {
         self.mutant = mutant
     }
 
-    /// One road scenario (`scenario(name:)`) and its road's plan by
-    /// drivesim's own guidance with the mutant's road fault.
-    mutating func planned(name: String) -> (scenario: Scenario, plan: RoadPlan) {
+    /// One road scenario (`scenario(name:)`) and what the generator knows
+    /// of its road: its shape, and its plan by drivesim's own guidance with
+    /// the mutant's road fault.
+    mutating func planned(name: String) -> (scenario: Scenario, road: KnownRoad) {
         let scenario = scenario(name: name)
-        return (scenario, plan(scenario.road))
+        return (scenario, KnownRoad(shape: shape, plan: plan(scenario.road)))
     }
 
     /// `road` as the mutant under test plans it (drivesim's own guidance with
@@ -69,22 +70,20 @@ struct RoadGenerator {
     /// One road scenario, valid by `Scenario.validate()`.
     mutating func scenario(name: String) -> Scenario {
         var scenario = base(name: name)
-        var valid = scenario.isValid
-        if !valid {
+        // The road's shape, if the scenario is valid: every snap keeps it.
+        shape = scenario.validRoadShape
+        if shape == nil {
             // Valid by construction; should a draw ever slip, the optional windows go, never the run.
             scenario.road?.segments = nil
             scenario.road?.background = []
             scenario.road?.link.outages = []
-            valid = scenario.isValid
-            assert(valid, "RoadGenerator made an invalid scenario")
+            shape = scenario.validRoadShape
+            assert(shape != nil, "RoadGenerator made an invalid scenario")
         }
-        // A valid road's shape, which every snap keeps.
-        let known = valid ? scenario.road : nil
-        shape = known.flatMap { try? RoadShape($0) }
         for _ in 0..<Int(random.int(in: 1...3)) {
             var candidate = scenario
             snap(&candidate)
-            if known.map({ candidate.isValid(roadShapedLike: $0) }) ?? candidate.isValid { scenario = candidate }
+            if shape.map({ candidate.isValid(roadShapedLike: $0.road) }) ?? candidate.isValid { scenario = candidate }
         }
         return scenario
     }
