@@ -185,7 +185,7 @@ struct RoadPlanner<G: Guidance> {
         measuringTimes = road.measuringTimes
         guidingTimes = road.guidingTimes
         let derived: RoadShape
-        if let shape { derived = try shape.of(road) } else { derived = try RoadShape(road) }
+        if let known = shape?.fitting(road) { derived = known } else { derived = try RoadShape(road) }
         truePath = derived.truePath
         let route = truePath.first
         self.route = route

@@ -277,9 +277,8 @@ private struct RoadValidation {
         return truePath
     }
 
-    /// The maps door, the saved places and the route changes (docs/road.md, "Route changes").
-    /// The maps door, the saved places and the changes; `truePath` is the
-    /// road's (`RoadSetup.truePath()`), nil without changes.
+    /// The maps door, the saved places and the route changes (docs/road.md,
+    /// "Route changes"); `truePath` is the road's (`RoadSetup.truePath()`), nil without changes.
     func changes(_ truePath: Result<TruePath, RoadSetup.Problem>?) throws(RoadSetup.Problem) {
         let maps: [Step] = [.key("maps")]
         try span(road.maps.latency, maps + [.key("latency")], least: SimTime(ms: 100), most: SimTime(ms: 60_000))

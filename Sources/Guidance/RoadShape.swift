@@ -26,11 +26,6 @@ package struct RoadShape: Sendable {
 
     /// This shape if `road` has it, else nil.
     package func fitting(_ road: RoadSetup) -> RoadShape? { self.road.hasShape(of: road) ? self : nil }
-
-    /// This shape if `road` has it, else `road`'s own.
-    func of(_ road: RoadSetup) throws(RoadSetup.Problem) -> RoadShape {
-        self.road.hasShape(of: road) ? self : try RoadShape(road)
-    }
 }
 
 extension RoadSetup {
