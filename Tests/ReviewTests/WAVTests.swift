@@ -28,21 +28,26 @@ import Testing
     /// in milliseconds, gaps under 10 ms bridged (a tone crosses zero, and
     /// the tolerance is 10 ms); and how many frames it holds.
     static func listen(_ timeline: Timeline, window: ReviewWindow = ReviewWindow()) throws -> (frames: Int, left: [SimInterval], right: [SimInterval]) {
-        let bytes = wav(timeline, window: window)
-        let sound = try WAVFile.parse(Array(bytes.prefix(44))).get()
-        #expect(sound.rate == 16_000 && sound.channels == 2)
+        // Listened to as it is written (a drive's WAV is up to 128 MB): the header, then whole frames.
+        var header: [UInt8] = []
         var found: [[(start: Int, end: Int)]] = [[], []]
-        let frames = (bytes.count - 44) / 4
-        bytes.withUnsafeBufferPointer { b in
-            for i in 0..<frames {
+        var frames = 0
+        timeline.writeWAV(window: window) { b in
+            guard header.count == 44 else { header = Array(b); return }
+            #expect(b.count % 4 == 0, "a chunk of whole frames")
+            for f in 0..<(b.count / 4) {
+                let i = frames + f
                 for c in 0..<2 {
-                    let k = 44 + 4 * i + 2 * c
+                    let k = 4 * f + 2 * c
                     let s = Int32(Int16(bitPattern: UInt16(b[k]) | UInt16(b[k + 1]) << 8))
                     guard s > threshold || s < -threshold else { continue }
                     if let last = found[c].last, i - last.end < 160 { found[c][found[c].count - 1].end = i + 1 } else { found[c].append((i, i + 1)) }
                 }
             }
+            frames += b.count / 4
         }
+        let sound = try WAVFile.parse(header).get()
+        #expect(sound.rate == 16_000 && sound.channels == 2)
         let offset = timeline.soundRange(window).start.ms
         let ms = found.map { $0.map { SimInterval(SimTime(ms: offset + Int64($0.start) / 16), SimTime(ms: offset + (Int64($0.end) + 15) / 16)) } }
         return (frames, ms[0], ms[1])
