@@ -141,7 +141,7 @@ extension RoadSetup {
         var v = RoadValidation(self)
         try v.run()
         guard let found = v.found else { return try RoadShape(self) }
-        return RoadShape(self, truePath: try v.changedPath?.get() ?? placed(found).path)
+        return RoadShape(self, truePath: try v.changedPath?.get() ?? TruePath(placed(found)))
     }
 
     /// The route through `points` with the maneuvers placed, as the planner
@@ -450,11 +450,6 @@ private struct RoadValidation {
     }
 }
 
-extension Route {
-    /// The true path of a road without changes: this route.
-    var path: TruePath { TruePath(first: self, route: self, roads: [], starts: []) }
-}
-
 /// The road the car truly drives (docs/road.md, "Route changes"): the
 /// scenario's route up to the first change's branch, then each change's
 /// road in turn, all in the route's plane. Without changes it is the route.
@@ -492,6 +487,11 @@ package struct TruePath: Sendable {
     }
 }
 
+extension TruePath {
+    /// The path of a road without changes: its route alone.
+    init(_ route: Route) { self.init(first: route, route: route, roads: [], starts: []) }
+}
+
 extension RoadSetup {
     /// The path the car truly drives (`TruePath`); throws `.route` (or
     /// `.branchOffRoad` for a change's first point) where the roads do not make one.
@@ -502,7 +502,7 @@ extension RoadSetup {
 
     /// The true path from the route placed (`placedRoute()`).
     func truePath(from first: Route) throws(Problem) -> TruePath {
-        guard !changes.isEmpty else { return first.path }
+        guard !changes.isEmpty else { return TruePath(first) }
         var path = first
         var roads: [Route] = [], starts: [Double] = []
         for (c, change) in changes.enumerated() {

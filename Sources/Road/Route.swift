@@ -326,10 +326,14 @@ public struct Route: Sendable {
                 : leastCandidate.segment == leastAny.segment ? anyHit : projectOnSegment(p, leastCandidate.segment, from: from, to: to)
             let overall = anyHit?.offset ?? .infinity
             let nearestCandidate = candidateHit.map { $0.offset + (choosing ? tolerance : 0) } ?? .infinity
+            func measured(_ i: Int) -> RouteMatch {
+                if i == leastAny.segment, let anyHit { return anyHit }
+                if i == leastCandidate.segment, let candidateHit { return candidateHit }
+                return projectOnSegment(p, i, from: from, to: to)
+            }
             for i in first...last {
                 if pruned, bounds[i - first] > overall, !candidate(i) || bounds[i - first] > nearestCandidate { continue }
-                let hit = pruned && i == leastAny.segment ? anyHit!
-                    : pruned && i == leastCandidate.segment && candidateHit != nil ? candidateHit! : projectOnSegment(p, i, from: from, to: to)
+                let hit = measured(i)
                 if hit.offset < anyway.offset { anyway = hit }
                 guard candidate(i) else { continue }
                 if hit.offset < best.offset { best = hit }

@@ -69,14 +69,14 @@ extension Invariants {
         /// `shape` is the road's shape (`RoadShape`) when the caller has it
         /// (a fuzz run's generator found it): used if the road has it.
         init?(_ road: Scenario.Road, shape: RoadShape? = nil) {
-            let known = shape?.fitting(road)
-            guard let path = known?.truePath ?? (try? road.truePath()) else { return nil }
+            guard let shape = shape?.fitting(road) ?? (try? RoadShape(road)) else { return nil }
+            let path = shape.truePath
             let route = path.first
             self.route = route
             switch road.fixes {
             case .generated(let g):
                 tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
-                let t = known != nil ? known?.trajectory : road.drive.map { Trajectory(profile: $0.profile, length: path.route.length, start: $0.start) }
+                let t = shape.trajectory
                 trajectory = t
                 distances = path.maneuverDistances
                 passes = distances.compactMapValues { t?.time(reaching: $0) }

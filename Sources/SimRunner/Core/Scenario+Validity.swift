@@ -134,7 +134,7 @@ extension Scenario {
     /// times, never roads: `RoadSetup.validate(shapedLike:)`).
     package func isValid(roadShapedLike valid: RoadSetup) -> Bool {
         var v = Validation(self)
-        v.roadShapedLike = valid
+        v.road = .shapedLike(valid)
         do { try v.run(); return true } catch { return false }
     }
 
@@ -143,7 +143,7 @@ extension Scenario {
     /// nil otherwise.
     package var validRoadShape: RoadShape? {
         var v = Validation(self)
-        v.shaping = true
+        v.road = .shaping
         do { try v.run(); return v.roadShape } catch { return nil }
     }
 
@@ -190,10 +190,19 @@ private struct Validation {
     typealias Step = ScenarioProblem.Step
     let s: Scenario
     /// A valid road this one is known to have the shape of, if any: the checks its shape decides are not made again.
-    var roadShapedLike: RoadSetup? = nil
-    /// Whether to keep the road's shape (`roadShape`) as it is validated.
-    var shaping = false
+    var road = RoadCheck.full
+    /// The road's shape, kept when `road` is `.shaping`.
     var roadShape: RoadShape? = nil
+
+    /// How the road is validated.
+    enum RoadCheck {
+        /// In full (`RoadSetup.validate()`).
+        case full
+        /// Known to have the shape of a valid road (`RoadSetup.validate(shapedLike:)`).
+        case shapedLike(RoadSetup)
+        /// In full, keeping its shape (`RoadSetup.validatedShape()`).
+        case shaping
+    }
     /// Every id, numbered in file order.
     var ids = IDTable()
     /// Where each id of `ids` was first used, by its number.
@@ -289,12 +298,10 @@ private struct Validation {
             }
             try generatedIDs()
             do {
-                if let valid = roadShapedLike {
-                    try road.validate(shapedLike: valid)
-                } else if shaping {
-                    roadShape = try road.validatedShape()
-                } else {
-                    try road.validate()
+                switch self.road {
+                case .full: try road.validate()
+                case .shapedLike(let valid): try road.validate(shapedLike: valid)
+                case .shaping: roadShape = try road.validatedShape()
                 }
             } catch {
                 throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
