@@ -47,14 +47,16 @@ public struct RoadEvent: Sendable, Equatable {
         case segmentStarted
         /// `road.segment.ended`.
         case segmentEnded
-        /// `road.route.requested`: the app asked the maps door for a route (sent: the link is up).
-        case routeRequested(reason: RouteReason)
-        /// `road.route.failed`: the request got no route (`timeout`, `refused`); it is sent again after `maps.retry`.
-        case routeFailed(reason: RouteFailure)
+        /// `road.route.requested`: the app asked the maps door for a route (sent: the link is up),
+        /// for a reroute or for change `handoff`'s handoff.
+        case routeRequested(reason: RouteReason, handoff: Int?)
+        /// `road.route.failed`: the request (`request`, for `handoff`) got no route
+        /// (`timeout`, `refused`); it is sent again after `maps.retry` unless another supersedes it.
+        case routeFailed(reason: RouteFailure, request: RouteReason, handoff: Int?)
         /// `road.route.switched`: the answer is a new route (change `change`), followed from now on.
         case routeSwitched(change: Int, reason: RouteReason)
-        /// `road.route.kept`: the answer is the route already followed.
-        case routeKept
+        /// `road.route.kept`: the answer to a request (`request`, for `handoff`) is the route already followed.
+        case routeKept(request: RouteReason, handoff: Int?)
         /// `road.handoff.delivered`: Pippa's handoff (of change `change`) reached the phone.
         case handoffDelivered(change: Int)
         /// `road.handoff.taken`: the phone took it and asks for its route.

@@ -1,15 +1,26 @@
 import Road
 import SimClock
 
-/// A route change's step to come: a handoff delivered, or a maps answer.
+/// A request to the maps door: for a reroute (`handoff` nil) or for change `handoff`'s handoff.
+struct RouteRequest: Equatable {
+    /// The change whose handoff it serves; nil for a reroute.
+    var handoff: Int?
+    /// Why it is asked: the timeline's `reason`.
+    var reason: RoadEvent.RouteReason { handoff == nil ? .offRoute : .handoff }
+}
+
+/// A route change's step to come: a handoff delivered, a request due, or
+/// the outcome of the request in flight.
 enum RouteItem {
     /// One of change `change`'s handoff deliveries reaches the phone.
     case delivery(change: Int)
-    /// A request that waited for the maps door to be free is sent.
-    case request(reason: RoadEvent.RouteReason, change: Int?)
-    /// The maps door answers a request sent with the car at `start` along its
-    /// true path: change `change`'s road (nil: the scenario's route).
-    case answer(change: Int?, start: Double, reason: RoadEvent.RouteReason)
+    /// The request waiting is due to be sent, if it is still request `ticket`.
+    case due(ticket: Int)
+    /// The request in flight failed.
+    case failed(RoadEvent.RouteFailure)
+    /// The request in flight, sent with the car at `start` along its true
+    /// path, is answered: change `change`'s road (nil: the route followed).
+    case answer(change: Int?, start: Double)
 }
 
 /// Route changes (docs/road.md, "Route changes"): the maps door, Pippa's
@@ -49,46 +60,61 @@ extension RoadPlanner {
     /// The change whose road the car is on at `d` along its true path (nil: the scenario's route).
     func change(at d: Double) -> Int? { truePath.starts.lastIndex { $0 <= d } }
 
-    /// Asks the maps door for a route from `t` (once it is free): sent when
-    /// the link is up; an outage beginning before the answer lands swallows it
-    /// (`timeout`, after `maps.timeout`); a refusal answers after
-    /// `maps.latency`; either is sent again `maps.retry` later. The answer is
-    /// `change`'s road for a handoff, else the road the car is truly on.
-    /// A request made while another is in flight waits for its answer (on the
-    /// agenda, after it).
-    mutating func requestRoute(at t0: SimTime, reason: RoadEvent.RouteReason, change handoff: Int?) {
-        guard t0 >= requestFree else {
-            if requestFree <= RoadPlan.end { agenda.schedule(.request(reason: reason, change: handoff), at: requestFree) }
-            return
-        }
-        let maps = road.maps
-        var t = t0
-        while t <= RoadPlan.end {
-            let s = fault == .mapsThroughOutage ? t : linkUp(at: t)
-            guard s <= RoadPlan.end else { break }
-            add(s, .routeRequested(reason: reason))
-            let lands = s + maps.latency
-            if fault != .mapsThroughOutage, road.link.outages.contains(where: { $0.start > s && $0.start <= lands }) {
-                add(s + maps.timeout, .routeFailed(reason: .timeout))
-                t = s + maps.timeout + maps.retry
-                continue
-            }
-            let start = trueDistance(at: s)
-            let target = handoff ?? change(at: start)
-            if let target, refusalsLeft[target] > 0 {
-                refusalsLeft[target] -= 1
-                add(lands, .routeFailed(reason: .refused))
-                t = lands + maps.retry
-                continue
-            }
-            requestFree = lands
-            if lands <= RoadPlan.end { agenda.schedule(.answer(change: target, start: start, reason: reason), at: lands) }
-            return
-        }
-        requestFree = RoadPlan.end + SimTime(ms: 1)
+    /// Asks the maps door for a route at `t`. One request is in flight at a
+    /// time and one waits: a handoff's outranks a reroute's, and a later
+    /// handoff's an earlier one's; a reroute asked while another request waits
+    /// is that one's business. The one waiting is sent as soon as the door is
+    /// free and the link up.
+    mutating func ask(_ request: RouteRequest, at t: SimTime) {
+        if let waiting = pending?.request, waiting.handoff != nil, request.handoff == nil { return }
+        wait(request, until: t)
     }
 
-    /// Handles a handoff delivery or a maps answer at `t`; true when the route switched.
+    /// `request` waits to be sent at `due` (or later: the door busy, the link down).
+    mutating func wait(_ request: RouteRequest, until due: SimTime) {
+        tickets += 1
+        pending = (request, tickets, due)
+        guard inFlight == nil else { return }  // the answer sends it
+        sendPending(at: due)
+    }
+
+    /// Sends the request waiting at `t` when the link is up then, else puts it on the agenda for when it is.
+    mutating func sendPending(at t: SimTime) {
+        guard let (request, ticket, due) = pending else { return }
+        let s = fault == .mapsThroughOutage ? max(t, due) : linkUp(at: max(t, due))
+        guard s == t else {
+            if s <= RoadPlan.end { agenda.schedule(.due(ticket: ticket), at: s) }
+            return
+        }
+        pending = nil
+        send(request, at: s)
+    }
+
+    /// Sends `request` at `s` (the link up): an outage beginning before the
+    /// answer lands swallows it (`timeout`, after `maps.timeout`); a refusal
+    /// answers after `maps.latency`; else the answer is `change`'s road for
+    /// a handoff, and for a reroute the road the car is truly on.
+    mutating func send(_ request: RouteRequest, at s: SimTime) {
+        let maps = road.maps
+        add(s, .routeRequested(reason: request.reason, handoff: request.handoff))
+        inFlight = request
+        let lands = s + maps.latency
+        if fault != .mapsThroughOutage, road.link.outages.contains(where: { $0.start > s && $0.start <= lands }) {
+            agenda.schedule(.failed(.timeout), at: s + maps.timeout)
+            return
+        }
+        let start = trueDistance(at: s)
+        let target = request.handoff ?? change(at: start)
+        if let target, refusalsLeft[target] > 0 {
+            refusalsLeft[target] -= 1
+            agenda.schedule(.failed(.refused), at: lands)
+        } else {
+            agenda.schedule(.answer(change: target, start: start), at: lands)
+        }
+    }
+
+
+    /// Handles a handoff delivery or a step of the maps door at `t`; true when the route switched.
     mutating func handle(_ item: RouteItem, at t: SimTime) -> Bool {
         switch item {
         case .delivery(let c):
@@ -105,18 +131,37 @@ extension RoadPlanner {
             handoffTaken[c] = true
             add(t, .handoffTaken(change: c))
             add(fault == .ackThroughOutage ? t + road.link.latency : landing(sentAt: t), .handoffAcknowledged(change: c))
-            requestRoute(at: t, reason: .handoff, change: c)
+            ask(RouteRequest(handoff: c), at: t)
             return false
-        case .request(let reason, let c):
-            requestRoute(at: t, reason: reason, change: c)
+        case .due(let ticket):
+            if inFlight == nil, pending?.ticket == ticket { sendPending(at: t) }
             return false
-        case .answer(let c, let start, let reason):
+        case .failed(let reason):
+            guard let request = inFlight else { return false }
+            inFlight = nil
+            add(t, .routeFailed(reason: reason, request: request.reason, handoff: request.handoff))
+            // Sent again `retry` later, unless a request waiting supersedes it.
+            if pending == nil || (request.handoff != nil && pending?.request.handoff == nil) {
+                wait(request, until: t + road.maps.retry)
+            } else {
+                sendPending(at: t)
+            }
+            return false
+        case .answer(let c, let start):
+            guard let request = inFlight else { return false }
+            inFlight = nil
+            defer { sendPending(at: t) }
             // A route already followed, or one the drive has left behind, is kept.
             guard let c, c + 1 > current, start - truePath.starts[c] < truePath.roads[c].length else {
-                add(t, .routeKept)
+                add(t, .routeKept(request: request.reason, handoff: request.handoff))
                 return false
             }
-            switchRoute(to: c, from: start, at: t, reason: reason)
+            // A handoff's road answering a reroute, once the app has taken that
+            // handoff, is the handoff's route: it says so, and answers the handoff's request too.
+            let handoff = road.changes[c].handoff != nil && handoffTaken[c]
+            switchRoute(to: c, from: start, at: t, reason: handoff ? .handoff : request.reason)
+            // The new route starts where the car was: a reroute waiting is answered by it.
+            if pending?.request.handoff == nil || pending?.request.handoff == c { pending = nil }
             return true
         }
     }
@@ -125,7 +170,9 @@ extension RoadPlanner {
     /// the old route's lines expire, the new route is the true path from
     /// `start` to the road's first point and then the road (the road alone
     /// from `start` when the car is already on it), its maneuvers ahead of
-    /// `start` kept, and the guidance made for it says the switch.
+    /// `start` kept; the maneuvers of the true path between `start` and the
+    /// branch come with it as copies (`RoadPlan.copyID`), since a maps
+    /// service routes from where the phone is. The guidance made for it says the switch.
     mutating func switchRoute(to c: Int, from start: Double, at t: SimTime, reason: RoadEvent.RouteReason) {
         finishRoute(at: t)
         let road = truePath.roads[c], branch = truePath.starts[c]
@@ -134,8 +181,22 @@ extension RoadPlanner {
             ? truePath.route.points(from: start, to: branch) + road.points.dropFirst()
             : road.points(from: -offset, to: road.length)
         var next = Route(plane: points, projection: route.projection)
+        // The true path's maneuvers between where the car was and the branch, on the roads before it.
+        var between: [Maneuver] = [], at: [Double] = []
+        if offset > 0, fault != .trueTurnDropped {
+            for k in 0...c {
+                let before = truePath.road(k), from = truePath.start(k)
+                for m in before.maneuvers where from + m.distance > start && truePath.reaches(from + m.distance, on: k)
+                    && from + m.distance <= branch + TruePath.slack {
+                    var copy = m
+                    copy.id = RoadPlan.copyID(change: self.road.changes[c].id, maneuver: m.id)
+                    between.append(copy)
+                    at.append(min(from + m.distance - start, next.length))
+                }
+            }
+        }
         let kept = road.maneuvers.filter { $0.distance + offset > 0 }
-        next.place(kept, at: kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
+        next.place(between + kept, at: at + kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
         current = c + 1
         routeStart = start
         let handoff = self.road.changes[c].handoff

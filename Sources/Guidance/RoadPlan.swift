@@ -111,8 +111,12 @@ struct RoadPlanner<G: Guidance> {
     var base = 0
     /// Handoff deliveries and maps answers to come, by time.
     var agenda = EventQueue<RouteItem>()
-    /// When the maps door is free for the next request (one at a time).
-    var requestFree = SimTime.zero
+    /// The request to the maps door in flight, if any (one at a time).
+    var inFlight: RouteRequest? = nil
+    /// The request waiting to be sent, its ticket and when it is due (`ask`).
+    var pending: (request: RouteRequest, ticket: Int, due: SimTime)? = nil
+    /// How many requests have waited: each one's ticket.
+    var tickets = 0
     /// How many times the guidance was told the car left a route (`GuidanceRoute.reroutes`).
     var reroutes = 0
     /// Per change, the refusals the maps door has left to give.
@@ -462,8 +466,8 @@ struct RoadPlanner<G: Guidance> {
                     reroutes += 1
                     if let line = guidance.rerouteLine(at: t, back: false) { addLine(line) }
                 }
-                // With roads to change onto, the app asks the maps door for a route from where the car is.
-                if !road.changes.isEmpty, requestFree <= t { requestRoute(at: t, reason: .offRoute, change: nil) }
+                // The app asks the maps door for a route from where the car is.
+                ask(RouteRequest(handoff: nil), at: t)
             case .rejoined:
                 add(t, .onRoute(progressM: Int64(follower.progress.rounded(.down))))
                 if guiding(t), let line = guidance.rerouteLine(at: t, back: true) { addLine(line) }
@@ -729,6 +733,10 @@ extension RoadPlan {
     /// The id of an arrival's (or a waypoint's) "now" line tried again after
     /// a fix showed the car was not there yet (`Announcer.retryReached`).
     public static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
+
+    /// The id of maneuver `maneuver` as the route of change `change` holds it,
+    /// when that route begins before the change's branch (`ManeuverIDs`): `c1/m5`.
+    public static func copyID(change: String, maneuver: String) -> String { "\(change)/\(maneuver)" }
 
     /// The id of the line said as the drive changes onto change `change`'s route: `r1.switched`.
     public static func switchLineID(change: String) -> String { "\(change).switched" }

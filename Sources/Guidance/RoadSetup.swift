@@ -247,3 +247,71 @@ extension RoadSetup {
             detour: { t in drive?.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })
     }
 }
+
+/// The road's maneuver ids and the routes that hold them, looked up by id
+/// (docs/road.md, "Route changes"): each maneuver of the scenario's route
+/// and of every change's road, and the copies a new route makes of the
+/// maneuvers between where the car was when it was asked for and its
+/// change's branch, `<change>/<maneuver>` (`RoadPlan.copyID`).
+package struct ManeuverIDs: Sendable {
+    /// Each maneuver's route: 0 the scenario's, k change k − 1's.
+    private let routes: [String: Int]
+    /// Each change's index, by id.
+    private let changes: [String: Int]
+
+    /// The ids of `road`.
+    /// - Complexity: O(maneuvers of every route, and changes).
+    package init(_ road: RoadSetup) {
+        var routes: [String: Int] = [:]
+        routes.reserveCapacity(road.maneuvers.count)
+        for m in road.maneuvers where routes[m.id] == nil { routes[m.id] = 0 }
+        var changes: [String: Int] = [:]
+        for (c, change) in road.changes.enumerated() {
+            if changes[change.id] == nil { changes[change.id] = c }
+            for m in change.maneuvers where routes[m.id] == nil { routes[m.id] = c + 1 }
+        }
+        self.routes = routes
+        self.changes = changes
+    }
+
+    /// The route that holds maneuver `id` (0 the scenario's, k change k − 1's),
+    /// a copy's included; nil for an id that names none.
+    /// - Complexity: O(length of `id`).
+    package func route(of id: String) -> Int? {
+        if let r = routes[id] { return r }
+        return copy(id).map { $0.change + 1 }
+    }
+
+    /// The maneuver of the true path that `id` names: itself, or the original of a copy.
+    package func original(of id: String) -> String {
+        routes[id] != nil ? id : copy(id)?.original ?? id
+    }
+
+    /// Whether `id` is a copy's: `<change>/<maneuver>`, the maneuver one of a
+    /// road the car drives before that change's (the scenario's route or an earlier change's).
+    package func isCopy(_ id: String) -> Bool { routes[id] == nil && copy(id) != nil }
+
+    /// Whether `id` is the id of a line of a copy: `<copy>.<stage>`, `.now-again` or `.continue`.
+    package func isCopyLine(_ id: String) -> Bool {
+        guard let dot = id.lastIndex(of: "."), isCopy(String(id[..<dot])) else { return false }
+        let suffix = id[id.index(after: dot)...]
+        return Stage.allCases.contains { $0.rawValue == suffix } || suffix == "now-again" || suffix == "continue"
+    }
+
+    /// Whether an id of the file's would be taken by a copy or a copy's line.
+    package func clashes(_ id: String) -> Bool {
+        copy(id) != nil || id.lastIndex(of: ".").map { copy(String(id[..<$0])) != nil } == true
+    }
+
+    /// The change and the original a copy id names, if it is one.
+    private func copy(_ id: String) -> (change: Int, original: String)? {
+        guard !changes.isEmpty else { return nil }
+        var i = id.startIndex
+        while let slash = id[i...].firstIndex(of: "/") {
+            let original = String(id[id.index(after: slash)...])
+            if let c = changes[String(id[..<slash])], let r = routes[original], r <= c { return (c, original) }
+            i = id.index(after: slash)
+        }
+        return nil
+    }
+}

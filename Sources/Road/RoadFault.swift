@@ -46,4 +46,7 @@ package enum RoadFault: String, Sendable, CaseIterable {
     /// `RoadPlanner`: a route request is sent while the link is down and
     /// answered through an outage.
     case mapsThroughOutage = "maps-through-outage"
+    /// `RoadPlanner`: a new route begins at its change's branch, not where the
+    /// car was: the turns the car makes before the branch are on no route.
+    case trueTurnDropped = "true-turn-dropped"
 }

@@ -77,8 +77,10 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .roadTurnUnannounced: return ([.maneuver, .reason], [])
         case .roadStageSkipped: return ([.maneuver, .stage, .reason], [])
         case .roadMeasuringPaused: return ([.reason], [])
-        case .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteKept: return ([], [])
-        case .roadRouteRequested, .roadRouteFailed: return ([.reason], [])
+        case .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded: return ([], [])
+        case .roadRouteRequested: return ([.reason, .handoff], [])
+        case .roadRouteFailed: return ([.reason, .request, .handoff], [])
+        case .roadRouteKept: return ([.request, .handoff], [])
         case .roadRouteSwitched: return ([.route, .reason], [])
         case .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffAcknowledged: return ([.handoff], [])
         case .roadHandoffIgnored: return ([.handoff, .reason], [])
@@ -165,8 +167,8 @@ public enum Field: String, Sendable, CaseIterable {
     case utterance, heardMs, lostMs
     /// The road's fields.
     case fix, ageMs, trusted, reason, reporter, onRoute, distanceM, offsetM, progressM, turn, etaMs, after, afterDistanceM
-    /// The route changes' fields.
-    case route, handoff
+    /// The route changes' fields (`request`: why the request answered was asked, `off-route` or `handoff`).
+    case route, handoff, request
 
     /// What a field's values are.
     public enum ValueType: Sendable, Equatable {
@@ -180,7 +182,7 @@ public enum Field: String, Sendable, CaseIterable {
         case .playedMs, .heardMs, .lostMs, .heldMs, .ageMs, .etaMs, .distanceM, .afterDistanceM, .offsetM, .progressM: return .int
         case .urgent, .trusted, .onRoute: return .bool
         case .line, .maneuver, .stage, .text, .language, .rule, .stretch, .reply, .by, .afterCut, .utterance, .fix, .reason,
-            .reporter, .turn, .after, .route, .handoff:
+            .reporter, .turn, .after, .route, .handoff, .request:
             return .string
         }
     }

@@ -64,7 +64,7 @@ extension Invariants {
     /// what noise explains) behind where it was: the app counted from there.
     static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, misplaced: Double = 0, _ truth: RoadTruth) -> Bool {
         guard let known, let trajectory = truth.trajectory,
-              let point = truth.distances[id] else { return false }
+              let point = truth.distance(of: id) else { return false }
         let state = trajectory.state(at: known)
         let left = point - state.distance + misplaced
         guard left > 0 else { return false }

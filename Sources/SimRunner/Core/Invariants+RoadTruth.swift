@@ -48,6 +48,13 @@ extension Invariants {
         let noiseReach: Double
         /// The generated fixes by index, each with its truth (nil: lost, or recorded fixes).
         let fixes: [Fix?]
+        /// The road's maneuver ids, copies included, and the routes that hold them.
+        let ids: ManeuverIDs
+
+        /// Where maneuver `id` (or the original of a copy, `ManeuverIDs`) lies along the true path, if the car reaches it.
+        func distance(of id: String) -> Double? { distances[ids.original(of: id)] }
+        /// When the true track reached maneuver `id` (or the original of a copy).
+        func pass(of id: String) -> SimTime? { passes[ids.original(of: id)] }
 
         /// The generated fix `f`, if there is one.
         func fix(_ f: FixIndex) -> Fix? { f.int >= 0 && f.int < fixes.count ? fixes[f.int] : nil }
@@ -73,6 +80,7 @@ extension Invariants {
             let path = shape.truePath
             let route = path.first
             self.route = route
+            ids = ManeuverIDs(road)
             switch road.fixes {
             case .generated(let g):
                 tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
@@ -184,7 +192,7 @@ extension Invariants {
                 let heard = event.t + road.guidance.outputLatency
                 guard let taken = lastUsedTaken, lastUsedHonest, heard - taken <= positionFresh,
                       let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
-                      let point = roster.lines[l.int].maneuver.flatMap({ truth.distances[$0] })
+                      let point = roster.lines[l.int].maneuver.flatMap(truth.distance(of:))
                 else { continue }
                 let left = point - trajectory.state(at: heard).distance
                 // The app predicts at the speed of its last fix; braking since, the car truly went
@@ -200,7 +208,7 @@ extension Invariants {
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
                       // Far and near lines, and "continue" lines (no stage): each says a distance to its maneuver.
                       let truth, let trajectory = truth.trajectory, roster.stage(of: l) != .now,
-                      let id = roster.lines[l.int].maneuver, let point = truth.distances[id], let text = roster.text(of: l, startingAt: event.t),
+                      let id = roster.lines[l.int].maneuver, let point = truth.distance(of: id), let text = roster.text(of: l, startingAt: event.t),
                       let said = spokenMeters(text)
                 else { continue }
                 let left = point - trajectory.state(at: event.t).distance
@@ -227,8 +235,8 @@ extension Invariants {
                 guard next.maneuver.int > 0, let taken = lastArrivedTaken,
                       let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true,
                       case let before = roster.road.maneuvers[next.maneuver.int - 1].id,
-                      road.route(of: before) == road.route(of: roster.road.maneuvers[next.maneuver.int].id),
-                      let point = truth.distances[before]
+                      truth.ids.route(of: before) == truth.ids.route(of: roster.road.maneuvers[next.maneuver.int].id),
+                      let point = truth.distance(of: before)
                 else { continue }
                 let behind = point - trajectory.state(at: taken).distance
                 // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.
@@ -269,42 +277,76 @@ extension Invariants {
         if let truth { found += checkJumps(road, truth, timeline) + checkGeodesy(truth, timeline) }
         guard let truth, truth.known else { return found }
         let end = timeline.events.last?.t ?? .zero
-        let followed = followedTimes(road, timeline)
+        var passedByID: [String: SimTime] = [:]
         for m in 0..<count {
             let id = roster.road.maneuvers[m].id
-            if let pass = passedAt[m], let truePass = truth.passes[id], pass < truePass {
+            guard let pass = passedAt[m] else { continue }
+            passedByID[id] = passedByID[id] ?? pass
+            if let truePass = truth.pass(of: id), pass < truePass {
                 found.append(.init(check: .road(.passedTruth), t: pass,
                                    message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
             }
-            // A maneuver the car passes while its route is not followed (before a switch onto it, after a switch off it) is none of the guidance's.
-            guard let truePass = truth.passes[id], truePass <= end, passedAt[m] == nil,
-                  followed[id].map({ $0.contains(truePass) }) ?? true else { continue }
-            found.append(.init(check: .road(.announced), t: truePass,
-                               message: "the car passed \(id) at \(truePass) but the timeline never says so"))
         }
+        found += checkTrueTurns(road, truth, timeline, passed: passedByID, until: end)
         return found
     }
 
-    /// When each route change's maneuvers (and the scenario route's) are
-    /// followed, by maneuver id, from the timeline's `road.route.switched`:
-    /// the scenario's route until the first switch, each change's from its
-    /// switch to the next. Empty without changes.
-    static func followedTimes(_ road: Scenario.Road, _ timeline: Timeline) -> [String: SimInterval] {
-        guard !road.changes.isEmpty else { return [:] }
-        var switches: [(t: SimTime, change: Int)] = []
-        for event in timeline.events { if case .road(.routeSwitched(let c, _)) = event.what { switches.append((event.t, c)) } }
-        let forever = RoadSetup.Limits.maxTime + SimTime(ms: 1)
-        var out: [String: SimInterval] = [:]
-        for m in road.maneuvers { out[m.id] = SimInterval(.zero, switches.first?.t ?? forever) }
-        for (i, s) in switches.enumerated() {
-            let until = i + 1 < switches.count ? switches[i + 1].t : forever
-            for m in road.changes[s.change].maneuvers { out[m.id] = SimInterval(s.t, max(until, s.t + SimTime(ms: 1))) }
+    /// R4 `announced`, for every maneuver the car truly makes (on the
+    /// scenario's route and on each road it changes onto), reached by `end`:
+    /// the route the app followed then holds it (as itself, or as a copy
+    /// when that route began before its branch: `RoadPlan.copyID`) and the
+    /// timeline says it was passed, so that R2 judges its "now" line or its
+    /// reason; or it lies on a road the car branched onto that no route the
+    /// app had then holds, and the follower knew the car had left its route
+    /// (off route at the pass, or going off before the next switch).
+    static func checkTrueTurns(
+        _ road: Scenario.Road, _ truth: RoadTruth, _ timeline: Timeline, passed: [String: SimTime], until end: SimTime
+    ) -> [Violation] {
+        // The route followed from each instant (0 the scenario's, k change k − 1's), and whether the follower had the car off it.
+        var followed: [(t: SimTime, route: Int)] = [(.zero, 0)]
+        var offRoute: [(t: SimTime, off: Bool)] = []
+        for event in timeline.events {
+            switch event.what {
+            case .road(.routeSwitched(let c, _)): followed.append((event.t, c + 1)); offRoute.append((event.t, false))
+            case .road(.offRoute): offRoute.append((event.t, true))
+            case .road(.onRoute): offRoute.append((event.t, false))
+            default: continue
+            }
         }
-        // A change never switched to is never followed.
-        for c in road.changes where !switches.contains(where: { road.changes[$0.change].id == c.id }) {
-            for m in c.maneuvers { out[m.id] = SimInterval(forever, forever + SimTime(ms: 1)) }
+        /// The last entry of `list` at or before `t`, by time.
+        func last<T>(_ list: [(t: SimTime, T)], at t: SimTime) -> Int? {
+            var low = 0, high = list.count
+            while low < high {
+                let mid = (low + high) / 2
+                if list[mid].t <= t { low = mid + 1 } else { high = mid }
+            }
+            return low > 0 ? low - 1 : nil
         }
-        return out
+        var found: [Violation] = []
+        for (id, pass) in truth.passes.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where pass <= end {
+            guard let k = truth.ids.route(of: id) else { continue }
+            let f = last(followed, at: pass)!, r = followed[f].route
+            if k > r {
+                // On a road the app has no route for yet: it must know the car left its route.
+                let until = f + 1 < followed.count ? followed[f + 1].t : end + SimTime(ms: 1)
+                let i = last(offRoute, at: pass)
+                let knew = (i.map { offRoute[$0].off } ?? false)
+                    || offRoute[((i ?? -1) + 1)...].contains { $0.off && $0.t < until }
+                if !knew {
+                    found.append(.init(check: .road(.announced), t: pass, message:
+                        "the car made \(id) at \(pass) on a road no route followed then holds, and the follower never had it off its route"))
+                }
+                continue
+            }
+            let held = k == r ? id : RoadPlan.copyID(change: road.changes[r - 1].id, maneuver: id)
+            if passed[held] == nil {
+                let on = r == 0 ? "the scenario's route" : "the route of \(road.changes[r - 1].id)"
+                found.append(.init(check: .road(.announced), t: pass, message:
+                    held == id ? "the car passed \(id) at \(pass) but the timeline never says so"
+                        : "the car passed \(id) at \(pass), followed on \(on) as \(held), but the timeline never says so"))
+            }
+        }
+        return found
     }
 
     /// R8 `jump-dropped`: a generated fix that reaches the plausibility gate

@@ -8,29 +8,58 @@ extension Invariants {
     /// `route-switch`: after `road.route.switched` onto a change, no
     /// generated line of another route's maneuver starts, and no report or
     /// upcoming turn names one (the old route's lines are never heard after
-    /// the switch); every switch or kept route answers a request sent while
-    /// the link was up, and no outage began between the two (a request
-    /// waits while offline, it never succeeds offline).
+    /// the switch); one request is in flight at a time; every switch, kept
+    /// route or failure answers the request in flight, for what it was asked
+    /// (a handoff's answer is its own road, a reroute's never a handoff's),
+    /// sent while the link was up, and no outage began between the two (a
+    /// request waits while offline, it never succeeds offline).
     static func checkRouteSwitches(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
-        guard let road = scenario.road, !road.changes.isEmpty else { return [] }
+        guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
         let outages = road.link.outages
         var found: [Violation] = []
-        /// The followed route's maneuver ids, once switched.
-        var followed: Set<String>? = nil
+        /// The followed route, once switched (k: change k − 1's), and the routes that hold each maneuver.
+        var followed: Int? = nil
+        let ids = ManeuverIDs(road)
         var switchedTo = ""
-        var requested: SimTime? = nil
+        /// The handoffs taken so far.
+        var taken: Set<Int> = []
+        var requested: (t: SimTime, reason: RoadEvent.RouteReason, handoff: Int?)? = nil
+        func name(_ handoff: Int?) -> String { handoff.map { "handoff \(road.changes[$0].id)" } ?? "a reroute" }
+        /// Whether an answer for (`reason`, `handoff`) answers the request in flight.
+        func answers(_ reason: RoadEvent.RouteReason, _ handoff: Int?, at t: SimTime) {
+            guard let r = requested, r.reason != reason || r.handoff != handoff else { return }
+            fire(t, "an answer for \(name(handoff)) came to the request for \(name(r.handoff))")
+        }
         func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.routeSwitch), t: t, message: message)) }
-        func old(_ id: String) -> Bool { followed.map { !$0.contains(id) } ?? false }
+        func old(_ id: String) -> Bool { followed.map { ids.route(of: id) != $0 } ?? false }
         for event in timeline.events {
             switch event.what {
-            case .road(.routeRequested):
+            case .road(.handoffTaken(let c)):
+                taken.insert(c)
+            case .road(.routeRequested(let reason, let handoff)):
                 if outages.contains(where: { $0.contains(event.t) }) { fire(event.t, "a route was requested while the link was down") }
-                requested = event.t
-            case .road(.routeFailed):
+                if let r = requested { fire(event.t, "a route was requested for \(name(handoff)) while the request for \(name(r.handoff)) was in flight") }
+                requested = (event.t, reason, handoff)
+            case .road(.routeFailed(_, let reason, let handoff)):
+                if requested == nil { fire(event.t, "a route request failed with no request in flight") }
+                answers(reason, handoff, at: event.t)
                 requested = nil
             case .road(.routeSwitched), .road(.routeKept):
-                guard let sent = requested else {
+                switch event.what {
+                case .road(.routeSwitched(let c, .handoff)):
+                    // A reroute may bring a handoff's road once the handoff is taken: it is that handoff's route.
+                    if requested?.handoff == nil, taken.contains(c) { break }
+                    answers(.handoff, c, at: event.t)
+                case .road(.routeSwitched(let c, .offRoute)):
+                    answers(.offRoute, nil, at: event.t)
+                    if taken.contains(c) {
+                        fire(event.t, "handoff \(road.changes[c].id)'s road came in as a reroute, though the handoff was taken")
+                    }
+                case .road(.routeKept(let reason, let handoff)): answers(reason, handoff, at: event.t)
+                default: break
+                }
+                guard let sent = requested?.t else {
                     fire(event.t, "a route answer came with no request in flight")
                     continue
                 }
@@ -39,7 +68,7 @@ extension Invariants {
                     fire(event.t, "a route request sent at \(sent) was answered through an outage")
                 }
                 if case .road(.routeSwitched(let c, _)) = event.what {
-                    followed = Set(road.changes[c].maneuvers.map(\.id))
+                    followed = c + 1
                     switchedTo = road.changes[c].id
                 }
             case .guidanceStarted(let l) where l.int >= scenario.guidance.count:

@@ -154,7 +154,7 @@ extension Invariants {
                 lastUsedHonest = truth.honest(f)
             case .road(.stageSkipped(let m, stage: .now, reason: .late)):
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
-                      let point = truth.distances[roster.road.maneuvers[m.int].id] else { continue }
+                      let point = truth.distance(of: roster.road.maneuvers[m.int].id) else { continue }
                 let known = trajectory.state(at: taken)
                 guard known.speed >= Announcer.standing else { continue }
                 let left = point - known.distance

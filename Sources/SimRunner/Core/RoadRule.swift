@@ -70,8 +70,8 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case .stageSkipped(_, _, .notGuiding): self = .stageNotGuiding
         case .turnUnannounced: self = .turnUnannounced
         case .measuringPaused: self = .measuringPaused
-        case .routeFailed(.timeout): self = .routeTimeout
-        case .routeFailed(.refused): self = .routeRefused
+        case .routeFailed(.timeout, _, _): self = .routeTimeout
+        case .routeFailed(.refused, _, _): self = .routeRefused
         case .routeSwitched: self = .routeSwitched
         case .routeKept: self = .routeKept
         case .handoffIgnored(_, .duplicate): self = .handoffDuplicate

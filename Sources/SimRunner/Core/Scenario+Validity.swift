@@ -351,9 +351,14 @@ private struct Validation {
             id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? id.utf8.contains(UInt8(ascii: "."))
         }
         assert(s.generatedLineIDs.allSatisfy { hasDot($0.id) }, "a generated line id without a dot")
-        let dotted = ids.keys.indices.filter { hasDot(ids.keys[$0]) }
-        guard !dotted.isEmpty else { return }
         var clashes: [(order: Int, id: String)] = []
+        // A new route's copies of the maneuvers before its branch are `<change>/<maneuver>` (`RoadPlan.copyID`).
+        if let road = s.road, !road.changes.isEmpty {
+            let copies = ManeuverIDs(road)
+            for i in ids.keys.indices where ids.keys[i].contains("/") && copies.clashes(ids.keys[i]) { clashes.append((i, ids.keys[i])) }
+        }
+        let dotted = ids.keys.indices.filter { hasDot(ids.keys[$0]) }
+        guard !dotted.isEmpty || !clashes.isEmpty else { return }
         for g in s.generatedLineIDs { if let first = ids.number(of: g.id) { clashes.append((first, g.id)) } }
         for first in dotted where RoadPlan.isRerouteLineID(ids.keys[first]) { clashes.append((first, ids.keys[first])) }
         guard let first = clashes.min(by: { $0.order < $1.order }) else { return }
@@ -454,10 +459,13 @@ private struct Domains {
     /// The road's changes, and those with a handoff.
     let changes: IDs, handoffs: IDs
     let hasRoad: Bool
+    /// The road's maneuvers and the copies a new route may make of them (`ManeuverIDs`), with changes.
+    let copies: ManeuverIDs?
 
     init(_ v: Validation) {
         let s = v.s
         hasRoad = s.road != nil
+        copies = s.road.flatMap { $0.changes.isEmpty ? nil : ManeuverIDs($0) }
         let generated = s.generatedLineIDs.map(\.id)
         // Each kind's ids in file order (Dad's replies and their stretches after Pippa's).
         let fileLines = s.guidance.map(\.id)
@@ -479,21 +487,23 @@ private struct Domains {
     }
 
     func check(_ value: String, _ field: Field, _ event: EventKind, _ path: [Step]) throws(ScenarioProblem) {
-        func id(_ ids: IDs, _ kind: ScenarioProblem.IDKind, reroute: Bool = false) throws(ScenarioProblem) {
+        func id(_ ids: IDs, _ kind: ScenarioProblem.IDKind, reroute: Bool = false, copy: Bool = false) throws(ScenarioProblem) {
             if ids.set.contains(value) || (reroute && hasRoad && RoadPlan.isRerouteLineID(value)) { return }
+            // A copy a new route makes of a maneuver before its branch, and its lines (`RoadPlan.copyID`).
+            if copy, let copies, reroute ? copies.isCopyLine(value) : copies.isCopy(value) { return }
             throw ScenarioProblem(.unknownID(value, kind: kind, known: ids.list), at: path)
         }
         func oneOf(_ allowed: [String]) throws(ScenarioProblem) {
             if !allowed.contains(value) { throw ScenarioProblem(.unknownValue(value, allowed: allowed), at: path) }
         }
         switch field {
-        case .line: try id(lines, .line, reroute: true)
+        case .line: try id(lines, .line, reroute: true, copy: true)
         case .reply: try id(replies, .reply)
         case .stretch: try id(stretches, .stretch)
         case .utterance: try id(utterances, .utterance)
-        case .by: try id(by, .lineOrUtterance, reroute: true)
-        case .maneuver: try id(event == .guidanceRequested ? lineManeuvers : roadManeuvers, .maneuver)
-        case .after: try id(roadManeuvers, .maneuver)
+        case .by: try id(by, .lineOrUtterance, reroute: true, copy: true)
+        case .maneuver: try id(event == .guidanceRequested ? lineManeuvers : roadManeuvers, .maneuver, copy: true)
+        case .after: try id(roadManeuvers, .maneuver, copy: true)
         case .fix:
             if !(hasRoad && Scenario.isFixID(value)) { throw ScenarioProblem(.unknownID(value, kind: .fix, known: []), at: path) }
         case .rule: try oneOf(Domains.rules(of: event).map(\.rawValue))
@@ -504,6 +514,7 @@ private struct Domains {
         case .turn: try oneOf(Turn.allCases.map(\.rawValue))
         case .reporter: try oneOf([LocationLink.reporter])
         case .route: try id(changes, .change)
+        case .request: try oneOf(RoadEvent.RouteReason.allCases.map(\.rawValue))
         case .handoff: try id(handoffs, .handoff)
         case .text: return
         case .urgent, .heldMs, .playedMs, .heardMs, .lostMs, .ageMs, .trusted, .onRoute, .distanceM, .offsetM, .progressM,

@@ -163,9 +163,18 @@ public struct Timeline: Sendable {
             default: return nil
             }
         case .measuringPaused(let reason): return field == .reason ? .string(reason.rawValue) : nil
-        case .measuringResumed, .segmentStarted, .segmentEnded, .routeKept: return nil
-        case .routeRequested(let reason): return field == .reason ? .string(reason.rawValue) : nil
-        case .routeFailed(let reason): return field == .reason ? .string(reason.rawValue) : nil
+        case .measuringResumed, .segmentStarted, .segmentEnded: return nil
+        case .routeRequested(let reason, let c):
+            return field == .reason ? .string(reason.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
+        case .routeFailed(let reason, let request, let c):
+            switch field {
+            case .reason: return .string(reason.rawValue)
+            case .request: return .string(request.rawValue)
+            case .handoff: return c.map { .string(roster.road.changes[$0]) }
+            default: return nil
+            }
+        case .routeKept(let request, let c):
+            return field == .request ? .string(request.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
         case .routeSwitched(let c, let reason):
             return field == .route ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
         case .handoffDelivered(let c), .handoffTaken(let c), .handoffAcknowledged(let c):

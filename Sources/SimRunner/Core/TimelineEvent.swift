@@ -176,6 +176,9 @@ extension RoadEvent.What {
         case .turnUnannounced(_, let reason): return reason.rawValue
         case .stageSkipped(_, _, let reason): return reason.rawValue
         case .measuringPaused(let reason): return reason.rawValue
+        case .routeRequested(let reason, _), .routeSwitched(_, let reason): return reason.rawValue
+        case .routeFailed(let reason, _, _): return reason.rawValue
+        case .handoffIgnored(_, let reason): return reason.rawValue
         default: return nil
         }
     }

@@ -58,7 +58,7 @@ extension RoadFault {
         case .nowSkippedSilently: return .road(.nowLine)
         case .distanceRoundedUp: return .road(.spokenDistance)
         case .segmentsIgnored: return .road(.whenInUse)
-        case .passNeedsBelief: return .road(.announced)
+        case .passNeedsBelief, .trueTurnDropped: return .road(.announced)
         case .switchKeepsOldLines, .mapsThroughOutage: return .road(.routeSwitch)
         case .oldRouteDistances: return .road(.spokenDistance)
         case .handoffTakenTwice, .ackThroughOutage: return .road(.handoff)
@@ -83,6 +83,7 @@ extension RoadFault {
         case .handoffTakenTwice: return "a handoff delivered again is taken again"
         case .ackThroughOutage: return "a handoff's acknowledgement lands through an outage"
         case .mapsThroughOutage: return "a route request is sent while the link is down and answered through an outage"
+        case .trueTurnDropped: return "a new route begins at its branch, so a turn the car makes before it is on no route"
         }
     }
 }

@@ -278,8 +278,11 @@ extension Timeline {
             out.append(escaped: maneuvers[m.int].id)
             out.append(UInt8(ascii: " "))
             out.append(utf8: stage.rawValue)
-        case .measuringPaused, .measuringResumed, .segmentStarted, .segmentEnded, .routeRequested, .routeFailed, .routeKept:
+        case .measuringPaused, .measuringResumed, .segmentStarted, .segmentEnded:
             break
+        case .routeRequested(_, let c), .routeFailed(_, _, let c), .routeKept(_, let c):
+            // What the request serves: a handoff's change, or a reroute.
+            if let c { out.append(escaped: roster.road.changes[c]) } else { out.append(utf8: "reroute") }
         case .routeSwitched(let c, _), .handoffDelivered(let c), .handoffTaken(let c), .handoffIgnored(let c, _),
             .handoffAcknowledged(let c):
             out.append(escaped: roster.road.changes[c])
