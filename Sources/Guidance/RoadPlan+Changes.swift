@@ -67,15 +67,15 @@ extension RoadPlanner {
     /// free and the link up.
     mutating func ask(_ request: RouteRequest, at t: SimTime) {
         if let waiting = pending?.request, waiting.handoff != nil, request.handoff == nil { return }
-        wait(request, until: t)
+        wait(request, until: t, now: t)
     }
 
-    /// `request` waits to be sent at `due` (or later: the door busy, the link down).
-    mutating func wait(_ request: RouteRequest, until due: SimTime) {
+    /// `request` waits, at `now`, to be sent at `due` (or later: the door busy, the link down).
+    mutating func wait(_ request: RouteRequest, until due: SimTime, now: SimTime) {
         tickets += 1
         pending = (request, tickets, due)
         guard inFlight == nil else { return }  // the answer sends it
-        sendPending(at: due)
+        sendPending(at: now)
     }
 
     /// Sends the request waiting at `t` when the link is up then, else puts it on the agenda for when it is.
@@ -142,7 +142,7 @@ extension RoadPlanner {
             add(t, .routeFailed(reason: reason, request: request.reason, handoff: request.handoff))
             // Sent again `retry` later, unless a request waiting supersedes it.
             if pending == nil || (request.handoff != nil && pending?.request.handoff == nil) {
-                wait(request, until: t + road.maps.retry)
+                wait(request, until: t + road.maps.retry, now: t)
             } else {
                 sendPending(at: t)
             }

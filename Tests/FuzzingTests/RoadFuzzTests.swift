@@ -26,6 +26,7 @@ import Testing
         "handoff-taken-twice": .road(.handoff),
         "ack-through-outage": .road(.handoff),
         "maps-through-outage": .road(.routeSwitch),
+        "true-turn-dropped": .road(.announced),
     ]
     static let within = 300
 

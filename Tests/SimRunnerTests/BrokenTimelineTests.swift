@@ -308,6 +308,13 @@ private struct Case {
             next.maneuver = ManeuverIndex(0)
             c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: next))
             return c.checks
+        case .road(.switchLine):
+            // The handoff is now to the pharmacy, but its switch line still names where it went before.
+            var c = try Case("road/handoff-through-an-outage")
+            try #require(c.checks.isEmpty)
+            let h = try #require(c.scenario.road?.changes.firstIndex { $0.handoff != nil })
+            c.scenario.road?.changes[h].handoff?.destination = "the pharmacy"
+            return c.checks
         case .road(.handoff):
             // The duplicate delivery is neither taken nor ignored.
             var c = try Case("road/handoff-through-an-outage")
@@ -355,7 +362,7 @@ private struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .handoff].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .switchLine, .handoff].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

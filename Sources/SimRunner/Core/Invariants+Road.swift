@@ -38,6 +38,9 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// After a route switch no line, report or upcoming turn of an old route's
     /// maneuver; every route answer came for a request over a link that was up (Invariants+RouteChanges).
     case routeSwitch = "route-switch"
+    /// Each switch inside a guidance segment gets one switch line, urgent, in the
+    /// scenario's language, naming what it is for and nothing else's (Invariants+RouteChanges).
+    case switchLine = "switch-line"
     /// A handoff is delivered over the link, taken or ignored, taken once, acknowledged once after it was taken (Invariants+RouteChanges).
     case handoff
 
@@ -189,7 +192,7 @@ extension Invariants {
         }
         return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
             + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
-            + checkRouteSwitches(scenario, run) + checkHandoffs(scenario, run)
+            + checkRouteSwitches(scenario, run) + checkSwitchLines(scenario, run) + checkHandoffs(scenario, run)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance

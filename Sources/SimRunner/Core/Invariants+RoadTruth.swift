@@ -50,6 +50,8 @@ extension Invariants {
         let fixes: [Fix?]
         /// The road's maneuver ids, copies included, and the routes that hold them.
         let ids: ManeuverIDs
+        /// Where the car leaves each road for the next along the true path (each change's branch), meters.
+        let branches: [Double]
 
         /// Where maneuver `id` (or the original of a copy, `ManeuverIDs`) lies along the true path, if the car reaches it.
         func distance(of id: String) -> Double? { distances[ids.original(of: id)] }
@@ -81,6 +83,7 @@ extension Invariants {
             let route = path.first
             self.route = route
             ids = ManeuverIDs(road)
+            branches = path.starts
             switch road.fixes {
             case .generated(let g):
                 tolerance = g.stretches.map(\.accuracy).reduce(g.accuracy, max) * (1 + Double(g.accuracySpread) / 100)
@@ -297,16 +300,23 @@ extension Invariants {
     /// when that route began before its branch: `RoadPlan.copyID`) and the
     /// timeline says it was passed, so that R2 judges its "now" line or its
     /// reason; or it lies on a road the car branched onto that no route the
-    /// app had then holds, and the follower knew the car had left its route
-    /// (off route at the pass, or going off before the next switch).
+    /// app had then holds (the car left the app's route: at the branch, or
+    /// on a road the maps door has not answered with yet), and the app
+    /// learned it: the follower has the car off route at the pass or later,
+    /// or a later switch brings a route; or too few fixes came to learn it
+    /// from: fewer than `follow.offRouteCount` taken once the car was
+    /// `follow.offRouteEnter` and the fixes' slack past the branch (it can
+    /// lie no farther than that from the route it left).
     static func checkTrueTurns(
         _ road: Scenario.Road, _ truth: RoadTruth, _ timeline: Timeline, passed: [String: SimTime], until end: SimTime
     ) -> [Violation] {
         // The route followed from each instant (0 the scenario's, k change k − 1's), and whether the follower had the car off it.
         var followed: [(t: SimTime, route: Int)] = [(.zero, 0)]
         var offRoute: [(t: SimTime, off: Bool)] = []
+        var taken: [SimTime] = []
         for event in timeline.events {
             switch event.what {
+            case .road(.fixArrived(_, let age, _)): taken.append(event.t - SimTime(ms: age))
             case .road(.routeSwitched(let c, _)): followed.append((event.t, c + 1)); offRoute.append((event.t, false))
             case .road(.offRoute): offRoute.append((event.t, true))
             case .road(.onRoute): offRoute.append((event.t, false))
@@ -327,11 +337,13 @@ extension Invariants {
             guard let k = truth.ids.route(of: id) else { continue }
             let f = last(followed, at: pass)!, r = followed[f].route
             if k > r {
-                // On a road the app has no route for yet: it must know the car left its route.
-                let until = f + 1 < followed.count ? followed[f + 1].t : end + SimTime(ms: 1)
+                // On a road the app has no route for yet: it must learn that the car left its route.
                 let i = last(offRoute, at: pass)
-                let knew = (i.map { offRoute[$0].off } ?? false)
-                    || offRoute[((i ?? -1) + 1)...].contains { $0.off && $0.t < until }
+                let away = truth.branches[r] + road.follow.offRouteEnter + (truth.ahead ?? truth.tolerance)
+                let off = truth.trajectory?.time(reaching: away) ?? RoadSetup.Limits.maxTime + SimTime(ms: 1)
+                let knew = (i.map { offRoute[$0].off } ?? false) || f + 1 < followed.count
+                    || offRoute[((i ?? -1) + 1)...].contains { $0.off }
+                    || taken.lazy.filter { $0 >= off }.count < road.follow.offRouteCount
                 if !knew {
                     found.append(.init(check: .road(.announced), t: pass, message:
                         "the car made \(id) at \(pass) on a road no route followed then holds, and the follower never had it off its route"))

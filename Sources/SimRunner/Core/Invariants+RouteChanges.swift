@@ -87,6 +87,69 @@ extension Invariants {
         return found
     }
 
+    /// How long a switch line may need to be said: a switch closer than
+    /// this to the end of its guidance segment (or of the drive) may go
+    /// unsaid (drivesim's own line is valid for 10 s).
+    public static let switchLineRoom = SimTime(ms: 10_000)
+
+    /// `switch-line`: every `road.route.switched` gets one switch line
+    /// (`<change>.switched`) requested in its instant, unless it falls
+    /// outside Dad's guidance segments or within `switchLineRoom` of a
+    /// segment's or the drive's end; the line is urgent, in the scenario's
+    /// language, and names what the switch is for: after a handoff its
+    /// `destination` (else its `place`) when it has one, and never another
+    /// change's; after a reroute, none. No switch line without its switch.
+    static func checkSwitchLines(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+        guard let road = scenario.road, !road.changes.isEmpty else { return [] }
+        let timeline = run.timeline, roster = timeline.roster
+        /// What each change's handoff is called, if anything.
+        let names = road.changes.map { c in c.handoff.flatMap { $0.destination ?? $0.place } }
+        let ids = road.changes.map { RoadPlan.switchLineID(change: $0.id) }
+        let byID = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        var found: [Violation] = []
+        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.switchLine), t: t, message: message)) }
+        var switches: [(t: SimTime, change: Int, reason: RoadEvent.RouteReason)] = []
+        var said: [(t: SimTime, change: Int, line: Int)] = []
+        for event in timeline.events {
+            switch event.what {
+            case .road(.routeSwitched(let c, let reason)): switches.append((event.t, c, reason))
+            case .guidanceRequested(let l) where l.int >= scenario.guidance.count:
+                if let c = byID[roster.lines[l.int].id] { said.append((event.t, c, l.int)) }
+            default: continue
+            }
+        }
+        for line in said where !switches.contains(where: { $0.t == line.t && $0.change == line.change }) {
+            fire(line.t, "switch line \(ids[line.change]) was requested with no switch onto \(road.changes[line.change].id) in its instant")
+        }
+        for s in switches {
+            let lines = said.filter { $0.t == s.t && $0.change == s.change }
+            guard let first = lines.first else {
+                let segment = road.segments.map { $0.first { $0.contains(s.t) } } ?? SimInterval(.zero, RoadPlan.end)
+                if let segment, s.t + switchLineRoom <= min(segment.end, RoadPlan.end) {
+                    fire(s.t, "the switch onto \(road.changes[s.change].id) inside a guidance segment got no switch line")
+                }
+                continue
+            }
+            if lines.count > 1 { fire(s.t, "the switch onto \(road.changes[s.change].id) got \(lines.count) switch lines") }
+            let line = roster.lines[first.line], id = line.id
+            if !line.urgent { fire(s.t, "switch line \(id) is not urgent") }
+            if line.language != road.guidance.language {
+                fire(s.t, "switch line \(id) is in \(line.language?.rawValue ?? "no language"), the scenario's guidance in \(road.guidance.language.rawValue)")
+            }
+            let own = s.reason == .handoff ? names[s.change] : nil, text = line.text ?? ""
+            if let own, !says(text, own) {
+                fire(s.t, "switch line \(id) after the handoff \(road.changes[s.change].id) does not name its destination \"\(own)\"")
+            }
+            for (k, name) in names.enumerated() {
+                guard let name, name != own, own.map({ says($0, name) }) != true, says(text, name) else { continue }
+                let what = s.reason == .handoff ? "the handoff \(road.changes[s.change].id)" : "a reroute"
+                fire(s.t, "switch line \(id) after \(what) names \"\(name)\", \(road.changes[k].id)'s destination")
+                break
+            }
+        }
+        return found
+    }
+
     /// `handoff`: a handoff is delivered over the link (never while it is
     /// down, never before Pippa sent it), each delivery taken or ignored with
     /// a reason in its instant, taken at most once, and acknowledged at most
