@@ -167,7 +167,9 @@ extension Announcer: Guidance {
     /// the petrol station." after a handoff: urgent, id `<change>.switched`,
     /// valid for 10 s.
     public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
-        let words = handoff ? Phrasebook.guiding(to: destination, settings.language) : Phrasebook.recalculated(settings.language)
+        // The mutant says a reroute's words after a handoff, and a handoff's after a reroute.
+        let asHandoff = fault == .switchLineMisnamed ? !handoff : handoff
+        let words = asHandoff ? Phrasebook.guiding(to: destination, settings.language) : Phrasebook.recalculated(settings.language)
         return GuidanceLine(
             id: RoadPlan.switchLineID(change: change), at: t, duration: duration(words), urgent: true, text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))

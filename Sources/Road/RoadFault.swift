@@ -49,4 +49,8 @@ package enum RoadFault: String, Sendable, CaseIterable {
     /// `RoadPlanner`: a new route begins at its change's branch, not where the
     /// car was: the turns the car makes before the branch are on no route.
     case trueTurnDropped = "true-turn-dropped"
+    /// `Announcer`: the switch line says a reroute's words after a handoff
+    /// ("The route has been recalculated.", not its destination), and a
+    /// handoff's after a reroute.
+    case switchLineMisnamed = "switch-line-misnamed"
 }

@@ -27,6 +27,7 @@ import Testing
         "ack-through-outage": .road(.handoff),
         "maps-through-outage": .road(.routeSwitch),
         "true-turn-dropped": .road(.announced),
+        "switch-line-misnamed": .road(.switchLine),
     ]
     static let within = 300
 

@@ -59,6 +59,7 @@ extension RoadFault {
         case .distanceRoundedUp: return .road(.spokenDistance)
         case .segmentsIgnored: return .road(.whenInUse)
         case .passNeedsBelief, .trueTurnDropped: return .road(.announced)
+        case .switchLineMisnamed: return .road(.switchLine)
         case .switchKeepsOldLines, .mapsThroughOutage: return .road(.routeSwitch)
         case .oldRouteDistances: return .road(.spokenDistance)
         case .handoffTakenTwice, .ackThroughOutage: return .road(.handoff)
@@ -83,6 +84,7 @@ extension RoadFault {
         case .handoffTakenTwice: return "a handoff delivered again is taken again"
         case .ackThroughOutage: return "a handoff's acknowledgement lands through an outage"
         case .mapsThroughOutage: return "a route request is sent while the link is down and answered through an outage"
+        case .switchLineMisnamed: return "the switch line says a reroute's words after a handoff, and a handoff's after a reroute"
         case .trueTurnDropped: return "a new route begins at its branch, so a turn the car makes before it is on no route"
         }
     }
