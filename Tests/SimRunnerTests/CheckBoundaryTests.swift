@@ -431,4 +431,97 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         first.events.insert(TimelineEvent(t: first.events[m1Passed].t, .road(.turnUnannounced(ManeuverIndex(0), reason: .then))), at: m1Passed)
         #expect(Self.roadChecks(first) == [.road(.nowLine)])
     }
+
+    @Test func jumpDroppedAJumpExactlyAsFarAsTheCarCouldGoMayBeUsedOneBeyondItMayNot() throws {
+        // corner-jump-slow-car: f63 lies some 40 m beyond both accuracies from f62, a second before.
+        var c = try Case("road/corner-jump-slow-car")
+        try #require(c.checks.isEmpty)
+        c.events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
+        let road = try #require(c.scenario.road)
+        let truth = try #require(Invariants.RoadTruth(road))
+        let f62 = try #require(truth.fix(FixIndex(62))), f63 = try #require(truth.fix(FixIndex(63)))
+        try #require(f63.taken - f62.taken == ms(1_000))
+        let least = try #require(Invariants.leastApart(f63, f62, on: truth.route))
+        // The speeds' limit out of the way: plausibleSpeed alone decides, over one second.
+        func used(plausibleSpeed: Double) -> [Violation] {
+            var r = road
+            r.follow.plausibleAccel = 1_000
+            r.follow.plausibleSpeed = plausibleSpeed
+            return Invariants.checkJumps(r, truth, c.run.timeline)
+        }
+        #expect(used(plausibleSpeed: least).isEmpty)
+        #expect(used(plausibleSpeed: least.nextDown).map(\.check) == [.road(.jumpDropped)])
+    }
+
+    @Test func spokenDistanceALineMaySayWhatIsLeftAndTheFixesSlackNotACentimeterMore() throws {
+        // gps-gap's m1 (a corner) moved west, sooner along the road, until one of its far or near
+        // lines says more than is left when it starts plus the fixes' slack (`RoadTruth.ahead`):
+        // a centimeter short of that, nothing fires; a centimeter beyond, spoken-distance does.
+        let c = try Case("road/gps-gap")
+        try #require(c.checks.isEmpty)
+        let roster = c.run.timeline.roster
+        let lines = c.events.compactMap { event -> (t: SimTime, said: Double)? in
+            guard case .guidanceStarted(let l) = event.what, roster.stage(of: l) != .now, roster.lines[l.int].maneuver == "m1",
+                  let text = roster.text(of: l, startingAt: event.t), let said = Invariants.spokenMeters(text) else { return nil }
+            return (event.t, said)
+        }
+        try #require(lines.count >= 2)
+        func moved(west degrees: Double) throws -> (scenario: Scenario, margin: Double) {
+            var scenario = c.scenario
+            let m1 = try #require(scenario.road?.maneuvers.firstIndex { $0.id == "m1" })
+            scenario.road?.maneuvers[m1].point.longitude -= degrees
+            let road = try #require(scenario.road)
+            let truth = try #require(Invariants.RoadTruth(road))
+            let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m1"])
+            let margin = lines.map { point - trajectory.state(at: $0.t).distance + truth.ahead! - $0.said }.min()!
+            return (scenario, margin)
+        }
+        // Bisect to where the least margin crosses zero.
+        var (low, high) = (0.0, 0.003)
+        try #require(try moved(west: low).margin > 0 && moved(west: high).margin < 0)
+        for _ in 0..<60 { let mid = (low + high) / 2; if try moved(west: mid).margin > 0 { low = mid } else { high = mid } }
+        let short = try moved(west: low - 0.000_000_1), beyond = try moved(west: high + 0.000_000_1)  // about a centimeter
+        #expect(short.margin > 0 && short.margin < 0.02 && beyond.margin < 0 && beyond.margin > -0.02)
+        func spoken(_ scenario: Scenario) -> [Violation] {
+            Invariants.checkRoadTruth(scenario, c.run).filter { $0.check == .road(.spokenDistance) }
+        }
+        #expect(spoken(short.scenario).isEmpty)
+        #expect(spoken(beyond.scenario).count == 1)
+    }
+
+    @Test func lateClaimAClaimMayLeaveExactlyWhatANowLineNeedsNotAMillisecondMore() throws {
+        // A `late` skip of m1's "now" stage, put where the pass the app could predict (from the
+        // last fix it used) lies exactly the documented allowance after it, then 1 ms sooner.
+        let c = try Case("road/gps-gap")
+        try #require(c.checks.isEmpty)
+        let road = try #require(c.scenario.road)
+        let truth = try #require(Invariants.RoadTruth(road))
+        let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m1"])
+        // Each used fix: when it arrived and was taken.
+        var used: [(arrived: SimTime, taken: SimTime)] = []
+        for event in c.events {
+            if case .road(.fixArrived(_, let age, true)) = event.what { used.append((event.t, event.t - ms(age))) }
+        }
+        var claim: SimTime? = nil
+        for (k, fix) in used.enumerated() {
+            let known = trajectory.state(at: fix.taken)
+            guard known.speed >= Announcer.standing else { continue }
+            let predicted = fix.taken + ms(Int64(((point - known.distance) / known.speed * 1000).rounded(.down)))
+            let lead = road.guidance.now.distance(at: known.speed) / known.speed
+            let needed = ms(Int64((lead * 1000).rounded(.up))) + Invariants.lateNowLine + road.guidance.outputLatency
+                + road.guidance.margin + ms(Int64((try #require(truth.ahead) / known.speed * 1000).rounded(.up))) + Invariants.lateSlack
+            let t = predicted - needed
+            let next = k + 1 < used.count ? used[k + 1].arrived : .endOfTime
+            if fix.arrived < t - ms(1), t < next, t - fix.taken <= Invariants.positionFresh { claim = t; break }
+        }
+        let t = try #require(claim)
+        func claiming(at t: SimTime) -> [Check] {
+            var d = c
+            let i = d.events.firstIndex { $0.t > t } ?? d.events.count
+            d.events.insert(TimelineEvent(t: t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: i)
+            return Invariants.checkLateClaims(d.scenario, d.run, truth).map(\.check)
+        }
+        #expect(claiming(at: t).isEmpty)
+        #expect(claiming(at: t - ms(1)) == [.road(.lateClaim)])
+    }
 }
