@@ -1,6 +1,7 @@
 import AudioBus
 import Guidance
 import Road
+import ScenarioFormat
 import SimClock
 @testable import SimRunner
 import TalkArbiter
@@ -523,5 +524,87 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         }
         #expect(claiming(at: t).isEmpty)
         #expect(claiming(at: t - ms(1)) == [.road(.lateClaim)])
+    }
+}
+
+/// A guidance that says one line, `text`, for maneuver `m` at `stage`, at its first span.
+private struct OneLine: Guidance {
+    let m: Int, stage: Stage, text: String
+    let route: GuidanceRoute
+    var said = false
+    var segmentEnd: SimTime? = nil
+    var nowSpoken: [Bool]
+
+    init(_ route: GuidanceRoute, m: Int, stage: Stage, text: String) {
+        self.route = route; self.m = m; self.stage = stage; self.text = text
+        nowSpoken = Array(repeating: true, count: route.maneuvers.count)
+    }
+
+    mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
+        guard !said else { return }
+        said = true
+        let line = GuidanceLine(id: "x", at: from, duration: ms(1_000), text: text, language: .en, maneuver: route.maneuvers[m].id)
+        out.append(.line(line, maneuver: m, stage: stage))
+    }
+    func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
+    func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { nil }
+}
+
+@Suite struct WordsAndIDBoundaryTests {
+    /// A right turn onto Main Street at 900 m, a left onto Oak Avenue at 1,600 m, the arrival at 2 km.
+    static let scenario = """
+        { "drivesim": 1, "name": "three streets", "road": { "language": "en",
+          "route": { "points": [ { "lat": 37.5, "lon": 127.0 }, { "lat": 37.5, "lon": 127.0226 } ],
+                     "maneuvers": [ { "id": "m1", "lat": 37.5, "lon": 127.0102, "turn": "right", "street": "Main Street" },
+                                    { "id": "m2", "lat": 37.5, "lon": 127.0181, "turn": "left", "street": "Oak Avenue" },
+                                    { "id": "m3", "lat": 37.5, "lon": 127.0226, "turn": "arrive" } ] },
+          "drive": { "speeds": [ { "from": 0, "kmh": 50 } ] } } }
+        """
+
+    /// The `line-words` messages about line x, said for maneuver `m` at `stage`.
+    static func words(_ text: String, m: Int = 0, stage: Stage = .far) throws -> [String] {
+        let scenario = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "streets.json")
+        let plan = try RoadPlan(scenario.road) { OneLine($0, m: m, stage: stage, text: text) }
+        let run = Simulation(scenario, plan: plan)
+        #expect(run.timeline.events.contains { if case .guidanceStarted(let l) = $0.what { run.timeline.roster.lines[l.int].id == "x" } else { false } })
+        return Invariants.checkWords(scenario, run).map(\.message).filter { $0.hasPrefix("line x ") }
+    }
+
+    @Test func lineWordsAFarLineSaysADistanceInTheVoicesUnitsAndNamesItsOwnTurnAndStreet() throws {
+        #expect(try Self.words("In 800 meters, turn right onto Main Street.").isEmpty)
+        #expect(try Self.words("Turn right onto Main Street.") == ["line x (far, m1) says no distance: \"Turn right onto Main Street.\""])
+        #expect(try Self.words("In 800 feet, turn right onto Main Street.").count == 1)
+        #expect(try Self.words("In 800 meters, turn left onto Main Street.").count == 1)
+        // The one before's street in place of its own; the next one's may follow (", then").
+        #expect(try Self.words("In 800 meters, turn left onto Oak Avenue.", m: 1).isEmpty)
+        #expect(try Self.words("In 800 meters, turn left onto Main Street.", m: 1) == ["line x (far, m2) names m1's street, Main Street, not its own, Oak Avenue: \"In 800 meters, turn left onto Main Street.\""])
+        #expect(try Self.words("In 800 meters, turn right onto Main Street, then turn left onto Oak Avenue.").isEmpty)
+    }
+
+    @Test func lineWordsANowLineSaysNoDistance() throws {
+        #expect(try Self.words("Now turn right onto Main Street.", stage: .now).isEmpty)
+        #expect(try Self.words("In 10 meters, turn right now.", stage: .now).count == 1)
+    }
+
+    @Test func lineIDEveryIDTheScenarioHoldsIsTakenOneThatDiffersIsNot() throws {
+        // The road's first generated line; each kind of id the scenario holds, named like it or not.
+        let c = try Case("road/gps-gap")
+        try #require(c.checks.isEmpty)
+        let generated = try #require(c.run.timeline.roster.road.lines.first).id
+        func fired(_ id: String, _ put: (inout Scenario, String) -> Void) -> Bool {
+            var d = c
+            put(&d.scenario, id)
+            return !Invariants.checkLineIDs(d.scenario, d.run).isEmpty
+        }
+        let kinds: [(String, (inout Scenario, String) -> Void)] = [
+            ("line", { $0.guidance.append(GuidanceLine(id: $1, at: .zero, duration: ms(1_000))) }),
+            ("reply", { $0.replies.append(.init(id: $1, at: .zero, stretches: [.init(id: "s", duration: ms(1_000))])) }),
+            ("stretch", { $0.replies.append(.init(id: "r", at: .zero, stretches: [.init(id: $1, duration: ms(1_000))])) }),
+            ("utterance", { $0.dad.append(.init(id: $1, at: .zero, duration: ms(1_000), language: .en)) }),
+        ]
+        for (kind, put) in kinds {
+            #expect(fired(generated, put), "\(kind)")
+            #expect(!fired(generated + "x", put), "\(kind)")
+        }
     }
 }
