@@ -113,7 +113,8 @@ extension RoadSetup {
     }
 
     /// Checks every value the planner relies on and throws the first problem,
-    /// in the order of the file's keys: the route's points and maneuvers, the
+    /// in the order of the file's keys: the route's points and maneuvers (and
+    /// each change's, which the drive runs along too), the
     /// drive (its speeds, limits, stops and detours, arriving within 24 h),
     /// the fixes (generated with a drive, recorded without one), the link, the
     /// app's windows, the follower and the guidance. A road that passes is
@@ -266,6 +267,12 @@ private struct RoadValidation {
         let routePath: [Step] = [.key("route")]
         for (i, p) in road.points.enumerated() { try point(p, routePath + [.key("points"), .index(i)]) }
         try maneuvers(road.maneuvers, routePath + [.key("maneuvers")])
+        // A change's road is driven too: a point of it off the earth is refused at its own path, before the drive along it.
+        for (c, change) in road.changes.enumerated() {
+            let path: [Step] = [.key("changes"), .index(c)]
+            for (i, p) in change.points.enumerated() { try point(p, path + [.key("points"), .index(i)]) }
+            try maneuvers(change.maneuvers, path + [.key("maneuvers")])
+        }
         let found = try road.routeAndPlacements()
         let route = found.route
         if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
@@ -294,8 +301,6 @@ private struct RoadValidation {
         if road.drive == nil { throw fail(.changesNeedADrive, [.key("changes")]) }
         for (c, change) in road.changes.enumerated() {
             let path: [Step] = [.key("changes"), .index(c)]
-            for (i, p) in change.points.enumerated() { try point(p, path + [.key("points"), .index(i)]) }
-            try maneuvers(change.maneuvers, path + [.key("maneuvers")])
             try count(change.refusals, 0...10, path + [.key("refusals")])
             guard let handoff = change.handoff else { continue }
             let h = path + [.key("handoff")]

@@ -271,3 +271,24 @@ enum TalkArbiterFaultNames {
         #expect(thrown(["fuzz", "--runs", "1", "--out", file]) == .cannotWrite(path: file, .notAFolder))
     }
 }
+
+/// An import's measured value is never rounded onto the limit it broke (issue 49: "starts 500 m … beyond 500 m").
+@Suite struct ImportMeasuredValueTests {
+    @Test func eachMeasuredValueIsPrintedBeyondItsLimit() {
+        func apart(_ meters: Double) -> String {
+            ImportProblem.Reason.routesApart(meters: MeasuredValue.rounded(meters, beyond: RouteImporter.branchReach), reach: RouteImporter.branchReach).words
+        }
+        #expect(apart(500.4).hasPrefix("the route starts 500.4 m from the road before it (after the previous change's branch), beyond 500 m"))
+        #expect(apart(600.2).hasPrefix("the route starts 600 m from the road before it"))
+        #expect(ImportProblem.Reason.maneuverOffGeometry(meters: MeasuredValue.rounded(15.4, beyond: 15)).words
+            == "the maneuver lies 15.4 m from the route's geometry (at most 15 m)")
+        #expect(ImportProblem.Reason.driveTooLong(hours: MeasuredValue.rounded(24.3, beyond: 24)).words
+            == "at the response's speeds the drive would last about 24.3 hours, beyond 24")
+        #expect(ImportProblem.Reason.routeTooLong(kilometers: MeasuredValue.rounded(10_000.2, beyond: 10_000)).words
+            == "the route is 10000.2 km long, beyond the format's 10000 km")
+        #expect(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(250.04, beyond: 250)), at: "x").reason
+            == "a speed of 250.04 km/h, outside 3.6...250; clamped")
+        #expect(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(3.58, beyond: 3.6)), at: "x").reason
+            == "a speed of 3.58 km/h, outside 3.6...250; clamped")
+    }
+}

@@ -26,6 +26,45 @@ import Testing
         #expect(run.code == 0 && run.stdout.contains("exit.now urgent (now) \"Now keep right onto"), "\(run.stdout)")
     }
 
+    /// A process's line that would end after 24 h if it waited, here behind the file's 100 s
+    /// line g0 (until 24:00:10), is dropped stale in time (issue 49; DrivesEndTests for a Swift guidance).
+    @Test func aProcesssLineIsNeverSaidAfter24h() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let file = Fixtures.write(#"""
+            { "drivesim": 1, "name": "a line waiting at midnight",
+              "guidance": [ { "id": "g0", "at": 86310, "duration": 100 } ],
+              "road": { "language": "en",
+                "route": { "points": [ { "lat": 37.5, "lon": 127.0 }, { "lat": 37.5, "lon": 127.017 } ],
+                           "maneuvers": [ { "id": "end", "lat": 37.5, "lon": 127.017, "turn": "arrive" } ] },
+                "drive": { "start": 86280, "speeds": [ { "from": 0, "kmh": 50 } ] } } }
+            """#, "midnight.json", in: folder)
+        // Version 1: one 2 s line, expiring never, in the first span from 23:59:40 on.
+        let guidance = "python3 " + Fixtures.write("""
+            import json, sys
+            said = False
+            for raw in sys.stdin:
+                msg = json.loads(raw)
+                if msg["type"] == "hello":
+                    print(json.dumps({"type": "hello", "guidance": 1}), flush=True)
+                elif msg["type"] == "route":
+                    said = False
+                elif msg["type"] == "span":
+                    lines = []
+                    if not said and msg["from"] >= 86380000:
+                        said = True
+                        lines.append({"id": "careful", "maneuver": 0, "stage": "far", "at": msg["from"], "text": "Drive carefully.",
+                                      "duration": 2000, "urgent": False, "expires": None})
+                    print(json.dumps({"type": "lines", "lines": lines, "skipped": []}), flush=True)
+
+            """, "careful.py", in: folder)
+        let run = Fixtures.drivesim("run", file, "--guidance", guidance)
+        // Its checks fail for what it never says ("now" lines, distances), never for a rule or an invariant.
+        #expect(run.code == 1 && !run.stderr.contains("rule ") && !run.stderr.contains("invariant "), "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("23:59:58.001") && $0.contains("dropped") && $0.contains("careful") && $0.contains("[stale]") }, "\(run.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("24:") && $0.contains("started") }, "\(run.stdout)")
+    }
+
     @Test func theFixedDistanceBreakIsCaughtAtMotorwaySpeedAndInATunnel() {
         let motorway = Fixtures.drivesim("check", Self.road("highway-120"), "--guidance", Self.broken)
         #expect(motorway.code == 1 && motorway.stderr.contains("road line-after-maneuver"), "\(motorway.stderr)")

@@ -183,6 +183,18 @@ import Testing
         #expect(texts.contains("Now turn left."))
     }
 
+    @Test func aManeuverExactlyThenWithinAfterTheOneBeforeIsJoinedOneCentimeterFartherIsNot() {
+        // At 40 km/h, thenSeconds (12 s) covers 133 m: thenWithin (200 m) decides.
+        let speed = 40 / 3.6
+        #expect(speed * GuidanceSettings(language: .en).thenSeconds < GuidanceSettings(language: .en).thenWithin)
+        func joined(_ gap: Double) -> Bool {
+            let out = announce(distance: 2_000, speed: speed, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_000 + gap)])
+            return lines(out).contains { $0.0.text == "Now turn right, then turn left." }
+        }
+        #expect(joined(200))
+        #expect(!joined(200.01))
+    }
+
     @Test func oneLinePerStagePerManeuver() {
         let spoken = lines(announce(distance: 3_000, speed: 60 / 3.6, language: .ko))
         #expect(Set(spoken.map(\.0.id)).count == spoken.count)

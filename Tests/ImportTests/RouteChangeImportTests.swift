@@ -109,6 +109,26 @@ import TestSupport
         #expect(err.contains("beyond 500 m"), "\(err)")
     }
 
+    /// Just beyond the reach, the distance is said to the decimal that shows it beyond (issue 49: never "500 m … beyond 500 m").
+    @Test func aRouteJustBeyondTheReachSaysHowFarBeyond() throws {
+        let first = try NativeImportTests.imported("gangnam.kakao", .ko)
+        // The 600 m of the test above, brought some 100 m nearer, 10 cm at a time.
+        var said: [Double] = []
+        for step in 0...20 {
+            let lat = 37.5054 - (99 + Double(step) / 10) / 111_195
+            let near = try Self.line([(lat, 127.0334), (lat + 0.005, 127.0334)])
+            do {
+                _ = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: near), to: first)
+            } catch {
+                guard case .routesApart(let meters, let reach) = error.reason else { Issue.record("\(error)"); return }
+                #expect(reach == 500)
+                said.append(meters)
+            }
+        }
+        #expect(said.allSatisfy { $0 > 500 }, "\(said)")
+        #expect(said.contains { $0 < 501 && $0 != $0.rounded() }, "\(said)")
+    }
+
     @Test func aSecondChangeBranchesOffTheFirstChangesRoad() throws {
         // The handoff's route starts on 도산대로 (the reroute's road), never on 테헤란로.
         let road = try #require(try Self.gangnam().scenario.road)

@@ -361,6 +361,11 @@ private let roadPoints = #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 12
 private let roadDrive = #""drive": {"speeds": [{"from": 0, "kmh": 50}]}"#
 private func roadDrive(_ extra: String) -> String { #""drive": {"speeds": [{"from": 0, "kmh": 50}], "# + extra + "}" }
 private func roadSpeed(_ kmh: String) -> String { #""drive": {"speeds": [{"from": 0, "kmh": "# + kmh + "}]}" }
+/// A change branching off the road 500 m along, three points, then `last`.
+private func change(_ last: String) -> String {
+    #""changes": [{"id": "r1", "points": [{"lat": 37.5, "lon": 127.005}, {"lat": 37.51, "lon": 127.005}, {"lat": 37.51, "lon": 127.01}, "#
+        + last + "]}]"
+}
 private func roadPoint(_ lat: String, _ lon: String) -> String {
     #"[{"lat": 37.5, "lon": 127.0}, {"lat": "# + lat + #", "lon": "# + lon + "}]"
 }
@@ -414,6 +419,11 @@ let badRoads: [BadScenario] = [
     BadScenario("latitude 1e400 is out of range", road(roadDrive, points: roadPoint("1e400", "127.0")), "road.route.points[1].lat", .invalid(.road(.coordinateOutOfRange))),
     BadScenario("longitude -1e400 is out of range", road(roadDrive, points: roadPoint("37.5", "-1e400")), "road.route.points[1].lon", .invalid(.road(.coordinateOutOfRange))),
     BadScenario("accuracy 1e400 is out of range", road(roadDrive + #", "fixes": {"accuracy": 1e400}"#), "road.fixes.accuracy", .invalid(.road(.outOfRange(0...10000)))),
+    // A change's point off the earth is refused at its own path, not as a drive that never arrives (issue 49).
+    BadScenario("change point at latitude 91", road(roadDrive + ", " + change(#"{"lat": 91, "lon": 127.02}"#)),
+                "road.changes[0].points[3].lat", .invalid(.road(.coordinateOutOfRange))),
+    BadScenario("change point at longitude 200", road(roadDrive + ", " + change(#"{"lat": 37.51, "lon": 200}"#)),
+                "road.changes[0].points[3].lon", .invalid(.road(.coordinateOutOfRange))),
     BadScenario("maneuvers in reverse route order",
                 road(roadDrive, points: #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m2", "lat": 37.5, "lon": 127.008, "turn": "left"}, {"id": "m1", "lat": 37.5, "lon": 127.002, "turn": "right"}]"#),
                 "road.route.maneuvers[1]", .invalid(.road(.route(.maneuverOutOfOrder(index: 1))))),
@@ -437,6 +447,32 @@ let badRoads: [BadScenario] = [
         #expect(Int(meters / 1000) == 13343)
         #expect(error.path == "road.route.points")
         #expect(error.reason.message == "the route is 13343 km long; a route is at most 10000 km")
+    }
+
+    /// A measured value is never rounded onto the limit it broke (issue 49): 10,000.4 km is no "10000 km".
+    @Test func aMeasuredValueIsPrintedBeyondTheLimitItBroke() {
+        typealias Reason = RoadSetup.Problem.Reason
+        #expect(Reason.route(.maneuverOffRoute(index: 0, meters: 15.6)).message
+            == "the maneuver lies 16 m from the route; it must be within 15 m, after the previous maneuver")
+        #expect(Reason.route(.maneuverOffRoute(index: 0, meters: 15.04)).message.hasPrefix("the maneuver lies 15.04 m from the route"))
+        #expect(Reason.route(.maneuverOffRoute(index: 0, meters: 15.000_01)).message.hasPrefix("the maneuver lies 15.00001 m"))
+        #expect(Reason.branchOffRoad(meters: 15.4).message.hasPrefix("the change's first point lies 15.4 m from the road before it; it must be within 15 m"))
+        #expect(Reason.routeTooLong(meters: 10_000_400).message == "the route is 10000.4 km long; a route is at most 10000 km")
+        #expect(Reason.routeTooLong(meters: 13_343_200).message == "the route is 13343 km long; a route is at most 10000 km")
+        #expect(MeasuredValue.rounded(3.58, beyond: 3.6) == 3.58)
+        #expect(MeasuredValue.rounded(250.04, beyond: 250) == 250.04)
+        #expect(MeasuredValue.rounded(27.78, beyond: 24) == 28)
+    }
+
+    /// A maneuver 15.6 m off the route, as the decoder measures it: the message shows it beyond 15 m.
+    @Test func aManeuverJustBeyondItsToleranceSaysSo() throws {
+        // 15.6 m north of the road (a degree of latitude is some 111 km).
+        let text = road(roadDrive, points: roadPoints + #", "maneuvers": [{"id": "m1", "lat": 37.500140, "lon": 127.005, "turn": "left"}]"#)
+        let error = try #require(failure(text), "decoded, but should have been refused")
+        guard case .invalid(.road(.route(.maneuverOffRoute(index: 0, let meters)))) = error.reason else { Issue.record("\(error.reason)"); return }
+        #expect(meters > 15 && meters < 16)
+        let said = try #require(Double(error.reason.message.split(separator: " ")[3]), "\(error.reason.message)")
+        #expect(said > 15 && abs(said - meters) < 0.5, "\(error.reason.message)")
     }
 
     // MARK: Good scenarios

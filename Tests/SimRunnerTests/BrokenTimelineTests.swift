@@ -10,9 +10,9 @@ import Testing
 
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
-/// One run of a corpus scenario (or of a scenario built here), to be broken
+/// One run of a corpus scenario (or of a scenario built in a test), to be broken
 /// by hand: its checks must pass before the break, so nothing passes vacuously.
-private struct Case {
+struct Case {
     var scenario: Scenario
     var run: Simulation
 

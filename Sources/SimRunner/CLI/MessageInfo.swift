@@ -1,4 +1,5 @@
 import RouteImport
+import SimRunner
 
 /// One error's message and exit code, in the spirit of swift-argument-parser's
 /// `MessageInfo`: the one place that words errors.
@@ -67,7 +68,7 @@ extension ImportProblem.Reason {
         case .nothingDriven: return "every step is walked (Walking): there is nothing to drive"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
         case .routeTooLong(let km, let hours):
-            return "the route is \(km) km long\(hours.map { ", about \($0) hours" } ?? ""), beyond the format's 10000 km"
+            return "the route is \(MeasuredValue.plain(km)) km long\(hours.map { ", about \($0) hours" } ?? ""), beyond the format's 10000 km"
         case .tooManyPoints(let count, let limit):
             return "the geometry has \(count) points (near-duplicates left out), more than the \(limit) a scenario file of at most 64 MiB holds"
         case .scenarioRefused(let path, let reason):
@@ -75,11 +76,11 @@ extension ImportProblem.Reason {
         case .scenarioTooLarge(let bytes, let limit):
             return "the scenario would take \(bytes) bytes, more than the \(limit) a scenario file is read up to"
         case .driveTooLong(let hours, let km):
-            return "at the response's speeds the drive\(km.map { " of \($0) km" } ?? "") would last about \(hours) hours, beyond 24"
-        case .maneuverOffGeometry(let meters): return "the maneuver lies \(meters) m from the route's geometry (at most 15 m)"
+            return "at the response's speeds the drive\(km.map { " of \($0) km" } ?? "") would last about \(MeasuredValue.plain(hours)) hours, beyond 24"
+        case .maneuverOffGeometry(let meters): return "the maneuver lies \(MeasuredValue.plain(meters)) m from the route's geometry (at most 15 m)"
         case .unsupportedGeoJSON(let type): return "GeoJSON \"\(type)\" is not a LineString or a Feature of one"
         case .routesApart(let meters, let reach):
-            return "the route starts \(meters) m from the road before it (after the previous change's branch), beyond \(reach) m: "
+            return "the route starts \(MeasuredValue.plain(meters)) m from the road before it (after the previous change's branch), beyond \(MeasuredValue.plain(reach)) m: "
                 + "the car could not have asked for it from that road"
         }
     }
@@ -94,7 +95,7 @@ extension ImportWarning {
         case .roundaboutWithoutExit(let kept): return "a roundabout without an exit from 1 to 12; kept as a plain turn (\(kept))"
         case .tooCloseToPrevious: return "less than a meter after the maneuver before; left out"
         case .lengthDiffers(let g, let r): return "the geometry is \(g) m long but the route's distance is \(r) m"
-        case .speedClamped(let kmh): return "a speed of \(kmh) km/h, outside 3.6...250; clamped"
+        case .speedClamped(let kmh): return "a speed of \(MeasuredValue.plain(kmh)) km/h, outside 3.6...250; clamped"
         case .promptWithoutManeuver: return "a voice instruction with no maneuver after it; not kept"
         case .walkingNotDriven: return "a walked step (Walking) is not driven: the drive ends where it begins"
         case .unknownGuideType(let type, let kept): return "unknown guide type \(type); kept as its guidance text reads (\(kept))"
@@ -103,7 +104,7 @@ extension ImportWarning {
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
         case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
         case .overviewMismatch(let meters, let maneuver):
-            return "the maneuver at \(maneuver) lies \(meters) m off this line, which does not match its steps; the steps' own geometries fit every maneuver and are driven instead"
+            return "the maneuver at \(maneuver) lies \(MeasuredValue.plain(meters)) m off this line, which does not match its steps; the steps' own geometries fit every maneuver and are driven instead"
         }
     }
 }

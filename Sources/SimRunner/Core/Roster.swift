@@ -28,7 +28,7 @@ package struct Roster: Sendable {
 
     init(_ scenario: Scenario, road: RoadPlan = .empty) {
         self.road = road
-        lines = road.lines.isEmpty ? scenario.guidance : scenario.guidance + road.lines
+        lines = road.lines.isEmpty ? scenario.guidance : scenario.guidance + Self.endingByTheDrivesEnd(road)
         lineStages = road.lines.isEmpty ? [] : Array(repeating: nil, count: scenario.guidance.count) + road.stages
         var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
         let count = scenario.replies.reduce(0) { $0 + $1.stretches.count } + scenario.dad.reduce(0) { $0 + ($1.reply?.stretches.count ?? 0) }
@@ -71,6 +71,26 @@ package struct Roster: Sendable {
                 numbers[name] = numbers.count
                 return numbers.count - 1
             }
+        }
+    }
+
+    /// The road's lines (a guidance made them: drivesim's own, or an app's in
+    /// Swift or in a process), each expiring in time to end by the drive's end
+    /// at 24 h however long it waits and whichever arbiter plays it (SPEC 2):
+    /// at the latest 24 h less its longest duration (its revisions' included),
+    /// plus 1 ms, as a line starting 1 ms before that ends at 24 h and `stale`
+    /// drops a line in its `expires` instant. A guidance's line is requested
+    /// in time to end by 24 h if it played at once (the plan and the protocol
+    /// refuse any other), so the bound always lies after its `at`.
+    /// - Complexity: O(lines + revisions).
+    static func endingByTheDrivesEnd(_ road: RoadPlan) -> [GuidanceLine] {
+        road.lines.enumerated().map { i, line in
+            let longest = i < road.revisions.count ? road.revisions[i].reduce(line.duration) { max($0, $1.duration) } : line.duration
+            let latest = RoadPlan.end - longest + SimTime(ms: 1)
+            guard latest > line.at, line.expires.map({ $0 > latest }) ?? true else { return line }
+            var bounded = line
+            bounded.expires = latest
+            return bounded
         }
     }
 

@@ -244,11 +244,11 @@ extension RoadSetup.Problem.Reason {
         switch self {
         case .route(.tooFewPoints): return "a route needs at least two points"
         case .route(.maneuverOffRoute(_, let meters)):
-            return "the maneuver lies \(Int(meters.rounded(.down))) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
+            return "the maneuver lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
         case .route(.maneuverOutOfOrder):
             return "the maneuver lies on the route only before the previous maneuver; list maneuvers in route order"
         case .routeTooLong(let meters):
-            return "the route is \(Int(meters / 1000)) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
+            return "the route is \(MeasuredValue.text(meters / 1000, beyond: Route.maxLength / 1000)) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
         case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
         case .outOfRange(let r): return within("\(number(r.lowerBound))...\(number(r.upperBound))")
         case .countOutOfRange(let r): return within("\(r.lowerBound)...\(r.upperBound)")
@@ -271,7 +271,7 @@ extension RoadSetup.Problem.Reason {
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
         case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
         case .branchOffRoad(let meters):
-            return "the change's first point lies \(Int(meters.rounded(.down))) m from the road before it; it must be within \(Int(Route.maneuverTolerance)) m, after the previous change's branch"
+            return "the change's first point lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the road before it; it must be within \(Int(Route.maneuverTolerance)) m, after the previous change's branch"
         case .timeoutNotAboveLatency: return "maps.timeout must be above maps.latency, or no answer could ever come"
         case .sentOutOfOrder: return "a handoff's sent times must not go backwards"
         case .duplicateName: return "a saved place of that name is listed already; names are unique"

@@ -62,7 +62,7 @@ public struct ImportProblem: Error, Sendable, Equatable {
         /// Longer than the scenario format's limit (`Route.maxLength`): the
         /// response's own `distance` (the geometry's length when it gives
         /// none), and its `duration` in hours when it gives one.
-        case routeTooLong(kilometers: Int, hours: Int? = nil)
+        case routeTooLong(kilometers: Double, hours: Int? = nil)
         /// More points (after near-duplicates are thinned) than a scenario
         /// file read back can hold (`RouteImporter.maxPoints`).
         case tooManyPoints(count: Int, limit: Int)
@@ -73,14 +73,14 @@ public struct ImportProblem: Error, Sendable, Equatable {
         case scenarioTooLarge(bytes: Int, limit: Int)
         /// The drive at the response's speeds would last beyond 24 hours:
         /// about `hours`, over the response's own `distance` when it gives one.
-        case driveTooLong(hours: Int, kilometers: Int? = nil)
+        case driveTooLong(hours: Double, kilometers: Int? = nil)
         /// A step's maneuver lies `meters` from the route's geometry.
-        case maneuverOffGeometry(meters: Int)
+        case maneuverOffGeometry(meters: Double)
         /// A GeoJSON `type` that is not a `LineString` (or a `Feature` of one).
         case unsupportedGeoJSON(String)
         /// A route change's route starts `meters` from the road before it,
         /// beyond `reach` (`RouteImporter.branchReach`): the routes never meet.
-        case routesApart(meters: Int, reach: Int)
+        case routesApart(meters: Double, reach: Double)
     }
 }
 
@@ -126,6 +126,6 @@ public struct ImportWarning: Sendable, Equatable {
         case simplifiedGeometry
         /// A maneuver (at the path `maneuver`) lies `meters` off the route's
         /// own line, where the steps' lines joined fit every maneuver: those are driven.
-        case overviewMismatch(meters: Int, maneuver: String)
+        case overviewMismatch(meters: Double, maneuver: String)
     }
 }

@@ -54,7 +54,7 @@ extension RouteImporter {
         let start = path.first.projection.project(otherRoad.points[0])
         let nearest = path.route.nearest(to: start, from: previous, to: path.route.length)
         if !(nearest.offset <= branchReach) {
-            throw ImportProblem(.routesApart(meters: whole(nearest.offset), reach: whole(branchReach)), at: other.start)
+            throw ImportProblem(.routesApart(meters: MeasuredValue.rounded(nearest.offset, beyond: branchReach), reach: branchReach), at: other.start)
         }
         var points = otherRoad.points
         var join = 0.0

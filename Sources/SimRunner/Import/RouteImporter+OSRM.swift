@@ -538,7 +538,8 @@ extension RouteImporter {
                     kmh = sail
                 }
                 if !RouteImporter.kmhLimits.contains(kmh) {
-                    warnings.append(ImportWarning(.speedClamped(kmh: (kmh * 10).rounded() / 10), at: RouteImporter.join(step.path, step.keys.duration)))
+                    let limit = kmh > RouteImporter.kmhLimits.upperBound ? RouteImporter.kmhLimits.upperBound : RouteImporter.kmhLimits.lowerBound
+                    warnings.append(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(kmh, beyond: limit)), at: RouteImporter.join(step.path, step.keys.duration)))
                     kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
                 }
                 kmh = (kmh * 10).rounded() / 10

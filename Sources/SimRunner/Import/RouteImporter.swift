@@ -220,7 +220,8 @@ public enum RouteImporter {
     ) throws(ImportProblem) {
         if !(route.length <= limit) {
             let length = meters > 0 ? meters : route.length
-            throw ImportProblem(.routeTooLong(kilometers: whole(min(length, 1e12) / 1000), hours: seconds.map { whole($0 / 3600) }), at: path)
+            // Rounded no nearer the limit than it lies (`MeasuredValue`): never "10000 km long, beyond 10000 km".
+            throw ImportProblem(.routeTooLong(kilometers: MeasuredValue.rounded(min(length, 1e12) / 1000, beyond: limit / 1000), hours: seconds.map { whole($0 / 3600) }), at: path)
         }
     }
 
@@ -237,7 +238,7 @@ public enum RouteImporter {
                 let end = i + 1 < steps.count ? min(steps[i + 1].from, length) : length
                 seconds += max(0, end - step.from) / max(step.speed, 1)
             }
-            throw ImportProblem(.driveTooLong(hours: Int(min(seconds / 3600, 1e9).rounded()), kilometers: meters > 0 ? whole(min(meters, 1e12) / 1000) : nil), at: "")
+            throw ImportProblem(.driveTooLong(hours: MeasuredValue.rounded(min(seconds / 3600, 1e9), beyond: 24), kilometers: meters > 0 ? whole(min(meters, 1e12) / 1000) : nil), at: "")
         }
     }
 
@@ -258,7 +259,7 @@ public enum RouteImporter {
                 switch error {
                 case .maneuverOutOfOrder: warnings.append(ImportWarning(.tooCloseToPrevious, at: paths[i]))
                 case .maneuverOffRoute(_, let meters):
-                    throw ImportProblem(.maneuverOffGeometry(meters: Int(min(meters, 1e9))), at: paths[i])
+                    throw ImportProblem(.maneuverOffGeometry(meters: MeasuredValue.rounded(min(meters, 1e9), beyond: Route.maneuverTolerance)), at: paths[i])
                 case .tooFewPoints: throw ImportProblem(.tooFewPoints, at: paths[i])
                 }
             }
