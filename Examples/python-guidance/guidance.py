@@ -23,6 +23,9 @@ protocol (docs/test-your-guidance.md) over standard input and output.
                  on a new route (protocol 3), keep counting from the old
                  route's start: its maneuvers seem as much farther as the car
                  had come (road spoken-distance, after a route change)
+    --break switch-elsewhere
+                 after a handoff, say the switch line a reroute says, never
+                 naming where the new route goes (road switch-line)
 
 Three stages per maneuver, as drivesim's own guidance has: far, near and
 "now". Between fixes the car is predicted at the speed of the last one (dead
@@ -363,7 +366,7 @@ def switch_words(change, language):
 
 def main():
     args = sys.argv[1:]
-    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions", "old-distances")
+    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions", "old-distances", "switch-elsewhere")
     broken = None
     if len(args) == 2 and args[0] == "--break" and args[1] in modes:
         broken = args[1]
@@ -388,7 +391,7 @@ def main():
         elif kind == "switching":
             # The route changed (protocol 3): `change` came with the route; say the switch line, urgent, kept 10 s.
             change = guidance.change
-            words = switch_words(change, guidance.language)
+            words = switch_words(dict(change, handoff=False) if broken == "switch-elsewhere" else change, guidance.language)
             answer = {"type": "switching", "line": {"id": f"{change['id']}.switched", "text": words,
                                                     "duration": guidance.duration(words), "expires": msg["at"] + 10_000}}
         elif kind == "unannounced":

@@ -391,7 +391,7 @@ public struct Announcer: Sendable {
 
     /// The urgent line when the car is back on the route.
     public mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
-        let words = Phrasebook.recalculated(settings.language)
+        let words = Phrasebook.backOnRoute(settings.language)
         return GuidanceLine(
             id: RoadPlan.rerouteLineID(reroutes, back: true), at: t, duration: duration(words), urgent: true, text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))

@@ -72,9 +72,16 @@ public enum Phrasebook {
         language == .en ? "You are off route. Recalculating." : "경로를 벗어났습니다. 경로를 재탐색합니다."
     }
 
-    /// The urgent line when the car is back on a route.
+    /// The urgent line as a reroute's new route is taken (`<change>.switched`).
     public static func recalculated(_ language: Language) -> String {
         language == .en ? "The route has been recalculated." : "새로운 경로로 안내합니다."
+    }
+
+    /// The urgent line when the car is back on the route it follows
+    /// (`reroute<n>.back`): no new route, so the Korean claims none
+    /// ("returned to the route"); the English is the recalculation Dad heard announced.
+    public static func backOnRoute(_ language: Language) -> String {
+        language == .en ? "The route has been recalculated." : "경로로 복귀했습니다."
     }
 
     /// The line as a handoff's route is taken: "Guiding you to the petrol

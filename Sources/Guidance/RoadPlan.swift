@@ -326,11 +326,23 @@ struct RoadPlanner<G: Guidance> {
         // drivesim's own guidance (or one speaking as it) re-phrases a waiting line.
         guard var own = guidance.reviser else {
             // Another guidance revises its own lines: each revision holds from its time, each expiry only comes earlier.
+            // Off route it is silent, as drivesim's own is: a stage's line waiting when the car leaves the route
+            // expires then (its distance was the old position's), however it was revised.
+            let offRoute = states.filter { !$0.onRoute }.map(\.from)
             for i in plan.lines.indices[epochLines...] {
                 var words: [LineRevision] = []
                 for change in revised[plan.lines[i].id] ?? [] where change.at > plan.lines[i].at {
                     if let revision = change.revision { words.append(revision) }
                     if let expires = change.expires { plan.lines[i].expires = min(plan.lines[i].expires ?? expires, max(expires, change.at)) }
+                }
+                if plan.stages[i] != nil {
+                    // The first instant after its request at which the car is off route (a binary search).
+                    var low = 0, high = offRoute.count
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if offRoute[mid] <= plan.lines[i].at { low = mid + 1 } else { high = mid }
+                    }
+                    if low < offRoute.count { plan.lines[i].expires = min(plan.lines[i].expires ?? offRoute[low], offRoute[low]) }
                 }
                 plan.revisions.append(words)
             }

@@ -271,6 +271,7 @@ import Testing
         ("next-words", "seoul-city-ko", "road line-words"), ("late-lies", "seoul-city-ko", "road late-claim"),
         ("miles", "highway-120", "road line-words"), ("no-revisions", "near-line-waits-through-a-tunnel", "road spoken-distance"),
         ("old-distances", "reroute-onto-another-road", "road spoken-distance"),
+        ("switch-elsewhere", "handoff-through-an-outage", "road switch-line"),
     ])
     func eachBrokenGuidanceIsCaughtByItsCheck(mode: String, scenario: String, check: String) {
         let result = Fixtures.drivesim("check", Self.road(scenario), "--guidance", Self.python + " --break " + mode)

@@ -130,6 +130,18 @@ struct LengtheningAnnouncer: Guidance {
         #expect(differ.contains("near-line-waits-through-a-tunnel.json"), "\(differ)")
     }
 
+    @Test func aGuidanceThatDoesNotReviseHasItsWaitingLineExpireWhenTheCarLeavesTheRoute() throws {
+        // The near line waits behind a hand-written one when the follower takes the car off the route at 11.354 s:
+        // a guidance with no reviser gets no span to revise it in, so it expires there as drivesim's own does.
+        let entry = try #require(Conformance.roadScenarios.first { $0.name == "near-line-waits-off-route.json" })
+        let road = try entry.scenario.road
+        let plan = try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) })
+        let off = try #require(plan.events.first { if case .offRoute = $0.what { true } else { false } }).t
+        let near = try #require(plan.lines.first { $0.id == "m0.near" })
+        #expect(near.expires == off)
+        #expect(try RoadPlan(road).lines.first { $0.id == "m0.near" }?.expires == off)
+    }
+
     @Test func drivesimsOwnGuidancePassesTheRoadCorpusAndACampaign() throws {
         try Conformance.road(Announcer.init, seed: 3, runs: 40)
     }

@@ -173,6 +173,9 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.offRoute(.ko) == "경로를 벗어났습니다. 경로를 재탐색합니다.")
         #expect(Phrasebook.recalculated(.en) == "The route has been recalculated.")
         #expect(Phrasebook.recalculated(.ko) == "새로운 경로로 안내합니다.")
+        // Back on the route it follows (a detour answered kept), the Korean claims no new route.
+        #expect(Phrasebook.backOnRoute(.en) == "The route has been recalculated.")
+        #expect(Phrasebook.backOnRoute(.ko) == "경로로 복귀했습니다.")
     }
 
     @Test func aThenLineCombinesTwoManeuvers() {
@@ -383,7 +386,8 @@ func isEnglishSentence(_ line: String) -> Bool {
         }
         out += "\n| line | en | ko |\n|---|---|---|\n"
         out += "| off route | \(Phrasebook.offRoute(.en)) | \(Phrasebook.offRoute(.ko)) |\n"
-        out += "| recalculated | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        out += "| recalculated (a reroute's switch) | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        out += "| back on the route | \(Phrasebook.backOnRoute(.en)) | \(Phrasebook.backOnRoute(.ko)) |\n"
         for (label, street) in [("continue (next maneuver 2 km or more ahead)", false), ("continue, on the street the maneuver led onto", true)] {
             func line(_ l: Language) -> String {
                 Phrasebook.continueLine(SpokenDistance.written(5000, l), on: street ? Examples.street(l) : nil, l)

@@ -34,7 +34,7 @@ import Testing
                 let table = Set(kind.fields.map(\.rawValue) + ["event", "t"])
                 #expect(Set(keys).isSubset(of: table))
                 // The SPEC's fields are always there, but an optional `stretch` of a wait and the road's optional ones.
-                let optional: Set<Field> = [.stretch, .maneuver, .distanceM, .etaMs, .after, .afterDistanceM]
+                let optional: Set<Field> = [.stretch, .maneuver, .distanceM, .etaMs, .after, .afterDistanceM, .handoff]
                 for field in kind.specFields where !optional.contains(field) {
                     #expect(keys.contains(field.rawValue), "\(kind.rawValue) lacks \(field.rawValue)")
                 }
