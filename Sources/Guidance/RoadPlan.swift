@@ -664,9 +664,11 @@ struct RoadPlanner<G: Guidance> {
             outcome = link.offer(taken: fix.taken, at: sent)
         }
         let index = FixIndex(fix.index)
-        // The next maneuver and its distance are the fix's own only when the follower used it;
-        // beside one it did not, they would be an earlier fix's, labelled with this one's age.
-        let next = used ? nextAhead() : nil
+        // The next maneuver and its distance are the fix's own only when the follower used it and
+        // matched it on the route: beside one it did not, or off the route (the progress held where
+        // the car left it), they would be an earlier position's, labelled with this one's age.
+        let matched = used && !follower.offRoute && follower.matchedAt == fix.taken
+        let next = matched || fault == .reportKeepsOldDistance && used ? nextAhead() : nil
         switch outcome {
         case .dropped(let reason):
             add(sent, .reportDropped(index, reason: reason))

@@ -53,4 +53,8 @@ package enum RoadFault: String, Sendable, CaseIterable {
     /// ("The route has been recalculated.", not its destination), and a
     /// handoff's after a reroute.
     case switchLineMisnamed = "switch-line-misnamed"
+    /// `RoadPlanner`: a report beside a fix the follower used carries the
+    /// next maneuver and its distance even off the route or unmatched: the
+    /// progress held where the car left the road.
+    case reportKeepsOldDistance = "report-keeps-old-distance"
 }

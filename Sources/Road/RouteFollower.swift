@@ -108,6 +108,9 @@ public struct RouteFollower: Sendable {
     public var offRoute: Bool { if case .off = side { true } else { false } }
     /// When the last trusted fix was taken (nil before the first).
     public var lastTaken: SimTime? { last?.taken }
+    /// How long after the last match a fix moves progress even with the car
+    /// standing, when it matches farther along than its accuracy explains: 10 s.
+    public static let relocateAfter = 10.0
     /// When progress last matched the route (nil before the first match and while lost).
     public var matchedAt: SimTime? { if case .matched(let t) = placement { t } else { nil } }
 
@@ -184,8 +187,10 @@ public struct RouteFollower: Sendable {
             // The car is taken to stand at the start until a fix on the route says
             // otherwise: the first to match, standing or not, moves progress if it
             // matches farther along than its accuracy explains (measuring may
-            // start mid-drive, or on a detour).
-            let located = matchedAt == nil && match.distance > max(fix.accuracy, 3)
+            // start mid-drive, or on a detour). So does the first after a gap of
+            // `relocateAfter` or more: the car may have driven on and stopped since.
+            let located = (matchedAt == nil || elapsed >= Self.relocateAfter)
+                && match.distance > progress + max(fix.accuracy, 3)
             placement = .matched(at: fix.taken)
             if change == .rejoined || moves || located {
                 progress = max(progress, match.distance)

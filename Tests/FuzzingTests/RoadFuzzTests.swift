@@ -28,6 +28,7 @@ import Testing
         "maps-through-outage": .road(.routeSwitch),
         "true-turn-dropped": .road(.announced),
         "switch-line-misnamed": .road(.switchLine),
+        "report-keeps-old-distance": .road(.pippaView),
     ]
     static let within = 300
 

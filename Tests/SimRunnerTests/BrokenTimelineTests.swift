@@ -308,6 +308,14 @@ struct Case {
             next.maneuver = ManeuverIndex(0)
             c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: next))
             return c.checks
+        case .road(.pippaView):
+            // A report sent off the route still tells Pippa how far m1 is along the road the car left.
+            var c = try Case("road/off-route")
+            try #require(c.checks.isEmpty)
+            let i = try c.first { if case .road(.reportSent(_, _, false, nil)) = $0.what { true } else { false } }
+            guard case .road(.reportSent(let f, let age, _, _)) = c.events[i].what else { throw Broken() }
+            c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: false, next: .init(ManeuverIndex(0), distanceM: 900)))
+            return c.checks
         case .road(.switchLine):
             // The handoff is now to the pharmacy, but its switch line still names where it went before.
             var c = try Case("road/handoff-through-an-outage")
@@ -362,9 +370,28 @@ struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .switchLine, .handoff].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .switchLine, .pippaView, .handoff].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
+    }
+
+    @Test func aReportOnTheRouteIsJudgedAtItsTrueDistanceWithinTheFixesSlack() throws {
+        // The first report that names m1, put just beyond and just within the fixes' slack (and the 1 m of rounding) of the truth.
+        let base = try Case("road/gps-gap")
+        try #require(base.checks.isEmpty)
+        let slack = try #require(Invariants.RoadTruth(try #require(base.scenario.road))?.ahead)
+        let i = try base.first { if case .road(.reportSent(_, _, true, _?)) = $0.what { true } else { false } }
+        guard case .road(.reportSent(let f, let age, _, let next?)) = base.events[i].what else { throw Broken() }
+        /// The check's verdict with the report's distance moved by `meters`.
+        func checks(moving meters: Double) -> Set<Check> {
+            var c = base
+            let moved = RoadEvent.Ahead(next.maneuver, distanceM: next.distanceM + Int64(meters.rounded(.up)))
+            c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: true, next: moved))
+            return c.checks
+        }
+        #expect(checks(moving: 2 * slack + 2) == [.road(.pippaView)])
+        #expect(checks(moving: -2 * slack - 2) == [.road(.pippaView)])
+        #expect(checks(moving: 0).isEmpty)
     }
 
     @Test func aNowLineEndingAfterItsPassIsLineAfterManeuversFaultAlone() throws {

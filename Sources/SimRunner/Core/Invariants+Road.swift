@@ -41,6 +41,10 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// Each switch inside a guidance segment gets one switch line, urgent, in the
     /// scenario's language, naming what it is for and nothing else's (Invariants+RouteChanges).
     case switchLine = "switch-line"
+    /// Every report Pippa gets says what the app knew at its fix, by the truth:
+    /// off the route no distance; else the next maneuver the car truly
+    /// reaches on the route followed, at its true distance within the fixes' slack (Invariants+RoadTruth).
+    case pippaView = "pippa-view"
     /// A handoff is delivered over the link, taken or ignored, taken once, acknowledged once after it was taken (Invariants+RouteChanges).
     case handoff
 

@@ -291,6 +291,63 @@ extension Invariants {
             }
         }
         found += checkTrueTurns(road, truth, timeline, passed: passedByID, until: end)
+        return found + checkPippaView(truth, timeline)
+    }
+
+    /// `pippa-view`: every `road.report.delivered` (what Pippa's location
+    /// layer is told) is judged against the truth at the instant its fix was
+    /// taken, for generated fixes that are no jump. Sent off the route
+    /// (`onRoute` false) it carries no next maneuver: a distance along the
+    /// road the car has left is not where it is. One that carries the next
+    /// maneuver names one the car has not truly passed, with no maneuver of
+    /// the route followed then truly between the car and it, at its true
+    /// distance within the fixes' slack (`RoadTruth.ahead`, and 1 m of
+    /// rounding down).
+    static func checkPippaView(_ truth: RoadTruth, _ timeline: Timeline) -> [Violation] {
+        guard let trajectory = truth.trajectory, let slack = truth.ahead, !truth.fixes.isEmpty else { return [] }
+        let roster = timeline.roster
+        // Every maneuver the car truly makes, by its distance along the true path, with its route.
+        let ahead = truth.distances.compactMap { id, d in truth.ids.route(of: id).map { (d, $0, id) } }
+            .sorted { ($0.0, $0.2) < ($1.0, $1.2) }
+        var sent = ByFix<(taken: SimTime, onRoute: Bool, next: RoadEvent.Ahead?, route: Int)>(roster.road.fixCount)
+        var followed = 0
+        var found: [Violation] = []
+        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.pippaView), t: t, message: message)) }
+        for event in timeline.events {
+            switch event.what {
+            case .road(.routeSwitched(let c, _)): followed = c + 1
+            case .road(.reportSent(let f, let age, let onRoute, let next)):
+                sent[f.raw] = (event.t - SimTime(ms: age), onRoute, next, followed)
+            case .road(.reportDelivered(let f)):
+                guard let report = sent[f.raw], let next = report.next, truth.honest(f) else { continue }
+                let id = roster.road.maneuvers[next.maneuver.int].id
+                if !report.onRoute {
+                    fire(event.t, "f\(f.raw)'s report, sent off the route, tells Pippa \(id) is \(next.distanceM) m ahead along the road the car left")
+                    continue
+                }
+                guard let point = truth.distance(of: id) else { continue }
+                let car = trajectory.state(at: report.taken).distance, left = point - car
+                if point < car - slack {
+                    fire(event.t, "f\(f.raw)'s report names \(id) as next, which the car truly passed \(Int(-left)) m before")
+                    continue
+                }
+                if abs(Double(next.distanceM) - left) > slack + 1 {
+                    fire(event.t, "f\(f.raw)'s report puts \(id) \(next.distanceM) m ahead, truly \(Int(left.rounded(.down))) m")
+                    continue
+                }
+                // The first maneuver of the route followed truly ahead of the car, beyond the slack.
+                var low = 0, high = ahead.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if ahead[mid].0 <= car + slack { low = mid + 1 } else { high = mid }
+                }
+                if let first = ahead[low...].first(where: { $0.1 <= report.route }), first.0 < point - slack,
+                   truth.ids.original(of: id) != first.2 {
+                    fire(event.t, "f\(f.raw)'s report names \(id) as next, but the car truly reaches \(first.2) first")
+                }
+            default: continue
+            }
+        }
         return found
     }
 

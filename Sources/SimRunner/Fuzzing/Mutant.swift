@@ -60,6 +60,7 @@ extension RoadFault {
         case .segmentsIgnored: return .road(.whenInUse)
         case .passNeedsBelief, .trueTurnDropped: return .road(.announced)
         case .switchLineMisnamed: return .road(.switchLine)
+        case .reportKeepsOldDistance: return .road(.pippaView)
         case .switchKeepsOldLines, .mapsThroughOutage: return .road(.routeSwitch)
         case .oldRouteDistances: return .road(.spokenDistance)
         case .handoffTakenTwice, .ackThroughOutage: return .road(.handoff)
@@ -84,6 +85,7 @@ extension RoadFault {
         case .handoffTakenTwice: return "a handoff delivered again is taken again"
         case .ackThroughOutage: return "a handoff's acknowledgement lands through an outage"
         case .mapsThroughOutage: return "a route request is sent while the link is down and answered through an outage"
+        case .reportKeepsOldDistance: return "a report carries the next maneuver's distance off the route, where the car left the road"
         case .switchLineMisnamed: return "the switch line says a reroute's words after a handoff, and a handoff's after a reroute"
         case .trueTurnDropped: return "a new route begins at its branch, so a turn the car makes before it is on no route"
         }
