@@ -379,7 +379,8 @@ struct Case {
         // The first report that names m1, put just beyond and just within the fixes' slack (and the 1 m of rounding) of the truth.
         let base = try Case("road/gps-gap")
         try #require(base.checks.isEmpty)
-        let slack = try #require(Invariants.RoadTruth(try #require(base.scenario.road))?.ahead)
+        let road = try #require(base.scenario.road)
+        let slack = try #require(Invariants.RoadTruth(road)?.ahead)
         let i = try base.first { if case .road(.reportSent(_, _, true, _?)) = $0.what { true } else { false } }
         guard case .road(.reportSent(let f, let age, _, let next?)) = base.events[i].what else { throw Broken() }
         /// The check's verdict with the report's distance moved by `meters`.
