@@ -21,6 +21,8 @@ extension RouteImporter {
         var points: [GeoPoint]
         var distance: Double
         var duration: Double
+        /// Its text with legacy's bold runs marked (`markedText`), nil for plain text.
+        var marked: String? = nil
     }
 
     /// A legacy `maneuver` (`turn-slight-left`) in Routes v2's spelling (`TURN_SLIGHT_LEFT`).
@@ -29,7 +31,13 @@ extension RouteImporter {
     }
 
     /// A step's text without its HTML tags (`html_instructions`), its `<div>` (the destination's side) apart.
-    static func plainText(html: String) -> (text: String, div: String?) {
+    static func plainText(html: String) -> (text: String, div: String?) { htmlText(html, marks: false) }
+
+    /// A step's text without its `<div>` and its tags, each `<b>` run (a
+    /// name, as Google gives it) between `boldOpen` and `boldClose`.
+    static func markedText(html: String) -> String { htmlText(html, marks: true).text }
+
+    static func htmlText(_ html: String, marks: Bool) -> (text: String, div: String?) {
         var text = "", div: String? = nil, inDiv = false, tag = ""
         var inTag = false
         for c in html {
@@ -41,6 +49,8 @@ extension RouteImporter {
                     if name.hasPrefix("/div") { inDiv = false }
                     // A tag between words keeps them apart.
                     if name.hasPrefix("div") || name.hasPrefix("/div") || name.hasPrefix("br") { if inDiv { div! += " " } else { text += " " } }
+                    if marks, !inDiv, name == "b" { text.append(boldOpen) }
+                    if marks, !inDiv, name == "/b" { text.append(boldClose) }
                 } else { tag.append(c) }
             } else if c == "<" {
                 inTag = true
@@ -57,47 +67,37 @@ extension RouteImporter {
         return (tidy(text), div.map(tidy).flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// The side a destination line names ("Destination will be on the right", "목적지는 오른쪽에 있습니다").
-    static func destinationSide(_ line: String?) -> String? {
-        guard let words = line?.lowercased() else { return nil }
-        if words.contains("right") || words.contains("오른쪽") { return "right" }
-        if words.contains("left") || words.contains("왼쪽") { return "left" }
+    /// The side a destination line names in `words`' language
+    /// ("Destination will be on the right", "목적지는 오른쪽에 있습니다"):
+    /// only a sentence that names the destination, and only one side (never
+    /// "Turn right onto …", nor "Pass by X (on the right)").
+    static func destinationSide(_ line: String?, _ words: Words = english) -> String? {
+        guard let line else { return nil }
+        let sentences = line.lowercased().split(whereSeparator: { ".\n。".contains($0) })
+        for s in sentences where words.destination.contains(where: { s.contains($0.lowercased()) }) {
+            let left = words.left.contains { s.contains($0.lowercased()) }, right = words.right.contains { s.contains($0.lowercased()) }
+            if left != right { return left ? "left" : "right" }
+            if words.ahead.contains(where: { s.contains($0.lowercased()) }) { return "straight" }
+        }
         return nil
     }
 
-    /// The street an instruction names: after " onto " ("Turn right onto
-    /// Main St"), else before "(으)로" ("테헤란로(으)로 좌회전"); nil for none.
-    static func instructionStreet(_ text: String) -> String? {
-        var found: Substring? = nil
-        if let onto = text.firstRange(of: " onto ") {
-            found = text[onto.upperBound...]
-            for stop in [" toward ", ". ", ","] { if let r = found!.firstRange(of: stop) { found = found![..<r.lowerBound] } }
-        } else if let r = text.firstRange(of: "(으)로") ?? text.firstRange(of: "으로 ") {
-            found = text[..<r.lowerBound].split(separator: " ").last
-        }
-        let street = found.map { $0.trimmingSpaces() }.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        return street.flatMap { $0.isEmpty || $0.count > streetCharacters ? nil : $0 }
-    }
+    /// The street an instruction names (`reading`), in the language its words tell.
+    static func instructionStreet(_ text: String) -> String? { reading(text, words(for: [text])).street }
 
-    /// The direction an instruction names: after " toward " ("… toward
-    /// Suwon"), else before "방면" (`kakaoDestinations`).
-    static func instructionToward(_ text: String) -> String? {
-        if let r = text.firstRange(of: " toward ") {
-            let rest = text[r.upperBound...].trimmingSpaces()
-            return rest.isEmpty ? nil : String((rest.hasSuffix(".") ? String(rest.dropLast()) : rest).prefix(streetCharacters))
-        }
-        return kakaoDestinations(text, name: nil)
-    }
-
-    /// A roundabout's exit an instruction counts ("take the 2nd exit",
-    /// "third exit", "2번째 출구"), 1 to 12; nil for none.
-    static func instructionExit(_ text: String) -> Int? {
-        let words = text.lowercased()
-        let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
-        for (i, w) in ordinals.enumerated() where words.contains(w + " exit") { return i + 1 }
+    /// A roundabout's exit an instruction counts in `words`' language
+    /// ("take the 2nd exit", "third exit", "2번째 출구"), 1 to 12; nil for none.
+    static func instructionExit(_ text: String, _ words: Words = english) -> Int? {
+        let lower = text.lowercased()
+        for (i, w) in words.ordinalWords.enumerated() where lower.contains(w.lowercased()) { return i + 1 }
         for n in (1...ManeuverDetails.exits).reversed() {
             let suffix = n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th"
-            if words.contains("\(n)\(suffix) exit") || words.contains("\(n)번째 출구") || words.contains("\(n)번 출구") { return n }
+            for form in words.ordinalForms {
+                let said = form.replacing("#ord", with: "\(n)\(suffix)").replacing("#", with: "\(n)").lowercased()
+                // "12th exit" is not read as a "2th exit": the number starts where a word does.
+                guard let r = lower.firstRange(of: said) else { continue }
+                if r.lowerBound == lower.startIndex || !lower[lower.index(before: r.lowerBound)].isNumber { return n }
+            }
         }
         return nil
     }
@@ -117,9 +117,12 @@ extension RouteImporter {
     /// waypoint before the last, with the bearings that tell a U-turn).
     static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys) -> [Step] {
         var out: [Step] = []
+        // The language the instructions are written in, told once by their words.
+        let words = words(for: legs.flatMap { $0.map(\.text) })
         for (l, leg) in legs.enumerated() {
             for (j, g) in leg.enumerated() {
                 guard let location = g.points.first else { continue }
+                let read = reading(g.marked ?? g.text, words)
                 let before = j > 0 ? leg[j - 1] : nil
                 var type = "new name", modifier: String? = "straight", exit: Int? = nil, mode = "driving"
                 // The turn the line makes where the step begins, over the step before's line and its own.
@@ -150,7 +153,7 @@ extension RouteImporter {
                 case "ROUNDABOUT_LEFT", "ROUNDABOUT_RIGHT":
                     type = "roundabout"
                     modifier = g.maneuver == "ROUNDABOUT_LEFT" ? "left" : "right"
-                    exit = instructionExit(g.text)
+                    exit = instructionExit(g.text, words)
                 case fromGeometry?:
                     // No maneuver code (Apple): the line's turn; under 30°, a keep where the words say one.
                     if let turn = angle.flatMap({ turn(forAngle: $0) }) {
@@ -164,16 +167,21 @@ extension RouteImporter {
                 case let other?: type = other; modifier = angle.flatMap { turn(forAngle: $0) }.flatMap(RouteImporter.modifier(for:))
                 }
                 let neighbours = Neighbours(g.points)
-                out.append(Step(
+                // Google's names are whole: a toward list is joined for `Signs`, never split at spaces.
+                let towards = read.toward.map { $0.replacing(":", with: " ") }
+                var step = Step(
                     path: g.path, leg: l, index: j, lastOfLeg: false, type: type, modifier: modifier, exit: exit, location: location,
-                    name: instructionStreet(g.text), ref: nil, destinations: instructionToward(g.text), exits: nil, drivingSide: nil,
-                    bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration, voice: [],
-                    mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters))))
+                    name: read.street, ref: nil, destinations: towards.isEmpty ? nil : towards.joined(separator: ", "), exits: read.exitNumber,
+                    drivingSide: nil, bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration,
+                    voice: [], mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters)))
+                step.exitName = read.exitName
+                step.fromWords = true
+                out.append(step)
             }
             // The leg's end: the arrival, its side from the last instruction's second line.
             guard let last = leg.last(where: { !$0.points.isEmpty }), let end = last.points.last else { continue }
             out.append(Step(
-                path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side),
+                path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side, words),
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
                 distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) }))
@@ -342,14 +350,15 @@ extension RouteImporter.Reader {
             var points = try geometry(try member(polyline, "points", RouteImporter.join(p, "polyline")),
                                       RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision).0
             if points.isEmpty { points = [try point(try member(step, "start_location", p), RouteImporter.join(p, "start_location"), latitude: "lat", longitude: "lng")] }
-            let (text, div) = RouteImporter.plainText(html: try string(step, "html_instructions", p) ?? "")
+            let html = try string(step, "html_instructions", p) ?? ""
+            let (text, div) = RouteImporter.plainText(html: html)
             let dPath = RouteImporter.join(p, "distance"), tPath = RouteImporter.join(p, "duration")
             let meters = try distance(try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
             if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
             let seconds = try step["duration"].map { v throws(ImportProblem) in try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value")) } ?? 0
             return RouteImporter.ServiceStep(
                 path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)), text: text, side: div,
-                points: points, distance: meters, duration: seconds)
+                points: points, distance: meters, duration: seconds, marked: RouteImporter.markedText(html: html))
         }
         // The steps' lines joined: `overview_polyline` is smoothed, its maneuvers off it.
         let points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })

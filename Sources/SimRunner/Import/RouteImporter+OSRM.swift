@@ -45,6 +45,10 @@ extension RouteImporter {
         /// The service's display text for the step's own maneuver, with no distance
         /// (Kakao's `guidance`, Google's and Apple's instructions): kept as a prompt.
         var display: String? = nil
+        /// Its names were read from a service's words (Google's, Apple's):
+        /// `name` the street, `destinations` the toward list, `exits` the
+        /// exit's number and `exitName` its name, each as the text gives it.
+        var fromWords = false
     }
 
     /// A banner's primary text and its components, as read.
