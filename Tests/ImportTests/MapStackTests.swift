@@ -128,9 +128,9 @@ import TestSupport
         let badRoad = Self.twoGuides.replacingOccurrences(of: #""road_index":0"#, with: #""road_index":3"#)
         #expect(Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03,37.509", guides: badRoad))
             == ImportProblem(.shapeIndexOutOfRange(index: 3, count: 1), at: "routes[0].sections[0].guides[0].road_index"))
-        // Asked with summary=true: no roads, no guides.
+        // Asked with summary=true: no roads, no guides: a summary, said so.
         #expect(Self.problem(#"{"trans_id":"t","routes":[{"result_code":0,"summary":{"distance":10},"sections":[{"distance":10,"duration":1}]}]}"#)
-            == ImportProblem(.noSteps, at: "routes[0].sections[0].roads"))
+            == ImportProblem(.kakaoSummaryOnly, at: "routes[0].sections[0]"))
     }
 
     @Test func kakaoSeoulDriveHasEveryKindStreetAndToward() throws {
@@ -346,7 +346,7 @@ import TestSupport
         // The <div> holds the destination's side.
         #expect(m[9].details.side == .right)
         // The step with no `maneuver` (straight on) is no maneuver, said so.
-        #expect(imported.warnings == [ImportWarning(.notAnnounced(type: "new name"), at: "routes[0].legs[1].steps[3].maneuver")])
+        #expect(imported.warnings == [ImportWarning(.straightOn(what: "step without a maneuver"), at: "routes[0].legs[1].steps[3].maneuver")])
     }
 
     @Test func googleLegacyHTMLIsReadWithoutItsTags() {

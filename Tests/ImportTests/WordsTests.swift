@@ -5,6 +5,9 @@ import ScenarioFormat
 import SimClock
 import SimRunner
 import Testing
+import CLITestSupport
+import TestSupport
+@testable import DrivesimCLI
 
 /// Routes read as a navigator reads them, whatever language the service
 /// answers in (issue 50): names from the structure of Google's words, each
@@ -106,5 +109,51 @@ extension WordsTests {
         #expect(RouteImporter.destinationSide("Pass by Tim Hortons (on the right)") == nil)
         #expect(RouteImporter.destinationSide("Turn right onto 학동로") == nil)
         #expect(RouteImporter.destinationSide("목적지는 오른쪽에 있습니다", RouteImporter.korean) == "right")
+    }
+}
+
+// MARK: What the import cannot keep, said
+
+extension WordsTests {
+    @Test func aManeuverTooCloseToTheStartIsLeftOutWithAWarning() throws {
+        // A fork 4 m after the start: before, kept and passed `turn unannounced [late]` with no warning.
+        let start = [(37.5, 127.03), (37.500036, 127.03)]
+        let fork = [(37.500036, 127.03), (37.5027, 127.0297), (37.5054, 127.0297)]
+        let west = [(37.5054, 127.0297), (37.5054, 127.0240)]
+        let json = MapStackTests.routesV2([
+            MapStackTests.v2Step(start, "DEPART", "Head north", meters: 4, seconds: 1),
+            MapStackTests.v2Step(fork, "FORK_LEFT", "Keep left at the fork", meters: 600, seconds: 54),
+            MapStackTests.v2Step(west, "TURN_LEFT", "Turn left onto Dosan-daero", meters: 500, seconds: 45),
+        ].joined(separator: ","))
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+        let road = try #require(imported.scenario.road)
+        #expect(road.maneuvers.map(\.turn) == [.left, .arrive])
+        #expect(imported.warnings.contains(ImportWarning(.cannotAnnounceAfterStart(meters: 4), at: "routes[0].legs[0].steps[1].navigationInstruction.maneuver")),
+                "\(imported.warnings)")
+        #expect(RouteImporter.unannounced(imported.scenario).isEmpty)
+        #expect(ImportWarning(.cannotAnnounceAfterStart(meters: 4), at: "x").reason.contains("4 m after the start"))
+    }
+
+    @Test func appleIsWarnedInItsOwnTermsAndItsStepsKeepTheirNumbers() throws {
+        let imported = try NativeImportTests.imported("seoul.apple")
+        let m = try #require(imported.scenario.road).maneuvers
+        // Apple's own step numbers; the arrival, no step of Apple's, is `arrive`.
+        #expect(m.map(\.id) == ["s1", "s2", "s4", "s5", "s6", "s7", "arrive"])
+        // steps[3] runs straight on: said in Apple's terms (before: 'a "new name" step'), at its own path.
+        let straight = ImportWarning(.straightOn(what: RouteImporter.straightTerm(RouteImporter.fromGeometry, keys: .apple)), at: "steps[3].instructions")
+        #expect(imported.warnings == [ImportWarning(.walkingNotDriven, at: "steps[8].transportType"), straight])
+        // The 8 steps Apple drives (the walk aside), not 9 with the arrival the import adds.
+        #expect(imported.scenario.description?.contains("1 leg, 8 steps, 7 maneuvers") == true, "\(imported.scenario.description ?? "")")
+        #expect(straight.reason == "a step whose line turns less than 30° (Apple sends no maneuver) going straight on is no maneuver; not announced")
+    }
+
+    @Test func aKakaoSummaryOnlyAnswerIsNamedAsSuch() throws {
+        // The multi-destination answer: each route a summary, no sections.
+        let json = #"{"trans_id":"t","routes":[{"result_code":0,"result_msg":"길찾기 성공","key":"0","summary":{"distance":5003,"duration":1180}}]}"#
+        #expect(MapStackTests.problem(json) == ImportProblem(.kakaoSummaryOnly, at: "routes[0]"))
+        let folder = try Fixtures.temporaryFolder()
+        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.write(json, "many.kakao", in: folder), "--language", "ko")
+        #expect(code == 2)
+        #expect(err.contains("many.kakao: routes[0]: a summary of the route only") && err.contains("ask /v1/directions for the route"), "\(err)")
     }
 }

@@ -46,7 +46,7 @@ extension RouteImporter.Reader {
             let seconds = try step["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "durationSeconds")) } ?? 0
             let text = try string(step, "instructions", p) ?? ""
             read.append(RouteImporter.ServiceStep(
-                path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds))
+                path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds, number: k))
         }
         if read.isEmpty { throw ImportProblem(.nothingDriven, at: indexesPath) }
         // An MKRoute written out has no step durations (MKRoute.Step holds none): the route's time, shared by distance.

@@ -23,6 +23,18 @@ extension RouteImporter {
         var duration: Double
         /// Its text with legacy's bold runs marked (`markedText`), nil for plain text.
         var marked: String? = nil
+        /// Its number in the service's own list (Apple's `steps[k]`), when the maneuver is named by it.
+        var number: Int? = nil
+    }
+
+    /// What a service calls a step going straight on, for its warning: its
+    /// own code ("STRAIGHT step", legacy's "\"straight\" step"), a step
+    /// without one, or Apple's step whose line does not turn.
+    static func straightTerm(_ maneuver: String?, keys: StepKeys) -> String {
+        if maneuver == fromGeometry { return "step whose line turns less than 30° (Apple sends no maneuver)" }
+        let legacy = keys.type == StepKeys.googleLegacy.type
+        guard let maneuver else { return legacy ? "step without a maneuver" : "step without a navigationInstruction" }
+        return legacy ? "\"" + String(maneuver.lowercased().map { $0 == "_" ? "-" : $0 }) + "\" step" : maneuver + " step"
     }
 
     /// A legacy `maneuver` (`turn-slight-left`) in Routes v2's spelling (`TURN_SLIGHT_LEFT`).
@@ -176,15 +188,21 @@ extension RouteImporter {
                     voice: [], mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters)))
                 step.exitName = read.exitName
                 step.fromWords = true
+                step.straightTerm = straightTerm(g.maneuver, keys: keys)
+                if let n = g.number { step.index = n; step.id = "s\(n)" }
                 out.append(step)
             }
             // The leg's end: the arrival, its side from the last instruction's second line.
             guard let last = leg.last(where: { !$0.points.isEmpty }), let end = last.points.last else { continue }
-            out.append(Step(
+            var arrival = Step(
                 path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side, words),
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
-                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) }))
+                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) })
+            // No step of the service's own: not counted, and where the steps go by their numbers (Apple), named `arrive`.
+            arrival.added = true
+            if last.number != nil { arrival.id = "arrive" }
+            out.append(arrival)
         }
         return out
     }
