@@ -379,7 +379,9 @@ import TestSupport
     @Test func appleKindsComeFromTheGeometryAndWalkingIsNotDriven() throws {
         let imported = try Self.imported("seoul.apple", .en)
         let m = try Self.maneuvers(imported)
-        #expect(m.map(\.turn) == [.right, .slightRight, .slightLeft, .slightRight, .slightLeft, .left, .arrive])
+        // "At the roundabout, take the 3rd exit": a roundabout by its words (issue 50), not the line's slight left.
+        #expect(m.map(\.turn) == [.right, .slightRight, .slightLeft, .slightRight, .roundabout, .left, .arrive])
+        #expect(m[4].details.exit == 3)
         #expect(m[0].street == "Eonju-ro")
         #expect(m.last?.details.side == .right)
         #expect(imported.warnings.contains(ImportWarning(.walkingNotDriven, at: "steps[8].transportType")))

@@ -157,3 +157,157 @@ extension WordsTests {
         #expect(err.contains("many.kakao: routes[0]: a summary of the route only") && err.contains("ask /v1/directions for the route"), "\(err)")
     }
 }
+
+// MARK: Each language's words
+
+extension WordsTests {
+    /// One sample per language: an instruction and what it names, a ramp's words, a roundabout's ordinal, an arrival line.
+    struct Sample: CustomTestStringConvertible, Sendable {
+        var code: String, text: String, reading: RouteImporter.Reading, ramp: String, rampKind: String, roundabout: String, exit: Int, arrival: String
+        var testDescription: String { code }
+    }
+
+    static let samples: [Sample] = [
+        Sample(code: "en", text: "Turn right onto Otis St toward Franklin St", reading: .init(street: "Otis St", toward: ["Franklin St"]),
+               ramp: "Take exit 12A toward Boston", rampKind: "off ramp", roundabout: "At the roundabout, take the 2nd exit", exit: 2,
+               arrival: "Destination will be on the right"),
+        Sample(code: "ko", text: "Franklin St 방면으로 우회전하여 Otis St에 진입", reading: .init(street: "Otis St", toward: ["Franklin St"]),
+               ramp: "12번 출구로 나가기", rampKind: "off ramp", roundabout: "회전교차로에서 2번째 출구로 나가기", exit: 2, arrival: "목적지는 오른쪽에 있습니다."),
+        Sample(code: "ja", text: "右折して国道1号線に入る", reading: .init(street: "国道1号線"),
+               ramp: "首都高速入口から首都高速に入る", rampKind: "on ramp", roundabout: "ロータリーで2番目の出口を出る", exit: 2, arrival: "目的地は右側です"),
+        Sample(code: "zh", text: "右转进入中山路", reading: .init(street: "中山路"),
+               ramp: "从12号出口离开", rampKind: "off ramp", roundabout: "在环岛处，从第2个出口驶出", exit: 2, arrival: "目的地在右侧"),
+        Sample(code: "fr", text: "Tourner à droite sur Rue de Rivoli vers Louvre", reading: .init(street: "Rue de Rivoli", toward: ["Louvre"]),
+               ramp: "Prendre la sortie D909 vers Annecy", rampKind: "off ramp", roundabout: "Au rond-point, prendre la 2e sortie sur Av. Foch", exit: 2,
+               arrival: "Votre destination se trouvera sur la droite"),
+        Sample(code: "de", text: "Rechts abbiegen auf Hauptstraße Richtung Zentrum", reading: .init(street: "Hauptstraße", toward: ["Zentrum"]),
+               ramp: "Auffahrt auf A 8 nehmen", rampKind: "on ramp", roundabout: "Im Kreisverkehr die 2. Ausfahrt nehmen", exit: 2,
+               arrival: "Das Ziel befindet sich auf der rechten Seite"),
+        Sample(code: "es", text: "Gira a la derecha hacia Calle de Alcalá", reading: .init(street: "Calle de Alcalá"),
+               ramp: "Toma la salida 12 en dirección a Madrid", rampKind: "off ramp", roundabout: "En la rotonda, toma la segunda salida", exit: 2,
+               arrival: "El destino está a la derecha"),
+        Sample(code: "pt", text: "Vire à direita na Av. Artur Ravara sentido Praia da Barra", reading: .init(street: "Av. Artur Ravara", toward: ["Praia da Barra"]),
+               ramp: "Pegue a saída 45 sentido Campinas", rampKind: "off ramp", roundabout: "Na rotatória, pegue a 2.ª saída para a R. Augusta", exit: 2,
+               arrival: "O destino estará à direita"),
+        Sample(code: "it", text: "Svolta a destra in Via Roma in direzione Centro", reading: .init(street: "Via Roma", toward: ["Centro"]),
+               ramp: "Prendi l'uscita 12 in direzione Milano", rampKind: "off ramp", roundabout: "Alla rotonda prendi la 2ª uscita", exit: 2,
+               arrival: "La destinazione è sulla destra"),
+    ]
+
+    @Test(arguments: samples)
+    func eachLanguagesTableReadsItsOwnWords(_ s: Sample) throws {
+        let words = RouteImporter.words(for: [s.text, s.ramp, s.roundabout, s.arrival])
+        #expect(words.code == s.code)
+        #expect(RouteImporter.reading(s.text, words) == s.reading)
+        #expect(RouteImporter.rampKind(s.ramp, words) == s.rampKind)
+        #expect(RouteImporter.instructionExit(s.roundabout, words) == s.exit)
+        #expect(RouteImporter.said(words.roundabout, in: s.roundabout))
+        #expect(RouteImporter.destinationSide(s.arrival, words) == "right")
+        #expect(RouteImporter.destinationSide(s.arrival.replacingOccurrences(of: "right", with: "left"), RouteImporter.english) == (s.code == "en" ? "left" : nil))
+    }
+
+    @Test func exitNumbersNamesAndOrdinalsAcrossLanguages() {
+        // "Prendre la sortie D909": a road's ref, never the exit's number.
+        #expect(RouteImporter.reading("Prendre la sortie D909 vers Annecy", RouteImporter.french)
+            == .init(street: nil, toward: ["Annecy"], exitNumber: nil, exitName: "D909"))
+        #expect(RouteImporter.reading("Prendre la sortie 12 vers Lyon", RouteImporter.french).exitNumber == "12")
+        #expect(RouteImporter.reading("Toma la salida 12 en dirección a Madrid", RouteImporter.spanish) == .init(toward: ["Madrid"], exitNumber: "12"))
+        #expect(RouteImporter.reading("从12号出口离开", RouteImporter.chinese).exitNumber == "12")
+        // The longest ordinal said: "décima primeira" is the eleventh; "12th" is no "2th".
+        #expect(RouteImporter.instructionExit("Na rotatória, pegue a décima primeira saída", RouteImporter.portuguese) == 11)
+        #expect(RouteImporter.instructionExit("Na rotatória, pegue a 1.ª saída", RouteImporter.portuguese) == 1)
+        #expect(RouteImporter.instructionExit("At the roundabout, take the 12th exit") == 12)
+    }
+
+    @Test func wordsInNoLanguageReadAreWarnedNeverGuessed() throws {
+        // Dutch, which drivesim has no table for: no street from "naar", no side from "rechts", each said.
+        let a = [(52.0, 5.0), (52.0027, 5.0)], b = [(52.0027, 5.0), (52.0027, 5.0044)]
+        let json = MapStackTests.routesV2([
+            MapStackTests.v2Step(a, "DEPART", "Rijd naar het noorden"),
+            MapStackTests.v2Step(b, "TURN_RIGHT", "Sla rechtsaf naar Kerkstraat\\nUw bestemming bevindt zich rechts"),
+        ].joined(separator: ","))
+        let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+        let m = try #require(imported.scenario.road).maneuvers
+        #expect(m.map(\.turn) == [.right, .arrive])
+        #expect(m[1].details.side == nil)
+        #expect(imported.warnings.contains(ImportWarning(.wordsNotRead, at: "routes[0].legs[0].steps[0].navigationInstruction.maneuver")), "\(imported.warnings)")
+        #expect(imported.warnings.contains(ImportWarning(.arrivalSideNotRead("Uw bestemming bevindt zich rechts"), at: "routes[0].legs[0].steps[1]")))
+        // In French, read: "Votre destination se trouvera sur la droite" was dropped without a warning.
+        let french = json.replacingOccurrences(of: "Rijd naar het noorden", with: "Se diriger vers le nord")
+            .replacingOccurrences(of: "Sla rechtsaf naar Kerkstraat\\nUw bestemming bevindt zich rechts", with: "Tourner à droite sur Rue Haute\\nVotre destination se trouvera sur la droite")
+        let read = try RouteImporter.importRoute(Array(french.utf8), options: .init(language: .en, source: "t"))
+        let fm = try #require(read.scenario.road).maneuvers
+        #expect(fm[0].street == "Rue Haute" && fm[1].details.side == .right)
+        #expect(read.warnings.isEmpty, "\(read.warnings)")
+    }
+}
+
+// MARK: Kinds: turns over their extent, ramps, roundabouts
+
+extension WordsTests {
+    static func legacyStep(_ p: [(Double, Double)], _ maneuver: String?, _ html: String, meters: Int = 300, seconds: Int = 30) -> String {
+        let line = Polyline.encode(p.map { GeoPoint(latitude: $0.0, longitude: $0.1) }, precision: 5)
+        return #"{"distance":{"value":\#(meters),"text":"0.3 km"},"duration":{"value":\#(seconds)},"start_location":{"lat":\#(p[0].0),"lng":\#(p[0].1)},"html_instructions":"\#(html)","polyline":{"points":"\#(line)"}\#(maneuver.map { #","maneuver":"\#($0)""# } ?? "")}"#
+    }
+
+    static func legacy(_ steps: [String]) -> String {
+        #"{"status":"OK","routes":[{"legs":[{"steps":[\#(steps.joined(separator: ","))]}]}]}"#
+    }
+
+    static func turns(_ json: String) throws -> [Scenario.ManeuverSpec] {
+        try #require(try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t")).scenario.road).maneuvers
+    }
+
+    @Test func anExplicitTurnThatBendsLateIsATurnNotAKeep() throws {
+        // North, then "Turn left onto Hwy 7": straight 47 m, then -88°: the ±20 m rule saw a keep.
+        let a = [(43.8, -79.5), (43.8027, -79.5)]
+        let late = [(43.8027, -79.5), (43.80312, -79.5), (43.80315, -79.5062)]
+        #expect(try Self.turns(Self.legacy([Self.legacyStep(a, nil, "Head <b>north</b>"), Self.legacyStep(late, "turn-left", "Turn <b>left</b> onto <b>Hwy 7</b>")])).map(\.turn)
+            == [.left, .arrive])
+        // Routes v2 may send a lane keep as TURN_LEFT, but over its first 100 m this one turns: a turn too.
+        #expect(try Self.turns(MapStackTests.routesV2([MapStackTests.v2Step(a, "DEPART"), MapStackTests.v2Step(late, "TURN_LEFT", "Turn left onto Hwy 7")]
+            .joined(separator: ","))).map(\.turn) == [.left, .arrive])
+    }
+
+    @Test func aRampIsReadByItsWordsThenItsSequenceThenTheSpeed() throws {
+        // Onto the Périphérique (MERGE) at 52 km/h, then RAMP_RIGHT "Prendre la sortie": off, whatever the speed says.
+        let a = [(48.83, 2.39), (48.8327, 2.39)], merge = [(48.8327, 2.39), (48.8354, 2.3905)], ramp = [(48.8354, 2.3905), (48.8359, 2.3910), (48.8385, 2.3910)]
+        func kinds(_ rampText: String) throws -> [Turn] {
+            try Self.turns(MapStackTests.routesV2([
+                MapStackTests.v2Step(a, "DEPART", "", meters: 300, seconds: 30),
+                MapStackTests.v2Step(merge, "MERGE", "", meters: 300, seconds: 21),
+                MapStackTests.v2Step(ramp, "RAMP_RIGHT", rampText, meters: 350, seconds: 30),
+            ].joined(separator: ","))).map(\.turn)
+        }
+        #expect(try kinds("Prendre la sortie Porte de Bercy") == [.merge, .offRamp, .arrive])
+        // No words: after a merge and before any turn, the sequence says off.
+        #expect(try kinds("") == [.merge, .offRamp, .arrive])
+        // The words win over the sequence.
+        #expect(try kinds("Take the ramp onto A4") == [.merge, .onRamp, .arrive])
+    }
+
+    @Test func aRoundaboutIsAlwaysARoundaboutItsExitSaidOrCounted() throws {
+        let north = [(40.58, -105.08), (40.5827, -105.08)]
+        // "At the traffic circle, continue straight to stay on N Shields St": through it, the second exit, never "turn right".
+        let through = [(40.5827, -105.08), (40.5829, -105.0798), (40.5831, -105.08), (40.5858, -105.08)]
+        let m = try Self.turns(Self.legacy([Self.legacyStep(north, nil, "Head <b>north</b>"),
+                                            Self.legacyStep(through, "roundabout-right", "At the traffic circle, continue straight to stay on <b>N Shields St</b>")]))
+        #expect(m.map(\.turn) == [.roundabout, .arrive])
+        #expect(m[0].details.exit == 2 && m[0].street == "N Shields St")
+        #expect(Self.now(m[0], .en) == "At the roundabout, take the second exit onto N Shields St.")
+        // The same words with no maneuver code at all: still a roundabout.
+        #expect(try Self.turns(Self.legacy([Self.legacyStep(north, nil, "Head <b>north</b>"),
+                                            Self.legacyStep(through, nil, "At the traffic circle, continue straight to stay on <b>N Shields St</b>")])).map(\.turn)
+            == [.roundabout, .arrive])
+        // Portuguese "1.ª saída".
+        let right = [(40.5827, -105.08), (40.5829, -105.0798), (40.5829, -105.0760)]
+        let pt = try Self.turns(MapStackTests.routesV2([MapStackTests.v2Step(north, "DEPART", "Siga na direção norte"),
+                                                        MapStackTests.v2Step(right, "ROUNDABOUT_RIGHT", "Na rotatória, pegue a 1.ª saída para a R. Augusta")].joined(separator: ",")))
+        #expect(pt[0].turn == .roundabout && pt[0].details.exit == 1 && pt[0].street == "R. Augusta")
+        // No ordinal: counted from the line, which leaves to the left (the third of four arms).
+        let left = [(40.5827, -105.08), (40.5829, -105.0798), (40.5831, -105.08), (40.5829, -105.0802), (40.5829, -105.0840)]
+        let counted = try Self.turns(MapStackTests.routesV2([MapStackTests.v2Step(north, "DEPART"), MapStackTests.v2Step(left, "ROUNDABOUT_RIGHT", "Enter the roundabout")]
+            .joined(separator: ",")))
+        #expect(counted[0].turn == .roundabout && counted[0].details.exit == 3, "\(counted)")
+    }
+}

@@ -106,6 +106,9 @@ extension ImportWarning {
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
         case .cannotAnnounceAfterStart(let meters):
             return "\(meters) m after the start, too close to be announced before the car is there at the response's speed; left out"
+        case .wordsNotRead:
+            return "the instructions are in no language drivesim reads (en, ko, ja, zh, fr, de, es, pt, it): no street, toward or side is taken from their words"
+        case .arrivalSideNotRead(let text): return "the destination's side in \"\(text)\" is in no words drivesim reads; no side is said"
         case .straightOn(let what): return "a \(what) going straight on is no maneuver; not announced"
         case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
         case .overviewMismatch(let meters, let maneuver):

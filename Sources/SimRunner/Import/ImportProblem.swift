@@ -132,6 +132,10 @@ public struct ImportWarning: Sendable, Equatable {
         /// terms (`what`: "step whose line does not turn" for Apple, "STRAIGHT
         /// step" for Google): not announced.
         case straightOn(what: String)
+        /// The instructions' words are in no language drivesim reads (docs/import.md, "Words"): no street, toward or side is taken from them.
+        case wordsNotRead
+        /// The service's line about the destination (`text`) names no side drivesim reads: no side is said.
+        case arrivalSideNotRead(String)
         /// The route's own line has fewer points than its steps' lines joined
         /// (OSRM's default `overview=simplified`): the steps' lines are driven.
         case simplifiedGeometry

@@ -58,7 +58,7 @@ extension RouteImporter.Reader {
         // The arrival's side is in the last driven step's words ("The destination is on your right").
         for k in read.indices.dropLast() { read[k].side = nil }
         let points = RouteImporter.joined(read.map(\.points))
-        let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple)
+        let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple, warnings: &warnings)
         // The length check compares the driven part: the route's own distance only when nothing is walked.
         let driven = read.reduce(0) { $0 + $1.distance }
         let total = walked ? driven : try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) } ?? driven

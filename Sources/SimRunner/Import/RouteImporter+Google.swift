@@ -101,7 +101,12 @@ extension RouteImporter {
     /// ("take the 2nd exit", "third exit", "2번째 출구"), 1 to 12; nil for none.
     static func instructionExit(_ text: String, _ words: Words = english) -> Int? {
         let lower = text.lowercased()
-        for (i, w) in words.ordinalWords.enumerated() where lower.contains(w.lowercased()) { return i + 1 }
+        // The longest phrase said wins: "décima primeira saída" is the eleventh, not the "primeira saída".
+        var said: (length: Int, exit: Int)? = nil
+        for (i, w) in words.ordinalWords.enumerated() where lower.contains(w.lowercased()) && w.count > (said?.length ?? 0) {
+            said = (w.count, i % ManeuverDetails.exits + 1)
+        }
+        if let said { return said.exit }
         for n in (1...ManeuverDetails.exits).reversed() {
             let suffix = n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th"
             for form in words.ordinalForms {
@@ -127,11 +132,18 @@ extension RouteImporter {
     /// their paths), as the OSRM reader's: a departure at each leg's start,
     /// each step's maneuver at its start, the leg's end an arrival (a
     /// waypoint before the last, with the bearings that tell a U-turn).
-    static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys) -> [Step] {
+    static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys, warnings: inout [ImportWarning]) -> [Step] {
         var out: [Step] = []
-        // The language the instructions are written in, told once by their words.
-        let words = words(for: legs.flatMap { $0.map(\.text) })
+        // The language the instructions are written in, told once by their words; words in none of them, said so.
+        let texts = legs.flatMap { $0.map(\.text) }.filter { !$0.isEmpty }
+        let (words, told) = told(texts)
+        if !told, let first = legs.joined().first(where: { !$0.text.isEmpty }) {
+            warnings.append(ImportWarning(.wordsNotRead, at: join(first.path, keys.type == StepKeys.apple.type ? "instructions" : keys.type)))
+        }
+        let legacy = keys.type == StepKeys.googleLegacy.type
         for (l, leg) in legs.enumerated() {
+            // Whether the route is on a motorway by the steps' sequence: after a merge or an on-ramp, before any turn.
+            var onMotorway = false
             for (j, g) in leg.enumerated() {
                 guard let location = g.points.first else { continue }
                 let read = reading(g.marked ?? g.text, words)
@@ -149,14 +161,19 @@ extension RouteImporter {
                 case "TURN_SHARP_RIGHT": type = "turn"; modifier = "sharp right"
                 case "TURN_LEFT", "TURN_RIGHT", "KEEP_LEFT", "KEEP_RIGHT":
                     let side = g.maneuver!.hasSuffix("LEFT") ? "left" : "right"
-                    // A lane keep sent as a turn: the geometry overrules the enum.
-                    let keep = g.maneuver!.hasPrefix("KEEP") || angle.map { abs($0) < laneKeepAngle } == true
+                    // A lane keep Routes v2 sends as a turn: the geometry overrules the enum, where the line
+                    // bends less than 20° both at the step's start and over its first 100 m (a turn 47 m in is
+                    // a turn). Legacy has its own keep codes: its explicit turn is a turn.
+                    let extent = extentAngle(before?.points ?? [], g.points, reach: turnExtent)
+                    let lane = !legacy && angle.map { abs($0) < laneKeepAngle } == true && extent.map { abs($0) < laneKeepAngle } != false
+                    let keep = g.maneuver!.hasPrefix("KEEP") || lane
                     (type, modifier) = keep ? ("continue", "slight " + side) : ("turn", side)
                 case "UTURN_LEFT", "UTURN_RIGHT": type = "turn"; modifier = "uturn"
                 case "RAMP_LEFT", "RAMP_RIGHT":
-                    // RAMP_* does not say on or off: off when the step before runs at motorway speed.
+                    // RAMP_* does not say on or off: the words first ("Take exit", "Prendre la sortie", "Take the ramp onto"),
+                    // then the sequence (after a merge or an on-ramp, before any turn: off), the speed before last.
                     let fast = before.map { $0.duration > 0 && $0.distance / $0.duration * 3.6 >= motorwayKmh } ?? false
-                    type = fast ? "off ramp" : "on ramp"
+                    type = rampKind(g.text, words) ?? (onMotorway || fast ? "off ramp" : "on ramp")
                     modifier = g.maneuver == "RAMP_LEFT" ? "slight left" : "slight right"
                 case "MERGE": type = "merge"; modifier = nil
                 case "FORK_LEFT": type = "fork"; modifier = "slight left"
@@ -165,7 +182,12 @@ extension RouteImporter {
                 case "ROUNDABOUT_LEFT", "ROUNDABOUT_RIGHT":
                     type = "roundabout"
                     modifier = g.maneuver == "ROUNDABOUT_LEFT" ? "left" : "right"
-                    exit = instructionExit(g.text, words)
+                    // The ordinal said, else straight through (the second of four arms), else counted from the line.
+                    exit = instructionExit(g.text, words) ?? roundaboutExit(g.text, words, before?.points ?? [], g.points)
+                case _ where said(words.roundabout, in: g.text) && (instructionExit(g.text, words) != nil || said(words.straightThrough, in: g.text)):
+                    // A roundabout the code does not name ("At the traffic circle, continue straight"): a roundabout, never a turn.
+                    type = "roundabout"
+                    exit = instructionExit(g.text, words) ?? roundaboutExit(g.text, words, before?.points ?? [], g.points)
                 case fromGeometry?:
                     // No maneuver code (Apple): the line's turn; under 30°, a keep where the words say one.
                     if let turn = angle.flatMap({ turn(forAngle: $0) }) {
@@ -189,6 +211,11 @@ extension RouteImporter {
                 step.exitName = read.exitName
                 step.fromWords = true
                 step.straightTerm = straightTerm(g.maneuver, keys: keys)
+                switch type {
+                case "merge", "on ramp": onMotorway = true
+                case "new name", "continue", "fork", "notification": break
+                default: onMotorway = false
+                }
                 if let n = g.number { step.index = n; step.id = "s\(n)" }
                 out.append(step)
             }
@@ -199,6 +226,11 @@ extension RouteImporter {
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
                 distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) })
+            // A line about the destination whose side is in no words drivesim reads: said, never guessed.
+            if l == legs.count - 1, let line = last.side, arrival.modifier == nil, !line.isEmpty,
+               keys.type != StepKeys.apple.type || said(words.destination, in: line) {
+                warnings.append(ImportWarning(.arrivalSideNotRead(String(line.prefix(80))), at: last.path))
+            }
             // No step of the service's own: not counted, and where the steps go by their numbers (Apple), named `arrive`.
             arrival.added = true
             if last.number != nil { arrival.id = "arrive" }
@@ -206,6 +238,70 @@ extension RouteImporter {
         }
         return out
     }
+
+    /// How far into a step its turn is measured when the start alone looks like a lane keep, meters.
+    static let turnExtent = 100.0
+
+    /// Whether `text` says any of `phrases` (letter case aside).
+    static func said(_ phrases: [String], in text: String) -> Bool {
+        let lower = text.lowercased()
+        return phrases.contains { lower.contains($0.lowercased()) }
+    }
+
+    /// A ramp's kind by its words: `off ramp` for an exit word ("exit",
+    /// "sortie", "출구"), `on ramp` for an entrance word ("ramp onto",
+    /// "Auffahrt", "진입로"); nil when they say neither (or both).
+    static func rampKind(_ text: String, _ words: Words) -> String? {
+        let off = said(words.exitWords, in: text), on = said(words.entranceWords, in: text)
+        return off == on ? nil : off ? "off ramp" : "on ramp"
+    }
+
+    /// The point `meters` along `line` (its last when shorter).
+    static func point(along line: [GeoPoint], _ meters: Double) -> GeoPoint? {
+        guard var last = line.first else { return nil }
+        var walked = 0.0
+        for p in line.dropFirst() {
+            let d = greatCircleDistance(last, p)
+            if walked + d >= meters, d > 0 {
+                let f = (meters - walked) / d
+                return GeoPoint(latitude: last.latitude + (p.latitude - last.latitude) * f, longitude: last.longitude + (p.longitude - last.longitude) * f)
+            }
+            walked += d
+            last = p
+        }
+        return last
+    }
+
+    /// The change of heading, degrees (positive left), from the last 20 m
+    /// of `before` to the chord of `line`'s first `reach` meters: a turn
+    /// over its real extent, not only at its first point; nil without both.
+    static func extentAngle(_ before: [GeoPoint], _ line: [GeoPoint], reach: Double) -> Double? {
+        guard before.count >= 2, let start = line.first, let end = point(along: line, reach), end != start,
+              let back = point(along: before.reversed(), turnReach), back != start else { return nil }
+        var change = bearing(back, start) - bearing(start, end)
+        if change > 180 { change -= 360 }
+        if change < -180 { change += 360 }
+        return change
+    }
+
+    /// A roundabout's exit from its line when no ordinal is said: straight
+    /// through is the second; else the heading 150 m in (or where the step
+    /// ends) against the heading into it, as a clock hour on four arms
+    /// driven anticlockwise (`roundaboutExit(clock:)`: right the first,
+    /// ahead the second, left the third, back the fourth).
+    static func roundaboutExit(_ text: String, _ words: Words, _ before: [GeoPoint], _ line: [GeoPoint]) -> Int? {
+        if said(words.straightThrough, in: text) { return 2 }
+        guard before.count >= 2, let start = line.first, let back = point(along: before.reversed(), turnReach), back != start,
+              let end = point(along: line, roundaboutReach), let tail = point(along: line, max(0, roundaboutReach - 30)), end != tail else { return nil }
+        var change = bearing(back, start) - bearing(tail, end)
+        if change > 180 { change -= 360 }
+        if change < -180 { change += 360 }
+        let hour = ((Int((-change / 30).rounded()) % 12) + 12) % 12
+        return roundaboutExit(clock: hour == 0 ? 12 : hour)
+    }
+
+    /// How far into a roundabout step its way out is measured, meters.
+    static let roundaboutReach = 150.0
 
     /// The maneuver of a step whose kind comes from the line alone (Apple's).
     static let fromGeometry = "GEOMETRY"
@@ -303,7 +399,8 @@ extension RouteImporter.Reader {
             points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
             geometryPath = legsPath
         }
-        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google)
+        var warnings: [ImportWarning] = []
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google, warnings: &warnings)
         let total = try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) }
             ?? steps.reduce(0) { $0 + $1.distance }
         let seconds = try (route["staticDuration"] ?? route["duration"]).map { v throws(ImportProblem) in
@@ -312,7 +409,7 @@ extension RouteImporter.Reader {
         var options = options
         // `localizedValues` in miles make an English voice imperial.
         if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
-        return try native(steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: geometryPath, options: options)
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: geometryPath, options: options, warnings: warnings)
     }
 
     // MARK: Google Directions (legacy)
@@ -380,7 +477,8 @@ extension RouteImporter.Reader {
         }
         // The steps' lines joined: `overview_polyline` is smoothed, its maneuvers off it.
         let points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
-        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy)
+        var warnings: [ImportWarning] = []
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy, warnings: &warnings)
         var total = 0.0, seconds = 0.0
         for (l, leg) in legs.enumerated() {
             let legPath = legsPath + "[\(l)]"
@@ -390,6 +488,6 @@ extension RouteImporter.Reader {
         if total == 0 { total = steps.reduce(0) { $0 + $1.distance } }
         var options = options
         if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
-        return try native(steps, points: points, precision: precision, total: total, seconds: seconds > 0 ? seconds : nil, geometryPath: legsPath, options: options)
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds > 0 ? seconds : nil, geometryPath: legsPath, options: options, warnings: warnings)
     }
 }

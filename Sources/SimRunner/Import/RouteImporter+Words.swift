@@ -79,20 +79,130 @@ extension RouteImporter {
         notNames: ["북쪽", "남쪽", "동쪽", "서쪽", "북동쪽", "북서쪽", "남동쪽", "남서쪽", "좌회전", "우회전", "왼쪽", "오른쪽", "유턴"],
         tells: ["하여", "향하기", "좌회전", "우회전", "유턴", "목적지", "출구", "진입", "출발"])
 
+    static let japanese = Words(
+        code: "ja",
+        streetAfter: ["に入る", "に入ります", "を進む", "に合流"],
+        towardAfter: ["方面"],
+        boundaries: ["して", "、", "。", "方面に向かって", "方面へ", "で"],
+        exitWords: ["出口"], entranceWords: ["入口"],
+        exitNumberAfter: ["番出口"],
+        destination: ["目的地"], left: ["左"], right: ["右"], ahead: ["正面", "前方"],
+        roundabout: ["ロータリー", "環状交差点"],
+        straightThrough: ["直進"],
+        ordinalWords: ["1つ目の出口", "2つ目の出口", "3つ目の出口", "4つ目の出口", "5つ目の出口", "6つ目の出口"],
+        ordinalForms: ["#番目の出口", "# 番目の出口"],
+        notNames: ["右", "左", "右方向", "左方向"],
+        tells: ["右折", "左折", "直進", "方面", "出口", "に入る", "目的地", "方向"])
+
+    static let chinese = Words(
+        code: "zh",
+        streetBefore: ["进入", "驶入"],
+        towardAfter: ["方向"],
+        boundaries: ["朝", "，", "、", "。", "然后", "并"],
+        exitWords: ["出口"], entranceWords: ["入口", "匝道"],
+        exitNumberAfter: ["号出口"],
+        destination: ["目的地"], left: ["左"], right: ["右"], ahead: ["前方", "正前方"],
+        roundabout: ["环岛", "环形交叉"],
+        straightThrough: ["直行"],
+        ordinalForms: ["第#个出口", "第#出口"],
+        notNames: ["右", "左"],
+        tells: ["右转", "左转", "直行", "进入", "驶入", "方向", "目的地", "掉头"])
+
+    static let french = Words(
+        code: "fr",
+        streetBefore: [" sur ", " dans ", "continuer sur ", "rester sur "],
+        towardBefore: [" vers ", " en direction de ", " direction "],
+        boundaries: [", ", " puis ", " et ", " pour ", " ("],
+        exitWords: ["sortie"], entranceWords: ["entrée", "bretelle d'accès", "accès"],
+        destination: ["destination"], left: ["gauche"], right: ["droite"], ahead: ["tout droit", "en face"],
+        roundabout: ["rond-point", "giratoire"],
+        straightThrough: ["tout droit"],
+        ordinalWords: ["première", "deuxième", "troisième", "quatrième", "cinquième", "sixième", "septième", "huitième", "neuvième",
+                       "dixième", "onzième", "douzième"].map { $0 + " sortie" },
+        ordinalForms: ["#re sortie", "#er sortie", "#e sortie", "#ème sortie", "#ᵉ sortie"],
+        notNames: ["la droite", "la gauche", "votre droite", "votre gauche", "la voie de droite", "la voie de gauche"],
+        tells: ["tourner", "prendre", "continuer", "rester", "serrer", "à droite", "à gauche", "votre destination", "se diriger", "sortie"])
+
+    static let german = Words(
+        code: "de",
+        streetBefore: [" auf ", " in die ", " in den ", "weiter auf "],
+        towardBefore: [" richtung ", "den schildern nach "],
+        boundaries: [", ", " und ", " bleiben", " fahren", " nehmen", " abbiegen", " ("],
+        exitWords: ["ausfahrt"], entranceWords: ["auffahrt", "einfahrt"],
+        destination: ["ziel"], left: ["links", "linken"], right: ["rechts", "rechten"], ahead: ["geradeaus"],
+        roundabout: ["kreisverkehr"],
+        straightThrough: ["geradeaus"],
+        ordinalWords: ["erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte", "neunte", "zehnte", "elfte", "zwölfte"]
+            .map { $0 + " ausfahrt" }
+            + ["ersten", "zweiten", "dritten", "vierten", "fünften", "sechsten", "siebten", "achten", "neunten", "zehnten", "elften", "zwölften"]
+            .map { $0 + " ausfahrt" },
+        ordinalForms: ["#. ausfahrt"],
+        notNames: ["der rechten seite", "der linken seite", "die rechte spur", "die linke spur"],
+        tells: ["abbiegen", "weiter", "nehmen", "fahren", "ziel", "ausfahrt", "bleiben", "richtung"])
+
+    static let spanish = Words(
+        code: "es",
+        streetBefore: [" hacia ", " por ", "continúa por ", "sigue por "],
+        towardBefore: [" en dirección a ", " dirección "],
+        boundaries: [", ", " y ", " para ", " ("],
+        exitWords: ["salida"], entranceWords: ["entrada", "acceso"],
+        destination: ["destino"], left: ["izquierda"], right: ["derecha"], ahead: ["enfrente", "al frente"],
+        roundabout: ["rotonda", "glorieta"],
+        straightThrough: ["recto"],
+        ordinalWords: ["primera", "segunda", "tercera", "cuarta", "quinta", "sexta", "séptima", "octava", "novena", "décima", "undécima",
+                       "duodécima"].map { $0 + " salida" },
+        ordinalForms: ["#.ª salida", "#ª salida", "#.a salida"],
+        notNames: ["la derecha", "la izquierda"],
+        tells: ["gira", "toma", "continúa", "sigue", "dirígete", "mantente", "a la derecha", "a la izquierda", "salida", "incorpórate"])
+
+    static let portuguese = Words(
+        code: "pt",
+        streetBefore: [" na ", " no ", " pela ", " pelo ", " para a ", " para o ", " para "],
+        towardBefore: [" sentido ", " em direção a ", " em direção à ", " em direção ao ", " rumo a "],
+        boundaries: [", ", " e ", " ("],
+        exitWords: ["saída"], entranceWords: ["entrada", "acesso"],
+        destination: ["destino"], left: ["esquerda"], right: ["direita"], ahead: ["em frente"],
+        roundabout: ["rotatória", "rotunda", "retorno"],
+        straightThrough: ["em frente", "reto"],
+        ordinalWords: ["primeira", "segunda", "terceira", "quarta", "quinta", "sexta", "sétima", "oitava", "nona", "décima",
+                       "décima primeira", "décima segunda"].map { $0 + " saída" },
+        ordinalForms: ["#.ª saída", "#ª saída", "#.a saída", "#a saída"],
+        notNames: ["a direita", "a esquerda", "à direita", "à esquerda"],
+        tells: ["vire", "siga", "pegue", "continue", "mantenha", "à direita", "à esquerda", "saída", "dirija", "destino"])
+
+    static let italian = Words(
+        code: "it",
+        streetBefore: [" in ", " su ", " e prendi ", " imbocca "],
+        towardBefore: [" verso ", " in direzione ", " direzione "],
+        boundaries: [", ", " e ", " per ", " ("],
+        exitWords: ["uscita"], entranceWords: ["entrata", "ingresso", "rampa"],
+        destination: ["destinazione"], left: ["sinistra"], right: ["destra"], ahead: ["di fronte"],
+        roundabout: ["rotonda", "rotatoria"],
+        straightThrough: ["dritto", "diritto"],
+        ordinalWords: ["prima", "seconda", "terza", "quarta", "quinta", "sesta", "settima", "ottava", "nona", "decima", "undicesima",
+                       "dodicesima"].map { $0 + " uscita" },
+        ordinalForms: ["#ª uscita", "#a uscita", "#° uscita"],
+        notNames: ["la destra", "la sinistra", "destra", "sinistra"],
+        tells: ["svolta", "prendi", "continua", "mantieni", "a destra", "a sinistra", "uscita", "procedi", "destinazione"])
+
     /// The tables drivesim reads, English first (a text that tells no language is read as English).
-    static let languages: [Words] = [english, korean]
+    static let languages: [Words] = [english, korean, japanese, chinese, french, german, spanish, portuguese, italian]
 
     /// The table whose words the texts use most (its `tells` and markers:
     /// the names' letters tell nothing, so "Turn right onto 학동로" is
     /// English), English on a tie.
-    static func words(for texts: [String]) -> Words {
+    static func words(for texts: [String]) -> Words { told(texts).words }
+
+    /// The table `words(for:)` picks, and whether any told it (texts in
+    /// none of the languages, or no texts, tell none: read as English).
+    static func told(_ texts: [String]) -> (words: Words, told: Bool) {
         let lower = texts.joined(separator: "\n").lowercased()
         var best = english, score = 0
         for w in languages {
             let s = (w.tells + w.streetBefore + w.streetAfter + w.towardBefore + w.towardAfter).reduce(0) { $0 + lower.ranges(of: $1.lowercased()).count }
             if s > score { best = w; score = s }
         }
-        return best
+        return (best, score > 0)
     }
 
     /// What an instruction names.
@@ -147,13 +257,27 @@ extension RouteImporter {
         }
 
         func text(_ r: Range<Int>) -> String { String(chars[r]).trimmingSpaces() }
+
+        /// Every place `needle` occurs.
+        func allStarts(_ needle: String) -> [Int] {
+            var out: [Int] = [], from = 0
+            while let at = find(needle, from: from) { out.append(at); from = at + 1 }
+            return out
+        }
     }
 
     /// The earliest of `markers` in `m` and where it ends.
-    static func earliest(_ markers: [String], in m: Marked, from: Int = 0) -> (at: Int, end: Int)? {
+    static func earliest(_ markers: [String], in m: Marked, from: Int = 0, skipping: Set<Int> = []) -> (at: Int, end: Int)? {
         var best: (at: Int, end: Int)? = nil
         for marker in markers {
-            if let at = m.find(marker, from: from), best.map({ at < $0.at }) ?? true { best = (at, at + marker.count) }
+            var start = from
+            while let at = m.find(marker, from: start) {
+                if !skipping.contains(at) {
+                    if best.map({ at < $0.at }) ?? true { best = (at, at + marker.count) }
+                    break
+                }
+                start = at + 1
+            }
         }
         return best
     }
@@ -256,7 +380,9 @@ extension RouteImporter {
     static func reading(_ text: String, _ words: Words) -> Reading {
         let m = Marked(text)
         var out = Reading()
-        if let s = earliest(words.streetBefore, in: m) { out.street = name(after: s.end, in: m, words, list: false) }
+        // A street marker inside a toward marker (Italian " in " of " in direzione ") is the toward's.
+        let towardStarts = Set(words.towardBefore.flatMap { t in m.allStarts(t) })
+        if let s = earliest(words.streetBefore, in: m, skipping: towardStarts) { out.street = name(after: s.end, in: m, words, list: false) }
         if out.street == nil, let s = earliest(words.streetAfter, in: m) { out.street = name(before: s.at, in: m, words) }
         if let t = earliest(words.towardBefore, in: m) {
             out.toward = names(name(after: t.end, in: m, words, list: true))
@@ -285,7 +411,7 @@ extension RouteImporter {
         for marker in words.exitNumberAfter where out.exitNumber == nil {
             guard let at = m.find(marker) else { continue }
             var s = at
-            while s > 0, m.chars[s - 1].isLetter || m.chars[s - 1].isNumber || m.chars[s - 1] == "-" { s -= 1 }
+            while s > 0, m.chars[s - 1].isASCII, m.chars[s - 1].isLetter || m.chars[s - 1].isNumber || m.chars[s - 1] == "-" { s -= 1 }
             let token = m.text(s..<at)
             if isExitNumber(token) { out.exitNumber = token }
         }
