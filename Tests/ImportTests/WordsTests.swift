@@ -311,3 +311,29 @@ extension WordsTests {
         #expect(counted[0].turn == .roundabout && counted[0].details.exit == 3, "\(counted)")
     }
 }
+
+// MARK: Kakao's motorway exits
+
+extension WordsTests {
+    /// A Kakao answer of two roads, `first` then `second` (name, km/h), with a guide named "판교IC" where the second begins.
+    static func kakaoIC(first: (String, Int), second: (String, Int), guidance: String) -> String {
+        let a = first.1 == 100 ? 72 : 180, b = second.1 == 100 ? 18 : 45
+        let guides = [
+            #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0}"#,
+            #"{"name":"판교IC","type":6,"guidance":"\#(guidance)","road_index":1,"distance":2000,"duration":\#(a)}"#,
+            #"{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":500,"duration":\#(b)}"#,
+        ].joined(separator: ",")
+        let roads = #"[{"name":"\#(first.0)","distance":2000,"duration":\#(a),"vertexes":[127.03,37.5,127.03,37.518]},{"name":"\#(second.0)","distance":500,"duration":\#(b),"vertexes":[127.03,37.518,127.0304,37.5183,127.0304,37.5225]}]"#
+        return #"{"trans_id":"t","routes":[{"result_code":0,"result_msg":"ok","summary":{"distance":2500,"duration":\#(a + b)},"sections":[{"distance":2500,"duration":\#(a + b),"roads":\#(roads),"guides":[\#(guides)]}]}]}"#
+    }
+
+    @Test func aKakaoICGuideIsAnExitByTheRoadTheGuideIsOn() throws {
+        // Off the expressway onto a local road, its words saying neither 출구 nor 진출: an off-ramp named by its IC.
+        let off = try Self.turns(Self.kakaoIC(first: ("경부고속도로", 100), second: ("", 40), guidance: "판교IC 분당 방면으로 오른쪽 방향"))
+        #expect(off.map(\.turn) == [.offRamp, .arrive])
+        #expect(off[0].details.exitName == "판교IC" && off[0].details.toward == "분당")
+        // From a local road onto the expressway (the road it leads onto is the motorway): no exit, a keep by its words.
+        let on = try Self.turns(Self.kakaoIC(first: ("분당로", 40), second: ("경부고속도로", 100), guidance: "판교IC 서울 방면으로 오른쪽 방향"))
+        #expect(on.map(\.turn) == [.keepRight, .arrive])
+    }
+}
