@@ -337,3 +337,17 @@ extension WordsTests {
         #expect(on.map(\.turn) == [.keepRight, .arrive])
     }
 }
+
+extension WordsTests {
+    @Test func anAppleTurnItsWordsNameIsMeasuredOverItsExtent() throws {
+        // Apple sends no code: "Turn left onto Hwy 7", straight 47 m then -88°, was no maneuver by the ±20 m rule.
+        func apple(_ text: String) -> String {
+            let north = #"[{"latitude":43.8,"longitude":-79.5},{"latitude":43.8027,"longitude":-79.5}]"#
+            let late = #"[{"latitude":43.8027,"longitude":-79.5},{"latitude":43.80312,"longitude":-79.5},{"latitude":43.80315,"longitude":-79.5062}]"#
+            return #"{"routes":[{"distanceMeters":850,"durationSeconds":80,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":300,"instructions":""},{"stepPathIndex":1,"distanceMeters":550,"instructions":"\#(text)"}],"stepPaths":[\#(north),\#(late)]}"#
+        }
+        #expect(try Self.turns(apple("Turn left onto Hwy 7")).map(\.turn) == [.left, .arrive])
+        // Words that name no side leave the line's start to decide: a bend later in the step is no turn.
+        #expect(try Self.turns(apple("Continue onto Hwy 7")).map(\.turn) == [.arrive])
+    }
+}

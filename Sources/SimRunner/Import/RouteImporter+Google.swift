@@ -189,8 +189,10 @@ extension RouteImporter {
                     type = "roundabout"
                     exit = instructionExit(g.text, words) ?? roundaboutExit(g.text, words, before?.points ?? [], g.points)
                 case fromGeometry?:
-                    // No maneuver code (Apple): the line's turn; under 30°, a keep where the words say one.
-                    if let turn = angle.flatMap({ turn(forAngle: $0) }) {
+                    // No maneuver code (Apple): the line's turn; one its words name that bends later in the step
+                    // (straight 47 m, then the turn) over its first 100 m; under 30°, a keep where the words say one.
+                    let extent = said(words.left + words.right, in: g.text) ? extentAngle(before?.points ?? [], g.points, reach: turnExtent) : nil
+                    if let turn = angle.flatMap({ turn(forAngle: $0) }) ?? extent.flatMap({ turn(forAngle: $0) }) {
                         (type, modifier) = ("turn", RouteImporter.modifier(for: turn))
                     } else if let angle, abs(angle) >= 5, ["keep", "bear", "fork", "exit", "ramp", "merge", "방향", "출구"].contains(where: g.text.lowercased().contains) {
                         (type, modifier) = ("continue", angle > 0 ? "slight left" : "slight right")
