@@ -420,6 +420,8 @@ import TestSupport
         #expect(Self.problem(apple(#"{"stepPathIndex":4,"distanceMeters":1000}"#)) == ImportProblem(.shapeIndexOutOfRange(index: 4, count: 1), at: "steps[0].stepPathIndex"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0}"#, indexes: "[2]")) == ImportProblem(.shapeIndexOutOfRange(index: 2, count: 1), at: "routes[0].stepIndexes[0]"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0,"transportType":"Walking"}"#)) == ImportProblem(.nothingDriven, at: "routes[0].stepIndexes"))
+        // Its maneuvers go by Apple's step numbers (issue 50): a step listed twice is refused where it repeats.
+        #expect(Self.problem(apple(#"{"stepPathIndex":0,"distanceMeters":1000}"#, indexes: "[0,0]")) == ImportProblem(.repeatedStep(index: 0), at: "routes[0].stepIndexes[1]"))
     }
 
     // MARK: Prompts

@@ -64,6 +64,7 @@ extension ImportProblem.Reason {
             return "\(value) is no longitude or latitude: the coordinates are on a projected grid (KATEC, WCONGNAMUL); "
                 + "ask the service for WGS84 longitude and latitude"
         case .emptyAnswer: return "the answer is empty ({}): the service holds no route for this request (Google's Routes API answers so when it finds none)"
+        case .repeatedStep(let index): return "step \(index) is listed a second time: each step is driven once"
         case .kakaoSummaryOnly:
             return "a summary of the route only (Kakao's multi-destination answer, or summary=true): no line and no guides to drive; "
                 + "ask /v1/directions for the route"

@@ -27,6 +27,8 @@ public struct ImportProblem: Error, Sendable, Equatable {
         /// `/v1/destinations/directions`, or `summary=true`): no line, no
         /// guides. `/v1/directions` answers with the route.
         case kakaoSummaryOnly
+        /// Apple's `stepIndexes` lists step `index` a second time (a maneuver is named by its step).
+        case repeatedStep(index: Int)
         /// A Valhalla trip's `units` other than kilometers or miles.
         case unknownUnits(String)
         /// A point index (Valhalla's `begin_shape_index`, GraphHopper's

@@ -21,11 +21,13 @@ extension RouteImporter.Reader {
         let steps = try array(try member(root, "steps", ""), "steps"), paths = try array(try member(root, "stepPaths", ""), "stepPaths")
         if indexes.isEmpty { throw ImportProblem(.noSteps, at: indexesPath) }
         var read: [RouteImporter.ServiceStep] = [], warnings: [ImportWarning] = []
-        var walked = false
+        var walked = false, listed = Set<Int>()
         for (i, value) in indexes.enumerated() {
             let iPath = RouteImporter.join(indexesPath, i)
             let k = try integer(value, iPath)
             guard k >= 0, k < steps.count else { throw ImportProblem(.shapeIndexOutOfRange(index: k, count: steps.count), at: iPath) }
+            // Its maneuver is named by its number (`s<k>`): a step listed twice is refused where it repeats.
+            guard listed.insert(k).inserted else { throw ImportProblem(.repeatedStep(index: k), at: iPath) }
             let p = "steps[\(k)]"
             let step = steps[k]
             guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
