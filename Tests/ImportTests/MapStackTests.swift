@@ -483,7 +483,8 @@ import TestSupport
         return out
     }
 
-    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple"])
+    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple",
+                      "boston-ko.directions.google", "toronto.directions.google", "aveiro.routes.google"])
     func hostileValuesAreRefusedOrImportedNeverACrash(_ name: String) throws {
         // Leaves swapped for a negative, a huge number, a number beyond a double, strings where numbers go
         // and the reverse: each is refused with a problem or imports into what the decoder reads back

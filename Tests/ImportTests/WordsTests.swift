@@ -351,3 +351,32 @@ extension WordsTests {
         #expect(try Self.turns(apple("Continue onto Hwy 7")).map(\.turn) == [.arrive])
     }
 }
+
+extension WordsTests {
+    @Test func anyTextIsReadWithoutATrap() {
+        // Texts drawn from every table's markers, bold marks, digits, dots and slashes, in any order: read, never a crash.
+        var pieces: [String] = ["\u{1}", "\u{2}", "12", "A7", "/", ".", ". ", " ", "St", "Av.", "İ", "ß", "\n", "번", "방면", ","]
+        for w in RouteImporter.languages {
+            pieces += w.streetBefore
+            pieces += w.streetAfter
+            pieces += w.towardBefore
+            pieces += w.towardAfter
+            pieces += w.exitWords
+            pieces += w.exitNumberAfter
+            pieces += w.boundaries
+            pieces += w.ordinalForms
+        }
+        var random = SplitMix64(seed: 50)
+        for _ in 0..<3000 {
+            let count = Int(random.next() % 12)
+            let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            for words in RouteImporter.languages {
+                let r = RouteImporter.reading(text, words)
+                #expect(r.street.map { !$0.isEmpty && $0.count <= RouteImporter.streetCharacters } ?? true)
+                #expect(r.exitNumber.map { RouteImporter.isExitNumber($0) } ?? true)
+                _ = RouteImporter.instructionExit(text, words)
+                _ = RouteImporter.destinationSide(text, words)
+            }
+        }
+    }
+}
