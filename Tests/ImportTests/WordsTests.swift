@@ -367,7 +367,7 @@ extension WordsTests {
             pieces += w.ordinalForms
         }
         var random = SplitMix64(seed: 50)
-        for _ in 0..<3000 {
+        for _ in 0..<500 {
             let count = Int(random.next() % 12)
             let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
             for words in RouteImporter.languages {
