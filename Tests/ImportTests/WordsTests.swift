@@ -230,8 +230,8 @@ extension WordsTests {
         let m = try #require(imported.scenario.road).maneuvers
         #expect(m.map(\.turn) == [.right, .arrive])
         #expect(m[1].details.side == nil)
-        #expect(imported.warnings.contains(ImportWarning(.wordsNotRead, at: "routes[0].legs[0].steps[0].navigationInstruction.maneuver")), "\(imported.warnings)")
-        #expect(imported.warnings.contains(ImportWarning(.arrivalSideNotRead("Uw bestemming bevindt zich rechts"), at: "routes[0].legs[0].steps[1]")))
+        #expect(imported.warnings.contains(ImportWarning(.wordsNotRead, at: "routes[0].legs[0].steps[0].navigationInstruction.instructions")), "\(imported.warnings)")
+        #expect(imported.warnings.contains(ImportWarning(.arrivalSideNotRead("Uw bestemming bevindt zich rechts"), at: "routes[0].legs[0].steps[1].navigationInstruction.instructions")))
         // In French, read: "Votre destination se trouvera sur la droite" was dropped without a warning.
         let french = json.replacingOccurrences(of: "Rijd naar het noorden", with: "Se diriger vers le nord")
             .replacingOccurrences(of: "Sla rechtsaf naar Kerkstraat\\nUw bestemming bevindt zich rechts", with: "Tourner à droite sur Rue Haute\\nVotre destination se trouvera sur la droite")

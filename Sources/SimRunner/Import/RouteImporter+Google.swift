@@ -138,7 +138,7 @@ extension RouteImporter {
         let texts = legs.flatMap { $0.map(\.text) }.filter { !$0.isEmpty }
         let (words, told) = told(texts)
         if !told, let first = legs.joined().first(where: { !$0.text.isEmpty }) {
-            warnings.append(ImportWarning(.wordsNotRead, at: join(first.path, keys.type == StepKeys.apple.type ? "instructions" : keys.type)))
+            warnings.append(ImportWarning(.wordsNotRead, at: join(first.path, textKey(keys))))
         }
         let legacy = keys.type == StepKeys.googleLegacy.type
         for (l, leg) in legs.enumerated() {
@@ -231,7 +231,7 @@ extension RouteImporter {
             // A line about the destination whose side is in no words drivesim reads: said, never guessed.
             if l == legs.count - 1, let line = last.side, arrival.modifier == nil, !line.isEmpty,
                keys.type != StepKeys.apple.type || said(words.destination, in: line) {
-                warnings.append(ImportWarning(.arrivalSideNotRead(String(line.prefix(80))), at: last.path))
+                warnings.append(ImportWarning(.arrivalSideNotRead(String(line.prefix(80))), at: join(last.path, textKey(keys))))
             }
             // No step of the service's own: not counted, and where the steps go by their numbers (Apple), named `arrive`.
             arrival.added = true
@@ -239,6 +239,12 @@ extension RouteImporter {
             out.append(arrival)
         }
         return out
+    }
+
+    /// Where a step's words are in its document: Routes v2's `navigationInstruction.instructions`,
+    /// legacy's `html_instructions`, Apple's `instructions`.
+    static func textKey(_ keys: StepKeys) -> String {
+        keys.type == StepKeys.googleLegacy.type ? "html_instructions" : keys.type == StepKeys.google.type ? "navigationInstruction.instructions" : "instructions"
     }
 
     /// How far into a step its turn is measured when the start alone looks like a lane keep, meters.
