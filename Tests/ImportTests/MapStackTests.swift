@@ -128,9 +128,9 @@ import TestSupport
         let badRoad = Self.twoGuides.replacingOccurrences(of: #""road_index":0"#, with: #""road_index":3"#)
         #expect(Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03,37.509", guides: badRoad))
             == ImportProblem(.shapeIndexOutOfRange(index: 3, count: 1), at: "routes[0].sections[0].guides[0].road_index"))
-        // Asked with summary=true: no roads, no guides.
+        // Asked with summary=true: no roads, no guides: a summary, said so.
         #expect(Self.problem(#"{"trans_id":"t","routes":[{"result_code":0,"summary":{"distance":10},"sections":[{"distance":10,"duration":1}]}]}"#)
-            == ImportProblem(.noSteps, at: "routes[0].sections[0].roads"))
+            == ImportProblem(.kakaoSummaryOnly, at: "routes[0].sections[0]"))
     }
 
     @Test func kakaoSeoulDriveHasEveryKindStreetAndToward() throws {
@@ -346,7 +346,7 @@ import TestSupport
         // The <div> holds the destination's side.
         #expect(m[9].details.side == .right)
         // The step with no `maneuver` (straight on) is no maneuver, said so.
-        #expect(imported.warnings == [ImportWarning(.notAnnounced(type: "new name"), at: "routes[0].legs[1].steps[3].maneuver")])
+        #expect(imported.warnings == [ImportWarning(.straightOn(what: "step without a maneuver"), at: "routes[0].legs[1].steps[3].maneuver")])
     }
 
     @Test func googleLegacyHTMLIsReadWithoutItsTags() {
@@ -379,7 +379,9 @@ import TestSupport
     @Test func appleKindsComeFromTheGeometryAndWalkingIsNotDriven() throws {
         let imported = try Self.imported("seoul.apple", .en)
         let m = try Self.maneuvers(imported)
-        #expect(m.map(\.turn) == [.right, .slightRight, .slightLeft, .slightRight, .slightLeft, .left, .arrive])
+        // "At the roundabout, take the 3rd exit": a roundabout by its words (issue 50), not the line's slight left.
+        #expect(m.map(\.turn) == [.right, .slightRight, .slightLeft, .slightRight, .roundabout, .left, .arrive])
+        #expect(m[4].details.exit == 3)
         #expect(m[0].street == "Eonju-ro")
         #expect(m.last?.details.side == .right)
         #expect(imported.warnings.contains(ImportWarning(.walkingNotDriven, at: "steps[8].transportType")))
@@ -418,6 +420,8 @@ import TestSupport
         #expect(Self.problem(apple(#"{"stepPathIndex":4,"distanceMeters":1000}"#)) == ImportProblem(.shapeIndexOutOfRange(index: 4, count: 1), at: "steps[0].stepPathIndex"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0}"#, indexes: "[2]")) == ImportProblem(.shapeIndexOutOfRange(index: 2, count: 1), at: "routes[0].stepIndexes[0]"))
         #expect(Self.problem(apple(#"{"stepPathIndex":0,"transportType":"Walking"}"#)) == ImportProblem(.nothingDriven, at: "routes[0].stepIndexes"))
+        // Its maneuvers go by Apple's step numbers (issue 50): a step listed twice is refused where it repeats.
+        #expect(Self.problem(apple(#"{"stepPathIndex":0,"distanceMeters":1000}"#, indexes: "[0,0]")) == ImportProblem(.repeatedStep(index: 0), at: "routes[0].stepIndexes[1]"))
     }
 
     // MARK: Prompts
@@ -479,7 +483,8 @@ import TestSupport
         return out
     }
 
-    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple"])
+    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple",
+                      "boston-ko.directions.google", "toronto.directions.google", "aveiro.routes.google"])
     func hostileValuesAreRefusedOrImportedNeverACrash(_ name: String) throws {
         // Leaves swapped for a negative, a huge number, a number beyond a double, strings where numbers go
         // and the reverse: each is refused with a problem or imports into what the decoder reads back

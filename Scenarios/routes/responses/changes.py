@@ -45,7 +45,7 @@ REROUTE = [[
 ]]
 HANDOFF = [[
     ([(900, 700), (1100, 700)], "도산대로", 40, None),
-    ([(1100, 700), (1100, 400)], "학동로", 30, (2, "", "우회전", "TURN_RIGHT", "Turn right onto 학동로")),
+    ([(1100, 700), (1100, 400)], "학동로", 30, (2, "", "우회전", "TURN_RIGHT", "Turn right onto 학동로. The destination is on your right.")),
 ]]
 
 

@@ -5,7 +5,8 @@ words: Kakao Mobility directions (`seoul.kakao`), Google Routes v2
 (`seoul.routes.google`), Google Directions legacy
 (`seoul.directions.google`) and the Apple Maps Server API (`seoul.apple`),
 shaped like each service's documented responses; and, with `--generated N`, a route of N
-guides over 2,000 km on standard output for the benchmarks (`generated`).
+guides over 2,000 km on standard output for the benchmarks (`generated`;
+`--generated N FORMAT` the same route as google, google-legacy, apple or osrm).
 
     python3 Scenarios/routes/responses/services.py
 
@@ -212,11 +213,50 @@ def generated(n, kilometers=2000):
     for k in range(n):
         dx, dy = [(0, 1), (1, 0)][heading]
         corners = [(x, y), (x + dx * spacing, y + dy * spacing)]
-        guide = None if k == 0 else ((1, "", "좌회전", None, "") if heading == 0 else (2, "", "우회전", None, ""))
+        guide = None if k == 0 else ((1, "", "좌회전", "TURN_LEFT", f"Turn left onto Road {k}") if heading == 0
+                                     else (2, "", "우회전", "TURN_RIGHT", f"Turn right onto Road {k}"))
         leg.append((corners, f"도로{k}", 100, guide))
         x, y = corners[-1]
         heading = 1 - heading
     return kakao([leg], f"generated-{n}")
+
+
+def generated_as(n, form):
+    """The route `generated(n)` says, in `form`'s words: kakao, google, google-legacy, apple or osrm (the benchmarks)."""
+    if form == "kakao":
+        return generated(n)
+    legs = [[]]
+    spacing, x, y, heading = 2_000_000.0 / n, 0.0, 0.0, 0
+    for k in range(n):
+        dx, dy = [(0, 1), (1, 0)][heading]
+        corners = [(x, y), (x + dx * spacing, y + dy * spacing)]
+        guide = None if k == 0 else ((1, "", "좌회전", "TURN_LEFT", f"Turn left onto Road {k}") if heading == 0
+                                     else (2, "", "우회전", "TURN_RIGHT", f"Turn right onto Road {k}"))
+        legs[0].append((corners, f"Road {k}", 100, guide))
+        x, y = corners[-1]
+        heading = 1 - heading
+    if form == "google":
+        return google(legs)
+    if form == "google-legacy":
+        return legacy(legs)
+    steps, paths = [], []
+    for points, maneuver, text, meters, secs in service_steps(legs)[0]:
+        paths.append(points)
+        steps.append((points, maneuver, text, meters, secs))
+    if form == "apple":
+        return {"routes": [{"distanceMeters": round(sum(s[3] for s in steps)), "durationSeconds": round(sum(s[4] for s in steps)),
+                            "stepIndexes": list(range(len(steps))), "transportType": "AUTOMOBILE"}],
+                "steps": [{"stepPathIndex": k, "distanceMeters": round(s[3]), "durationSeconds": round(s[4]),
+                           "instructions": "" if k == 0 else s[2], "transportType": "AUTOMOBILE"} for k, s in enumerate(steps)],
+                "stepPaths": [[{"latitude": p[0], "longitude": p[1]} for p in path] for path in paths]}
+    # OSRM: the steps' lines joined, a turn at each step's start.
+    points, at = [], []
+    for path in paths:
+        at.append(len(points) - 1 if points else 0)
+        points += path if not points else path[1:]
+    kinds = [(at[0], "depart", None)] + [(at[k], "turn", "left" if s[1] == "TURN_LEFT" else "right") for k, s in enumerate(steps) if k > 0]
+    kinds.append((len(points) - 1, "arrive", None))
+    return native.osrm(points, [(i, t, m, "", lambda d: d / (100 / 3.6), {}) for i, t, m in kinds], f"generated-{n}")
 
 
 def write(name, doc):
@@ -226,8 +266,8 @@ def write(name, doc):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--generated":
-        json.dump(generated(int(sys.argv[2])), sys.stdout, ensure_ascii=False)
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--generated":
+        json.dump(generated_as(int(sys.argv[2]), sys.argv[3] if len(sys.argv) == 4 else "kakao"), sys.stdout, ensure_ascii=False)
         return
     write("seoul.kakao", kakao(SEOUL, "seoul"))
     write("seoul.routes.google", google(SEOUL))

@@ -65,6 +65,10 @@ extension ImportProblem.Reason {
             return "\(value) is no longitude or latitude: the coordinates are on a projected grid (KATEC, WCONGNAMUL); "
                 + "ask the service for WGS84 longitude and latitude"
         case .emptyAnswer: return "the answer is empty ({}): the service holds no route for this request (Google's Routes API answers so when it finds none)"
+        case .repeatedStep(let index): return "step \(index) is listed a second time: each step is driven once"
+        case .kakaoSummaryOnly:
+            return "a summary of the route only (Kakao's multi-destination answer, or summary=true): no line and no guides to drive; "
+                + "ask /v1/directions for the route"
         case .nothingDriven: return "every step is walked (Walking): there is nothing to drive"
         case .tooFewPoints: return "the geometry has fewer than two distinct points"
         case .routeTooLong(let km, let hours):
@@ -102,6 +106,12 @@ extension ImportWarning {
         case .notAnnounced(let type): return "a \"\(type)\" step going straight on is no maneuver; not announced"
         case .cannotAnnounce(let meters):
             return "\(meters) m after the maneuver before, too close for a \"now\" line of its own at the response's speed; left out"
+        case .cannotAnnounceAfterStart(let meters):
+            return "\(meters) m after the start, too close to be announced before the car is there at the response's speed; left out"
+        case .wordsNotRead:
+            return "the instructions are in no language drivesim reads (en, ko, ja, zh, fr, de, es, pt, it): no street, toward or side is taken from their words"
+        case .arrivalSideNotRead(let text): return "the destination's side in \"\(text)\" is in no words drivesim reads; no side is said"
+        case .straightOn(let what): return "a \(what) going straight on is no maneuver; not announced"
         case .simplifiedGeometry: return "a simplified line (overview=simplified); the steps' own geometries are driven instead"
         case .overviewMismatch(let meters, let maneuver):
             return "the maneuver at \(maneuver) lies \(MeasuredValue.plain(meters)) m off this line, which does not match its steps; the steps' own geometries fit every maneuver and are driven instead"

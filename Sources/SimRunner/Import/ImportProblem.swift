@@ -23,6 +23,12 @@ public struct ImportProblem: Error, Sendable, Equatable {
         /// A leg's `steps` (Valhalla: `maneuvers`, GraphHopper: `instructions`)
         /// is empty or missing: the service was asked without them (`steps=false`).
         case noSteps
+        /// A Kakao answer with a route's summary only (the multi-destination
+        /// `/v1/destinations/directions`, or `summary=true`): no line, no
+        /// guides. `/v1/directions` answers with the route.
+        case kakaoSummaryOnly
+        /// Apple's `stepIndexes` lists step `index` a second time (a maneuver is named by its step).
+        case repeatedStep(index: Int)
         /// A Valhalla trip's `units` other than kilometers or miles.
         case unknownUnits(String)
         /// A point index (Valhalla's `begin_shape_index`, GraphHopper's
@@ -121,6 +127,17 @@ public struct ImportWarning: Sendable, Equatable {
         /// that the road cannot give it a "now" line of its own at the
         /// response's speed: left out (the one before is announced).
         case cannotAnnounce(metersAfterPrevious: Int)
+        /// A maneuver so soon after the start (`meters`) that the road cannot
+        /// announce it before the car is there: left out.
+        case cannotAnnounceAfterStart(meters: Int)
+        /// A step that is no decision for the driver, in the service's own
+        /// terms (`what`: "step whose line does not turn" for Apple, "STRAIGHT
+        /// step" for Google): not announced.
+        case straightOn(what: String)
+        /// The instructions' words are in no language drivesim reads (docs/import.md, "Words"): no street, toward or side is taken from them.
+        case wordsNotRead
+        /// The service's line about the destination (`text`) names no side drivesim reads: no side is said.
+        case arrivalSideNotRead(String)
         /// The route's own line has fewer points than its steps' lines joined
         /// (OSRM's default `overview=simplified`): the steps' lines are driven.
         case simplifiedGeometry

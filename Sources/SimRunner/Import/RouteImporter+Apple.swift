@@ -21,11 +21,13 @@ extension RouteImporter.Reader {
         let steps = try array(try member(root, "steps", ""), "steps"), paths = try array(try member(root, "stepPaths", ""), "stepPaths")
         if indexes.isEmpty { throw ImportProblem(.noSteps, at: indexesPath) }
         var read: [RouteImporter.ServiceStep] = [], warnings: [ImportWarning] = []
-        var walked = false
+        var walked = false, listed = Set<Int>()
         for (i, value) in indexes.enumerated() {
             let iPath = RouteImporter.join(indexesPath, i)
             let k = try integer(value, iPath)
             guard k >= 0, k < steps.count else { throw ImportProblem(.shapeIndexOutOfRange(index: k, count: steps.count), at: iPath) }
+            // Its maneuver is named by its number (`s<k>`): a step listed twice is refused where it repeats.
+            guard listed.insert(k).inserted else { throw ImportProblem(.repeatedStep(index: k), at: iPath) }
             let p = "steps[\(k)]"
             let step = steps[k]
             guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
@@ -46,7 +48,7 @@ extension RouteImporter.Reader {
             let seconds = try step["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "durationSeconds")) } ?? 0
             let text = try string(step, "instructions", p) ?? ""
             read.append(RouteImporter.ServiceStep(
-                path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds))
+                path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds, number: k))
         }
         if read.isEmpty { throw ImportProblem(.nothingDriven, at: indexesPath) }
         // An MKRoute written out has no step durations (MKRoute.Step holds none): the route's time, shared by distance.
@@ -58,7 +60,7 @@ extension RouteImporter.Reader {
         // The arrival's side is in the last driven step's words ("The destination is on your right").
         for k in read.indices.dropLast() { read[k].side = nil }
         let points = RouteImporter.joined(read.map(\.points))
-        let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple)
+        let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple, warnings: &warnings)
         // The length check compares the driven part: the route's own distance only when nothing is walked.
         let driven = read.reduce(0) { $0 + $1.distance }
         let total = walked ? driven : try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) } ?? driven

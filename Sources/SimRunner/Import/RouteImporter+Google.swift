@@ -21,6 +21,20 @@ extension RouteImporter {
         var points: [GeoPoint]
         var distance: Double
         var duration: Double
+        /// Its text with legacy's bold runs marked (`markedText`), nil for plain text.
+        var marked: String? = nil
+        /// Its number in the service's own list (Apple's `steps[k]`), when the maneuver is named by it.
+        var number: Int? = nil
+    }
+
+    /// What a service calls a step going straight on, for its warning: its
+    /// own code ("STRAIGHT step", legacy's "\"straight\" step"), a step
+    /// without one, or Apple's step whose line does not turn.
+    static func straightTerm(_ maneuver: String?, keys: StepKeys) -> String {
+        if maneuver == fromGeometry { return "step whose line turns less than 30° (Apple sends no maneuver)" }
+        let legacy = keys.type == StepKeys.googleLegacy.type
+        guard let maneuver else { return legacy ? "step without a maneuver" : "step without a navigationInstruction" }
+        return legacy ? "\"" + String(maneuver.lowercased().map { $0 == "_" ? "-" : $0 }) + "\" step" : maneuver + " step"
     }
 
     /// A legacy `maneuver` (`turn-slight-left`) in Routes v2's spelling (`TURN_SLIGHT_LEFT`).
@@ -29,7 +43,13 @@ extension RouteImporter {
     }
 
     /// A step's text without its HTML tags (`html_instructions`), its `<div>` (the destination's side) apart.
-    static func plainText(html: String) -> (text: String, div: String?) {
+    static func plainText(html: String) -> (text: String, div: String?) { htmlText(html, marks: false) }
+
+    /// A step's text without its `<div>` and its tags, each `<b>` run (a
+    /// name, as Google gives it) between `boldOpen` and `boldClose`.
+    static func markedText(html: String) -> String { htmlText(html, marks: true).text }
+
+    static func htmlText(_ html: String, marks: Bool) -> (text: String, div: String?) {
         var text = "", div: String? = nil, inDiv = false, tag = ""
         var inTag = false
         for c in html {
@@ -41,6 +61,8 @@ extension RouteImporter {
                     if name.hasPrefix("/div") { inDiv = false }
                     // A tag between words keeps them apart.
                     if name.hasPrefix("div") || name.hasPrefix("/div") || name.hasPrefix("br") { if inDiv { div! += " " } else { text += " " } }
+                    if marks, !inDiv, name == "b" { text.append(boldOpen) }
+                    if marks, !inDiv, name == "/b" { text.append(boldClose) }
                 } else { tag.append(c) }
             } else if c == "<" {
                 inTag = true
@@ -57,47 +79,42 @@ extension RouteImporter {
         return (tidy(text), div.map(tidy).flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// The side a destination line names ("Destination will be on the right", "목적지는 오른쪽에 있습니다").
-    static func destinationSide(_ line: String?) -> String? {
-        guard let words = line?.lowercased() else { return nil }
-        if words.contains("right") || words.contains("오른쪽") { return "right" }
-        if words.contains("left") || words.contains("왼쪽") { return "left" }
+    /// The side a destination line names in `words`' language
+    /// ("Destination will be on the right", "목적지는 오른쪽에 있습니다"):
+    /// only a sentence that names the destination, and only one side (never
+    /// "Turn right onto …", nor "Pass by X (on the right)").
+    static func destinationSide(_ line: String?, _ words: Words = english) -> String? {
+        guard let line else { return nil }
+        let sentences = line.lowercased().split(whereSeparator: { ".\n。".contains($0) })
+        for s in sentences where words.destination.contains(where: { s.contains($0.lowercased()) }) {
+            let left = words.left.contains { s.contains($0.lowercased()) }, right = words.right.contains { s.contains($0.lowercased()) }
+            if left != right { return left ? "left" : "right" }
+            if words.ahead.contains(where: { s.contains($0.lowercased()) }) { return "straight" }
+        }
         return nil
     }
 
-    /// The street an instruction names: after " onto " ("Turn right onto
-    /// Main St"), else before "(으)로" ("테헤란로(으)로 좌회전"); nil for none.
-    static func instructionStreet(_ text: String) -> String? {
-        var found: Substring? = nil
-        if let onto = text.firstRange(of: " onto ") {
-            found = text[onto.upperBound...]
-            for stop in [" toward ", ". ", ","] { if let r = found!.firstRange(of: stop) { found = found![..<r.lowerBound] } }
-        } else if let r = text.firstRange(of: "(으)로") ?? text.firstRange(of: "으로 ") {
-            found = text[..<r.lowerBound].split(separator: " ").last
-        }
-        let street = found.map { $0.trimmingSpaces() }.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        return street.flatMap { $0.isEmpty || $0.count > streetCharacters ? nil : $0 }
-    }
+    /// The street an instruction names (`reading`), in the language its words tell.
+    static func instructionStreet(_ text: String) -> String? { reading(text, words(for: [text])).street }
 
-    /// The direction an instruction names: after " toward " ("… toward
-    /// Suwon"), else before "방면" (`kakaoDestinations`).
-    static func instructionToward(_ text: String) -> String? {
-        if let r = text.firstRange(of: " toward ") {
-            let rest = text[r.upperBound...].trimmingSpaces()
-            return rest.isEmpty ? nil : String((rest.hasSuffix(".") ? String(rest.dropLast()) : rest).prefix(streetCharacters))
+    /// A roundabout's exit an instruction counts in `words`' language
+    /// ("take the 2nd exit", "third exit", "2번째 출구"), 1 to 12; nil for none.
+    static func instructionExit(_ text: String, _ words: Words = english) -> Int? {
+        let lower = text.lowercased()
+        // The longest phrase said wins: "décima primeira saída" is the eleventh, not the "primeira saída".
+        var said: (length: Int, exit: Int)? = nil
+        for (i, w) in words.ordinalWords.enumerated() where lower.contains(w.lowercased()) && w.count > (said?.length ?? 0) {
+            said = (w.count, i % ManeuverDetails.exits + 1)
         }
-        return kakaoDestinations(text, name: nil)
-    }
-
-    /// A roundabout's exit an instruction counts ("take the 2nd exit",
-    /// "third exit", "2번째 출구"), 1 to 12; nil for none.
-    static func instructionExit(_ text: String) -> Int? {
-        let words = text.lowercased()
-        let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
-        for (i, w) in ordinals.enumerated() where words.contains(w + " exit") { return i + 1 }
+        if let said { return said.exit }
         for n in (1...ManeuverDetails.exits).reversed() {
             let suffix = n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th"
-            if words.contains("\(n)\(suffix) exit") || words.contains("\(n)번째 출구") || words.contains("\(n)번 출구") { return n }
+            for form in words.ordinalForms {
+                let said = form.replacing("#ord", with: "\(n)\(suffix)").replacing("#", with: "\(n)").lowercased()
+                // "12th exit" is not read as a "2th exit": the number starts where a word does.
+                guard let r = lower.firstRange(of: said) else { continue }
+                if r.lowerBound == lower.startIndex || !lower[lower.index(before: r.lowerBound)].isNumber { return n }
+            }
         }
         return nil
     }
@@ -115,11 +132,21 @@ extension RouteImporter {
     /// their paths), as the OSRM reader's: a departure at each leg's start,
     /// each step's maneuver at its start, the leg's end an arrival (a
     /// waypoint before the last, with the bearings that tell a U-turn).
-    static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys) -> [Step] {
+    static func steps(google legs: [[ServiceStep]], legPaths: [String], keys: StepKeys, warnings: inout [ImportWarning]) -> [Step] {
         var out: [Step] = []
+        // The language the instructions are written in, told once by their words; words in none of them, said so.
+        let texts = legs.flatMap { $0.map(\.text) }.filter { !$0.isEmpty }
+        let (words, told) = told(texts)
+        if !told, let first = legs.joined().first(where: { !$0.text.isEmpty }) {
+            warnings.append(ImportWarning(.wordsNotRead, at: join(first.path, textKey(keys))))
+        }
+        let legacy = keys.type == StepKeys.googleLegacy.type
         for (l, leg) in legs.enumerated() {
+            // Whether the route is on a motorway by the steps' sequence: after a merge or an on-ramp, before any turn.
+            var onMotorway = false
             for (j, g) in leg.enumerated() {
                 guard let location = g.points.first else { continue }
+                let read = reading(g.marked ?? g.text, words)
                 let before = j > 0 ? leg[j - 1] : nil
                 var type = "new name", modifier: String? = "straight", exit: Int? = nil, mode = "driving"
                 // The turn the line makes where the step begins, over the step before's line and its own.
@@ -134,14 +161,19 @@ extension RouteImporter {
                 case "TURN_SHARP_RIGHT": type = "turn"; modifier = "sharp right"
                 case "TURN_LEFT", "TURN_RIGHT", "KEEP_LEFT", "KEEP_RIGHT":
                     let side = g.maneuver!.hasSuffix("LEFT") ? "left" : "right"
-                    // A lane keep sent as a turn: the geometry overrules the enum.
-                    let keep = g.maneuver!.hasPrefix("KEEP") || angle.map { abs($0) < laneKeepAngle } == true
+                    // A lane keep Routes v2 sends as a turn: the geometry overrules the enum, where the line
+                    // bends less than 20° both at the step's start and over its first 100 m (a turn 47 m in is
+                    // a turn). Legacy has its own keep codes: its explicit turn is a turn.
+                    let extent = extentAngle(before?.points ?? [], g.points, reach: turnExtent)
+                    let lane = !legacy && angle.map { abs($0) < laneKeepAngle } == true && extent.map { abs($0) < laneKeepAngle } != false
+                    let keep = g.maneuver!.hasPrefix("KEEP") || lane
                     (type, modifier) = keep ? ("continue", "slight " + side) : ("turn", side)
                 case "UTURN_LEFT", "UTURN_RIGHT": type = "turn"; modifier = "uturn"
                 case "RAMP_LEFT", "RAMP_RIGHT":
-                    // RAMP_* does not say on or off: off when the step before runs at motorway speed.
+                    // RAMP_* does not say on or off: the words first ("Take exit", "Prendre la sortie", "Take the ramp onto"),
+                    // then the sequence (after a merge or an on-ramp, before any turn: off), the speed before last.
                     let fast = before.map { $0.duration > 0 && $0.distance / $0.duration * 3.6 >= motorwayKmh } ?? false
-                    type = fast ? "off ramp" : "on ramp"
+                    type = rampKind(g.text, words) ?? (onMotorway || fast ? "off ramp" : "on ramp")
                     modifier = g.maneuver == "RAMP_LEFT" ? "slight left" : "slight right"
                 case "MERGE": type = "merge"; modifier = nil
                 case "FORK_LEFT": type = "fork"; modifier = "slight left"
@@ -150,10 +182,17 @@ extension RouteImporter {
                 case "ROUNDABOUT_LEFT", "ROUNDABOUT_RIGHT":
                     type = "roundabout"
                     modifier = g.maneuver == "ROUNDABOUT_LEFT" ? "left" : "right"
-                    exit = instructionExit(g.text)
+                    // The ordinal said, else straight through (the second of four arms), else counted from the line.
+                    exit = instructionExit(g.text, words) ?? roundaboutExit(g.text, words, before?.points ?? [], g.points)
+                case _ where said(words.roundabout, in: g.text) && (instructionExit(g.text, words) != nil || said(words.straightThrough, in: g.text)):
+                    // A roundabout the code does not name ("At the traffic circle, continue straight"): a roundabout, never a turn.
+                    type = "roundabout"
+                    exit = instructionExit(g.text, words) ?? roundaboutExit(g.text, words, before?.points ?? [], g.points)
                 case fromGeometry?:
-                    // No maneuver code (Apple): the line's turn; under 30°, a keep where the words say one.
-                    if let turn = angle.flatMap({ turn(forAngle: $0) }) {
+                    // No maneuver code (Apple): the line's turn; one its words name that bends later in the step
+                    // (straight 47 m, then the turn) over its first 100 m; under 30°, a keep where the words say one.
+                    let extent = said(words.left + words.right, in: g.text) ? extentAngle(before?.points ?? [], g.points, reach: turnExtent) : nil
+                    if let turn = angle.flatMap({ turn(forAngle: $0) }) ?? extent.flatMap({ turn(forAngle: $0) }) {
                         (type, modifier) = ("turn", RouteImporter.modifier(for: turn))
                     } else if let angle, abs(angle) >= 5, ["keep", "bear", "fork", "exit", "ramp", "merge", "방향", "출구"].contains(where: g.text.lowercased().contains) {
                         (type, modifier) = ("continue", angle > 0 ? "slight left" : "slight right")
@@ -164,22 +203,113 @@ extension RouteImporter {
                 case let other?: type = other; modifier = angle.flatMap { turn(forAngle: $0) }.flatMap(RouteImporter.modifier(for:))
                 }
                 let neighbours = Neighbours(g.points)
-                out.append(Step(
+                // Google's names are whole: a toward list is joined for `Signs`, never split at spaces.
+                let towards = read.toward.map { $0.replacing(":", with: " ") }
+                var step = Step(
                     path: g.path, leg: l, index: j, lastOfLeg: false, type: type, modifier: modifier, exit: exit, location: location,
-                    name: instructionStreet(g.text), ref: nil, destinations: instructionToward(g.text), exits: nil, drivingSide: nil,
-                    bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration, voice: [],
-                    mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters))))
+                    name: read.street, ref: nil, destinations: towards.isEmpty ? nil : towards.joined(separator: ", "), exits: read.exitNumber,
+                    drivingSide: nil, bearings: (nil, bearings(at: 0, g.points, neighbours).after), distance: g.distance, duration: g.duration,
+                    voice: [], mode: mode, keys: keys, display: g.text.isEmpty ? nil : String(g.text.prefix(promptCharacters)))
+                step.exitName = read.exitName
+                step.fromWords = true
+                step.straightTerm = straightTerm(g.maneuver, keys: keys)
+                switch type {
+                case "merge", "on ramp": onMotorway = true
+                case "new name", "continue", "fork", "notification": break
+                default: onMotorway = false
+                }
+                if let n = g.number { step.index = n; step.id = "s\(n)" }
+                out.append(step)
             }
             // The leg's end: the arrival, its side from the last instruction's second line.
             guard let last = leg.last(where: { !$0.points.isEmpty }), let end = last.points.last else { continue }
-            out.append(Step(
-                path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side),
+            var arrival = Step(
+                path: legPaths[l], leg: l, index: leg.count, lastOfLeg: true, type: "arrive", modifier: destinationSide(last.side, words),
                 exit: nil, location: end, name: nil, ref: nil, destinations: nil, exits: nil, drivingSide: nil,
                 bearings: (bearings(at: last.points.count - 1, last.points, Neighbours(last.points)).before, nil),
-                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) }))
+                distance: 0, duration: 0, voice: [], keys: keys, display: last.side.flatMap { $0.isEmpty ? nil : String($0.prefix(promptCharacters)) })
+            // A line about the destination whose side is in no words drivesim reads: said, never guessed.
+            if l == legs.count - 1, let line = last.side, arrival.modifier == nil, !line.isEmpty,
+               keys.type != StepKeys.apple.type || said(words.destination, in: line) {
+                warnings.append(ImportWarning(.arrivalSideNotRead(String(line.prefix(80))), at: join(last.path, textKey(keys))))
+            }
+            // No step of the service's own: not counted, and where the steps go by their numbers (Apple), named `arrive`.
+            arrival.added = true
+            if last.number != nil { arrival.id = "arrive" }
+            out.append(arrival)
         }
         return out
     }
+
+    /// Where a step's words are in its document: Routes v2's `navigationInstruction.instructions`,
+    /// legacy's `html_instructions`, Apple's `instructions`.
+    static func textKey(_ keys: StepKeys) -> String {
+        keys.type == StepKeys.googleLegacy.type ? "html_instructions" : keys.type == StepKeys.google.type ? "navigationInstruction.instructions" : "instructions"
+    }
+
+    /// How far into a step its turn is measured when the start alone looks like a lane keep, meters.
+    static let turnExtent = 100.0
+
+    /// Whether `text` says any of `phrases` (letter case aside).
+    static func said(_ phrases: [String], in text: String) -> Bool {
+        let lower = text.lowercased()
+        return phrases.contains { lower.contains($0.lowercased()) }
+    }
+
+    /// A ramp's kind by its words: `off ramp` for an exit word ("exit",
+    /// "sortie", "출구"), `on ramp` for an entrance word ("ramp onto",
+    /// "Auffahrt", "진입로"); nil when they say neither (or both).
+    static func rampKind(_ text: String, _ words: Words) -> String? {
+        let off = said(words.exitWords, in: text), on = said(words.entranceWords, in: text)
+        return off == on ? nil : off ? "off ramp" : "on ramp"
+    }
+
+    /// The point `meters` along `line` (its last when shorter).
+    static func point(along line: [GeoPoint], _ meters: Double) -> GeoPoint? {
+        guard var last = line.first else { return nil }
+        var walked = 0.0
+        for p in line.dropFirst() {
+            let d = greatCircleDistance(last, p)
+            if walked + d >= meters, d > 0 {
+                let f = (meters - walked) / d
+                return GeoPoint(latitude: last.latitude + (p.latitude - last.latitude) * f, longitude: last.longitude + (p.longitude - last.longitude) * f)
+            }
+            walked += d
+            last = p
+        }
+        return last
+    }
+
+    /// The change of heading, degrees (positive left), from the last 20 m
+    /// of `before` to the chord of `line`'s first `reach` meters: a turn
+    /// over its real extent, not only at its first point; nil without both.
+    static func extentAngle(_ before: [GeoPoint], _ line: [GeoPoint], reach: Double) -> Double? {
+        guard before.count >= 2, let start = line.first, let end = point(along: line, reach), end != start,
+              let back = point(along: before.reversed(), turnReach), back != start else { return nil }
+        var change = bearing(back, start) - bearing(start, end)
+        if change > 180 { change -= 360 }
+        if change < -180 { change += 360 }
+        return change
+    }
+
+    /// A roundabout's exit from its line when no ordinal is said: straight
+    /// through is the second; else the heading 150 m in (or where the step
+    /// ends) against the heading into it, as a clock hour on four arms
+    /// driven anticlockwise (`roundaboutExit(clock:)`: right the first,
+    /// ahead the second, left the third, back the fourth).
+    static func roundaboutExit(_ text: String, _ words: Words, _ before: [GeoPoint], _ line: [GeoPoint]) -> Int? {
+        if said(words.straightThrough, in: text) { return 2 }
+        guard before.count >= 2, let start = line.first, let back = point(along: before.reversed(), turnReach), back != start,
+              let end = point(along: line, roundaboutReach), let tail = point(along: line, max(0, roundaboutReach - 30)), end != tail else { return nil }
+        var change = bearing(back, start) - bearing(tail, end)
+        if change > 180 { change -= 360 }
+        if change < -180 { change += 360 }
+        let hour = ((Int((-change / 30).rounded()) % 12) + 12) % 12
+        return roundaboutExit(clock: hour == 0 ? 12 : hour)
+    }
+
+    /// How far into a roundabout step its way out is measured, meters.
+    static let roundaboutReach = 150.0
 
     /// The maneuver of a step whose kind comes from the line alone (Apple's).
     static let fromGeometry = "GEOMETRY"
@@ -277,7 +407,8 @@ extension RouteImporter.Reader {
             points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
             geometryPath = legsPath
         }
-        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google)
+        var warnings: [ImportWarning] = []
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google, warnings: &warnings)
         let total = try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) }
             ?? steps.reduce(0) { $0 + $1.distance }
         let seconds = try (route["staticDuration"] ?? route["duration"]).map { v throws(ImportProblem) in
@@ -286,7 +417,7 @@ extension RouteImporter.Reader {
         var options = options
         // `localizedValues` in miles make an English voice imperial.
         if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
-        return try native(steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: geometryPath, options: options)
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: geometryPath, options: options, warnings: warnings)
     }
 
     // MARK: Google Directions (legacy)
@@ -342,18 +473,20 @@ extension RouteImporter.Reader {
             var points = try geometry(try member(polyline, "points", RouteImporter.join(p, "polyline")),
                                       RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision).0
             if points.isEmpty { points = [try point(try member(step, "start_location", p), RouteImporter.join(p, "start_location"), latitude: "lat", longitude: "lng")] }
-            let (text, div) = RouteImporter.plainText(html: try string(step, "html_instructions", p) ?? "")
+            let html = try string(step, "html_instructions", p) ?? ""
+            let (text, div) = RouteImporter.plainText(html: html)
             let dPath = RouteImporter.join(p, "distance"), tPath = RouteImporter.join(p, "duration")
             let meters = try distance(try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
             if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
             let seconds = try step["duration"].map { v throws(ImportProblem) in try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value")) } ?? 0
             return RouteImporter.ServiceStep(
                 path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)), text: text, side: div,
-                points: points, distance: meters, duration: seconds)
+                points: points, distance: meters, duration: seconds, marked: RouteImporter.markedText(html: html))
         }
         // The steps' lines joined: `overview_polyline` is smoothed, its maneuvers off it.
         let points = RouteImporter.joined(googleLegs.flatMap { $0.map(\.points) })
-        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy)
+        var warnings: [ImportWarning] = []
+        let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .googleLegacy, warnings: &warnings)
         var total = 0.0, seconds = 0.0
         for (l, leg) in legs.enumerated() {
             let legPath = legsPath + "[\(l)]"
@@ -363,6 +496,6 @@ extension RouteImporter.Reader {
         if total == 0 { total = steps.reduce(0) { $0 + $1.distance } }
         var options = options
         if options.units == nil, RouteImporter.imperial(distanceTexts) { options.units = .imperial }
-        return try native(steps, points: points, precision: precision, total: total, seconds: seconds > 0 ? seconds : nil, geometryPath: legsPath, options: options)
+        return try native(steps, points: points, precision: precision, total: total, seconds: seconds > 0 ? seconds : nil, geometryPath: legsPath, options: options, warnings: warnings)
     }
 }

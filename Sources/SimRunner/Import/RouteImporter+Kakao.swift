@@ -153,6 +153,8 @@ extension RouteImporter.Reader {
             }
         }
         let sectionsPath = RouteImporter.join(path, "sections")
+        // The multi-destination answer (`/v1/destinations/directions`) holds each route's summary alone.
+        if route["sections"] == nil, route["summary"] != nil { throw ImportProblem(.kakaoSummaryOnly, at: path) }
         let sections = try array(try member(route, "sections", path), sectionsPath)
         if sections.isEmpty { throw ImportProblem(.noSteps, at: sectionsPath) }
         var points: [GeoPoint] = []
@@ -164,6 +166,7 @@ extension RouteImporter.Reader {
             guard case .object = section.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: sPath) }
             if let d = section["distance"] { sectionMeters += try distance(d, RouteImporter.join(sPath, "distance")) }
             // Asked with `summary=true`, a section has neither roads nor guides.
+            if section["roads"] == nil, section["guides"] == nil { throw ImportProblem(.kakaoSummaryOnly, at: sPath) }
             guard let roadList = section["roads"] else { throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "roads")) }
             guard let guideList = section["guides"] else { throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "guides")) }
             let roadsPath = RouteImporter.join(sPath, "roads"), guidesPath = RouteImporter.join(sPath, "guides")

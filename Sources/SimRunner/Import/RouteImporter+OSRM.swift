@@ -45,6 +45,20 @@ extension RouteImporter {
         /// The service's display text for the step's own maneuver, with no distance
         /// (Kakao's `guidance`, Google's and Apple's instructions): kept as a prompt.
         var display: String? = nil
+        /// Its names were read from a service's words (Google's, Apple's):
+        /// `name` the street, `destinations` the toward list, `exits` the
+        /// exit's number and `exitName` its name, each as the text gives it.
+        var fromWords = false
+        /// The maneuver's id when the service numbers its steps its own way
+        /// (Apple's `steps[k]`); nil: `l<leg>s<index>`.
+        var id: String? = nil
+        /// The leg's end the import adds where the service sends no step of its own (Google's, Apple's arrival).
+        var added = false
+        /// What the service calls a step going straight on, for its warning ("STRAIGHT step"); nil: OSRM's type.
+        var straightTerm: String? = nil
+
+        /// The maneuver's id in the scenario.
+        var maneuverID: String { id ?? "l\(leg)s\(index)" }
     }
 
     /// A banner's primary text and its components, as read.
@@ -485,7 +499,7 @@ extension RouteImporter {
                 if step.speedOnly { continue }
                 // The step where the route boards a ferry (`mode` turns to `ferry`), whatever its type says.
                 if RouteImporter.boardsFerry(steps, k) {
-                    var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: .ferry)
+                    var spec = Scenario.ManeuverSpec(id: step.maneuverID, point: step.location, turn: .ferry)
                     (spec.street, spec.details) = RouteImporter.signs(of: step, turn: .ferry, next: nil)
                     specs.append(spec)
                     specPaths.append(RouteImporter.join(step.path, step.keys.location))
@@ -493,7 +507,8 @@ extension RouteImporter {
                     continue
                 }
                 if RouteImporter.goesStraightOn(step) {
-                    warnings.append(ImportWarning(.notAnnounced(type: step.type), at: RouteImporter.join(step.path, step.keys.type)))
+                    let kind = step.straightTerm.map { ImportWarning.Kind.straightOn(what: $0) } ?? .notAnnounced(type: step.type)
+                    warnings.append(ImportWarning(kind, at: RouteImporter.join(step.path, step.keys.type)))
                     continue
                 }
                 guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
@@ -501,7 +516,7 @@ extension RouteImporter {
                 if !RouteImporter.knownModifier(step.modifier), let modifier = step.modifier {
                     warnings.append(ImportWarning(.unknownModifier(modifier, keptAs: m.turn.rawValue), at: RouteImporter.join(step.path, step.keys.modifier)))
                 }
-                var spec = Scenario.ManeuverSpec(id: "l\(step.leg)s\(step.index)", point: step.location, turn: m.turn)
+                var spec = Scenario.ManeuverSpec(id: step.maneuverID, point: step.location, turn: m.turn)
                 spec.details = m.details
                 // The step after it, past those that only set a speed (Kakao's roads).
                 let next = steps[(k + 1)...].first { !$0.speedOnly }
@@ -569,9 +584,11 @@ extension RouteImporter {
             // drive of the whole road checks it (below).
             var leftOut: [(step: Int, warning: ImportWarning)] = []
             func leaveOut(_ i: Int) throws(ImportProblem) {
-                let after = RouteImporter.whole(placed[i].distance - placed[i - 1].distance)
+                // The first is measured from the start: a fork 4 m after it cannot be announced either.
+                let kind: ImportWarning.Kind = i == 0 ? .cannotAnnounceAfterStart(meters: RouteImporter.whole(placed[0].distance))
+                    : .cannotAnnounce(metersAfterPrevious: RouteImporter.whole(placed[i].distance - placed[i - 1].distance))
                 let step = specStep[placed[i].index]
-                leftOut.append((step, ImportWarning(.cannotAnnounce(metersAfterPrevious: after), at: RouteImporter.join(steps[step].path, steps[step].keys.type))))
+                leftOut.append((step, ImportWarning(kind, at: RouteImporter.join(steps[step].path, steps[step].keys.type))))
                 placed.remove(at: i)
                 // Those after it are placed again, each after the one before, until one lands where
                 // it was (the rest then do too). Leaving one out only lets the next lie earlier.
@@ -585,6 +602,8 @@ extension RouteImporter {
                     k += 1
                 }
             }
+            /// Whether the maneuver at `i` may be left out: any but a first that is the arrival or a waypoint.
+            func leavable(_ i: Int) -> Bool { i > 0 || ![.arrive, .waypoint].contains(placed[0].spec.turn) }
             /// Asks windows from `settled` on until the maneuvers before `until` are
             /// settled (or the route ends); returns where it got to.
             func windows(from start: Int, until: Int) throws(ImportProblem) -> Int {
@@ -598,9 +617,9 @@ extension RouteImporter {
                     let to = toEnd ? route.length : placed[last].distance + RouteImporter.windowTail
                     let window = RouteImporter.window(road, route: route, from: from, to: to, maneuvers: placed[first...last].map(\.spec))
                     let silent = Set(RouteImporter.unannounced(Scenario(name: "import", road: window)))
-                    if let i = answered.first(where: { silent.contains(placed[$0].spec.id) }) {
+                    if let i = answered.first(where: { silent.contains(placed[$0].spec.id) && leavable($0) }) {
                         try leaveOut(i)
-                        settled = max(1, i - 1)  // the one before may have said it in its "now" line
+                        settled = max(0, i - 1)  // the one before may have said it in its "now" line
                     } else {
                         if toEnd { return placed.count }
                         settled = last
@@ -608,20 +627,20 @@ extension RouteImporter {
                 }
                 return settled
             }
-            _ = try windows(from: 1, until: .max)
+            _ = try windows(from: 0, until: .max)
             // The whole drive checks the windows: each maneuver it passes
             // unannounced is left out and the windows after it asked again,
             // all in one drive where they lie apart, then the whole drive again.
             for _ in 0..<placed.count {
                 road.maneuvers = placed.map(\.spec)
                 let silent = RouteImporter.unannounced(Scenario(name: "import", road: road))
-                guard let firstSilent = silent.first, placed.first?.spec.id != firstSilent else { break }
+                if silent.isEmpty { break }
                 var reached = 0, changed = false
                 for id in silent {
-                    guard let i = placed.firstIndex(where: { $0.spec.id == id }), i > 0, i >= reached else { continue }
+                    guard let i = placed.firstIndex(where: { $0.spec.id == id }), leavable(i), i >= reached else { continue }
                     try leaveOut(i)
                     changed = true
-                    reached = try windows(from: max(1, i - 1), until: i + 2 * RouteImporter.windowManeuvers)
+                    reached = try windows(from: max(0, i - 1), until: i + 2 * RouteImporter.windowManeuvers)
                 }
                 if !changed { break }
             }
@@ -650,7 +669,7 @@ extension RouteImporter {
             var scenario = Scenario(
                 name: "route from \(options.source)",
                 description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
-                    + "\(counted(steps.count { !$0.speedOnly }, "step")), \(counted(placed.count, "maneuver")), "
+                    + "\(counted(steps.count { !$0.speedOnly && !$0.added }, "step")), \(counted(placed.count, "maneuver")), "
                     + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
                 road: road)
             scenario.servicePrompts = prompts

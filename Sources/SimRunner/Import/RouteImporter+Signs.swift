@@ -66,6 +66,16 @@ extension RouteImporter {
     static func signs(of step: Step, turn: Turn, next: Step?) -> (street: String?, details: ManeuverDetails) {
         let signs = Signs(step.destinations)
         var details = ManeuverDetails(toward: signs.toward)
+        if step.fromWords {
+            // The words said which name is which: kept apart as said (an off-ramp "onto
+            // ON-427 S toward ON-401 W" is no "ON-401 W exit").
+            if turn == .offRamp || turn == .onRamp {
+                if turn == .offRamp, let e = step.exits, e.count <= RoadSetup.Limits.refCharacters { details.exitNumber = e }
+                details.exitName = step.exitName
+                details.side = unusualSide(step)
+            }
+            return (step.name.map { String($0.prefix(RouteImporter.streetCharacters)) }, details)
+        }
         var street = street(name: step.name, ref: step.ref)
         switch turn {
         case .offRamp, .onRamp:
