@@ -31,6 +31,9 @@ import Testing
         "report-keeps-old-distance": .road(.pippaView),
     ]
     static let within = 300
+    /// The runs of seed 1 a mutant is caught within: 300, but a true turn dropped at a
+    /// switch needs a switch asked before a turn the car makes (run 522 of seed 1).
+    static func within(_ name: String) -> Int { name == "true-turn-dropped" ? 1_000 : within }
 
     static var roadMutants: [String] { Mutant.allCases.filter { $0.road != nil }.map(\.name) }
 
@@ -51,9 +54,9 @@ import Testing
         settings.mutant = mutant
         var fuzzer = Fuzzer(settings)
         // A failure is kept under its run's first violation: run until one is the expected check's.
-        for index in 0..<Self.within where !fuzzer.failures.contains(where: { $0.violation.check == expected }) { fuzzer.run(index) }
+        for index in 0..<Self.within(name) where !fuzzer.failures.contains(where: { $0.violation.check == expected }) { fuzzer.run(index) }
         let failure = try #require(
-            fuzzer.failures.first { $0.violation.check == expected }, "\(name) was not caught by \(expected) in \(Self.within) runs")
+            fuzzer.failures.first { $0.violation.check == expected }, "\(name) was not caught by \(expected) in \(Self.within(name)) runs")
         var shrinker = Shrinker(check: expected, mutant: mutant)
         let small = shrinker.shrink(failure.scenario)
         #expect(Shrinker.size(of: small) <= Shrinker.size(of: failure.scenario))

@@ -24,7 +24,7 @@ import Testing
         var settings = Fuzzer.Settings()
         settings.mutant = mutant
         var fuzzer = Fuzzer(settings)
-        for index in 0..<RoadFuzzTests.within where !fuzzer.failures.contains(where: { $0.violation.check == check }) { fuzzer.run(index) }
+        for index in 0..<RoadFuzzTests.within(name) where !fuzzer.failures.contains(where: { $0.violation.check == check }) { fuzzer.run(index) }
         let failure = try #require(fuzzer.failures.first { $0.violation.check == check }, "\(name) was not caught")
         return (mutant, check, failure)
     }

@@ -245,6 +245,11 @@ struct Case {
             var c = try Case("road/dense-detour")
             try #require(c.checks.isEmpty)
             c.scenario = RoadTruthCheckTests.maneuversSooner(c.scenario, vertices: 8)
+            // Its reports would tell Pippa the same meters too many (`pippa-view`'s): they carry none here.
+            for i in c.events.indices {
+                guard case .road(.reportSent(let f, let age, let onRoute, _?)) = c.events[i].what else { continue }
+                c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: nil))
+            }
             return c.checks
         case .road(.passedTruth):
             // m1 is passed 1 ms before the true track reaches it.

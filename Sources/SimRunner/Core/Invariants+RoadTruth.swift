@@ -302,7 +302,9 @@ extension Invariants {
     /// maneuver names one the car has not truly passed, with no maneuver of
     /// the route followed then truly between the car and it, at its true
     /// distance within the fixes' slack (`RoadTruth.ahead`, and 1 m of
-    /// rounding down).
+    /// rounding down). Once the follower used a jump on a route (after as
+    /// many refusals as allowed: `jump-dropped`), progress never moves back,
+    /// so that route's reports are not judged by where the car is.
     static func checkPippaView(_ truth: RoadTruth, _ timeline: Timeline) -> [Violation] {
         guard let trajectory = truth.trajectory, let slack = truth.ahead, !truth.fixes.isEmpty else { return [] }
         let roster = timeline.roster
@@ -311,11 +313,15 @@ extension Invariants {
             .sorted { ($0.0, $0.2) < ($1.0, $1.2) }
         var sent = ByFix<(taken: SimTime, onRoute: Bool, next: RoadEvent.Ahead?, route: Int)>(roster.road.fixCount)
         var followed = 0
+        /// Whether the follower used a jump on the route followed.
+        var jumped = false
+        let dropped = droppedFixes(timeline)
         var found: [Violation] = []
         func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.pippaView), t: t, message: message)) }
         for event in timeline.events {
             switch event.what {
-            case .road(.routeSwitched(let c, _)): followed = c + 1
+            case .road(.routeSwitched(let c, _)): followed = c + 1; jumped = false
+            case .road(.fixArrived(let f, _, true)) where dropped[f.raw] == nil && !truth.honest(f): jumped = true
             case .road(.reportSent(let f, let age, let onRoute, let next)):
                 sent[f.raw] = (event.t - SimTime(ms: age), onRoute, next, followed)
             case .road(.reportDelivered(let f)):
@@ -325,7 +331,7 @@ extension Invariants {
                     fire(event.t, "f\(f.raw)'s report, sent off the route, tells Pippa \(id) is \(next.distanceM) m ahead along the road the car left")
                     continue
                 }
-                guard let point = truth.distance(of: id) else { continue }
+                guard !jumped, let point = truth.distance(of: id) else { continue }
                 let car = trajectory.state(at: report.taken).distance, left = point - car
                 if point < car - slack {
                     fire(event.t, "f\(f.raw)'s report names \(id) as next, which the car truly passed \(Int(-left)) m before")
