@@ -238,7 +238,7 @@ enum FuzzCommand: Command {
             name: "the guidance '\(guidance.command)'" + (external.map { " with the arbiter '\($0.command)'" } ?? ""),
             replay: guidance.replayOptions + (external?.replayOptions ?? "")
         ) { scenario in
-            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan))
+            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan), of: scenario)
         }
         settings.arbiter.guidance = true
     }

@@ -94,12 +94,14 @@ package final class GuidanceProcess: @unchecked Sendable {
         return verdict
     }
 
-    /// The verdict of a run over this guidance: its process's failure added,
-    /// and the scenario's expectations not judged: they pin drivesim's own
-    /// guidance (its line ids, words and times); the checks judge any guidance.
-    package func judging(_ verdict: Verdict) -> Verdict {
+    /// The verdict of a run of `scenario` over this guidance: its process's
+    /// failure added, and, when the scenario has a road, its expectations not
+    /// judged: they pin drivesim's own guidance (its line ids, words and
+    /// times); the checks judge any guidance. A scenario without a road asks
+    /// the guidance nothing: its expectations are judged as without it.
+    package func judging(_ verdict: Verdict, of scenario: Scenario) -> Verdict {
         var verdict = adding(failureTo: verdict)
-        verdict.failures = []
+        if scenario.road != nil { verdict.failures = [] }
         return verdict
     }
 
