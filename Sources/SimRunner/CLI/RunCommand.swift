@@ -47,7 +47,7 @@ enum RunCommand: Command {
           --from <seconds>        Show from this time on (text and json: events at or after it).
           --to <seconds>          Show up to this time (text and json: events at or before it).
           --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
-                                  road, link (the road's reports).
+                                  road, link (the road's reports); or a lane's name (pippa).
           --all                   text: show every event; by default each run of three or more
                                   routine road events (a trusted fix arrived, a report sent or
                                   delivered) is folded into one line with their counts.
@@ -243,7 +243,7 @@ enum RunCommand: Command {
         case .success(let families): return families
         case .failure(let unknown):
             throw .usage(.unknownValue(option: "--only", value: unknown.name, allowed: EventFamily.names,
-                                       suggestion: suggestion(for: unknown.name, among: EventFamily.names)))
+                                       suggestion: suggestion(for: unknown.name, among: EventFamily.namesAndLanes)))
         }
     }
 
