@@ -177,8 +177,9 @@ enum FuzzCommand: Command {
             let found = origin?(failure.run) ?? .fuzz(seed: seed, run: failure.run)
             let check = failure.violation.check
             // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
-            let checked = arbiter.check(reproducer.scenario)
-            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
+            // A process given up is asked nothing more: its failure is the one found, in the run it hung in.
+            let checked = unshrinkable.contains(check) ? nil : arbiter.check(reproducer.scenario)
+            let violation = checked?.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
             let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, origin: found)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
