@@ -79,3 +79,16 @@ import Testing
         #expect(page.code == 2 && page.stderr.contains("holds at most 120 s of sound and this page shows 120.001 s"), "\(page.stderr)")
     }
 }
+
+/// A fuzz failure says the drawn settings its check depends on (issue 52).
+struct DrawnSettingsTests {
+    @Test func aFuzzFailureSaysTheWaitLimitItsRunDrew() throws {
+        let out = try Fixtures.temporaryFolder()
+        let result = Fixtures.drivesim("fuzz", "--runs", "600", "--mutant", "wait-limit-loose", "--out", out)
+        #expect(result.code == 1)
+        let filed = result.stderr.split(separator: "\n").filter { $0.hasPrefix("FAIL run") }
+        #expect(!filed.isEmpty && filed.allSatisfy { $0.contains("(this run drew waitLimit ") }, "\(result.stderr)")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first)
+        #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8).contains("(this run drew waitLimit "))
+    }
+}

@@ -185,7 +185,8 @@ enum FuzzCommand: Command {
             let small = ReproducerFile.prepare(
                 reproducer.scenario, check: check, violation: violation, arbiter: arbiter, origin: found,
                 unshrunkSize: Shrinker.size(of: failure.scenario), file: name, checked: checked)
-            console.err("FAIL \(found.label): \(check) at \(violation.t): \(violation.message)\n")
+            let drawn = check.drawn(in: reproducer.scenario.settings).map { " (\($0))" } ?? ""
+            console.err("FAIL \(found.label): \(check) at \(violation.t): \(violation.message)\(drawn)\n")
             do {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
