@@ -92,3 +92,28 @@ struct DrawnSettingsTests {
         #expect(try String(contentsOfFile: out + "/" + file, encoding: .utf8).contains("(this run drew waitLimit "))
     }
 }
+
+/// `fuzz --out DIR` makes no folder when nothing fails, as fuzzing.md says;
+/// README and review.md say first how to hear words (issue 52).
+struct FolderAndVoiceDocsTests {
+    @Test func fuzzOutMakesNoFolderWhenNothingFailsAndOneWhenSomethingDoes() throws {
+        let folder = try Fixtures.temporaryFolder() + "/a/b"
+        let clean = Fixtures.drivesim("fuzz", "--runs", "30", "--out", folder)
+        #expect(clean.code == 0 && !FileManager.default.fileExists(atPath: folder), "\(clean.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: (folder as NSString).deletingLastPathComponent))
+        let failing = Fixtures.drivesim("fuzz", "--runs", "300", "--mutant", "urgent-waits", "--jobs", "1", "--out", folder)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(failing.code == 1 && !written.isEmpty)
+        // A folder that cannot be made is still refused before the campaign.
+        #expect(Fixtures.drivesim("fuzz", "--runs", "1", "--out", "/proc/drivesim-cannot-write").code == 2)
+    }
+
+    @Test func readmeAndReviewSayFirstHowToHearTheWords() throws {
+        let review = try String(contentsOfFile: Fixtures.path("docs/review.md"), encoding: .utf8)
+        #expect(review.split(separator: "\n").prefix(6).contains { $0.contains("--voice \"espeak-ng") })
+        let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
+        let use = try #require(readme.components(separatedBy: "## Use").dropFirst().first)
+        let wav = try #require(use.split(separator: "\n").firstIndex { $0.contains("--format wav") })
+        #expect(use.split(separator: "\n")[wav...].prefix(2).contains { $0.contains("--voice \"espeak-ng") }, "\(use.prefix(1500))")
+    }
+}

@@ -157,9 +157,12 @@ enum FuzzCommand: Command {
         return (i, n)
     }
 
-    /// Creates the folder if needed and makes sure files can be written in it.
+    /// Makes sure the folder can be made and written in. Created only when something fails (docs/fuzzing.md): here, before
+    /// the campaign, it is made to see that it can be, and the folders made
+    /// are removed again, so a campaign that finds nothing leaves none.
     static func prepare(folder: String) throws(DrivesimError) {
-        try FileSystem.makeFolder(folder)
+        let made = try FileSystem.makeFolder(folder)
+        defer { for path in made.reversed() { rmdir(path) } }
         guard access(folder, W_OK) == 0 else { throw .cannotWrite(path: folder, WriteProblem(errno: errno)) }
     }
 
