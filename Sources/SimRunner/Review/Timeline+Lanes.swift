@@ -273,8 +273,8 @@ enum LaneScale {
         switch glyph {
         case "!": return 5  // a turn unannounced
         case "x": return 4  // a fix, report or line dropped
-        case "/", "S", "R", "K", "F": return 3  // a reply abandoned; a route switched, requested, kept or failed
-        case "T", "h", "i": return 2  // a turn passed; a handoff taken or ignored
+        case "/", "S", "h": return 3  // a reply abandoned; a route switched; a handoff taken
+        case "T", "R", "K", "F", "i": return 2  // a turn passed; a route requested, kept or failed; a handoff ignored
         default: return 1  // a turn upcoming
         }
     }
