@@ -435,7 +435,7 @@ for (const c of collisions) (byRule[c.rule] = byRule[c.rule] || Object.assign([]
 const ruleMenu = document.getElementById("collision-rule"), collisionAt = document.getElementById("collision-at");
 const collisionList = document.getElementById("collision-list");
 function option(value, text) { const o = document.createElement("option"); o.value = value; o.textContent = text; ruleMenu.appendChild(o); }
-option("", "every rule and road moment (" + collisions.length + ")");
+option("", (collisions.some((c) => MOMENT.test(c.rule)) ? "every rule and road moment (" : "every rule (") + collisions.length + ")");
 // The arbiter's rules first, then the road's moments (off route, route switched, handoff taken…).
 for (const rule of Object.keys(byRule).sort((a, b) => MOMENT.test(a) - MOMENT.test(b) || (a < b ? -1 : a > b ? 1 : 0))) {
   option(rule, (MOMENT.test(rule) ? "road: " : "") + rule + " (" + byRule[rule].length + ")");
