@@ -43,7 +43,7 @@ import Testing
              "pattern.json:3:57: expect[2].text.matches: not a valid pattern at character 1: missing ) for the group"),
             (#"{ "event": "guidance.ended", "within": 2 }"#, "within.json:3:44: expect[2].within: within counts from since's event; give since too"),
             (#"{ "event": "guidance.ended", "since": { "event": "guidance.started", "cuont": 1 } }"#,
-             #"since.json:3:83: expect[2].since.cuont: unknown field "cuont" for event "guidance.started"; did you mean "count"?"#),
+             #"since.json:3:83: expect[2].since.cuont: unknown field "cuont" for event "guidance.started"; it carries line, text, language; did you mean "count"?"#),
         ]
         for (matcher, message) in cases {
             let name = String(message.prefix { $0 != ":" })

@@ -344,7 +344,7 @@ import Testing
         let lanes = timeline.lanesChart(width: 120, window: ReviewWindow(from: SimTime(ms: 29_000), to: SimTime(ms: 33_000)))
         let road = try #require(lanes.split(separator: "\n").first { $0.hasPrefix("road ") })
         #expect(road.contains("S") && road.contains("h"), "\(lanes)")
-        #expect(lanes.contains("S route switched   h handoff taken"))
+        #expect(lanes.contains("S switched") && lanes.contains("h handoff taken"))
         let svg = timeline.svg()
         #expect(svg.contains("roadmark road-route-switched") && svg.contains("roadmark road-handoff-taken"))
         #expect(svg.contains("route change, handoff"))

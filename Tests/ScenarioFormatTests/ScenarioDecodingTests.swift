@@ -176,7 +176,7 @@ let badScenarios: [BadScenario] = [
     // Expectations.
     BadScenario("matcher without event", scenario(matcher(#""at": 1"#)), "expect[0]", .missingField("event")),
     BadScenario("unknown event", scenario(matcher(#""event": "guidance.start""#)), "expect[0].event",
-                .unknownValue("guidance.start", allowed: EventKind.allCases.map(\.rawValue), suggestion: "guidance.started")),
+                .unknownEvent("guidance.start", family: "guidance", suggestion: "guidance.started")),
     BadScenario("unknown matcher field", scenario(matcher(#""event": "guidance.started", "lin": "g1""#)), "expect[0].lin",
                 .unknownField("lin", event: "guidance.started", suggestion: "line")),
     BadScenario("field of another event", scenario(matcher(#""event": "guidance.ended", "stretch": "s1""#)), "expect[0].stretch",
@@ -331,7 +331,7 @@ let badMatchersBeyondEquality: [BadScenario] = {
         bad("since not an object", #""event": "guidance.ended", "since": "guidance.started""#, "expect[2].since", .wrongType(expected: .object)),
         bad("since without an event", #""event": "guidance.ended", "since": {"line": "g1"}"#, "expect[2].since", .missingField("event")),
         bad("since of an unknown event", #""event": "guidance.ended", "since": {"event": "talk.stretch.endd"}"#, "expect[2].since.event",
-            .unknownValue("talk.stretch.endd", allowed: EventKind.allCases.map(\.rawValue), suggestion: "talk.stretch.ended")),
+            .unknownEvent("talk.stretch.endd", family: "talk", suggestion: "talk.stretch.ended")),
         bad("since naming a stretch that does not exist", #""event": "guidance.ended", "since": {"event": "talk.stretch.ended", "stretch": "s2"}"#,
             "expect[2].since.stretch", .unknownID("s2", kind: "stretch", suggestion: "s1")),
         bad("since with a bad pattern", #""event": "guidance.ended", "since": {"event": "guidance.started", "text": {"matches": "a{2,1}"}}"#,

@@ -36,7 +36,9 @@ enum CheckCommand: Command {
                                   decision against drivesim's reference (the default).
           --guidance <command>    Plan each road with the guidance engine COMMAND runs
                                   (docs/test-your-guidance.md): judged by the road's checks,
-                                  not by expectations or golden timelines (they pin drivesim's own).
+                                  not by a road's expectations or golden timeline (they pin
+                                  drivesim's own): each scenario says so on standard error,
+                                  and the line before the last counts them.
           --guidance-timeout <s>  How long it may take over one answer (default: 5).
           -h, --help              Show help information.
 
@@ -73,6 +75,7 @@ enum CheckCommand: Command {
             if let identity = FileSystem.identity(ofFile: path), inputs[identity] == nil { inputs[identity] = path }
         }
         var coverage: [(file: String, rules: RuleCoverage)] = []
+        var tally = UnjudgedTally()
         /// A file or folder that cannot be used: listed, counted as failed, and the rest go on (SPEC 8).
         func unusableFile(_ path: String, _ error: DrivesimError) {
             unusable += 1
@@ -99,7 +102,9 @@ enum CheckCommand: Command {
             for warning in warnings { console.warn(warning.description) }
             var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
                 ?? Verdict(scenario, fault: nil, roadPlan: roadPlan)
-            if let guidance { verdict = guidance.judging(verdict) }
+            if let guidance { verdict = guidance.judging(verdict, of: scenario) }
+            let unjudged = Unjudged(scenario, verdict, otherGuidance: guidance != nil)
+            if let unjudged { tally.add(unjudged) }
             let timeline = verdict.simulation.timeline
             if args.has("--coverage") { coverage.append((file, RuleCoverage(timeline))) }
             do {
@@ -117,7 +122,7 @@ enum CheckCommand: Command {
                     // is not compared; a golden name against the rules is still refused.
                     _ = try GoldenFiles.path(of: scenario, file: file)
                     golden = .none
-                } else if verdict.processFailed || guidance != nil {
+                } else if unjudged != nil {
                     // The timeline was cut short by the failure: only the failure is reported.
                     // A golden timeline pins drivesim's own guidance: another is judged by the checks.
                     golden = .none
@@ -135,6 +140,7 @@ enum CheckCommand: Command {
                     if recording { report += "\(file): its golden timeline is not recorded: the run fails\n" }
                     console.err(report)
                 }
+                if let unjudged { console.err(unjudged.line(file: escapedForTerminal(file))) }
             } catch {
                 if case .cannotWrite = error { unwritten += 1 }
                 unusableFile(file, error)
@@ -146,6 +152,7 @@ enum CheckCommand: Command {
         if console.errIsTerminal { console.err("\r") }
         if let notice = external?.notice { console.err(notice) }
         if args.has("--coverage") { console.out(coverageReport(coverage)) }
+        if let line = tally.line { console.out(line) }
         console.out("\(passed) passed, \(failed + unusable) failed\n")
         return unusable > 0 ? 2 : (failed > 0 ? 1 : 0)
     }

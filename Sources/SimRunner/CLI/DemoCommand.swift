@@ -29,7 +29,7 @@ enum DemoCommand: Command {
           --from <seconds>        Show from this time on.
           --to <seconds>          Show up to this time.
           --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
-                                  road, link (the road's reports).
+                                  road, link (the road's reports); or a lane's name (pippa).
           --all                   text: show every event (by default routine road events are folded).
           --scenario              Write the demo's scenario file instead of its timeline: a drive
                                   on a route with Pippa and Dad, to copy and change, then run

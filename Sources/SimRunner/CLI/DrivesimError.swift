@@ -1,5 +1,6 @@
 import RouteImport
 import ScenarioFormat
+import SimClock
 import SimRunner
 
 #if canImport(Glibc)
@@ -72,9 +73,9 @@ package enum UsageProblem: Sendable, Equatable {
     case reversedWindow(from: String, to: String)
     /// A value that is not one of a fixed set (`--format`, `--mutant`, `--only`).
     case unknownValue(option: String, value: String, allowed: [String], suggestion: String?)
-    /// `--shard` not `i/n` with 1 ≤ i ≤ n.
+    /// `--shard` not `i/n` with 1 ≤ i ≤ n ≤ 100,000.
     case badShard(String)
-    /// `--time-limit` not seconds above 0.
+    /// `--time-limit` not seconds above 0 and at most 86,400.
     case badTimeLimit(String)
     /// A flag given without the option it modifies: `--timeline-only` without `--arbiter`.
     case needsOption(flag: String, option: String)
@@ -263,18 +264,19 @@ extension UsageProblem {
         case .unknownValue(let option, let value, let allowed, let suggestion):
             let what = option == "--only" ? "name '\(value)' in --only" : "\(option.drop { $0 == "-" }) '\(value)'"
             return "unknown \(what); use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
-        case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n, like 2/4, not '\(text)'"
-        case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0, not '\(text)'"
+        case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n ≤ 100,000, like 2/4, not '\(text)'"
+        case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0 and at most 86,400 (24 h), not '\(text)'"
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
         case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
         case .soundToTerminal:
             return "'--format wav' writes sound, not text: give '--out FILE.wav', or redirect standard output to a file or a player"
         case .soundTooLong(let ms, let limit):
-            return "the WAV would last \(ms / 1000) s, longer than a WAV file holds (\(limit / 1000) s at 16 kHz, two channels); "
+            // Exact to the millisecond: a value just over the limit is never rounded onto it.
+            return "the WAV would last \(Matcher.seconds(SimTime(ms: ms))), longer than a WAV file holds (\(Matcher.seconds(SimTime(ms: limit))) at 16 kHz, two channels); "
                 + "choose a window of at most that with '--from' and '--to'"
         case .audioTooLongToEmbed(let ms, let limit):
-            return "'--audio embed' holds at most \(limit / 1000) s of sound and this page shows \(ms / 1000) s: "
+            return "'--audio embed' holds at most \(Matcher.seconds(SimTime(ms: limit))) of sound and this page shows \(Matcher.seconds(SimTime(ms: ms))): "
                 + "choose a window with '--from' and '--to', or write the WAV with '--format wav --out drive.wav' and give '--audio drive.wav'"
         }
     }

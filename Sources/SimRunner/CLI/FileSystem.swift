@@ -209,16 +209,25 @@ enum FileSystem {
         }
     }
 
-    /// Creates the folder `path` and any folders above it that are missing.
-    static func makeFolder(_ path: String) throws(DrivesimError) {
+    /// Creates the folder `path` and any folders above it that are missing;
+    /// returns those it created, outermost first.
+    @discardableResult
+    static func makeFolder(_ path: String) throws(DrivesimError) -> [String] {
         var prefix = path.hasPrefix("/") ? "" : "."
+        var made: [String] = []
         for part in path.split(separator: "/") {
             prefix += "/" + part
-            if mkdir(prefix, 0o777) != 0, errno != EEXIST { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
+            if mkdir(prefix, 0o777) == 0 {
+                made.append(prefix)
+            } else if errno != EEXIST {
+                for folder in made.reversed() { rmdir(folder) }
+                throw .cannotWrite(path: path, WriteProblem(errno: errno))
+            }
         }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotWrite(path: path, WriteProblem(errno: errno)) }
         guard isFolder(info) else { throw .cannotWrite(path: path, .notAFolder) }
+        return made
     }
 
     /// Writes all of `bytes`; the problem if a write fails.

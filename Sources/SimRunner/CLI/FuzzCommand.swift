@@ -157,9 +157,12 @@ enum FuzzCommand: Command {
         return (i, n)
     }
 
-    /// Creates the folder if needed and makes sure files can be written in it.
+    /// Makes sure the folder can be made and written in. Created only when something fails (docs/fuzzing.md): here, before
+    /// the campaign, it is made to see that it can be, and the folders made
+    /// are removed again, so a campaign that finds nothing leaves none.
     static func prepare(folder: String) throws(DrivesimError) {
-        try FileSystem.makeFolder(folder)
+        let made = try FileSystem.makeFolder(folder)
+        defer { for path in made.reversed() { rmdir(path) } }
         guard access(folder, W_OK) == 0 else { throw .cannotWrite(path: folder, WriteProblem(errno: errno)) }
     }
 
@@ -177,14 +180,16 @@ enum FuzzCommand: Command {
             let found = origin?(failure.run) ?? .fuzz(seed: seed, run: failure.run)
             let check = failure.violation.check
             // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
-            let checked = arbiter.check(reproducer.scenario)
-            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
+            // A process given up is asked nothing more: its failure is the one found, in the run it hung in.
+            let checked = unshrinkable.contains(check) ? nil : arbiter.check(reproducer.scenario)
+            let violation = checked?.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
             let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, origin: found)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
                 reproducer.scenario, check: check, violation: violation, arbiter: arbiter, origin: found,
                 unshrunkSize: Shrinker.size(of: failure.scenario), file: name, checked: checked)
-            console.err("FAIL \(found.label): \(check) at \(violation.t): \(violation.message)\n")
+            let drawn = check.drawn(in: reproducer.scenario.settings).map { " (\($0))" } ?? ""
+            console.err("FAIL \(found.label): \(check) at \(violation.t): \(violation.message)\(drawn)\n")
             do {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
@@ -238,7 +243,7 @@ enum FuzzCommand: Command {
             name: "the guidance '\(guidance.command)'" + (external.map { " with the arbiter '\($0.command)'" } ?? ""),
             replay: guidance.replayOptions + (external?.replayOptions ?? "")
         ) { scenario in
-            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan))
+            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan), of: scenario)
         }
         settings.arbiter.guidance = true
     }

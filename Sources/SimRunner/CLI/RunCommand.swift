@@ -47,7 +47,7 @@ enum RunCommand: Command {
           --from <seconds>        Show from this time on (text and json: events at or after it).
           --to <seconds>          Show up to this time (text and json: events at or before it).
           --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
-                                  road, link (the road's reports).
+                                  road, link (the road's reports); or a lane's name (pippa).
           --all                   text: show every event; by default each run of three or more
                                   routine road events (a trusted fix arrived, a report sent or
                                   delivered) is folded into one line with their counts.
@@ -59,7 +59,8 @@ enum RunCommand: Command {
                                   decision against drivesim's reference (the default).
           --guidance <command>    Plan the road with the guidance engine COMMAND runs
                                   (docs/test-your-guidance.md): judged by the road's checks,
-                                  not by the scenario's expectations or golden timeline.
+                                  not by a road's expectations or golden timeline (said on
+                                  standard error, as is what a process's failure left unjudged).
           --guidance-timeout <s>  How long it may take over one answer (default: 5).
           --voice <command>       wav: speak each distinct text with this text-to-speech
                                   command, {lang} replaced by its language (en, ko), the
@@ -119,11 +120,12 @@ enum RunCommand: Command {
         let roadPlan = guidance?.planning
         var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
             ?? Verdict(scenario, fault: fault?.talk, roadPlan: roadPlan ?? fault?.roadPlan)
-        if let guidance { verdict = guidance.judging(verdict) }
+        if let guidance { verdict = guidance.judging(verdict, of: scenario) }
         let timeline = verdict.simulation.timeline
         // After a process failure the timeline is cut short: only the failure is reported.
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
-        let golden = verdict.processFailed || guidance != nil
+        let unjudged = Unjudged(scenario, verdict, otherGuidance: guidance != nil)
+        let golden = unjudged?.golden == true
             ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         // Streamed: a long drive's output is never held whole.
         if shown.format.isSound {
@@ -147,6 +149,7 @@ enum RunCommand: Command {
             console.err(escapedForTerminal("\(file == "-" ? FileSystem.standardInputName : file): \(scenario.name)") + "\n")
         }
         if !verdict.passed { console.err(verdict.report) }
+        if let unjudged { console.err(unjudged.line(file: escapedForTerminal(file == "-" ? FileSystem.standardInputName : file))) }
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         // The process ends next: its scenario and timeline are left to `exit`.
@@ -240,7 +243,7 @@ enum RunCommand: Command {
         case .success(let families): return families
         case .failure(let unknown):
             throw .usage(.unknownValue(option: "--only", value: unknown.name, allowed: EventFamily.names,
-                                       suggestion: suggestion(for: unknown.name, among: EventFamily.names)))
+                                       suggestion: suggestion(for: unknown.name, among: EventFamily.namesAndLanes)))
         }
     }
 

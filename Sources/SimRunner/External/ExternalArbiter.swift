@@ -71,6 +71,9 @@ package final class ArbiterProcess: @unchecked Sendable {
         case notAHello(key: String)
         /// It speaks another protocol version than `expected` (of the hello's `key`), or than any from `oldest`.
         case otherVersion(Int64, expected: Int, oldest: Int, key: String)
+        /// Its hello has the key, but its value (the JSON as written: `"3"`,
+        /// `3.5`, `null`, `1e30`) is no whole number, so no supported version.
+        case notAVersion(String, expected: Int, oldest: Int, key: String)
 
         /// In words, for the one-line error.
         package var reason: String {
@@ -81,6 +84,9 @@ package final class ArbiterProcess: @unchecked Sendable {
             case .otherVersion(let v, let expected, let oldest, let key):
                 let what = key == "protocol" ? "protocol" : "\(key) protocol"
                 return "it speaks \(what) version \(v); this drivesim speaks " + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)")
+            case .notAVersion(let value, let expected, let oldest, let key):
+                return "its hello's '\(key)' is \(value), not a supported version: this drivesim speaks "
+                    + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)") + ", a whole number"
             }
         }
     }
@@ -101,8 +107,12 @@ package final class ArbiterProcess: @unchecked Sendable {
         consumed = 0
         started += 1
         guard let answer = ask("{\"type\":\"hello\",\"\(hello.key)\":\(hello.version)}") else { throw .noAnswer(lastReason) }
-        guard answer["type"]?.text == "hello", let version = answer[hello.key]?.integer else {
+        guard answer["type"]?.text == "hello", let value = answer[hello.key] else {
             kill(); throw .notAHello(key: hello.key)
+        }
+        guard let version = value.integer else {
+            let written = escapedForTerminal(String(decoding: JSONWriter.bytes(value, pretty: false).prefix(40), as: UTF8.self))
+            kill(); throw .notAVersion(written, expected: hello.version, oldest: oldest, key: hello.key)
         }
         guard (oldest...hello.version).contains(version) else {
             kill(); throw .otherVersion(Int64(version), expected: hello.version, oldest: oldest, key: hello.key)
@@ -326,12 +336,14 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// Whether this run can still talk to the process.
     package var alive: Bool { process != nil }
 
-    /// One message and its answer, an object; nil (and `failure` set) if the process failed.
-    package func ask(_ message: String) -> JSONValue? {
+    /// One message and its answer, an object; nil (and `failure` set) if
+    /// the process failed. An answer line that is no JSON object ends the
+    /// process, unless `keepingProcess` (a line for a line is in step).
+    package func ask(_ message: String, keepingProcess: Bool = false) -> JSONValue? {
         var bytes = Array(message.utf8)
         bytes.append(0x0A)
         guard let line = transfer(bytes, lines: 1)?.first else { return nil }
-        return parse(line)
+        return parse(line, keepingProcess: keepingProcess)
     }
 
     /// Messages each drawing one answer line, written at once (the process

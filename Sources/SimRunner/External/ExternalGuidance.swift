@@ -46,11 +46,14 @@ package final class GuidanceProcess: @unchecked Sendable {
         return channel.tell(Self.encode(route, version: version)) || fail(at: .zero, nil)
     }
 
-    /// A span's message and its answer; nil (the failure recorded) if the process failed.
+    /// A question's message (`switching`, `unannounced`) and its answer;
+    /// nil (the failure recorded) if the process failed. An answer that is
+    /// no JSON object fails the plan but keeps the process: it answered in
+    /// step, so the next plan is not paid a restart.
     package func ask(_ message: String, at t: SimTime) -> JSONValue? {
         guard channel.alive else { return nil }
         spans += 1
-        guard let answer = channel.ask(message) else { _ = fail(at: t, nil); return nil }
+        guard let answer = channel.ask(message, keepingProcess: true) else { _ = fail(at: t, nil); return nil }
         return answer
     }
 
@@ -94,12 +97,14 @@ package final class GuidanceProcess: @unchecked Sendable {
         return verdict
     }
 
-    /// The verdict of a run over this guidance: its process's failure added,
-    /// and the scenario's expectations not judged: they pin drivesim's own
-    /// guidance (its line ids, words and times); the checks judge any guidance.
-    package func judging(_ verdict: Verdict) -> Verdict {
+    /// The verdict of a run of `scenario` over this guidance: its process's
+    /// failure added, and, when the scenario has a road, its expectations not
+    /// judged: they pin drivesim's own guidance (its line ids, words and
+    /// times); the checks judge any guidance. A scenario without a road asks
+    /// the guidance nothing: its expectations are judged as without it.
+    package func judging(_ verdict: Verdict, of scenario: Scenario) -> Verdict {
         var verdict = adding(failureTo: verdict)
-        verdict.failures = []
+        if scenario.road != nil { verdict.failures = [] }
         return verdict
     }
 

@@ -28,7 +28,9 @@ extension Decoding {
     static func reason(_ reason: ScenarioProblem.Reason) -> ScenarioError.Reason {
         switch reason {
         case .duplicateID(let id, let first): return .duplicateID(id, firstAt: ScenarioProblem.render(first))
-        case .fieldNotCarried(let field, let event): return .unknownField(field.rawValue, event: event.rawValue, suggestion: nil)
+        case .fieldNotCarried(let field, let event):
+            let hint = TimelineSuggestion.field(for: field.rawValue, event: event, matcherKeys: ScenarioKeys.matcher.names)
+            return .unknownField(field.rawValue, event: event.rawValue, suggestion: hint)
         case .wrongType(let type):
             switch type {
             case .string: return .wrongType(expected: .string)

@@ -404,11 +404,12 @@ struct Decoding {
         guard let members = value.members else { throw fail(.wrongType(expected: .object), path, value) }
         let fields = Fields(value: value, members: members, path: path)
         let eventValue = try required(fields, "event")
-        let names = EventKind.allCases.map(\.rawValue)
-        let event = try oneOf(eventValue, fields.path("event"), names)
-        // `oneOf` guarantees the kind exists.
-        let kind = EventKind(rawValue: event) ?? .guidanceRequested
-        let allowed = kind.fields.map(\.rawValue)
+        let event = try string(eventValue, fields.path("event"))
+        guard let kind = EventKind(rawValue: event) else {
+            let unknown = ScenarioError.Reason.unknownEvent(
+                event, family: TimelineSuggestion.family(of: event)?.family, suggestion: TimelineSuggestion.event(for: event))
+            throw fail(unknown, fields.path("event"), eventValue)
+        }
 
         var expectation = Matcher(event: kind, path: path)
         expectation.line = value.line
@@ -443,7 +444,7 @@ struct Decoding {
                     }
                     continue
                 }
-                let hint = suggestion(for: key, among: allowed + ScenarioKeys.matcher.names)
+                let hint = TimelineSuggestion.field(for: key, event: kind, matcherKeys: ScenarioKeys.matcher.names)
                 throw fail(.unknownField(key, event: event, suggestion: hint), memberPath, member.value)
             }
         }

@@ -60,8 +60,12 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case unknownValue(String, allowed: [String], suggestion: String?)
 
         // Expectations.
-        /// A matcher field the event does not carry (the path ends with it).
+        /// A matcher field the event does not carry (the path ends with it);
+        /// the message lists the fields it carries.
         case unknownField(String, event: String, suggestion: String?)
+        /// A matcher's event name that is none; `family` when its first word
+        /// is a family's (`talk`), whose events the message lists (else all of them).
+        case unknownEvent(String, family: String?, suggestion: String?)
         /// A matcher with both `at` and `between`.
         case atAndBetween
         /// `between` that is not a list of exactly two times.
@@ -179,7 +183,14 @@ extension ScenarioError.Reason {
         case .unknownValue(let v, let allowed, let suggestion):
             return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))" + didYouMean(suggestion)
         case .unknownField(let f, let event, let suggestion):
-            return "unknown field \(quoted(f)) for event \(quoted(event))" + didYouMean(suggestion)
+            let fields = EventKind(rawValue: event)?.fields.map(\.rawValue) ?? []
+            let carries = fields.isEmpty ? "it carries no field" : "it carries " + fields.joined(separator: ", ")
+            return "unknown field \(quoted(f)) for event \(quoted(event)); \(carries)" + didYouMean(suggestion)
+        case .unknownEvent(let name, let family, let suggestion):
+            let names = family.flatMap { TimelineSuggestion.family(of: $0 + ".")?.names }
+            let list = names.map { "the \(family ?? "") events are " + $0.map(quoted).joined(separator: ", ") }
+                ?? "expected one of " + EventKind.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
+            return "unknown event \(quoted(name)); \(list)" + didYouMean(suggestion)
         case .atAndBetween: return "give either at or between, not both"
         case .windowNotAPair: return "between must be a list of two times in seconds, [from, to]"
         case .unknownID(let id, let kind, let suggestion):

@@ -176,7 +176,7 @@ package enum ReproducerFile {
             ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         let size = Shrinker.size(of: small)
         var text =
-            "Breaks \(check) at \(violation.t): \(violation.message). Found by \(arbiter.replay.found(origin)); "
+            "Breaks \(check) at \(violation.t): \(violation.message)\(check.drawn(in: small.settings).map { " (\($0))" } ?? ""). Found by \(arbiter.replay.found(origin)); "
             + "shrunk from \(unshrunkSize) to \(counted(size, "item")). Replay: \(arbiter.replay.line(file))."
         if let mutant = arbiter.mutant {
             text += " " + mutantNote(mutant)

@@ -35,6 +35,23 @@ public enum EventFamily: String, Sendable, CaseIterable {
     /// The names, in order, as `--only` takes them.
     public static let names = allCases.map(\.rawValue)
 
+    /// The family named `name`, in any case, or by the lane the pictures
+    /// draw it in (`pippa`, `Pippa`: talk; `Dad`: dad); nil if none.
+    public init?(named name: String) {
+        let lower = name.lowercased()
+        if let family = EventFamily(rawValue: lower) {
+            self = family
+            return
+        }
+        guard let lane = Lanes.Lane.allCases.first(where: { $0.title.lowercased() == lower }),
+            let family = EventFamily.allCases.first(where: { EventFamily.drawn(in: lane) == EventFamilies($0) })
+        else { return nil }
+        self = family
+    }
+
+    /// Every name `init(named:)` takes in lower case: the families' and the lanes' (`pippa`), for suggestions.
+    public static let namesAndLanes = names + Lanes.Lane.allCases.map { $0.title.lowercased() }.filter { !names.contains($0) }
+
     /// The families drawn in `lane` (the road lane holds the road's and the link's events).
     static func drawn(in lane: Lanes.Lane) -> EventFamilies {
         switch lane {
@@ -81,7 +98,7 @@ public struct EventFamilies: OptionSet, Sendable, Equatable {
     public static func parse(_ list: String) -> Result<EventFamilies, UnknownFamily> {
         var families: EventFamilies = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let family = EventFamily(rawValue: String(name)) else { return .failure(UnknownFamily(name: String(name))) }
+            guard let family = EventFamily(named: String(name)) else { return .failure(UnknownFamily(name: String(name))) }
             families.insert(EventFamilies(family))
         }
         return .success(families)

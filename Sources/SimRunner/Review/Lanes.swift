@@ -93,7 +93,47 @@ package struct Lanes: Sendable {
         case road
     }
 
-    /// An instant at which a rule decided something.
+    /// A moment of the road a reviewer looks for (issue 52): labelled in the
+    /// lanes, the SVG and the page, listed in the summary and the page's
+    /// Collisions menu beside the arbiter's rules. Raw values are the labels.
+    package enum Moment: String, Sendable, CaseIterable {
+        case offRoute = "off route"
+        case backOnRoute = "back on route"
+        case routeRequested = "route requested"
+        case routeFailed = "route failed"
+        case routeSwitched = "route switched"
+        case routeKept = "route kept"
+        case handoffTaken = "handoff taken"
+        case handoffIgnored = "handoff ignored"
+        /// A turn passed without its "now" line (`road.turn.unannounced`).
+        case turnUnannounced = "turn unannounced"
+
+        /// The moment an event of `kind` is, if any.
+        package init?(_ kind: EventKind) {
+            switch kind {
+            case .roadOffRoute: self = .offRoute
+            case .roadOnRoute: self = .backOnRoute
+            case .roadRouteRequested: self = .routeRequested
+            case .roadRouteFailed: self = .routeFailed
+            case .roadRouteSwitched: self = .routeSwitched
+            case .roadRouteKept: self = .routeKept
+            case .roadHandoffTaken: self = .handoffTaken
+            case .roadHandoffIgnored: self = .handoffIgnored
+            case .roadTurnUnannounced: self = .turnUnannounced
+            default: return nil
+            }
+        }
+
+        /// A route change's moment: its label is never hidden in a picture.
+        package var isRouteChange: Bool {
+            switch self {
+            case .routeRequested, .routeFailed, .routeSwitched, .routeKept: return true
+            default: return false
+            }
+        }
+    }
+
+    /// An instant at which a rule decided something, or something happened on the road.
     package struct Mark: Sendable, Equatable {
         package var lane: Lane
         package var kind: MarkKind
@@ -101,6 +141,8 @@ package struct Lanes: Sendable {
         package var rule: Rule?
         /// The timeline event it stands for.
         package var event: Int
+        /// The road's moment it shows, if any (its label).
+        package var moment: Moment? = nil
     }
 
     /// An arrow from a cause to its effect: the line or utterance that cut a
@@ -249,7 +291,7 @@ package struct Lanes: Sendable {
                 speaking = nil
             case .roadOffRoute:
                 if offRouteSince == nil { offRouteSince = (e.t, i) }
-                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i, moment: Moment(e.kind)))
             case .roadOnRoute, .roadRouteSwitched:
                 // Back on the route, or on a new one: the off-route stretch ends.
                 if let since = offRouteSince {
@@ -257,13 +299,13 @@ package struct Lanes: Sendable {
                                     events: [since.event, i]))
                     offRouteSince = nil
                 }
-                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i, moment: Moment(e.kind)))
             case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
                 .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested,
                 .roadRouteFailed, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
                 .roadHandoffAcknowledged:
                 // The road's own lane; its lines show in the guidance lane.
-                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i))
+                marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i, moment: Moment(e.kind)))
             }
             if e.kind == .guidanceStarted, !pendingCuts.isEmpty {
                 for (n, pending) in pendingCuts.enumerated().reversed() where pending.line == s {

@@ -101,7 +101,7 @@ extension Timeline {
             <div id="chart"><canvas id="lanes"></canvas></div>
             <div id="legend"></div>
             <section id="details"><p class="hint">Click a bar or a mark to see its events. Wheel or + and − zoom, \
-            dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision in turn.</p></section>
+            dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision and road moment in turn.</p></section>
             <pre id="selftest" hidden></pre>
             <script type="application/json" id="timeline">
             """)
@@ -173,7 +173,8 @@ extension Timeline {
             row(n, laneRow[mark.lane.rawValue])
             then(mark.kind == .road ? events[mark.event].kind.rawValue : mark.kind.rawValue)
             then(mark.t.ms)
-            then(mark.rule?.rawValue ?? "")
+            // A road moment's label stands in the rule's place: the page labels it and lists it under Collisions.
+            then(mark.rule?.rawValue ?? mark.moment?.rawValue ?? "")
             then(Int64(position[mark.event]))
             layout.append(UInt8(ascii: "]"))
         }

@@ -99,7 +99,11 @@ extension Timeline {
                 case .roadTurnUpcoming: glyph = "t"
                 case .roadTurnUnannounced: glyph = "!"
                 case .roadRouteSwitched: glyph = "S"
+                case .roadRouteRequested: glyph = "R"
+                case .roadRouteKept: glyph = "K"
+                case .roadRouteFailed: glyph = "F"
                 case .roadHandoffTaken: glyph = "h"
+                case .roadHandoffIgnored: glyph = "i"
                 case .roadFixDropped, .roadReportDropped: glyph = "x"
                 default: continue
                 }
@@ -145,6 +149,18 @@ extension Timeline {
                 out += "  … \(decisions.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
             }
         }
+        // The road's moments, each labelled as the SVG and the page label it.
+        let moments = visible.marks.filter { $0.moment != nil }
+        if !moments.isEmpty {
+            out += "\nroad moments:\n"
+            for mark in moments.prefix(Self.maxListedDecisions) {
+                let widest = Lanes.Moment.allCases.map { $0.rawValue.count + 2 }.max() ?? 0
+                out += decisionLine(events[mark.event], width: width, tag: pad("[\(mark.moment?.rawValue ?? "")]", widest)) + "\n"
+            }
+            if moments.count > Self.maxListedDecisions {
+                out += "  … \(moments.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
+            }
+        }
         return out
     }
 }
@@ -152,7 +168,8 @@ extension Timeline {
 extension Timeline {
     /// A decision under the chart: its time, its rule, then what happened,
     /// cut with `…` to fit `width` (so the rule is never the part cut off).
-    func decisionLine(_ event: TimelineEvent, width: Int) -> String {
+    /// `tag`, when given, heads the line in place of its rule (a road moment's label).
+    func decisionLine(_ event: TimelineEvent, width: Int, tag given: String? = nil) -> String {
         var text = line(for: event)
         var tag = ""
         if text.hasSuffix("]"), let open = text.lastIndex(of: "["), open > text.startIndex,
@@ -160,6 +177,7 @@ extension Timeline {
             tag = String(text[open...])
             text = String(text[..<text.index(before: open)]).trimmingTrailingSpaces()
         }
+        if let given { tag = tag.isEmpty ? given : given.trimmingTrailingSpaces() + " " + tag }
         let time = text.prefix { $0 != " " }
         var out = "  \(time)  \(tag)" + text.dropFirst(time.count)
         if displayWidth(out) > width {
@@ -255,8 +273,8 @@ enum LaneScale {
         switch glyph {
         case "!": return 5  // a turn unannounced
         case "x": return 4  // a fix, report or line dropped
-        case "/", "S": return 3  // a reply abandoned; a route switched
-        case "T", "h": return 2  // a turn passed; a handoff taken
+        case "/", "S", "h": return 3  // a reply abandoned; a route switched; a handoff taken
+        case "T", "R", "K", "F", "i": return 2  // a turn passed; a route requested, kept or failed; a handoff ignored
         default: return 1  // a turn upcoming
         }
     }
@@ -265,7 +283,8 @@ enum LaneScale {
     static let roadLegend = """
                 road      o off route   t turn upcoming   T turn passed
                           ! turn unannounced   x fix or report dropped
-                          S route switched   h handoff taken
+                          R route requested   S switched   K kept   F failed
+                          h handoff taken   i handoff ignored
 
         """
 }

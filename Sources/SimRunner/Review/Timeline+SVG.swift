@@ -101,9 +101,18 @@ extension Timeline {
             out.string("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
             for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
             var label = DrawnLabel(end: .min, x: .min, rule: nil)
-            for n in marksByLane[lane.rawValue] {
+            // A road lane with more routine marks (fixes arriving, reports sent and delivered) than one
+            // per 8 px folds them into a density strip, so that it reads at any length.
+            let routine = marksByLane[lane.rawValue].filter { Self.routine(events[visible.marks[$0].event]) }
+            let fold = lane == .road && routine.count * 8 > plot
+            var momentEnds = [Int64](repeating: .min, count: Self.momentRows)
+            for n in marksByLane[lane.rawValue] where !(fold && Self.routine(events[visible.marks[n].event])) {
                 svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, label: &label, hidden: &hidden)
+                if let moment = visible.marks[n].moment {
+                    svgMomentLabel(moment, x: x10(visible.marks[n].t), y: y, ends: &momentEnds, into: &out, hidden: &hidden)
+                }
             }
+            if fold { svgDensity(routine.map { visible.marks[$0] }, y: y, height: laneHeight, x10: x10, into: &out) }
             out.text("</g>\n")
         }
 
@@ -216,6 +225,54 @@ extension Timeline {
         out.chunks.flushIfFull()
     }
 
+    /// How many rows of labels the road lane's moments take.
+    static let momentRows = 3
+
+    /// A road moment's label beside its mark, on the first of the lane's
+    /// label rows where it overlaps no label before it; a route change's,
+    /// when every row is taken, just after the label on the row that frees
+    /// first (moved, never hidden); any other's then hidden and counted.
+    private func svgMomentLabel(
+        _ moment: Lanes.Moment, x: Int64, y: Int, ends: inout [Int64], into out: inout SVGWriter, hidden: inout Int
+    ) {
+        var at = x + 40
+        var row = ends.firstIndex { at >= $0 }
+        if row == nil, moment.isRouteChange, let first = ends.indices.min(by: { ends[$0] < ends[$1] }) {
+            row = first
+            at = ends[first]
+        }
+        guard let row else { hidden += 1; return }
+        out.text("<text class=\"moment\" x=\""); out.px(at); out.text("\" y=\""); out.int(y + 13 + row * 11); out.text("\">")
+        out.string(moment.rawValue); out.text("</text>\n")
+        ends[row] = at + Int64(moment.rawValue.count * 60 + 40)
+    }
+
+    /// Routine road marks folded into a density strip at the lane's foot: per
+    /// 2 px, a bar as high as the log of how many fall there, naming them.
+    private func svgDensity(_ marks: [Lanes.Mark], y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter) {
+        out.text("<g class=\"density\"><title>")
+        out.string("\(counted(marks.count, "fix or report", "fixes and reports")) folded: zoom with --from and --to, or --format html")
+        out.text("</title>")
+        var k = 0
+        while k < marks.count {
+            let bucket = x10(marks[k].t) / 20
+            var end = k
+            while end < marks.count, x10(marks[end].t) / 20 == bucket { end += 1 }
+            var h = 2, n = end - k
+            while n > 1 { h += 2; n /= 2 }
+            out.text("<rect class=\"fold\" x=\""); out.px(bucket * 20); out.text("\" y=\""); out.int(y + height - 6 - min(h, 8))
+            out.text("\" width=\"2\" height=\""); out.int(min(h, 8)); out.text("\" data-events=\"")
+            for m in k..<end {
+                if m > k { out.text(" ") }
+                out.int(marks[m].event)
+            }
+            out.text("\"/>")
+            out.chunks.flushIfFull()
+            k = end
+        }
+        out.text("</g>\n")
+    }
+
     /// The last rule name drawn in a lane: where it ends, where its mark is, which rule (in tenths of a pixel).
     private struct DrawnLabel {
         var end: Int64
@@ -263,8 +320,8 @@ extension Timeline {
         .line { fill: #2f6fdb; } .wait { fill: url(#hatch); stroke: #0891b2; stroke-width: 1.5; }
         .line, .stretch, .heard, .lost { stroke: #ffffff; stroke-width: 1; }
         .stretch { fill: #2e9e5b; } .stretch.cut { fill: #7fc79b; }
-        .reply { fill: #7c8f0a; fill-opacity: 0.45; } .queued { fill: url(#hatch); stroke: #777777; stroke-width: 1.5; }
-        .held { fill: url(#hatch); stroke: #d97706; stroke-width: 1.5; } .off-route { fill: #8b5a2b; fill-opacity: 0.35; }
+        .reply { fill: #7c8f0a; fill-opacity: 0.45; } rect.queued { fill: url(#hatch); stroke: #777777; stroke-width: 1.5; }
+        rect.held { fill: url(#hatch); stroke: #d97706; stroke-width: 1.5; } .off-route { fill: #8b5a2b; fill-opacity: 0.35; }
         .ears-closed { fill: #555555; fill-opacity: 0.75; }
         .heard { fill: #8a5cc9; } .lost { fill: #d93b3b; }
         .barlabel { fill: #fff; font-size: 10px; pointer-events: none; }
@@ -272,7 +329,8 @@ extension Timeline {
         .drop { stroke: #d93b3b; stroke-width: 2; fill: none; } .decision { fill: #333; }
         .rule { fill: #333; font-size: 10px; font-style: italic; }
         .flow { stroke: #7a3db8; stroke-width: 1.5; fill: none; }
-        .roadmark { stroke: #b5b5b5; stroke-width: 1; }
+        .roadmark { stroke: #b5b5b5; stroke-width: 1; } .fold { fill: #c4c4c4; }
+        .moment { fill: #5c3a0a; font-size: 10px; font-weight: bold; paint-order: stroke; stroke: #f6f6f6; stroke-width: 3px; }
         .road-fix-dropped, .road-report-dropped, .road-turn-unannounced { stroke: #d93b3b; stroke-width: 2; }
         .road-turn-upcoming, .road-turn-passed, .road-stage-skipped { stroke: #2f6fdb; stroke-width: 2; }
         .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }

@@ -105,6 +105,19 @@ extension Timeline {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Events as lines shown together (a failure's context): their verbs in
+    /// one column, as wide as the longest of them needs (`report delivered`),
+    /// and their times right-aligned, so the columns hold for every verb.
+    public func lines(for shown: [TimelineEvent]) -> [String] {
+        let columns = shown.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
+        let width = shown.map { Self.timeWidth($0.t) }.max() ?? 0
+        return shown.map { event in
+            var out: [UInt8] = []
+            writeLine(event, timeWidth: width, columns: columns, into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
     /// Appends one event's line, without its newline; the time right-aligned in `timeWidth` characters.
     func writeLine(_ event: TimelineEvent, timeWidth: Int = 0, columns: [[UInt8]] = TextLayout.columns, into out: inout [UInt8]) {
         let start = out.count

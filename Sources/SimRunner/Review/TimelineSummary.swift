@@ -8,12 +8,15 @@ import TalkArbiter
 ///
 ///     rules: urgent-cut 2 · short-wait 3 · held 12
 ///     road: off-route 1 · back-on-route 1 · stage-late 4
+///     moments: off route 1 · back on route 1 · route switched 1 · handoff taken 1
 ///     stages: far 40 spoken, 2 skipped · near 38 spoken · now 40 spoken
 ///     dropped: lines superseded 2 · fixes inaccurate 5 · reports offline 3
 ///
 /// `rules` are the arbiter's decisions and `road` the road's, counted as rule
 /// coverage counts them (`RuleCoverage`), but for the drops, which `dropped`
-/// counts by what was dropped and why. `stages` counts the generated lines
+/// counts by what was dropped and why. `moments` counts the road's moments
+/// a reviewer looks for, by their labels in the pictures and the page's
+/// Collisions menu (`Lanes.Moment`). `stages` counts the generated lines
 /// that started and the stages skipped. A part with nothing to count is left out.
 public struct TimelineSummary: Sendable, Equatable {
     /// The arbiter's rules that fired, with how often, in `Rule.allCases` order.
@@ -24,6 +27,10 @@ public struct TimelineSummary: Sendable, Equatable {
     public var stages: [(stage: Stage, spoken: Int, skipped: Int)] = []
     /// What was dropped, per what and why: `lines superseded`, `fixes inaccurate`, `reports offline`.
     public var dropped: [(name: String, count: Int)] = []
+    /// The road's moments (`Lanes.Moment`: `off route`, `route switched`,
+    /// `handoff taken`, `turn unannounced`…), with how often, by the labels
+    /// the pictures show them with.
+    public var moments: [(name: String, count: Int)] = []
 
     /// The counts of `timeline`'s events.
     public init(_ timeline: Timeline) {
@@ -33,7 +40,9 @@ public struct TimelineSummary: Sendable, Equatable {
         var lines = [Int](repeating: 0, count: Rule.allCases.count)
         var fixes = [Int](repeating: 0, count: RoadEvent.FixDropReason.allCases.count)
         var reports = [Int](repeating: 0, count: LocationLink.DropReason.allCases.count)
+        var moments = [Int](repeating: 0, count: Lanes.Moment.allCases.count)
         for event in timeline.events {
+            if event.kind.isRoad, let moment = Lanes.Moment(event.kind) { moments[Lanes.Moment.allCases.firstIndex(of: moment)!] += 1 }
             switch event.what {
             case .guidanceStarted(let l):
                 if let stage = timeline.roster.stage(of: l) { spoken[stage.index] += 1 }
@@ -52,6 +61,7 @@ public struct TimelineSummary: Sendable, Equatable {
         stages = Stage.allCases.compactMap { s in
             spoken[s.index] + skipped[s.index] > 0 ? (s, spoken[s.index], skipped[s.index]) : nil
         }
+        self.moments = Lanes.Moment.allCases.enumerated().compactMap { k, m in moments[k] > 0 ? (m.rawValue, moments[k]) : nil }
         dropped = Rule.allCases.compactMap { lines[$0.index] > 0 ? ("lines " + $0.rawValue, lines[$0.index]) : nil }
             + RoadEvent.FixDropReason.allCases.enumerated().compactMap { k, r in fixes[k] > 0 ? ("fixes " + r.rawValue, fixes[k]) : nil }
             + LocationLink.DropReason.allCases.enumerated().compactMap { k, r in reports[k] > 0 ? ("reports " + r.rawValue, reports[k]) : nil }
@@ -61,7 +71,8 @@ public struct TimelineSummary: Sendable, Equatable {
     var parts: [(heading: String, items: [String])] {
         func items(_ counts: [(name: String, count: Int)]) -> [String] { counts.map { "\($0.name) \($0.count)" } }
         let staged = stages.map { s in "\(s.stage.rawValue) \(s.spoken) spoken" + (s.skipped > 0 ? ", \(s.skipped) skipped" : "") }
-        return [("rules", items(rules)), ("road", items(road)), ("stages", staged), ("dropped", items(dropped))].filter { !$0.items.isEmpty }
+        return [("rules", items(rules)), ("road", items(road)), ("moments", items(moments)), ("stages", staged), ("dropped", items(dropped))]
+            .filter { !$0.items.isEmpty }
     }
 
     /// The summary as lines of text (`rules: urgent-cut 2 · held 12`), one per

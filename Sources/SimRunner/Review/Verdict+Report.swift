@@ -10,8 +10,7 @@ extension Verdict {
         var out = ""
         for violation in violations {
             out += "\(violation.check) broken at \(violation.t): \(violation.message)\n"
-            let around = timeline.events.enumerated().filter { abs($0.element.t.ms - violation.t.ms) <= 1000 }
-            for (_, event) in around.prefix(8) { out += "    " + timeline.line(for: event) + "\n" }
+            for line in timeline.lines(for: timeline.context(at: violation.t)) { out += "    " + line + "\n" }
         }
         for failure in failures {
             out += failure.summary + "\n"
@@ -19,10 +18,41 @@ extension Verdict {
             if let differs = failure.differenceLine { out += "  " + differs + "\n" }
             if !failure.nearest.isEmpty {
                 out += "  nearest:\n"
-                for event in failure.nearest { out += "    " + timeline.line(for: event) + "\n" }
+                for line in timeline.lines(for: failure.nearest) { out += "    " + line + "\n" }
             }
         }
         return out
+    }
+}
+
+extension Timeline {
+    /// The most events a broken check's context shows.
+    static let contextEvents = 8
+
+    /// The events shown around a check broken at `t`, in timeline order: the
+    /// `contextEvents` nearest to `t` within a second (so the events at `t`,
+    /// the ones that broke it, are always among them), and, before them, the
+    /// first earlier event that each event at `t` repeats (the same kind
+    /// about the same items: the first take of a handoff taken twice), when
+    /// it lies further back.
+    func context(at t: SimTime) -> [TimelineEvent] {
+        let window = events.indices.filter { abs(events[$0].t.ms - t.ms) <= 1000 }
+        var shown = window.sorted { (abs(events[$0].t.ms - t.ms), $0) < (abs(events[$1].t.ms - t.ms), $1) }
+            .prefix(Self.contextEvents).sorted()
+        let firstShown = shown.first ?? events.count
+        for i in window where events[i].t == t {
+            guard let earlier = events[..<firstShown].firstIndex(where: { repeats(events[i], $0) }), !shown.contains(earlier) else { continue }
+            shown.insert(earlier, at: shown.firstIndex { $0 > earlier } ?? shown.count)
+        }
+        return shown.map { events[$0] }
+    }
+
+    /// Whether `event` repeats `earlier`: the same kind, naming the same
+    /// items (every id field equal), and it names at least one.
+    func repeats(_ event: TimelineEvent, _ earlier: TimelineEvent) -> Bool {
+        guard event.kind == earlier.kind else { return false }
+        let ids = event.kind.fields.filter { [.line, .reply, .stretch, .utterance, .maneuver, .route, .handoff].contains($0) }
+        return !ids.isEmpty && ids.allSatisfy { value(of: $0, in: event) == value(of: $0, in: earlier) }
     }
 }
 

@@ -127,6 +127,22 @@ function paintCoverage(ctx, cov, x, y, h) {
     }
   }
 }
+// A mark's label (a rule, or a road moment in bold) right of it when it clears the one before; a
+// route change's just after that one instead (moved, never hidden); else hidden (null). Where the next may start.
+function markLabel(ctx, m, x, baseline, labelEnd) {
+  const moment = MOMENT.test(m.rule);
+  if (x + 4 < labelEnd && !ROUTE_CHANGE.test(m.rule)) return null;
+  const at = Math.max(x + 4, labelEnd);
+  ctx.fillStyle = moment ? "#5c3a0a" : "#333";
+  ctx.font = (moment ? "bold" : "italic") + " 10px Helvetica, Arial, sans-serif";
+  ctx.fillText(m.rule, at, baseline);
+  const end = at + ctx.measureText(m.rule).width + 4;
+  ctx.font = "10px Helvetica, Arial, sans-serif";
+  return end;
+}
+// A road moment's label has a space (`route switched`); a rule's never (`urgent-cut`).
+const MOMENT = / /, ROUTE_CHANGE = /^route /;
+
 function markColor(m) {
   if (m.kind === "cut" || m.kind === "dropped" || m.kind === "abandoned") return RED;
   if (/dropped|unannounced/.test(m.kind)) return RED;
@@ -235,6 +251,15 @@ function draw() {
         const h = Math.min(mh + 2, 3 + Math.log2(counts[c]) * 2);
         ctx.fillRect(LEFT + c, y + my + mh + 2 - h, 1, h);
       }
+      // The road's moments keep their tick and label however dense the lane (a route change's is never hidden).
+      let labelEnd = -Infinity;
+      for (const m of marks) if (m.rule) {
+        const x = X(m.start);
+        ctx.fillStyle = markColor(m); ctx.fillRect(x - 0.5, y + 8, 2, LANE_H - 16);
+        // Below the density strip, so the two never overlap.
+        const end = markLabel(ctx, m, x, y + 28, labelEnd);
+        if (end === null) hiddenLabels++; else labelEnd = end;
+      }
     } else {
       let labelEnd = -Infinity, labelX = null, labelRule = null;
       for (const m of marks) {
@@ -252,12 +277,8 @@ function draw() {
         }
         // The same rule at the same place as the label drawn is already said there: nothing is hidden.
         if (m.rule && !(x === labelX && m.rule === labelRule)) {
-          if (x + 4 >= labelEnd) {
-            ctx.fillStyle = "#333"; ctx.font = "italic 10px Helvetica, Arial, sans-serif";
-            ctx.fillText(m.rule, x + 4, y + 11);
-            labelEnd = x + 4 + ctx.measureText(m.rule).width + 4; labelX = x; labelRule = m.rule;
-            ctx.font = "10px Helvetica, Arial, sans-serif";
-          } else hiddenLabels++;
+          const end = markLabel(ctx, m, x, y + 11, labelEnd);
+          if (end === null) hiddenLabels++; else { labelEnd = end; labelX = x; labelRule = m.rule; }
         }
       }
     }
@@ -403,7 +424,7 @@ function show(items, lane, t) {
   }
 }
 
-// Collisions: every decision with a rule, in time order. The menu picks a rule, the arrows step
+// Collisions: every decision with a rule and every road moment (its label in the rule's place), in time order. The menu picks a rule, the arrows step
 // through its collisions (each zooms the view to 10 s around it), the list names those in the view.
 const collisions = [];
 rows.forEach((r) => { for (const m of r.marks) if (m.rule) collisions.push(m); });
@@ -414,8 +435,11 @@ for (const c of collisions) (byRule[c.rule] = byRule[c.rule] || Object.assign([]
 const ruleMenu = document.getElementById("collision-rule"), collisionAt = document.getElementById("collision-at");
 const collisionList = document.getElementById("collision-list");
 function option(value, text) { const o = document.createElement("option"); o.value = value; o.textContent = text; ruleMenu.appendChild(o); }
-option("", "every rule (" + collisions.length + ")");
-for (const rule of Object.keys(byRule).sort()) option(rule, rule + " (" + byRule[rule].length + ")");
+option("", (collisions.some((c) => MOMENT.test(c.rule)) ? "every rule and road moment (" : "every rule (") + collisions.length + ")");
+// The arbiter's rules first, then the road's moments (off route, route switched, handoff taken…).
+for (const rule of Object.keys(byRule).sort((a, b) => MOMENT.test(a) - MOMENT.test(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+  option(rule, (MOMENT.test(rule) ? "road: " : "") + rule + " (" + byRule[rule].length + ")");
+}
 const ZOOM_SPAN = 10000, LISTED = 40;
 let focus = -1, focusT = null, listed = "";
 const chosen = () => (ruleMenu.value ? byRule[ruleMenu.value] : collisions);
