@@ -21,7 +21,7 @@ import Testing
             // The departure line ("Head east for 3 kilometers.") closes the ears once more.
             "rules: ears-closed 8",
             "road: off-route 1 · back-on-route 1 · stage-late 1 · route-kept 1",
-            "moments: off route 1 · back on route 1",
+            "moments: off route 1 · back on route 1 · route requested 1 · route kept 1",
             "stages: far 1 spoken, 1 skipped · near 2 spoken · now 2 spoken",
         ])
         // The drops, against a count of the events themselves.
