@@ -72,7 +72,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         script.next = 0
         return ExternalGuidance(route, process: process, answers: script.answer)
     }
-    let verdict = process.judging(Verdict(scenario, fault: nil, roadPlan: planning))
+    let verdict = process.judging(Verdict(scenario, fault: nil, roadPlan: planning), of: scenario)
     for violation in verdict.violations {
         checkReason(violation.message)
         if violation.t > RoadPlan.end, violation.check == Check.guidance(.process) { breach("a process failure after 24 h: \(violation.message)") }
