@@ -61,10 +61,9 @@ extension RoadPlanner {
     func change(at d: Double) -> Int? { truePath.starts.lastIndex { $0 <= d } }
 
     /// Asks the maps door for a route at `t`. One request is in flight at a
-    /// time and one waits: a handoff's outranks a reroute's, and a later
-    /// handoff's an earlier one's; a reroute asked while another request waits
-    /// is that one's business. The one waiting is sent as soon as the door is
-    /// free and the link up.
+    /// time and one waits, the newest, except that a reroute asked while a
+    /// handoff's request waits is dropped (that one is routed from where the
+    /// car is too). The one waiting is sent as soon as the door is free and the link up.
     mutating func ask(_ request: RouteRequest, at t: SimTime) {
         if let waiting = pending?.request, waiting.handoff != nil, request.handoff == nil { return }
         wait(request, until: t, now: t)

@@ -196,7 +196,7 @@ extension Invariants {
         }
         return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
             + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
-            + checkRouteSwitches(scenario, run) + checkSwitchLines(scenario, run) + checkHandoffs(scenario, run)
+            + checkRouteSwitches(scenario, run, ids: truth?.ids) + checkSwitchLines(scenario, run) + checkHandoffs(scenario, run)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance

@@ -13,14 +13,15 @@ extension Invariants {
     /// (a handoff's answer is its own road, a reroute's never a handoff's),
     /// sent while the link was up, and no outage began between the two (a
     /// request waits while offline, it never succeeds offline).
-    static func checkRouteSwitches(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+    /// `ids` are the road's (`RoadTruth.ids`), made here when not given.
+    static func checkRouteSwitches(_ scenario: Scenario, _ run: Simulation, ids: ManeuverIDs? = nil) -> [Violation] {
         guard let road = scenario.road else { return [] }
         let timeline = run.timeline, roster = timeline.roster
         let outages = road.link.outages
         var found: [Violation] = []
         /// The followed route, once switched (k: change k − 1's), and the routes that hold each maneuver.
         var followed: Int? = nil
-        let ids = ManeuverIDs(road)
+        let ids = ids ?? ManeuverIDs(road)
         var switchedTo = ""
         /// The handoffs taken so far.
         var taken: Set<Int> = []
