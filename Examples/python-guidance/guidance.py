@@ -14,6 +14,9 @@ protocol (docs/test-your-guidance.md) over standard input and output.
                  say the next maneuver's words for each maneuver (road line-words)
     --break late-lies
                  never say "now": skip it as late with the near line (road late-claim)
+    --break silent-late
+                 never say "now", and answer "late" when asked why a turn had
+                 none (road late-claim)
     --break miles
                  say distances in miles whatever the voice's units (road line-words)
     --break no-revisions
@@ -304,7 +307,7 @@ class Guidance:
         if self.broken == "late-lies" and stage == "near" and self.maneuvers[m]["turn"] not in STOPS:
             self.done[m].add("now")
             skipped.append({"maneuver": m, "stage": "now", "reason": "late", "at": t})
-        if self.broken == "late-lies" and stage == "now" and not arrival:
+        if self.broken in ("late-lies", "silent-late") and stage == "now" and not arrival:
             return
         spoken_for = min(m + 1, len(self.maneuvers) - 1) if self.broken == "next-words" else m
         words = self.text(stage, spoken_for, amount)
@@ -366,7 +369,7 @@ def switch_words(change, language):
 
 def main():
     args = sys.argv[1:]
-    modes = ("fixed-distance", "next-words", "late-lies", "miles", "no-revisions", "old-distances", "switch-elsewhere")
+    modes = ("fixed-distance", "next-words", "late-lies", "silent-late", "miles", "no-revisions", "old-distances", "switch-elsewhere")
     broken = None
     if len(args) == 2 and args[0] == "--break" and args[1] in modes:
         broken = args[1]

@@ -83,6 +83,8 @@ public struct Announcer: Sendable {
     public private(set) var nowSpoken: [Bool]
     /// Per maneuver, whether the maneuver before's "now" line announced it ("…, then turn left").
     public private(set) var thenSpoken: [Bool]
+    /// Per maneuver, whether its "now" stage was skipped because it could not end inside the guidance segment.
+    public private(set) var nowOutsideSegment: [Bool]
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
     /// Per maneuver, whether the car was seen on its way there: farther than
@@ -113,6 +115,7 @@ public struct Announcer: Sendable {
         done = Array(repeating: 0, count: maneuvers.count)
         nowSpoken = Array(repeating: false, count: maneuvers.count)
         thenSpoken = nowSpoken
+        nowOutsideSegment = nowSpoken
         lastWords = Array(repeating: nil, count: maneuvers.count)
         approached = nowSpoken
         retried = nowSpoken
@@ -252,6 +255,8 @@ public struct Announcer: Sendable {
             done[m] |= earlier.bit
         }
         done[m] |= stage.bit
+        // The mutant: silent where the turn's "now" line is due; `unannounced` then answers `late`.
+        if fault == .nowClaimedLate, stage == .now, ahead(stage, m) { return }
         guard let words = text(stage, m, distance: left, speed: v) else {
             out.append(.skipped(maneuver: m, stage: stage, reason: .late, at: t))
             return
@@ -283,6 +288,7 @@ public struct Announcer: Sendable {
             // SPEC 3: `expires` is later than `at`, so it must be able to start before `end - length`.
             guard t + length < end else {
                 out.append(.skipped(maneuver: m, stage: stage, reason: .notGuiding, at: t))
+                if stage == .now { nowOutsideSegment[m] = true }
                 return
             }
             expires = min(expires, end - length)

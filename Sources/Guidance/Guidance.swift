@@ -157,8 +157,12 @@ extension Announcer: Guidance {
         departureLine(state, at: t)
     }
 
-    /// `then` when the maneuver before's "now" line announced it, else `late`.
-    public func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { thenSpoken[m] ? .then : .late }
+    /// `then` when the maneuver before's "now" line announced it;
+    /// `not-guiding` when its "now" stage could not end inside the guidance
+    /// segment; else `late`.
+    public func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? {
+        thenSpoken[m] ? .then : nowOutsideSegment[m] ? .notGuiding : .late
+    }
 
     /// drivesim's own guidance revises its waiting lines itself.
     public var reviser: Announcer? { self }

@@ -57,4 +57,7 @@ package enum RoadFault: String, Sendable, CaseIterable {
     /// next maneuver and its distance even off the route or unmatched: the
     /// progress held where the car left the road.
     case reportKeepsOldDistance = "report-keeps-old-distance"
+    /// `Announcer`: a turn's "now" line is never said, and the turn, passed
+    /// without one, is said to be `late` (an engine that stays silent and claims it).
+    case nowClaimedLate = "now-claimed-late"
 }

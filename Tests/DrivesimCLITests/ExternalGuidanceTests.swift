@@ -269,6 +269,7 @@ import Testing
     /// Each bug class an app team may ship, as the Python example's `--break` mode, caught by its check.
     @Test(arguments: [
         ("next-words", "seoul-city-ko", "road line-words"), ("late-lies", "seoul-city-ko", "road late-claim"),
+        ("silent-late", "highway-120", "road late-claim"),
         ("miles", "highway-120", "road line-words"), ("no-revisions", "near-line-waits-through-a-tunnel", "road spoken-distance"),
         ("old-distances", "reroute-onto-another-road", "road spoken-distance"),
         ("switch-elsewhere", "handoff-through-an-outage", "road switch-line"),

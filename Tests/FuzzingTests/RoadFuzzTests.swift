@@ -29,6 +29,7 @@ import Testing
         "true-turn-dropped": .road(.announced),
         "switch-line-misnamed": .road(.switchLine),
         "report-keeps-old-distance": .road(.pippaView),
+        "now-claimed-late": .road(.lateClaim),
     ]
     static let within = 300
     /// The runs of seed 1 a mutant is caught within: 300, but a true turn dropped at a

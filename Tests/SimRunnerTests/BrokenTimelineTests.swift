@@ -303,6 +303,16 @@ struct Case {
             }
             c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: far)
             return c.checks
+        case .road(.thenClaim):
+            // m2's far stage is said to be skipped as announced with m1 as m1's far line starts; no line of m1 names m2.
+            var c = try Case("road/gps-gap")
+            try #require(c.checks.isEmpty)
+            let roster = c.run.timeline.roster
+            let far = try c.first {
+                if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == "m1.far" } else { false }
+            }
+            c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then))), at: far)
+            return c.checks
         case .road(.routeSwitch):
             // A report after the switch onto r1 still names m1, the old route's turn.
             var c = try Case("road/reroute-onto-another-road")
@@ -375,7 +385,7 @@ struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .routeSwitch, .switchLine, .pippaView, .handoff].map(Check.road)
+            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .thenClaim, .routeSwitch, .switchLine, .pippaView, .handoff].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }

@@ -424,13 +424,13 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         // Neither (m1 itself says why it had none): the claim is m2's alone to answer for.
         var neither = claim
         neither.events[m1Now].what = .road(.turnUnannounced(ManeuverIndex(0), reason: .late))
-        let found = Invariants.checkRoad(neither.scenario, neither.run)
+        let found = Invariants.checkRoad(neither.scenario, neither.run).filter { $0.check == .road(.nowLine) }
         #expect(found.map(\.message) == ["maneuver m2 is said to be announced with the one before, whose \"now\" line neither played nor was dropped"])
         // The first maneuver has none before it to be announced with.
         var first = c
         let m1Passed = try first.first { if case .road(.turnPassed(ManeuverIndex(0))) = $0.what { true } else { false } }
         first.events.insert(TimelineEvent(t: first.events[m1Passed].t, .road(.turnUnannounced(ManeuverIndex(0), reason: .then))), at: m1Passed)
-        #expect(Self.roadChecks(first) == [.road(.nowLine)])
+        #expect(Self.roadChecks(first) == [.road(.nowLine), .road(.thenClaim)])
     }
 
     @Test func jumpDroppedAJumpExactlyAsFarAsTheCarCouldGoMayBeUsedOneBeyondItMayNot() throws {
@@ -491,13 +491,13 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
     }
 
     @Test func lateClaimAClaimMayLeaveExactlyWhatANowLineNeedsNotAMillisecondMore() throws {
-        // A `late` skip of m1's "now" stage, put where the pass the app could predict (from the
+        // A `late` skip of m2's "now" stage, put where the pass the app could predict (from the
         // last fix it used) lies exactly the documented allowance after it, then 1 ms sooner.
         let c = try Case("road/gps-gap")
         try #require(c.checks.isEmpty)
         let road = try #require(c.scenario.road)
         let truth = try #require(Invariants.RoadTruth(road))
-        let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m1"])
+        let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m2"])
         // Each used fix: when it arrived and was taken.
         var used: [(arrived: SimTime, taken: SimTime)] = []
         for event in c.events {
@@ -508,9 +508,11 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             let known = trajectory.state(at: fix.taken)
             guard known.speed >= Announcer.standing else { continue }
             let predicted = fix.taken + ms(Int64(((point - known.distance) / known.speed * 1000).rounded(.down)))
-            let lead = road.guidance.now.distance(at: known.speed) / known.speed
-            let needed = ms(Int64((lead * 1000).rounded(.up))) + Invariants.lateNowLine + road.guidance.outputLatency
-                + road.guidance.margin + ms(Int64((try #require(truth.ahead) / known.speed * 1000).rounded(.up))) + Invariants.lateSlack
+            let noise = Double(FixGenerator.speedNoiseMms) / 1000
+            let line = Invariants.nowLengths(
+                1, at: max(0, known.speed - noise)...(known.speed + noise), c.run.timeline.roster.road.maneuvers, truth.ids, road.guidance
+            ).longest
+            let needed = line + road.guidance.outputLatency + road.guidance.margin + ms(Int64((try #require(truth.ahead) / known.speed * 1000).rounded(.up))) + Invariants.lateSlack
             let t = predicted - needed
             let next = k + 1 < used.count ? used[k + 1].arrived : .endOfTime
             if fix.arrived < t - ms(1), t < next, t - fix.taken <= Invariants.positionFresh { claim = t; break }
@@ -519,7 +521,7 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         func claiming(at t: SimTime) -> [Check] {
             var d = c
             let i = d.events.firstIndex { $0.t > t } ?? d.events.count
-            d.events.insert(TimelineEvent(t: t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: i)
+            d.events.insert(TimelineEvent(t: t, .road(.stageSkipped(ManeuverIndex(1), stage: .now, reason: .late))), at: i)
             return Invariants.checkLateClaims(d.scenario, d.run, truth).map(\.check)
         }
         #expect(claiming(at: t).isEmpty)

@@ -33,8 +33,12 @@ public enum RoadCheck: String, Sendable, CaseIterable, Comparable {
     /// kind) and not a neighbour's street; a far or near line says a distance
     /// in the voice's units; a "now" line says none (Invariants+Words).
     case lineWords = "line-words"
-    /// A "now" stage skipped `late` could truly no longer be said in time (Invariants+Words).
+    /// A "now" stage skipped `late`, or a maneuver passed `late`, truly could
+    /// no longer be heard in time, by the fixes the app had (Invariants+Claims).
     case lateClaim = "late-claim"
+    /// A maneuver said to be announced with the one before (`then`) lies
+    /// close enough behind it, and a line of that one named it (Invariants+Claims).
+    case thenClaim = "then-claim"
     /// After a route switch no line, report or upcoming turn of an old route's
     /// maneuver; every route answer came for a request over a link that was up (Invariants+RouteChanges).
     case routeSwitch = "route-switch"
@@ -195,7 +199,7 @@ extension Invariants {
             }
         }
         return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
-            + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
+            + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth) + checkThenClaims(scenario, run, truth)
             + checkRouteSwitches(scenario, run, ids: truth?.ids) + checkSwitchLines(scenario, run) + checkHandoffs(scenario, run)
     }
 

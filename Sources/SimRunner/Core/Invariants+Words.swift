@@ -2,8 +2,8 @@ import Guidance
 import Road
 import SimClock
 
-/// The road's checks on what a guidance says and on why it was silent
-/// (docs/timeline.md, "road line-words" and "road late-claim"): what any
+/// The road's check on what a guidance says (docs/timeline.md, "road
+/// line-words"; why it was silent is Invariants+Claims): what any
 /// guidance's lines must satisfy, drivesim's own or an app's, in English
 /// and Korean. They read the words a line starts with (a line re-phrased
 /// while it waited is judged by its new words) and the truth, never the
@@ -122,54 +122,5 @@ extension Invariants {
     /// (U+AC00–U+D7A3: no jamo follows to join it).
     static func isPlain(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { ($0.value < 0x80 && $0 != "\r") || (0xAC00...0xD7A3).contains($0.value) }
-    }
-
-    /// How much time to spare a `late` claim may leave, beyond the "now"
-    /// stage's lead (`guidance.leads.now` at the car's speed: when the stage
-    /// is due), the "now" line (at most `lateNowLine` long), the scenario's
-    /// `outputLatency` and `margin`, and what the fixes' accuracy and noise
-    /// explain at the car's speed: 2 s.
-    public static let lateSlack = SimTime(ms: 2_000)
-    /// The longest "now" line a `late` claim is judged by: 3 s.
-    public static let lateNowLine = SimTime(ms: 3_000)
-
-    /// `late-claim`: a "now" stage skipped `late` could truly no longer be
-    /// said in time. Judged while the app knows where the car is (the last
-    /// fix it used is fresh and no jump) and that the car moves: from that
-    /// fix's true position and speed, the pass the app could predict leaves
-    /// no more than the now stage's lead, `lateNowLine`, `outputLatency`,
-    /// `margin`, the fixes' slack at that speed and `lateSlack` after the
-    /// claim: a claim made before the "now" stage was even due is false.
-    static func checkLateClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
-        guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
-        let dropped = droppedFixes(timeline)
-        var found: [Violation] = []
-        var lastUsedTaken: SimTime? = nil
-        var lastUsedHonest = true
-        for event in timeline.events {
-            switch event.what {
-            case .road(.fixArrived(let f, let age, true)) where dropped[f.raw] == nil:
-                lastUsedTaken = event.t - SimTime(ms: age)
-                lastUsedHonest = truth.honest(f)
-            case .road(.stageSkipped(let m, stage: .now, reason: .late)):
-                guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
-                      let point = truth.distance(of: roster.road.maneuvers[m.int].id) else { continue }
-                let known = trajectory.state(at: taken)
-                guard known.speed >= Announcer.standing else { continue }
-                let left = point - known.distance
-                let predicted = taken + SimTime(ms: Int64((max(0, left) / known.speed * 1000).rounded(.down)))
-                let slack = SimTime(ms: Int64(((truth.ahead ?? truth.tolerance) / known.speed * 1000).rounded(.up)))
-                let lead = road.guidance.now.distance(at: known.speed) / known.speed
-                let due = SimTime(ms: Int64((lead * 1000).rounded(.up)))
-                let needed = due + lateNowLine + road.guidance.outputLatency + road.guidance.margin + slack + lateSlack
-                if predicted - event.t > needed {
-                    found.append(.init(check: .road(.lateClaim), t: event.t, message:
-                        "\(roster.road.maneuvers[m.int].id)'s \"now\" stage is skipped as late with \(Double((predicted - event.t).ms) / 1000) s to the turn at the speed the app knew (a \"now\" line needs at most \(Double(needed.ms) / 1000) s)"))
-                }
-            default: continue
-            }
-        }
-        return found
     }
 }

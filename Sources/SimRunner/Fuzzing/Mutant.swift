@@ -61,6 +61,7 @@ extension RoadFault {
         case .passNeedsBelief, .trueTurnDropped: return .road(.announced)
         case .switchLineMisnamed: return .road(.switchLine)
         case .reportKeepsOldDistance: return .road(.pippaView)
+        case .nowClaimedLate: return .road(.lateClaim)
         case .switchKeepsOldLines, .mapsThroughOutage: return .road(.routeSwitch)
         case .oldRouteDistances: return .road(.spokenDistance)
         case .handoffTakenTwice, .ackThroughOutage: return .road(.handoff)
@@ -88,6 +89,7 @@ extension RoadFault {
         case .reportKeepsOldDistance: return "a report carries the next maneuver's distance off the route, where the car left the road"
         case .switchLineMisnamed: return "the switch line says a reroute's words after a handoff, and a handoff's after a reroute"
         case .trueTurnDropped: return "a new route begins at its branch, so a turn the car makes before it is on no route"
+        case .nowClaimedLate: return "a turn's \"now\" line is never said, and the turn is said to have come too late for one"
         }
     }
 }
