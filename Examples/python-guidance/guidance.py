@@ -318,6 +318,9 @@ class Guidance:
             expires = t + 10_000
         elif stage == "now":
             expires = self.pass_time(m, state, t) - int((self.latency + self.margin) * 1000) - length
+            # Too late only if even the car as known cannot hear it in time: then it is said now or never.
+            if expires <= t and v >= 0.1 and t + int(left / v * 1000) - int((self.latency + self.margin) * 1000) - length > t:
+                expires = t + 1
         else:
             # True until the car is nearer than the words say; heard before the point.
             # (A car standing or slow may speed up: the words are kept true at no less than 15 m/s.)
