@@ -296,7 +296,9 @@ import Testing
     // MARK: colours
 
     /// The kinds of bar the legends name, in both pictures.
-    static let legendKinds = ["line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route"]
+    static let legendKinds = [
+        "line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route", "pippa-yes", "pippa-no", "pippa-not-known",
+    ]
 
     /// WCAG's contrast ratio of `#rrggbb` against white.
     static func contrastOnWhite(_ hex: String) -> Double {

@@ -103,6 +103,8 @@ public struct PippaView: Sendable, Equatable {
         /// - Complexity: O(r).
         public func spans(to end: SimTime) -> [Span] {
             var spans: [Span] = []
+            /// Report `k`'s age at the last instant before `stop`.
+            func age(_ k: Int, _ stop: SimTime) -> Int64 { (stop - reports[k].taken).ms - 1 }
             func add(_ start: SimTime, _ stop: SimTime, _ answer: Answer, _ report: Int?) {
                 let stop = min(stop, end)
                 guard start < stop else { return }
@@ -110,13 +112,11 @@ public struct PippaView: Sendable, Equatable {
                     spans[spans.count - 1].end = stop
                     if let report {
                         spans[spans.count - 1].reports = spans[spans.count - 1].reports.lowerBound..<(report + 1)
-                        if answer != .notKnown {
-                            spans[spans.count - 1].oldestMs = max(last.oldestMs ?? 0, (stop - reports[report].taken).ms)
-                        }
+                        if answer != .notKnown { spans[spans.count - 1].oldestMs = max(last.oldestMs ?? 0, age(report, stop)) }
                     }
                     return
                 }
-                let oldest = report.flatMap { answer == .notKnown ? nil : (stop - reports[$0].taken).ms }
+                let oldest = report.flatMap { answer == .notKnown ? nil : age($0, stop) }
                 spans.append(Span(start: start, end: stop, answer: answer, reports: report.map { $0..<($0 + 1) } ?? 0..<0, oldestMs: oldest))
             }
             add(.zero, reports.first?.delivered ?? end, .notKnown, nil)
@@ -141,7 +141,7 @@ public struct PippaView: Sendable, Equatable {
         /// The reports (indices into `History.reports`) she holds within it,
         /// in force at its start included; empty before her first report.
         public var reports: Range<Int>
-        /// For `yes` and `no`: the oldest any of its reports grows within it, in ms.
+        /// For `yes` and `no`: the oldest any of its reports grows within it (at its last instant), in ms.
         public var oldestMs: Int64?
     }
 }

@@ -53,7 +53,7 @@ extension Timeline {
             }
         }
         func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
-        // Paint in rising priority, so what matters most stays visible.
+        // Paint in rising priority, so what matters most stays visible (of Pippa's answers, the worse: ? over n over y).
         let order: [Lanes.BarKind] = [
             .wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost, .pippaYes, .pippaNo, .pippaNotKnown,
         ]
