@@ -256,7 +256,8 @@ import Darwin
     @Test func onlyRoadAndLinkSplitTheRoadLane() throws {
         let timeline = try Simulation(GeneratedDrive.roadScenario(seed: 1, maneuvers: 10, replies: 30, utterances: 10, length: SimTime(ms: 600_000))).timeline
         let link = Lanes(timeline, only: .link)
-        #expect(link.shown == [.road] && !link.marks.isEmpty)
+        // The link's reports are drawn in the road lane, and Pippa's view made of them in the view lane.
+        #expect(link.shown == [.road, .view] && !link.marks.isEmpty)
         #expect(link.marks.allSatisfy { timeline.events[$0.event].kind.rawValue.hasPrefix("road.report.") })
         let road = Lanes(timeline, only: .road)
         #expect(road.marks.allSatisfy { !timeline.events[$0.event].kind.rawValue.hasPrefix("road.report.") })

@@ -123,7 +123,7 @@ import Testing
     @Test func theRoadRowShowsTurnsOffRouteSpansAndDrops() throws {
         let timeline = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/gps-gap.json"))).timeline
         let lanes = Lanes(timeline)
-        #expect(lanes.shown.last == .road)
+        #expect(lanes.shown.suffix(2) == [.road, .view])
         let chart = timeline.lanesChart(width: 120)
         let road = try #require(Self.rows(chart)["road"])
         #expect(road.contains("T") || road.contains("t"))
@@ -296,7 +296,9 @@ import Testing
     // MARK: colours
 
     /// The kinds of bar the legends name, in both pictures.
-    static let legendKinds = ["line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route"]
+    static let legendKinds = [
+        "line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route", "pippa-yes", "pippa-no", "pippa-not-known",
+    ]
 
     /// WCAG's contrast ratio of `#rrggbb` against white.
     static func contrastOnWhite(_ hex: String) -> Double {

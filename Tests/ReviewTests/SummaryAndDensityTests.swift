@@ -22,6 +22,7 @@ import Testing
             "rules: ears-closed 8",
             "road: off-route 1 · back-on-route 1 · stage-late 1 · route-kept 1",
             "moments: off route 1 · back on route 1 · route requested 1 · route kept 1",
+            "pippa: yes 145 s · no 173 s · not-known 0.5 s · longest not-known 0.5 s from 00:00.000",
             "stages: far 1 spoken, 1 skipped · near 2 spoken · now 2 spoken",
         ])
         // The drops, against a count of the events themselves.

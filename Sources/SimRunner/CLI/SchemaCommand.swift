@@ -68,7 +68,7 @@ enum ScenarioSchema {
             ("replies", list(ref("reply"))),
             ("dad", list(ref("utterance"))),
             ("road", ref("road")),
-            ("expect", list(ref("matcher"))),
+            ("expect", list(oneOf([ref("matcher"), ref("pippa")]))),
         ], required: ["drivesim", "name"])
         guard case .object(var members) = root.kind else { return root }
         members.insert(("$schema", .string(dialect)), at: 0)
@@ -165,6 +165,11 @@ enum ScenarioSchema {
                                 required: ["id", "stretches"])),
             ("matcher", .object([("oneOf", .array(EventKind.allCases.map { matcher($0) }))])),
             ("anchor", .object([("oneOf", .array(EventKind.allCases.map { matcher($0, anchor: true) }))])),
+            ("pippa", object(ScenarioKeys.pippa, [
+                ("pippa", enumeration(PippaView.Answer.allCases.map(\.rawValue))), ("at", ref("time")),
+                ("fix", oneOf([string, ref("textTest")])), ("ageMs", oneOf([type("integer"), ref("range")])), ("onRoute", boolean),
+                ("maneuver", oneOf([string, ref("textTest")])), ("distanceM", oneOf([type("integer"), ref("range")])),
+            ], required: ["pippa", "at"])),
             ("textTest", adding(object(ScenarioKeys.textTest, [("contains", nonEmpty), ("matches", nonEmpty)]), [
                 ("minProperties", .integer(1)), ("maxProperties", .integer(1)),
                 description("contains: the text appears in the field; matches: a regular expression (Swift Regex syntax) finds a match in it"),

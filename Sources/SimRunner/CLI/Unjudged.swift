@@ -34,8 +34,9 @@ struct Unjudged: Equatable {
         } else {
             return nil
         }
-        guard !scenario.expect.isEmpty || scenario.golden != nil else { return nil }
-        self.expectations = scenario.expect.count
+        let expectations = scenario.expect.count + scenario.expectPippa.count
+        guard expectations > 0 || scenario.golden != nil else { return nil }
+        self.expectations = expectations
         self.golden = scenario.golden != nil
         self.why = why
     }

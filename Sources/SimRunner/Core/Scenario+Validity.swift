@@ -74,6 +74,8 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         case withinWithoutSince
         /// A key a matcher inside `since` or `until` does not take: `since`, `until`, `within` or `count`.
         case notInAnchor(String)
+        /// A matcher of Pippa's view in a scenario without a road: nothing reports to her.
+        case pippaWithoutRoad
         /// A field, or the count, given two tests (an equal value and a test, or `count` and a count range).
         case testedTwice(String)
         /// A road the planner cannot take (`RoadSetup.validate()`); the path
@@ -368,10 +370,22 @@ private struct Validation {
     // MARK: Matchers (SPEC 6)
 
     mutating func matchers() throws(ScenarioProblem) {
-        guard !s.expect.isEmpty else { return }
+        guard !s.expect.isEmpty || !s.expectPippa.isEmpty else { return }
         let domains = Domains(self)
-        for (i, matcher) in s.expect.enumerated() {
-            try check(matcher, [.key("expect"), .index(i)], domains)
+        // Each event matcher at its place in the file's `expect`, where Pippa's matchers leave room.
+        let pippas = Set(s.expectPippa.map(\.index))
+        var place = 0
+        for matcher in s.expect {
+            while pippas.contains(place) { place += 1 }
+            try check(matcher, [.key("expect"), .index(place)], domains)
+            place += 1
+        }
+        for matcher in s.expectPippa {
+            let path: [Step] = [.key("expect"), .index(matcher.index)]
+            try time(matcher.at, path + [.key("at")])
+            // Without a road nothing reports to her: the matcher would name nothing real.
+            if s.road == nil { throw fail(.pippaWithoutRoad, path + [.key("pippa")]) }
+            try check(fields: matcher.fields, tests: matcher.tests, of: .roadReportSent, path, domains)
         }
     }
 
@@ -397,20 +411,37 @@ private struct Validation {
             if matcher.count != nil { throw fail(.testedTwice("count"), path + [.key("count")]) }
             try bounds(range, path + [.key("count")], nonNegative: true)
         }
+        try check(fields: matcher.fields, tests: matcher.tests, of: matcher.event, path, domains)
+        if let within = matcher.within {
+            if matcher.since == nil && !inner { throw fail(.withinWithoutSince, path + [.key("within")]) }
+            try span(within, path + [.key("within")])
+        }
+        if !inner {
+            if let since = matcher.since { try check(since, path + [.key("since")], domains, inner: true) }
+            if let until = matcher.until { try check(until, path + [.key("until")], domains, inner: true) }
+        }
+    }
+
+    /// A matcher's fields, as `event` carries them: each named once, of its
+    /// type, an id naming an item of the scenario, a test well formed.
+    func check(
+        fields: [(field: Field, value: FieldValue)], tests: [(field: Field, test: FieldTest)], of event: EventKind,
+        _ path: [Step], _ domains: Domains
+    ) throws(ScenarioProblem) {
         var named = Set<Field>()
-        for (field, value) in matcher.fields {
+        for (field, value) in fields {
             let fPath = path + [.key(field.rawValue)]
-            guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
+            guard event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: event), fPath) }
             if !named.insert(field).inserted { throw fail(.testedTwice(field.rawValue), fPath) }
             switch (field.type, value) {
-            case (.string, .string(let text)): try domains.check(text, field, matcher.event, fPath)
+            case (.string, .string(let text)): try domains.check(text, field, event, fPath)
             case (.int, .int), (.bool, .bool): break
             default: throw fail(.wrongType(field.type), fPath)
             }
         }
-        for (field, test) in matcher.tests {
+        for (field, test) in tests {
             let fPath = path + [.key(field.rawValue)]
-            guard matcher.event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: matcher.event), fPath) }
+            guard event.fields.contains(field) else { throw fail(.fieldNotCarried(field, event: event), fPath) }
             if !named.insert(field).inserted { throw fail(.testedTwice(field.rawValue), fPath) }
             switch (field.type, test) {
             case (.string, .contains(let text)):
@@ -421,14 +452,6 @@ private struct Validation {
             case (.int, .range(let range)): try bounds(range, fPath, nonNegative: false)
             default: throw fail(.wrongType(field.type), fPath)
             }
-        }
-        if let within = matcher.within {
-            if matcher.since == nil && !inner { throw fail(.withinWithoutSince, path + [.key("within")]) }
-            try span(within, path + [.key("within")])
-        }
-        if !inner {
-            if let since = matcher.since { try check(since, path + [.key("since")], domains, inner: true) }
-            if let until = matcher.until { try check(until, path + [.key("until")], domains, inner: true) }
         }
     }
 

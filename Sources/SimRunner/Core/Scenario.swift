@@ -22,6 +22,8 @@ public struct Scenario: Sendable, Equatable {
     public var dad: [Utterance]
     /// The matchers the timeline must satisfy (SPEC 6).
     public var expect: [Matcher]
+    /// The `expect` items about Pippa's view at an instant (`{"pippa": …}`), in file order.
+    public var expectPippa: [PippaMatcher] = []
     /// The simulated drive, if any: its lines join `guidance` (see `RoadPlan`).
     public var road: Road?
     /// The routing service's own prompts for the road's maneuvers (`road.servicePrompts`), if imported.

@@ -11,6 +11,8 @@ public struct Verdict: Sendable {
     public var violations: [Violation]
     /// The scenario's expectations that did not hold.
     public var failures: [ExpectationFailure]
+    /// The scenario's matchers of Pippa's view that did not hold.
+    public var pippaFailures: [PippaMatcher.Failure]
     /// In differential mode, the first decision where the arbiter and the reference part.
     public var divergence: Divergence?
 
@@ -97,10 +99,11 @@ public struct Verdict: Sendable {
             if let divergence { violations.append(divergence.violation(roster)) }
         }
         failures = simulation.timeline.failures(of: scenario.expect)
+        pippaFailures = simulation.timeline.failures(of: scenario.expectPippa)
     }
 
     /// Whether every invariant and expectation held.
-    public var passed: Bool { violations.isEmpty && failures.isEmpty }
+    public var passed: Bool { violations.isEmpty && failures.isEmpty && pippaFailures.isEmpty }
 
     /// Whether the arbiter's or the guidance's process failed (`Check.arbiter(.process)`,
     /// `Check.guidance(.process)`): then the verdict holds that failure and only what was found before it.
@@ -117,6 +120,7 @@ public struct Verdict: Sendable {
         violations.removeAll { $0.t >= t || $0.check == .invariant(6) || $0.check == .invariant(7) }
         violations.insert(Violation(check: check, t: t, message: message), at: 0)
         failures = []
+        pippaFailures = []
     }
 
     /// The first event at which two timelines of one scenario differ, as a
@@ -216,10 +220,13 @@ extension Verdict: CustomStringConvertible {
         guard !passed else { return "passed" }
         var parts: [String] = []
         if !violations.isEmpty { parts.append(counted(violations.count, "broken check")) }
-        if !failures.isEmpty { parts.append(counted(failures.count, "failed expectation")) }
+        if !failures.isEmpty || !pippaFailures.isEmpty {
+            parts.append(counted(failures.count + pippaFailures.count, "failed expectation"))
+        }
         var lines = ["failed: " + parts.joined(separator: ", ")]
         for v in violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }) { lines.append("  \(v.check) at \(v.t): \(v.message)") }
         for f in failures { lines.append("  \(f.summary)") }
+        for f in pippaFailures { lines.append("  \(f.summary)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -104,7 +104,7 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// the guidance nothing: its expectations are judged as without it.
     package func judging(_ verdict: Verdict, of scenario: Scenario) -> Verdict {
         var verdict = adding(failureTo: verdict)
-        if scenario.road != nil { verdict.failures = [] }
+        if scenario.road != nil { verdict.failures = []; verdict.pippaFailures = [] }
         return verdict
     }
 

@@ -42,7 +42,7 @@ extension Decoding {
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
         case .emptyString, .road, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt, .emptyStretches,
-             .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince,
+             .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince, .pippaWithoutRoad,
              .notInAnchor, .testedTwice:
             return .invalid(reason)
         }

@@ -316,7 +316,11 @@ struct Decoding {
         }
         if let v = fields.optional("expect") {
             for (i, item) in try array(v, "expect").enumerated() {
-                scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
+                if item.members?.first("pippa") != nil {
+                    scenario.expectPippa.append(try pippaExpectation(item, i))
+                } else {
+                    scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
+                }
             }
         }
         if let v = fields.optional("golden") { scenario.golden = try nonEmptyString(v, "golden") }
@@ -460,6 +464,32 @@ struct Decoding {
         return expectation
     }
 
+    /// A matcher of Pippa's view, item `index` of `expect`: her answer
+    /// (`pippa`), the instant (`at`, required) and her last report's fields
+    /// (`PippaMatcher.fields`), each equal or tested as an event matcher's.
+    func pippaExpectation(_ value: JSONNode, _ index: Int) throws(ScenarioError) -> PippaMatcher {
+        let fields = try object(value, Decoding.join("expect", index), allowed: ScenarioKeys.pippa)
+        let answers = PippaView.Answer.allCases.map(\.rawValue)
+        let answer = PippaView.Answer(rawValue: try oneOf(try required(fields, "pippa"), fields.path("pippa"), answers)) ?? .notKnown
+        let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
+        var matcher = PippaMatcher(at: at, answer: answer, index: index)
+        matcher.line = value.line
+        matcher.column = value.column
+        for member in fields.members {
+            guard let field = PippaMatcher.fields.first(where: { $0.rawValue == member.key }) else { continue }
+            let memberPath = fields.path(member.key)
+            if member.value.isObject, field.type != .bool {
+                matcher.tests.append((field: field, test: try fieldTest(member.value, memberPath, field)))
+            } else {
+                matcher.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
+            }
+        }
+        // Canonical order, so key order in the file does not matter.
+        matcher.fields.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+        matcher.tests.sort { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+        return matcher
+    }
+
     func window(_ value: JSONNode, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
         guard let items = value.items else { throw fail(.wrongType(expected: .window), path, value) }
         guard items.count == 2, let first = items.item(0), let second = items.item(1) else { throw fail(.windowNotAPair, path, value) }
@@ -528,6 +558,8 @@ package enum ScenarioKeys {
     /// The keys a matcher inside `since` or `until` takes besides its event kind's fields (`drivesim schema`;
     /// the decoder reads it as a matcher and `Scenario.validate()` refuses the rest by name).
     package static let anchor: KeyList = ["event", "at", "between"]
+    /// A matcher of Pippa's view at an instant, `expect[]` with `pippa` (`PippaMatcher`): her answer, the instant, her last report's fields.
+    package static let pippa: KeyList = ["pippa", "at", "fix", "ageMs", "onRoute", "maneuver", "distanceM"]
     /// A string field's test, `expect[].<field>`: exactly one of these.
     package static let textTest: KeyList = ["contains", "matches"]
     /// An integer field's or the count's range, `expect[].<field>` and `expect[].count`.
@@ -595,7 +627,7 @@ package enum ScenarioKeys {
     /// Every list above by name, for tests that hold the schema to the decoder.
     package static let all: [(name: String, keys: KeyList)] = [
         ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
-        ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
+        ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("pippa", pippa), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
         ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),

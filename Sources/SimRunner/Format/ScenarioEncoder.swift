@@ -28,7 +28,7 @@ public enum ScenarioEncoder {
         if !s.replies.isEmpty { members.append(("replies", .array(s.replies.map(reply)))) }
         if !s.dad.isEmpty { members.append(("dad", .array(s.dad.map(utterance)))) }
         if let r = s.road { members.append(("road", road(r, servicePrompts: s.servicePrompts))) }
-        if !s.expect.isEmpty { members.append(("expect", .array(s.expect.map(expectation)))) }
+        if !s.expect.isEmpty || !s.expectPippa.isEmpty { members.append(("expect", .array(expectations(s)))) }
         if let g = s.golden { members.append(("golden", .string(g))) }
         return .object(members)
     }
@@ -82,6 +82,38 @@ public enum ScenarioEncoder {
         return .object(members)
     }
 
+    /// The `expect` list: the event matchers in order, each of Pippa's at its place (`PippaMatcher.index`).
+    static func expectations(_ s: Scenario) -> [JSONValue] {
+        var out = s.expect.map(expectation)
+        for p in s.expectPippa.sorted(by: { $0.index < $1.index }) { out.insert(pippa(p), at: min(max(0, p.index), out.count)) }
+        return out
+    }
+
+    static func pippa(_ p: PippaMatcher) -> JSONValue {
+        let members: [(key: String, value: JSONValue)] = [("pippa", .string(p.answer.rawValue)), ("at", seconds(p.at))]
+        return .object(members + fields(p.fields, p.tests))
+    }
+
+    /// A matcher's fields, each equal to a value or tested.
+    static func fields(_ fields: [(field: Field, value: FieldValue)], _ tests: [(field: Field, test: FieldTest)]) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = []
+        for field in fields {
+            switch field.value {
+            case .string(let s): members.append((field.field.rawValue, .string(s)))
+            case .int(let i): members.append((field.field.rawValue, .integer(i)))
+            case .bool(let b): members.append((field.field.rawValue, .bool(b)))
+            }
+        }
+        for (field, test) in tests {
+            switch test {
+            case .contains(let s): members.append((field.rawValue, .object([("contains", .string(s))])))
+            case .matches(let r): members.append((field.rawValue, .object([("matches", .string(r))])))
+            case .range(let b): members.append((field.rawValue, bounds(b)))
+            }
+        }
+        return members
+    }
+
     static func expectation(_ e: Matcher) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("event", .string(e.event.rawValue))]
         switch e.when {
@@ -91,20 +123,7 @@ public enum ScenarioEncoder {
         }
         if let c = e.count { members.append(("count", .integer(c))) }
         if let r = e.countRange { members.append(("count", bounds(r))) }
-        for field in e.fields {
-            switch field.value {
-            case .string(let s): members.append((field.field.rawValue, .string(s)))
-            case .int(let i): members.append((field.field.rawValue, .integer(i)))
-            case .bool(let b): members.append((field.field.rawValue, .bool(b)))
-            }
-        }
-        for (field, test) in e.tests {
-            switch test {
-            case .contains(let s): members.append((field.rawValue, .object([("contains", .string(s))])))
-            case .matches(let r): members.append((field.rawValue, .object([("matches", .string(r))])))
-            case .range(let b): members.append((field.rawValue, bounds(b)))
-            }
-        }
+        members += fields(e.fields, e.tests)
         if let since = e.since { members.append(("since", expectation(since))) }
         if let until = e.until { members.append(("until", expectation(until))) }
         if let within = e.within { members.append(("within", seconds(within))) }

@@ -234,6 +234,7 @@ extension ScenarioProblem.Reason {
         case .emptyRange: return "a range needs \"min\", \"max\" or both"
         case .reversedRange: return "the range's min is above its max"
         case .withinWithoutSince: return "within counts from since's event; give since too"
+        case .pippaWithoutRoad: return "Pippa's view is what the road's reports tell her; this scenario has no road"
         case .notInAnchor(let key):
             return "a matcher inside since or until finds one event to measure from; it takes no \(quoted(key))"
         case .testedTwice(let key): return "\(quoted(key)) is tested twice"

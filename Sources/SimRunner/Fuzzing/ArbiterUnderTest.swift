@@ -46,6 +46,7 @@ public struct ArbiterUnderTest: Sendable {
             // The generator's plan is drivesim's own guidance's: only the road's shape applies.
             var verdict = Verdict(scenario, fault: nil, roadPlan: plan, shape: known?.shape)
             verdict.failures = []
+            verdict.pippaFailures = []
             return verdict
         }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
     }

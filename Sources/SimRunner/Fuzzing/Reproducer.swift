@@ -174,6 +174,7 @@ package enum ReproducerFile {
         // A guidance under test is judged by the checks alone: drivesim's own timeline pins nothing of it.
         out.expect = check == .arbiter(.process) || arbiter.guidance
             ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
+        out.expectPippa = []
         let size = Shrinker.size(of: small)
         var text =
             "Breaks \(check) at \(violation.t): \(violation.message)\(check.drawn(in: small.settings).map { " (\($0))" } ?? ""). Found by \(arbiter.replay.found(origin)); "

@@ -67,6 +67,7 @@ public struct Shrinker {
     public mutating func shrink(_ scenario: Scenario) -> Scenario {
         var current = scenario
         current.expect = []
+        current.expectPippa = []
         for _ in 0..<8 {
             let before = current
             current = removeItems(current)

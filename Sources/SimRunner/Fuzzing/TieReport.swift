@@ -71,6 +71,7 @@ public struct TieReport: Sendable {
         // Expectations judge the file as written, not its variations: validating and judging them is waste.
         var scenario = scenario
         scenario.expect = []
+        scenario.expectPippa = []
         let written = Verdict(scenario, fault: fault)
         if let first = written.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append(("the file as written", first)) }
         let base = Self.outcomes(written.simulation.timeline)

@@ -52,7 +52,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
     /// Every name `init(named:)` takes in lower case: the families' and the lanes' (`pippa`), for suggestions.
     public static let namesAndLanes = names + Lanes.Lane.allCases.map { $0.title.lowercased() }.filter { !names.contains($0) }
 
-    /// The families drawn in `lane` (the road lane holds the road's and the link's events).
+    /// The families drawn in `lane` (the road lane holds the road's and the link's events; the view lane, Pippa's, the link's).
     static func drawn(in lane: Lanes.Lane) -> EventFamilies {
         switch lane {
         case .guidance: return [.guidance]
@@ -60,6 +60,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
         case .ears: return [.ears]
         case .dad: return [.dad]
         case .road: return [.road, .link]
+        case .view: return [.link]
         }
     }
 }

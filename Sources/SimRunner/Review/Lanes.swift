@@ -18,6 +18,8 @@ package struct Lanes: Sendable {
     /// The lanes, top to bottom.
     package enum Lane: Int, Sendable, CaseIterable, Comparable {
         case guidance, pippa, ears, dad, road
+        /// Pippa's view: her answer to "am I on the right road?" (`PippaView`), drawn with the road.
+        case view
 
         /// The row's name.
         package var title: String {
@@ -27,6 +29,7 @@ package struct Lanes: Sendable {
             case .ears: return "ears"
             case .dad: return "Dad"
             case .road: return "road"
+            case .view: return "view"
             }
         }
 
@@ -55,6 +58,21 @@ package struct Lanes: Sendable {
         case lost
         /// The car off the route: from `road.off-route` to `road.on-route` (or the end).
         case offRoute = "off-route"
+        /// Pippa answers yes: her last report, at most `PippaView.keptFor` old, says the car is on the route.
+        case pippaYes = "pippa-yes"
+        /// Pippa answers no: it says the car is off the route.
+        case pippaNo = "pippa-no"
+        /// Pippa does not know: no report yet, or hers is older than `PippaView.keptFor`.
+        case pippaNotKnown = "pippa-not-known"
+
+        /// The kind of bar that draws a span of Pippa's answer.
+        package init(_ answer: PippaView.Answer) {
+            switch answer {
+            case .yes: self = .pippaYes
+            case .no: self = .pippaNo
+            case .notKnown: self = .pippaNotKnown
+            }
+        }
 
         /// Whether it is a wait drawn on its own row (a line waiting, a reply queued, a stretch held),
         /// so that it never hides under what plays.
@@ -325,6 +343,8 @@ package struct Lanes: Sendable {
         for utterance in utterances {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
         }
+        let road = marks.contains { $0.lane == .road }
+        if road { addPippaView(timeline) }
         // Sorted through their indices (ties keep their order), so no bar, with its label and events, is moved more than once.
         // The keys are plain values taken out once, so comparing touches no reference count.
         let unsorted = bars
@@ -333,7 +353,7 @@ package struct Lanes: Sendable {
             unsorted.indices.sorted { a, b in (keys[a].lane, keys[a].start, keys[a].end, a) < (keys[b].lane, keys[b].start, keys[b].end, b) }
         }
         bars = order.map { unsorted[$0] }
-        shown = marks.contains { $0.lane == .road } ? Lane.allCases : Lane.allCases.filter { $0 != .road }
+        shown = road ? Lane.allCases : Lane.allCases.filter { $0 != .road && $0 != .view }
         flows.sort { ($0.t, $0.effect) < ($1.t, $1.effect) }
         if families != .all { keep(families, of: events) }
     }
@@ -346,6 +366,28 @@ package struct Lanes: Sendable {
         marks.removeAll { !kept($0.event) }
         flows.removeAll { !kept($0.cause) || !kept($0.effect) }
         shown.removeAll { families.intersection(EventFamily.drawn(in: $0)).isEmpty }
+    }
+
+    /// Pippa's view lane: one bar per span of one answer (`PippaView.History.spans`),
+    /// labelled with the answer and her reports' age; it stands for the
+    /// deliveries of the first and last report it holds (before her first
+    /// report, for the delivery that ends it).
+    /// - Complexity: O(n) in the events.
+    private mutating func addPippaView(_ timeline: Timeline) {
+        let history = PippaView.History(timeline)
+        for span in history.spans(to: end) {
+            let held = span.reports.map { history.reports[$0] }
+            var events = held.first.map { [$0.event] } ?? history.reports.first.map { [$0.event] } ?? []
+            if held.count > 1, let last = held.last { events.append(last.event) }
+            let label: String
+            switch (span.answer, held.last) {
+            case (.notKnown, nil): label = "not-known: no report yet"
+            case (.notKnown, let r?): label = "not-known: f\(r.fix.raw)'s report over \(Matcher.seconds(PippaView.keptFor)) old"
+            case (_, _):
+                label = span.answer.rawValue + ", reports at most " + Matcher.seconds(SimTime(ms: span.oldestMs ?? 0)) + " old"
+            }
+            bars.append(Bar(lane: .view, kind: BarKind(span.answer), start: span.start, end: span.end, label: label, events: events))
+        }
     }
 
     /// Cuts by a line that had not started yet when the cut was recorded.

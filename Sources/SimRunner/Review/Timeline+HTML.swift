@@ -60,7 +60,7 @@ extension Timeline {
         let page = ids.count == events.count ? self : keeping { i, _ in wanted[i] }
 
         let title = xml(Self.oneLine(scenario))
-        let summary = TimelineSummary(window.selecting(self)).lines.map { "<p>" + xml($0) + "</p>" }.joined()
+        let summary = TimelineSummary(self, window: window).lines.map { "<p>" + xml($0) + "</p>" }.joined()
         out.bytes.append(utf8: """
             <!DOCTYPE html>
             <html lang="en">

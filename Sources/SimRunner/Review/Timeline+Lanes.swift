@@ -53,8 +53,10 @@ extension Timeline {
             }
         }
         func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
-        // Paint in rising priority, so what matters most stays visible.
-        let order: [Lanes.BarKind] = [.wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost]
+        // Paint in rising priority, so what matters most stays visible (of Pippa's answers, the worse: ? over n over y).
+        let order: [Lanes.BarKind] = [
+            .wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost, .pippaYes, .pippaNo, .pippaNotKnown,
+        ]
         var byKind = [[Int]](repeating: [], count: order.count)
         for n in bars.indices { byKind[order.firstIndex(of: bars[n].kind)!].append(n) }
         for (k, kind) in order.enumerated() {
@@ -75,7 +77,8 @@ extension Timeline {
         // per column, how many bars start in it, as a digit from 1 (few) to 9 (as many as the
         // busiest column, whose count ends the row); a column where none starts keeps what covers it.
         var starts = [[Int]](repeating: [Int](repeating: 0, count: used), count: rows.count)
-        for n in bars.indices where bars[n].kind != .reply && bars[n].kind != .offRoute {
+        // Spans (a reply, off route, Pippa's answer) are never drawn as density: they say what holds, not what happened.
+        for n in bars.indices where bars[n].kind != .reply && bars[n].kind != .offRoute && bars[n].lane != .view {
             starts[row(bars[n].lane, waits: bars[n].kind.isWait)][cells(n).lowerBound] += 1
         }
         var busiest = [Int](repeating: 0, count: rows.count)
@@ -124,7 +127,7 @@ extension Timeline {
         }
 
         var out = "# \(Self.oneLine(scenario))\n"
-        for line in TimelineSummary(window.selecting(self)).lines(width: width) { out += line + "\n" }
+        for line in TimelineSummary(self, window: window).lines(width: width) { out += line + "\n" }
         let (labels, ticks) = LaneScale.axis(start: range.start, scale: scale, columns: used)
         out += String(repeating: " ", count: Self.laneLabelWidth) + labels.trimmingTrailingSpaces() + "\n"
         out += String(repeating: " ", count: Self.laneLabelWidth) + ticks.trimmingTrailingSpaces() + "\n"
@@ -137,6 +140,7 @@ extension Timeline {
         out += "\none column = \(LaneScale.duration(scale)); from \(range.start) to \(range.end)\n"
         out += LaneScale.legend
         if lanes.shown.contains(.road) { out += LaneScale.roadLegend }
+        if lanes.shown.contains(.view) { out += LaneScale.viewLegend }
         if busiest.contains(where: { $0 > 0 }) { out += LaneScale.denseLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
@@ -248,6 +252,9 @@ enum LaneScale {
         case .heard: return "+"
         case .lost: return "!"
         case .offRoute: return "o"
+        case .pippaYes: return "y"
+        case .pippaNo: return "n"
+        case .pippaNotKnown: return "?"
         }
     }
 
@@ -257,6 +264,13 @@ enum LaneScale {
                           / reply abandoned   held: : stretch held, , reply queued
                 ears      # ears closed
                 Dad       + heard   ! lost (spoken while the ears were closed)
+
+        """
+
+    /// The view row's legend, shown with the view row.
+    static let viewLegend = """
+                view      Pippa's answer to "am I on the right road?": y yes   n no
+                          ? not-known (no report yet, or her last is over 120 s old)
 
         """
 

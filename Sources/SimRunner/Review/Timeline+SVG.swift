@@ -38,9 +38,11 @@ extension Timeline {
         let range = window.range(end: lanes.end)
         let visible = lanes.visible(in: range)
         let plot = max(100, width)
-        let summary = TimelineSummary(window.selecting(self)).lines(width: (plot + 110) / 6)
+        let summary = TimelineSummary(self, window: window).lines(width: (plot + 110) / 6)
         let summaryHeight = summary.count * 14
-        let left = 90, right = 20, top = 64 + summaryHeight, laneHeight = 48, axisHeight = 24
+        // A third legend line, for the view lane, when it is drawn.
+        let viewLegend = lanes.shown.contains(.view) ? 16 : 0
+        let left = 90, right = 20, top = 64 + summaryHeight + viewLegend, laneHeight = 48, axisHeight = 24
         let totalWidth = left + plot + right
         let height = top + axisHeight + laneHeight * lanes.shown.count + 16
         let span = range.end.ms - range.start.ms
@@ -71,6 +73,7 @@ extension Timeline {
         out.text("</g>\n")
         out.string(Self.svgLegend(y: 42 + summaryHeight))
         if lanes.shown.contains(.road) { out.string(Self.svgRoadLegend(y: 58 + summaryHeight)) }
+        if viewLegend > 0 { out.string(Self.svgViewLegend(y: 74 + summaryHeight)) }
 
         // The axis: a tick every 1-2-5 step that leaves about 100 px between ticks.
         let step = LaneScale.niceStep(atLeast: max(1, span * 100 / Int64(plot)))
@@ -303,6 +306,7 @@ extension Timeline {
         case .heard: out.text("Dad&apos;s "); label(); out.text(": heard")
         case .lost: out.text("Dad&apos;s "); label(); out.text(": lost (ears closed)")
         case .offRoute: out.text("off route")
+        case .pippaYes, .pippaNo, .pippaNotKnown: out.text("Pippa: "); label()
         }
         out.text(", "); out.time(bar.start); out.text(" – "); out.time(bar.end)
         out.text(" ("); out.int(bar.end.ms - bar.start.ms); out.text(" ms)")
@@ -323,6 +327,8 @@ extension Timeline {
         .reply { fill: #7c8f0a; fill-opacity: 0.45; } rect.queued { fill: url(#hatch); stroke: #777777; stroke-width: 1.5; }
         rect.held { fill: url(#hatch); stroke: #d97706; stroke-width: 1.5; } .off-route { fill: #8b5a2b; fill-opacity: 0.35; }
         .ears-closed { fill: #555555; fill-opacity: 0.75; }
+        .pippa-yes { fill: #1b7f4b; fill-opacity: 0.6; } .pippa-no { fill: #be185d; fill-opacity: 0.6; }
+        .pippa-not-known { fill: url(#hatch); stroke: #6b7280; stroke-width: 1.5; }
         .heard { fill: #8a5cc9; } .lost { fill: #d93b3b; }
         .barlabel { fill: #fff; font-size: 10px; pointer-events: none; }
         .cutline { stroke: #d93b3b; stroke-width: 2; } .cutmark { fill: #d93b3b; }
@@ -364,6 +370,15 @@ extension Timeline {
         ]
         let marks = legendEntries(items.map { ("roadmark " + $0, $1) }, x: 46, y: y, textOffset: 12, swatch: legendTick(y: y))
         return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>" + marks.markup + "</g>\n"
+    }
+
+    /// The view lane's spans, on a third legend line.
+    static func svgViewLegend(y: Int) -> String {
+        let items: [(String, String)] = [
+            ("pippa-yes", "yes"), ("pippa-no", "no"), ("pippa-not-known", "not-known (no report, or hers over 120 s old)"),
+        ]
+        let bars = legendEntries(items, x: 46, y: y, textOffset: 18) { "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>" }
+        return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">view:</text>" + bars.markup + "</g>\n"
     }
 
     /// Legend entries side by side from `x`: each its swatch (made from its

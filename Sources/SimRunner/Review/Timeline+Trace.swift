@@ -130,6 +130,7 @@ extension Timeline {
                 case .queued: return bar.label + " queued"
                 case .held: return bar.label + " held"
                 case .offRoute: return "off route"
+                case .pippaYes, .pippaNo, .pippaNotKnown: return "Pippa: " + bar.label
                 }
             }
 

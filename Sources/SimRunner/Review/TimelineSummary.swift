@@ -1,5 +1,6 @@
 import Guidance
 import Road
+import SimClock
 import SimRunner
 import TalkArbiter
 
@@ -9,6 +10,7 @@ import TalkArbiter
 ///     rules: urgent-cut 2 · short-wait 3 · held 12
 ///     road: off-route 1 · back-on-route 1 · stage-late 4
 ///     moments: off route 1 · back on route 1 · route switched 1 · handoff taken 1
+///     pippa: yes 52.3 s · no 4.1 s · not-known 3.5 s · longest not-known 3.5 s from 00:10.000
 ///     stages: far 40 spoken, 2 skipped · near 38 spoken · now 40 spoken
 ///     dropped: lines superseded 2 · fixes inaccurate 5 · reports offline 3
 ///
@@ -16,7 +18,9 @@ import TalkArbiter
 /// coverage counts them (`RuleCoverage`), but for the drops, which `dropped`
 /// counts by what was dropped and why. `moments` counts the road's moments
 /// a reviewer looks for, by their labels in the pictures and the page's
-/// Collisions menu (`Lanes.Moment`). `stages` counts the generated lines
+/// Collisions menu (`Lanes.Moment`). `pippa` (a drive with a road) says how
+/// long Pippa answered each of yes, no and not-known to "am I on the right
+/// road?" (`PippaView`) and her longest not-known span. `stages` counts the generated lines
 /// that started and the stages skipped. A part with nothing to count is left out.
 public struct TimelineSummary: Sendable, Equatable {
     /// The arbiter's rules that fired, with how often, in `Rule.allCases` order.
@@ -31,9 +35,31 @@ public struct TimelineSummary: Sendable, Equatable {
     /// `handoff taken`, `turn unannounced`…), with how often, by the labels
     /// the pictures show them with.
     public var moments: [(name: String, count: Int)] = []
+    /// How long Pippa gave each answer, in `PippaView.Answer.allCases` order,
+    /// those she gave; empty without a road or with `--only` leaving out the link.
+    public var pippa: [(answer: PippaView.Answer, ms: Int64)] = []
+    /// Her longest not-known span, if any.
+    public var longestNotKnown: PippaView.Span?
+
+    /// The counts of the events `window` shows of `timeline`; Pippa's view
+    /// from the whole timeline (her reports before the window included), within the window.
+    public init(_ timeline: Timeline, window: ReviewWindow = ReviewWindow()) {
+        self.init(window.selecting(timeline))
+        guard window.only.contains(.roadReportDelivered), timeline.events.contains(where: { $0.kind.isRoad }) else { return }
+        let range = window.range(end: timeline.events.last?.t ?? .zero)
+        var total = [Int64](repeating: 0, count: PippaView.Answer.allCases.count)
+        for var span in PippaView.History(timeline).spans(to: range.end) where span.end > range.start {
+            span.start = max(span.start, range.start)
+            total[PippaView.Answer.allCases.firstIndex(of: span.answer)!] += (span.end - span.start).ms
+            if span.answer == .notKnown, span.end - span.start > longestNotKnown.map({ $0.end - $0.start }) ?? .zero {
+                longestNotKnown = span
+            }
+        }
+        pippa = PippaView.Answer.allCases.enumerated().compactMap { k, a in total[k] > 0 ? (a, total[k]) : nil }
+    }
 
     /// The counts of `timeline`'s events.
-    public init(_ timeline: Timeline) {
+    private init(_ timeline: Timeline) {
         let coverage = RuleCoverage(timeline)
         rules = Rule.allCases.compactMap { coverage[$0] > 0 ? ($0.rawValue, coverage[$0]) : nil }
         var spoken = [Int](repeating: 0, count: Stage.allCases.count), skipped = spoken
@@ -71,7 +97,10 @@ public struct TimelineSummary: Sendable, Equatable {
     var parts: [(heading: String, items: [String])] {
         func items(_ counts: [(name: String, count: Int)]) -> [String] { counts.map { "\($0.name) \($0.count)" } }
         let staged = stages.map { s in "\(s.stage.rawValue) \(s.spoken) spoken" + (s.skipped > 0 ? ", \(s.skipped) skipped" : "") }
-        return [("rules", items(rules)), ("road", items(road)), ("moments", items(moments)), ("stages", staged), ("dropped", items(dropped))]
+        var answers = pippa.map { "\($0.answer.rawValue) \(Matcher.seconds(SimTime(ms: $0.ms)))" }
+        if let span = longestNotKnown { answers.append("longest not-known \(Matcher.seconds(span.end - span.start)) from \(span.start)") }
+        return [("rules", items(rules)), ("road", items(road)), ("moments", items(moments)), ("pippa", answers), ("stages", staged),
+                ("dropped", items(dropped))]
             .filter { !$0.items.isEmpty }
     }
 

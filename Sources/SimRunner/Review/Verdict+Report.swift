@@ -21,6 +21,13 @@ extension Verdict {
                 for line in timeline.lines(for: failure.nearest) { out += "    " + line + "\n" }
             }
         }
+        for failure in pippaFailures {
+            out += failure.summary + "\n"
+            if let report = failure.view.report {
+                out += "  her last report:\n"
+                for line in timeline.lines(for: [timeline.events[report.event]]) { out += "    " + line + "\n" }
+            }
+        }
         return out
     }
 }

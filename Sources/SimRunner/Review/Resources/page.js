@@ -6,7 +6,8 @@ const events = T.events;
 // One colour per kind of bar, as in the SVG (Timeline+SVG.swift's style), each at least 3:1 against the lane's grey
 // but the cut stretch's pale green, which a red cut line marks.
 const COLOR = { "line": "#2f6fdb", "wait": "#0891b2", "reply": "#7c8f0a", "queued": "#777777", "held": "#d97706",
-  "stretch": "#2e9e5b", "ears-closed": "#555555", "heard": "#8a5cc9", "lost": "#d93b3b", "off-route": "#8b5a2b" };
+  "stretch": "#2e9e5b", "ears-closed": "#555555", "heard": "#8a5cc9", "lost": "#d93b3b", "off-route": "#8b5a2b",
+  "pippa-yes": "#1b7f4b", "pippa-no": "#be185d", "pippa-not-known": "#6b7280" };
 const CUT = "#7fc79b", RED = "#d93b3b", FLOW = "#7a3db8";
 // The road lane's marks by what happened (markColor), drawn as ticks: their own legend line, shown with the road lane.
 const ROAD = { fix: "#9a9a9a", turn: "#2f6fdb", off: "#8b5a2b", on: "#2e9e5b", change: "#c27c0e", other: "#333333" };
@@ -16,6 +17,8 @@ const LEGEND = [["line", "guidance line"], ["wait", "line waits"], ["stretch", "
 const ROAD_LEGEND = [[ROAD.fix, "fix arrived, report sent"], [RED, "fix or report dropped, turn unannounced"],
   [ROAD.turn, "turn upcoming or passed"], [ROAD.off, "off route"], [ROAD.on, "back on route"],
   [ROAD.change, "route change, handoff"], [ROAD.other, "measuring paused or resumed"]];
+// The view lane: Pippa's answer to "am I on the right road?" (each bar's label gives her reports' age).
+const VIEW_LEGEND = [["pippa-yes", "yes"], ["pippa-no", "no"], ["pippa-not-known", "not-known (no report, or hers over 120 s old)"]];
 const LANE_H = 56, AXIS_H = 22, LEFT = 80, RIGHT = 12;
 // Rows inside a lane: marks on top, what plays in the middle, the reply band, what waits at the bottom.
 const ROWS = { marks: [3, 10], plays: [15, 22], band: [38, 3], waits: [43, 8] };
@@ -496,6 +499,7 @@ function legendLine(items, heading, tick) {
 }
 legendLine(LEGEND, "", false);
 if (L.lanes.includes("road")) legendLine(ROAD_LEGEND, "road: ", true);
+if (L.lanes.includes("view")) legendLine(VIEW_LEGEND, "view: ", false);
 document.body.dataset.events = String(events.length);
 window.addEventListener("resize", resize);
 resize();
