@@ -35,8 +35,10 @@ Three stages per maneuver, as drivesim's own guidance has: far, near and
 reckoning); a stage fires when what is left, less what the car covers while
 the line is spoken and heard, reaches its lead (seconds at the current speed,
 at least a distance: the route's `leads`). Distances are rounded down, and a
-line expires before its words stop being true. A "now" line that can no
-longer be heard in time is skipped as `late`.
+line expires before its words stop being true (a waiting line allows for
+a car a quarter faster than known). A "now" line that the car as known can
+no longer hear in time is skipped as `late`: drivesim judges that claim
+against the truth (road late-claim), so it is never made while there is time.
 
 Standard library only. One line of JSON in, at most one line of JSON out;
 anything for a human goes to standard error.
@@ -318,9 +320,9 @@ class Guidance:
             expires = t + 10_000
         elif stage == "now":
             expires = self.pass_time(m, state, t) - int((self.latency + self.margin) * 1000) - length
-            # Too late only if even the car as known cannot hear it in time: then it is said now or never.
-            if expires <= t and v >= 0.1 and t + int(left / v * 1000) - int((self.latency + self.margin) * 1000) - length > t:
-                expires = t + 1
+            # Too late only if even the car as known cannot hear it in time: then it may wait only as long as that allows.
+            if expires <= t and v >= 0.1:
+                expires = t + int(left / v * 1000) - int((self.latency + self.margin) * 1000) - length
         else:
             # True until the car is nearer than the words say; heard before the point.
             # (A car standing or slow may speed up: the words are kept true at no less than 15 m/s.)

@@ -90,4 +90,26 @@ import Testing
         #expect(!Invariants.names("Now turn right.", first: right, then: right, .en))
         #expect(Invariants.names("지금 우회전한 후 좌회전하세요.", first: right, then: left, .ko))
     }
+
+    @Test func aTurnPassedLateIsRefutedWhileTheLineNeedsNoMoreThanWasLeftNotAMillisecondMore() throws {
+        // highway-120's exit said to be passed late: raise `margin` until the claim stands. At the
+        // last margin it is refuted, the time left equals what the line needs; 1 ms more and it stands.
+        let c = try Self.claiming(try Case("road/highway-120"), 0, .late)
+        func refuted(margin: Int64) -> [Violation] {
+            var d = c
+            d.scenario.road?.guidance.margin = SimTime(ms: margin)
+            return Invariants.checkLateClaims(d.scenario, d.run, Invariants.RoadTruth(d.scenario.road!))
+        }
+        var low = c.scenario.road!.guidance.margin.ms, high: Int64 = 60_000
+        try #require(!refuted(margin: low).isEmpty && refuted(margin: high).isEmpty)
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if refuted(margin: mid).isEmpty { high = mid } else { low = mid }
+        }
+        let message = try #require(refuted(margin: low).first?.message)
+        // "…, 4.491 s before the turn (a "now" line needs 4.491 s)"
+        let numbers = message.split(separator: " ").compactMap { Double($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1], "\(message)")
+        #expect(refuted(margin: low + 1).isEmpty)
+    }
 }

@@ -15,6 +15,10 @@ extension Invariants {
     /// How far beyond a fix's own error the app's belief may lie, for a
     /// maneuver passed `late`: its match onto the route, meters.
     public static let beliefSlack = 5.0
+    /// A car whose true pass comes later than a fix predicted by more than
+    /// the prediction's error and 1/`slowedBy` of the time it left slowed
+    /// down since: that fix does not judge a `late` claim.
+    public static let slowedBy: Int64 = 5
 
     /// How long maneuver `m`'s "now" line lasts as drivesim's phrasebook
     /// says it at the scenario's speech rates, at a speed in `speeds`: the
@@ -152,9 +156,12 @@ extension Invariants {
                     // `beliefSlack`, and its speed's noise over the time to the pass.
                     let off = (fix.error + beliefSlack) / v + Double((pass - fix.taken).ms) / 1000 * speedNoise / v
                     let unsure = SimTime(ms: Int64((off * 1000).rounded(.up)))
-                    // A car that sped up since (it passed sooner than predicted, by more than that) is not
-                    // judged: no app foresees it. One that slowed down only left the line more time.
-                    guard (pass - truePass).ms <= unsure.ms else { continue }
+                    // A car that changed its speed since is not judged: no app foresees it. One that passed
+                    // sooner than predicted, by more than that, sped up; one that passed later by more than
+                    // that and a fifth of the time the fix left slowed down (a stop, a queue) and met its
+                    // "now" stage at another speed than the app knew.
+                    guard (pass - truePass).ms <= unsure.ms,
+                          (truePass - pass).ms <= unsure.ms + (pass - fix.taken).ms / slowedBy else { continue }
                     let lead = SimTime(ms: Int64((guidance.now.distance(at: v) / v * 1000).rounded(.up)))
                     let (shortest, longest) = lengths(m.int, v)
                     // Due by any belief the fix allows, and still heard `margin` before the turn by any.
