@@ -54,10 +54,10 @@ extension Timeline {
 }
 
 extension Simulation {
-    /// The road of `scenario` with what became of the stretches its handoffs
-    /// are sent after, and the last pass's run: `run` simulates a road's plan
-    /// (`first`, the plan of the road as written, to begin with), `plan`
-    /// plans a road. Nil when no handoff is sent after a stretch.
+    /// The last pass's run of `scenario`, its road planned knowing what became
+    /// of the stretches its handoffs are sent after: `first` is the run over
+    /// the road as written (the only one when no handoff is sent after a
+    /// stretch), `plan` plans a road, `run` simulates a plan, `timeline` reads a run's.
     static func resolvingHandoffs<R>(
         _ scenario: Scenario, first: R, plan: (RoadSetup) -> RoadPlan, run: (RoadPlan) -> R, timeline: (R) -> Timeline
     ) -> R {
