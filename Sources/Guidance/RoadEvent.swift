@@ -61,7 +61,7 @@ public struct RoadEvent: Sendable, Equatable {
         case handoffDelivered(change: Int)
         /// `road.handoff.taken`: the phone took it and asks for its route.
         case handoffTaken(change: Int)
-        /// `road.handoff.ignored`: a delivery not taken, and why.
+        /// `road.handoff.ignored`: a delivery not taken, or a sending never made (`unsaid`), and why.
         case handoffIgnored(change: Int, reason: HandoffIgnoredReason)
         /// `road.handoff.acked`: the phone's acknowledgement reached Pippa's side.
         case handoffAcknowledged(change: Int)
@@ -83,12 +83,15 @@ public struct RoadEvent: Sendable, Equatable {
         case refused
     }
 
-    /// Why a handoff delivery is not taken. Raw values are the timeline's words.
+    /// Why a handoff delivery is not taken, or a sending not made. Raw values are the timeline's words.
     public enum HandoffIgnoredReason: String, Sendable, Equatable, CaseIterable {
         /// The same handoff was taken already.
         case duplicate
         /// It names a saved place the phone's list does not hold.
         case unknownPlace = "unknown-place"
+        /// Pippa sends it after a stretch that was never over (never played, or
+        /// its reply abandoned before): she never sent it. No delivery precedes it.
+        case unsaid
     }
 
     /// A maneuver ahead and how far it is, in whole meters.

@@ -44,10 +44,23 @@ extension RoadPlanner {
         return s + road.link.latency
     }
 
-    /// Every handoff delivery, on the agenda.
+    /// Every handoff delivery, on the agenda: each sent at its time, or when
+    /// the stretch it follows was over (`RoadSetup.said`); one whose stretch
+    /// was never over is ignored `unsaid` when that was known, and one whose
+    /// stretch is not known yet is not sent.
     mutating func scheduleHandoffs() {
         for (c, change) in road.changes.enumerated() {
-            for sent in change.handoff?.sent ?? [] {
+            for sending in change.handoff?.sent ?? [] {
+                let sent: SimTime
+                switch sending {
+                case .at(let t): sent = t
+                case .after(let stretch):
+                    switch road.said[stretch] {
+                    case .over(let t)?: sent = t
+                    case .never(let t)?: add(t, .handoffIgnored(change: c, reason: .unsaid)); continue
+                    case nil: continue
+                    }
+                }
                 let at = landing(sentAt: sent)
                 if at <= RoadPlan.end { agenda.schedule(.delivery(change: c), at: at) }
             }

@@ -26,6 +26,8 @@ public struct RoadPlan: Sendable, Equatable {
     public var fixCount = 0
     /// The ids of the road's route changes, which route and handoff events index (`RoadSetup.changes`).
     public var changes: [String] = []
+    /// What the plan took to have become of each stretch a handoff is sent after (`RoadSetup.said`).
+    package var said: [String: RoadSetup.Said] = [:]
     /// Per generated line (parallel to `lines`), its words for the position
     /// at later instants while it may still wait: a far or near line that
     /// starts at or after a revision's `t` says that revision's words (the
@@ -206,6 +208,7 @@ struct RoadPlanner<G: Guidance> {
         guidance = Self.guidance(for: route, road, fault, reroutes: 0, make)
         plan.maneuvers = route.maneuvers
         plan.changes = road.changes.map(\.id)
+        plan.said = road.said
     }
 
     /// The guidance `make` makes for `route`, with drivesim's own announcer for it.

@@ -305,9 +305,13 @@ private struct RoadValidation {
             guard let handoff = change.handoff else { continue }
             let h = path + [.key("handoff")]
             try count(handoff.sent.count, 1...10, h + [.key("sent")])
-            for (i, t) in handoff.sent.enumerated() {
+            // The times ascending; the stretch an `after` names is the scenario's to judge (`Scenario.validate()`).
+            var last: SimTime? = nil
+            for (i, sending) in handoff.sent.enumerated() {
+                guard case .at(let t) = sending else { continue }
                 try time(t, h + [.key("sent"), .index(i)])
-                if i > 0, t < handoff.sent[i - 1] { throw fail(.sentOutOfOrder, h + [.key("sent"), .index(i)]) }
+                if let last, t < last { throw fail(.sentOutOfOrder, h + [.key("sent"), .index(i)]) }
+                last = t
             }
             try text(handoff.place, Limits.streetCharacters, h + [.key("place")])
             try text(handoff.destination, Limits.streetCharacters, h + [.key("destination")])

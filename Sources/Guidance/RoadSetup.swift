@@ -45,6 +45,10 @@ public struct RoadSetup: Sendable, Equatable {
     public var places: [Place] = []
     /// The roads the drive changes onto, in the order the car truly takes them (`changes`): a reroute, or a handoff's destination.
     public var changes: [RouteChange] = []
+    /// What became of each stretch a handoff is sent after (`Sending.after`), by
+    /// its id, once the simulation knows; one not listed is not known yet, and
+    /// its handoff is not sent. Not part of the file: `Simulation` finds it.
+    package var said: [String: Said] = [:]
 
     /// A road over `points` with `maneuvers`, a `drive` and `fixes`, every other setting at its
     /// default. Not validated: `RoadSetup.validate()` (which `RoadPlan`, `Simulation` and
@@ -145,17 +149,39 @@ public struct RoadSetup: Sendable, Equatable {
 
     /// Pippa's handoff: the destination she picked, sent to the phone over the link.
     public struct Handoff: Sendable, Equatable {
-        /// When Pippa sends it, ascending (more than one: it is delivered again, and must be taken once).
-        public var sent: [SimTime]
+        /// When Pippa sends it (more than one: it is delivered again, and must be taken once):
+        /// at a time, or after one of her stretches; the times ascending.
+        public var sent: [Sending]
         /// One of Dad's saved places it names, resolved from the phone's own `places`; nil names none.
         public var place: String?
         /// What the guidance calls it ("the petrol station on Teheran-ro"); nil: the place's name, or "your destination".
         public var destination: String?
 
         /// A handoff sent at `sent`.
-        public init(sent: [SimTime], place: String? = nil, destination: String? = nil) {
+        public init(sent: [Sending], place: String? = nil, destination: String? = nil) {
             self.sent = sent; self.place = place; self.destination = destination
         }
+    }
+
+    /// When Pippa sends a handoff (`handoff.sent[i]`).
+    public enum Sending: Sendable, Equatable {
+        /// At this time of the drive.
+        case at(SimTime)
+        /// When her stretch with this id is over (docs/road.md, "Route changes"):
+        /// the simulation finds that instant (`said`); a plan without it sends nothing.
+        case after(String)
+
+        /// The stretch it follows, if it is sent after one.
+        public var stretch: String? { if case .after(let id) = self { id } else { nil } }
+    }
+
+    /// What became of a stretch a handoff is sent after, as the talk's simulation found it.
+    public enum Said: Sendable, Equatable {
+        /// It was over at this instant (played through, or cut and not to be played again): the handoff is sent then.
+        case over(SimTime)
+        /// At this instant it was known never to be over (its reply abandoned
+        /// before, or never begun): the handoff is not sent (`road.handoff.ignored` `unsaid`).
+        case never(SimTime)
     }
 
     /// The car beside its route for a while (a wrong turn and back).

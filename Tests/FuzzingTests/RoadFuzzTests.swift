@@ -75,6 +75,41 @@ import Testing
         #expect(Verdict(decoded, fault: nil).passed, "replayed without it, it passes: its expectations hold")
     }
 
+    @Test func handoffsOfRunsWithTalkAreSometimesSentAfterAStretchAndRoundTrip() throws {
+        var handoffs = 0, after = 0
+        for run in 0..<300 {
+            let scenario = Fuzzer.scenario(campaign: 1, run: run, mutant: nil, road: true)
+            let sent = scenario.road?.changes.compactMap(\.handoff).map(\.sent) ?? []
+            handoffs += sent.count
+            guard sent.contains(where: { $0.contains { $0.stretch != nil } }) else { continue }
+            after += 1
+            #expect(scenario.isValid, "run \(run)")
+            #expect(try ScenarioDecoder.decode(ScenarioEncoder.encode(scenario), file: "run \(run)") == scenario, "run \(run)")
+        }
+        #expect(after > 0 && after < handoffs, "\(after) of \(handoffs)")
+    }
+
+    @Test func aReproducerWithAHandoffSentAfterAStretchReplaysAsPrinted() throws {
+        // Seed 1, run 187 of true-turn-dropped: h1 (c2) is sent after Pippa's stretch s6.
+        let mutant = try #require(Mutant(name: "true-turn-dropped"))
+        var settings = Fuzzer.Settings()
+        settings.mutant = mutant
+        var fuzzer = Fuzzer(settings)
+        fuzzer.run(187)
+        let failure = try #require(fuzzer.failures.first { $0.violation.check == .road(.pippaView) })
+        var shrinker = Shrinker(check: .road(.pippaView), mutant: mutant)
+        let small = shrinker.shrink(failure.scenario)
+        #expect(small.road?.changes.contains { $0.handoff?.sent.contains(.after("s6")) == true } == true)
+        let file = ReproducerFile.fileName(check: .road(.pippaView), mutant: mutant, seed: 1, run: 187)
+        let ready = ReproducerFile.prepare(
+            small, check: .road(.pippaView), violation: failure.violation, mutant: mutant, seed: 1, run: 187,
+            unshrunkSize: Shrinker.size(of: failure.scenario), file: file)
+        let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
+        #expect(decoded == ready)
+        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains { $0.check == .road(.pippaView) })
+        #expect(Verdict(decoded, fault: nil).passed)
+    }
+
     @Test func theReferencePassesARoadCampaign() {
         var settings = Fuzzer.Settings()
         settings.runs = TestScale.size(1_500, quick: 200)

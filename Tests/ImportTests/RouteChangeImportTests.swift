@@ -17,7 +17,7 @@ import TestSupport
 /// route to Pippa's petrol station.
 @Suite struct RouteChangeImportTests {
     static let responses = "Scenarios/routes/responses/"
-    static let handoff = Scenario.Road.Handoff(sent: [SimTime(ms: 142_000), SimTime(ms: 143_500)], destination: "학동로 주유소")
+    static let handoff = Scenario.Road.Handoff(sent: [.at(SimTime(ms: 142_000)), .at(SimTime(ms: 143_500))], destination: "학동로 주유소")
 
     /// The Gangnam drive: the Kakao route, then the reroute, then the handoff.
     static func gangnam() throws -> RouteImporter.Imported {
@@ -164,7 +164,7 @@ import TestSupport
         let station = try NativeImportTests.imported("gangnam-handoff.apple", .ko)
         let reroute = try NativeImportTests.imported("gangnam-reroute.routes.google", .ko)
         var imported = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: reroute), to: first)
-        let handoff = Scenario.Road.Handoff(sent: [SimTime(ms: 142_000)], place: "주유소")
+        let handoff = Scenario.Road.Handoff(sent: [.at(SimTime(ms: 142_000))], place: "주유소")
         imported = try RouteImporter.adding(RouteImporter.Change(id: "h1", imported: station, handoff: handoff), to: imported)
         let road = try #require(imported.scenario.road)
         #expect(road.places == [Scenario.Road.Place(name: "주유소", point: try #require(road.changes[1].points.last))])
@@ -188,7 +188,37 @@ import TestSupport
         #expect(noSent.stderr.contains("missing option '--sent'"), "\(noSent.stderr)")
         let badSent = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "12,soon")
         #expect(badSent.code == 2)
-        #expect(badSent.stderr.contains("'--sent' takes seconds, like 12.5, not 'soon'"), "\(badSent.stderr)")
+        #expect(badSent.stderr.contains("'--sent' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not 'soon'"),
+                "\(badSent.stderr)")
+        let noStretch = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "after:")
+        #expect(noStretch.code == 2)
+        #expect(noStretch.stderr.contains("'--sent' must not be empty"), "\(noStretch.stderr)")
+    }
+
+    @Test func aHandoffSentAfterAStretchIsWrittenForTheTalkToHoldIt() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let out = folder + "/g.json"
+        let (code, _, err) = Fixtures.drivesim(
+            "import-route", Fixtures.path(Self.responses + "gangnam.kakao"), "--language", "ko",
+            "--reroute", Fixtures.path(Self.responses + "gangnam-reroute.routes.google"),
+            "--handoff", Fixtures.path(Self.responses + "gangnam-handoff.apple"), "--sent", "after:s2,150", "--out", out)
+        #expect(code == 0, "\(err)")
+        #expect(err.contains("the scenario's talk must hold the stretches its handoffs are sent after: s2 (replies[].stretches[].id)"), "\(err)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains(#"{"after": "s2"}"#) || text.contains(#""after": "s2""#), "\(text)")
+        #expect(!text.contains(#""replies""#), "the import writes no talk")
+        // As written it waits for its talk: run refuses it, naming the stretch.
+        let alone = Fixtures.drivesim("run", out)
+        #expect(alone.code == 2)
+        #expect(alone.stderr.contains("road.changes[1].handoff.sent[0].after: no stretch of this scenario has the id \"s2\""), "\(alone.stderr)")
+        // With Pippa's words added, the handoff goes when s2 is over (its delivery 0.3 s later, the link's latency).
+        let talk = #"{"replies": [{"id": "p1", "at": 138, "stretches": [{"id": "s1", "duration": 2}, {"id": "s2", "duration": 2.5}]}], "#
+        let written = try ScenarioDecoder.decode(Array((talk + text.dropFirst()).utf8), file: "g.json")
+        #expect(written.road?.changes[1].handoff?.sent == [.after("s2"), .at(SimTime(ms: 150_000))])
+        let run = try Simulation(written)
+        let delivered = run.timeline.events.first { if case .road(.handoffDelivered) = $0.what { true } else { false } }
+        #expect(delivered?.t == SimTime(ms: 142_800))
+        #expect(try Verdict(written).passed)
     }
 
     @Test func anUnreadableChangeIsRefusedNamingItsFileAndPath() throws {

@@ -366,6 +366,12 @@ private func change(_ last: String) -> String {
     #""changes": [{"id": "r1", "points": [{"lat": 37.5, "lon": 127.005}, {"lat": 37.51, "lon": 127.005}, {"lat": 37.51, "lon": 127.01}, "#
         + last + "]}]"
 }
+/// A reply with stretch s1, and a road whose handoff h1 (branching off 500 m along) is sent at `sent`.
+private func handoff(_ sent: String) -> String {
+    scenario(reply + ", " + #""road": {"language": "en", "route": {"points": "# + roadPoints + "}, " + roadDrive
+        + #", "changes": [{"id": "h1", "points": [{"lat": 37.5, "lon": 127.005}, {"lat": 37.51, "lon": 127.005}], "handoff": {"sent": "#
+        + sent + "}}]}")
+}
 private func roadPoint(_ lat: String, _ lon: String) -> String {
     #"[{"lat": 37.5, "lon": 127.0}, {"lat": "# + lat + #", "lon": "# + lon + "}]"
 }
@@ -424,6 +430,17 @@ let badRoads: [BadScenario] = [
                 "road.changes[0].points[3].lat", .invalid(.road(.coordinateOutOfRange))),
     BadScenario("change point at longitude 200", road(roadDrive + ", " + change(#"{"lat": 37.51, "lon": 200}"#)),
                 "road.changes[0].points[3].lon", .invalid(.road(.coordinateOutOfRange))),
+    // A handoff sent after a stretch names one of the scenario's (issue 49).
+    BadScenario("handoff after a stretch that does not exist", handoff(#"[{"after": "s2"}]"#),
+                "road.changes[0].handoff.sent[0].after", .unknownID("s2", kind: "stretch", suggestion: "s1")),
+    BadScenario("handoff after a reply, not a stretch", handoff(#"[3, {"after": "r1"}]"#),
+                "road.changes[0].handoff.sent[1].after", .unknownID("r1", kind: "stretch", suggestion: "s1")),
+    BadScenario("handoff after a stretch misspelt as a key", handoff(#"[{"afer": "s1"}]"#),
+                "road.changes[0].handoff.sent[0].afer", .unknownKey("afer", suggestion: "after")),
+    BadScenario("handoff after nothing", handoff(#"[{"after": ""}]"#), "road.changes[0].handoff.sent[0].after", .invalid(.emptyString)),
+    BadScenario("handoff sent at a word", handoff(#"["soon"]"#), "road.changes[0].handoff.sent[0]", .wrongType(expected: .sending)),
+    BadScenario("handoff times out of order around a stretch", handoff(#"[20, {"after": "s1"}, 10]"#),
+                "road.changes[0].handoff.sent[2]", .invalid(.road(.sentOutOfOrder))),
     BadScenario("maneuvers in reverse route order",
                 road(roadDrive, points: #"[{"lat": 37.5, "lon": 127.0}, {"lat": 37.5, "lon": 127.01}], "maneuvers": [{"id": "m2", "lat": 37.5, "lon": 127.008, "turn": "left"}, {"id": "m1", "lat": 37.5, "lon": 127.002, "turn": "right"}]"#),
                 "road.route.maneuvers[1]", .invalid(.road(.route(.maneuverOutOfOrder(index: 1))))),

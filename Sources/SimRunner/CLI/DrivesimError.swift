@@ -63,6 +63,8 @@ package enum UsageProblem: Sendable, Equatable {
     case notAWholeNumber(option: String, value: String, from: String, to: String)
     /// Not a bare JSON number (`' 5'`, `soon`).
     case notSeconds(option: String, value: String)
+    /// A handoff's sending that is neither seconds nor `after:` a stretch's id.
+    case notSending(option: String, value: String)
     /// Seconds below zero.
     case negativeSeconds(option: String, value: String)
     /// Seconds finer than a millisecond.
@@ -254,6 +256,8 @@ extension UsageProblem {
         case .notAWholeNumber(let option, let value, let from, let to):
             return "'\(option)' must be a whole number from \(from) to \(to), not '\(value)'"
         case .notSeconds(let option, let value): return "'\(option)' takes seconds, like 12.5, not '\(value)'"
+        case .notSending(let option, let value):
+            return "'\(option)' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not '\(value)'"
         case .negativeSeconds(let option, let value): return "'\(option)' must not be negative, not '\(value)'"
         case .notWholeMilliseconds(let option, let value):
             return "'\(option)' must be seconds to a whole millisecond (like 12.5), not '\(value)'"

@@ -47,8 +47,9 @@ enum ImportRouteCommand: Command {
                                   changes are taken in the order given. Any format above.
           --handoff <file>        A response for Pippa's handoff: a handoff change (h1, h2, ...).
                                   The three options below apply to the --handoff before them.
-          --sent <seconds>        When Pippa sends the handoff, seconds into the drive, comma-separated (more than
-                                  one: a duplicate); required.
+          --sent <seconds>        When Pippa sends the handoff, comma-separated (more than one: a duplicate):
+                                  seconds into the drive, or after:ID, when her stretch ID is over
+                                  (the scenario's talk must hold it); required.
           --destination <text>    What the guidance calls it ("the petrol station on Teheran-ro").
           --place <name>          A saved place it names, saved where its route ends.
           --out <file>            Write the scenario there (atomically) instead of standard output.
@@ -128,7 +129,16 @@ enum ImportRouteCommand: Command {
         }
         // The import's own check: what it writes must read back as written.
         // A refusal names the response the user gave, and the scenario's path (there is no file of it to point into).
-        do { _ = try ScenarioDecoder.decode(encoded, file: options.source) } catch {
+        // A handoff sent after a stretch names one of Pippa's that the user adds (an import has no talk):
+        // it is read back beside a stand-in reply holding each such stretch.
+        let talk = imported.scenario.road?.stretchesSentAfter ?? []
+        var check = imported.scenario
+        if !talk.isEmpty {
+            check.replies.append(Scenario.Reply(id: standInReply, at: .zero, stretches: talk.map { Scenario.Stretch(id: $0, duration: SimTime(ms: 1_000)) }))
+            console.err(escapedForTerminal(
+                "the scenario's talk must hold the stretches its handoffs are sent after: \(talk.joined(separator: ", ")) (replies[].stretches[].id)") + "\n")
+        }
+        do { _ = try ScenarioDecoder.decode(talk.isEmpty ? encoded : ScenarioEncoder.encode(check), file: options.source) } catch {
             throw DrivesimError.importProblem(file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
         }
         try console.output(String(decoding: encoded, as: UTF8.self) + "\n", toFile: args.value("--out"))
@@ -158,6 +168,11 @@ enum ImportRouteCommand: Command {
         var handoff: Scenario.Road.Handoff?
     }
 
+    /// How `--sent` names the stretch a handoff is sent after: `after:s2`.
+    static let afterPrefix = "after:"
+    /// The id of the reply that stands in, when the import is read back, for the talk that holds those stretches.
+    static let standInReply = "import-route stand-in"
+
     /// `--reroute FILE` and `--handoff FILE` in the order given, each
     /// handoff with the `--sent`, `--destination` and `--place` after it.
     static func changeArguments(_ args: Arguments) throws(DrivesimError) -> [ChangeArgument] {
@@ -176,9 +191,19 @@ enum ImportRouteCommand: Command {
                 if value.isEmpty { throw .usage(.emptyValue(option: name)) }
                 switch name {
                 case "--sent":
-                    var times: [SimTime] = []
-                    for t in value.split(separator: ",", omittingEmptySubsequences: false) { times.append(try RunCommand.seconds(String(t), option: name)) }
-                    handoff.sent = times
+                    var sent: [Scenario.Road.Sending] = []
+                    for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                        if item.hasPrefix(afterPrefix) {
+                            let stretch = String(item.dropFirst(afterPrefix.count))
+                            if stretch.isEmpty { throw .usage(.emptyValue(option: name)) }
+                            sent.append(.after(stretch))
+                        } else {
+                            do { sent.append(.at(try RunCommand.seconds(String(item), option: name))) } catch .usage(.notSeconds) {
+                                throw .usage(.notSending(option: name, value: String(item)))
+                            }
+                        }
+                    }
+                    handoff.sent = sent
                 case "--destination": handoff.destination = value
                 default: handoff.place = value
                 }

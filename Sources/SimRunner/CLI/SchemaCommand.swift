@@ -309,8 +309,10 @@ enum ScenarioSchema {
                 ("refusals", number(0...10, integer: true)), ("handoff", ref("handoff")),
             ], required: ["id", "points"])),
             ("handoff", object(ScenarioKeys.handoff, [
-                ("sent", list(ref("time"), minItems: 1)), ("place", text(maxLength: 200)), ("destination", text(maxLength: 200)),
+                ("sent", list(oneOf([ref("time"), ref("sending")]), minItems: 1)), ("place", text(maxLength: 200)),
+                ("destination", text(maxLength: 200)),
             ], required: ["sent"])),
+            ("sending", object(ScenarioKeys.sending, [("after", nonEmpty)], required: ["after"])),
             ("servicePrompt", object(ScenarioKeys.servicePrompt, [
                 ("maneuver", nonEmpty), ("before", number(0...10_000_000)), ("text", text(maxLength: 1000)),
             ], required: ["maneuver", "text"])),

@@ -155,6 +155,10 @@ extension Invariants {
     /// down, never before Pippa sent it), each delivery taken or ignored with
     /// a reason in its instant, taken at most once, and acknowledged at most
     /// once, after it was taken, over the link (never through an outage).
+    /// One sent after a stretch is sent when the timeline shows that stretch
+    /// over, as the road's plan took it (`RoadPlan.said`), and never when it
+    /// shows it never over: then the timeline says so, `unsaid`, in the
+    /// instant it was known.
     static func checkHandoffs(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road, road.changes.contains(where: { $0.handoff != nil }) else { return [] }
         let outages = road.link.outages
@@ -168,6 +172,42 @@ extension Invariants {
             if let p = pending { fire(p.t, "handoff \(road.changes[p.change].id) was delivered but neither taken nor ignored") }
             pending = nil
         }
+        // What became of each stretch a handoff is sent after, by the timeline, against what the plan took.
+        let roster = run.timeline.roster
+        let named = road.stretchesSentAfter.compactMap { id in roster.stretches.firstIndex { $0.id == id }.map { (id, $0) } }
+        var fate: [String: RoadSetup.Said] = [:]
+        for ((id, _), said) in zip(named, run.timeline.fates(of: named.map(\.1))) {
+            guard let said else { continue }  // the run stopped before the timeline could tell
+            fate[id] = said
+            let took = roster.road.said[id]
+            guard took != said else { continue }
+            func words(_ said: RoadSetup.Said?) -> String {
+                switch said {
+                case .over(let t)?: return "over at \(t)"
+                case .never(let t)?: return "never over (known at \(t))"
+                case nil: return "not known"
+                }
+            }
+            let t: SimTime
+            switch said { case .over(let at), .never(let at): t = at }
+            fire(t, "stretch \(id), which a handoff is sent after, was \(words(said)), but the road took it as \(words(took))")
+        }
+        /// Per change, when Pippa first sent its handoff, if she did; and each `unsaid` the timeline must show.
+        var first = [SimTime?](repeating: nil, count: road.changes.count)
+        var unsaid: [(change: Int, t: SimTime)] = []
+        for (c, change) in road.changes.enumerated() {
+            for sending in change.handoff?.sent ?? [] {
+                switch sending {
+                case .at(let t): first[c] = min(first[c] ?? t, t)
+                case .after(let id):
+                    switch fate[id] {
+                    case .over(let t)?: first[c] = min(first[c] ?? t, t)
+                    case .never(let t)? where t <= RoadPlan.end: unsaid.append((c, t))
+                    default: continue
+                    }
+                }
+            }
+        }
         for event in run.timeline.events {
             if let p = pending, event.t > p.t { settle(event.t) }
             switch event.what {
@@ -175,8 +215,10 @@ extension Invariants {
                 settle(event.t)
                 let id = road.changes[c].id
                 if outages.contains(where: { $0.contains(event.t) }) { fire(event.t, "handoff \(id) was delivered while the link was down") }
-                if let first = road.changes[c].handoff?.sent.first, event.t < first {
-                    fire(event.t, "handoff \(id) was delivered before Pippa sent it at \(first)")
+                if let first = first[c] {
+                    if event.t < first { fire(event.t, "handoff \(id) was delivered before Pippa sent it at \(first)") }
+                } else {
+                    fire(event.t, "handoff \(id) was delivered, but Pippa never sent it")
                 }
                 pending = (c, event.t)
             case .road(.handoffTaken(let c)):
@@ -185,6 +227,12 @@ extension Invariants {
                 pending = nil
                 if taken[c] != nil { fire(event.t, "handoff \(id) was taken twice") }
                 taken[c] = taken[c] ?? event.t
+            case .road(.handoffIgnored(let c, .unsaid)):
+                if let i = unsaid.firstIndex(where: { $0.change == c && $0.t == event.t }) {
+                    unsaid.remove(at: i)
+                } else {
+                    fire(event.t, "handoff \(road.changes[c].id) was ignored unsaid, but no stretch it is sent after was known then never to be over")
+                }
             case .road(.handoffIgnored(let c, _)):
                 if pending?.change != c { fire(event.t, "handoff \(road.changes[c].id) was ignored without a delivery") }
                 pending = nil
@@ -207,6 +255,9 @@ extension Invariants {
             }
         }
         settle(.zero)
+        for (c, t) in unsaid {
+            fire(t, "handoff \(road.changes[c].id) is sent after a stretch never over (known at \(t)), but the timeline does not say so (road.handoff.ignored unsaid)")
+        }
         return found
     }
 }

@@ -49,6 +49,8 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case handoffDuplicate = "handoff-duplicate"
     /// A handoff naming a saved place the phone does not know.
     case handoffUnknownPlace = "handoff-unknown-place"
+    /// A handoff sent after a stretch that was never over: never sent.
+    case handoffUnsaid = "handoff-unsaid"
 
     /// The road rule a road event shows, if any.
     init?(_ event: RoadEvent.What) {
@@ -76,6 +78,7 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case .routeKept: self = .routeKept
         case .handoffIgnored(_, .duplicate): self = .handoffDuplicate
         case .handoffIgnored(_, .unknownPlace): self = .handoffUnknownPlace
+        case .handoffIgnored(_, .unsaid): self = .handoffUnsaid
         case .routeRequested, .handoffDelivered, .handoffTaken, .handoffAcknowledged,
             .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
             .segmentEnded:

@@ -313,8 +313,25 @@ private struct Validation {
                     }
                 })
             }
+            try sendings(road)
         }
         try matchers()
+    }
+
+    /// Every handoff sent after a stretch names one of the scenario's (Pippa's replies' or her answers to Dad).
+    func sendings(_ road: Scenario.Road) throws(ScenarioProblem) {
+        for (c, change) in road.changes.enumerated() {
+            for (i, sending) in (change.handoff?.sent ?? []).enumerated() {
+                guard let stretch = sending.stretch else { continue }
+                switch ids.number(of: stretch).map({ places[$0] }) {
+                case .replyStretch?, .dadReplyStretch?: continue
+                default:
+                    let known = s.replies.flatMap { $0.stretches.map(\.id) } + s.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
+                    throw fail(.unknownID(stretch, kind: .stretch, known: known),
+                               [.key("road"), .key("changes"), .index(c), .key("handoff"), .key("sent"), .index(i), .key("after")])
+                }
+            }
+        }
     }
 
     mutating func stretches(

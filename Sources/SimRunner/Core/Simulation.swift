@@ -61,12 +61,15 @@ public struct Simulation: Sendable {
     /// runs plan a road they already planned no more), with a deliberately
     /// broken arbiter (nil: the reference).
     package init(_ scenario: Scenario, plan: RoadPlan, fault: TalkArbiter.Fault? = nil) {
-        self.init(scenario, roster: Roster(scenario, road: plan), recordingDecisions: false) { TalkArbiter($0, fault: fault) }
+        self.init(scenario, roster: nil, plan: plan, recordingDecisions: false) { TalkArbiter($0, fault: fault) }
     }
 
     /// Simulates `scenario` with the arbiter that `make` builds from its
     /// tables, over `roster` when one is already numbered for it (a second
-    /// run of the same scenario, or a road planned beforehand).
+    /// run of the same scenario, its handoffs sent as the first run found),
+    /// else over `plan` when the road as written is planned beforehand (its
+    /// handoffs sent after a stretch are then found as without it:
+    /// `resolvingHandoffs`).
     ///
     /// With `expected` (an earlier run's events, for invariant 7), each event
     /// is compared as it is recorded and the events are kept only from the
@@ -75,16 +78,22 @@ public struct Simulation: Sendable {
     /// `roadPlan` plans the road another way (a road mutant, another
     /// guidance); nil plans it with drivesim's own guidance.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, roadPlan: RoadPlanning? = nil, recordingDecisions: Bool,
+        _ scenario: Scenario, roster: Roster?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, recordingDecisions: Bool,
         expected: [TimelineEvent]? = nil, make: (ArbiterTables) -> A
     ) {
-        var run = Run(
-            scenario,
-            roster: roster ?? Roster(scenario, road: roadPlan?.plan(scenario.road) ?? RoadPlan(validated: scenario.road)),
-            expected: expected, make: make)
-        if recordingDecisions { run.decisions = [] }
-        run.simulate()
-        run.finishRecording()
+        func simulate(_ roster: Roster) -> Run<A> {
+            var run = Run(scenario, roster: roster, expected: expected, make: make)
+            if recordingDecisions { run.decisions = [] }
+            run.simulate()
+            run.finishRecording()
+            return run
+        }
+        let planning = roadPlan?.plan ?? { RoadPlan(validated: $0) }
+        var run = simulate(roster ?? Roster(scenario, road: plan ?? planning(scenario.road)))
+        if roster == nil {
+            run = Simulation.resolvingHandoffs(
+                scenario, first: run, plan: planning, run: { simulate(Roster(scenario, road: $0)) }, timeline: \.timeline)
+        }
         timeline = run.timeline
         bus = run.bus
         endedAtRest = run.impossible == nil && run.arbiter.isIdle

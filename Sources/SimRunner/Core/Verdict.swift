@@ -72,7 +72,7 @@ public struct Verdict: Sendable {
         first: Simulation? = nil, repeating: Bool = true, make: (ArbiterTables) -> A
     ) {
         simulation = first ?? Simulation(
-            scenario, roster: plan.map { Roster(scenario, road: $0) }, roadPlan: roadPlan, recordingDecisions: differential, make: make)
+            scenario, roster: nil, roadPlan: roadPlan, plan: plan, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation, shape: shape)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {

@@ -935,8 +935,10 @@ extension ArbiterProcess {
         let simulation: Simulation
     }
 
-    /// The reference's run of `scenario`; nil if it cannot be foretold.
+    /// The reference's run of `scenario`; nil if it cannot be foretold (a
+    /// handoff sent after a stretch: its run is several, one per pass, `Simulation.resolvingHandoffs`).
     package static func forecast(_ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil) -> Forecast? {
+        guard scenario.road?.stretchesSentAfter.isEmpty ?? true else { return nil }
         let recorded = BatchedArbiter<TalkArbiter>.Log()
         var tables: ArbiterTables?
         let reference = Simulation(scenario, roster: nil, roadPlan: roadPlan, recordingDecisions: differential) {

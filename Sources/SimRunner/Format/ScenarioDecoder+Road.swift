@@ -179,8 +179,18 @@ extension Decoding {
         if let v = fields.optional("handoff") {
             let h = try object(v, fields.path("handoff"), allowed: ScenarioKeys.handoff)
             let sentValue = try required(h, "sent"), sentPath = h.path("sent")
-            var sent: [SimTime] = []
-            for (i, t) in try array(sentValue, sentPath).enumerated() { sent.append(try seconds(t, Location(base: sentPath, index: i).path, .time)) }
+            var sent: [Scenario.Road.Sending] = []
+            for (i, t) in try array(sentValue, sentPath).enumerated() {
+                let location = Location(base: sentPath, index: i)
+                if t.isNumber {
+                    sent.append(.at(try seconds(t, location.path, .time)))
+                } else if t.isObject {
+                    let after = try object(t, location, allowed: ScenarioKeys.sending)
+                    sent.append(.after(try nonEmptyString(try required(after, "after"), after.path("after"))))
+                } else {
+                    throw fail(.wrongType(expected: .sending), location.path, t)
+                }
+            }
             var handoff = Scenario.Road.Handoff(sent: sent)
             if let p = h.optional("place") { handoff.place = try string(p, h.path("place")) }
             if let d = h.optional("destination") { handoff.destination = try string(d, h.path("destination")) }

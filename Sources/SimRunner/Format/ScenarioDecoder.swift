@@ -621,6 +621,8 @@ package enum ScenarioKeys {
     package static let change: KeyList = ["id", "points", "maneuvers", "refusals", "handoff"]
     /// A change's handoff, `road.changes[].handoff`.
     package static let handoff: KeyList = ["sent", "place", "destination"]
+    /// A handoff sent after a stretch (`handoff.sent[]`).
+    package static let sending: KeyList = ["after"]
     /// One service prompt, `road.servicePrompts[]`.
     package static let servicePrompt: KeyList = ["maneuver", "before", "text"]
 
@@ -632,7 +634,7 @@ package enum ScenarioKeys {
         ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
         ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
         ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt), ("maps", maps), ("place", place), ("change", change),
-        ("handoff", handoff),
+        ("handoff", handoff), ("sending", sending),
     ]
 }
 

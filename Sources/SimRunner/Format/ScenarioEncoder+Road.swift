@@ -134,7 +134,12 @@ extension ScenarioEncoder {
                 if !c.maneuvers.isEmpty { fields.append(("maneuvers", maneuvers(c.maneuvers))) }
                 if c.refusals != 0 { fields.append(("refusals", .integer(Int64(c.refusals)))) }
                 if let h = c.handoff {
-                    var handoff: [(key: String, value: JSONValue)] = [("sent", .array(h.sent.map(seconds)))]
+                    var handoff: [(key: String, value: JSONValue)] = [("sent", .array(h.sent.map { sending in
+                        switch sending {
+                        case .at(let t): return seconds(t)
+                        case .after(let stretch): return .object([("after", .string(stretch))])
+                        }
+                    }))]
                     if let p = h.place { handoff.append(("place", .string(p))) }
                     if let d = h.destination { handoff.append(("destination", .string(d))) }
                     fields.append(("handoff", .object(handoff)))

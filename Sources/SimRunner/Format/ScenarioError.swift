@@ -110,6 +110,8 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         case integer
         case window
         case number
+        /// A handoff's sending: a time, or the stretch it follows.
+        case sending
 
         /// The JSON type as a message names it (`an object`, `a string`).
         public var description: String {
@@ -122,6 +124,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
             case .integer: return "an integer"
             case .window: return "a list of two times in seconds, [from, to]"
             case .number: return "a number"
+            case .sending: return "a number of seconds or {\"after\": a stretch's id}"
             }
         }
     }

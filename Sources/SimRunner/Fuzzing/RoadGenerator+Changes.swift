@@ -14,7 +14,8 @@ import SimRunner
 /// branches off the first's west leg the same way, farther out. The car
 /// takes each branch, so it leaves the route there; a handoff is sent by
 /// Pippa up to 40 s before the car reaches its branch (or just after), once
-/// or twice, maybe naming a saved place (one the phone may not have).
+/// or twice, maybe naming a saved place (one the phone may not have); a third
+/// of them first after one of her stretches instead (`sendAfterStretches`).
 extension RoadGenerator {
     /// Mixed into a run's seed for the stream that draws its route changes.
     static let changeSalt: UInt64 = 0x5265_726F_7574_6521
@@ -106,8 +107,8 @@ extension RoadGenerator {
                 let first = changeStream.chance(20)
                     ? reaches + changeStream.int(in: 0...8_000)
                     : max(0, reaches - changeStream.int(in: 0...40_000))
-                var sent = [SimTime(ms: first)]
-                if changeStream.chance(30) { sent.append(SimTime(ms: first + changeStream.int(in: 0...6_000))) }
+                var sent: [Scenario.Road.Sending] = [.at(SimTime(ms: first))]
+                if changeStream.chance(30) { sent.append(.at(SimTime(ms: first + changeStream.int(in: 0...6_000)))) }
                 var handoff = Scenario.Road.Handoff(sent: sent)
                 if changeStream.chance(25) { handoff.place = changeStream.pick(saved) }
                 if changeStream.chance(70) {
@@ -120,6 +121,22 @@ extension RoadGenerator {
                 if from >= 0 { road.link.outages = [SimInterval(SimTime(ms: from), SimTime(ms: from + changeStream.int(in: 1_000...20_000)))] }
             }
         }
+    }
+
+    /// Mixed into a run's seed for the stream that draws handoffs sent after a stretch.
+    static let sayingSalt: UInt64 = 0x5361_6964_5468_656E
+
+    /// Once the talk is drawn: a third of the handoffs are first sent after
+    /// one of Pippa's stretches instead of at a time, when there is one.
+    /// From a stream of its own, so every other draw is as it was.
+    mutating func sendAfterStretches(_ scenario: inout Scenario) {
+        guard var road = scenario.road, road.changes.contains(where: { $0.handoff != nil }) else { return }
+        let stretches = scenario.replies.flatMap { $0.stretches.map(\.id) } + scenario.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
+        guard !stretches.isEmpty else { return }
+        for c in road.changes.indices where road.changes[c].handoff != nil && sayingStream.chance(33) {
+            road.changes[c].handoff!.sent[0] = .after(sayingStream.pick(stretches))
+        }
+        scenario.road = road
     }
 
     /// Moves one thing onto an instant of a route change in the dry run

@@ -31,6 +31,8 @@ struct RoadGenerator {
     private var random: SplitMix64
     /// The stream that draws route changes (`RoadGenerator+Changes`).
     var changeStream: SplitMix64
+    /// The stream that draws which handoffs Pippa sends after one of her stretches (`sendAfterStretches`).
+    var sayingStream: SplitMix64
     private let mutant: Mutant?
     /// The road of the last dry run and its plan. A snap that moved talk
     /// only (or nothing, or was not kept) leaves the road as it was, and the
@@ -47,6 +49,7 @@ struct RoadGenerator {
     init(seed: UInt64, mutant: Mutant?) {
         random = SplitMix64(seed: seed)
         changeStream = SplitMix64(seed: seed ^ RoadGenerator.changeSalt)
+        sayingStream = SplitMix64(seed: seed ^ RoadGenerator.sayingSalt)
         self.mutant = mutant
     }
 
@@ -317,6 +320,7 @@ struct RoadGenerator {
             scenario.dad.append(Scenario.Utterance(id: "u\(i)", at: at, duration: length, language: language, reply: reply))
         }
         scenario.road = road
+        sendAfterStretches(&scenario)
         return scenario
     }
 

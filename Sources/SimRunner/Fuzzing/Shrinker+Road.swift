@@ -300,6 +300,14 @@ extension Shrinker {
     }
 }
 
+extension RoadSetup.Sending {
+    /// The time of a sending at a time, zero for one after a stretch (set: ignored then).
+    fileprivate var time: SimTime {
+        get { if case .at(let t) = self { t } else { .zero } }
+        set { if case .at = self { self = .at(newValue) } }
+    }
+}
+
 extension RoadSetup {
     /// The generated fixes' settings, nil for recorded fixes (set: ignored then).
     fileprivate var generatedFixes: FixGenerator? {
@@ -319,7 +327,11 @@ extension RoadSetup {
         let maps = MapsDoor()
         for (path, value) in [(\RoadSetup.maps.latency, maps.latency), (\.maps.timeout, maps.timeout), (\.maps.retry, maps.retry)]
             where self[keyPath: path] != value { out.append(path) }
-        for c in changes.indices { for i in changes[c].handoff?.sent.indices ?? 0..<0 { out.append(\.changes[c].handoff!.sent[i]) } }
+        for c in changes.indices {
+            for (i, sending) in (changes[c].handoff?.sent ?? []).enumerated() where sending.stretch == nil {
+                out.append(\.changes[c].handoff!.sent[i].time)
+            }
+        }
         func window(_ list: WritableKeyPath<RoadSetup, [SimInterval]>, _ count: Int) {
             for i in 0..<count { out += [list.appending(path: \.[i].start), list.appending(path: \.[i].end)] }
         }
@@ -351,7 +363,7 @@ extension RoadSetup {
         background = background.map(moved)
         segments = segments?.map(moved)
         for c in changes.indices where changes[c].handoff != nil {
-            changes[c].handoff!.sent = changes[c].handoff!.sent.map { max(.zero, $0 + shift) }
+            for i in changes[c].handoff!.sent.indices { changes[c].handoff!.sent[i].time = max(.zero, changes[c].handoff!.sent[i].time + shift) }
         }
         if drive != nil {
             drive!.start = drive!.start + shift
