@@ -140,8 +140,8 @@ function markLabel(ctx, m, x, baseline, labelEnd) {
   ctx.font = "10px Helvetica, Arial, sans-serif";
   return end;
 }
-// A road moment's label has a space (`route switched`); a rule's never (`urgent-cut`).
-const MOMENT = / /, ROUTE_CHANGE = /^route /;
+// A road moment's label is words (`route switched`); a rule's is one word (`urgent-cut`), its reason after a colon (`stale: switched`).
+const MOMENT = /^[a-z]+ /, ROUTE_CHANGE = /^route /;
 
 function markColor(m) {
   if (m.kind === "cut" || m.kind === "dropped" || m.kind === "abandoned") return RED;
