@@ -336,7 +336,7 @@ extension Timeline {
         .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
         .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
         .road-route-requested, .road-route-failed, .road-route-switched, .road-route-kept, .road-handoff-delivered, .road-handoff-taken,
-        .road-handoff-ignored, .road-handoff-acked { stroke: #c27c0e; stroke-width: 3; }
+        .road-handoff-ignored, .road-handoff-acked, .road-switch-skipped { stroke: #c27c0e; stroke-width: 3; }
         </style>
 
         """

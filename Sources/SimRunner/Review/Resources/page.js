@@ -148,7 +148,7 @@ function markColor(m) {
   if (/dropped|unannounced/.test(m.kind)) return RED;
   if (/turn|stage/.test(m.kind)) return ROAD.turn;
   if (m.kind === "road.off-route") return ROAD.off;
-  if (m.kind.startsWith("road.route") || m.kind.startsWith("road.handoff")) return ROAD.change;
+  if (m.kind.startsWith("road.route") || m.kind.startsWith("road.handoff") || m.kind === "road.switch.skipped") return ROAD.change;
   if (m.kind === "road.on-route") return ROAD.on;
   if (m.kind.startsWith("road.fix.arrived") || m.kind.startsWith("road.report")) return ROAD.fix;
   return ROAD.other;
