@@ -55,6 +55,7 @@ import Testing
         let switching = ReviewWindow(from: SimTime(ms: 70_000), to: SimTime(ms: 75_000))
         #expect(timeline.svg(window: switching).contains(">stale: switched</text>"))
         #expect(timeline.html().contains("\"stale: switched\""))
+        #expect(timeline.trace().contains("\"name\": \"stale: switched\""))
         // An ordinary expiry keeps its rule alone.
         let stale = try Simulation(try Fixtures.scenario("stale")).timeline
         #expect(stale.text.contains(" [stale]\n") && !stale.text.contains("switched"))
