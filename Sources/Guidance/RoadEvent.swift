@@ -55,6 +55,9 @@ public struct RoadEvent: Sendable, Equatable {
         case routeFailed(reason: RouteFailure, request: RouteReason, handoff: Int?)
         /// `road.route.switched`: the answer is a new route (change `change`), followed from now on.
         case routeSwitched(change: Int, reason: RouteReason)
+        /// `road.switch.skipped`: the switch onto change `change` says no switch line, and why
+        /// (`not-guiding`: outside Dad's guidance segments, or it could not end before his segment or the drive does).
+        case switchSkipped(change: Int, reason: SkipReason)
         /// `road.route.kept`: the answer to a request (`request`, for `handoff`) is the route already followed.
         case routeKept(request: RouteReason, handoff: Int?)
         /// `road.handoff.delivered`: Pippa's handoff (of change `change`) reached the phone.

@@ -216,8 +216,13 @@ extension RoadPlanner {
             id: self.road.changes[c].id, handoff: reason == .handoff, destination: handoff?.destination ?? handoff?.place, at: t)
         follow(next, change: change)
         add(t, .routeSwitched(change: c, reason: reason))
-        if guiding(t), let line = guidance.lineSwitching(to: change.id, handoff: change.handoff, destination: change.destination, at: t) {
-            addLine(line)
+        // Its line, or why none is said: outside Dad's guidance (the guidance is not asked), or it could not end in time.
+        guard guiding(t) else {
+            add(t, .switchSkipped(change: c, reason: .notGuiding))
+            return
+        }
+        if let line = guidance.lineSwitching(to: change.id, handoff: change.handoff, destination: change.destination, at: t), !addLine(line) {
+            add(t, .switchSkipped(change: c, reason: .notGuiding))
         }
     }
 }

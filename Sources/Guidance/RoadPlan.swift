@@ -20,6 +20,10 @@ public struct RoadPlan: Sendable, Equatable {
     public var lines: [GuidanceLine] = []
     /// Each generated line's stage (nil for reroute lines).
     public var stages: [Stage?] = []
+    /// Per generated line (parallel to `lines`), whether it expires at the
+    /// route switch that ends its route's lines (`road.route.switched`): still
+    /// waiting then, it is dropped `stale` with the reason `switched`.
+    public var endsAtSwitch: [Bool] = []
     /// The route's maneuvers, which road events index.
     public var maneuvers: [Maneuver] = []
     /// How many fixes the receiver took (including ones never delivered).
@@ -319,6 +323,9 @@ struct RoadPlanner<G: Guidance> {
             plan.stages.append(stage)
         }
         defer {
+            // A line still waiting when a switch ends its route is dropped then (`endsAtSwitch`).
+            let cut = fault == .switchKeepsOldLines ? nil : end
+            plan.endsAtSwitch += plan.lines[epochLines...].lazy.map { cut != nil && $0.expires == cut }
             epochLines = plan.lines.count
             states.removeAll()
             revised.removeAll()
@@ -498,15 +505,18 @@ struct RoadPlanner<G: Guidance> {
         return state
     }
 
-    /// A reroute line, if it can be spoken to its end inside the segment.
-    mutating func addLine(_ line: GuidanceLine) {
+    /// A line of no stage (reroute, switch, "continue", departure), if it can
+    /// be spoken to its end inside the segment and the drive; false when not.
+    @discardableResult
+    mutating func addLine(_ line: GuidanceLine) -> Bool {
         var line = line
         if let end = road.segments?.first(where: { $0.contains(line.at) })?.end {
-            guard line.at + line.duration < end else { return }  // `expires` later than `at` (SPEC 3)
+            guard line.at + line.duration < end else { return false }  // `expires` later than `at` (SPEC 3)
             line.expires = min(line.expires ?? end, end - line.duration)
         }
-        guard line.at + line.duration <= RoadPlan.end else { return }  // SPEC 2: it would end after the drive
+        guard line.at + line.duration <= RoadPlan.end else { return false }  // SPEC 2: it would end after the drive
         schedule(line, stage: nil)
+        return true
     }
 
     /// With recorded fixes there is no other truth: a maneuver is passed

@@ -255,6 +255,14 @@ import Testing
         #expect(!twoSaid.contains("\"change\"") && !twoSaid.contains("switching"), "\(twoSaid.suffix(2000))")
     }
 
+    @Test func aProcessGetsWhatDrivesimsOwnGetsAtASwitchItsWaitingLineDroppedSwitchedItsSwitchLineSkippedOutsideGuidance() {
+        let waits = Fixtures.drivesim("run", Self.road("handoff-while-a-line-waits"), "--guidance", Self.python)
+        let drop = waits.stdout.split(separator: "\n").first { $0.contains("guidance  dropped") && $0.contains("m1.far") }
+        #expect(waits.code == 0 && drop?.hasPrefix("01:12.500") == true && drop?.hasSuffix("[stale: switched]") == true, "\(waits.stdout)")
+        let outside = Fixtures.drivesim("run", Self.road("handoff-outside-guidance"), "--guidance", Self.python)
+        #expect(outside.code == 0 && outside.stdout.contains("01:12.500  road      switch skipped     h1                                   [not-guiding]"), "\(outside.stdout)")
+    }
+
     @Test func aMalformedSwitchAnswerIsRefusedWithItsPath() throws {
         let log = try Fixtures.temporaryFolder() + "/bad.log"
         let handoff = Self.road("handoff-through-an-outage")

@@ -44,6 +44,33 @@ import Testing
         #expect(svg.contains(">route switched</text>") && svg.contains(">handoff taken</text>"))
     }
 
+    @Test func aLineDroppedAtItsRoutesSwitchSaysSoInEveryFormat() throws {
+        let timeline = try Self.timeline("handoff-while-a-line-waits")
+        let drop = try #require(timeline.text.split(separator: "\n").first { $0.contains("guidance  dropped") })
+        #expect(drop.hasPrefix("01:12.500") && drop.contains("m1.far") && drop.hasSuffix(" [stale: switched]"), "\(drop)")
+        #expect(timeline.json.contains("{\"event\": \"guidance.dropped\", \"line\": \"m1.far\", \"reason\": \"switched\", \"rule\": \"stale\", \"t\": 72500}"))
+        let summary = TimelineSummary(timeline).lines
+        #expect(summary.contains { $0.hasPrefix("dropped: lines switched 1") }, "\(summary)")
+        #expect(timeline.lanesChart(width: 120).contains("[stale: switched]  guidance  dropped"))
+        let switching = ReviewWindow(from: SimTime(ms: 70_000), to: SimTime(ms: 75_000))
+        #expect(timeline.svg(window: switching).contains(">stale: switched</text>"))
+        #expect(timeline.html().contains("\"stale: switched\""))
+        #expect(timeline.trace().contains("\"name\": \"stale: switched\""))
+        // An ordinary expiry keeps its rule alone.
+        let stale = try Simulation(try Fixtures.scenario("stale")).timeline
+        #expect(stale.text.contains(" [stale]\n") && !stale.text.contains("switched"))
+        #expect(TimelineSummary(stale).lines.contains { $0.contains("lines stale 1") })
+    }
+
+    @Test func aSwitchLineSkippedIsAMomentInEveryPicture() throws {
+        let timeline = try Self.timeline("handoff-outside-guidance")
+        #expect(timeline.text.contains("01:12.500  road      switch skipped     h1                                   [not-guiding]\n"), "\(timeline.text)")
+        #expect(TimelineSummary(timeline).lines.contains { $0.hasPrefix("moments: ") && $0.contains("switch skipped 1") })
+        #expect(timeline.lanesChart(width: 120).contains("[switch skipped]"))
+        #expect(timeline.svg(window: ReviewWindow(from: SimTime(ms: 70_000), to: SimTime(ms: 75_000))).contains(">switch skipped</text>"))
+        #expect(timeline.html().contains("\"switch skipped\""))
+    }
+
     @Test func aLongDrivesFixesAndReportsAreFoldedIntoADensityStripThatNamesThem() throws {
         let timeline = try Self.timeline("handoff-through-an-outage")
         let svg = timeline.svg(width: 300)

@@ -279,7 +279,8 @@ enum DemoCommand: Command {
               "at": 63.8,
               "event": "guidance.dropped",
               "line": "m2.near",
-              "rule": "stale"
+              "rule": "stale",
+              "reason": "switched"
             },
             {
               "event": "talk.stretch.cut",

@@ -42,6 +42,7 @@ public enum EventKind: String, Sendable, CaseIterable {
     case roadHandoffTaken = "road.handoff.taken"
     case roadHandoffIgnored = "road.handoff.ignored"
     case roadHandoffAcknowledged = "road.handoff.acked"
+    case roadSwitchSkipped = "road.switch.skipped"
 
     /// The one table of the timeline's fields (SPEC 5 and docs/timeline.md):
     /// for each kind, the SPEC's fields first, then drivesim's extras (a
@@ -53,7 +54,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .guidanceWaiting: return ([.line, .rule, .stretch], [])
         case .guidanceStarted: return ([.line], [.text, .language])
         case .guidanceEnded: return ([.line], [])
-        case .guidanceDropped: return ([.line, .rule], [])
+        case .guidanceDropped: return ([.line, .rule], [.reason])
         case .replyQueued: return ([.reply, .rule], [])
         case .replyBegan: return ([.reply], [])
         case .stretchStarted: return ([.reply, .stretch], [.rule, .heldMs, .text, .language])
@@ -84,6 +85,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .roadRouteSwitched: return ([.route, .reason], [])
         case .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffAcknowledged: return ([.handoff], [])
         case .roadHandoffIgnored: return ([.handoff, .reason], [])
+        case .roadSwitchSkipped: return ([.route, .reason], [])
         }
     }
 
@@ -137,6 +139,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .roadHandoffTaken: return 36
         case .roadHandoffIgnored: return 37
         case .roadHandoffAcknowledged: return 38
+        case .roadSwitchSkipped: return 39
         }
     }
 
@@ -150,7 +153,7 @@ public enum EventKind: String, Sendable, CaseIterable {
             .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused,
             .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed,
             .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
-            .roadHandoffAcknowledged:
+            .roadHandoffAcknowledged, .roadSwitchSkipped:
             return true
         default:
             return false

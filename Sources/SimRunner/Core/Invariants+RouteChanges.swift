@@ -94,12 +94,16 @@ extension Invariants {
     public static let switchLineRoom = SimTime(ms: 10_000)
 
     /// `switch-line`: every `road.route.switched` gets one switch line
-    /// (`<change>.switched`) requested in its instant, unless it falls
-    /// outside Dad's guidance segments or within `switchLineRoom` of a
-    /// segment's or the drive's end; the line is urgent, in the scenario's
-    /// language, and names what the switch is for: after a handoff its
-    /// `destination` (else its `place`) when it has one, and never another
-    /// change's; after a reroute, none. No switch line without its switch.
+    /// (`<change>.switched`) requested in its instant, or a
+    /// `road.switch.skipped` there whose reason the truth confirms:
+    /// `not-guiding` only outside Dad's guidance segments or within
+    /// `switchLineRoom` of a segment's or the drive's end. Outside the
+    /// segments a switch leaves one or the other (the guidance is not asked
+    /// there); near an end a guidance may also say nothing. The line is
+    /// urgent, in the scenario's language, and names what the switch is for:
+    /// after a handoff its `destination` (else its `place`) when it has one,
+    /// and never another change's; after a reroute, none. No switch line nor
+    /// skip without its switch.
     static func checkSwitchLines(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road, !road.changes.isEmpty else { return [] }
         let timeline = run.timeline, roster = timeline.roster
@@ -111,9 +115,11 @@ extension Invariants {
         func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.switchLine), t: t, message: message)) }
         var switches: [(t: SimTime, change: Int, reason: RoadEvent.RouteReason)] = []
         var said: [(t: SimTime, change: Int, line: Int)] = []
+        var skipped: [(t: SimTime, change: Int, reason: SkipReason)] = []
         for event in timeline.events {
             switch event.what {
             case .road(.routeSwitched(let c, let reason)): switches.append((event.t, c, reason))
+            case .road(.switchSkipped(let c, let reason)): skipped.append((event.t, c, reason))
             case .guidanceRequested(let l) where l.int >= scenario.guidance.count:
                 if let c = byID[roster.lines[l.int].id] { said.append((event.t, c, l.int)) }
             default: continue
@@ -122,16 +128,30 @@ extension Invariants {
         for line in said where !switches.contains(where: { $0.t == line.t && $0.change == line.change }) {
             fire(line.t, "switch line \(ids[line.change]) was requested with no switch onto \(road.changes[line.change].id) in its instant")
         }
+        for skip in skipped where !switches.contains(where: { $0.t == skip.t && $0.change == skip.change }) {
+            fire(skip.t, "switch line \(ids[skip.change]) was skipped with no switch onto \(road.changes[skip.change].id) in its instant")
+        }
         for s in switches {
+            let onto = road.changes[s.change].id
             let lines = said.filter { $0.t == s.t && $0.change == s.change }
+            let skip = skipped.first { $0.t == s.t && $0.change == s.change }
+            // The truth: Dad's guidance segment holding the switch, if any, and whether it leaves room for the line.
+            let segment = road.segments.map { $0.first { $0.contains(s.t) } } ?? SimInterval(.zero, RoadPlan.end)
+            let room = segment.map { s.t + switchLineRoom <= min($0.end, RoadPlan.end) } ?? false
+            if let skip {
+                let why = skip.reason != .notGuiding ? "a switch line is skipped only [not-guiding]"
+                    : !lines.isEmpty ? "its line was requested too"
+                    : room ? "Dad's guidance segment holds the switch with room for its line" : nil
+                if let why { fire(s.t, "the switch onto \(onto) was skipped [\(skip.reason.rawValue)], but \(why)") }
+            }
             guard let first = lines.first else {
-                let segment = road.segments.map { $0.first { $0.contains(s.t) } } ?? SimInterval(.zero, RoadPlan.end)
-                if let segment, s.t + switchLineRoom <= min(segment.end, RoadPlan.end) {
-                    fire(s.t, "the switch onto \(road.changes[s.change].id) inside a guidance segment got no switch line")
+                if skip == nil, room { fire(s.t, "the switch onto \(onto) inside a guidance segment got no switch line") }
+                if skip == nil, segment == nil {
+                    fire(s.t, "the switch onto \(onto) outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped")
                 }
                 continue
             }
-            if lines.count > 1 { fire(s.t, "the switch onto \(road.changes[s.change].id) got \(lines.count) switch lines") }
+            if lines.count > 1 { fire(s.t, "the switch onto \(onto) got \(lines.count) switch lines") }
             let line = roster.lines[first.line], id = line.id
             if !line.urgent { fire(s.t, "switch line \(id) is not urgent") }
             if line.language != road.guidance.language {

@@ -45,6 +45,8 @@ public enum RoadRule: String, Sendable, CaseIterable {
     case routeSwitched = "route-switched"
     /// The maps door answered with the route already followed.
     case routeKept = "route-kept"
+    /// A switch line not said: outside Dad's guidance segments, or it could not end before his segment does.
+    case switchNotGuiding = "switch-not-guiding"
     /// A handoff delivered again, not taken twice.
     case handoffDuplicate = "handoff-duplicate"
     /// A handoff naming a saved place the phone does not know.
@@ -76,10 +78,11 @@ public enum RoadRule: String, Sendable, CaseIterable {
         case .routeFailed(.refused, _, _): self = .routeRefused
         case .routeSwitched: self = .routeSwitched
         case .routeKept: self = .routeKept
+        case .switchSkipped(_, .notGuiding): self = .switchNotGuiding
         case .handoffIgnored(_, .duplicate): self = .handoffDuplicate
         case .handoffIgnored(_, .unknownPlace): self = .handoffUnknownPlace
         case .handoffIgnored(_, .unsaid): self = .handoffUnsaid
-        case .routeRequested, .handoffDelivered, .handoffTaken, .handoffAcknowledged,
+        case .switchSkipped, .routeRequested, .handoffDelivered, .handoffTaken, .handoffAcknowledged,
             .fixArrived, .reportSent, .reportDelivered, .turnUpcoming, .turnPassed, .measuringResumed, .segmentStarted,
             .segmentEnded:
             return nil

@@ -577,13 +577,14 @@ private struct Domains {
         }
     }
 
-    /// The reasons an event of `kind` can carry (docs/timeline.md, road part).
+    /// The reasons an event of `kind` can carry (docs/timeline.md: the road part, and `guidance.dropped`'s extra).
     static func reasons(of kind: EventKind) -> [String] {
         switch kind {
         case .roadFixDropped: return RoadEvent.FixDropReason.allCases.map(\.rawValue)
         case .roadReportDropped: return LocationLink.DropReason.allCases.map(\.rawValue)
         case .roadTurnUnannounced: return RoadEvent.UnannouncedReason.allCases.map(\.rawValue)
-        case .roadStageSkipped: return SkipReason.allCases.map(\.rawValue)
+        case .roadStageSkipped, .roadSwitchSkipped: return SkipReason.allCases.map(\.rawValue)
+        case .guidanceDropped: return LineDropReason.allCases.map(\.rawValue)
         case .roadMeasuringPaused: return RoadEvent.PauseReason.allCases.map(\.rawValue)
         case .roadRouteRequested, .roadRouteSwitched: return RoadEvent.RouteReason.allCases.map(\.rawValue)
         case .roadRouteFailed: return RoadEvent.RouteFailure.allCases.map(\.rawValue)

@@ -63,8 +63,14 @@ public struct Timeline: Sendable {
             case .stretch: return stretch.map { .string(roster.stretches[$0.int].id) }
             default: return nil
             }
-        case .guidanceEnded(let l), .guidanceDropped(let l, _):
+        case .guidanceEnded(let l):
             return field == .line ? .string(roster.lines[l.int].id) : nil
+        case .guidanceDropped(let l, let rule):
+            switch field {
+            case .line: return .string(roster.lines[l.int].id)
+            case .reason: return roster.dropReason(of: l, rule: rule, at: event.t).map { .string($0.rawValue) }
+            default: return nil
+            }
         case .replyQueued(let r), .replyBegan(let r), .replyEnded(let r), .replyAbandoned(let r, _):
             return field == .reply ? .string(roster.replyIDs[r.int]) : nil
         case .stretchStarted(let r, let s, let held):
@@ -177,6 +183,8 @@ public struct Timeline: Sendable {
             return field == .request ? .string(request.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
         case .routeSwitched(let c, let reason):
             return field == .route ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
+        case .switchSkipped(let c, let reason):
+            return field == .route ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
         case .handoffDelivered(let c), .handoffTaken(let c), .handoffAcknowledged(let c):
             return field == .handoff ? .string(roster.road.changes[c]) : nil
         case .handoffIgnored(let c, let reason):
@@ -209,6 +217,15 @@ extension Roster {
     /// What line `line` says when it starts at `t`: its revised words, else its own.
     package func text(of line: LineIndex, startingAt t: SimTime) -> String? {
         revision(of: line, startingAt: t)?.text ?? lines[line.int].text
+    }
+
+    /// Why line `line`, dropped by `rule` at `t`, was dropped beyond its rule:
+    /// `switched` when it is a generated line of a route that a switch ended
+    /// at `t` while it waited (`RoadPlan.endsAtSwitch`); else nil.
+    package func dropReason(of line: LineIndex, rule: Rule, at t: SimTime) -> LineDropReason? {
+        let r = line.int - (lines.count - road.lines.count)
+        guard rule == .stale, r >= 0, r < road.endsAtSwitch.count, road.endsAtSwitch[r], road.lines[r].expires == t else { return nil }
+        return .switched
     }
 
     /// The id of who cut a stretch: a line or an utterance.

@@ -165,6 +165,7 @@ extension RoadEvent.What {
         case .handoffTaken: return .roadHandoffTaken
         case .handoffIgnored: return .roadHandoffIgnored
         case .handoffAcknowledged: return .roadHandoffAcknowledged
+        case .switchSkipped: return .roadSwitchSkipped
         }
     }
 
@@ -174,7 +175,7 @@ extension RoadEvent.What {
         case .fixDropped(_, let reason): return reason.rawValue
         case .reportDropped(_, let reason): return reason.rawValue
         case .turnUnannounced(_, let reason): return reason.rawValue
-        case .stageSkipped(_, _, let reason): return reason.rawValue
+        case .stageSkipped(_, _, let reason), .switchSkipped(_, let reason): return reason.rawValue
         case .measuringPaused(let reason): return reason.rawValue
         case .routeRequested(let reason, _), .routeSwitched(_, let reason): return reason.rawValue
         case .routeFailed(let reason, _, _): return reason.rawValue
@@ -182,4 +183,12 @@ extension RoadEvent.What {
         default: return nil
         }
     }
+}
+
+/// Why a line was dropped beyond its rule: `guidance.dropped`'s `reason`, an
+/// extra of drivesim's (docs/timeline.md). Raw values are the timeline's words.
+public enum LineDropReason: String, Sendable, Equatable, CaseIterable {
+    /// A route switch ended its route while it waited (`road.route.switched`):
+    /// it expired then (`stale`), its words being the old route's.
+    case switched
 }

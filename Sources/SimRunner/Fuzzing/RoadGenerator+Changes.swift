@@ -19,6 +19,10 @@ import SimRunner
 extension RoadGenerator {
     /// Mixed into a run's seed for the stream that draws its route changes.
     static let changeSalt: UInt64 = 0x5265_726F_7574_6521
+    /// Mixed into a run's seed for the stream that aims at ties of the maps
+    /// door (`snapTie`), so that every run it leaves alone is the run it was
+    /// before ties were aimed at.
+    static let tieSalt: UInt64 = 0x5469_6573_2E4D_6170
 
     /// The roads drawn, before the drive is: what the drive needs to know.
     struct ChangeRoads {
@@ -184,5 +188,79 @@ extension RoadGenerator {
         default:
             return outage(after: requests, within: road.maps.latency)
         }
+    }
+
+    /// Moves one step of the maps door onto the very millisecond of another
+    /// in the dry run, so that the order within one instant is what is
+    /// tried: a handoff sent to land then, a request answered then
+    /// (`maps.latency` from one sent before), an outage beginning or ending
+    /// then (refused, when a handoff's), or a failed request's retry due
+    /// then (`maps.retry`; a handoff's request refused once when none failed). A handoff or an outage aims
+    /// at any step (a handoff delivered, the car leaving the route, an
+    /// outage's edge, a request sent, answered or failed); an answer or a
+    /// retry at one that does not follow from it (a delivery, the car
+    /// leaving the route, an outage's edge). False when there is nothing to
+    /// aim at; a move the format refuses is not kept. Drawn from a stream of
+    /// its own (`RoadGenerator.tieSalt`).
+    mutating func snapTie(_ scenario: inout Scenario, plan: RoadPlan) -> Bool {
+        guard var road = scenario.road else { return false }
+        var anchors = road.link.outages.flatMap { [$0.start, $0.end] }, steps: [SimTime] = []
+        var requests: [SimTime] = [], failures: [SimTime] = [], handoffRequests: [(t: SimTime, change: Int)] = []
+        for event in plan.events {
+            switch event.what {
+            case .handoffDelivered, .offRoute: anchors.append(event.t)
+            case .routeSwitched, .routeKept: steps.append(event.t)
+            case .routeRequested(_, let c):
+                requests.append(event.t)
+                if let c { handoffRequests.append((event.t, c)) }
+            case .routeFailed: failures.append(event.t)
+            default: continue
+            }
+        }
+        let instants = anchors + steps + requests + failures
+        /// An anchor from `gap` to `most` ms after `t`, if any.
+        func anchor(after t: SimTime, _ gap: Int64, most: Int64) -> SimTime? {
+            let later = anchors.filter { ($0 - t).ms >= gap && ($0 - t).ms <= most }
+            return later.isEmpty ? nil : tieStream.pick(later)
+        }
+        switch tieStream.below(4) {
+        case 0:
+            // One of a handoff's sends lands at an instant (the link up, it flies for the link's latency).
+            let handoffs = road.changes.indices.filter { road.changes[$0].handoff != nil }
+            let latency = road.link.latency, after = instants.filter { $0 >= latency }
+            guard !handoffs.isEmpty, !after.isEmpty else { return false }
+            let c = tieStream.pick(handoffs)
+            var sent = road.changes[c].handoff!.sent
+            sent[Int(tieStream.below(UInt64(sent.count)))] = tieStream.pick(after) - latency
+            road.changes[c].handoff!.sent = sent.sorted()
+        case 1:
+            // The first request (the only one the latency does not move) is answered at a later
+            // anchor, or refused then when it is a handoff's.
+            guard let r = requests.first, let t = anchor(after: r, 100, most: 60_000) else { return false }
+            if let c = handoffRequests.first?.change, handoffRequests[0].t == r, tieStream.chance(50) {
+                road.changes[c].refusals = max(1, road.changes[c].refusals)
+            }
+            road.maps.latency = t - r
+            road.maps.timeout = max(road.maps.timeout, road.maps.latency + SimTime(ms: tieStream.int(in: 1...5_000)))
+        case 2:
+            // An outage begins or ends at an instant.
+            guard !instants.isEmpty else { return false }
+            let t = tieStream.pick(instants), length = SimTime(ms: tieStream.int(in: 1_000...15_000))
+            road.link.outages = [tieStream.chance(50) || t < length ? SimInterval(t, t + length) : SimInterval(t - length, t)]
+        default:
+            // A failed request is sent again at a later anchor; with no failure, a handoff's request is refused once.
+            var failed = failures
+            if failed.isEmpty, !handoffRequests.isEmpty {
+                let (r, c) = tieStream.pick(handoffRequests)
+                road.changes[c].refusals = max(1, road.changes[c].refusals)
+                failed = [r + road.maps.latency]
+            }
+            guard !failed.isEmpty else { return false }
+            let f = tieStream.pick(failed)
+            guard let t = anchor(after: f, 1_000, most: 600_000) else { return false }
+            road.maps.retry = t - f
+        }
+        scenario.road = road
+        return true
     }
 }

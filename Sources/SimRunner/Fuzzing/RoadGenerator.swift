@@ -33,6 +33,8 @@ struct RoadGenerator {
     var changeStream: SplitMix64
     /// The stream that draws which handoffs Pippa sends after one of her stretches (`sendAfterStretches`).
     var sayingStream: SplitMix64
+    /// The stream that aims at ties of the maps door (`snapTie`).
+    var tieStream: SplitMix64
     private let mutant: Mutant?
     /// The road of the last dry run and its plan. A snap that moved talk
     /// only (or nothing, or was not kept) leaves the road as it was, and the
@@ -50,6 +52,7 @@ struct RoadGenerator {
         random = SplitMix64(seed: seed)
         changeStream = SplitMix64(seed: seed ^ RoadGenerator.changeSalt)
         sayingStream = SplitMix64(seed: seed ^ RoadGenerator.sayingSalt)
+        tieStream = SplitMix64(seed: seed ^ RoadGenerator.tieSalt)
         self.mutant = mutant
     }
 
@@ -86,9 +89,19 @@ struct RoadGenerator {
         for _ in 0..<Int(random.int(in: 1...3)) {
             var candidate = scenario
             snap(&candidate)
-            if shape.map({ candidate.isValid(roadShapedLike: $0.road) }) ?? candidate.isValid { scenario = candidate }
+            if valid(candidate) { scenario = candidate }
+        }
+        // Half the drives that change route: a tie of the maps door in one millisecond.
+        if scenario.road?.changes.isEmpty == false, tieStream.chance(50) {
+            var candidate = scenario
+            if snapTie(&candidate, plan: plan(scenario.road)), valid(candidate) { scenario = candidate }
         }
         return scenario
+    }
+
+    /// Whether a snapped scenario is valid (its road's shape is the scenario's: the snaps move times, never roads).
+    private func valid(_ candidate: Scenario) -> Bool {
+        shape.map { candidate.isValid(roadShapedLike: $0.road) } ?? candidate.isValid
     }
 
     // MARK: The profile and the base scenario

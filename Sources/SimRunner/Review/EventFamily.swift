@@ -27,7 +27,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
         case .roadFixArrived, .roadFixDropped, .roadOffRoute, .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed,
             .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted,
             .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed, .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered,
-            .roadHandoffTaken, .roadHandoffIgnored, .roadHandoffAcknowledged:
+            .roadHandoffTaken, .roadHandoffIgnored, .roadHandoffAcknowledged, .roadSwitchSkipped:
             self = .road
         }
     }

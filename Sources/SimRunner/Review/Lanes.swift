@@ -123,6 +123,8 @@ package struct Lanes: Sendable {
         case routeKept = "route kept"
         case handoffTaken = "handoff taken"
         case handoffIgnored = "handoff ignored"
+        /// A switch said no switch line (`road.switch.skipped`).
+        case switchSkipped = "switch skipped"
         /// A turn passed without its "now" line (`road.turn.unannounced`).
         case turnUnannounced = "turn unannounced"
 
@@ -137,6 +139,7 @@ package struct Lanes: Sendable {
             case .roadRouteKept: self = .routeKept
             case .roadHandoffTaken: self = .handoffTaken
             case .roadHandoffIgnored: self = .handoffIgnored
+            case .roadSwitchSkipped: self = .switchSkipped
             case .roadTurnUnannounced: self = .turnUnannounced
             default: return nil
             }
@@ -161,6 +164,13 @@ package struct Lanes: Sendable {
         package var event: Int
         /// The road's moment it shows, if any (its label).
         package var moment: Moment? = nil
+        /// Why a line was dropped beyond its rule (`switched`), if it says.
+        package var reason: LineDropReason? = nil
+
+        /// Its rule's label: the rule, and the reason beyond it when there is one (`stale: switched`, as the text says it).
+        package var ruleLabel: String? {
+            rule.map { rule in reason.map { rule.rawValue + ": " + $0.rawValue } ?? rule.rawValue }
+        }
     }
 
     /// An arrow from a cause to its effect: the line or utterance that cut a
@@ -241,7 +251,8 @@ package struct Lanes: Sendable {
                 requested[s] = nil
                 wait.events.append(i)
                 bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id, events: wait.events))
-                marks.append(Mark(lane: .guidance, kind: .dropped, t: e.t, rule: e.rule, event: i))
+                let reason = e.rule.flatMap { roster.dropReason(of: LineIndex(s), rule: $0, at: e.t) }
+                marks.append(Mark(lane: .guidance, kind: .dropped, t: e.t, rule: e.rule, event: i, reason: reason))
             case .replyQueued:
                 queuedOpen[s] = (e.t, i)
                 marks.append(Mark(lane: .pippa, kind: .queued, t: e.t, rule: e.rule, event: i))
@@ -321,7 +332,7 @@ package struct Lanes: Sendable {
             case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
                 .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested,
                 .roadRouteFailed, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
-                .roadHandoffAcknowledged:
+                .roadHandoffAcknowledged, .roadSwitchSkipped:
                 // The road's own lane; its lines show in the guidance lane.
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i, moment: Moment(e.kind)))
             }

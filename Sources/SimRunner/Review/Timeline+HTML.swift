@@ -174,7 +174,7 @@ extension Timeline {
             then(mark.kind == .road ? events[mark.event].kind.rawValue : mark.kind.rawValue)
             then(mark.t.ms)
             // A road moment's label stands in the rule's place: the page labels it and lists it under Collisions.
-            then(mark.rule?.rawValue ?? mark.moment?.rawValue ?? "")
+            then(mark.ruleLabel ?? mark.moment?.rawValue ?? "")
             then(Int64(position[mark.event]))
             layout.append(UInt8(ascii: "]"))
         }

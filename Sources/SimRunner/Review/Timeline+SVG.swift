@@ -211,15 +211,15 @@ extension Timeline {
         default:
             out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\""); out.int(y + 11); out.text("\" r=\"2.5\"/>")
         }
-        if let rule = mark.rule {
+        if let rule = mark.ruleLabel {
             // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
             // The same rule at the same place as the label drawn (a barge-in's cut and its abandoned reply) is
             // already said there: nothing is hidden.
             if x == label.x, rule == label.rule {
             } else if x + 30 >= label.end {
                 out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\""); out.int(y + 11); out.text("\">")
-                out.string(rule.rawValue); out.text("</text>")
-                label = DrawnLabel(end: x + 30 + Int64(rule.rawValue.count * 55 + 40), x: x, rule: rule)
+                out.string(rule); out.text("</text>")
+                label = DrawnLabel(end: x + 30 + Int64(rule.count * 55 + 40), x: x, rule: rule)
             } else {
                 hidden += 1
             }
@@ -276,11 +276,11 @@ extension Timeline {
         out.text("</g>\n")
     }
 
-    /// The last rule name drawn in a lane: where it ends, where its mark is, which rule (in tenths of a pixel).
+    /// The last rule label drawn in a lane: where it ends, where its mark is (in tenths of a pixel), what it says.
     private struct DrawnLabel {
         var end: Int64
         var x: Int64
-        var rule: Rule?
+        var rule: String?
     }
 
     /// Each event kind's name as a CSS class (`road-fix-arrived`), by `EventKind.ordinal`.
@@ -342,7 +342,7 @@ extension Timeline {
         .road-off-route { stroke: #8b5a2b; stroke-width: 3; } .road-on-route { stroke: #2e9e5b; stroke-width: 3; }
         .road-measuring-paused, .road-measuring-resumed, .road-segment-started, .road-segment-ended { stroke: #333; stroke-width: 2; }
         .road-route-requested, .road-route-failed, .road-route-switched, .road-route-kept, .road-handoff-delivered, .road-handoff-taken,
-        .road-handoff-ignored, .road-handoff-acked { stroke: #c27c0e; stroke-width: 3; }
+        .road-handoff-ignored, .road-handoff-acked, .road-switch-skipped { stroke: #c27c0e; stroke-width: 3; }
         </style>
 
         """

@@ -3,6 +3,7 @@ import Road
 import ScenarioFormat
 import SimClock
 import SimRunner
+import TalkArbiter
 
 /// The timeline as text for people: one line per event, the time, the lane,
 /// what happened, the ids and details, and the rule beside every decision.
@@ -126,7 +127,7 @@ extension Timeline {
         out.append(contentsOf: columns[event.kind.ordinal])
         let details = out.count
         writeDetail(of: event, into: &out)
-        let tag: String? = if let rule = event.rule { rule.rawValue }
+        let tag: String? = if let rule = event.rule { tag(rule, event) }
             else if case .road(let road) = event.what { road.reason } else { nil }
         if let tag {
             out.append(spaces: 36 - displayWidth(out[details...]))
@@ -135,6 +136,14 @@ extension Timeline {
             out.append(UInt8(ascii: "]"))
         }
         while out.count > start, out.last == UInt8(ascii: " ") { out.removeLast() }
+    }
+
+    /// A decision's tag: its rule, and the reason beyond it when there is one (`stale: switched`).
+    func tag(_ rule: Rule, _ event: TimelineEvent) -> String {
+        guard case .guidanceDropped(let l, _) = event.what, let reason = roster.dropReason(of: l, rule: rule, at: event.t) else {
+            return rule.rawValue
+        }
+        return rule.rawValue + ": " + reason.rawValue
     }
 
     private func displayWidth(_ bytes: ArraySlice<UInt8>) -> Int {
@@ -296,8 +305,8 @@ extension Timeline {
         case .routeRequested(_, let c), .routeFailed(_, _, let c), .routeKept(_, let c):
             // What the request serves: a handoff's change, or a reroute.
             if let c { out.append(escaped: roster.road.changes[c]) } else { out.append(utf8: "reroute") }
-        case .routeSwitched(let c, _), .handoffDelivered(let c), .handoffTaken(let c), .handoffIgnored(let c, _),
-            .handoffAcknowledged(let c):
+        case .routeSwitched(let c, _), .switchSkipped(let c, _), .handoffDelivered(let c), .handoffTaken(let c),
+            .handoffIgnored(let c, _), .handoffAcknowledged(let c):
             out.append(escaped: roster.road.changes[c])
         }
     }

@@ -169,7 +169,7 @@ extension Timeline {
                     let mark = visible.marks[n]
                     args([mark.event])
                     out.bytes.append(utf8: "\"cat\": \"decision\", \"name\": ")
-                    out.bytes.append(quoted: mark.rule?.rawValue ?? mark.kind.rawValue)
+                    out.bytes.append(quoted: mark.ruleLabel ?? mark.kind.rawValue)
                     out.bytes.append(utf8: ", \"ph\": \"i\", \"pid\": 1, \"s\": \"t\", \"tid\": ")
                     out.bytes.append(int: tid(mark.lane))
                     out.bytes.append(utf8: ", \"ts\": ")

@@ -29,7 +29,8 @@ public struct TimelineSummary: Sendable, Equatable {
     public var road: [(name: String, count: Int)] = []
     /// Per stage, far first: lines started and stages skipped.
     public var stages: [(stage: Stage, spoken: Int, skipped: Int)] = []
-    /// What was dropped, per what and why: `lines superseded`, `fixes inaccurate`, `reports offline`.
+    /// What was dropped, per what and why: `lines superseded`, `lines switched`
+    /// (`stale` at their route's switch, counted apart), `fixes inaccurate`, `reports offline`.
     public var dropped: [(name: String, count: Int)] = []
     /// The road's moments (`Lanes.Moment`: `off route`, `route switched`,
     /// `handoff taken`, `turn unannounced`…), with how often, by the labels
@@ -63,7 +64,7 @@ public struct TimelineSummary: Sendable, Equatable {
         let coverage = RuleCoverage(timeline)
         rules = Rule.allCases.compactMap { coverage[$0] > 0 ? ($0.rawValue, coverage[$0]) : nil }
         var spoken = [Int](repeating: 0, count: Stage.allCases.count), skipped = spoken
-        var lines = [Int](repeating: 0, count: Rule.allCases.count)
+        var lines = [Int](repeating: 0, count: Rule.allCases.count), switched = 0
         var fixes = [Int](repeating: 0, count: RoadEvent.FixDropReason.allCases.count)
         var reports = [Int](repeating: 0, count: LocationLink.DropReason.allCases.count)
         var moments = [Int](repeating: 0, count: Lanes.Moment.allCases.count)
@@ -72,7 +73,8 @@ public struct TimelineSummary: Sendable, Equatable {
             switch event.what {
             case .guidanceStarted(let l):
                 if let stage = timeline.roster.stage(of: l) { spoken[stage.index] += 1 }
-            case .guidanceDropped(_, let rule): lines[rule.index] += 1
+            case .guidanceDropped(let l, let rule):
+                if timeline.roster.dropReason(of: l, rule: rule, at: event.t) != nil { switched += 1 } else { lines[rule.index] += 1 }
             case .road(.stageSkipped(_, let stage, _)): skipped[stage.index] += 1
             case .road(.fixDropped(_, let reason)): fixes[RoadEvent.FixDropReason.allCases.firstIndex(of: reason)!] += 1
             case .road(.reportDropped(_, let reason)): reports[LocationLink.DropReason.allCases.firstIndex(of: reason)!] += 1
@@ -89,6 +91,7 @@ public struct TimelineSummary: Sendable, Equatable {
         }
         self.moments = Lanes.Moment.allCases.enumerated().compactMap { k, m in moments[k] > 0 ? (m.rawValue, moments[k]) : nil }
         dropped = Rule.allCases.compactMap { lines[$0.index] > 0 ? ("lines " + $0.rawValue, lines[$0.index]) : nil }
+            + (switched > 0 ? [("lines " + LineDropReason.switched.rawValue, switched)] : [])
             + RoadEvent.FixDropReason.allCases.enumerated().compactMap { k, r in fixes[k] > 0 ? ("fixes " + r.rawValue, fixes[k]) : nil }
             + LocationLink.DropReason.allCases.enumerated().compactMap { k, r in reports[k] > 0 ? ("reports " + r.rawValue, reports[k]) : nil }
     }

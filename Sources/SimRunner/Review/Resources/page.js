@@ -143,15 +143,15 @@ function markLabel(ctx, m, x, baseline, labelEnd) {
   ctx.font = "10px Helvetica, Arial, sans-serif";
   return end;
 }
-// A road moment's label has a space (`route switched`); a rule's never (`urgent-cut`).
-const MOMENT = / /, ROUTE_CHANGE = /^route /;
+// A road moment's label is words (`route switched`); a rule's is one word (`urgent-cut`), its reason after a colon (`stale: switched`).
+const MOMENT = /^[a-z]+ /, ROUTE_CHANGE = /^route /;
 
 function markColor(m) {
   if (m.kind === "cut" || m.kind === "dropped" || m.kind === "abandoned") return RED;
   if (/dropped|unannounced/.test(m.kind)) return RED;
   if (/turn|stage/.test(m.kind)) return ROAD.turn;
   if (m.kind === "road.off-route") return ROAD.off;
-  if (m.kind.startsWith("road.route") || m.kind.startsWith("road.handoff")) return ROAD.change;
+  if (m.kind.startsWith("road.route") || m.kind.startsWith("road.handoff") || m.kind === "road.switch.skipped") return ROAD.change;
   if (m.kind === "road.on-route") return ROAD.on;
   if (m.kind.startsWith("road.fix.arrived") || m.kind.startsWith("road.report")) return ROAD.fix;
   return ROAD.other;
