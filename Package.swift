@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "ExternalProcess",
-            dependencies: ["SimRunner", "ScenarioFormat", "Fuzzing", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
             path: "Sources/SimRunner/External",
             swiftSettings: swiftSettings
         ),

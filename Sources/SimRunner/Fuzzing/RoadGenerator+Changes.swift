@@ -230,9 +230,14 @@ extension RoadGenerator {
             let latency = road.link.latency, after = instants.filter { $0 >= latency }
             guard !handoffs.isEmpty, !after.isEmpty else { return false }
             let c = tieStream.pick(handoffs)
+            // Only a send at a time moves (one after a stretch goes when her words are over); the times stay ascending.
             var sent = road.changes[c].handoff!.sent
-            sent[Int(tieStream.below(UInt64(sent.count)))] = tieStream.pick(after) - latency
-            road.changes[c].handoff!.sent = sent.sorted()
+            let timed = sent.indices.filter { if case .at = sent[$0] { true } else { false } }
+            guard !timed.isEmpty else { return false }
+            sent[timed[Int(tieStream.below(UInt64(timed.count)))]] = .at(tieStream.pick(after) - latency)
+            let times = timed.compactMap { if case .at(let t) = sent[$0] { t } else { nil } }.sorted()
+            for (i, t) in zip(timed, times) { sent[i] = .at(t) }
+            road.changes[c].handoff!.sent = sent
         case 1:
             // The first request (the only one the latency does not move) is answered at a later
             // anchor, or refused then when it is a handoff's.

@@ -11,8 +11,9 @@ import Darwin
 #endif
 
 /// Turns a route response in the OSRM format (OSRM, Valhalla's `osrm`
-/// output, Mapbox Directions), Valhalla's own `trip`, GraphHopper's `paths`
-/// or a GeoJSON line into a scenario: the
+/// output, Mapbox Directions), Valhalla's own `trip`, GraphHopper's `paths`,
+/// Kakao Mobility's `routes`, Apple Maps Server's `routes`, Google's Routes
+/// API or Directions API `routes`, or a GeoJSON line into a scenario: the
 /// geometry as the road's points, one maneuver per step the road can say,
 /// a drive at the response's own per-step speeds, generated fixes, and the
 /// service's voice prompts kept for comparison. What is read, ignored and
