@@ -32,13 +32,13 @@ let package = Package(
         .target(
             name: "SimRunner",
             dependencies: ["SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus"],
-            path: "Sources/SimRunner/Core",
+            path: "Sources/SimRunner/SimRunner",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ScenarioFormat",
             dependencies: ["SimRunner", "SimClock", "Road", "Guidance", "TalkArbiter"],
-            path: "Sources/SimRunner/Format",
+            path: "Sources/SimRunner/ScenarioFormat",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -58,19 +58,19 @@ let package = Package(
         .target(
             name: "RouteImport",
             dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance"],
-            path: "Sources/SimRunner/Import",
+            path: "Sources/SimRunner/RouteImport",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "ExternalProcess",
             dependencies: ["SimRunner", "ScenarioFormat", "SimClock", "Road", "Guidance", "TalkArbiter"],
-            path: "Sources/SimRunner/External",
+            path: "Sources/SimRunner/ExternalProcess",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "DrivesimCLI",
             dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "ExternalProcess", "SimClock", "Road", "Guidance", "TalkArbiter"],
-            path: "Sources/SimRunner/CLI",
+            path: "Sources/SimRunner/DrivesimCLI",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ImportTests",
+            name: "RouteImportTests",
             dependencies: ["RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
             swiftSettings: swiftSettings
         ),

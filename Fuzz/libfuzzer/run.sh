@@ -61,14 +61,14 @@ build() {
 
 # The route target's dictionary: the OSRM response's keys and maneuver words.
 route_dict() {
-  grep -oh '"[a-z][A-Za-z_ ]*"' Sources/SimRunner/Import/RouteImporter*.swift | sort -u \
+  grep -oh '"[a-z][A-Za-z_ ]*"' Sources/SimRunner/RouteImport/RouteImporter*.swift | sort -u \
     | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"
 }
 
 # The arbiter target's dictionary: the protocol's words (actions, rules, keys).
 arbiter_dict() {
-  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/External/ExternalArbiter.swift Sources/SimRunner/External/ArbiterProtocol+Encoding.swift
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/ExternalProcess/ExternalArbiter.swift Sources/SimRunner/ExternalProcess/ArbiterProtocol+Encoding.swift
     sed -n 's/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' Sources/TalkArbiter/TalkArbiter.Types.swift
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"
@@ -102,7 +102,7 @@ arbiter_seeds() {
 
 # The guidance target's dictionary: the protocol's words (keys, stages, skip reasons).
 guidance_dict() {
-  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/External/ExternalGuidance.swift
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/ExternalProcess/ExternalGuidance.swift
     printf '"%s"\n' far near now late then repeated not-guiding lines skipped unannounced
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"
@@ -130,7 +130,7 @@ route_seeds() {
 dict() {
   {
     grep -oh '"[A-Za-z][A-Za-z0-9.-]*"' \
-      Sources/SimRunner/Format/ScenarioDecoder*.swift Sources/SimRunner/Core/EventKind.swift
+      Sources/SimRunner/ScenarioFormat/ScenarioDecoder*.swift Sources/SimRunner/SimRunner/EventKind.swift
     for f in Sources/Road/Maneuver.swift Sources/Clock/Language.swift Sources/TalkArbiter/TalkArbiter.Types.swift; do
       sed -n 's/^ *case `\{0,1\}\([a-zA-Z]*\)`\{0,1\}$/"\1"/p; s/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' "$f"
     done

@@ -277,7 +277,7 @@ struct SchemaValidator {
     }
 
     @Test func theDecoderChecksEveryObjectAgainstAScenarioKeysListAndTheListIsComplete() throws {
-        let folder = Fixtures.path("Sources/SimRunner/Format")
+        let folder = Fixtures.path("Sources/SimRunner/ScenarioFormat")
         var literals: [String] = [], declared: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift") {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)

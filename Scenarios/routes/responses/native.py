@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the native Valhalla (`trip`) and GraphHopper (`paths`) samples
 beside this file from drivesim's own OSRM-shaped ones, so that each says
-the same route in the other service's words (Tests/ImportTests/NativeImportTests
+the same route in the other service's words (Tests/RouteImportTests/NativeImportTests
 checks that they import into the same road). Also writes two OSRM-shaped
 samples of its own first: a ferry crossing and a 2,100 km drive.
 

@@ -205,54 +205,6 @@ extension ChunkedOutput {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Appends JSON `bytes` to `out`, safe inside a `<script>` element: `<`,
-    /// `>` and `&` (which in our JSON occur only inside strings) as
-    /// `\u003c`, `\u003e`, `\u0026`; the runs between them are copied whole.
-    /// Each escaped byte stands alone, so a text may be handed over in
-    /// chunks cut anywhere.
-    static func appendScriptSafe(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var clean = 0  // bytes[clean...] not yet copied
-        var i = 0
-        while i < bytes.count {
-            // Sixteen bytes at a time while none of them is `<`, `>` or `&` (the usual case).
-            if i + 16 <= bytes.count {
-                let at = UnsafeRawPointer(bytes.baseAddress! + i)
-                if !mayNeedEscape(at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
-                    i += 16
-                    continue
-                }
-            }
-            defer { i += 1 }
-            let escape: StaticString
-            switch bytes[i] {
-            case UInt8(ascii: "<"): escape = "\\u003c"
-            case UInt8(ascii: ">"): escape = "\\u003e"
-            case UInt8(ascii: "&"): escape = "\\u0026"
-            default: continue
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
-            out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-            clean = i + 1
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
-    }
-
-    /// Whether any byte of two words may be `<`, `>` or `&` (exact for "no":
-    /// such a byte always sets its high bit in the test). `<` (0x3C) and `>`
-    /// (0x3E) differ only in bit 1, so one test with that bit set finds both.
-    @inline(__always) private static func mayNeedEscape(_ a: UInt64, _ b: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(_ v: UInt64, _ byte: UInt8) -> UInt64 {
-            let x = v ^ (ones &* UInt64(byte))
-            return (x &- ones) & ~x & highs
-        }
-        let angle = ones &* 0x02
-        return hasByte(a | angle, UInt8(ascii: ">")) | hasByte(a, UInt8(ascii: "&"))
-            | hasByte(b | angle, UInt8(ascii: ">")) | hasByte(b, UInt8(ascii: "&")) != 0
-    }
-}
-
 /// How the HTML page plays the drive (`run --format html --audio`).
 package enum PageAudio: Sendable, Equatable {
     /// A WAV file beside the page, by its path as given (relative to the page).

@@ -455,54 +455,6 @@ struct SVGWriter {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Text for XML content or an attribute: `& < > " '` as entities; a
-    /// control character (which XML 1.0 does not allow, even as a reference)
-    /// as a visible escape (`\u{1B}`); newlines and tabs kept (tooltips use them).
-    mutating func append(xml utf8: UnsafeBufferPointer<UInt8>) {
-        var clean = 0
-        var i = 0
-        while i < utf8.count {
-            // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
-            if i + 8 <= utf8.count, !Self.mayNeedXMLEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                i += 8
-                continue
-            }
-            defer { i += 1 }
-            let byte = utf8[i]
-            let entity: String
-            switch byte {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "'"): entity = "&apos;"
-            case 0x09, 0x0A: continue
-            case 0x00...0x1F, 0x7F: entity = "\\u{" + String(byte, radix: 16, uppercase: true) + "}"
-            default: continue
-            }
-            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
-            append(utf8: entity)
-            clean = i + 1
-        }
-        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
-    }
-
-    /// Whether any byte of `word` may be one that `append(xml:)` rewrites:
-    /// `& < > " '`, a control character (tab and newline included) or DEL.
-    /// Exact for "no": such a byte always sets its high bit in the test.
-    @inline(__always) private static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasByte(_ byte: UInt8) -> Bool {
-            let x = word ^ (ones &* UInt64(byte))
-            return (x &- ones) & ~x & highs != 0
-        }
-        let control = (word &- ones &* 0x20) & ~word & highs != 0  // a byte below 0x20
-        return control || hasByte(UInt8(ascii: "&")) || hasByte(UInt8(ascii: "<")) || hasByte(UInt8(ascii: ">"))
-            || hasByte(UInt8(ascii: "\"")) || hasByte(UInt8(ascii: "'")) || hasByte(0x7F)
-    }
-}
-
 /// Text escaped for XML content and attributes (see `Array.append(xml:)`).
 func xml(_ s: String) -> String {
     var s = s

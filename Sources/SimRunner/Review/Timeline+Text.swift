@@ -370,44 +370,6 @@ package func displayWidth(_ scalar: Unicode.Scalar) -> Int {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// `s` as it is, except that unsafe scalars (`isUnsafeForDisplay`) and
-    /// backslashes are written as escapes (`\n`, `\u{1B}`), so it stays on one line.
-    mutating func append(escaped s: String) {
-        var s = s
-        let plain = s.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return false }
-            append(contentsOf: bytes)
-            return true
-        }
-        if !plain { append(utf8: ScenarioError.escaped(s)) }
-    }
-
-    /// `s` as a JSON string literal (`append(quoted:)`), with the unsafe
-    /// scalars above U+007F escaped too (`\u0085`), so it stays on one line.
-    mutating func append(displayQuoted s: String) {
-        guard s.unicodeScalars.contains(where: { $0.value >= 0x7F && isUnsafeForDisplay($0) }) else {
-            append(quoted: s)
-            return
-        }
-        append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
-        for scalar in s.unicodeScalars {
-            let v = scalar.value
-            if v < 0x7F, v >= 0x20 {
-                if v == 0x22 || v == 0x5C { append(UInt8(ascii: "\\")) }
-                append(UInt8(v))
-            } else if isUnsafeForDisplay(scalar) {
-                append(contentsOf: "\\u".utf8)
-                for shift in [12, 8, 4, 0] { append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
-            } else {
-                append(contentsOf: String(scalar).utf8)
-            }
-        }
-        append(UInt8(ascii: "\""))
-    }
-}
-
 extension String {
     func trimmingTrailingSpaces() -> String {
         var s = self

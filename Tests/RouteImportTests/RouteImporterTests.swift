@@ -36,7 +36,7 @@ func responseJSON(_ s: Sample) throws -> JSONValue {
     try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Scenarios/routes/responses/\(s.response)")))))
 }
 
-@Suite struct RouteImportTests {
+@Suite struct RouteImporterTests {
     @Test("Each sample imports to its maneuver kinds, at the detected precision", arguments: samples)
     func kinds(_ s: Sample) throws {
         let imported = try importSample(s)
