@@ -4,7 +4,7 @@ import PackageDescription
 /// One set of settings for every target: warnings are errors, as a toolchain
 /// setting (no unsafe compiler flags), so the package stays usable as a versioned dependency.
 let swiftSettings: [SwiftSetting] = [
-    .treatAllWarnings(as: .error),
+    .treatAllWarnings(as: .error)
 ]
 
 let package = Package(
@@ -14,7 +14,10 @@ let package = Package(
         // The simulator as a library (docs/library.md): import the modules you use.
         .library(
             name: "Drivesim",
-            targets: ["SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus", "SimRunner", "ScenarioFormat", "Review", "Fuzzing"]
+            targets: [
+                "SimClock", "Road", "Guidance", "TalkArbiter", "AudioBus", "SimRunner", "ScenarioFormat", "Review",
+                "Fuzzing",
+            ]
         ),
         // The conformance kit: the SPEC corpus and fuzzing for your own arbiter, from Swift Testing.
         .library(name: "DrivesimTesting", targets: ["DrivesimTesting"]),
@@ -69,7 +72,10 @@ let package = Package(
         ),
         .target(
             name: "DrivesimCLI",
-            dependencies: ["SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "ExternalProcess", "SimClock", "Road", "Guidance", "TalkArbiter"],
+            dependencies: [
+                "SimRunner", "ScenarioFormat", "Review", "Fuzzing", "RouteImport", "ExternalProcess", "SimClock",
+                "Road", "Guidance", "TalkArbiter",
+            ],
             path: "Sources/SimRunner/DrivesimCLI",
             swiftSettings: swiftSettings
         ),
@@ -83,29 +89,59 @@ let package = Package(
         ),
         .executableTarget(name: "drivesim", dependencies: ["DrivesimCLI"], swiftSettings: swiftSettings),
         // Test helpers: fixtures and arbiters for the core's tests; running the command line, for the others.
-        .target(name: "TestSupport", dependencies: ["ScenarioFormat", "SimRunner", "TalkArbiter", "SimClock"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
-        .target(name: "CLITestSupport", dependencies: ["TestSupport", "DrivesimCLI"], path: "Tests/CLITestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport", dependencies: ["ScenarioFormat", "SimRunner", "TalkArbiter", "SimClock"],
+            path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "CLITestSupport", dependencies: ["TestSupport", "DrivesimCLI"], path: "Tests/CLITestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(name: "SimClockTests", dependencies: ["SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "RoadTests", dependencies: ["Road", "SimClock"], swiftSettings: swiftSettings),
-        .testTarget(name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GuidanceTests", dependencies: ["Guidance", "Road", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioBusTests", dependencies: ["AudioBus", "SimClock"], swiftSettings: swiftSettings),
         .testTarget(name: "TalkArbiterTests", dependencies: ["TalkArbiter", "SimClock"], swiftSettings: swiftSettings),
-        .testTarget(name: "SimRunnerTests", dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"], swiftSettings: swiftSettings),
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SimRunnerTests",
+            dependencies: ["SimRunner", "TestSupport", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScenarioFormatTests",
+            dependencies: ["SimRunner", "TestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ReviewTests",
-            dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "AudioBus"],
+            dependencies: [
+                "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat",
+                "AudioBus",
+            ],
             // Pinned pictures, read from the package root by the tests.
             exclude: ["Goldens"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FuzzingTests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FuzzingTests",
+            dependencies: [
+                "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat",
+            ], swiftSettings: swiftSettings),
         .testTarget(
             name: "RouteImportTests",
-            dependencies: ["RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Review", "ScenarioFormat", "Road", "Guidance"],
+            dependencies: [
+                "RouteImport", "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Review", "ScenarioFormat",
+                "Road", "Guidance",
+            ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "DrivesimTestingTests", dependencies: ["DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road"], swiftSettings: swiftSettings),
-        .testTarget(name: "DrivesimCLITests", dependencies: ["SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat", "TalkArbiter", "RouteImport", "ExternalProcess"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DrivesimTestingTests",
+            dependencies: [
+                "DrivesimTesting", "SimRunner", "Fuzzing", "TalkArbiter", "SimClock", "TestSupport", "Guidance", "Road",
+            ], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DrivesimCLITests",
+            dependencies: [
+                "SimRunner", "TestSupport", "CLITestSupport", "DrivesimCLI", "Fuzzing", "Review", "ScenarioFormat",
+                "TalkArbiter", "RouteImport", "ExternalProcess",
+            ], swiftSettings: swiftSettings),
     ]
 )

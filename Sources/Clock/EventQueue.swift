@@ -25,7 +25,9 @@ public struct EventQueue<Event> {
         }
 
         /// When the event is due.
-        @inlinable public var time: SimTime { SimTime(ms: Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63))) }
+        @inlinable public var time: SimTime {
+            SimTime(ms: Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63)))
+        }
         /// Its kind's place within an instant; lower runs first.
         @inlinable public var phase: UInt8 { UInt8(truncatingIfNeeded: key >> 56) }
         /// Scheduling order: breaks every remaining tie.
@@ -66,7 +68,10 @@ public struct EventQueue<Event> {
     package func events(dueAt time: SimTime, into out: inout [Entry]) {
         let start = out.count
         var i = agendaStart
-        while i < agenda.count, agenda[i].time == time { out.append(agenda[i]); i += 1 }
+        while i < agenda.count, agenda[i].time == time {
+            out.append(agenda[i])
+            i += 1
+        }
         let fromAgenda = out.count
         for entry in heap where entry.time == time { out.append(entry) }
         if out.count > fromAgenda { out[start...].sort { $0.precedes($1) } }
@@ -96,7 +101,9 @@ public struct EventQueue<Event> {
             return
         }
         heap.append(entry)
-        heap.withUnsafeMutableBufferPointer { Self.siftUp(entry, from: $0.count &- 1, in: $0.baseAddress.unsafelyUnwrapped) }
+        heap.withUnsafeMutableBufferPointer {
+            Self.siftUp(entry, from: $0.count &- 1, in: $0.baseAddress.unsafelyUnwrapped)
+        }
     }
 
     /// Puts `entry` in the hole at `start` or above it, moving down the parents it precedes.
@@ -145,7 +152,9 @@ public struct EventQueue<Event> {
             while true {
                 let first = 4 &* hole &+ 1
                 guard first < count else { break }
-                let child = first &+ 3 < count ? Self.earliestOfFour(from: first, in: heap) : Self.earliest(from: first, to: count, in: heap)
+                let child =
+                    first &+ 3 < count
+                    ? Self.earliestOfFour(from: first, in: heap) : Self.earliest(from: first, to: count, in: heap)
                 heap[hole] = heap[child]
                 hole = child
             }
@@ -164,7 +173,8 @@ public struct EventQueue<Event> {
 
     /// The index of the earliest entry in `first..<end`, which is not empty.
     @inlinable static func earliest(from first: Int, to end: Int, in heap: UnsafeMutablePointer<Entry>) -> Int {
-        var child = first, other = first &+ 1
+        var child = first
+        var other = first &+ 1
         while other < end {
             if heap[other].precedes(heap[child]) { child = other }
             other &+= 1

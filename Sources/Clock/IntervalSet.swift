@@ -84,7 +84,8 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
         }
         // The intervals it meets or touches: from the first ending at or after
         // its start to the last starting at or before its end.
-        var low = 0, high = intervals.count
+        var low = 0
+        var high = intervals.count
         while low < high {
             let mid = (low + high) / 2
             if intervals[mid].end < interval.start { low = mid + 1 } else { high = mid }
@@ -110,7 +111,8 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
         var upper = low
         while upper < intervals.count, intervals[upper].start < interval.end { upper += 1 }
         guard upper > low else { return }
-        let first = intervals[low], last = intervals[upper - 1]
+        let first = intervals[low]
+        let last = intervals[upper - 1]
         let before = first.start < interval.start ? SimInterval(first.start, interval.start) : nil
         let after = last.end > interval.end ? SimInterval(interval.end, last.end) : nil
         switch (before, after) {
@@ -153,7 +155,8 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     public func union(_ other: IntervalSet) -> IntervalSet {
         var out = IntervalSet()
         out.intervals.reserveCapacity(intervals.count + other.intervals.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < intervals.count || j < other.intervals.count {
             if j == other.intervals.count || i < intervals.count && intervals[i].start <= other.intervals[j].start {
                 out.append(intervals[i])
@@ -170,9 +173,11 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     /// - Complexity: O(n + m)
     public func intersection(_ other: IntervalSet) -> IntervalSet {
         var out = IntervalSet()
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < intervals.count, j < other.intervals.count {
-            let a = intervals[i], b = other.intervals[j]
+            let a = intervals[i]
+            let b = other.intervals[j]
             // Disjoint, non-touching inputs give disjoint, non-touching pieces.
             if let shared = a.intersection(b) { out.intervals.append(shared) }
             if a.end <= b.end { i += 1 } else { j += 1 }
@@ -209,7 +214,8 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The index of the first interval that ends after `t` (binary search).
     func firstIndex(endingAfter t: SimTime) -> Int {
-        var low = 0, high = intervals.count
+        var low = 0
+        var high = intervals.count
         while low < high {
             let mid = (low + high) / 2
             if intervals[mid].end <= t { low = mid + 1 } else { high = mid }

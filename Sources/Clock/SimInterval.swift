@@ -33,7 +33,8 @@ public struct SimInterval: Hashable, Sendable, CustomStringConvertible {
     /// The time both share, or nil if they share none.
     /// - Complexity: O(1)
     @inlinable public func intersection(_ other: SimInterval) -> SimInterval? {
-        let from = max(start, other.start), to = min(end, other.end)
+        let from = max(start, other.start)
+        let to = min(end, other.end)
         return from < to ? SimInterval(from, to) : nil
     }
 

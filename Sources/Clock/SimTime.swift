@@ -20,8 +20,10 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `mm:ss.mmm`, or `h:mm:ss.mmm` from the first hour on.
     public var description: String {
         let total = ms < 0 ? -ms : ms
-        let millis = total % 1000, seconds = (total / 1000) % 60
-        let minutes = (total / 60_000) % 60, hours = total / 3_600_000
+        let millis = total % 1000
+        let seconds = (total / 1000) % 60
+        let minutes = (total / 60_000) % 60
+        let hours = total / 3_600_000
         func pad(_ v: Int64, _ width: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, width - s.count)) + s

@@ -31,11 +31,13 @@ public enum Conformance {
     public static func check<A: Arbiter>(_ scenario: Scenario, _ arbiter: A.Type) throws(ConformanceFailure) {
         let verdict: Verdict
         do { verdict = try Verdict(scenario, arbiter: arbiter, differential: true) } catch {
-            throw ConformanceFailure(scenario: scenario.name, violations: [], expectations: [], reproducers: [], problem: error)
+            throw ConformanceFailure(
+                scenario: scenario.name, violations: [], expectations: [], reproducers: [], problem: error)
         }
         guard verdict.passed else {
             throw ConformanceFailure(
-                scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
+                scenario: scenario.name,
+                violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
                 expectations: verdict.failures.map(\.summary), reproducers: [])
         }
     }
@@ -47,13 +49,16 @@ public enum Conformance {
     /// with the `Replay:` line, and matchers that pin what the reference does
     /// where the two part), the file name to save it as, and the one-line
     /// Swift test that replays it (`replay(_:file:)`).
-    public static func fuzz<A: Arbiter>(_ arbiter: A.Type, seed: UInt64 = 1, runs: Int = 2_000) throws(ConformanceFailure) {
+    public static func fuzz<A: Arbiter>(_ arbiter: A.Type, seed: UInt64 = 1, runs: Int = 2_000)
+        throws(ConformanceFailure)
+    {
         let settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: .swift(arbiter))
         let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
         guard fuzzer.failedRuns > 0 else { return }
         throw ConformanceFailure(
             scenario: "fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
-            violations: [], expectations: [], reproducers: reproducers(of: fuzzer, jobs: 1) { .fuzz(seed: seed, run: $0) })
+            violations: [], expectations: [],
+            reproducers: reproducers(of: fuzzer, jobs: 1) { .fuzz(seed: seed, run: $0) })
     }
 
     /// Every talk scenario of up to `scope` items on the grid of the rules'
@@ -72,7 +77,8 @@ public enum Conformance {
         guard fuzzer.failedRuns > 0 else { return }
         throw ConformanceFailure(
             scenario: "explore scope \(scope), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "scenario")) failed",
-            violations: [], expectations: [], reproducers: reproducers(of: fuzzer, jobs: max(1, jobs)) { .explore(scope: scope, index: $0) })
+            violations: [], expectations: [],
+            reproducers: reproducers(of: fuzzer, jobs: max(1, jobs)) { .explore(scope: scope, index: $0) })
     }
 
     /// The road corpus: drivesim's road scenarios (`Scenarios/road`, without
@@ -98,16 +104,22 @@ public enum Conformance {
         let guidance = ArbiterUnderTest.guidance(make)
         var failed: [String] = []
         for entry in roadScenarios {
-            guard let scenario = try? entry.scenario else { failed.append("\(entry.name): not loaded"); continue }
+            guard let scenario = try? entry.scenario else {
+                failed.append("\(entry.name): not loaded")
+                continue
+            }
             let verdict = guidance.check(scenario)
-            failed += verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map { "\(entry.name): \($0.line)" }
+            failed += verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map {
+                "\(entry.name): \($0.line)"
+            }
         }
         var settings = Fuzzer.Settings(seed: seed, runs: runs, arbiter: guidance)
         settings.road = true
         let fuzzer = Campaign.run(settings, jobs: 1) { _ in true }.fuzzer
         guard !failed.isEmpty || fuzzer.failedRuns > 0 else { return }
         throw ConformanceFailure(
-            scenario: "road: \(counted(failed.count, "broken check")) in the corpus; fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
+            scenario:
+                "road: \(counted(failed.count, "broken check")) in the corpus; fuzz seed \(seed), \(fuzzer.failedRuns) of \(counted(fuzzer.runsDone, "run")) failed",
             violations: failed, expectations: [],
             reproducers: fuzzer.failedRuns > 0 ? reproducers(of: fuzzer, jobs: 1) { .fuzz(seed: seed, run: $0) } : [],
             subject: "the guidance")
@@ -121,7 +133,8 @@ public enum Conformance {
         let verdict = ArbiterUnderTest.guidance(make).check(scenario)
         guard verdict.violations.isEmpty else {
             throw ConformanceFailure(
-                scenario: scenario.name, violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
+                scenario: scenario.name,
+                violations: verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.map(\.line),
                 expectations: [], reproducers: [], subject: "the guidance")
         }
     }
@@ -133,17 +146,25 @@ public enum Conformance {
         of fuzzer: Fuzzer, jobs: Int, origin: (Int) -> ReproducerFile.Origin
     ) -> [ConformanceFailure.Reproducer] {
         let arbiter = fuzzer.settings.arbiter
-        return Campaign.reproducers(of: fuzzer, candidates: 4, jobs: jobs).map { found -> ConformanceFailure.Reproducer in
-            let check = found.failure.violation.check, run = found.failure.run
+        return Campaign.reproducers(of: fuzzer, candidates: 4, jobs: jobs).map {
+            found -> ConformanceFailure.Reproducer in
+            let check = found.failure.violation.check
+            let run = found.failure.run
             // The shrunk file's own violation: its times are what the file shows.
             let checked = arbiter.check(found.scenario)
-            let violation = checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? found.failure.violation
+            let violation =
+                checked.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check }
+                ?? found.failure.violation
             let file = ReproducerFile.fileName(check: check, mutant: nil, origin: origin(run))
             let ready = ReproducerFile.prepare(
                 found.scenario, check: check, violation: violation, arbiter: arbiter, origin: origin(run),
                 unshrunkSize: Shrinker.size(of: found.failure.scenario), file: file, checked: checked)
-            let (test, named) = if case .explore = origin(run) { ("replaysScenario\(run)", "scenario \(run)") } else { ("replaysRun\(run)", "run \(run)") }
-            return .init(run: run, found: named, violation: violation.line, file: file,
+            let (test, named) =
+                if case .explore = origin(run) { ("replaysScenario\(run)", "scenario \(run)") } else {
+                    ("replaysRun\(run)", "run \(run)")
+                }
+            return .init(
+                run: run, found: named, violation: violation.line, file: file,
                 replay: "@Test func \(test)() throws { \(arbiter.replay.line(file)) }",
                 json: String(decoding: ScenarioEncoder.encode(ready), as: UTF8.self))
         }
@@ -160,7 +181,9 @@ public enum Conformance {
 
     /// The scenario in `file`, or why it cannot be used.
     static func load(_ file: String) throws(ConformanceScenario.LoadError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ConformanceScenario.LoadError.unreadable(file) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConformanceScenario.LoadError.unreadable(file)
+        }
         do throws(ScenarioError) { return try ScenarioDecoder.decode(Array(data), file: file) } catch {
             throw ConformanceScenario.LoadError.invalid(error)
         }
@@ -176,7 +199,8 @@ public enum Conformance {
                 return ConformanceScenario(name: name, loaded: .failure(.unreadable(name)))
             }
             do throws(ScenarioError) {
-                return ConformanceScenario(name: name, loaded: .success(try ScenarioDecoder.decode(Array(data), file: name)))
+                return ConformanceScenario(
+                    name: name, loaded: .success(try ScenarioDecoder.decode(Array(data), file: name)))
             } catch {
                 return ConformanceScenario(name: name, loaded: .failure(.invalid(error)))
             }

@@ -14,7 +14,9 @@ public struct RoadState: Sendable, Equatable {
 
     /// A state: `progress` meters along the route as of the fix taken at `taken`, driving at `speed` m/s.
     public init(progress: Double, taken: SimTime, speed: Double) {
-        self.progress = progress; self.taken = taken; self.speed = speed
+        self.progress = progress
+        self.taken = taken
+        self.speed = speed
     }
 
     /// The predicted progress at `t`.
@@ -141,12 +143,16 @@ public struct Announcer: Sendable {
     /// The text of stage `stage` of maneuver `m` at `distance` meters and `v` m/s.
     func text(_ stage: Stage, _ m: Int, distance: Double, speed v: Double) -> String? {
         let units = settings.spokenUnits
-        let spoken = stage == .now ? nil
-            : fault == .distanceRoundedUp ? SpokenDistance.presets(units).first { SpokenDistance.meters($0, units) >= distance }
-            : SpokenDistance.roundDown(distance, units)
+        let spoken =
+            stage == .now
+            ? nil
+            : fault == .distanceRoundedUp
+                ? SpokenDistance.presets(units).first { SpokenDistance.meters($0, units) >= distance }
+                : SpokenDistance.roundDown(distance, units)
         if stage != .now && spoken == nil { return nil }
         let next = stage == .far ? nil : then(m, speed: v).map { maneuvers[$0] }
-        return Phrasebook.line(stage, maneuvers[m], distance: spoken, then: next, language: settings.language, units: units)
+        return Phrasebook.line(
+            stage, maneuvers[m], distance: spoken, then: next, language: settings.language, units: units)
     }
 
     /// The time from a line's start until it has been heard to its end: the output latency, then the line.
@@ -154,7 +160,8 @@ public struct Announcer: Sendable {
 
     /// Whether stage `stage` of `m` is due at distance `left` and speed `v` for a line of `length`.
     func due(_ stage: Stage, _ m: Int, left: Double, speed v: Double, length: SimTime) -> Bool {
-        ahead(stage, m) ? left - v * heard(length) <= settings.lead(stage).distance(at: v) : arriving(m, left: left, speed: v)
+        ahead(stage, m)
+            ? left - v * heard(length) <= settings.lead(stage).distance(at: v) : arriving(m, left: left, speed: v)
     }
 
     /// Whether a line started now would be heard with the car within `arrivedWithin` of `m`.
@@ -166,12 +173,16 @@ public struct Announcer: Sendable {
     mutating func dueTime(_ stage: Stage, _ m: Int, _ state: RoadState, from: SimTime) -> SimTime? {
         let left = maneuvers[m].distance - state.progress(at: from)
         // The line's length is guessed from its text at the lead distance.
-        let units = settings.spokenUnits, smallest = SpokenDistance.presets(units)[0]
-        let spoken = stage == .now ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed), units) ?? smallest
+        let units = settings.spokenUnits
+        let smallest = SpokenDistance.presets(units)[0]
+        let spoken =
+            stage == .now
+            ? 0 : SpokenDistance.roundDown(settings.lead(stage).distance(at: state.speed), units) ?? smallest
         let slot = m * Stage.allCases.count + Stage.allCases.firstIndex(of: stage)!
         let joined = then(m, speed: state.speed) != nil
         if guesses[slot].spoken != spoken || guesses[slot].joined != joined {
-            let guess = text(stage, m, distance: SpokenDistance.meters(spoken, units), speed: state.speed)
+            let guess =
+                text(stage, m, distance: SpokenDistance.meters(spoken, units), speed: state.speed)
                 ?? text(stage, m, distance: SpokenDistance.meters(smallest, units), speed: state.speed)!
             guesses[slot] = (spoken, joined, duration(guess))
         }
@@ -179,7 +190,9 @@ public struct Announcer: Sendable {
         if due(stage, m, left: left, speed: state.speed, length: length) { return from }
         guard state.speed > Announcer.standing else { return nil }
         let v = state.speed
-        let seconds = ahead(stage, m) ? (left - v * heard(length) - settings.lead(stage).distance(at: v)) / v
+        let seconds =
+            ahead(stage, m)
+            ? (left - v * heard(length) - settings.lead(stage).distance(at: v)) / v
             : (left - v * heard(.zero) - Announcer.arrivedWithin) / v
         return from + SimTime(ms: Int64((seconds * 1000).rounded(.up)))
     }
@@ -218,14 +231,24 @@ public struct Announcer: Sendable {
             let m = next
             // "You have arrived" only after the guidance saw the car on its way
             // there: not when a first fix, or guidance that only starts, finds it already there.
-            if !approached[m], !arriving(m, left: maneuvers[m].distance - state.progress(at: t), speed: state.speed) { approached[m] = true }
+            if !approached[m], !arriving(m, left: maneuvers[m].distance - state.progress(at: t), speed: state.speed) {
+                approached[m] = true
+            }
             var fire: SimTime? = nil
             var firing = Stage.far
             for stage in Stage.allCases where done[m] & stage.bit == 0 && (ahead(stage, m) || approached[m]) {
-                if let due = dueTime(stage, m, state, from: t), due <= (fire ?? .init(ms: .max)) { fire = due; firing = stage }
+                if let due = dueTime(stage, m, state, from: t), due <= (fire ?? .init(ms: .max)) {
+                    fire = due
+                    firing = stage
+                }
             }
-            let pass = state.speed > Announcer.standing
-                ? t + SimTime(ms: max(1, Int64(((maneuvers[m].distance - state.progress(at: t)) / state.speed * 1000).rounded(.up))))
+            let pass =
+                state.speed > Announcer.standing
+                ? t
+                    + SimTime(
+                        ms: max(
+                            1,
+                            Int64(((maneuvers[m].distance - state.progress(at: t)) / state.speed * 1000).rounded(.up))))
                 : SimTime(ms: .max)
             if let fire, fire < until, fire < pass {
                 speak(m, firing, state, at: fire, into: &out)
@@ -248,7 +271,10 @@ public struct Announcer: Sendable {
         for s in Stage.allCases.reversed() where s > firing && done[m] & s.bit == 0 && (ahead(s, m) || approached[m]) {
             let smallest = SpokenDistance.meters(SpokenDistance.presets(settings.spokenUnits)[0], settings.spokenUnits)
             let length = duration(text(s, m, distance: left, speed: v) ?? text(s, m, distance: smallest, speed: v)!)
-            if due(s, m, left: left, speed: v, length: length) { stage = s; break }
+            if due(s, m, left: left, speed: v, length: length) {
+                stage = s
+                break
+            }
         }
         for earlier in Stage.allCases where earlier < stage && done[m] & earlier.bit == 0 && ahead(earlier, m) {
             out.append(.skipped(maneuver: m, stage: earlier, reason: .late, at: t))
@@ -274,7 +300,9 @@ public struct Announcer: Sendable {
             expires = latestStart(stage, point: maneuvers[m].distance, state, from: t, duration: length)
         case .far, .near:
             let following: Stage = stage == .far ? .near : .now
-            let nextDue = dueTime(following, m, state, from: t + SimTime(ms: 1)) ?? passTime(maneuvers[m].distance, state, from: t)
+            let nextDue =
+                dueTime(following, m, state, from: t + SimTime(ms: 1))
+                ?? passTime(maneuvers[m].distance, state, from: t)
             expires = min(nextDue, latestStart(stage, point: maneuvers[m].distance, state, from: t, duration: length))
         }
         // Still valid only if it can finish before its content stops being
@@ -294,7 +322,9 @@ public struct Announcer: Sendable {
             expires = min(expires, end - length)
         }
         if !ahead(stage, m) { reachedLines[m] = (t, expires) }
-        let id = stage == .now && retried[m] ? RoadPlan.retryLineID(maneuver: maneuvers[m].id) : RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage)
+        let id =
+            stage == .now && retried[m]
+            ? RoadPlan.retryLineID(maneuver: maneuvers[m].id) : RoadPlan.lineID(maneuver: maneuvers[m].id, stage: stage)
         let line = GuidanceLine(
             id: id, at: t, duration: length, urgent: stage == .now, text: words,
             language: settings.language, maneuver: maneuvers[m].id, expires: fault == .expiryIgnored ? nil : expires)
@@ -323,8 +353,8 @@ public struct Announcer: Sendable {
         // Standing well short of it, not braking or creeping towards it: a car
         // that gets there within moments heard the first line as it arrived.
         guard m < maneuvers.count, !retried[m], let line = reachedLines[m], line.at < t, t < line.expires,
-              state.speed < Announcer.predictionFloor,
-              maneuvers[m].distance - state.progress(at: t) > 2 * Announcer.arrivedWithin
+            state.speed < Announcer.predictionFloor,
+            maneuvers[m].distance - state.progress(at: t) > 2 * Announcer.arrivedWithin
         else { return false }
         retried[m] = true
         done[m] &= ~Stage.now.bit
@@ -353,9 +383,11 @@ public struct Announcer: Sendable {
         let units = settings.spokenUnits
         guard left >= Announcer.continueBeyond, let spoken = SpokenDistance.roundDown(left, units) else { return nil }
         let street = [.ferry, .waypoint, .arrive].contains(maneuvers[m].turn) ? nil : maneuvers[m].street
-        let words = Phrasebook.continueLine(SpokenDistance.written(spoken, settings.language, units), on: street, settings.language)
+        let words = Phrasebook.continueLine(
+            SpokenDistance.written(spoken, settings.language, units), on: street, settings.language)
         let length = duration(words)
-        let expires = min(t + Announcer.continueWindow, dueTime(.far, n, state, from: t) ?? t + Announcer.continueWindow)
+        let expires = min(
+            t + Announcer.continueWindow, dueTime(.far, n, state, from: t) ?? t + Announcer.continueWindow)
         guard expires > t else { return nil }
         return GuidanceLine(
             id: RoadPlan.continueLineID(maneuver: maneuvers[n].id), at: t, duration: length, urgent: false, text: words,
@@ -378,11 +410,14 @@ public struct Announcer: Sendable {
         let units = settings.spokenUnits
         let spoken = left >= Announcer.continueBeyond ? SpokenDistance.roundDown(left, units) : nil
         let words = Phrasebook.departure(
-            heading: heading, for: spoken.map { SpokenDistance.written($0, settings.language, units) }, settings.language)
-        let expires = min(t + Announcer.continueWindow, dueTime(.far, 0, state, from: t) ?? t + Announcer.continueWindow)
+            heading: heading, for: spoken.map { SpokenDistance.written($0, settings.language, units) },
+            settings.language)
+        let expires = min(
+            t + Announcer.continueWindow, dueTime(.far, 0, state, from: t) ?? t + Announcer.continueWindow)
         guard expires > t else { return nil }
         return GuidanceLine(
-            id: RoadPlan.departureLineID(maneuver: first.id), at: t, duration: duration(words), urgent: false, text: words,
+            id: RoadPlan.departureLineID(maneuver: first.id), at: t, duration: duration(words), urgent: false,
+            text: words,
             language: settings.language, maneuver: first.id, expires: fault == .expiryIgnored ? nil : expires)
     }
 
@@ -391,7 +426,8 @@ public struct Announcer: Sendable {
         reroutes += 1
         let words = Phrasebook.offRoute(settings.language)
         return GuidanceLine(
-            id: RoadPlan.rerouteLineID(reroutes, back: false), at: t, duration: duration(words), urgent: true, text: words,
+            id: RoadPlan.rerouteLineID(reroutes, back: false), at: t, duration: duration(words), urgent: true,
+            text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
     }
 
@@ -399,7 +435,8 @@ public struct Announcer: Sendable {
     public mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
         let words = Phrasebook.backOnRoute(settings.language)
         return GuidanceLine(
-            id: RoadPlan.rerouteLineID(reroutes, back: true), at: t, duration: duration(words), urgent: true, text: words,
+            id: RoadPlan.rerouteLineID(reroutes, back: true), at: t, duration: duration(words), urgent: true,
+            text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))
     }
 }

@@ -75,7 +75,9 @@ extension Guidance {
     /// The guidance revises its own lines.
     public var reviser: Announcer? { nil }
     /// Nothing is said as the route changes.
-    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? { nil }
+    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime)
+        -> GuidanceLine?
+    { nil }
     /// Everything is said as it is asked.
     public mutating func settle(into out: inout [Announcement]) {}
 }
@@ -117,13 +119,22 @@ public struct GuidanceRoute: Sendable, Equatable {
         public var at: SimTime
         /// A change `id` made at `at`: Pippa's handoff (naming `destination`, if she did), or a reroute.
         public init(id: String, handoff: Bool, destination: String?, at: SimTime) {
-            self.id = id; self.handoff = handoff; self.destination = destination; self.at = at
+            self.id = id
+            self.handoff = handoff
+            self.destination = destination
+            self.at = at
         }
     }
 
     /// A route for a guidance.
-    public init(maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil, heading: Double? = nil) {
-        self.maneuvers = maneuvers; self.length = length; self.settings = settings; self.segments = segments
+    public init(
+        maneuvers: [Maneuver], length: Double, settings: GuidanceSettings, segments: [SimInterval]? = nil,
+        heading: Double? = nil
+    ) {
+        self.maneuvers = maneuvers
+        self.length = length
+        self.settings = settings
+        self.segments = segments
         self.heading = heading
     }
 }
@@ -170,10 +181,14 @@ extension Announcer: Guidance {
     /// "The route has been recalculated." after a reroute, "Guiding you to
     /// the petrol station." after a handoff: urgent, id `<change>.switched`,
     /// valid for 10 s.
-    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+    public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime)
+        -> GuidanceLine?
+    {
         // The mutant says a reroute's words after a handoff, and a handoff's after a reroute.
         let asHandoff = fault == .switchLineMisnamed ? !handoff : handoff
-        let words = asHandoff ? Phrasebook.guiding(to: destination, settings.language) : Phrasebook.recalculated(settings.language)
+        let words =
+            asHandoff
+            ? Phrasebook.guiding(to: destination, settings.language) : Phrasebook.recalculated(settings.language)
         return GuidanceLine(
             id: RoadPlan.switchLineID(change: change), at: t, duration: duration(words), urgent: true, text: words,
             language: settings.language, maneuver: "reroute", expires: t + SimTime(ms: 10_000))

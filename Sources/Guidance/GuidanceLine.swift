@@ -25,8 +25,14 @@ public struct GuidanceLine: Sendable, Equatable {
         id: String, at: SimTime, duration: SimTime, urgent: Bool = false,
         text: String? = nil, language: Language? = nil, maneuver: String? = nil, expires: SimTime? = nil
     ) {
-        self.id = id; self.at = at; self.duration = duration; self.urgent = urgent
-        self.text = text; self.language = language; self.maneuver = maneuver; self.expires = expires
+        self.id = id
+        self.at = at
+        self.duration = duration
+        self.urgent = urgent
+        self.text = text
+        self.language = language
+        self.maneuver = maneuver
+        self.expires = expires
     }
 }
 
@@ -43,6 +49,8 @@ public struct LineRevision: Sendable, Equatable {
 
     /// A revision from `t` on.
     public init(t: SimTime, text: String, duration: SimTime) {
-        self.t = t; self.text = text; self.duration = duration
+        self.t = t
+        self.text = text
+        self.duration = duration
     }
 }

@@ -12,7 +12,8 @@ public enum Phrasebook {
     /// `distance` is counted in `units`' base (meters, or feet); Korean is
     /// always metric.
     public static func line(
-        _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language, units: Units = .metric
+        _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language,
+        units: Units = .metric
     ) -> String {
         let lead = stage == .now ? nil : distance
         switch language {
@@ -154,7 +155,10 @@ public enum Phrasebook {
     /// The maneuver after ", then".
     static func englishFollowing(_ m: Maneuver) -> String {
         if m.turn == .arrive { return englishArrival(m.details.side) }
-        if m.turn == .waypoint { return m.details.uTurn ? "make a U-turn at \(englishWaypointName(m))" : "you will reach \(englishWaypointName(m))" }
+        if m.turn == .waypoint {
+            return m.details.uTurn
+                ? "make a U-turn at \(englishWaypointName(m))" : "you will reach \(englishWaypointName(m))"
+        }
         let (place, action) = englishAction(m)
         return place.map { "\($0), \(action)" } ?? action
     }
@@ -192,9 +196,10 @@ public enum Phrasebook {
             let side = m.details.side.map { " " + englishSide($0) } ?? ""
             let exit: String
             switch (m.details.exitNumber, m.details.exitName) {
-            case let (number?, name?): exit = "take exit \(number), \(name)" + (side.isEmpty && signs.isEmpty ? "" : ",")
-            case let (number?, nil): exit = "take exit \(number)"
-            case let (nil, name?): exit = "take the \(name) exit"
+            case (let number?, let name?):
+                exit = "take exit \(number), \(name)" + (side.isEmpty && signs.isEmpty ? "" : ",")
+            case (let number?, nil): exit = "take exit \(number)"
+            case (nil, let name?): exit = "take the \(name) exit"
             case (nil, nil): exit = "take the exit"
             }
             return (nil, exit + side + signs)
@@ -207,15 +212,18 @@ public enum Phrasebook {
         case .straight: return (nil, "continue straight" + signs)
         case .ferry:
             // "take the ferry", "take the Puttgarden–Rødby ferry", "take the Scandlines Ferry".
-            let ferry = m.street.map { $0.lowercased().contains("ferry") ? "the \($0)" : "the \($0) ferry" } ?? "the ferry"
+            let ferry =
+                m.street.map { $0.lowercased().contains("ferry") ? "the \($0)" : "the \($0) ferry" } ?? "the ferry"
             return (nil, "take \(ferry)" + toward)
         case .arrive: return (nil, "you will arrive at your destination")
         case .waypoint: return (nil, "you will reach \(englishWaypointName(m))")
         }
     }
 
-    static let englishOrdinals = ["first", "second", "third", "fourth", "fifth", "sixth",
-                                  "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"]
+    static let englishOrdinals = [
+        "first", "second", "third", "fourth", "fifth", "sixth",
+        "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+    ]
 
     /// 1 to 12 as ordinal words, which every voice reads right.
     package static func englishOrdinal(_ n: Int) -> String {
@@ -291,7 +299,8 @@ public enum Phrasebook {
         case .straight: return turn("직진하")
         // "수원 방면 페리에 탑승하", "Puttgarden–Rødby 페리에 탑승하".
         case .ferry:
-            let ferry = [toward, m.street.map { $0.contains("페리") ? $0 : "\($0) 페리" } ?? "페리"].compactMap { $0 }.joined(separator: " ")
+            let ferry = [toward, m.street.map { $0.contains("페리") ? $0 : "\($0) 페리" } ?? "페리"].compactMap { $0 }.joined(
+                separator: " ")
             return (nil, "\(ferry)에 탑승하")
         // "왼쪽 방향, 수원 방면으로": the pause keeps 방향 (the side) apart from 방면 (the signs).
         case .slightLeft: return (nil, target.map { "왼쪽 방향, \($0) 진행하" } ?? "왼쪽 방향으로 진행하")
@@ -313,7 +322,8 @@ public enum Phrasebook {
         case .offRamp:
             // "12번 출구, 판교IC": the number first, the name after a pause;
             // "판교IC 12번 출구" would be heard as an exit 12 of the interchange.
-            var exit = [m.details.exitNumber.map { "\($0)번 출구" }, m.details.exitName].compactMap { $0 }.joined(separator: ", ")
+            var exit = [m.details.exitNumber.map { "\($0)번 출구" }, m.details.exitName].compactMap { $0 }.joined(
+                separator: ", ")
             if exit.isEmpty { exit = "출구" }
             return (nil, leave(m.details.side.map { "\(koreanSide($0)) \(exit)" } ?? exit, m))
         case .roundabout:
@@ -409,7 +419,8 @@ public enum Phrasebook {
         func isLatin(_ s: Unicode.Scalar) -> Bool { (0x41...0x5A).contains(s.value) || (0x61...0x7A).contains(s.value) }
         func isDigit(_ s: Unicode.Scalar) -> Bool { (0x30...0x39).contains(s.value) }
         func isSyllable(_ s: Unicode.Scalar) -> Bool { (0xAC00...0xD7A3).contains(s.value) }
-        guard let i = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else { return .vowel }
+        guard let i = scalars.lastIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        else { return .vowel }
         let last = scalars[i]
         if isSyllable(last) {
             switch (last.value - 0xAC00) % 28 {
@@ -445,7 +456,9 @@ public enum Phrasebook {
         if letters.hasSuffix("m") || letters.hasSuffix("n") || letters.hasSuffix("ng") { return .consonant }
         // A silent e after n or m (Lane: 레인, Home: 홈, Anne: 앤).
         let ending = Array(letters.suffix(3))
-        if ending.count == 3, ending[2] == "e", "nm".contains(ending[1]), vowels.contains(ending[0]) || ending[0] == ending[1] {
+        if ending.count == 3, ending[2] == "e", "nm".contains(ending[1]),
+            vowels.contains(ending[0]) || ending[0] == ending[1]
+        {
             return .consonant
         }
         // A stop after a short vowel is written as a final (마켓, 록); after a long
@@ -465,7 +478,7 @@ public enum Phrasebook {
     /// attributive form ("우회전한", "나간"), for "…한 후".
     static func attributive(_ stem: String) -> String {
         guard let last = stem.unicodeScalars.last, (0xAC00...0xD7A3).contains(last.value),
-              (last.value - 0xAC00) % 28 == 0, let withN = Unicode.Scalar(last.value + 4)
+            (last.value - 0xAC00) % 28 == 0, let withN = Unicode.Scalar(last.value + 4)
         else { return stem + "은" }
         return String(stem.unicodeScalars.dropLast()) + String(Character(withN))
     }

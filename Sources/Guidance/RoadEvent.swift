@@ -12,7 +12,10 @@ public struct RoadEvent: Sendable, Equatable {
     public var what: What
 
     /// An event `what` at `t`.
-    public init(t: SimTime, _ what: What) { self.t = t; self.what = what }
+    public init(t: SimTime, _ what: What) {
+        self.t = t
+        self.what = what
+    }
 
     /// The road's events, one case per timeline event name.
     public enum What: Sendable, Equatable {
@@ -105,7 +108,10 @@ public struct RoadEvent: Sendable, Equatable {
         public var distanceM: Int64
 
         /// `maneuver`, `distanceM` ahead.
-        public init(_ maneuver: ManeuverIndex, distanceM: Int64) { self.maneuver = maneuver; self.distanceM = distanceM }
+        public init(_ maneuver: ManeuverIndex, distanceM: Int64) {
+            self.maneuver = maneuver
+            self.distanceM = distanceM
+        }
     }
 
     /// Why a fix was not used. Raw values are the timeline's words.

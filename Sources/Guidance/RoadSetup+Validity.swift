@@ -109,7 +109,10 @@ extension RoadSetup {
         public var reason: Reason
 
         /// A problem at `path`.
-        public init(_ reason: Reason, at path: [Step]) { self.reason = reason; self.path = path }
+        public init(_ reason: Reason, at path: [Step]) {
+            self.reason = reason
+            self.path = path
+        }
     }
 
     /// Checks every value the planner relies on and throws the first problem,
@@ -163,7 +166,9 @@ extension RoadSetup {
     /// checks. Throws `.route` when the points or maneuvers do not make one.
     func routeAndPlacements() throws(Problem) -> (route: Route, distances: [Double]) {
         let route: Route
-        do { route = try Route(points: points) } catch { throw Problem(.route(error), at: [.key("route"), .key("points")]) }
+        do { route = try Route(points: points) } catch {
+            throw Problem(.route(error), at: [.key("route"), .key("points")])
+        }
         do {
             return (route, try route.placements(of: maneuvers.map(\.point)))
         } catch {
@@ -190,16 +195,21 @@ private struct RoadValidation {
 
     init(_ road: RoadSetup) { self.road = road }
 
-    func fail(_ reason: RoadSetup.Problem.Reason, _ path: [Step]) -> RoadSetup.Problem { RoadSetup.Problem(reason, at: path) }
+    func fail(_ reason: RoadSetup.Problem.Reason, _ path: [Step]) -> RoadSetup.Problem {
+        RoadSetup.Problem(reason, at: path)
+    }
 
     /// Within `range`; below zero is `negative` when the range starts at zero or above.
-    func number(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+    func number(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem)
+    {
         if x < 0 && range.lowerBound >= 0 { throw fail(.negative, path()) }
         if !range.contains(x) { throw fail(.outOfRange(range), path()) }  // NaN and infinities are in no range
     }
 
     /// Above zero and within `range`: zero is `notPositive`.
-    func positive(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
+    func positive(_ x: Double, _ range: ClosedRange<Double>, _ path: @autoclosure () -> [Step]) throws(RoadSetup
+        .Problem)
+    {
         if x == 0 { throw fail(.notPositive, path()) }
         try number(x, range, path())
     }
@@ -209,10 +219,14 @@ private struct RoadValidation {
     }
 
     func time(_ t: SimTime, _ path: @autoclosure () -> [Step]) throws(RoadSetup.Problem) {
-        if !(SimTime.zero...Limits.maxTime).contains(t) { throw fail(.timeOutOfRange(SimTime.zero...Limits.maxTime), path()) }
+        if !(SimTime.zero...Limits.maxTime).contains(t) {
+            throw fail(.timeOutOfRange(SimTime.zero...Limits.maxTime), path())
+        }
     }
 
-    func span(_ t: SimTime, _ path: @autoclosure () -> [Step], least: SimTime = .zero, most: SimTime = Limits.maxSpan) throws(RoadSetup.Problem) {
+    func span(_ t: SimTime, _ path: @autoclosure () -> [Step], least: SimTime = .zero, most: SimTime = Limits.maxSpan)
+        throws(RoadSetup.Problem)
+    {
         if !(least...most).contains(t) { throw fail(.timeOutOfRange(least...most), path()) }
     }
 
@@ -275,9 +289,13 @@ private struct RoadValidation {
         }
         let found = try road.routeAndPlacements()
         let route = found.route
-        if !(route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")]) }
+        if !(route.length <= Route.maxLength) {
+            throw fail(.routeTooLong(meters: route.length), routePath + [.key("points")])
+        }
         // The car drives its true path: the route, then the roads it changes onto (a bad change is reported below).
-        let truePath = road.changes.isEmpty ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
+        let truePath =
+            road.changes.isEmpty
+            ? nil : Result { () throws(RoadSetup.Problem) in try road.truePath(from: road.placed(found)) }
         (self.found, changedPath) = (found, truePath)
         let driven = (try? truePath?.get())?.route.length ?? route.length
         if let drive = road.drive { try self.drive(drive, length: min(driven, Route.maxLength)) }
@@ -294,7 +312,9 @@ private struct RoadValidation {
         try span(road.maps.retry, maps + [.key("retry")], least: SimTime(ms: 1_000), most: SimTime(ms: 600_000))
         for (i, place) in road.places.enumerated() {
             try text(place.name, Limits.streetCharacters, [.key("places"), .index(i), .key("name")])
-            if road.places[..<i].contains(where: { $0.name == place.name }) { throw fail(.duplicateName, [.key("places"), .index(i), .key("name")]) }
+            if road.places[..<i].contains(where: { $0.name == place.name }) {
+                throw fail(.duplicateName, [.key("places"), .index(i), .key("name")])
+            }
             try point(place.point, [.key("places"), .index(i)])
         }
         guard let truePath else { return }
@@ -317,7 +337,9 @@ private struct RoadValidation {
             try text(handoff.destination, Limits.streetCharacters, h + [.key("destination")])
         }
         let path = try truePath.get()
-        if !(path.route.length <= Route.maxLength) { throw fail(.routeTooLong(meters: path.route.length), [.key("changes")]) }
+        if !(path.route.length <= Route.maxLength) {
+            throw fail(.routeTooLong(meters: path.route.length), [.key("changes")])
+        }
     }
 
     /// A route's (or a change's) maneuvers, `base` their list's path.
@@ -330,8 +352,11 @@ private struct RoadValidation {
             try text(m.details.toward, Int.max, path() + [.key("toward")])
             try text(m.details.exitNumber, Limits.refCharacters, path() + [.key("ref")])
             try text(m.details.exitName, Int.max, path() + [.key("name")])
-            if let exit = m.details.exit { try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")]) }
-            else if m.turn == .roundabout { throw fail(.exitMissing, path()) }
+            if let exit = m.details.exit {
+                try count(exit, 1...ManeuverDetails.exits, path() + [.key("exit")])
+            } else if m.turn == .roundabout {
+                throw fail(.exitMissing, path())
+            }
         }
     }
 
@@ -341,7 +366,9 @@ private struct RoadValidation {
         if steps.isEmpty { throw fail(.stepsOutOfOrder, path + [.key("speeds")]) }
         for (i, s) in steps.enumerated() {
             func sPath() -> [Step] { path + [.key("speeds"), .index(i)] }
-            if !(s.from >= 0 && s.from <= 100_000_000) { throw fail(.outOfRange(0...100_000_000), sPath() + [.key("from")]) }
+            if !(s.from >= 0 && s.from <= 100_000_000) {
+                throw fail(.outOfRange(0...100_000_000), sPath() + [.key("from")])
+            }
             if (i == 0 && s.from != 0) || (i > 0 && !(s.from >= steps[i - 1].from + Limits.stepSpacing)) {
                 throw fail(.stepsOutOfOrder, sPath() + [.key("from")])
             }
@@ -351,7 +378,9 @@ private struct RoadValidation {
             let kmh = Limits.kmh
             if s.speed == 0 { throw fail(.notPositive, sPath() + [.key("kmh")]) }
             if s.speed < 0 { throw fail(.negative, sPath() + [.key("kmh")]) }
-            if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) { throw fail(.outOfRange(kmh), sPath() + [.key("kmh")]) }
+            if !((kmh.lowerBound / 3.6)...(kmh.upperBound / 3.6)).contains(s.speed) {
+                throw fail(.outOfRange(kmh), sPath() + [.key("kmh")])
+            }
         }
         try time(drive.start, path + [.key("start")])
         try positive(drive.profile.accel, Limits.acceleration, path + [.key("accel")])
@@ -364,11 +393,14 @@ private struct RoadValidation {
         for (i, stop) in drive.profile.stops.enumerated() {
             func sPath() -> [Step] { path + [.key("stops"), .index(i)] }
             try number(stop.at, 0...Route.maxLength, sPath() + [.key("at")])
-            if i > 0, !(stop.at >= drive.profile.stops[i - 1].at + Limits.stepSpacing) { throw fail(.stepsOutOfOrder, sPath() + [.key("at")]) }
+            if i > 0, !(stop.at >= drive.profile.stops[i - 1].at + Limits.stepSpacing) {
+                throw fail(.stepsOutOfOrder, sPath() + [.key("at")])
+            }
             try span(stop.dwell, sPath() + [.key("dwell")])
         }
         // SPEC 2: the drive ends within 24 h; integrated up to the limit and no further.
-        if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: Limits.maxTime) == nil {
+        if Trajectory.arrival(profile: drive.profile, length: length, start: drive.start, limit: Limits.maxTime) == nil
+        {
             throw fail(.driveTooLong, path)
         }
     }
@@ -438,7 +470,9 @@ private struct RoadValidation {
         try number(s.searchBehind, 0...10_000, path + [.key("searchBehind")])
         try number(s.searchAhead, 0...10_000, path + [.key("searchAhead")])
         try number(s.searchSpeed, 1...150, path + [.key("searchSpeed")])
-        if s.offRouteExit > s.offRouteEnter { throw fail(.exitBeyondEnter(enter: s.offRouteEnter), path + [.key("offRouteExit")]) }
+        if s.offRouteExit > s.offRouteEnter {
+            throw fail(.exitBeyondEnter(enter: s.offRouteEnter), path + [.key("offRouteExit")])
+        }
     }
 
     func guidance() throws(RoadSetup.Problem) {
@@ -490,7 +524,9 @@ package struct TruePath: Sendable {
     package var maneuverDistances: [String: Double] {
         var out: [String: Double] = [:]
         for k in 0...roads.count {
-            for m in road(k).maneuvers where reaches(start(k) + m.distance, on: k) { out[m.id] = min(start(k) + m.distance, route.length) }
+            for m in road(k).maneuvers where reaches(start(k) + m.distance, on: k) {
+                out[m.id] = min(start(k) + m.distance, route.length)
+            }
         }
         return out
     }
@@ -513,7 +549,8 @@ extension RoadSetup {
     func truePath(from first: Route) throws(Problem) -> TruePath {
         guard !changes.isEmpty else { return TruePath(first) }
         var path = first
-        var roads: [Route] = [], starts: [Double] = []
+        var roads: [Route] = []
+        var starts: [Double] = []
         for (c, change) in changes.enumerated() {
             func at(_ rest: [Problem.Step]) -> [Problem.Step] { [.key("changes"), .index(c)] + rest }
             guard change.points.count >= 2 else { throw Problem(.route(.tooFewPoints), at: at([.key("points")])) }

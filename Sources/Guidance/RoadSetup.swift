@@ -53,10 +53,16 @@ public struct RoadSetup: Sendable, Equatable {
     /// A road over `points` with `maneuvers`, a `drive` and `fixes`, every other setting at its
     /// default. Not validated: `RoadSetup.validate()` (which `RoadPlan`, `Simulation` and
     /// `Verdict` call) throws a `RoadSetup.Problem` for values the planner cannot take.
-    public init(language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
-                fixes: Fixes = .generated(FixGenerator())) {
-        self.language = language; self.points = points; self.maneuvers = maneuvers; self.drive = drive
-        self.fixes = fixes; guidance = GuidanceSettings(language: language)
+    public init(
+        language: Language, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], drive: Drive? = nil,
+        fixes: Fixes = .generated(FixGenerator())
+    ) {
+        self.language = language
+        self.points = points
+        self.maneuvers = maneuvers
+        self.drive = drive
+        self.fixes = fixes
+        guidance = GuidanceSettings(language: language)
     }
 
     /// A maneuver as written: a point near the route, the turn, the street.
@@ -73,8 +79,14 @@ public struct RoadSetup: Sendable, Equatable {
         public var details: ManeuverDetails
 
         /// A maneuver at `point`; its kind's `details` (exit, signs, side) as docs/scenario-format.md allows.
-        public init(id: String, point: GeoPoint, turn: Turn, street: String? = nil, details: ManeuverDetails = ManeuverDetails()) {
-            self.id = id; self.point = point; self.turn = turn; self.street = street; self.details = details
+        public init(
+            id: String, point: GeoPoint, turn: Turn, street: String? = nil, details: ManeuverDetails = ManeuverDetails()
+        ) {
+            self.id = id
+            self.point = point
+            self.turn = turn
+            self.street = street
+            self.details = details
         }
 
         /// The route's maneuver it names, not yet placed (`Route.place` gives its distance).
@@ -92,7 +104,9 @@ public struct RoadSetup: Sendable, Equatable {
 
         /// A drive setting off at `start` with `profile` and `detours`.
         public init(start: SimTime = .zero, profile: SpeedProfile, detours: [Detour] = []) {
-            self.start = start; self.profile = profile; self.detours = detours
+            self.start = start
+            self.profile = profile
+            self.detours = detours
         }
     }
 
@@ -120,7 +134,10 @@ public struct RoadSetup: Sendable, Equatable {
         public var point: GeoPoint
 
         /// A place called `name` at `point`.
-        public init(name: String, point: GeoPoint) { self.name = name; self.point = point }
+        public init(name: String, point: GeoPoint) {
+            self.name = name
+            self.point = point
+        }
     }
 
     /// A road the drive changes onto: its points from where it leaves the
@@ -142,8 +159,14 @@ public struct RoadSetup: Sendable, Equatable {
         public var handoff: Handoff?
 
         /// A change onto `points` with `maneuvers`.
-        public init(id: String, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], refusals: Int = 0, handoff: Handoff? = nil) {
-            self.id = id; self.points = points; self.maneuvers = maneuvers; self.refusals = refusals; self.handoff = handoff
+        public init(
+            id: String, points: [GeoPoint], maneuvers: [ManeuverSpec] = [], refusals: Int = 0, handoff: Handoff? = nil
+        ) {
+            self.id = id
+            self.points = points
+            self.maneuvers = maneuvers
+            self.refusals = refusals
+            self.handoff = handoff
         }
     }
 
@@ -159,7 +182,9 @@ public struct RoadSetup: Sendable, Equatable {
 
         /// A handoff sent at `sent`.
         public init(sent: [Sending], place: String? = nil, destination: String? = nil) {
-            self.sent = sent; self.place = place; self.destination = destination
+            self.sent = sent
+            self.place = place
+            self.destination = destination
         }
     }
 
@@ -192,7 +217,10 @@ public struct RoadSetup: Sendable, Equatable {
         public var offset: Double
 
         /// The car `offset` meters beside the route during `window`.
-        public init(window: SimInterval, offset: Double) { self.window = window; self.offset = offset }
+        public init(window: SimInterval, offset: Double) {
+            self.window = window
+            self.offset = offset
+        }
 
         /// How fast the car moves sideways leaving and rejoining the route, m/s.
         public static let lateralSpeed = 8.0
@@ -235,10 +263,17 @@ public struct RoadSetup: Sendable, Equatable {
         public var truth: GeoPoint?
 
         /// A recorded fix taken at `taken` and delivered at `arrives`.
-        public init(taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil,
-                    course: Double? = nil, truth: GeoPoint? = nil) {
-            self.taken = taken; self.arrives = arrives; self.point = point; self.accuracy = accuracy; self.speed = speed
-            self.course = course; self.truth = truth
+        public init(
+            taken: SimTime, arrives: SimTime, point: GeoPoint, accuracy: Double = 5, speed: Double? = nil,
+            course: Double? = nil, truth: GeoPoint? = nil
+        ) {
+            self.taken = taken
+            self.arrives = arrives
+            self.point = point
+            self.accuracy = accuracy
+            self.speed = speed
+            self.course = course
+            self.truth = truth
         }
     }
 }

@@ -43,14 +43,19 @@ public enum SpeechDuration {
             var total = 0
             var start = 0
             while start < bytes.count {
-                if bytes[start] == 0x20 { start += 1; continue }
+                if bytes[start] == 0x20 {
+                    start += 1
+                    continue
+                }
                 var end = start
                 while end < bytes.count, bytes[end] != 0x20 {
                     let byte = bytes[end]
                     if byte < 0x80 {
                         end += 1
                     } else if byte & 0xF0 == 0xE0, end + 2 < bytes.count {
-                        let scalar = UInt32(byte & 0x0F) << 12 | UInt32(bytes[end + 1] & 0x3F) << 6 | UInt32(bytes[end + 2] & 0x3F)
+                        let scalar =
+                            UInt32(byte & 0x0F) << 12 | UInt32(bytes[end + 1] & 0x3F) << 6
+                            | UInt32(bytes[end + 2] & 0x3F)
                         guard (0xAC00...0xD7A3).contains(scalar) else { return nil }
                         end += 3
                     } else {
@@ -62,7 +67,8 @@ public enum SpeechDuration {
                 // Its trailing punctuation aside, a token with a digit or a "." is spelled, and "m" and "km" ("meters").
                 var core = token.count
                 while core > 0, [0x2C, 0x2E, 0x21, 0x3F].contains(token[core - 1]) { core -= 1 }
-                let spelled = token[0..<core].contains { $0 == 0x2E || (0x30...0x39).contains($0) }
+                let spelled =
+                    token[0..<core].contains { $0 == 0x2E || (0x30...0x39).contains($0) }
                     || (core == 1 || core == 2) && token[core - 1] == 0x6D && (core == 1 || token[0] == 0x6B)
                 if spelled {
                     if let count = spelledUnits(token, core: core, language) {
@@ -93,7 +99,9 @@ public enum SpeechDuration {
         guard core > 0, (0x30...0x39).contains(token[0]) else { return nil }
         var end = 0
         while end < core, token[end] == 0x2E || (0x30...0x39).contains(token[end]) { end += 1 }
-        var whole = 0, digitsAfter = 0, point = false
+        var whole = 0
+        var digitsAfter = 0
+        var point = false
         for byte in token[0..<end] {
             if byte == 0x2E {
                 guard !point else { return nil }  // "1.2.3" is kept as written
@@ -126,7 +134,9 @@ public enum SpeechDuration {
     /// a 1 before a unit unsaid (백, not 일백).
     static func koreanSyllables(_ n: Int) -> Int {
         if n == 0 { return 1 }
-        var count = 0, rest = n, place = 0
+        var count = 0
+        var rest = n
+        var place = 0
         while rest > 0 {
             let d = rest % 10
             if d > 0 { count += (d == 1 && place > 0 ? 0 : 1) + (place > 0 ? 1 : 0) }
@@ -156,7 +166,9 @@ public enum SpeechDuration {
                 if byte == 0x2D {
                     if holds { count += 1 }
                     holds = false
-                } else if byte >= 0x80 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) {
+                } else if byte >= 0x80 || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || (0x30...0x39).contains(byte)
+                {
                     holds = true
                 }
             }
@@ -218,7 +230,8 @@ public enum SpeechDuration {
         // A Korean name with a number inside ("판교역로192번길", "남산1호터널"): each number read as a
         // navigator reads it ("판교역로백구십이번길"), so the line's length counts its syllables.
         if language == .ko, let first = token.first, !(first.isASCII && first.isNumber),
-           let digit = token.firstIndex(where: { $0.isASCII && $0.isNumber }) {
+            let digit = token.firstIndex(where: { $0.isASCII && $0.isNumber })
+        {
             return String(token[..<digit]) + spell(String(token[digit...]), language)
         }
         // A number glued to a word ("500미터", "1.5킬로미터", "12번", "12A"): the number is spelled, the rest kept.
@@ -227,8 +240,9 @@ public enum SpeechDuration {
             return spell(String(token[..<numberEnd]), language) + (language == .en ? " " : "") + token[numberEnd...]
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let whole = Int(parts[0]), whole < 100_000
+        guard (1...2).contains(parts.count),
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let whole = Int(parts[0]), whole < 100_000
         else { return token }
         let digitsAfter = parts.count == 2 ? parts[1].map { Int(String($0))! } : []
         switch language {
@@ -243,8 +257,10 @@ public enum SpeechDuration {
         }
     }
 
-    static let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                       "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    static let ones = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    ]
     static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
     /// 0 to 99,999 in English words.
@@ -261,7 +277,9 @@ public enum SpeechDuration {
         let digits = ["", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"]
         let units = ["", "십", "백", "천", "만"]
         var out = ""
-        var place = 4, rest = n, divisor = 10_000
+        var place = 4
+        var rest = n
+        var divisor = 10_000
         while place >= 0 {
             let d = rest / divisor
             rest %= divisor

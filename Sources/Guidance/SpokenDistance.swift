@@ -13,11 +13,15 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
 /// units' base: meters (metric) or feet (imperial).
 public enum SpokenDistance {
     /// The metric presets, meters, ascending.
-    public static let presets: [Int] = [50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000]
+    public static let presets: [Int] = [
+        50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000,
+    ]
     /// The imperial presets, feet, ascending: hundreds of feet up to 1,000,
     /// then a quarter, a half and three quarters of a mile, then 1, 1.5, 2,
     /// 3, 5 and 10 miles (as US voices round them: "In a half mile").
-    public static let feetPresets: [Int] = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800]
+    public static let feetPresets: [Int] = [
+        100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800,
+    ]
     /// Meters in a foot (exact, by definition).
     public static let metersPerFoot = 0.3048
     static let feetPerMile = 5280
@@ -43,7 +47,9 @@ public enum SpokenDistance {
     public static func written(_ amount: Int, _ language: Language, _ units: Units = .metric) -> String {
         if units == .imperial && language == .en { return imperial(amount) }
         let meters = units == .metric ? amount : Int(Self.meters(amount, units).rounded(.down))
-        let number = meters < 1000 ? "\(meters)"
+        let number =
+            meters < 1000
+            ? "\(meters)"
             : meters % 1000 == 0 ? "\(meters / 1000)" : "\(meters / 1000).\(meters % 1000 / 100)"
         switch language {
         case .en:

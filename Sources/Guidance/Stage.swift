@@ -28,7 +28,9 @@ public struct StageLead: Sendable, Equatable {
 
     /// A lead of `seconds + growth × v` seconds at `v` m/s, but at least `minimum` meters.
     public init(seconds: Double, growth: Double = 0, minimum: Double) {
-        self.seconds = seconds; self.growth = growth; self.minimum = minimum
+        self.seconds = seconds
+        self.growth = growth
+        self.minimum = minimum
     }
 
     /// The lead time at `speed` m/s, seconds.

@@ -23,10 +23,18 @@ public struct Fix: Sendable, Equatable {
     public var truth: Vector?
 
     /// A fix with its number, times, position (local plane, meters) and what the receiver reports.
-    public init(index: Int, taken: SimTime, arrives: SimTime, position: Vector, accuracy: Double, speed: Double? = nil,
-                course: Double? = nil, truth: Vector? = nil) {
-        self.index = index; self.taken = taken; self.arrives = arrives; self.position = position
-        self.accuracy = accuracy; self.speed = speed; self.course = course; self.truth = truth
+    public init(
+        index: Int, taken: SimTime, arrives: SimTime, position: Vector, accuracy: Double, speed: Double? = nil,
+        course: Double? = nil, truth: Vector? = nil
+    ) {
+        self.index = index
+        self.taken = taken
+        self.arrives = arrives
+        self.position = position
+        self.accuracy = accuracy
+        self.speed = speed
+        self.course = course
+        self.truth = truth
     }
 }
 

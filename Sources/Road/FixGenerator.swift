@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SimClock
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Makes fixes from the true trajectory: one every `every`, each displaced
 /// by seeded noise, delivered after `delay` plus seeded jitter (so fixes can
@@ -72,7 +73,10 @@ public struct FixGenerator: Sendable, Equatable {
         public var noise: Double
         /// A stretch `[from, to)` meters along the route with its own accuracy and noise.
         public init(from: Double, to: Double, accuracy: Double, noise: Double) {
-            self.from = from; self.to = to; self.accuracy = accuracy; self.noise = noise
+            self.from = from
+            self.to = to
+            self.accuracy = accuracy
+            self.noise = noise
         }
     }
 
@@ -86,7 +90,11 @@ public struct FixGenerator: Sendable, Equatable {
         /// Meters to the route's right (-10,000...10,000; negative is left).
         public var across: Double
         /// A jump of the first fix taken at or after `at`.
-        public init(at: SimTime, along: Double, across: Double) { self.at = at; self.along = along; self.across = across }
+        public init(at: SimTime, along: Double, across: Double) {
+            self.at = at
+            self.along = along
+            self.across = across
+        }
     }
 
     /// The default model: a fix a second, 5 m accuracy, 3 m uniform noise, 200 ms delay, nothing dropped.
@@ -139,13 +147,20 @@ public struct FixGenerator: Sendable, Equatable {
             let extra = jitter.ms > 0 ? random.int(in: 0...jitter.ms) : 0
             let lost = random.chance(dropPercent)
             let truth = trajectory.state(at: t)
-            var sigma = noise, reported = accuracy
-            for s in stretches where s.from <= truth.distance && truth.distance < s.to { sigma = s.noise; reported = s.accuracy }
+            var sigma = noise
+            var reported = accuracy
+            for s in stretches where s.from <= truth.distance && truth.distance < s.to {
+                sigma = s.noise
+                reported = s.accuracy
+            }
             var displacement = Vector(x: ux * sigma, y: uy * sigma)
             if correlation != nil {
-                let wx = FixGenerator.normal(&second), wy = FixGenerator.normal(&second)
+                let wx = FixGenerator.normal(&second)
+                let wy = FixGenerator.normal(&second)
                 let k = started ? (1 - phi * phi).squareRoot() : 1
-                error = Vector(x: (started ? phi * error.x : 0) + k * sigma * wx, y: (started ? phi * error.y : 0) + k * sigma * wy)
+                error = Vector(
+                    x: (started ? phi * error.x : 0) + k * sigma * wx, y: (started ? phi * error.y : 0) + k * sigma * wy
+                )
                 started = true
                 displacement = error
             }
@@ -153,17 +168,21 @@ public struct FixGenerator: Sendable, Equatable {
                 reported *= 1 + Double(second.int(in: -1000...1000)) / 1000 * Double(accuracySpread) / 100
             }
             if jumpPercent > 0 {
-                let jumped = second.chance(jumpPercent), angle = 2 * Double.pi * FixGenerator.unit(&second)
+                let jumped = second.chance(jumpPercent)
+                let angle = 2 * Double.pi * FixGenerator.unit(&second)
                 if jumped { displacement = displacement + Vector(x: cos(angle), y: sin(angle)) * jumpMeters }
             }
             var (point, direction) = route.location(at: truth.distance)
             while let jump = pending.first, jump.at <= t {
                 pending.removeFirst()
-                displacement = displacement + direction * jump.along + Vector(x: direction.y, y: -direction.x) * jump.across
+                displacement =
+                    displacement + direction * jump.along + Vector(x: direction.y, y: -direction.x) * jump.across
             }
             guard measuring.contains(t), !blind.contains(t) else { continue }
             let side = detour(t)
-            if side != 0 { point = point + route.projection.plane(Vector(x: direction.y, y: -direction.x) * side, at: point) }
+            if side != 0 {
+                point = point + route.projection.plane(Vector(x: direction.y, y: -direction.x) * side, at: point)
+            }
             var arrives = t + delay + SimTime(ms: extra)
             for window in late where window.window.contains(t) { arrives = arrives + window.delay }
             let speed = max(0, truth.speed + dv)
@@ -173,7 +192,8 @@ public struct FixGenerator: Sendable, Equatable {
                 course = degrees < 0 ? degrees + 360 : degrees
             }
             let fix = Fix(
-                index: index, taken: t, arrives: arrives, position: point + route.projection.plane(displacement, at: point), accuracy: reported,
+                index: index, taken: t, arrives: arrives,
+                position: point + route.projection.plane(displacement, at: point), accuracy: reported,
                 speed: speed, course: course, truth: point)
             index += 1
             if !lost { out.append(fix) }

@@ -7,6 +7,7 @@ public struct GeoPoint: Sendable, Equatable {
 
     /// A point; not checked here (`RoadSetup.validate()` refuses one out of range).
     public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude; self.longitude = longitude
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The road's plane: a stereographic projection centred on an origin (the
@@ -43,13 +43,20 @@ public struct LocalProjection: Sendable, Equatable {
     @inlinable public func project(_ p: GeoPoint) -> Vector {
         var dLon = p.longitude - origin.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let lat = p.latitude * .pi / 180, lon = dLon * .pi / 180
-        let sinLat = sin(lat), cosLat = cos(lat), cosLon = cos(lon)
+        let lat = p.latitude * .pi / 180
+        let lon = dLon * .pi / 180
+        let sinLat = sin(lat)
+        let cosLat = cos(lat)
+        let cosLon = cos(lon)
         // The direction from the origin, its length sin c.
         let toward = Vector(x: cosLat * sin(lon), y: cosLat0 * sinLat - sinLat0 * cosLat * cosLon)
         let onePlusCos = 1 + sinLat0 * sinLat + cosLat0 * cosLat * cosLon
-        guard onePlusCos < LocalProjection.nearAntipode else { return toward * (2 * LocalProjection.earthRadius / onePlusCos) }
-        let farthest = 2 * LocalProjection.earthRadius * ((2 - LocalProjection.nearAntipode) / LocalProjection.nearAntipode).squareRoot()
+        guard onePlusCos < LocalProjection.nearAntipode else {
+            return toward * (2 * LocalProjection.earthRadius / onePlusCos)
+        }
+        let farthest =
+            2 * LocalProjection.earthRadius
+            * ((2 - LocalProjection.nearAntipode) / LocalProjection.nearAntipode).squareRoot()
         let length = toward.length
         return length > 0 ? toward * (farthest / length) : Vector(x: 0, y: farthest)
     }
@@ -59,7 +66,8 @@ public struct LocalProjection: Sendable, Equatable {
         let rho = v.length
         guard rho > 0 else { return origin }
         let c = 2 * atan(rho / (2 * LocalProjection.earthRadius))
-        let sinC = sin(c), cosC = cos(c)
+        let sinC = sin(c)
+        let cosC = cos(c)
         let lat = asin(min(1, max(-1, cosC * sinLat0 + v.y * sinC * cosLat0 / rho)))
         var lon = origin.longitude + atan2(v.x * sinC, rho * cosLat0 * cosC - v.y * sinLat0 * sinC) * 180 / .pi
         if !(-180...180).contains(lon) { lon = lon.remainder(dividingBy: 360) }
@@ -87,12 +95,18 @@ public struct LocalProjection: Sendable, Equatable {
 
         /// The line from `a` to `b`.
         @inlinable public init(from a: Vector, to b: Vector) {
-            let d = b - a, span2 = d.x * d.x + d.y * d.y
+            let d = b - a
+            let span2 = d.x * d.x + d.y * d.y
             let r2 = LocalProjection.earthRadius * LocalProjection.earthRadius
             let cross = a.x * d.y - a.y * d.x
             // √(4AC − B²) of the denominator A u² + B u + C = 4R² + |a + u d|².
             let root = 2 * (4 * r2 * span2 + cross * cross).squareRoot()
-            guard root > 0 else { x0 = 0; g = 0; k = 0; return }
+            guard root > 0 else {
+                x0 = 0
+                g = 0
+                k = 0
+                return
+            }
             x0 = 2 * (a.x * d.x + a.y * d.y) / root
             g = 2 * span2 / root
             k = 8 * r2 * span2.squareRoot() / root
@@ -123,7 +137,10 @@ public struct Vector: Sendable, Equatable {
     public var y: Double
 
     /// A vector `x` meters east and `y` meters north.
-    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+    @inlinable public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 
     /// The sum, componentwise.
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
@@ -138,7 +155,9 @@ public struct Vector: Sendable, Equatable {
 /// The great-circle distance in meters (haversine), for checking the projection.
 public func greatCircleDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
     let rad = Double.pi / 180
-    let dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad
-    let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
+    let dLat = (b.latitude - a.latitude) * rad
+    let dLon = (b.longitude - a.longitude) * rad
+    let h =
+        sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
     return 2 * LocalProjection.earthRadius * asin(min(1, h.squareRoot()))
 }

@@ -60,8 +60,13 @@ public struct LocationLink: Sendable, Equatable {
 
     /// A link with the defaults of docs/scenario-format.md: 300 ms latency, 2 s freshness, no
     /// outages. Both spans lie within 0...1 h in a valid road (`RoadSetup.validate()`).
-    public init(latency: SimTime = SimTime(ms: 300), freshness: SimTime = SimTime(ms: 2000), outages: [SimInterval] = []) {
-        self.latency = latency; self.freshness = freshness; self.outages = outages; offline = IntervalSet(outages)
+    public init(
+        latency: SimTime = SimTime(ms: 300), freshness: SimTime = SimTime(ms: 2000), outages: [SimInterval] = []
+    ) {
+        self.latency = latency
+        self.freshness = freshness
+        self.outages = outages
+        offline = IntervalSet(outages)
     }
 
     /// Whether two links behave alike: equal settings (the state in flight is not compared).
@@ -80,7 +85,9 @@ public struct LocationLink: Sendable, Equatable {
         if let last = lastReported, taken <= last { return .dropped(.outOfOrder) }
         lastReported = taken
         let lands = now + latency
-        let outage = fault == .linkThroughOutage ? nil : outages.lazy.filter { $0.start > now && $0.start <= lands }.map(\.start).min()
+        let outage =
+            fault == .linkThroughOutage
+            ? nil : outages.lazy.filter { $0.start > now && $0.start <= lands }.map(\.start).min()
         let deadline = taken + freshness
         if let outage, outage <= deadline {
             busyUntil = outage

@@ -15,8 +15,15 @@ public struct Maneuver: Sendable, Equatable {
     public var details: ManeuverDetails
 
     /// A maneuver of kind `turn`; `distance` is set when it is placed on a route.
-    public init(id: String, turn: Turn, street: String? = nil, distance: Double = 0, details: ManeuverDetails = ManeuverDetails()) {
-        self.id = id; self.turn = turn; self.street = street; self.distance = distance; self.details = details
+    public init(
+        id: String, turn: Turn, street: String? = nil, distance: Double = 0,
+        details: ManeuverDetails = ManeuverDetails()
+    ) {
+        self.id = id
+        self.turn = turn
+        self.street = street
+        self.distance = distance
+        self.details = details
     }
 }
 
@@ -87,11 +94,17 @@ public struct ManeuverDetails: Sendable, Equatable {
 
     /// Details; all nil unless given.
     public init(
-        toward: String? = nil, exit: Int? = nil, exitNumber: String? = nil, exitName: String? = nil, side: ArrivalSide? = nil,
+        toward: String? = nil, exit: Int? = nil, exitNumber: String? = nil, exitName: String? = nil,
+        side: ArrivalSide? = nil,
         uTurn: Bool = false, waypoint: Int? = nil
     ) {
-        self.toward = toward; self.exit = exit; self.exitNumber = exitNumber; self.exitName = exitName; self.side = side
-        self.uTurn = uTurn; self.waypoint = waypoint
+        self.toward = toward
+        self.exit = exit
+        self.exitNumber = exitNumber
+        self.exitName = exitName
+        self.side = side
+        self.uTurn = uTurn
+        self.waypoint = waypoint
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A route: a polyline in the road's plane with the distance along it on
@@ -70,7 +70,8 @@ public struct Route: Sendable {
     public func joined(at b: Double, to plane: [Vector]) -> Route {
         let head = points(from: 0, to: b)
         // `head` is this route's vertices from the last at distance 0 on, then the point at `b`.
-        let first = segment(at: 0), kept = head.count - 1
+        let first = segment(at: 0)
+        let kept = head.count - 1
         var cumulative = Array(self.cumulative[first..<(first + kept)])
         let all = head + plane
         cumulative.reserveCapacity(all.count)
@@ -93,7 +94,8 @@ public struct Route: Sendable {
     /// The polyline from distance `a` to `b` along the route (clamped, `a < b`):
     /// the point at `a`, the vertices between, the point at `b`.
     public func points(from a: Double, to b: Double) -> [Vector] {
-        let a = min(max(a, 0), length), b = min(max(b, a), length)
+        let a = min(max(a, 0), length)
+        let b = min(max(b, a), length)
         var out = [location(at: a).point]
         var i = segment(at: a) + 1
         while i < points.count - 1, cumulative[i] < b {
@@ -138,7 +140,10 @@ public struct Route: Sendable {
         maneuvers = zip(list, distances).map { m, distance in
             var m = m
             m.distance = distance
-            if m.turn == .waypoint { waypoints += 1; m.details.waypoint = waypoints }
+            if m.turn == .waypoint {
+                waypoints += 1
+                m.details.waypoint = waypoints
+            }
             return m
         }
     }
@@ -189,7 +194,8 @@ public struct Route: Sendable {
 
     /// The segment index that holds distance `d` (clamped to the route).
     @inlinable public func segment(at d: Double) -> Int {
-        var low = 0, high = cumulative.count - 1
+        var low = 0
+        var high = cumulative.count - 1
         while high - low > 1 {
             let mid = (low + high) / 2
             if cumulative[mid] <= d { low = mid } else { high = mid }
@@ -200,8 +206,10 @@ public struct Route: Sendable {
     /// The position at distance `d` along the route, and the unit direction there.
     public func location(at d: Double) -> (point: Vector, direction: Vector) {
         let i = segment(at: min(max(d, 0), length))
-        let a = points[i], b = points[i + 1]
-        let span = cumulative[i + 1] - cumulative[i], plane = (b - a).length
+        let a = points[i]
+        let b = points[i + 1]
+        let span = cumulative[i + 1] - cumulative[i]
+        let plane = (b - a).length
         let direction = plane > 0 ? (b - a) * (1 / plane) : Vector(x: 1, y: 0)
         let u = LocalProjection.Line(from: a, to: b).fraction(at: min(max(d - cumulative[i], 0), span))
         return (a + (b - a) * min(max(u, 0), 1), direction)
@@ -218,12 +226,15 @@ public struct Route: Sendable {
     /// along a line), and twice the tolerance in that measure leaves
     /// rounding far behind.
     func projectOnSegment(_ p: Vector, _ i: Int, within tolerance: Double) -> RouteMatch? {
-        let a = points[i], b = points[i + 1]
-        let ab = b - a, ap = p - a
+        let a = points[i]
+        let b = points[i + 1]
+        let ab = b - a
+        let ap = p - a
         let span2 = ab.x * ab.x + ab.y * ab.y
         let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
         let foot = a + ab * u
-        let off = p - foot, plainly = 2 * tolerance * max(projection.scale(at: p), projection.scale(at: foot))
+        let off = p - foot
+        let plainly = 2 * tolerance * max(projection.scale(at: p), projection.scale(at: foot))
         if off.x * off.x + off.y * off.y > plainly * plainly { return nil }
         let offset = meters(p, foot)
         guard offset <= tolerance else { return nil }
@@ -237,9 +248,12 @@ public struct Route: Sendable {
     /// part of the segment outside it (on a route with a vertex every 10 m
     /// and on one with two vertices alike).
     func projectOnSegment(_ p: Vector, _ i: Int, from: Double, to: Double) -> RouteMatch {
-        let a = points[i], b = points[i + 1]
-        let start = cumulative[i], span = cumulative[i + 1] - start
-        let ab = b - a, ap = p - a
+        let a = points[i]
+        let b = points[i + 1]
+        let start = cumulative[i]
+        let span = cumulative[i + 1] - start
+        let ab = b - a
+        let ap = p - a
         let span2 = ab.x * ab.x + ab.y * ab.y
         let line = LocalProjection.Line(from: a, to: b)
         var u = span2 > 0 ? (ap.x * ab.x + ap.y * ab.y) / span2 : 0
@@ -288,7 +302,8 @@ public struct Route: Sendable {
     ) -> RouteMatch {
         var best = RouteMatch(distance: from, offset: .infinity)
         var anyway = best
-        let first = segment(at: from), last = segment(at: to)
+        let first = segment(at: from)
+        let last = segment(at: to)
         let heading = course.map { Vector(x: sin($0 * .pi / 180), y: cos($0 * .pi / 180)) }
         func candidate(_ i: Int) -> Bool {
             guard let heading else { return true }
@@ -310,7 +325,8 @@ public struct Route: Sendable {
         // bound exceeds them is passed unmeasured.
         var near: [RouteMatch] = []
         withUnsafeTemporaryAllocation(of: Double.self, capacity: pruned ? last - first + 1 : 0) { bounds in
-            var leastAny = (bound: Double.infinity, segment: first), leastCandidate = leastAny
+            var leastAny = (bound: Double.infinity, segment: first)
+            var leastCandidate = leastAny
             if pruned {
                 let shrink = (1 - 1e-9) / max(projection.scale(at: p), largestScale)
                 for i in first...last {
@@ -322,8 +338,11 @@ public struct Route: Sendable {
             }
             // The two segments measured first are not measured again (a segment's match is a pure function of it).
             let anyHit = pruned ? projectOnSegment(p, leastAny.segment, from: from, to: to) : nil
-            let candidateHit = !leastCandidate.bound.isFinite ? nil
-                : leastCandidate.segment == leastAny.segment ? anyHit : projectOnSegment(p, leastCandidate.segment, from: from, to: to)
+            let candidateHit =
+                !leastCandidate.bound.isFinite
+                ? nil
+                : leastCandidate.segment == leastAny.segment
+                    ? anyHit : projectOnSegment(p, leastCandidate.segment, from: from, to: to)
             let overall = anyHit?.offset ?? .infinity
             let nearestCandidate = candidateHit.map { $0.offset + (choosing ? tolerance : 0) } ?? .infinity
             func measured(_ i: Int) -> RouteMatch {
@@ -332,7 +351,9 @@ public struct Route: Sendable {
                 return projectOnSegment(p, i, from: from, to: to)
             }
             for i in first...last {
-                if pruned, bounds[i - first] > overall, !candidate(i) || bounds[i - first] > nearestCandidate { continue }
+                if pruned, bounds[i - first] > overall, !candidate(i) || bounds[i - first] > nearestCandidate {
+                    continue
+                }
                 let hit = measured(i)
                 if hit.offset < anyway.offset { anyway = hit }
                 guard candidate(i) else { continue }
@@ -343,7 +364,8 @@ public struct Route: Sendable {
         guard best.offset.isFinite else { return anyway }
         guard let expected, choosing else { return best }
         var chosen = best
-        for hit in near where hit.offset <= best.offset + tolerance
+        for hit in near
+        where hit.offset <= best.offset + tolerance
             && abs(hit.distance - expected) < abs(chosen.distance - expected)
             && isOtherPass(hit.distance, best.distance, tolerance: tolerance)
         {
@@ -363,8 +385,10 @@ public struct Route: Sendable {
     /// along a line), so `largestScale` and `p`'s bound it.
     /// - Complexity: O(1), no transcendental function.
     func offsetBound(_ p: Vector, _ i: Int, shrink: Double) -> Double {
-        let a = points[i], b = points[i + 1]
-        let ab = b - a, ap = p - a
+        let a = points[i]
+        let b = points[i + 1]
+        let ab = b - a
+        let ap = p - a
         let span2 = ab.x * ab.x + ab.y * ab.y
         let u = span2 > 0 ? min(max((ap.x * ab.x + ap.y * ab.y) / span2, 0), 1) : 0
         let off = p - (a + ab * u)
@@ -396,6 +420,7 @@ public struct RouteMatch: Sendable, Equatable {
 
     /// A match `distance` meters along the route, `offset` meters from it.
     public init(distance: Double, offset: Double) {
-        self.distance = distance; self.offset = offset
+        self.distance = distance
+        self.offset = offset
     }
 }

@@ -137,7 +137,8 @@ public struct RouteFollower: Sendable {
     func implausible(_ fix: Fix, on route: Route) -> Bool {
         guard fault != .jumpTrusted, let last else { return false }
         let seconds = Double((fix.taken - last.taken).ms) / 1000
-        let moved = route.meters(fix.position, last.position), slack = last.accuracy + fix.accuracy
+        let moved = route.meters(fix.position, last.position)
+        let slack = last.accuracy + fix.accuracy
         if moved - slack > settings.plausibleSpeed * seconds { return true }
         // A fix that reports its speed must also lie within what the car itself could go.
         guard let reported = fix.speed else { return false }
@@ -189,7 +190,8 @@ public struct RouteFollower: Sendable {
             // matches farther along than its accuracy explains (measuring may
             // start mid-drive, or on a detour). So does the first after a gap of
             // `relocateAfter` or more: the car may have driven on and stopped since.
-            let located = (matchedAt == nil || elapsed >= Self.relocateAfter)
+            let located =
+                (matchedAt == nil || elapsed >= Self.relocateAfter)
                 && match.distance > progress + max(fix.accuracy, 3)
             placement = .matched(at: fix.taken)
             if change == .rejoined || moves || located {
@@ -214,11 +216,17 @@ public struct RouteFollower: Sendable {
         switch side {
         case .on(let leaving):
             let n = offset >= settings.offRouteEnter ? leaving + 1 : 0
-            if n >= settings.offRouteCount { side = .off(rejoining: 0); return .leftRoute(offset: offset) }
+            if n >= settings.offRouteCount {
+                side = .off(rejoining: 0)
+                return .leftRoute(offset: offset)
+            }
             side = .on(leaving: n)
         case .off(let rejoining):
             let n = offset <= settings.offRouteExit ? rejoining + 1 : 0
-            if n >= settings.offRouteCount { side = .on(leaving: 0); return .rejoined }
+            if n >= settings.offRouteCount {
+                side = .on(leaving: 0)
+                return .rejoined
+            }
             side = .off(rejoining: n)
         }
         return .none

@@ -10,7 +10,10 @@ public struct SpeedProfile: Sendable, Equatable {
         /// The target speed from there on, m/s (1...69.4, that is 3.6...250 km/h).
         public var speed: Double
         /// A step aiming for `speed` m/s from `from` meters on.
-        public init(from: Double, speed: Double) { self.from = from; self.speed = speed }
+        public init(from: Double, speed: Double) {
+            self.from = from
+            self.speed = speed
+        }
     }
 
     /// Sorted by `from`, the first at 0; every speed above zero.
@@ -29,13 +32,19 @@ public struct SpeedProfile: Sendable, Equatable {
         /// How long it stands there (0...1 h).
         public var dwell: SimTime
         /// A stop of `dwell` at `at` meters.
-        public init(at: Double, dwell: SimTime) { self.at = at; self.dwell = dwell }
+        public init(at: Double, dwell: SimTime) {
+            self.at = at
+            self.dwell = dwell
+        }
     }
 
     /// A profile of `steps` (sorted, the first at 0) with the car's limits in m/s²
     /// (0.1...20; 2 and 3 by default) and its `stops`.
     public init(steps: [Step], accel: Double = 2.0, decel: Double = 3.0, stops: [Stop] = []) {
-        self.steps = steps; self.accel = accel; self.decel = decel; self.stops = stops
+        self.steps = steps
+        self.accel = accel
+        self.decel = decel
+        self.stops = stops
     }
 
     /// The target speed at distance `d`.

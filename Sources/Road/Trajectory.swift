@@ -24,7 +24,8 @@ public struct Trajectory: Sendable {
     /// - Complexity: O(duration / step × k), k the profile steps within braking distance.
     public init(profile: SpeedProfile, length: Double, start: SimTime) {
         self.start = start
-        var distances = [0.0], speeds = [0.0]
+        var distances = [0.0]
+        var speeds = [0.0]
         _ = Trajectory.integrate(profile, length: length, maxSteps: .max) { x, v in
             distances.append(x)
             speeds.append(v)
@@ -52,7 +53,8 @@ public struct Trajectory: Sendable {
         _ profile: SpeedProfile, length: Double, maxSteps: Int64, _ record: (Double, Double) -> Void
     ) -> Int64? {
         let dt = Double(Trajectory.step.ms) / 1000
-        var x = 0.0, v = 0.0
+        var x = 0.0
+        var v = 0.0
         var count: Int64 = 0
         var index = 0  // the profile step in force
         var stop = 0  // the next stop
@@ -72,7 +74,9 @@ public struct Trajectory: Sendable {
                 continue
             }
             while index + 1 < steps.count, steps[index + 1].from <= x { index += 1 }
-            let cruise = v == steps[index].speed ? cruiseEnd(profile, from: x, speed: v, index: index, stop: stop, length: length, dt: dt) : x
+            let cruise =
+                v == steps[index].speed
+                ? cruiseEnd(profile, from: x, speed: v, index: index, stop: stop, length: length, dt: dt) : x
             if x < cruise {
                 // Every step before `cruise` is the step below with nothing to brake for: the same advance, bit for bit.
                 let advance = (v + v) / 2 * dt
@@ -137,7 +141,10 @@ public struct Trajectory: Sendable {
         // The first lower speed ahead: a lower one further on brakes later.
         var j = index + 1
         while j < steps.count, steps[j].from - reach < end {
-            if steps[j].speed < v || j - index > cruiseLookahead { end = steps[j].from - reach; break }
+            if steps[j].speed < v || j - index > cruiseLookahead {
+                end = steps[j].from - reach
+                break
+            }
             j += 1
         }
         return end
@@ -151,9 +158,12 @@ public struct Trajectory: Sendable {
     /// `c` rounded to that spacing, exactly. `steps` is how many of them
     /// start before `end`, end below the power of two, and number at most
     /// `most`; 0 when none may be taken this way (take one step as usual).
-    static func run(from x: Double, adding c: Double, before end: Double, atMost most: Int64) -> (steps: Int64, delta: Double) {
+    static func run(from x: Double, adding c: Double, before end: Double, atMost most: Int64) -> (
+        steps: Int64, delta: Double
+    ) {
         guard x >= 1, x.isFinite, c > 0, most > 0 else { return (0, 0) }
-        let spacing = x.ulp, top = 2 * x.binade
+        let spacing = x.ulp
+        let top = 2 * x.binade
         let multiples = c / spacing  // exact: the spacing is a power of two
         guard multiples - multiples.rounded(.down) != 0.5 else { return (0, 0) }
         let delta = multiples.rounded() * spacing
@@ -161,7 +171,9 @@ public struct Trajectory: Sendable {
         // A first guess, then back to steps that all start before `end` and end below `top`.
         let guess = min((end - x) / delta, (top - x) / delta, Double(min(most, 1 << 32))).rounded(.up)
         var steps = guess >= 1 ? Int64(guess) : 0
-        while steps > 0, x + Double(steps) * delta >= top || x + Double(steps - 1) * delta >= end || steps > most { steps -= 1 }
+        while steps > 0, x + Double(steps) * delta >= top || x + Double(steps - 1) * delta >= end || steps > most {
+            steps -= 1
+        }
         return (steps, delta)
     }
 
@@ -194,13 +206,15 @@ public struct Trajectory: Sendable {
     /// The first millisecond at which the car has reached distance `d`, or nil if it never does.
     public func time(reaching d: Double) -> SimTime? {
         guard let last = distances.last, last >= d else { return nil }
-        var low = 0, high = distances.count - 1
+        var low = 0
+        var high = distances.count - 1
         while low < high {
             let mid = (low + high) / 2
             if distances[mid] >= d { high = mid } else { low = mid + 1 }
         }
         if low == 0 { return start }
-        let a = distances[low - 1], b = distances[low]
+        let a = distances[low - 1]
+        let b = distances[low]
         let u = b > a ? (d - a) / (b - a) : 1
         let ms = Int64(low - 1) * Trajectory.step.ms + Int64((u * Double(Trajectory.step.ms)).rounded(.up))
         return start + SimTime(ms: ms)

@@ -27,12 +27,16 @@ public struct TrueTrack: Sendable, Equatable {
         var next = 0
         for (t, position) in points {
             let ahead = previous.map { 100 + 70 * Double((t - $0).ms) / 1000 } ?? route.length
-            let match = route.nearest(to: position, from: max(0, progress - 30), to: min(route.length, progress + ahead))
+            let match = route.nearest(
+                to: position, from: max(0, progress - 30), to: min(route.length, progress + ahead))
             let before = progress
             if match.distance > progress { progress = match.distance }
             defer { previous = t }
             guard let from = previous else {
-                while next < route.maneuvers.count, route.maneuvers[next].distance <= progress { out[next] = t; next += 1 }
+                while next < route.maneuvers.count, route.maneuvers[next].distance <= progress {
+                    out[next] = t
+                    next += 1
+                }
                 continue
             }
             while next < route.maneuvers.count, route.maneuvers[next].distance <= progress {

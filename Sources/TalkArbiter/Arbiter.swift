@@ -106,7 +106,9 @@ public struct ArbiterTables: Sendable, Equatable {
             throw .stretchDuration(stretch: bad)
         }
         guard utterances >= 0 else { throw .utterances }
-        self.init(unchecked: settings, lines: lines, replies: replies, stretchDurations: stretchDurations, utterances: utterances)
+        self.init(
+            unchecked: settings, lines: lines, replies: replies, stretchDurations: stretchDurations,
+            utterances: utterances)
     }
 
     /// Tables the caller has already validated (a scenario's, through its roster).

@@ -55,10 +55,11 @@ public enum LineProgress: UInt8, Sendable {
     case done
 }
 
-
 extension Arbiter {
     /// Hands `input` to the method it names (`endOfInstant`: `endInstant`).
-    @inlinable public mutating func deliver(_ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]) {
+    @inlinable public mutating func deliver(
+        _ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]
+    ) {
         switch input {
         case .lineEnded(let i): lineEnded(i, at: now, into: &actions)
         case .stretchEnded(let i): stretchEnded(i, at: now, into: &actions)

@@ -99,10 +99,14 @@ extension TalkArbiter {
         case .idle:
             if !waitingReplies.isEmpty { found.append(.repliesWaitWithoutActive) }
         case .waiting(let reply, let next):
-            if !replies[reply].stretches.contains(next) { found.append(.stretchOutsideReply(reply: reply, stretch: next)) }
+            if !replies[reply].stretches.contains(next) {
+                found.append(.stretchOutsideReply(reply: reply, stretch: next))
+            }
             if endOfInstant, chunkReady[next] { found.append(.readyStretchNotStarted(reply: reply)) }
         case .held(let reply, let next, let since):
-            if !replies[reply].stretches.contains(next) { found.append(.stretchOutsideReply(reply: reply, stretch: next)) }
+            if !replies[reply].stretches.contains(next) {
+                found.append(.stretchOutsideReply(reply: reply, stretch: next))
+            }
             if !chunkReady[next] || since > now { found.append(.heldBadly(reply: reply)) }
             if endOfInstant, !guidance.isBusy { found.append(.heldWithoutGuidance(reply: reply)) }
         case .playing(let reply, let stretch, let start, let end):
@@ -153,9 +157,9 @@ extension TalkArbiter {
     @inline(__always)
     mutating func checkInput(_ input: ArbiterInput, at now: SimTime) {
         #if DEBUG
-        var found = inconsistencies(at: now, endOfInstant: false)
-        if !instant.admit(input, at: now) { found.append(.outOfOrder) }
-        assert(found.isEmpty, "TalkArbiter after \(input) at \(now): \(found)")
+            var found = inconsistencies(at: now, endOfInstant: false)
+            if !instant.admit(input, at: now) { found.append(.outOfOrder) }
+            assert(found.isEmpty, "TalkArbiter after \(input) at \(now): \(found)")
         #endif
     }
 
@@ -163,9 +167,9 @@ extension TalkArbiter {
     @inline(__always)
     mutating func checkEndOfInstant(at now: SimTime) {
         #if DEBUG
-        var found = inconsistencies(at: now, endOfInstant: true)
-        if !instant.end(at: now) { found.append(.outOfOrder) }
-        assert(found.isEmpty, "TalkArbiter at the end of instant \(now): \(found)")
+            var found = inconsistencies(at: now, endOfInstant: true)
+            if !instant.end(at: now) { found.append(.outOfOrder) }
+            assert(found.isEmpty, "TalkArbiter at the end of instant \(now): \(found)")
         #endif
     }
 }

@@ -125,7 +125,10 @@ extension TalkArbiter {
             guard head < items.count else { return nil }
             let item = items[head]
             head += 1
-            if head == items.count { items.removeAll(keepingCapacity: true); head = 0 }
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
             return item
         }
 

@@ -11,8 +11,12 @@ extension TalkArbiter {
         public var afterCut: AfterCut
 
         /// Settings; the defaults are SPEC 3's.
-        public init(earsTail: SimTime = SimTime(ms: 500), waitLimit: SimTime = SimTime(ms: 3000), afterCut: AfterCut = .repeat) {
-            self.earsTail = earsTail; self.waitLimit = waitLimit; self.afterCut = afterCut
+        public init(
+            earsTail: SimTime = SimTime(ms: 500), waitLimit: SimTime = SimTime(ms: 3000), afterCut: AfterCut = .repeat
+        ) {
+            self.earsTail = earsTail
+            self.waitLimit = waitLimit
+            self.afterCut = afterCut
         }
     }
 
@@ -39,7 +43,10 @@ extension TalkArbiter {
 
         /// A line; `ArbiterTables` refuses a duration that is not above zero.
         public init(duration: SimTime, urgent: Bool = false, maneuver: Int? = nil, expires: SimTime? = nil) {
-            self.duration = duration; self.urgent = urgent; self.maneuver = maneuver; self.expires = expires
+            self.duration = duration
+            self.urgent = urgent
+            self.maneuver = maneuver
+            self.expires = expires
         }
     }
 

@@ -40,8 +40,8 @@ public struct TalkArbiter: Sendable {
     var chunkReady: [Bool]
 
     #if DEBUG
-    /// The instant the inputs belong to and the step of SPEC 4.2 of the last one.
-    var instant = InstantOrder()
+        /// The instant the inputs belong to and the step of SPEC 4.2 of the last one.
+        var instant = InstantOrder()
     #endif
 
     /// An arbiter at time zero: the ears open, nothing playing. Unchecked
@@ -214,7 +214,9 @@ public struct TalkArbiter: Sendable {
     private mutating func settle(at now: SimTime, into actions: inout [Action]) {
         while true {
             // a. Nothing plays: the first pending line starts.
-            if case .pending(var pending) = guidance, !talk.isPlaying, let line = pending.urgent.first ?? pending.ordinary.first {
+            if case .pending(var pending) = guidance, !talk.isPlaying,
+                let line = pending.urgent.first ?? pending.ordinary.first
+            {
                 unlink(line, from: &pending)
                 guidance = pending.isEmpty ? .idle : .pending(pending)
                 startLine(line, at: now, into: &actions)

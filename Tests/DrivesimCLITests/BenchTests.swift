@@ -1,9 +1,10 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Fuzzing
 import SimClock
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
 
 @Suite struct BenchTests {
     /// The numbers in `text` after `label` (e.g. "12.3" in "… label 12.3 ms").
@@ -26,14 +27,17 @@ import Testing
         BenchCommand.benchRender(
             scale: 10, console: &console,
             talk: GeneratedDrive.scenario(seed: 1, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000)),
-            road: GeneratedDrive.roadScenario(seed: 1, maneuvers: 6, replies: 4, utterances: 2, length: SimTime(ms: 600_000)))
-        let row = try #require(console.stdout.split(separator: "\n").first { $0.hasPrefix("  geojson") }, "\(console.stdout)")
+            road: GeneratedDrive.roadScenario(
+                seed: 1, maneuvers: 6, replies: 4, utterances: 2, length: SimTime(ms: 600_000)))
+        let row = try #require(
+            console.stdout.split(separator: "\n").first { $0.hasPrefix("  geojson") }, "\(console.stdout)")
         #expect(row.contains("(the road drive's"), "\(row)")
         #expect((figure(after: "ms,", in: String(row)) ?? 0) > 0, "KiB written: \(row)")
     }
 
     @Test func aProcessIsTimedWhenItExitsWithZeroAndNotOtherwise() throws {
-        let ran = try #require(BenchCommand.processCPUSeconds("/bin/sh", ["-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"]))
+        let ran = try #require(
+            BenchCommand.processCPUSeconds("/bin/sh", ["-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"]))
         #expect(ran > 0)
         #expect(BenchCommand.processCPUSeconds("/bin/sh", ["-c", "exit 3"]) == nil)
         #expect(BenchCommand.processCPUSeconds("/nonexistent/drivesim", []) == nil)

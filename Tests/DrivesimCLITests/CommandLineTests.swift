@@ -39,11 +39,18 @@ import Testing
             """
         }
         let cases = [
-            (#"{ "event": "guidance.started", "text": { "matches": "(then" } }"#,
-             "pattern.json:3:57: expect[2].text.matches: not a valid pattern at character 1: missing ) for the group"),
-            (#"{ "event": "guidance.ended", "within": 2 }"#, "within.json:3:44: expect[2].within: within counts from since's event; give since too"),
-            (#"{ "event": "guidance.ended", "since": { "event": "guidance.started", "cuont": 1 } }"#,
-             #"since.json:3:83: expect[2].since.cuont: unknown field "cuont" for event "guidance.started"; it carries line, text, language; did you mean "count"?"#),
+            (
+                #"{ "event": "guidance.started", "text": { "matches": "(then" } }"#,
+                "pattern.json:3:57: expect[2].text.matches: not a valid pattern at character 1: missing ) for the group"
+            ),
+            (
+                #"{ "event": "guidance.ended", "within": 2 }"#,
+                "within.json:3:44: expect[2].within: within counts from since's event; give since too"
+            ),
+            (
+                #"{ "event": "guidance.ended", "since": { "event": "guidance.started", "cuont": 1 } }"#,
+                #"since.json:3:83: expect[2].since.cuont: unknown field "cuont" for event "guidance.started"; it carries line, text, language; did you mean "count"?"#
+            ),
         ]
         for (matcher, message) in cases {
             let name = String(message.prefix { $0 != ":" })
@@ -52,7 +59,12 @@ import Testing
             #expect(result.stdout.isEmpty, "nothing ran")
             #expect(result.stderr.contains(message), "\(result.stderr)")
         }
-        let good = Fixtures.drivesim("run", Fixtures.write(scenario(#"{ "event": "guidance.ended", "since": { "event": "guidance.started", "text": { "contains": "then" } }, "within": 2 }"#), "good.json", in: folder))
+        let good = Fixtures.drivesim(
+            "run",
+            Fixtures.write(
+                scenario(
+                    #"{ "event": "guidance.ended", "since": { "event": "guidance.started", "text": { "contains": "then" } }, "within": 2 }"#
+                ), "good.json", in: folder))
         #expect(good.code == 0, "\(good.stderr)")
     }
 
@@ -103,7 +115,10 @@ import Testing
         #expect(try Fixtures.drivesim("check", Fixtures.temporaryFolder()).code == 2, "an empty folder is a mistake")
     }
 
-    @Test(arguments: [["frobnicate"], ["run"], ["run", "a.json", "--fromat", "json"], ["run", "a.json", "--format", "yaml"], ["check"]])
+    @Test(arguments: [
+        ["frobnicate"], ["run"], ["run", "a.json", "--fromat", "json"], ["run", "a.json", "--format", "yaml"],
+        ["check"],
+    ])
     func usageErrorsExitTwoWithAHint(arguments: [String]) throws {
         var console = Console.captured
         #expect(Drivesim.main(arguments, console: &console) == 2)

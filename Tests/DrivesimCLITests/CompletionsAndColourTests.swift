@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 
 @Suite struct CompletionsTests {
-    static let commands = ["run", "check", "fuzz", "explore", "bench", "import-gpx", "import-route", "generate", "schema", "demo", "completions"]
+    static let commands = [
+        "run", "check", "fuzz", "explore", "bench", "import-gpx", "import-route", "generate", "schema", "demo",
+        "completions",
+    ]
 
     /// The first word of each line of the top-level help's COMMANDS section.
     static func commandsInHelp() -> [String] {
@@ -18,7 +21,9 @@ import Testing
     /// Runs `tool -n` on `script`; nil when the tool is not installed.
     static func syntaxCheck(_ tool: String, _ script: String) throws -> Int32? {
         let candidates = ["/bin/\(tool)", "/usr/bin/\(tool)", "/usr/local/bin/\(tool)"]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return nil
+        }
         let folder = try Fixtures.temporaryFolder()
         let file = Fixtures.write(script, "drivesim.\(tool)", in: folder)
         let process = Process()
@@ -40,7 +45,10 @@ import Testing
         #expect(result.stderr.isEmpty)
         let script = result.stdout
         for command in Self.commands { #expect(script.contains(command), "\(shell) lacks \(command)") }
-        for word in ["format", "mutant", "record", "coverage", "time-limit", "jobs", "hours", "svg", "trace", "lanes", "urgent-waits", "reply-queue-lifo"] {
+        for word in [
+            "format", "mutant", "record", "coverage", "time-limit", "jobs", "hours", "svg", "trace", "lanes",
+            "urgent-waits", "reply-queue-lifo",
+        ] {
             #expect(script.contains(word), "\(shell) lacks \(word)")
         }
     }
@@ -53,7 +61,9 @@ import Testing
 
     @Test func theZshAndFishScriptsAreValidWhereTheShellIsInstalled() throws {
         for shell in ["zsh", "fish"] {
-            guard let status = try Self.syntaxCheck(shell, Fixtures.drivesim("completions", shell).stdout) else { continue }
+            guard let status = try Self.syntaxCheck(shell, Fixtures.drivesim("completions", shell).stdout) else {
+                continue
+            }
             #expect(status == 0, "\(shell) -n failed")
         }
         #expect(Fixtures.drivesim("completions", "zsh").stdout.hasPrefix("#compdef drivesim\n"))

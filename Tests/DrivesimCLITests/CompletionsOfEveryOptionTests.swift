@@ -1,8 +1,9 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
 
 /// Every option a command accepts (its one list, `Command.options` and
 /// `flags`) is described in its help and offered by every shell's script.
@@ -21,7 +22,9 @@ import Testing
                 #expect(described.contains(name), "\(command.name) accepts \(name), its help does not describe it")
             }
             for name in described where !["-h", "--help"].contains(name) {
-                #expect((command.options + command.flags).contains(name), "\(command.name)'s help describes \(name), which it does not accept")
+                #expect(
+                    (command.options + command.flags).contains(name),
+                    "\(command.name)'s help describes \(name), which it does not accept")
             }
         }
     }
@@ -43,15 +46,20 @@ import Testing
         for command in Drivesim.commands {
             for name in command.options + command.flags {
                 #expect(zsh.contains("'\(name)["), "zsh lacks \(command.name) \(name)")
-                #expect(fish.contains { $0.contains("__fish_seen_subcommand_from \(command.name)'") && $0.contains(" -l \(name.dropFirst(2)) ") },
-                        "fish lacks \(command.name) \(name)")
+                #expect(
+                    fish.contains {
+                        $0.contains("__fish_seen_subcommand_from \(command.name)'")
+                            && $0.contains(" -l \(name.dropFirst(2)) ")
+                    },
+                    "fish lacks \(command.name) \(name)")
             }
         }
     }
 
     @Test func onlyAndPromptsCompleteTheirValues() {
         let script = Fixtures.drivesim("completions", "bash").stdout
-        let run = Self.bashCase(script, "run"), bench = Self.bashCase(script, "bench")
+        let run = Self.bashCase(script, "run")
+        let bench = Self.bashCase(script, "bench")
         #expect(run.contains("--only) COMPREPLY=($(compgen -W \"guidance talk ears dad road link\""))
         #expect(run.contains("--prompts) COMPREPLY=($(compgen -W \"text json\""))
         #expect(bench.contains("--only) COMPREPLY=($(compgen -W \"queue drive render growth fuzz road\""))
@@ -69,7 +77,9 @@ import Testing
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             var installs = 0
             for (i, line) in lines.enumerated() {
-                guard let arrow = line.range(of: #"completions (bash|zsh|fish) > "#, options: .regularExpression) else { continue }
+                guard let arrow = line.range(of: #"completions (bash|zsh|fish) > "#, options: .regularExpression) else {
+                    continue
+                }
                 installs += 1
                 let target = line[arrow.upperBound...].prefix { $0 != " " }
                 let folder = String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)])

@@ -1,8 +1,9 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import DrivesimCLI
 
 /// README's excerpt of the demo is the demo's own output: every line it
 /// shows is a line the demo prints, in the demo's order (`...` skips).
@@ -11,7 +12,8 @@ import TestSupport
         let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "```\n# demo:"))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let excerpt = readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound].split(separator: "\n").map(String.init)
+        let excerpt = readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound].split(separator: "\n").map(
+            String.init)
         let (code, out, _) = Fixtures.drivesim()
         #expect(code == 0)
         var printed = out.split(separator: "\n").map(String.init)[...]
@@ -49,13 +51,20 @@ import TestSupport
         let run = Fixtures.drivesim("run", folder + "/demo.json")
         #expect(run.code == 0, "\(run.stderr)")
         #expect(run.stdout == Fixtures.drivesim().stdout)
-        #expect(Fixtures.drivesim("demo", "--scenario").stdout == (try String(contentsOfFile: folder + "/demo.json", encoding: .utf8)))
+        #expect(
+            Fixtures.drivesim("demo", "--scenario").stdout
+                == (try String(contentsOfFile: folder + "/demo.json", encoding: .utf8)))
     }
 
     @Test func theScenarioTakesOnlyOut() {
         #expect(thrown(["demo", "--scenario", "--format", "json"]) == .usage(.excludes("--scenario", "--format")))
-        #expect(thrown(["demo", "extra.json"]) == .usage(.tooManyArguments(command: "demo", takes: "no file, not 'extra.json'")))
-        #expect(thrown(["--format", "yaml"]) == .usage(.unknownValue(
-            option: "--format", value: "yaml", allowed: RunCommand.formats, suggestion: "html")))
+        #expect(
+            thrown(["demo", "extra.json"])
+                == .usage(.tooManyArguments(command: "demo", takes: "no file, not 'extra.json'")))
+        #expect(
+            thrown(["--format", "yaml"])
+                == .usage(
+                    .unknownValue(
+                        option: "--format", value: "yaml", allowed: RunCommand.formats, suggestion: "html")))
     }
 }

@@ -1,9 +1,10 @@
-@testable import DrivesimCLI
 import Foundation
 import Road
 import SimRunner
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
 
 /// What a newcomer reads (README, docs/) agrees with what the package does.
 @Suite struct DocsAgreeTests {
@@ -13,9 +14,13 @@ import Testing
 
     /// The lines of every ```sh block of `text`.
     static func shellLines(_ text: String) -> [String] {
-        var lines: [String] = [], inside = false
+        var lines: [String] = []
+        var inside = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("```") { inside = line == "```sh" ? true : false; continue }
+            if line.hasPrefix("```") {
+                inside = line == "```sh" ? true : false
+                continue
+            }
             if inside { lines.append(line) }
         }
         return lines
@@ -24,13 +29,16 @@ import Testing
     @Test func theReadmeNamesTheToolchainPackageSwiftNeeds() throws {
         let manifest = try Self.read("Package.swift")
         let version = try #require(manifest.split(separator: "\n").first?.split(separator: ":").last.map(String.init))
-        #expect(try Self.read("README.md").contains("Swift \(version) toolchain"), "Package.swift needs Swift \(version)")
+        #expect(
+            try Self.read("README.md").contains("Swift \(version) toolchain"), "Package.swift needs Swift \(version)")
     }
 
     /// Every doc says `drivesim …`: README's set-up puts it on the PATH before its first such command, and cli.md says how.
     @Test func theReadmePutsDrivesimOnThePathBeforeUsingIt() throws {
         let lines = Self.shellLines(try Self.read("README.md"))
-        let export = try #require(lines.firstIndex { $0.hasPrefix(#"export PATH="$PWD/.build/release:$PATH""#) }, "no step puts drivesim on the PATH")
+        let export = try #require(
+            lines.firstIndex { $0.hasPrefix(#"export PATH="$PWD/.build/release:$PATH""#) },
+            "no step puts drivesim on the PATH")
         let build = try #require(lines.firstIndex { $0.hasPrefix("swift build -c release") })
         let first = try #require(lines.firstIndex { $0.hasPrefix("drivesim") || $0.contains("&& drivesim ") })
         #expect(build < export && export < first)
@@ -69,13 +77,19 @@ import Testing
     @Test func everyManeuverKindIsInTheScenarioFormat() throws {
         let text = try Self.read("docs/scenario-format.md")
         let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `maneuvers[].turn` |") })
-        for turn in Turn.allCases { #expect(row.contains("`\(turn.rawValue)`"), "docs/scenario-format.md lacks \(turn.rawValue)") }
+        for turn in Turn.allCases {
+            #expect(row.contains("`\(turn.rawValue)`"), "docs/scenario-format.md lacks \(turn.rawValue)")
+        }
     }
 
     /// Every service `import-route --help` names is in README's and cli.md's lists.
     @Test func everyImportedServiceIsInReadmeAndCli() throws {
-        let readme = try Self.read("README.md").split(separator: "\n").first { $0.contains("(docs/import.md)") }.map(String.init) ?? ""
-        let cli = try Self.read("docs/cli.md").split(separator: "\n").first { $0.hasPrefix("| `drivesim import-route") }.map(String.init) ?? ""
+        let readme =
+            try Self.read("README.md").split(separator: "\n").first { $0.contains("(docs/import.md)") }.map(String.init)
+            ?? ""
+        let cli =
+            try Self.read("docs/cli.md").split(separator: "\n").first { $0.hasPrefix("| `drivesim import-route") }.map(
+                String.init) ?? ""
         for service in ["OSRM", "Valhalla", "GraphHopper", "Mapbox"] {
             #expect(ImportRouteCommand.abstract.contains(service))
             #expect(readme.contains(service), "README's docs list lacks \(service)")

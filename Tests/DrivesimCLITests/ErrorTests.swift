@@ -1,20 +1,22 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import ScenarioFormat
-@testable import SimRunner
 import RouteImport
 import TestSupport
 import Testing
 
+@testable import DrivesimCLI
+@testable import ScenarioFormat
+@testable import SimRunner
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the command line throws (nil if it throws nothing), before it is worded.
-func thrown(_ arguments: [String], console: Console = .captured, environment: [String: String] = [:]) -> DrivesimError? {
+func thrown(_ arguments: [String], console: Console = .captured, environment: [String: String] = [:]) -> DrivesimError?
+{
     var console = console
     console.environment = environment
     var command: String?
@@ -48,8 +50,10 @@ enum Bench {
         Fixtures.write(CommandLineTests.invalid, "bad.json", in: folder)
         try! FileManager.default.createDirectory(atPath: folder + "/empty", withIntermediateDirectories: false)
         symlink("loop.json", folder + "/loop.json")  // a link to itself: ELOOP
-        for (name, golden) in [("absolute", "/tmp/x.timeline.json"), ("escapes", "../x.timeline.json"),
-                               ("itself", "itself.json"), ("plain", "x.txt")] {
+        for (name, golden) in [
+            ("absolute", "/tmp/x.timeline.json"), ("escapes", "../x.timeline.json"),
+            ("itself", "itself.json"), ("plain", "x.txt"),
+        ] {
             Fixtures.write(#"{"drivesim": 1, "name": "g", "golden": "\#(golden)"}"#, name + ".json", in: folder)
         }
         return folder
@@ -66,7 +70,10 @@ struct BadCommandLine: Sendable, CustomTestStringConvertible {
     var testDescription: String { label }
 
     init(_ label: String, _ arguments: [String], _ error: DrivesimError, environment: [String: String] = [:]) {
-        self.label = label; self.arguments = arguments; self.error = error; self.environment = environment
+        self.label = label
+        self.arguments = arguments
+        self.error = error
+        self.environment = environment
     }
 }
 
@@ -76,28 +83,41 @@ let badCommandLines: [BadCommandLine] = [
     BadCommandLine("help for no command", ["help", "bogus"], .usage(.unknownHelpTopic("bogus", suggestion: nil))),
     BadCommandLine("help for a misspelt command", ["help", "rn"], .usage(.unknownHelpTopic("rn", suggestion: "run"))),
     BadCommandLine("run without a file", ["run"], .usage(.missingArgument("scenario file"))),
-    BadCommandLine("run with two files", ["run", "a", "b"], .usage(.tooManyArguments(command: "run", takes: "one scenario file"))),
-    BadCommandLine("misspelt option", ["run", "a.json", "--fromat", "json"], .usage(.unknownOption("--fromat", suggestion: "--format"))),
-    BadCommandLine("option without its value", ["run", "a.json", "--format"], .usage(.missingValue(option: "--format"))),
+    BadCommandLine(
+        "run with two files", ["run", "a", "b"], .usage(.tooManyArguments(command: "run", takes: "one scenario file"))),
+    BadCommandLine(
+        "misspelt option", ["run", "a.json", "--fromat", "json"],
+        .usage(.unknownOption("--fromat", suggestion: "--format"))),
+    BadCommandLine(
+        "option without its value", ["run", "a.json", "--format"], .usage(.missingValue(option: "--format"))),
     BadCommandLine("flag with a value", ["check", "--record=yes", "x"], .usage(.flagTakesNoValue(flag: "--record"))),
     BadCommandLine(
         "unknown format", ["run", "a.json", "--format", "pdf"],
         .usage(.unknownValue(option: "--format", value: "pdf", allowed: RunCommand.formats, suggestion: nil))),
-    BadCommandLine("--from with a leading space", ["run", "a.json", "--from", " 5"], .usage(.notSeconds(option: "--from", value: " 5"))),
-    BadCommandLine("--to with a trailing space", ["run", "a.json", "--to", "5 "], .usage(.notSeconds(option: "--to", value: "5 "))),
-    BadCommandLine("--from not a number", ["run", "a.json", "--from", "soon"], .usage(.notSeconds(option: "--from", value: "soon"))),
-    BadCommandLine("--from negative", ["run", "a.json", "--from", "-1"], .usage(.negativeSeconds(option: "--from", value: "-1"))),
+    BadCommandLine(
+        "--from with a leading space", ["run", "a.json", "--from", " 5"],
+        .usage(.notSeconds(option: "--from", value: " 5"))),
+    BadCommandLine(
+        "--to with a trailing space", ["run", "a.json", "--to", "5 "], .usage(.notSeconds(option: "--to", value: "5 "))),
+    BadCommandLine(
+        "--from not a number", ["run", "a.json", "--from", "soon"], .usage(.notSeconds(option: "--from", value: "soon"))
+    ),
+    BadCommandLine(
+        "--from negative", ["run", "a.json", "--from", "-1"], .usage(.negativeSeconds(option: "--from", value: "-1"))),
     BadCommandLine(
         "--from finer than a millisecond", ["run", "a.json", "--from", "0.0001"],
         .usage(.notWholeMilliseconds(option: "--from", value: "0.0001"))),
-    BadCommandLine("reversed window", ["run", "a.json", "--from", "5", "--to", "2"], .usage(.reversedWindow(from: "5", to: "2"))),
+    BadCommandLine(
+        "reversed window", ["run", "a.json", "--from", "5", "--to", "2"], .usage(.reversedWindow(from: "5", to: "2"))),
     BadCommandLine(
         "width out of range", ["run", "a.json", "--width", "3"],
         .usage(.notAWholeNumber(option: "--width", value: "3", from: "20", to: "1000000"))),
     BadCommandLine("--help after -- is a file name", ["run", "--", "--help"], .unreadable(file: "--help", .missing)),
-    BadCommandLine("a missing file", ["run", Bench.path("missing.json")], .unreadable(file: Bench.path("missing.json"), .missing)),
+    BadCommandLine(
+        "a missing file", ["run", Bench.path("missing.json")], .unreadable(file: Bench.path("missing.json"), .missing)),
     BadCommandLine("a folder", ["run", Bench.path("empty")], .unreadable(file: Bench.path("empty"), .isFolder)),
-    BadCommandLine("a symlink loop", ["run", Bench.path("loop.json")], .unreadable(file: Bench.path("loop.json"), .symlinkLoop)),
+    BadCommandLine(
+        "a symlink loop", ["run", Bench.path("loop.json")], .unreadable(file: Bench.path("loop.json"), .symlinkLoop)),
     BadCommandLine(
         "an invalid scenario", ["run", Bench.path("bad.json")],
         .invalidScenario(decodingError(CommandLineTests.invalid, file: Bench.path("bad.json"))!)),
@@ -114,8 +134,11 @@ let badCommandLines: [BadCommandLine] = [
         "a golden not named .timeline.json", ["run", Bench.path("plain.json")],
         .golden(file: Bench.path("plain.json"), .notATimelineName("x.txt"))),
     BadCommandLine(
-        "--out a full disk", ["run", Bench.path("pass.json"), "--out", "/dev/full"], .cannotWrite(path: "/dev/full", .noSpace)),
-    BadCommandLine("--out a folder", ["run", Bench.path("pass.json"), "--out", Bench.folder], .cannotWrite(path: Bench.folder, .isFolder)),
+        "--out a full disk", ["run", Bench.path("pass.json"), "--out", "/dev/full"],
+        .cannotWrite(path: "/dev/full", .noSpace)),
+    BadCommandLine(
+        "--out a folder", ["run", Bench.path("pass.json"), "--out", Bench.folder],
+        .cannotWrite(path: Bench.folder, .isFolder)),
     BadCommandLine(
         "--out in no folder", ["run", Bench.path("pass.json"), "--out", Bench.path("no/such.txt")],
         .cannotWrite(path: Bench.path("no/such.txt"), .noSuchFolder)),
@@ -123,10 +146,14 @@ let badCommandLines: [BadCommandLine] = [
         "--out under a file", ["run", Bench.path("pass.json"), "--out", Bench.path("pass.json/x")],
         .cannotWrite(path: Bench.path("pass.json/x"), .notADirectory)),
     BadCommandLine("check without paths", ["check"], .usage(.missingArgument("path"))),
-    BadCommandLine("check of an empty folder", ["check", Bench.path("empty")], .usage(.noScenarioFiles([Bench.path("empty")]))),
-    BadCommandLine("record on CI", ["check", "--record", Bench.folder], .refusedOnCI(.recordGoldens), environment: ["CI": "true"]),
+    BadCommandLine(
+        "check of an empty folder", ["check", Bench.path("empty")], .usage(.noScenarioFiles([Bench.path("empty")]))),
+    BadCommandLine(
+        "record on CI", ["check", "--record", Bench.folder], .refusedOnCI(.recordGoldens), environment: ["CI": "true"]),
     BadCommandLine("import-gpx without a file", ["import-gpx"], .usage(.missingArgument("GPX file"))),
-    BadCommandLine("import-gpx of a missing file", ["import-gpx", Bench.path("x.gpx")], .unreadable(file: Bench.path("x.gpx"), .missing)),
+    BadCommandLine(
+        "import-gpx of a missing file", ["import-gpx", Bench.path("x.gpx")],
+        .unreadable(file: Bench.path("x.gpx"), .missing)),
     BadCommandLine(
         "import-route without --language", ["import-route", Bench.path("pass.json"), "--out", Bench.path("x.json")],
         .usage(.missingOption(option: "--language", allowed: ["ko", "en"]))),
@@ -141,13 +168,18 @@ let badCommandLines: [BadCommandLine] = [
     BadCommandLine("fuzz time limit negative", ["fuzz", "--time-limit", "-5"], .usage(.badTimeLimit("-5"))),
     BadCommandLine(
         "fuzz misspelt mutant", ["fuzz", "--mutant", "ears-erly"],
-        .usage(.unknownValue(
-            option: "--mutant", value: "ears-erly", allowed: TalkArbiterFaultNames.all, suggestion: "ears-early"))),
+        .usage(
+            .unknownValue(
+                option: "--mutant", value: "ears-erly", allowed: TalkArbiterFaultNames.all, suggestion: "ears-early"))),
     BadCommandLine(
-        "fuzz --out under a file", ["fuzz", "--out", Bench.path("pass.json/x")], .cannotWrite(path: Bench.path("pass.json/x"), .notADirectory)),
+        "fuzz --out under a file", ["fuzz", "--out", Bench.path("pass.json/x")],
+        .cannotWrite(path: Bench.path("pass.json/x"), .notADirectory)),
     BadCommandLine(
         "bench part unknown", ["bench", "--only", "rode"],
-        .usage(.unknownValue(option: "--only", value: "rode", allowed: ["queue", "drive", "render", "growth", "fuzz", "road"], suggestion: "road"))),
+        .usage(
+            .unknownValue(
+                option: "--only", value: "rode", allowed: ["queue", "drive", "render", "growth", "fuzz", "road"],
+                suggestion: "road"))),
 ]
 
 /// The mutants' names, as `--mutant` lists them.
@@ -253,7 +285,8 @@ enum TalkArbiterFaultNames {
 
     @Test func aServicesErrorTextReachesTheTerminalEscapedInOneLine() throws {
         let folder = try Fixtures.temporaryFolder()
-        let file = Fixtures.write(#"{"code":"NoRoute\u001b[2J","message":"line1\nline2\r\u001b[31m","routes":[]}"#, "svc.json", in: folder)
+        let file = Fixtures.write(
+            #"{"code":"NoRoute\u001b[2J","message":"line1\nline2\r\u001b[31m","routes":[]}"#, "svc.json", in: folder)
         var console = Console.captured
         #expect(Drivesim.main(["import-route", file, "--language", "en"], console: &console) == 2)
         #expect(console.stderr.dropLast().split(separator: "\n").count == 1, "\(console.stderr)")
@@ -262,8 +295,11 @@ enum TalkArbiterFaultNames {
     }
 
     @Test func anImportsOwnCheckNamesTheResponseNotTheScenario() {
-        let error = DrivesimError.importProblem(file: "r.osrm", ImportProblem(.scenarioRefused(path: "road.route.maneuvers[3]", reason: "bad"), at: ""))
-        #expect(MessageInfo(error).message == "Error: r.osrm: top level: the scenario it makes would be refused at road.route.maneuvers[3]: bad\n")
+        let error = DrivesimError.importProblem(
+            file: "r.osrm", ImportProblem(.scenarioRefused(path: "road.route.maneuvers[3]", reason: "bad"), at: ""))
+        #expect(
+            MessageInfo(error).message
+                == "Error: r.osrm: top level: the scenario it makes would be refused at road.route.maneuvers[3]: bad\n")
     }
 
     @Test func fuzzOutThatIsAFileSaysItIsNotAFolder() throws {
@@ -276,19 +312,29 @@ enum TalkArbiterFaultNames {
 @Suite struct ImportMeasuredValueTests {
     @Test func eachMeasuredValueIsPrintedBeyondItsLimit() {
         func apart(_ meters: Double) -> String {
-            ImportProblem.Reason.routesApart(meters: MeasuredValue.rounded(meters, beyond: RouteImporter.branchReach), reach: RouteImporter.branchReach).words
+            ImportProblem.Reason.routesApart(
+                meters: MeasuredValue.rounded(meters, beyond: RouteImporter.branchReach),
+                reach: RouteImporter.branchReach
+            ).words
         }
-        #expect(apart(500.4).hasPrefix("the route starts 500.4 m from the road before it (after the previous change's branch), beyond 500 m"))
+        #expect(
+            apart(500.4).hasPrefix(
+                "the route starts 500.4 m from the road before it (after the previous change's branch), beyond 500 m"))
         #expect(apart(600.2).hasPrefix("the route starts 600 m from the road before it"))
-        #expect(ImportProblem.Reason.maneuverOffGeometry(meters: MeasuredValue.rounded(15.4, beyond: 15)).words
-            == "the maneuver lies 15.4 m from the route's geometry (at most 15 m)")
-        #expect(ImportProblem.Reason.driveTooLong(hours: MeasuredValue.rounded(24.3, beyond: 24)).words
-            == "at the response's speeds the drive would last about 24.3 hours, beyond 24")
-        #expect(ImportProblem.Reason.routeTooLong(kilometers: MeasuredValue.rounded(10_000.2, beyond: 10_000)).words
-            == "the route is 10000.2 km long, beyond the format's 10000 km")
-        #expect(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(250.04, beyond: 250)), at: "x").reason
-            == "a speed of 250.04 km/h, outside 3.6...250; clamped")
-        #expect(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(3.58, beyond: 3.6)), at: "x").reason
-            == "a speed of 3.58 km/h, outside 3.6...250; clamped")
+        #expect(
+            ImportProblem.Reason.maneuverOffGeometry(meters: MeasuredValue.rounded(15.4, beyond: 15)).words
+                == "the maneuver lies 15.4 m from the route's geometry (at most 15 m)")
+        #expect(
+            ImportProblem.Reason.driveTooLong(hours: MeasuredValue.rounded(24.3, beyond: 24)).words
+                == "at the response's speeds the drive would last about 24.3 hours, beyond 24")
+        #expect(
+            ImportProblem.Reason.routeTooLong(kilometers: MeasuredValue.rounded(10_000.2, beyond: 10_000)).words
+                == "the route is 10000.2 km long, beyond the format's 10000 km")
+        #expect(
+            ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(250.04, beyond: 250)), at: "x").reason
+                == "a speed of 250.04 km/h, outside 3.6...250; clamped")
+        #expect(
+            ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(3.58, beyond: 3.6)), at: "x").reason
+                == "a speed of 3.58 km/h, outside 3.6...250; clamped")
     }
 }

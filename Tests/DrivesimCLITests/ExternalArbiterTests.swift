@@ -1,6 +1,4 @@
-@testable import ExternalProcess
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
 import Fuzzing
 import ScenarioFormat
@@ -8,6 +6,9 @@ import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
+@testable import ExternalProcess
 
 /// `--arbiter "COMMAND"`: an arbiter in another process (docs/arbiter-protocol.md).
 /// Serialized: the command's process is one per command line.
@@ -35,9 +36,10 @@ import Testing
         // reading the answer, it is told by the exit.
         #expect(result.stderr.contains("no-such-arbiter-command-xyz"))
         #expect(result.stderr.contains("it exited before answering (exit status 127)"), "\(result.stderr)")
-        #expect(thrown(["run", Self.scenario, "--arbiter", "exit 3"]).map {
-            if case .arbiterProcess(command: "exit 3", _) = $0 { true } else { false }
-        } == true)
+        #expect(
+            thrown(["run", Self.scenario, "--arbiter", "exit 3"]).map {
+                if case .arbiterProcess(command: "exit 3", _) = $0 { true } else { false }
+            } == true)
     }
 
     @Test func anUnknownProtocolVersionExitsTwo() throws {
@@ -49,13 +51,17 @@ import Testing
     @Test func anArbiterOfProtocolThreeIsRefusedNamingBothVersions() throws {
         let command = try Self.script("read line; echo '{\"type\":\"hello\",\"protocol\":3}'; cat > /dev/null\n")
         let result = Fixtures.drivesim("check", Self.scenario, "--arbiter", command)
-        #expect(result.code == 2 && result.stderr.contains("it speaks protocol version 3; this drivesim speaks 4"), "\(result.stderr)")
+        #expect(
+            result.code == 2 && result.stderr.contains("it speaks protocol version 3; this drivesim speaks 4"),
+            "\(result.stderr)")
     }
 
     @Test func anArbiterThatPrintsGarbageFailsTheRunWithAReason() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; echo oops >&2; while read line; do echo 'not json'; done\n")
-        let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; echo oops >&2; while read line; do echo 'not json'; done\n"
+        )
+        let result = Fixtures.drivesim(
+            "check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1)
         #expect(result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("arbiter process") && result.stderr.contains("not a JSON object: 'not json'"))
@@ -65,14 +71,19 @@ import Testing
     @Test func anArbiterThatCrashesMidRunFailsTheRunAndTheNextRunRestartsIt() throws {
         // Says hello, then dies on its first instant; restarted for the second scenario.
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n")
-        let result = Fixtures.drivesim("check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n"
+        )
+        let result = Fixtures.drivesim(
+            "check", Self.scenario, Fixtures.path("Scenarios/after-cut-repeat.json"), "--arbiter", command)
         #expect(result.code == 1 && result.stdout.contains("0 passed, 2 failed"))
         #expect(result.stderr.contains("exit status 7") && result.stderr.contains("dying"))
         // Only the failure: not what the checks found in the run cut short (items that never
         // end, the scenario's expectations, a golden timeline that differs), which are said not judged.
-        let findings = result.stderr.split(separator: "\n").filter { !$0.contains(": not judged: ") }.joined(separator: "\n")
-        #expect(!findings.contains("invariant 6") && !findings.contains("expect[") && !findings.contains("golden"), "\(result.stderr)")
+        let findings = result.stderr.split(separator: "\n").filter { !$0.contains(": not judged: ") }.joined(
+            separator: "\n")
+        #expect(
+            !findings.contains("invariant 6") && !findings.contains("expect[") && !findings.contains("golden"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("and the golden timeline: the arbiter process failed at"), "\(result.stderr)")
     }
 
@@ -84,7 +95,8 @@ import Testing
 
     /// A process that says hello, then answers every `run` message with `run` and every `instant` with `instant`.
     static func answering(run: String, instant: String) throws -> String {
-        try script("""
+        try script(
+            """
             read line; echo '{"type":"hello","protocol":4}'
             while read line; do case "$line" in *'"type":"run"'*) echo '\(run)';; *'"type":"instant"'*) echo '\(instant)';; esac; done
 
@@ -92,24 +104,34 @@ import Testing
     }
 
     /// A well formed answer to after-cut-drop's run (five instants, the first of three inputs) that is not the reference's: the run is then asked instant by instant.
-    static let partedRun = #"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}"#
+    static let partedRun =
+        #"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}"#
         + String(repeating: #",{"each":[[]],"end":[],"idle":true}"#, count: 4) + "]}"
 
     @Test(arguments: [
         (#"{"type":"actions","each":[]}"#, "with 0 action lists for 3 inputs"),
         (#"{"type":"actions","each":[[],[],[]]}"#, "without the end of the instant"),
         (#"{"type":"hello","protocol":3}"#, "out of turn"),
-        (#"{"type":"actions","each":[[{"do":"sing"}],[],[]],"end":[],"idle":true}"#, "an action drivesim does not know"),
-        (#"{"type":"actions","each":[[{"do":"lineDropped","line":0,"rule":"short-wait"}],[],[]],"end":[],"idle":true}"#,
-            "with a lineDropped whose rule 'short-wait' is not one it can carry (superseded or stale)"),
-        (#"{"type":"actions","each":[[{"do":"stretchCut","reply":0,"stretch":0,"rule":"stale","by":{"line":0},"played":0,"then":null}],[],[]],"end":[],"idle":true}"#,
-            "with a stretchCut whose rule 'stale' is not one it can carry (urgent-cut or long-cut or barge-in)"),
+        (
+            #"{"type":"actions","each":[[{"do":"sing"}],[],[]],"end":[],"idle":true}"#,
+            "an action drivesim does not know"
+        ),
+        (
+            #"{"type":"actions","each":[[{"do":"lineDropped","line":0,"rule":"short-wait"}],[],[]],"end":[],"idle":true}"#,
+            "with a lineDropped whose rule 'short-wait' is not one it can carry (superseded or stale)"
+        ),
+        (
+            #"{"type":"actions","each":[[{"do":"stretchCut","reply":0,"stretch":0,"rule":"stale","by":{"line":0},"played":0,"then":null}],[],[]],"end":[],"idle":true}"#,
+            "with a stretchCut whose rule 'stale' is not one it can carry (urgent-cut or long-cut or barge-in)"
+        ),
         (#"{"type":"actions","each":[[],[],[]],"end":{},"idle":true}"#, "an action list that is not an array"),
     ])
     func anAnswerOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {
         // after-cut-drop's first instant has three inputs (the reply and its two chunks) and ends.
         // Its run, answered well but not as foretold, is asked instant by instant.
-        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: Self.partedRun, instant: answer)])
+        let result = Self.drivesim([
+            "check", Self.scenario, "--arbiter", try Self.answering(run: Self.partedRun, instant: answer),
+        ])
         #expect(result.code == 1 && result.stderr.contains("arbiter process"), "\(result.stderr)")
         #expect(result.stderr.contains("the instant at 0 ms") && result.stderr.contains(reason), "\(result.stderr)")
     }
@@ -120,12 +142,23 @@ import Testing
         (#"{"type":"hello","protocol":4}"#, "the run of 5 instants from 0 ms out of turn"),
         (#"{"type":"actions","instants":[]}"#, "the run of 5 instants from 0 ms with 0 answers for 5 instants"),
         (#"{"type":"actions","instants":[{"each":[[],[],[]],"end":[],"idle":true}]}"#, "with 1 answer for 5 instants"),
-        (#"{"type":"actions","instants":[{"each":[]},{},{},{},{}]}"#, "the instant at 0 ms of the run with 0 action lists for 3 inputs"),
-        (#"{"type":"actions","instants":[[],[],[],[],[]]}"#, "the instant at 0 ms of the run with something else than an object with 'each'"),
-        (#"{"type":"actions","instants":[{"each":[[],[],[]]},{},{},{},{}]}"#, "the instant at 0 ms of the run without the end of the instant"),
+        (
+            #"{"type":"actions","instants":[{"each":[]},{},{},{},{}]}"#,
+            "the instant at 0 ms of the run with 0 action lists for 3 inputs"
+        ),
+        (
+            #"{"type":"actions","instants":[[],[],[],[],[]]}"#,
+            "the instant at 0 ms of the run with something else than an object with 'each'"
+        ),
+        (
+            #"{"type":"actions","instants":[{"each":[[],[],[]]},{},{},{},{}]}"#,
+            "the instant at 0 ms of the run without the end of the instant"
+        ),
     ])
     func anAnswerToARunOfTheWrongShapeFailsTheRunNamingIt(answer: String, reason: String) throws {
-        let result = Self.drivesim(["check", Self.scenario, "--arbiter", try Self.answering(run: answer, instant: "{}")])
+        let result = Self.drivesim([
+            "check", Self.scenario, "--arbiter", try Self.answering(run: answer, instant: "{}"),
+        ])
         #expect(result.code == 1 && result.stderr.contains("arbiter process"), "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
     }
@@ -135,29 +168,41 @@ import Testing
         // The third scenario's process is a new one, counting from 1 again.
         let short = #"{"type":"actions","instants":[]}"#
         let command = Self.python + " | sed -u '4s/.*/\(short)/'"
-        let second = Fixtures.path("Scenarios/after-cut-repeat.json"), third = Fixtures.path("Scenarios/after-cut-skip.json")
+        let second = Fixtures.path("Scenarios/after-cut-repeat.json")
+        let third = Fixtures.path("Scenarios/after-cut-skip.json")
         let result = Self.drivesim(["check", Self.scenario, second, third, "--arbiter", command])
         #expect(result.code == 1 && result.stdout.contains("2 passed, 1 failed"), "\(result.stdout)")
-        #expect(result.stdout.contains("PASS  \(Self.scenario)") && result.stdout.contains("FAIL  \(second)")
-            && result.stdout.contains("PASS  \(third)"), "\(result.stdout)")
-        #expect(result.stderr.contains("the arbiter process failed: it answered the run of") && result.stderr.contains("with 0 answers for"),
+        #expect(
+            result.stdout.contains("PASS  \(Self.scenario)") && result.stdout.contains("FAIL  \(second)")
+                && result.stdout.contains("PASS  \(third)"), "\(result.stdout)")
+        #expect(
+            result.stderr.contains("the arbiter process failed: it answered the run of")
+                && result.stderr.contains("with 0 answers for"),
             "\(result.stderr)")
     }
 
     @Test func aForetoldRunGoesOutAsOneRunMessageAndIsAnsweredInOneLine() throws {
         let folder = try Fixtures.temporaryFolder()
-        let sent = folder + "/sent.txt", answered = folder + "/answered.txt"
+        let sent = folder + "/sent.txt"
+        let answered = folder + "/answered.txt"
         let command = "tee \(sent) | \(Self.python) | tee \(answered)"
         let result = Self.drivesim(["check", Self.scenario, "--arbiter", command])
         #expect(result.code == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: sent, encoding: .utf8).split(separator: "\n").map(String.init)
-        let run = #"{"type":"run","instants":[{"t":0,"inputs":[["replyBegan",0],["chunkReady",0],["chunkReady",1]]},"#
+        let run =
+            #"{"type":"run","instants":[{"t":0,"inputs":[["replyBegan",0],["chunkReady",0],["chunkReady",1]]},"#
             + #"{"t":1000,"inputs":[["lineRequested",0]]},{"t":2000,"inputs":[["lineEnded",0]]},"#
             + #"{"t":2500,"inputs":[["earsTimer",null]]},{"t":6000,"inputs":[["stretchEnded",0]]}]}"#
         #expect(lines.count == 5 && lines[0] == #"{"type":"hello","protocol":4}"#)
-        #expect(lines.count == 5 && lines[2] == run && lines[4] == run && lines[1] == lines[3] && lines[1].hasPrefix(#"{"type":"tables","#))
+        #expect(
+            lines.count == 5 && lines[2] == run && lines[4] == run && lines[1] == lines[3]
+                && lines[1].hasPrefix(#"{"type":"tables","#))
         let answers = try String(contentsOfFile: answered, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(answers.count == 3 && answers[1] == answers[2] && answers[1].hasPrefix(#"{"type":"actions","instants":[{"each":[[{"do":"replyBegan","reply":0}],[],[]],"end":["#))
+        #expect(
+            answers.count == 3 && answers[1] == answers[2]
+                && answers[1].hasPrefix(
+                    #"{"type":"actions","instants":[{"each":[[{"do":"replyBegan","reply":0}],[],[]],"end":["#)
+        )
     }
 
     @Test func anInputTheBatchDidNotAnnounceFailsTheRunRatherThanTakeAnotherAnswer() throws {
@@ -172,7 +217,10 @@ import Testing
         var actions: [TalkArbiter.Action] = []
         process.deliver(.lineRequested(1), at: .zero, into: &actions)
         #expect(actions.isEmpty)
-        #expect(process.takeFailure()?.contains("drivesim delivered [\"lineRequested\",1] at 0 ms where its batch announced [\"lineRequested\",0]") == true)
+        #expect(
+            process.takeFailure()?.contains(
+                "drivesim delivered [\"lineRequested\",1] at 0 ms where its batch announced [\"lineRequested\",0]")
+                == true)
         // Restarted for the next run: an input after the message that ended the instant is caught too.
         process.beginRun(tables)
         process.announce([.lineRequested(0)], ends: true, at: .zero)
@@ -183,7 +231,9 @@ import Testing
     }
 
     @Test func thePythonExamplePassesScenarios() {
-        let files = ["after-cut-drop", "after-cut-repeat", "after-cut-skip"].map { Fixtures.path("Scenarios/\($0).json") }
+        let files = ["after-cut-drop", "after-cut-repeat", "after-cut-skip"].map {
+            Fixtures.path("Scenarios/\($0).json")
+        }
         let result = Self.drivesim(["check"] + files + ["--arbiter", Self.python])
         #expect(result.code == 0 && result.stdout.contains("3 passed, 0 failed"))
     }
@@ -191,12 +241,16 @@ import Testing
     @Test func anArbiterProcessFailureInFuzzIsFiledWithAReproducerThatReplays() throws {
         let folder = try Fixtures.temporaryFolder()
         // Says its hello, then exits on the first run's first instant.
-        let command = try Self.script(#"read line; echo '{"type":"hello","protocol":4}'"# + "\nread tables; read instant; exit 3\n")
+        let command = try Self.script(
+            #"read line; echo '{"type":"hello","protocol":4}'"# + "\nread tables; read instant; exit 3\n")
         let result = Self.drivesim(["fuzz", "--runs", "20", "--out", folder, "--arbiter", command])
         #expect(result.code == 1)
-        let filed = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") && $0.contains("arbiter process") }, "\(result.stderr)")
+        let filed = try #require(
+            result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") && $0.contains("arbiter process") },
+            "\(result.stderr)")
         #expect(filed.contains("exit"), "\(filed)")
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("arbiter-process-") })
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("arbiter-process-") })
         #expect(result.stderr.contains("drivesim run \(folder)/\(file) --arbiter '\(command)'"), "\(result.stderr)")
         let replay = Self.drivesim(["run", folder + "/" + file, "--arbiter", command])
         #expect(replay.code == 1, "\(file) does not replay: \(replay.stdout)\(replay.stderr)")
@@ -204,8 +258,12 @@ import Testing
 
     @Test func thePythonExampleBrokenFailsAFuzzCampaign() throws {
         let folder = try Fixtures.temporaryFolder()
-        let result = Self.drivesim(["fuzz", "--runs", "200", "--out", folder, "--arbiter", Self.python + " --break short-wait"])
-        #expect(result.code == 1 && (result.stdout + result.stderr).contains("--arbiter '\(Self.python) --break short-wait'"))
+        let result = Self.drivesim([
+            "fuzz", "--runs", "200", "--out", folder, "--arbiter", Self.python + " --break short-wait",
+        ])
+        #expect(
+            result.code == 1
+                && (result.stdout + result.stderr).contains("--arbiter '\(Self.python) --break short-wait'"))
     }
     /// Every reproducer replays as printed: its description's `Replay:` line
     /// names the arbiter, and `run` with it fails again, decision by decision
@@ -216,7 +274,8 @@ import Testing
         let command = Self.python + " --break " + rule
         let result = Self.drivesim(["fuzz", "--runs", "300", "--out", folder, "--arbiter", command])
         #expect(result.code == 1)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+            .sorted()
         try #require(!files.isEmpty)
         var divergenceOnly = 0
         for name in files {
@@ -226,15 +285,21 @@ import Testing
             #expect(result.stderr.contains("drivesim run \(folder)/\(name) --arbiter '\(command)'"))
             let replay = Self.drivesim(["run", folder + "/" + name, "--arbiter", command])
             #expect(replay.code == 1, "\(name) does not replay")
-            if Self.drivesim(["run", folder + "/" + name, "--arbiter", command, "--timeline-only"]).code == 0 { divergenceOnly += 1 }
-            #expect(Self.drivesim(["run", folder + "/" + name, "--arbiter", Self.python]).code == 0, "the correct arbiter passes \(name)")
+            if Self.drivesim(["run", folder + "/" + name, "--arbiter", command, "--timeline-only"]).code == 0 {
+                divergenceOnly += 1
+            }
+            #expect(
+                Self.drivesim(["run", folder + "/" + name, "--arbiter", Self.python]).code == 0,
+                "the correct arbiter passes \(name)")
         }
         if rule == "eager-stretch" { #expect(divergenceOnly > 0, "a divergence the timeline does not show") }
     }
 
     @Test func timelineOnlyNeedsAnArbiter() {
         let result = Self.drivesim(["run", Self.scenario, "--timeline-only"])
-        #expect(result.code == 2 && result.stderr.contains("'--timeline-only' applies only with '--arbiter'"), "\(result.stderr)")
+        #expect(
+            result.code == 2 && result.stderr.contains("'--timeline-only' applies only with '--arbiter'"),
+            "\(result.stderr)")
     }
 
     @Test func aReplayLineQuotesAnArbiterCommandForAPOSIXShell() {
@@ -244,7 +309,6 @@ import Testing
         #expect(shellQuoted("") == "''")
     }
 }
-
 
 /// The canonical answer (docs/arbiter-protocol.md): an answer line equal to
 /// the canonical form of the answer foretold is taken without parsing; any
@@ -279,24 +343,34 @@ extension ExternalArbiterTests {
         #expect(result.passed && result.parsed > 0)
     }
 
-    @Test func theCanonicalFormOfEveryAnswerAndEveryRunsAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer() throws {
+    @Test func theCanonicalFormOfEveryAnswerAndEveryRunsAnswerOfTheCorpusAndOfFuzzScenariosReadsBackAsThatAnswer()
+        throws
+    {
         let process = ArbiterProcess(command: "true", timeoutMs: 1000)
         var scenarios = try Fixtures.scenarioFiles.map { try ScenarioFiles.load($0.path).get() }
-        scenarios += (0..<TestScale.size(500, quick: 150)).map { Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0) }
+        scenarios += (0..<TestScale.size(500, quick: 150)).map {
+            Fuzzer.scenario(campaign: 1, run: $0, mutant: nil, road: $0 % 5 == 0)
+        }
         var count = 0
         for scenario in scenarios {
             let log = BatchedArbiter<TalkArbiter>.Log()
-            _ = Simulation(scenario, roster: nil, recordingDecisions: false) { BatchedArbiter(TalkArbiter($0), log: log) }
+            _ = Simulation(scenario, roster: nil, recordingDecisions: false) {
+                BatchedArbiter(TalkArbiter($0), log: log)
+            }
             var run: [UInt8] = []
             ArbiterProcess.encodeRunAnswer(log.messages, into: &run)
             let answers = process.runAnswer(run[...], log.messages)
-            #expect(answers.map { $0.map(\.each) } == log.messages.map(\.each) && answers.map { $0.map(\.end) } == log.messages.map(\.end)
-                && answers.map { $0.map(\.idle) } == log.messages.map(\.idle), "\(String(decoding: run, as: UTF8.self))")
+            #expect(
+                answers.map { $0.map(\.each) } == log.messages.map(\.each)
+                    && answers.map { $0.map(\.end) } == log.messages.map(\.end)
+                    && answers.map { $0.map(\.idle) } == log.messages.map(\.idle),
+                "\(String(decoding: run, as: UTF8.self))")
             for message in log.messages {
                 var bytes: [UInt8] = []
                 ArbiterProcess.encodeAnswer(message, into: &bytes)
                 let answer = process.answer(bytes[...], inputs: message.inputs.count, ends: message.ends, for: "a test")
-                #expect(answer?.each == message.each && answer?.end == message.end && answer?.idle == message.idle,
+                #expect(
+                    answer?.each == message.each && answer?.end == message.end && answer?.idle == message.idle,
                     "\(String(decoding: bytes, as: UTF8.self))")
                 count += 1
             }
@@ -337,7 +411,8 @@ extension ExternalArbiterTests {
 
     @Test func anArbiterThatCrashesWhileToldAheadFailsEachRunAsAlone() throws {
         let command = try Self.script(
-            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n")
+            "read line; echo '{\"type\":\"hello\",\"protocol\":4}'; read tables; read instant; echo dying >&2; exit 7\n"
+        )
         let ahead = Self.campaign(command, runs: 30, toldAhead: true)
         let alone = Self.campaign(command, runs: 30, toldAhead: false)
         #expect(ahead.failedRuns == 30 && alone.failedRuns == 30)
@@ -349,7 +424,9 @@ extension ExternalArbiterTests {
     @Test func rightAnswersNotInTheCanonicalFormGetOneNoticeNamingTheFirstDifferentByte() {
         let spaced = Self.drivesim(["fuzz", "--runs", "200", "--arbiter", Self.python + " | sed -u 's/\":/\": /g'"])
         #expect(spaced.code == 0)
-        let notices = spaced.stderr.components(separatedBy: "note: the arbiter's answers are right but not in the canonical form").count - 1
+        let notices =
+            spaced.stderr.components(separatedBy: "note: the arbiter's answers are right but not in the canonical form")
+            .count - 1
         #expect(notices == 1, "\(spaced.stderr)")
         #expect(spaced.stderr.contains("the first differs at byte 8: '{\"type\": \"actions\""), "\(spaced.stderr)")
         let canonical = Self.drivesim(["fuzz", "--runs", "200", "--arbiter", Self.python])

@@ -1,15 +1,16 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
 import ScenarioFormat
-@testable import SimRunner
 import TestSupport
 import Testing
 
+@testable import DrivesimCLI
+@testable import SimRunner
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The file type bits of `path` (`lstat`: a link is a link).
@@ -68,9 +69,9 @@ private var passingTimeline: String {
         let folder = try Fixtures.temporaryFolder()
         var device = folder + "/null"
         #if os(Linux)
-        if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) != 0 { device = "/dev/null" }  // makedev(1, 3)
+            if mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) != 0 { device = "/dev/null" }  // makedev(1, 3)
         #else
-        device = "/dev/null"
+            device = "/dev/null"
         #endif
         let scenario = Fixtures.write(CommandLineTests.passing, "pass.json", in: folder)
         #expect(Fixtures.drivesim("run", scenario, "--out", device).code == 0)
@@ -134,7 +135,8 @@ private var passingTimeline: String {
             return await group.reduce(0, +)
         }
         #expect(failures == 0, "every write succeeded")
-        #expect(texts.contains(try String(contentsOfFile: target, encoding: .utf8)), "the file is one writer's whole text")
+        #expect(
+            texts.contains(try String(contentsOfFile: target, encoding: .utf8)), "the file is one writer's whole text")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.txt"])
     }
 }
@@ -145,17 +147,25 @@ private var passingTimeline: String {
         try #require(fd >= 0, "Linux has /dev/full")
         defer { close(fd) }
         let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: try Fixtures.temporaryFolder())
-        #expect(thrown(["run", file], console: .writingOutput(to: fd)) == .cannotWrite(path: Console.standardOutputName, .noSpace))
+        #expect(
+            thrown(["run", file], console: .writingOutput(to: fd))
+                == .cannotWrite(path: Console.standardOutputName, .noSpace))
         var console = Console.writingOutput(to: fd)
         #expect(Drivesim.main(["run", file], console: &console) == 2)
-        #expect(console.stderr == MessageInfo(DrivesimError.cannotWrite(path: Console.standardOutputName, .noSpace)).message)
+        #expect(
+            console.stderr == MessageInfo(DrivesimError.cannotWrite(path: Console.standardOutputName, .noSpace)).message
+        )
     }
 
     @Test func aClosedStandardOutputExitsTwo() throws {
         let file = Fixtures.write(CommandLineTests.passing, "pass.json", in: try Fixtures.temporaryFolder())
         // -1 is never open, as a closed descriptor is.
-        #expect(thrown(["run", file], console: .writingOutput(to: -1)) == .cannotWrite(path: Console.standardOutputName, .closed))
-        #expect(thrown(["check", file], console: .writingOutput(to: -1)) == .cannotWrite(path: Console.standardOutputName, .closed))
+        #expect(
+            thrown(["run", file], console: .writingOutput(to: -1))
+                == .cannotWrite(path: Console.standardOutputName, .closed))
+        #expect(
+            thrown(["check", file], console: .writingOutput(to: -1))
+                == .cannotWrite(path: Console.standardOutputName, .closed))
     }
 
     @Test func importGPXToAFullDiskExitsTwo() throws {
@@ -163,7 +173,9 @@ private var passingTimeline: String {
         try #require(fd >= 0, "Linux has /dev/full")
         defer { close(fd) }
         let file = Fixtures.write(GPXTests.track, "drive.gpx", in: try Fixtures.temporaryFolder())
-        #expect(thrown(["import-gpx", file], console: .writingOutput(to: fd)) == .cannotWrite(path: Console.standardOutputName, .noSpace))
+        #expect(
+            thrown(["import-gpx", file], console: .writingOutput(to: fd))
+                == .cannotWrite(path: Console.standardOutputName, .noSpace))
     }
 
     @Test func aGoodRunThroughADescriptorWritesTheTimeline() throws {
@@ -193,8 +205,12 @@ private var passingTimeline: String {
         let folder = try Fixtures.temporaryFolder()
         let file = Fixtures.write(CommandLineTests.passing, "s.json", in: folder)
         symlink("s.json", folder + "/link.json")
-        #expect(thrown(["run", file, "--out", folder + "/link.json"]) == .cannotWrite(path: folder + "/link.json", .isAnInput(file)))
-        #expect(thrown(["run", file, "--out", folder + "/./s.json"]) == .cannotWrite(path: folder + "/./s.json", .isAnInput(file)))
+        #expect(
+            thrown(["run", file, "--out", folder + "/link.json"])
+                == .cannotWrite(path: folder + "/link.json", .isAnInput(file)))
+        #expect(
+            thrown(["run", file, "--out", folder + "/./s.json"])
+                == .cannotWrite(path: folder + "/./s.json", .isAnInput(file)))
         var console = Console.captured
         #expect(Drivesim.main(["run", file, "--out", folder + "/link.json"], console: &console) == 2)
         #expect(console.stderr.split(separator: "\n").count == 1, "one line: \(console.stderr)")
@@ -205,7 +221,9 @@ private var passingTimeline: String {
         let folder = try Fixtures.temporaryFolder()
         let text = try contents(Fixtures.path("Scenarios/routes/responses/roundabout.osrm"))
         let file = Fixtures.write(text, "r.osrm", in: folder)
-        #expect(thrown(["import-route", file, "--language", "en", "--out", file]) == .cannotWrite(path: file, .isAnInput(file)))
+        #expect(
+            thrown(["import-route", file, "--language", "en", "--out", file])
+                == .cannotWrite(path: file, .isAnInput(file)))
         #expect(try contents(file) == text)
     }
 
@@ -253,9 +271,14 @@ private var passingTimeline: String {
     }
 
     /// With `mode`, writing `target` is refused by the bits of `role`.
-    func expectRefused(_ target: String, mode: UInt32, for role: WriteProblem.Writer, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ target: String, mode: UInt32, for role: WriteProblem.Writer, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         chmod(target, mode_t(mode))
-        #expect(throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: mode, for: role)), sourceLocation: sourceLocation) {
+        #expect(
+            throws: DrivesimError.cannotWrite(path: target, .readOnlyFile(mode: mode, for: role)),
+            sourceLocation: sourceLocation
+        ) {
             try FileSystem.write(Array("x".utf8), to: target)
         }
     }
@@ -293,7 +316,10 @@ private var passingTimeline: String {
         let file = Fixtures.write(CommandLineTests.passing, "s.json", in: try Fixtures.temporaryFolder())
         #expect(thrown(["run", file, "--out", ""]) == .cannotWrite(path: "", .emptyPath))
         if FileManager.default.fileExists(atPath: "/proc/version") {
-            #expect(thrown(["run", file, "--out", "/proc/version"]) == .cannotWrite(path: "/proc/version", .readOnlyFile(mode: 0o444, for: geteuid() == 0 ? .owner : .others)))
+            #expect(
+                thrown(["run", file, "--out", "/proc/version"])
+                    == .cannotWrite(
+                        path: "/proc/version", .readOnlyFile(mode: 0o444, for: geteuid() == 0 ? .owner : .others)))
         }
     }
 }
@@ -326,7 +352,9 @@ private var passingTimeline: String {
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus, text)
+        return (
+            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus, text
+        )
     }
 
     @Test func aWritePastTheLimitIsAnErrorWithItsReasonAndNoTemporaryFile() throws {
@@ -342,14 +370,20 @@ private var passingTimeline: String {
         let folder = try Fixtures.temporaryFolder()
         let files = (1...3).map { k in
             var text = CommandLineTests.passing
-            text.insert(contentsOf: #""golden": "s\#(k).timeline.json", "#, at: text.index(after: text.firstIndex(of: "{")!))
+            text.insert(
+                contentsOf: #""golden": "s\#(k).timeline.json", "#, at: text.index(after: text.firstIndex(of: "{")!))
             return Fixtures.write(text, "s\(k).json", in: folder)
         }
         let result = try Self.underLimit(["check", "--record"] + files)
         #expect(result.code == 2)
-        for k in 1...3 { #expect(result.stderr.contains("s\(k).timeline.json"), "file \(k) reported: \(result.stderr)") }
-        #expect(result.stderr.hasSuffix("3 golden timelines could not be written (each named above); the rest were checked or recorded\n"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["s1.json", "s2.json", "s3.json"])
+        for k in 1...3 {
+            #expect(result.stderr.contains("s\(k).timeline.json"), "file \(k) reported: \(result.stderr)")
+        }
+        #expect(
+            result.stderr.hasSuffix(
+                "3 golden timelines could not be written (each named above); the rest were checked or recorded\n"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["s1.json", "s2.json", "s3.json"])
     }
 }
 
@@ -359,10 +393,13 @@ private var passingTimeline: String {
         // A folder where the reproducer's file would go: the write fails ("it is a folder").
         let name = "invariant-2-ears-early-seed-1-run-2.json"
         try FileManager.default.createDirectory(atPath: folder + "/" + name, withIntermediateDirectories: false)
-        let result = Fixtures.drivesim("fuzz", "--seed", "1", "--runs", "300", "--mutant", "ears-early", "--out", folder)
+        let result = Fixtures.drivesim(
+            "fuzz", "--seed", "1", "--runs", "300", "--mutant", "ears-early", "--out", folder)
         #expect(result.code == 2)
-        let marker = "could not write the reproducer: cannot write '\(folder)/\(name)': it is a folder; here it is in full:\n"
-        let after = try #require(result.stderr.components(separatedBy: marker).dropFirst().first, Comment(rawValue: result.stderr))
+        let marker =
+            "could not write the reproducer: cannot write '\(folder)/\(name)': it is a folder; here it is in full:\n"
+        let after = try #require(
+            result.stderr.components(separatedBy: marker).dropFirst().first, Comment(rawValue: result.stderr))
         // The scenario runs up to the next check's FAIL line, or to the end of standard error.
         let json = after.components(separatedBy: "\nFAIL ").first ?? after
         let scenario = try ScenarioDecoder.decode(Array(json.utf8), file: "stderr")

@@ -1,16 +1,17 @@
-@testable import RouteImport
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import ScenarioFormat
-@testable import SimRunner
 import TestSupport
 import Testing
 
+@testable import DrivesimCLI
+@testable import RouteImport
+@testable import ScenarioFormat
+@testable import SimRunner
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite struct FolderTests {
@@ -25,7 +26,8 @@ import Darwin
     }
 
     @Test func aSymlinkedSubfolderIsSearched() throws {
-        let folder = try Fixtures.temporaryFolder(), other = try Fixtures.temporaryFolder()
+        let folder = try Fixtures.temporaryFolder()
+        let other = try Fixtures.temporaryFolder()
         Fixtures.write(CommandLineTests.passing, "a.json", in: folder)
         Fixtures.write(CommandLineTests.failing, "b.json", in: other)
         symlink(other, folder + "/sub")
@@ -38,14 +40,17 @@ import Darwin
         Fixtures.write(CommandLineTests.passing, "a.json", in: folder)
         symlink(".", folder + "/again")  // the folder inside itself
         symlink("self.json", folder + "/self.json")  // a link to itself
-        #expect(ScenarioFiles.scan([folder]) == [
-            .file(folder + "/a.json"),
-            .problem(.unreadable(file: folder + "/again", .symlinkLoop)),
-            .problem(.unreadable(file: folder + "/self.json", .symlinkLoop)),
-        ])
+        #expect(
+            ScenarioFiles.scan([folder]) == [
+                .file(folder + "/a.json"),
+                .problem(.unreadable(file: folder + "/again", .symlinkLoop)),
+                .problem(.unreadable(file: folder + "/self.json", .symlinkLoop)),
+            ])
         let result = Fixtures.drivesim("check", folder)
         #expect(result.code == 2)
-        #expect(result.stdout == "PASS  \(folder)/a.json\nERROR \(folder)/again\nERROR \(folder)/self.json\n1 passed, 2 failed\n")
+        #expect(
+            result.stdout
+                == "PASS  \(folder)/a.json\nERROR \(folder)/again\nERROR \(folder)/self.json\n1 passed, 2 failed\n")
     }
 
     @Test func anUnreadableSubfolderIsReportedNotSkipped() throws {
@@ -58,9 +63,10 @@ import Darwin
         let refusing: (String) -> Result<[String], FileProblem> = {
             $0.hasSuffix("/locked") ? .failure(.permissionDenied) : FileSystem.names(in: $0)
         }
-        #expect(ScenarioFiles.scan([folder], list: refusing) == [
-            .file(folder + "/a.json"), .problem(.unreadable(file: folder + "/locked", .permissionDenied)),
-        ])
+        #expect(
+            ScenarioFiles.scan([folder], list: refusing) == [
+                .file(folder + "/a.json"), .problem(.unreadable(file: folder + "/locked", .permissionDenied)),
+            ])
         guard geteuid() != 0 else { return }
         chmod(folder + "/locked", 0)
         defer { chmod(folder + "/locked", 0o755) }
@@ -101,7 +107,9 @@ import Darwin
         let file = Fixtures.write(text, "scenario.json", in: folder)
         let result = Fixtures.drivesim("check", "--record", file)
         #expect(result.code == 1 && result.stdout.hasPrefix("FAIL"))
-        #expect(result.stderr.contains("expect[0]") && result.stderr.contains("its golden timeline is not recorded: the run fails"))
+        #expect(
+            result.stderr.contains("expect[0]")
+                && result.stderr.contains("its golden timeline is not recorded: the run fails"))
         #expect(!result.stderr.contains("is missing"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["scenario.json"])
     }

@@ -1,9 +1,10 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import ScenarioFormat
 import SimRunner
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
 
 @Suite struct GenerateTests {
     @Test func theSameOptionsWriteTheSameBytes() {
@@ -16,7 +17,9 @@ import Testing
 
     @Test(arguments: [false, true])
     func aGeneratedDriveDecodesAndPasses(road: Bool) throws {
-        let out = road ? Fixtures.drivesim("generate", "--hours", "1", "--road") : Fixtures.drivesim("generate", "--hours", "1")
+        let out =
+            road
+            ? Fixtures.drivesim("generate", "--hours", "1", "--road") : Fixtures.drivesim("generate", "--hours", "1")
         let scenario = try ScenarioDecoder.decode(Array(out.stdout.utf8), file: "generated.json")
         #expect(road == (scenario.road != nil))
         #expect(scenario.replies.count == (road ? 300 : 1_000))

@@ -1,19 +1,21 @@
-@testable import DrivesimCLI
 import Foundation
+import SimClock
+import TestSupport
+import Testing
+
+@testable import DrivesimCLI
 @testable import Fuzzing
 @testable import Review
 @testable import ScenarioFormat
-import SimClock
 @testable import SimRunner
-import TestSupport
-import Testing
 
 @Suite struct GoldenTests {
     /// A scenario file and its golden file in a fresh folder.
     static func folder(golden: String?) throws -> (folder: String, scenario: String) {
         let folder = try Fixtures.temporaryFolder()
         var text = try String(contentsOfFile: Fixtures.path("Scenarios/short-wait.json"), encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"golden\": \"short-wait.timeline.json\"", with: "\"golden\": \"mine.timeline.json\"")
+        text = text.replacingOccurrences(
+            of: "\"golden\": \"short-wait.timeline.json\"", with: "\"golden\": \"mine.timeline.json\"")
         try text.write(toFile: folder + "/scenario.json", atomically: true, encoding: .utf8)
         if let golden { try golden.write(toFile: folder + "/mine.timeline.json", atomically: true, encoding: .utf8) }
         return (folder, folder + "/scenario.json")
@@ -30,7 +32,8 @@ import Testing
     @Test func goldensCompareTheSpokenWordsAndTheirLanguage() throws {
         let timeline = try Simulation(try Fixtures.scenario("short-wait")).timeline
         // A changed phrase, or a phrase gone, is changed behaviour.
-        let changed = timeline.json.replacingOccurrences(of: #""text": "In 300 m, turn right""#, with: #""text": "In 300 m, turn left""#)
+        let changed = timeline.json.replacingOccurrences(
+            of: #""text": "In 300 m, turn right""#, with: #""text": "In 300 m, turn left""#)
         let stripped = timeline.json.replacingOccurrences(of: #", "text": "In 300 m, turn right""#, with: "")
         let english = timeline.json.replacingOccurrences(of: #""language": "en""#, with: #""language": "ko""#)
         for golden in [changed, stripped, english] {
@@ -42,7 +45,8 @@ import Testing
     }
 
     @Test func theDiffShowsTheFirstDifferenceWithContext() throws {
-        let a = ["0", "1", "2", "3", "4", "5"], b = ["0", "1", "2", "x", "4", "5"]
+        let a = ["0", "1", "2", "3", "4", "5"]
+        let b = ["0", "1", "2", "x", "4", "5"]
         let diff = try #require(Golden.diff(golden: a, actual: b))
         #expect(diff.contains("first difference at event 3"))
         #expect(diff.contains("    0\n    1\n    2\n  - 3\n  + x\n    4\n    5\n"))
@@ -65,7 +69,8 @@ import Testing
 
     @Test func theDiffOfTwoUnrelatedLongTimelinesIsBounded() throws {
         // Past `maxEdits` changes the diff is one block, at most `limit` lines: no quadratic time or memory.
-        let a = (0..<50_000).map { "a\($0)" }, b = (0..<50_000).map { "b\($0)" }
+        let a = (0..<50_000).map { "a\($0)" }
+        let b = (0..<50_000).map { "b\($0)" }
         let diff = try #require(Golden.diff(golden: a, actual: b))
         #expect(diff.contains("more than \(Golden.maxEdits) changes"))
         #expect(diff.split(separator: "\n").count < 60)
@@ -109,8 +114,10 @@ import Testing
     }
 
     @Test func aMalformedGoldenIsUnusable() throws {
-        for bad in ["{", #"{"events": 3}"#, #"{"events": [{"t": 1.5, "event": "ears.opened"}]}"#,
-                    #"{"events": [{"t": 1, "event": "ears.shut"}]}"#] {
+        for bad in [
+            "{", #"{"events": 3}"#, #"{"events": [{"t": 1.5, "event": "ears.opened"}]}"#,
+            #"{"events": [{"t": 1, "event": "ears.shut"}]}"#,
+        ] {
             let (_, scenario) = try Self.folder(golden: bad)
             var console = Console.captured
             #expect(Drivesim.main(["check", scenario], console: &console) == 2, "\(bad)")

@@ -1,6 +1,7 @@
-@testable import DrivesimCLI
 import Foundation
 import Testing
+
+@testable import DrivesimCLI
 
 /// Help fitted to a terminal keeps each paragraph whole: a sentence that
 /// ends in a colon before an example, or the text after `EXIT CODES:`,

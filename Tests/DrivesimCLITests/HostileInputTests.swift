@@ -12,23 +12,27 @@ import Testing
     /// line in a span and answers the `switching` question with `garbage`.
     static func garbageSwitcher(_ garbage: String, log: String) throws -> String {
         let folder = try Fixtures.temporaryFolder()
-        return "python3 " + Fixtures.write("""
-        import json, sys
-        open(\(String(reflecting: log)), "a").write("start\\n")
-        for raw in sys.stdin:
-            m = json.loads(raw)
-            if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": 3}), flush=True)
-            elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
-            elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": "late"}), flush=True)
-            elif m["type"] == "switching": print(\(String(reflecting: garbage)), flush=True)
-        """, "switcher.py", in: folder)
+        return "python3 "
+            + Fixtures.write(
+                """
+                import json, sys
+                open(\(String(reflecting: log)), "a").write("start\\n")
+                for raw in sys.stdin:
+                    m = json.loads(raw)
+                    if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": 3}), flush=True)
+                    elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
+                    elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": "late"}), flush=True)
+                    elif m["type"] == "switching": print(\(String(reflecting: garbage)), flush=True)
+                """, "switcher.py", in: folder)
     }
 
     @Test func aGuidanceThatAnswersSwitchingWithGarbageInStepIsReportedAndKeptNotRestartedEveryRun() throws {
-        let files = ["handoff-through-an-outage", "handoff-unknown-place-ko", "reroute-onto-another-road"].map(Self.road)
+        let files = ["handoff-through-an-outage", "handoff-unknown-place-ko", "reroute-onto-another-road"].map(
+            Self.road)
         for garbage in ["not json at all", "[1, 2]"] {
             let log = try Fixtures.temporaryFolder() + "/starts.log"
-            let check = Fixtures.drivesim(["check"] + files + ["--guidance", try Self.garbageSwitcher(garbage, log: log)])
+            let check = Fixtures.drivesim(
+                ["check"] + files + ["--guidance", try Self.garbageSwitcher(garbage, log: log)])
             #expect(check.code == 1 && check.stderr.contains("guidance process"), "\(check.stderr)")
             let starts = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
             #expect(starts == 1, "\(garbage): started \(starts) times for 3 files: \(check.stderr)")
@@ -36,20 +40,28 @@ import Testing
     }
 
     @Test func aHangInARoadFuzzCampaignIsNamedInTheRunItHungIn() throws {
-        let folder = try Fixtures.temporaryFolder(), out = try Fixtures.temporaryFolder()
-        let hang = "python3 " + Fixtures.write("""
-        import json, sys, time
-        print(json.dumps({"type": "hello", "guidance": 1}), flush=True)
-        for raw in sys.stdin:
-            m = json.loads(raw)
-            if m["type"] != "span": continue
-            if m["from"] > 30000: time.sleep(1000)
-            print(json.dumps({"type": "lines", "lines": []}), flush=True)
-        """, "hang.py", in: folder)
-        let result = Fixtures.drivesim("fuzz", "--road", "--runs", "2", "--out", out, "--guidance", hang, "--guidance-timeout", "1")
+        let folder = try Fixtures.temporaryFolder()
+        let out = try Fixtures.temporaryFolder()
+        let hang =
+            "python3 "
+            + Fixtures.write(
+                """
+                import json, sys, time
+                print(json.dumps({"type": "hello", "guidance": 1}), flush=True)
+                for raw in sys.stdin:
+                    m = json.loads(raw)
+                    if m["type"] != "span": continue
+                    if m["from"] > 30000: time.sleep(1000)
+                    print(json.dumps({"type": "lines", "lines": []}), flush=True)
+                """, "hang.py", in: folder)
+        let result = Fixtures.drivesim(
+            "fuzz", "--road", "--runs", "2", "--out", out, "--guidance", hang, "--guidance-timeout", "1")
         #expect(result.code == 1)
-        let filed = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") }, "\(result.stderr)")
-        #expect(filed.contains("it did not answer within 1 s") && !filed.contains("not asked") && !filed.contains("at 00:00.000"), "\(filed)")
+        let filed = try #require(
+            result.stderr.split(separator: "\n").first { $0.hasPrefix("FAIL run") }, "\(result.stderr)")
+        #expect(
+            filed.contains("it did not answer within 1 s") && !filed.contains("not asked")
+                && !filed.contains("at 00:00.000"), "\(filed)")
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first)
         let described = try String(contentsOfFile: out + "/" + file, encoding: .utf8)
         #expect(described.contains("did not answer") && !described.contains("earlier run"), "\(described.prefix(600))")
@@ -58,9 +70,16 @@ import Testing
     @Test(arguments: ["\"3\"", "3.5", "3.0", "null", "1e30"])
     func aHelloWithABadVersionValueIsSaidToBeNoSupportedVersion(value: String) throws {
         let folder = try Fixtures.temporaryFolder()
-        let script = "sh " + Fixtures.write("read line; echo '{\"type\":\"hello\",\"guidance\":\(value)}'; cat > /dev/null\n", "g.sh", in: folder)
+        let script =
+            "sh "
+            + Fixtures.write(
+                "read line; echo '{\"type\":\"hello\",\"guidance\":\(value)}'; cat > /dev/null\n", "g.sh", in: folder)
         let result = Fixtures.drivesim("run", Self.road("highway-120"), "--guidance", script)
-        #expect(result.code == 2 && result.stderr.contains("its hello's 'guidance' is \(value), not a supported version: this drivesim speaks 1 to 3"), "\(result.stderr)")
+        #expect(
+            result.code == 2
+                && result.stderr.contains(
+                    "its hello's 'guidance' is \(value), not a supported version: this drivesim speaks 1 to 3"),
+            "\(result.stderr)")
     }
 
     @Test func fuzzLimitsAreSaidAsTheyAre() {
@@ -73,10 +92,15 @@ import Testing
 
     @Test func aMeasuredValueIsNeverRoundedOntoTheLimitItBroke() throws {
         let scenario = Fixtures.path("Scenarios/urgent-cut.json")
-        let wav = Fixtures.drivesim("run", scenario, "--format", "wav", "--to", "67108.864", "--out", try Fixtures.temporaryFolder() + "/x.wav")
-        #expect(wav.code == 2 && wav.stderr.contains("would last 67108.864 s, longer than a WAV file holds (67108.863 s"), "\(wav.stderr)")
+        let wav = Fixtures.drivesim(
+            "run", scenario, "--format", "wav", "--to", "67108.864", "--out", try Fixtures.temporaryFolder() + "/x.wav")
+        #expect(
+            wav.code == 2 && wav.stderr.contains("would last 67108.864 s, longer than a WAV file holds (67108.863 s"),
+            "\(wav.stderr)")
         let page = Fixtures.drivesim("run", scenario, "--format", "html", "--audio", "embed", "--to", "120.001")
-        #expect(page.code == 2 && page.stderr.contains("holds at most 120 s of sound and this page shows 120.001 s"), "\(page.stderr)")
+        #expect(
+            page.code == 2 && page.stderr.contains("holds at most 120 s of sound and this page shows 120.001 s"),
+            "\(page.stderr)")
     }
 }
 
@@ -101,7 +125,8 @@ struct FolderAndVoiceDocsTests {
         let clean = Fixtures.drivesim("fuzz", "--runs", "30", "--out", folder)
         #expect(clean.code == 0 && !FileManager.default.fileExists(atPath: folder), "\(clean.stderr)")
         #expect(!FileManager.default.fileExists(atPath: (folder as NSString).deletingLastPathComponent))
-        let failing = Fixtures.drivesim("fuzz", "--runs", "300", "--mutant", "urgent-waits", "--jobs", "1", "--out", folder)
+        let failing = Fixtures.drivesim(
+            "fuzz", "--runs", "300", "--mutant", "urgent-waits", "--jobs", "1", "--out", folder)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(failing.code == 1 && !written.isEmpty)
         // A folder that cannot be made is still refused before the campaign.
@@ -114,6 +139,8 @@ struct FolderAndVoiceDocsTests {
         let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
         let use = try #require(readme.components(separatedBy: "## Use").dropFirst().first)
         let wav = try #require(use.split(separator: "\n").firstIndex { $0.contains("--format wav") })
-        #expect(use.split(separator: "\n")[wav...].prefix(2).contains { $0.contains("--voice \"espeak-ng") }, "\(use.prefix(1500))")
+        #expect(
+            use.split(separator: "\n")[wav...].prefix(2).contains { $0.contains("--voice \"espeak-ng") },
+            "\(use.prefix(1500))")
     }
 }

@@ -1,12 +1,13 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
 import Road
+import TestSupport
+import Testing
+
+@testable import DrivesimCLI
 @testable import RouteImport
 @testable import ScenarioFormat
 @testable import SimRunner
-import TestSupport
-import Testing
 
 /// `import-gpx --route-from-track`: a scenario that runs as written, its
 /// route the track simplified, its fixes the track's points.
@@ -14,11 +15,16 @@ import Testing
     @Test func theSampleTracksScenarioRunsAsWritten() throws {
         let folder = try Fixtures.temporaryFolder()
         let out = folder + "/track.json"
-        let imported = Fixtures.drivesim("import-gpx", Fixtures.path("Scenarios/gpx/sample-drive.gpx"), "--route-from-track", "--language", "en", "--out", out)
+        let imported = Fixtures.drivesim(
+            "import-gpx", Fixtures.path("Scenarios/gpx/sample-drive.gpx"), "--route-from-track", "--language", "en",
+            "--out", out)
         #expect(imported.code == 0, "\(imported.stderr)")
         let scenario = try ScenarioFiles.load(out).get()
         let road = try #require(scenario.road)
-        guard case .recorded(let fixes) = road.fixes else { Issue.record("not recorded fixes"); return }
+        guard case .recorded(let fixes) = road.fixes else {
+            Issue.record("not recorded fixes")
+            return
+        }
         #expect(fixes.count == 40, "every track point a fix")
         #expect(road.points.count >= 2 && road.points.count < 10, "simplified: \(road.points.count) points")
         #expect(road.maneuvers.last?.turn == .arrive)
@@ -31,10 +37,18 @@ import Testing
 
     @Test func theLanguageIsRequiredAndTheFlagsExcludeEachOther() {
         let gpx = Fixtures.path("Scenarios/gpx/sample-drive.gpx")
-        #expect(thrown(["import-gpx", gpx, "--route-from-track"]) == .usage(.missingOption(option: "--language", allowed: ["ko", "en"])))
-        #expect(thrown(["import-gpx", gpx, "--language", "en"]) == .usage(.needsOption(flag: "--language", option: "--route-from-track")))
-        #expect(thrown(["import-gpx", gpx, "--route-from-track", "--language", "en", "--road"]) == .usage(.excludes("--route-from-track", "--road")))
-        if case .usage(.unknownValue(let option, "fr", _, _))? = thrown(["import-gpx", gpx, "--route-from-track", "--language", "fr"]) {
+        #expect(
+            thrown(["import-gpx", gpx, "--route-from-track"])
+                == .usage(.missingOption(option: "--language", allowed: ["ko", "en"])))
+        #expect(
+            thrown(["import-gpx", gpx, "--language", "en"])
+                == .usage(.needsOption(flag: "--language", option: "--route-from-track")))
+        #expect(
+            thrown(["import-gpx", gpx, "--route-from-track", "--language", "en", "--road"])
+                == .usage(.excludes("--route-from-track", "--road")))
+        if case .usage(.unknownValue(let option, "fr", _, _))? = thrown([
+            "import-gpx", gpx, "--route-from-track", "--language", "fr",
+        ]) {
             #expect(option == "--language")
         } else {
             Issue.record("--language fr is not refused as an unknown value")

@@ -17,7 +17,8 @@ struct SchemaValidator {
     static let annotations: Set<String> = ["$schema", "title", "description", "$defs"]
     static let keywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "minimum", "maximum",
-        "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength", "oneOf", "anyOf", "$ref",
+        "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength", "oneOf", "anyOf",
+        "$ref",
         "minProperties", "maxProperties", "dependentRequired",
     ]
 
@@ -27,7 +28,10 @@ struct SchemaValidator {
         var out: [String] = []
         for (key, rule) in members {
             if Self.annotations.contains(key) { continue }
-            guard Self.keywords.contains(key) else { out.append("\(path): unsupported keyword \(key)"); continue }
+            guard Self.keywords.contains(key) else {
+                out.append("\(path): unsupported keyword \(key)")
+                continue
+            }
             out += check(key, rule, schema, value, path)
         }
         return out
@@ -36,7 +40,9 @@ struct SchemaValidator {
     func check(_ key: String, _ rule: JSONValue, _ schema: JSONValue, _ value: JSONValue, _ path: String) -> [String] {
         switch key {
         case "$ref":
-            guard case .string(let ref) = rule.kind, ref.hasPrefix("#/$defs/"), let target = root["$defs"]?[String(ref.dropFirst(8))] else {
+            guard case .string(let ref) = rule.kind, ref.hasPrefix("#/$defs/"),
+                let target = root["$defs"]?[String(ref.dropFirst(8))]
+            else {
                 return ["\(path): bad $ref \(rule)"]
             }
             return errors(value, target, path)
@@ -46,14 +52,17 @@ struct SchemaValidator {
         case "properties":
             guard case .object(let members) = value.kind, case .object(let properties) = rule.kind else { return [] }
             return members.flatMap { member in
-                properties.first { $0.key == member.key }.map { errors(member.value, $0.value, path + "." + member.key) } ?? []
+                properties.first { $0.key == member.key }.map {
+                    errors(member.value, $0.value, path + "." + member.key)
+                } ?? []
             }
         case "additionalProperties":
             guard case .object(let members) = value.kind, case .bool(false) = rule.kind else { return [] }
-            let known = schema["properties"].flatMap { v -> [String]? in
-                guard case .object(let p) = v.kind else { return nil }
-                return p.map(\.key)
-            } ?? []
+            let known =
+                schema["properties"].flatMap { v -> [String]? in
+                    guard case .object(let p) = v.kind else { return nil }
+                    return p.map(\.key)
+                } ?? []
             return members.filter { !known.contains($0.key) }.map { "\(path).\($0.key): unknown key" }
         case "required":
             guard case .object(let members) = value.kind, case .array(let names) = rule.kind else { return [] }
@@ -70,25 +79,36 @@ struct SchemaValidator {
         case "const":
             return Self.equal(rule, value) ? [] : ["\(path): not \(rule)"]
         case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-            guard case .number(let literal) = value.kind, let x = Double(literal), case .number(let bound) = rule.kind, let b = Double(bound)
+            guard case .number(let literal) = value.kind, let x = Double(literal), case .number(let bound) = rule.kind,
+                let b = Double(bound)
             else { return [] }
             let ok = key == "minimum" ? x >= b : key == "maximum" ? x <= b : key == "exclusiveMinimum" ? x > b : x < b
             return ok ? [] : ["\(path): \(literal) breaks \(key) \(bound)"]
         case "minItems", "maxItems":
-            guard case .array(let items) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
-            return (key == "minItems" ? items.count >= n : items.count <= n) ? [] : ["\(path): \(items.count) items breaks \(key) \(n)"]
+            guard case .array(let items) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else {
+                return []
+            }
+            return (key == "minItems" ? items.count >= n : items.count <= n)
+                ? [] : ["\(path): \(items.count) items breaks \(key) \(n)"]
         case "minLength", "maxLength":
-            guard case .string(let s) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
+            guard case .string(let s) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else {
+                return []
+            }
             let length = s.unicodeScalars.count
-            return (key == "minLength" ? length >= n : length <= n) ? [] : ["\(path): length \(length) breaks \(key) \(n)"]
+            return (key == "minLength" ? length >= n : length <= n)
+                ? [] : ["\(path): length \(length) breaks \(key) \(n)"]
         case "minProperties", "maxProperties":
-            guard case .object(let members) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else { return [] }
+            guard case .object(let members) = value.kind, case .number(let bound) = rule.kind, let n = Int(bound) else {
+                return []
+            }
             let ok = key == "minProperties" ? members.count >= n : members.count <= n
             return ok ? [] : ["\(path): \(members.count) properties breaks \(key) \(n)"]
         case "dependentRequired":
             guard case .object(let members) = value.kind, case .object(let dependencies) = rule.kind else { return [] }
             return dependencies.flatMap { dependency -> [String] in
-                guard members.contains(where: { $0.key == dependency.key }), case .array(let names) = dependency.value.kind else { return [] }
+                guard members.contains(where: { $0.key == dependency.key }),
+                    case .array(let names) = dependency.value.kind
+                else { return [] }
                 return names.compactMap { name in
                     guard case .string(let n) = name.kind else { return "\(path): bad dependentRequired" }
                     return members.contains { $0.key == n } ? nil : "\(path): \(dependency.key) without \(n)"
@@ -107,7 +127,8 @@ struct SchemaValidator {
     /// JSON Schema's types: an integer is a number with no fraction (`1.0` included).
     static func has(_ value: JSONValue, type: String) -> Bool {
         switch (value.kind, type) {
-        case (.object, "object"), (.array, "array"), (.string, "string"), (.bool, "boolean"), (.null, "null"), (.number, "number"):
+        case (.object, "object"), (.array, "array"), (.string, "string"), (.bool, "boolean"), (.null, "null"),
+            (.number, "number"):
             return true
         case (.number(let literal), "integer"):
             return Double(literal).map { $0 == $0.rounded() } ?? false
@@ -122,7 +143,8 @@ struct SchemaValidator {
         case (.number(let x), .number(let y)): return Double(x) == Double(y)
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { m in y.contains { $0.key == m.key && equal($0.value, m.value) } }
+            return x.count == y.count
+                && x.allSatisfy { m in y.contains { $0.key == m.key && equal($0.value, m.value) } }
         default: return a.kind == b.kind
         }
     }
@@ -169,7 +191,9 @@ struct SchemaValidator {
         func objects(_ value: JSONValue, _ path: String, into out: inout [String]) {
             switch value.kind {
             case .object(let members):
-                if value["type"] == .string("object"), value["additionalProperties"] != .bool(false) { out.append(path) }
+                if value["type"] == .string("object"), value["additionalProperties"] != .bool(false) {
+                    out.append(path)
+                }
                 for m in members { objects(m.value, path + "/" + m.key, into: &out) }
             case .array(let items):
                 for (i, item) in items.enumerated() { objects(item, path + "/\(i)", into: &out) }
@@ -233,11 +257,13 @@ struct SchemaValidator {
                 #expect(Self.propertyNames(schema) == keys.sorted())
             case "matcher", "anchor":
                 guard case .array(let options)? = schema["$defs"]?[name]?["oneOf"]?.kind else {
-                    Issue.record("the \(name) is not a oneOf"); continue
+                    Issue.record("the \(name) is not a oneOf")
+                    continue
                 }
                 #expect(options.count == EventKind.allCases.count)
                 for (option, kind) in zip(options, EventKind.allCases) {
-                    #expect(Self.propertyNames(option) == (keys + kind.fields.map(\.rawValue)).sorted(), "\(kind.rawValue)")
+                    #expect(
+                        Self.propertyNames(option) == (keys + kind.fields.map(\.rawValue)).sorted(), "\(kind.rawValue)")
                 }
             default:
                 #expect(Self.propertyNames(schema["$defs"]?[name]) == keys.sorted(), "$defs/\(name)")
@@ -248,7 +274,8 @@ struct SchemaValidator {
     @Test func everyObjectOfTheSchemaIsOneTheKeysTestAbovePins() throws {
         let schema = try Self.schema()
         let named = Set(ScenarioKeys.all.map(\.name))
-        var unpinned: [String] = [], untyped: [String] = []
+        var unpinned: [String] = []
+        var untyped: [String] = []
         func walk(_ value: JSONValue, _ path: String, pinned: Bool) {
             switch value.kind {
             case .object(let members):
@@ -278,8 +305,10 @@ struct SchemaValidator {
 
     @Test func theDecoderChecksEveryObjectAgainstAScenarioKeysListAndTheListIsComplete() throws {
         let folder = Fixtures.path("Sources/SimRunner/ScenarioFormat")
-        var literals: [String] = [], declared: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift") {
+        var literals: [String] = []
+        var declared: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".swift")
+        {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
             for line in text.split(separator: "\n") {
                 if line.contains("allowed: [\""), line.contains("object(") { literals.append("\(file): \(line)") }
@@ -294,7 +323,8 @@ struct SchemaValidator {
     }
 
     @Test func whatTheDecoderRefusesForARangeOrAKeyTheSchemaRefusesToo() throws {
-        let base = #"{ "drivesim": 1, "name": "x", "road": { "language": "en", "route": { "points": [ { "lat": 0, "lon": 0 }, { "lat": 0, "lon": 0.01 } ], "maneuvers": [ { "id": "m1", "lat": 0, "lon": 0.01, "turn": "arrive" } ] }, "#
+        let base =
+            #"{ "drivesim": 1, "name": "x", "road": { "language": "en", "route": { "points": [ { "lat": 0, "lon": 0 }, { "lat": 0, "lon": 0.01 } ], "maneuvers": [ { "id": "m1", "lat": 0, "lon": 0.01, "turn": "arrive" } ] }, "#
         let good = [
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ], "stops": [ { "at": 100, "dwell": 5 } ] } } }"#,
             #""drive": { "speeds": [ { "from": 0, "kmh": 36 } ] }, "fixes": { "correlation": 10, "accuracySpread": 20, "jumps": [ { "at": 5, "along": 10 } ], "jumpPercent": 5, "jumpMeters": 100, "stretches": [ { "from": 0, "to": 500, "accuracy": 20, "noise": 10 } ] } } }"#,
@@ -316,16 +346,21 @@ struct SchemaValidator {
         ]
         for tail in good {
             #expect(try Self.validate(base + tail).isEmpty, "\(tail)")
-            #expect(throws: Never.self, "\(tail)") { try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json") }
+            #expect(throws: Never.self, "\(tail)") {
+                try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json")
+            }
         }
         for tail in bad {
             #expect(try !Self.validate(base + tail).isEmpty, "\(tail)")
-            #expect(throws: ScenarioError.self, "\(tail)") { try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json") }
+            #expect(throws: ScenarioError.self, "\(tail)") {
+                try ScenarioDecoder.decode(Array((base + tail).utf8), file: "x.json")
+            }
         }
     }
 
     @Test func theSchemaDescribesEveryMatcherFormBeyondEqualityAndRefusesTheMalformed() throws {
-        let base = #"{ "drivesim": 1, "name": "x", "guidance": [ { "id": "g1", "at": 1, "duration": 1, "text": "then" } ], "replies": [ { "id": "r1", "at": 0, "stretches": [ { "id": "s1", "duration": 1 } ] } ], "dad": [ { "id": "u1", "at": 5, "duration": 1, "language": "ko" } ], "expect": [ "#
+        let base =
+            #"{ "drivesim": 1, "name": "x", "guidance": [ { "id": "g1", "at": 1, "duration": 1, "text": "then" } ], "replies": [ { "id": "r1", "at": 0, "stretches": [ { "id": "s1", "duration": 1 } ] } ], "dad": [ { "id": "u1", "at": 5, "duration": 1, "language": "ko" } ], "expect": [ "#
         let good = [
             #"{ "event": "guidance.started", "text": { "contains": "then" } }"#,
             #"{ "event": "guidance.started", "text": { "matches": "^th" }, "line": { "matches": "g" } }"#,
@@ -348,11 +383,15 @@ struct SchemaValidator {
         ]
         for matcher in good {
             #expect(try Self.validate(base + matcher + " ] }").isEmpty, "\(matcher)")
-            #expect(throws: Never.self, "\(matcher)") { try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json") }
+            #expect(throws: Never.self, "\(matcher)") {
+                try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json")
+            }
         }
         for matcher in bad {
             #expect(try !Self.validate(base + matcher + " ] }").isEmpty, "\(matcher)")
-            #expect(throws: ScenarioError.self, "\(matcher)") { try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json") }
+            #expect(throws: ScenarioError.self, "\(matcher)") {
+                try ScenarioDecoder.decode(Array((base + matcher + " ] }").utf8), file: "x.json")
+            }
         }
     }
 

@@ -1,9 +1,10 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import Review
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
+@testable import Review
 
 /// `run --format wav --voice COMMAND`: a text-to-speech command, run once
 /// per distinct phrase like `--arbiter`'s process. The command here is
@@ -22,7 +23,8 @@ import Testing
             // Mono at 8 kHz: the header's channel count, rates and block size rewritten.
             bytes[22] = 1
             bytes.replaceSubrange(24..<36, with: [0x40, 0x1F, 0, 0, 0x80, 0x3E, 0, 0, 2, 0, 16, 0])
-            bytes.replaceSubrange(40..<44, with: withUnsafeBytes(of: UInt32(samples.count * 2).littleEndian, Array.init))
+            bytes.replaceSubrange(
+                40..<44, with: withUnsafeBytes(of: UInt32(samples.count * 2).littleEndian, Array.init))
             for s in samples { bytes += withUnsafeBytes(of: s.littleEndian, Array.init) }
             #expect(FileManager.default.createFile(atPath: "\(folder)/\(language).wav", contents: Data(bytes)))
         }
@@ -35,7 +37,8 @@ import Testing
         let folder = try Self.tones()
         // The command logs each text it is given, then says its language's tone.
         let command = "cat >> \(folder)/said.txt; echo >> \(folder)/said.txt; cat \(folder)/{lang}.wav"
-        let run = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", folder + "/voiced.wav", "--voice", command)
+        let run = Fixtures.drivesim(
+            "run", Self.urgentCut, "--format", "wav", "--out", folder + "/voiced.wav", "--voice", command)
         #expect(run.code == 0, "\(run.stderr)")
         // In the order first heard; s1 plays twice (cut, then repeated): its phrase is spoken once.
         let said = try String(contentsOfFile: folder + "/said.txt", encoding: .utf8)
@@ -57,18 +60,24 @@ import Testing
     @Test func aRecordingFittedPastTwiceItsLengthIsWarnedAbout() throws {
         let folder = try Self.tones()
         // The 1 s English tone for everything: the 1.5 s line is fine; the 3 s stretch stretches it 3×.
-        let run = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", folder + "/x.wav", "--voice", "cat \(folder)/{lang}.wav".replacingOccurrences(of: "{lang}", with: "en"))
+        let run = Fixtures.drivesim(
+            "run", Self.urgentCut, "--format", "wav", "--out", folder + "/x.wav", "--voice",
+            "cat \(folder)/{lang}.wav".replacingOccurrences(of: "{lang}", with: "en"))
         #expect(run.code == 0)
-        #expect(run.stderr.contains("warning: --voice: s1 \"세 번째 출구입니다\": its speech lasts 1000 ms, fitted to the item's 3000 ms"))
+        #expect(
+            run.stderr.contains(
+                "warning: --voice: s1 \"세 번째 출구입니다\": its speech lasts 1000 ms, fitted to the item's 3000 ms"))
     }
 
     @Test func aVoiceThatFailsTimesOutOrWritesNoWAVIsExitTwoNamingTheItem() throws {
         let folder = try Self.tones()
         let out = folder + "/x.wav"
-        let failing = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", "echo no voice >&2; exit 3")
+        let failing = Fixtures.drivesim(
+            "run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", "echo no voice >&2; exit 3")
         #expect(failing.code == 2)
         #expect(failing.stderr.contains("for s1 \"세 번째 출구입니다\" (ko): it ended with exit status 3; it said: no voice"))
-        let slow = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", "sleep 30", "--voice-timeout", "1")
+        let slow = Fixtures.drivesim(
+            "run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", "sleep 30", "--voice-timeout", "1")
         #expect(slow.code == 2 && slow.stderr.contains("no WAV within 1 s"))
         let text = Fixtures.drivesim("run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", "cat")
         #expect(text.code == 2 && text.stderr.contains("its output is not a WAV file"))
@@ -84,12 +93,16 @@ import Testing
         let out = folder + "/x.wav"
         // Hangs: its grandchild too is killed at the timeout.
         let hanging = "sleep 300 & echo $! > \(folder)/hanging; wait"
-        let hung = ExternalArbiterTests.timed(["run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", hanging, "--voice-timeout", "1"])
+        let hung = ExternalArbiterTests.timed([
+            "run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", hanging, "--voice-timeout", "1",
+        ])
         #expect(hung.code == 2 && hung.stderr.contains("no WAV within 1 s"), "\(hung.stderr)")
         #expect(ExternalArbiterTests.goneSoon(try ExternalArbiterTests.pid(in: folder + "/hanging")))
         // Says its WAV and exits, a grandchild holding its output open: used at once, the grandchild killed.
         let leaving = "cat \(try Self.tones())/{lang}.wav; sleep 300 & echo $! > \(folder)/left"
-        let left = ExternalArbiterTests.timed(["run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", leaving])
+        let left = ExternalArbiterTests.timed([
+            "run", Self.urgentCut, "--format", "wav", "--out", out, "--voice", leaving,
+        ])
         #expect(left.code == 0, "\(left.stderr)")
         #expect(left.seconds < 8, "not held by the grandchild: \(left.seconds) s")
         #expect(ExternalArbiterTests.goneSoon(try ExternalArbiterTests.pid(in: folder + "/left")))

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DrivesimTesting
 import Foundation
 import Fuzzing
@@ -12,6 +7,12 @@ import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 @Suite struct ConformanceKitTests {
     @Test func theCorpusShipsEveryTalkScenarioOfTheSpec() throws {
@@ -29,7 +30,10 @@ import Testing
         let file = try #require(Conformance.scenarios.first { $0.name == "short-wait-at-limit.json" })
         let verdict = try Verdict(try file.scenario, arbiter: Wrapped<StrictWait>.self, differential: true)
         let divergence = try #require(verdict.divergence)
-        guard case .lineRequested = divergence.input else { Issue.record("diverged on \(String(describing: divergence.input))"); return }
+        guard case .lineRequested = divergence.input else {
+            Issue.record("diverged on \(String(describing: divergence.input))")
+            return
+        }
         #expect(divergence.reference.contains { $0.rule == .shortWait })
         #expect(divergence.arbiter.contains { $0.rule == .longCut })
         let violation = try #require(verdict.violations.first { $0.check == .arbiter(.divergence) })
@@ -49,7 +53,10 @@ import Testing
         let verdict = try Verdict(try file.scenario, arbiter: Impossible.self)
         let impossible = try #require(verdict.simulation.impossibleAction)
         #expect(impossible.reason == .unknownIndex)
-        guard case .lineRequested = impossible.input else { Issue.record("on \(impossible.input)"); return }
+        guard case .lineRequested = impossible.input else {
+            Issue.record("on \(impossible.input)")
+            return
+        }
         let violation = try #require(verdict.violations.first { $0.check == .arbiter(.impossibleAction) })
         #expect(violation.t == impossible.t)
         #expect(violation.message.contains("#"))
@@ -86,9 +93,16 @@ import Testing
             // Named, described and pinned as `drivesim fuzz` writes it.
             #expect(scenario.name.hasPrefix("fuzz seed 1 run \(reproducer.run): "))
             let description = try #require(scenario.description)
-            #expect(description.contains("Found by Conformance.fuzz(Wrapped<StrictWait>.self, seed: 1), run \(reproducer.run)"))
-            #expect(description.contains("Replay: try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\")."))
-            #expect(reproducer.replay == "@Test func replaysRun\(reproducer.run)() throws { try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\") }")
+            #expect(
+                description.contains(
+                    "Found by Conformance.fuzz(Wrapped<StrictWait>.self, seed: 1), run \(reproducer.run)"))
+            #expect(
+                description.contains(
+                    "Replay: try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\")."))
+            #expect(
+                reproducer.replay
+                    == "@Test func replaysRun\(reproducer.run)() throws { try Conformance.replay(Wrapped<StrictWait>.self, file: \"\(reproducer.file)\") }"
+            )
             #expect(error.description.contains(reproducer.replay))
             // Its expectations pin the reference: the reference passes them.
             #expect(!scenario.expect.isEmpty)
@@ -99,7 +113,9 @@ import Testing
             #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
             #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<StrictWait>.self, file: path) }
             try Conformance.replay(Wrapped<Faithful>.self, file: path)
-            #expect(throws: ConformanceScenario.LoadError.self) { try Conformance.replay(Wrapped<Faithful>.self, file: folder + "/missing.json") }
+            #expect(throws: ConformanceScenario.LoadError.self) {
+                try Conformance.replay(Wrapped<Faithful>.self, file: folder + "/missing.json")
+            }
         }
     }
 
@@ -130,16 +146,26 @@ import Testing
             let (reproducer, scenario) = found
             #expect(reproducer.file.contains("-explore-\(reproducer.run).json"), "\(name)")
             #expect(scenario.name.hasPrefix("explore scenario \(reproducer.run): "), "\(name)")
-            #expect(scenario.description?.contains("Found by Conformance.explore(\(name).self, scope: 2), scenario \(reproducer.run)") == true)
-            #expect(reproducer.replay == "@Test func replaysScenario\(reproducer.run)() throws { try Conformance.replay(\(name).self, file: \"\(reproducer.file)\") }")
+            #expect(
+                scenario.description?.contains(
+                    "Found by Conformance.explore(\(name).self, scope: 2), scenario \(reproducer.run)") == true)
+            #expect(
+                reproducer.replay
+                    == "@Test func replaysScenario\(reproducer.run)() throws { try Conformance.replay(\(name).self, file: \"\(reproducer.file)\") }"
+            )
             #expect(Shrinker.size(of: scenario) <= 2)
             // Saved and replayed as its line says, it fails again; the faithful arbiter passes it.
             let path = try Self.temporaryFolder() + "/" + reproducer.file
             #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
             switch name {
-            case "Wrapped<StrictWait>": #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<StrictWait>.self, file: path) }
-            case "Wrapped<LooseWait>": #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<LooseWait>.self, file: path) }
-            default: #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<EarsEarly>.self, file: path) }
+            case "Wrapped<StrictWait>":
+                #expect(throws: ConformanceFailure.self) {
+                    try Conformance.replay(Wrapped<StrictWait>.self, file: path)
+                }
+            case "Wrapped<LooseWait>":
+                #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<LooseWait>.self, file: path) }
+            default:
+                #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<EarsEarly>.self, file: path) }
             }
             try Conformance.replay(Wrapped<Faithful>.self, file: path)
         }
@@ -171,10 +197,12 @@ import Testing
 
     @Test func tablesWithAnEmptyReplyAreRefused() {
         #expect(throws: ArbiterTables.Invalid.replyStretches(reply: 0)) {
-            try ArbiterTables(settings: .init(), lines: [], replies: [.init(stretches: 0..<0)], stretchDurations: [], utterances: 0)
+            try ArbiterTables(
+                settings: .init(), lines: [], replies: [.init(stretches: 0..<0)], stretchDurations: [], utterances: 0)
         }
         #expect(throws: ArbiterTables.Invalid.lineDuration(line: 0)) {
-            try ArbiterTables(settings: .init(), lines: [.init(duration: .zero)], replies: [], stretchDurations: [], utterances: 0)
+            try ArbiterTables(
+                settings: .init(), lines: [.init(duration: .zero)], replies: [], stretchDurations: [], utterances: 0)
         }
     }
 }
@@ -183,7 +211,10 @@ import Testing
 /// protocol from another module, printed, not asserted (run in release:
 /// `DRIVESIM_RATE=1 swift test -c release --filter FuzzRate`).
 @Suite struct FuzzRate {
-    @Test(.enabled(if: Environment.rateWanted, "a measurement, printed, not a check: DRIVESIM_RATE=1 swift test -c release --filter FuzzRate"))
+    @Test(
+        .enabled(
+            if: Environment.rateWanted,
+            "a measurement, printed, not a check: DRIVESIM_RATE=1 swift test -c release --filter FuzzRate"))
     func printsTheRatesOfTheBuiltInAndAProtocolArbiter() {
         let runs = 20_000
         func rate(_ arbiter: ArbiterUnderTest) -> Double {
@@ -195,9 +226,12 @@ import Testing
             return Double(runs) / seconds
         }
         for _ in 0..<2 {
-            let builtIn = rate(.reference), wrapped = rate(.swift(Wrapped<Faithful>.self, differential: false))
+            let builtIn = rate(.reference)
+            let wrapped = rate(.swift(Wrapped<Faithful>.self, differential: false))
             let differential = rate(.swift(Wrapped<Faithful>.self))
-            print("fuzz rate: built-in \(Int(builtIn))/s, Swift arbiter through the protocol \(Int(wrapped))/s (\(Int(wrapped / builtIn * 100))%), differential \(Int(differential))/s")
+            print(
+                "fuzz rate: built-in \(Int(builtIn))/s, Swift arbiter through the protocol \(Int(wrapped))/s (\(Int(wrapped / builtIn * 100))%), differential \(Int(differential))/s"
+            )
         }
     }
 }
@@ -205,9 +239,9 @@ import Testing
 enum Environment {
     static var rateWanted: Bool {
         #if canImport(Glibc) || canImport(Darwin)
-        return getenv("DRIVESIM_RATE") != nil
+            return getenv("DRIVESIM_RATE") != nil
         #else
-        return false
+            return false
         #endif
     }
 }

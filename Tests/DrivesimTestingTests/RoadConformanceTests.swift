@@ -24,15 +24,17 @@ struct FixedDistance: Guidance {
 
     mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         guard let m = route.maneuvers.firstIndex(where: { $0.distance > state.progress }) else { return }
-        let maneuver = route.maneuvers[m], left = maneuver.distance - state.progress
+        let maneuver = route.maneuvers[m]
+        let left = maneuver.distance - state.progress
         for (stage, at) in [(Stage.now, 60.0), (.near, 400), (.far, 1000)] where left <= at {
             let id = "\(maneuver.id).\(stage.rawValue)"
             guard !said.contains(id) else { return }
             said.insert(id)
             if stage == .now { nowSpoken[m] = true }
             let text = stage == .now ? "Now turn." : "In \(Int(at)) meters, turn."
-            let line = GuidanceLine(id: id, at: from, duration: SimTime(ms: 2000), urgent: stage == .now, text: text,
-                                    language: route.settings.language, maneuver: maneuver.id)
+            let line = GuidanceLine(
+                id: id, at: from, duration: SimTime(ms: 2000), urgent: stage == .now, text: text,
+                language: route.settings.language, maneuver: maneuver.id)
             out.append(.line(line, maneuver: m, stage: stage))
             return
         }
@@ -46,19 +48,29 @@ struct FixedDistance: Guidance {
 struct WrappedAnnouncer: Guidance {
     var reference: Announcer
     let revisedAsTheReference: Bool
-    var segmentEnd: SimTime? { get { reference.segmentEnd } set { reference.segmentEnd = newValue } }
+    var segmentEnd: SimTime? {
+        get { reference.segmentEnd }
+        set { reference.segmentEnd = newValue }
+    }
     var nowSpoken: [Bool] { reference.nowSpoken }
     var reviser: Announcer? { revisedAsTheReference ? reference : nil }
 
     mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         reference.announce(state, from: from, until: until, into: &out)
     }
-    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) { reference.fixArrived(fix, state: state, onRoute: onRoute) }
+    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
+        reference.fixArrived(fix, state: state, onRoute: onRoute)
+    }
     mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
-    mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.linePassing(m, state, at: t) }
-    mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { reference.lineDeparting(state, at: t) }
+    mutating func linePassing(_ m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        reference.linePassing(m, state, at: t)
+    }
+    mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? {
+        reference.lineDeparting(state, at: t)
+    }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
-    mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+    mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine?
+    {
         reference.lineSwitching(to: change, handoff: handoff, destination: destination, at: t)
     }
 }
@@ -69,7 +81,10 @@ struct LengtheningAnnouncer: Guidance {
     final class Made: @unchecked Sendable { var count = 0 }
     var reference: Announcer
     let extra: SimTime
-    var segmentEnd: SimTime? { get { reference.segmentEnd } set { reference.segmentEnd = newValue } }
+    var segmentEnd: SimTime? {
+        get { reference.segmentEnd }
+        set { reference.segmentEnd = newValue }
+    }
     var nowSpoken: [Bool] { reference.nowSpoken }
 
     init(_ route: GuidanceRoute, made: Made) {
@@ -108,7 +123,9 @@ struct LengtheningAnnouncer: Guidance {
 
     @Test func theRoadCorpusShipsEveryRoadScenario() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path("Scenarios/road"))
-        #expect(Conformance.roadScenarios.count == files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".timeline.json") }.count)
+        #expect(
+            Conformance.roadScenarios.count
+                == files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".timeline.json") }.count)
         for entry in Conformance.roadScenarios { #expect(throws: Never.self) { _ = try entry.scenario } }
     }
 
@@ -123,8 +140,16 @@ struct LengtheningAnnouncer: Guidance {
         var differ: [String] = []
         for entry in Conformance.roadScenarios {
             let road = try entry.scenario.road
-            #expect(try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: true) }) == RoadPlan(road), "\(entry.name)")
-            if try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) }) != RoadPlan(road) { differ.append(entry.name) }
+            #expect(
+                try RoadPlan(
+                    road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: true) })
+                    == RoadPlan(road), "\(entry.name)")
+            if try RoadPlan(
+                road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) })
+                != RoadPlan(road)
+            {
+                differ.append(entry.name)
+            }
         }
         // Without its reviser a waiting line keeps its first words: the tunnel's "near" line is one.
         #expect(differ.contains("near-line-waits-through-a-tunnel.json"), "\(differ)")
@@ -135,7 +160,8 @@ struct LengtheningAnnouncer: Guidance {
         // a guidance with no reviser gets no span to revise it in, so it expires there as drivesim's own does.
         let entry = try #require(Conformance.roadScenarios.first { $0.name == "near-line-waits-off-route.json" })
         let road = try entry.scenario.road
-        let plan = try RoadPlan(road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) })
+        let plan = try RoadPlan(
+            road, guidance: { WrappedAnnouncer(reference: Announcer($0), revisedAsTheReference: false) })
         let off = try #require(plan.events.first { if case .offRoute = $0.what { true } else { false } }).t
         let near = try #require(plan.lines.first { $0.id == "m0.near" })
         #expect(near.expires == off)
@@ -151,13 +177,20 @@ struct LengtheningAnnouncer: Guidance {
             try Conformance.road(FixedDistance.init, seed: 1, runs: 40)
             Issue.record("the fixed-distance guidance passed the road")
         } catch {
-            #expect(error.description.hasPrefix("road: ") && error.description.contains("the guidance does not conform"))
+            #expect(
+                error.description.hasPrefix("road: ") && error.description.contains("the guidance does not conform"))
             // At motorway speed its "now" line ends after the exit.
-            #expect(error.violations.contains { $0.hasPrefix("highway-120.json: road line-after-maneuver") }, "\(error.violations)")
+            #expect(
+                error.violations.contains { $0.hasPrefix("highway-120.json: road line-after-maneuver") },
+                "\(error.violations)")
             let reproducer = try #require(error.reproducers.first)
-            #expect(reproducer.replay.contains("try Conformance.replayRoad(FixedDistance.init, file: \"\(reproducer.file)\")"))
+            #expect(
+                reproducer.replay.contains(
+                    "try Conformance.replayRoad(FixedDistance.init, file: \"\(reproducer.file)\")"))
             let scenario = try ScenarioDecoder.decode(Array(reproducer.json.utf8), file: reproducer.file)
-            #expect(try #require(scenario.description).contains("Found by Conformance.road(FixedDistance.init, seed: 1), run \(reproducer.run)"))
+            #expect(
+                try #require(scenario.description).contains(
+                    "Found by Conformance.road(FixedDistance.init, seed: 1), run \(reproducer.run)"))
             let folder = try Fixtures.temporaryFolder()
             let path = Fixtures.write(reproducer.json, reproducer.file, in: folder)
             // Saved and replayed as its line says, it fails again; drivesim's own guidance passes it.

@@ -1,10 +1,11 @@
-@testable import DrivesimCLI
 import Foundation
-@testable import Fuzzing
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
+@testable import Fuzzing
+@testable import SimRunner
 
 @Suite struct CampaignTests {
     /// What a fuzzer found, in a form that compares: failures in order, counts, coverage.
@@ -32,10 +33,14 @@ import Testing
     }
 
     /// The campaign's output with the wall-clock rate line left out.
-    static func fuzz(_ arguments: [String], jobs: Int, out folder: String) throws -> (code: Int32, stdout: String, stderr: String, files: [String: Data]) {
+    static func fuzz(_ arguments: [String], jobs: Int, out folder: String) throws -> (
+        code: Int32, stdout: String, stderr: String, files: [String: Data]
+    ) {
         var console = Console.captured
         let code = Drivesim.main(["fuzz"] + arguments + ["--jobs", "\(jobs)", "--out", folder], console: &console)
-        let stderr = console.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(" runs/s)") }
+        let stderr = console.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter {
+            !$0.contains(" runs/s)")
+        }
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
             files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))

@@ -1,14 +1,15 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
 import Guidance
-@testable import Fuzzing
 import ScenarioFormat
 import SimClock
 import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
+@testable import Fuzzing
 
 /// `drivesim explore` (docs/explore.md). Scope 2 runs in about a second in a
 /// debug build, so the sweeps here use it; the full scope-3 sweep of every
@@ -40,7 +41,10 @@ import Testing
             #expect(point.items.first?.at == .zero, "the first item is at 0")
         }
         // Two points with the same settings and items would be the same scenario.
-        let keys = points.map { "\($0.variant) " + $0.items.map { "\($0.piece.name)@\($0.at.ms)/\($0.expires?.ms ?? -1)" }.joined(separator: " ") }
+        let keys = points.map {
+            "\($0.variant) "
+                + $0.items.map { "\($0.piece.name)@\($0.at.ms)/\($0.expires?.ms ?? -1)" }.joined(separator: " ")
+        }
         #expect(Set(keys).count == keys.count)
         let invalid = points.filter { !$0.scenario(name: "x").isValid }
         #expect(invalid.isEmpty)
@@ -50,7 +54,9 @@ import Testing
         let skip = try #require(Explorer.variants.firstIndex { $0.name == "afterCut skip" })
         #expect(!Explorer.Point(variant: skip, items: [.init(piece: .line, at: .zero)]).isRelevant)
         #expect(!Explorer.Point(variant: skip, items: [.init(piece: .reply, at: .zero)]).isRelevant)
-        #expect(Explorer.Point(variant: skip, items: [.init(piece: .line, at: .zero), .init(piece: .reply, at: .zero)]).isRelevant)
+        #expect(
+            Explorer.Point(variant: skip, items: [.init(piece: .line, at: .zero), .init(piece: .reply, at: .zero)])
+                .isRelevant)
         #expect(Explorer.Point(variant: 0, items: [.init(piece: .utterance, at: .zero)]).isRelevant)
     }
 
@@ -79,7 +85,9 @@ import Testing
         // The part of scope 3 that is replies alone, checked as the exploration checks it.
         let replies: Set<Explorer.Piece> = [.reply, .replyChunkBefore, .replyChunkAt, .replyChunkAfter]
         let parents = Explorer.points(size: 2, jobs: 2).filter { $0.items.allSatisfy { replies.contains($0.piece) } }
-        let points = parents.flatMap(Explorer.children(of:)).filter { $0.isRelevant && replies.contains($0.items[2].piece) }
+        let points = parents.flatMap(Explorer.children(of:)).filter {
+            $0.isRelevant && replies.contains($0.items[2].piece)
+        }
         #expect(points.count > 100)
         let failing = points.filter { !Fuzzer.violations(of: $0.scenario(name: "x"), fault: .replyQueueLIFO).isEmpty }
         #expect(!failing.isEmpty)
@@ -88,7 +96,8 @@ import Testing
     }
 
     @Test func theResultsAreTheSameOnOneWorkerAndOnFour() {
-        let one = Self.explore(scope: 2, mutant: .waitLimitLoose, jobs: 1), four = Self.explore(scope: 2, mutant: .waitLimitLoose, jobs: 4)
+        let one = Self.explore(scope: 2, mutant: .waitLimitLoose, jobs: 1)
+        let four = Self.explore(scope: 2, mutant: .waitLimitLoose, jobs: 4)
         #expect(one.sizes == four.sizes)
         #expect(one.fuzzer.failures.map(\.run) == four.fuzzer.failures.map(\.run))
         #expect(one.fuzzer.failures.map(\.scenario) == four.fuzzer.failures.map(\.scenario))
@@ -98,7 +107,8 @@ import Testing
         var settings = Fuzzer.Settings()
         settings.fault = .earsEarly
         let whole = Explorer.run(scope: 2, settings: settings, jobs: 2) { _ in true }
-        var failed = 0, checked = 0
+        var failed = 0
+        var checked = 0
         for i in 1...3 {
             settings.shard = (i, 3)
             let part = Explorer.run(scope: 2, settings: settings, jobs: 2) { _ in true }
@@ -113,7 +123,8 @@ import Testing
 
     @Test func aMillisecondMutantsReproducerReplaysAsPrintedAndPassesWithoutIt() throws {
         let folder = try Fixtures.temporaryFolder()
-        let result = Fixtures.drivesim("explore", "--scope", "2", "--jobs", "2", "--mutant", "wait-limit-loose", "--out", folder)
+        let result = Fixtures.drivesim(
+            "explore", "--scope", "2", "--jobs", "2", "--mutant", "wait-limit-loose", "--out", folder)
         #expect(result.code == 1)
         #expect(result.stdout.contains("scope 1: 14 scenarios, 0 failures\n"))
         #expect(result.stdout.contains("scope 2: 1910 scenarios, "))
@@ -164,10 +175,15 @@ extension Fixtures {
         #expect(report.shifts == 4)
         #expect(report.broken.isEmpty)
         let swapped = report.changes.filter { $0.under == "order g2, g1 at 00:01.000" }
-        #expect(swapped == [
-            TieReport.Change(under: "order g2, g1 at 00:01.000", item: "g1", was: "guidance.dropped (superseded)", became: "guidance.started, guidance.ended"),
-            TieReport.Change(under: "order g2, g1 at 00:01.000", item: "g2", was: "guidance.started, guidance.ended", became: "guidance.dropped (superseded)"),
-        ])
+        #expect(
+            swapped == [
+                TieReport.Change(
+                    under: "order g2, g1 at 00:01.000", item: "g1", was: "guidance.dropped (superseded)",
+                    became: "guidance.started, guidance.ended"),
+                TieReport.Change(
+                    under: "order g2, g1 at 00:01.000", item: "g2", was: "guidance.started, guidance.ended",
+                    became: "guidance.dropped (superseded)"),
+            ])
         #expect(report.changes.contains { $0.under == "g1 requested -1 ms" && $0.item == "g1" })
     }
 
@@ -187,13 +203,24 @@ extension Fixtures {
         scenario.guidance += seven
         var streamed = 0
         var progress: [Int] = []
-        let report = TieReport(scenario, progress: { done, total in progress.append(done); #expect(total == 1 + 2 * 9) }) { _ in streamed += 1 }
+        let report = TieReport(
+            scenario,
+            progress: { done, total in
+                progress.append(done)
+                #expect(total == 1 + 2 * 9)
+            }
+        ) { _ in streamed += 1 }
         #expect(report.oversized.map(\.items) == [7] && report.oversized.map(\.at) == [SimTime(ms: 20_000)])
-        #expect(report.orders == TieReport.orderCount(of: scenario) && report.shifts == TieReport.shiftCount(of: scenario))
+        #expect(
+            report.orders == TieReport.orderCount(of: scenario) && report.shifts == TieReport.shiftCount(of: scenario))
         #expect(progress == Array(1...19) && streamed == report.changed && report.changes.isEmpty)
-        let file = Fixtures.write(String(decoding: ScenarioEncoder.encode(scenario), as: UTF8.self), "seven.json", in: try Fixtures.temporaryFolder())
+        let file = Fixtures.write(
+            String(decoding: ScenarioEncoder.encode(scenario), as: UTF8.self), "seven.json",
+            in: try Fixtures.temporaryFolder())
         let result = Fixtures.drivesim("explore", "--ties", file)
-        #expect(result.stdout.contains("not run in every order: the 7 items at 00:20.000 (more than 6 in one instant)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("not run in every order: the 7 items at 00:20.000 (more than 6 in one instant)"),
+            "\(result.stdout)")
     }
 
     @Test func everyPermutationOnceTheFilesFirst() {
@@ -204,11 +231,19 @@ extension Fixtures {
         let result = Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/superseded-same-instant.json"))
         #expect(result.code == 0)
         // The counts first, the rows as found, the changes counted last.
-        #expect(result.stdout.hasPrefix("drivesim explore --ties \(Fixtures.path("Scenarios/superseded-same-instant.json")): 1 order, 4 shifts\n"))
+        #expect(
+            result.stdout.hasPrefix(
+                "drivesim explore --ties \(Fixtures.path("Scenarios/superseded-same-instant.json")): 1 order, 4 shifts\n"
+            ))
         #expect(result.stdout.hasSuffix("|\n\n8 changed outcomes\n"), "\(result.stdout)")
         #expect(result.stdout.contains("| under | item | was | became |\n|---|---|---|---|\n"))
-        #expect(result.stdout.contains("| order g2, g1 at 00:01.000 | g1 | guidance.dropped (superseded) | guidance.started, guidance.ended |\n"))
+        #expect(
+            result.stdout.contains(
+                "| order g2, g1 at 00:01.000 | g1 | guidance.dropped (superseded) | guidance.started, guidance.ended |\n"
+            ))
         #expect(Fixtures.drivesim("explore", "--ties", "/nonexistent.json").code == 2)
-        #expect(Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/short-wait.json"), "--scope", "2").code == 2)
+        #expect(
+            Fixtures.drivesim("explore", "--ties", Fixtures.path("Scenarios/short-wait.json"), "--scope", "2").code == 2
+        )
     }
 }

@@ -1,14 +1,14 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import Fuzzing
-@testable import Review
-@testable import ScenarioFormat
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
 
+@testable import DrivesimCLI
+@testable import Fuzzing
+@testable import Review
+@testable import ScenarioFormat
+@testable import SimRunner
 
 @Suite struct FuzzTests {
     @Test func theSameSeedMakesTheSameCampaign() {
@@ -155,7 +155,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--runs", "-1"], ["--runs", "0"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"], ["--mutant", "ears-erly"],
+        ["--runs", "-1"], ["--runs", "0"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"],
+        ["--mutant", "ears-erly"],
         ["--out", "/proc/drivesim-cannot-write"], ["--time-limit", "-5"], ["--seed", "x"], ["extra"],
         ["--jobs", "0"], ["--jobs", "abc"], ["--jobs", "-2"], ["--jobs"],
     ])
@@ -169,7 +170,9 @@ import Testing
         #expect(Fixtures.drivesim("fuzz", "--mutant", "ears-erly").stderr.contains("Did you mean 'ears-early'?"))
         let list = Fixtures.drivesim("fuzz", "--list-mutants")
         #expect(list.code == 0)
-        #expect(list.stdout.split(separator: "\n").map { $0.prefix { $0 != " " } } == Mutant.allCases.map { Substring($0.name) })
+        #expect(
+            list.stdout.split(separator: "\n").map { $0.prefix { $0 != " " } }
+                == Mutant.allCases.map { Substring($0.name) })
         #expect(list.stdout.contains("link-queues-busy             breaks road link "))
     }
 }

@@ -1,11 +1,12 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
+import TestSupport
+import Testing
+
+@testable import DrivesimCLI
 @testable import Fuzzing
 @testable import ScenarioFormat
 @testable import SimRunner
-import TestSupport
-import Testing
 
 @Suite struct RoadFuzzTests {
     /// The road check each road mutant is meant to trip (docs/fuzzing.md#road-mutants), and
@@ -55,14 +56,19 @@ import Testing
         settings.mutant = mutant
         var fuzzer = Fuzzer(settings)
         // A failure is kept under its run's first violation: run until one is the expected check's.
-        for index in 0..<Self.within(name) where !fuzzer.failures.contains(where: { $0.violation.check == expected }) { fuzzer.run(index) }
+        for index in 0..<Self.within(name) where !fuzzer.failures.contains(where: { $0.violation.check == expected }) {
+            fuzzer.run(index)
+        }
         let failure = try #require(
-            fuzzer.failures.first { $0.violation.check == expected }, "\(name) was not caught by \(expected) in \(Self.within(name)) runs")
+            fuzzer.failures.first { $0.violation.check == expected },
+            "\(name) was not caught by \(expected) in \(Self.within(name)) runs")
         var shrinker = Shrinker(check: expected, mutant: mutant)
         let small = shrinker.shrink(failure.scenario)
         #expect(Shrinker.size(of: small) <= Shrinker.size(of: failure.scenario))
         #expect(Fuzzer.violations(of: small, mutant: mutant).contains { $0.check == expected })
-        #expect(Fuzzer.violations(of: small, mutant: nil).isEmpty, "\(name): the reproducer fails because of the mutant only")
+        #expect(
+            Fuzzer.violations(of: small, mutant: nil).isEmpty,
+            "\(name): the reproducer fails because of the mutant only")
         let file = ReproducerFile.fileName(check: expected, mutant: mutant, seed: 1, run: failure.run)
         #expect(file.hasPrefix(ReproducerFile.slug(expected) + "-" + name + "-seed-1-run-"))
         let ready = ReproducerFile.prepare(
@@ -71,12 +77,15 @@ import Testing
         #expect(ReproducerFile.anyMutant(noted: ready.description) == mutant)
         #expect(ReproducerFile.mutant(noted: ready.description) == nil, "not an arbiter's mutant")
         let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
-        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).passed == false, "replayed with the mutant, it fails")
+        #expect(
+            Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).passed == false,
+            "replayed with the mutant, it fails")
         #expect(Verdict(decoded, fault: nil).passed, "replayed without it, it passes: its expectations hold")
     }
 
     @Test func handoffsOfRunsWithTalkAreSometimesSentAfterAStretchAndRoundTrip() throws {
-        var handoffs = 0, after = 0
+        var handoffs = 0
+        var after = 0
         for run in 0..<300 {
             let scenario = Fuzzer.scenario(campaign: 1, run: run, mutant: nil, road: true)
             let sent = scenario.road?.changes.compactMap(\.handoff).map(\.sent) ?? []
@@ -84,7 +93,9 @@ import Testing
             guard sent.contains(where: { $0.contains { $0.stretch != nil } }) else { continue }
             after += 1
             #expect(scenario.isValid, "run \(run)")
-            #expect(try ScenarioDecoder.decode(ScenarioEncoder.encode(scenario), file: "run \(run)") == scenario, "run \(run)")
+            #expect(
+                try ScenarioDecoder.decode(ScenarioEncoder.encode(scenario), file: "run \(run)") == scenario,
+                "run \(run)")
         }
         #expect(after > 0 && after < handoffs, "\(after) of \(handoffs)")
     }
@@ -106,7 +117,10 @@ import Testing
             unshrunkSize: Shrinker.size(of: failure.scenario), file: file)
         let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
         #expect(decoded == ready)
-        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains { $0.check == .road(.pippaView) })
+        #expect(
+            Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains {
+                $0.check == .road(.pippaView)
+            })
         #expect(Verdict(decoded, fault: nil).passed)
     }
 
@@ -135,12 +149,18 @@ import Testing
         var roads = 0
         for run in 0..<300 {
             let scenario = Fuzzer.scenario(campaign: 1, run: run, mutant: nil, road: true)
-            if scenario.road != nil { roads += 1; continue }
+            if scenario.road != nil {
+                roads += 1
+                continue
+            }
             #expect(scenario == Fuzzer.scenario(campaign: 1, run: run, fault: nil), "run \(run)")
         }
         #expect((100...200).contains(roads), "about half the runs are road runs: \(roads)")
-        #expect((0..<50).allSatisfy { Fuzzer.scenario(campaign: 1, run: $0, mutant: Mutant(name: "link-no-timeout"), road: false).road != nil },
-                "a road mutant makes every run a road run")
+        #expect(
+            (0..<50).allSatisfy {
+                Fuzzer.scenario(campaign: 1, run: $0, mutant: Mutant(name: "link-no-timeout"), road: false).road != nil
+            },
+            "a road mutant makes every run a road run")
     }
 
     @Test func everyGeneratedRoadScenarioIsValidSmallAndRoundTrips() throws {
@@ -169,7 +189,9 @@ import Testing
         #expect(road.stdout.contains("  road line-after-maneuver "), "\(road.stdout)")
         for output in [talk.stdout, road.stdout] {
             // Every count of both tables starts in one column.
-            let rows = output.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.last?.isNumber == true && !$0.contains(":") }
+            let rows = output.split(separator: "\n").filter {
+                $0.hasPrefix("  ") && $0.last?.isNumber == true && !$0.contains(":")
+            }
             let columns = Set(rows.map { row in row.count - row.reversed().prefix { $0.isNumber }.count })
             #expect(rows.count > 10 && columns.count == 1, "\(rows)")
         }
@@ -177,14 +199,19 @@ import Testing
 
     @Test func aRoadMutantCampaignWritesReproducersThatRunReplays() throws {
         let folder = try Fixtures.temporaryFolder()
-        let result = Fixtures.drivesim("fuzz", "--mutant", "link-queues-busy", "--runs", "20", "--jobs", "1", "--out", folder)
+        let result = Fixtures.drivesim(
+            "fuzz", "--mutant", "link-queues-busy", "--runs", "20", "--jobs", "1", "--out", folder)
         #expect(result.code == 1)
-        #expect(result.stdout.hasPrefix("drivesim fuzz: seed 1, runs 20, shard 1/1, mutant link-queues-busy (breaks road link)"))
+        #expect(
+            result.stdout.hasPrefix(
+                "drivesim fuzz: seed 1, runs 20, shard 1/1, mutant link-queues-busy (breaks road link)"))
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let file = try #require(files.first { $0.hasPrefix("road-link-link-queues-busy-seed-1-run-") })
         #expect(Fixtures.drivesim("run", folder + "/" + file, "--mutant", "link-queues-busy").code == 1)
         let plain = Fixtures.drivesim("run", folder + "/" + file)
         #expect(plain.code == 0)
-        #expect(plain.stderr.contains("note: a reproducer of mutant link-queues-busy; it passes only because the real road is right"))
+        #expect(
+            plain.stderr.contains(
+                "note: a reproducer of mutant link-queues-busy; it passes only because the real road is right"))
     }
 }

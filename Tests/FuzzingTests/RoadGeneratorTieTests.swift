@@ -1,9 +1,10 @@
-@testable import Fuzzing
 import Guidance
-@testable import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import Testing
+
+@testable import Fuzzing
+@testable import ScenarioFormat
+@testable import SimRunner
 
 /// `fuzz --road` aims at one-millisecond ties of the maps door (issue 49,
 /// "One request at a time"): a handoff landing, a request answered or
@@ -24,7 +25,9 @@ import Testing
     /// one of these in its instant and is not a step of its own.
     static func ties(_ scenario: Scenario) -> [String] {
         guard let road = scenario.road else { return [] }
-        var steps: [(t: SimTime, what: String)] = road.link.outages.flatMap { [($0.start, "outage"), ($0.end, "outage")] }
+        var steps: [(t: SimTime, what: String)] = road.link.outages.flatMap {
+            [($0.start, "outage"), ($0.end, "outage")]
+        }
         let plan = RoadPlan(validated: road)
         let failures = plan.events.compactMap { if case .routeFailed = $0.what { $0.t } else { nil } }
         for event in plan.events {
@@ -38,7 +41,8 @@ import Testing
             }
         }
         steps.sort { $0.t < $1.t || ($0.t == $1.t && $0.what < $1.what) }
-        var out: [String] = [], i = 0
+        var out: [String] = []
+        var i = 0
         while i < steps.count {
             var j = i
             while j < steps.count, steps[j].t == steps[i].t { j += 1 }
@@ -58,14 +62,17 @@ import Testing
         }
         #expect(all.contains { $0.contains("handoff+handoff") }, "two handoffs in one millisecond: \(all)")
         for (scenario, ties) in tied {
-            #expect(Fuzzer.violations(of: scenario, mutant: nil).isEmpty, "\(scenario.name) (\(ties)): \(Fuzzer.violations(of: scenario, mutant: nil))")
+            #expect(
+                Fuzzer.violations(of: scenario, mutant: nil).isEmpty,
+                "\(scenario.name) (\(ties)): \(Fuzzer.violations(of: scenario, mutant: nil))")
         }
     }
 
     @Test func theSameSeedDrawsTheSameTies() {
         for i in 0..<40 {
             let seed = UInt64(i) &* 0x9E37_79B9_7F4A_7C15 &+ 7
-            var a = RoadGenerator(seed: seed, mutant: nil), b = RoadGenerator(seed: seed, mutant: nil)
+            var a = RoadGenerator(seed: seed, mutant: nil)
+            var b = RoadGenerator(seed: seed, mutant: nil)
             #expect(a.scenario(name: "x") == b.scenario(name: "x"), "seed \(seed)")
         }
     }

@@ -1,9 +1,10 @@
-@testable import Fuzzing
 import Guidance
 import Road
+import Testing
+
+@testable import Fuzzing
 @testable import ScenarioFormat
 @testable import SimRunner
-import Testing
 
 /// Generated road drives sometimes stop at a waypoint (turning back there
 /// or not) and cross by ferry (issue 23), and pass every check as drawn.
@@ -18,7 +19,9 @@ import Testing
         let uTurns = maneuvers.filter { $0.turn == .waypoint && $0.details.uTurn }.count
         let waypoints = maneuvers.filter { $0.turn == .waypoint && !$0.details.uTurn }.count
         let ferries = Self.drawn.filter { s in s.road?.maneuvers.contains { $0.turn == .ferry } ?? false }
-        #expect(uTurns >= 10 && waypoints >= 10 && ferries.count >= 10, "\(uTurns) U-turns, \(waypoints) waypoints, \(ferries.count) ferries")
+        #expect(
+            uTurns >= 10 && waypoints >= 10 && ferries.count >= 10,
+            "\(uTurns) U-turns, \(waypoints) waypoints, \(ferries.count) ferries")
         // A ferry is waited for at its terminal and crossed at the ferry's speed.
         for s in ferries {
             let profile = s.road!.drive!.profile
@@ -33,16 +36,19 @@ import Testing
             // Along the route, the car heads the other way 100 m after the waypoint as 50 m before it.
             let route = try road.placedRoute()
             let at = route.maneuvers[w].distance
-            let before = route.location(at: at - 50).direction, after = route.location(at: min(route.length, at + RoadGenerator.carriageways + 50)).direction
+            let before = route.location(at: at - 50).direction
+            let after = route.location(at: min(route.length, at + RoadGenerator.carriageways + 50)).direction
             #expect(before.x * after.x + before.y * after.y < 0, "\(s.name)")
         }
     }
 
     @Test func everyDrawnDriveWithAWaypointOrAFerryPassesTheRoadChecks() throws {
         var checked = 0
-        for s in Self.drawn where s.road?.maneuvers.contains(where: { [.waypoint, .ferry].contains($0.turn) }) ?? false {
+        for s in Self.drawn where s.road?.maneuvers.contains(where: { [.waypoint, .ferry].contains($0.turn) }) ?? false
+        {
             #expect(s.isValid, "\(s.name)")
-            #expect(Fuzzer.violations(of: s, mutant: nil).isEmpty, "\(s.name): \(Fuzzer.violations(of: s, mutant: nil))")
+            #expect(
+                Fuzzer.violations(of: s, mutant: nil).isEmpty, "\(s.name): \(Fuzzer.violations(of: s, mutant: nil))")
             checked += 1
         }
         #expect(checked >= 20)
@@ -52,9 +58,11 @@ import Testing
         // Broken expiry fires line-after-maneuver on a drive with a ferry; shrunk, it keeps only what the failure needs.
         let mutant = try #require(Mutant(name: "expiry-ignored"))
         let check = try #require(mutant.road?.check)
-        let failing = try #require(Self.drawn.first { s in
-            (s.road?.maneuvers.contains { $0.turn == .ferry } ?? false) && Fuzzer.violations(of: s, mutant: mutant).contains { $0.check == check }
-        })
+        let failing = try #require(
+            Self.drawn.first { s in
+                (s.road?.maneuvers.contains { $0.turn == .ferry } ?? false)
+                    && Fuzzer.violations(of: s, mutant: mutant).contains { $0.check == check }
+            })
         var shrinker = Shrinker(check: check, mutant: mutant)
         let small = shrinker.shrink(failing)
         #expect(Fuzzer.violations(of: small, mutant: mutant).contains { $0.check == check })

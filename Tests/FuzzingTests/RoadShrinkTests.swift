@@ -1,14 +1,15 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import Fuzzing
 import Guidance
 import Road
-@testable import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import DrivesimCLI
+@testable import Fuzzing
+@testable import ScenarioFormat
+@testable import SimRunner
 
 /// The shrinker shrinks the road: a road mutant's reproducer keeps a handful
 /// of route points (the campaign finds them on routes of 146–263) and still
@@ -24,7 +25,8 @@ import Testing
         var settings = Fuzzer.Settings()
         settings.mutant = mutant
         var fuzzer = Fuzzer(settings)
-        for index in 0..<RoadFuzzTests.within(name) where !fuzzer.failures.contains(where: { $0.violation.check == check }) { fuzzer.run(index) }
+        for index in 0..<RoadFuzzTests.within(name)
+        where !fuzzer.failures.contains(where: { $0.violation.check == check }) { fuzzer.run(index) }
         let failure = try #require(fuzzer.failures.first { $0.violation.check == check }, "\(name) was not caught")
         return (mutant, check, failure)
     }
@@ -35,7 +37,9 @@ import Testing
         var shrinker = Shrinker(check: check, mutant: mutant)
         let small = shrinker.shrink(failure.scenario)
         let road = try #require(small.road)
-        #expect(road.points.count <= Self.maxPoints, "\(name): \(road.points.count) of \(failure.scenario.road?.points.count ?? 0) points")
+        #expect(
+            road.points.count <= Self.maxPoints,
+            "\(name): \(road.points.count) of \(failure.scenario.road?.points.count ?? 0) points")
         #expect(road.points.count <= failure.scenario.road?.points.count ?? 0)
         #expect(small.isValid)
         #expect(shrinker.attempts < Shrinker.defaultBudget)
@@ -43,7 +47,9 @@ import Testing
         // 100 m or more (less what rounding to 4 decimals moves its ends: 7 m each at most).
         #expect(!zip(road.points, road.points.dropFirst()).contains { $0 == $1 }, "\(name)")
         let route = try road.placedRoute()
-        #expect(route.length - route.cumulative[route.cumulative.count - 2] >= Shrinker.shortestLastSegment - 14, "\(name): \(route.length) m")
+        #expect(
+            route.length - route.cumulative[route.cumulative.count - 2] >= Shrinker.shortestLastSegment - 14,
+            "\(name): \(route.length) m")
         // Written and read back, as `drivesim run FILE --mutant NAME` replays it: the same check fails.
         let file = ReproducerFile.fileName(check: check, mutant: mutant, seed: 1, run: failure.run)
         let violation = try #require(Fuzzer.violations(of: small, mutant: mutant).first { $0.check == check })
@@ -52,7 +58,9 @@ import Testing
             unshrunkSize: Shrinker.size(of: failure.scenario), file: file)
         let decoded = try ScenarioDecoder.decode(ScenarioEncoder.encode(ready), file: file)
         #expect(decoded.road?.points.count == road.points.count)
-        #expect(Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains { $0.check == check }, "\(name) replays")
+        #expect(
+            Verdict(decoded, fault: nil, roadPlan: mutant.roadPlan).violations.contains { $0.check == check },
+            "\(name) replays")
         #expect(Verdict(decoded, fault: nil).passed, "\(name): the real road passes it")
         // Deterministic: the same failure shrinks to the same scenario in the same tries.
         var again = Shrinker(check: check, mutant: mutant)
@@ -71,7 +79,10 @@ import Testing
         // lie 4.5 cm off the lines to it, so they stay too: the polyline is the same.
         var bent = points
         bent[10] = projection.unproject(Vector(x: 100, y: 0.05))
-        #expect(Shrinker.withoutStraightVertices(bent) == [points[0], points[9], bent[10], points[11], points[30], points[50]])
+        #expect(
+            Shrinker.withoutStraightVertices(bent) == [
+                points[0], points[9], bent[10], points[11], points[30], points[50],
+            ])
         // A vertex that doubles back is not between its neighbours: it stays.
         let back = [Vector(x: 0, y: 0), Vector(x: 100, y: 0), Vector(x: 50, y: 0)].map(projection.unproject)
         #expect(Shrinker.withoutStraightVertices(back) == back)
@@ -83,25 +94,31 @@ import Testing
         let points = plane.map(projection.unproject)
         let turn = Scenario.ManeuverSpec(id: "m0", point: points[2], turn: .right)
         let arrive = Scenario.ManeuverSpec(id: "m1", point: points[3], turn: .arrive)
-        let profile = SpeedProfile(steps: [.init(from: 0, speed: 15), .init(from: 200, speed: 20)], stops: [.init(at: 100, dwell: SimTime(ms: 5_000))])
+        let profile = SpeedProfile(
+            steps: [.init(from: 0, speed: 15), .init(from: 200, speed: 20)],
+            stops: [.init(at: 100, dwell: SimTime(ms: 5_000))])
         var scenario = Scenario(name: "later start")
-        scenario.road = Scenario.Road(language: .en, points: points, maneuvers: [turn, arrive], drive: Scenario.Drive(profile: profile))
+        scenario.road = Scenario.Road(
+            language: .en, points: points, maneuvers: [turn, arrive], drive: Scenario.Drive(profile: profile))
         let later = try #require(Shrinker.starting(scenario, atVertex: 1))
-        let road = try #require(later.road), drive = try #require(road.drive)
+        let road = try #require(later.road)
+        let drive = try #require(road.drive)
         #expect(road.points == Array(points.dropFirst()))
         // 400 m cut: the step from 200 m is now the first, the stop at 100 m is gone.
         #expect(drive.profile.steps == [SpeedProfile.Step(from: 0, speed: 20)])
         #expect(drive.profile.stops.isEmpty)
         #expect(later.isValid)
         func passes(_ s: Scenario) throws -> SimTime {
-            let r = try #require(s.road), route = try r.placedRoute()
+            let r = try #require(s.road)
+            let route = try r.placedRoute()
             let trajectory = Trajectory(profile: r.drive!.profile, length: route.length, start: r.drive!.start)
             return try #require(trajectory.time(reaching: route.maneuvers[0].distance))
         }
         // The drive sets off a whole number of fixes later, and reaches the turn within one fix of when it did.
         #expect(drive.start.ms % FixGenerator().every.ms == 0 && drive.start > .zero)
         #expect(abs(try passes(later).ms - passes(scenario).ms) <= FixGenerator().every.ms / 2)
-        #expect(Shrinker.starting(scenario, atVertex: 2) == nil, "the vertex the first maneuver lies at is not before it")
+        #expect(
+            Shrinker.starting(scenario, atVertex: 2) == nil, "the vertex the first maneuver lies at is not before it")
         #expect(Shrinker.starting(scenario, atVertex: 0) == nil, "nothing cut")
     }
 
@@ -123,7 +140,9 @@ import Testing
 
     @Test func aRoadMutantCampaignWritesAReproducerOfAHandfulOfPointsThatRunReplays() throws {
         let folder = try Fixtures.temporaryFolder()
-        #expect(Fixtures.drivesim("fuzz", "--mutant", "link-no-timeout", "--runs", "20", "--jobs", "1", "--out", folder).code == 1)
+        #expect(
+            Fixtures.drivesim("fuzz", "--mutant", "link-no-timeout", "--runs", "20", "--jobs", "1", "--out", folder)
+                .code == 1)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let file = try #require(files.first { $0.hasPrefix("road-link-honest-link-no-timeout-seed-1-run-") })
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))

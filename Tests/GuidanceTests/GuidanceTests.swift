@@ -31,16 +31,25 @@ import Testing
         #expect(SpokenDistance.roundDown(30, .imperial) == nil)
         #expect(SpokenDistance.roundDown(30.48, .imperial) == 100)
         #expect(SpokenDistance.roundDown(2_000, .imperial) == 5280)
-        for feet in SpokenDistance.feetPresets { #expect(SpokenDistance.meters(feet, .imperial) == Double(feet) * 0.3048) }
+        for feet in SpokenDistance.feetPresets {
+            #expect(SpokenDistance.meters(feet, .imperial) == Double(feet) * 0.3048)
+        }
     }
 
     @Test func imperialWordsAreFeetFractionsAndMiles() {
         let said = SpokenDistance.feetPresets.map { SpokenDistance.written($0, .en, .imperial) }
-        #expect(said == ["100 feet", "200 feet", "300 feet", "400 feet", "500 feet", "600 feet", "700 feet", "800 feet", "900 feet",
-                         "1000 feet", "a quarter mile", "a half mile", "three quarters of a mile", "1 mile", "1.5 miles", "2 miles",
-                         "3 miles", "5 miles", "10 miles"])
+        #expect(
+            said == [
+                "100 feet", "200 feet", "300 feet", "400 feet", "500 feet", "600 feet", "700 feet", "800 feet",
+                "900 feet",
+                "1000 feet", "a quarter mile", "a half mile", "three quarters of a mile", "1 mile", "1.5 miles",
+                "2 miles",
+                "3 miles", "5 miles", "10 miles",
+            ])
         let m = Maneuver(id: "m", turn: .right, street: "Main Street")
-        #expect(Phrasebook.line(.far, m, distance: 2640, then: nil, language: .en, units: .imperial) == "In a half mile, turn right onto Main Street.")
+        #expect(
+            Phrasebook.line(.far, m, distance: 2640, then: nil, language: .en, units: .imperial)
+                == "In a half mile, turn right onto Main Street.")
     }
 
     @Test func koreanIsAlwaysMetric() {
@@ -79,7 +88,8 @@ import Testing
         "In 300 m, turn right", "In 1.5 km, keep left.", "300 m 앞에서 우회전", "1150 m", "500미터 앞에서 유턴하세요.",
         "1.5킬로미터 앞에서 12번 출구로 나가세요.", "Now take exit 12A.", "판교역로192번길로 우회전하세요.", "남산1호터널 방면",
         "경부고속도로 2", "A4", "m", "km", "m,", "km!?", "m.", "mm", "kmm", "k m", "e.g. this", "Gangnam-daero", "A-4 - -",
-        "a--b-", "AEIOU yay queue", "  leading and  double spaces ", "", " ", "Ünter den Linden", "x\r\ny", "é \u{301}a",
+        "a--b-", "AEIOU yay queue", "  leading and  double spaces ", "", " ", "Ünter den Linden", "x\r\ny",
+        "é \u{301}a",
         "강남대로 Gangnam-daero로 가세요", "Then keep right onto 테헤란로.", "In 2 km, take the ferry (Han River).",
         "0 7. 19 20 21 99, 100 101 110 999 1000 1001 1010 1100 12000 20001 99999 100000 0100000 007 000000000000000000000001",
         "1.05 0.5 1.2.3 1. 1.. .5 5.! 12A3 12A-. 1.5km.x 3.5km 2-3 1.A 1..2미터 500미터, 12번 1.5킬로미터? 100000미터 1e3 m.",
@@ -126,7 +136,8 @@ import Testing
         -> [Announcement]
     {
         var announcer = Announcer(
-            settings: GuidanceSettings(language: language), maneuvers: [Maneuver(id: "m1", turn: .right, distance: distance)] + extra)
+            settings: GuidanceSettings(language: language),
+            maneuvers: [Maneuver(id: "m1", turn: .right, distance: distance)] + extra)
         var out: [Announcement] = []
         let state = RoadState(progress: 0, taken: .zero, speed: speed)
         announcer.announce(state, from: .zero, until: SimTime(ms: 3_600_000), into: &out)
@@ -176,7 +187,8 @@ import Testing
     }
 
     @Test func closeManeuversAreAnnouncedTogether() {
-        let out = announce(distance: 2_000, speed: 40 / 3.6, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_150)])
+        let out = announce(
+            distance: 2_000, speed: 40 / 3.6, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_150)])
         let texts = lines(out).map(\.0.text!)
         #expect(texts.contains("Now turn right, then turn left."))
         #expect(out.contains { if case .skipped(1, .far, .then, _) = $0 { return true } else { return false } })
@@ -188,7 +200,8 @@ import Testing
         let speed = 40 / 3.6
         #expect(speed * GuidanceSettings(language: .en).thenSeconds < GuidanceSettings(language: .en).thenWithin)
         func joined(_ gap: Double) -> Bool {
-            let out = announce(distance: 2_000, speed: speed, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_000 + gap)])
+            let out = announce(
+                distance: 2_000, speed: speed, maneuvers: [Maneuver(id: "m2", turn: .left, distance: 2_000 + gap)])
             return lines(out).contains { $0.0.text == "Now turn right, then turn left." }
         }
         #expect(joined(200))
@@ -203,9 +216,14 @@ import Testing
 }
 
 @Test func aRerouteLineIDIsRerouteAPositiveNumberAndOffOrBack() {
-    for id in ["reroute1.off", "reroute1.back", "reroute20.off", "reroute907.back"] { #expect(RoadPlan.isRerouteLineID(id), "\(id)") }
-    for id in ["reroute", "reroute.", "reroute.off", "reroute0.off", "reroute01.off", "reroute1.", "reroute1.offf", "reroute1.of",
-               "reroute1x.off", "reroute1.off.off", "Reroute1.off", "rerout1.off", "r0", "", "reroute１.off", "m1.far"] {
+    for id in ["reroute1.off", "reroute1.back", "reroute20.off", "reroute907.back"] {
+        #expect(RoadPlan.isRerouteLineID(id), "\(id)")
+    }
+    for id in [
+        "reroute", "reroute.", "reroute.off", "reroute0.off", "reroute01.off", "reroute1.", "reroute1.offf",
+        "reroute1.of",
+        "reroute1x.off", "reroute1.off.off", "Reroute1.off", "rerout1.off", "r0", "", "reroute１.off", "m1.far",
+    ] {
         #expect(!RoadPlan.isRerouteLineID(id), "\(id)")
     }
     // Text that is not native UTF-8 in memory reads the same.

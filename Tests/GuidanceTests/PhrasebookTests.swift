@@ -1,8 +1,9 @@
 import Foundation
-@testable import Guidance
 import Road
 import SimClock
 import Testing
+
+@testable import Guidance
 
 /// Maneuvers of every kind, with and without the words they carry, named
 /// in the language they are spoken in.
@@ -17,77 +18,188 @@ enum Examples {
 
     /// Every kind of maneuver, bare and with its words.
     static let variants: [Variant] = Turn.allCases.flatMap { turn -> [Variant] in
-        func v(_ label: String, _ make: @escaping @Sendable (Language) -> Maneuver) -> Variant { Variant(label: label, maneuver: make) }
+        func v(_ label: String, _ make: @escaping @Sendable (Language) -> Maneuver) -> Variant {
+            Variant(label: label, maneuver: make)
+        }
         switch turn {
         case .roundabout:
             return [
                 v("`roundabout`", { _ in Maneuver(id: "m", turn: turn) }),
                 v("`roundabout`, `exit` 2", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 2)) }),
-                v("`roundabout`, `exit` 1, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
-                v("`roundabout`, `exit` 3, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
-                v("`roundabout`, `exit` 3, `name`", { l in
-                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exit: 3, exitName: l == .en ? "Place de l'Étoile" : "샤를드골 광장"))
-                }),
-                v("`roundabout`, `name` (a rotary)", { l in
-                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Gwanghwamun Rotary" : "광화문 로터리"))
-                }),
+                v(
+                    "`roundabout`, `exit` 1, `toward`",
+                    { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exit: 1)) }),
+                v(
+                    "`roundabout`, `exit` 3, `street`",
+                    { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exit: 3)) }),
+                v(
+                    "`roundabout`, `exit` 3, `name`",
+                    { l in
+                        Maneuver(
+                            id: "m", turn: turn,
+                            details: ManeuverDetails(exit: 3, exitName: l == .en ? "Place de l'Étoile" : "샤를드골 광장"))
+                    }),
+                v(
+                    "`roundabout`, `name` (a rotary)",
+                    { l in
+                        Maneuver(
+                            id: "m", turn: turn,
+                            details: ManeuverDetails(exitName: l == .en ? "Gwanghwamun Rotary" : "광화문 로터리"))
+                    }),
             ]
         case .offRamp:
             return [
                 v("`off-ramp`", { _ in Maneuver(id: "m", turn: turn) }),
-                v("`off-ramp`, `ref`", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitNumber: "12A")) }),
-                v("`off-ramp`, `name`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Pangyo IC" : "판교IC")) }),
-                v("`off-ramp`, `ref`, `name`, `toward`", { l in
-                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: l == .en ? "Seongnam" : "성남", exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC"))
-                }),
-                v("`off-ramp`, `ref`, `street`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exitNumber: "3")) }),
-                v("`off-ramp`, `side` left", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
-                v("`off-ramp`, `ref`, `name`, `side` left, `toward`", { l in
-                    Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC", side: .left))
-                }),
+                v(
+                    "`off-ramp`, `ref`",
+                    { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(exitNumber: "12A")) }),
+                v(
+                    "`off-ramp`, `name`",
+                    { l in
+                        Maneuver(
+                            id: "m", turn: turn, details: ManeuverDetails(exitName: l == .en ? "Pangyo IC" : "판교IC"))
+                    }),
+                v(
+                    "`off-ramp`, `ref`, `name`, `toward`",
+                    { l in
+                        Maneuver(
+                            id: "m", turn: turn,
+                            details: ManeuverDetails(
+                                toward: l == .en ? "Seongnam" : "성남", exitNumber: "12",
+                                exitName: l == .en ? "Pangyo IC" : "판교IC"))
+                    }),
+                v(
+                    "`off-ramp`, `ref`, `street`",
+                    { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(exitNumber: "3")) }
+                ),
+                v(
+                    "`off-ramp`, `side` left",
+                    { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
+                v(
+                    "`off-ramp`, `ref`, `name`, `side` left, `toward`",
+                    { l in
+                        Maneuver(
+                            id: "m", turn: turn,
+                            details: ManeuverDetails(
+                                toward: toward(l), exitNumber: "12", exitName: l == .en ? "Pangyo IC" : "판교IC",
+                                side: .left))
+                    }),
             ]
         case .onRamp:
             return [
                 v("`on-ramp`", { _ in Maneuver(id: "m", turn: turn) }),
-                v("`on-ramp`, `street`, `toward`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l))) }),
-                v("`on-ramp`, `name`, `toward`", { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exitName: "A 10")) }),
-                v("`on-ramp`, `side` left", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
+                v(
+                    "`on-ramp`, `street`, `toward`",
+                    { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l)))
+                    }),
+                v(
+                    "`on-ramp`, `name`, `toward`",
+                    { l in Maneuver(id: "m", turn: turn, details: ManeuverDetails(toward: toward(l), exitName: "A 10"))
+                    }),
+                v(
+                    "`on-ramp`, `side` left",
+                    { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: .left)) }),
             ]
         case .arrive:
             return [v("`arrive`", { _ in Maneuver(id: "m", turn: turn) })]
-                + ArrivalSide.allCases.map { side in v("`arrive`, `side` \(side.rawValue)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: side)) }) }
+                + ArrivalSide.allCases.map { side in
+                    v(
+                        "`arrive`, `side` \(side.rawValue)",
+                        { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(side: side)) })
+                }
         case .ferry:
             return [
                 v("`ferry`", { _ in Maneuver(id: "m", turn: turn) }),
-                v("`ferry`, `street`", { l in Maneuver(id: "m", turn: turn, street: l == .en ? "Puttgarden - Rødby" : "목포-제주") }),
+                v(
+                    "`ferry`, `street`",
+                    { l in Maneuver(id: "m", turn: turn, street: l == .en ? "Puttgarden - Rødby" : "목포-제주") }),
             ]
         case .waypoint:
             return [
-                v("`waypoint` (the first)", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(waypoint: 1)) }),
-                v("`waypoint` (the second), `uTurn`", { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(uTurn: true, waypoint: 2)) }),
+                v(
+                    "`waypoint` (the first)",
+                    { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(waypoint: 1)) }),
+                v(
+                    "`waypoint` (the second), `uTurn`",
+                    { _ in Maneuver(id: "m", turn: turn, details: ManeuverDetails(uTurn: true, waypoint: 2)) }),
             ]
         default:
             return [
                 v("`\(turn.rawValue)`", { _ in Maneuver(id: "m", turn: turn) }),
-                v("`\(turn.rawValue)`, `street`, `toward`", { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l))) }),
+                v(
+                    "`\(turn.rawValue)`, `street`, `toward`",
+                    { l in Maneuver(id: "m", turn: turn, street: street(l), details: ManeuverDetails(toward: toward(l)))
+                    }),
             ]
         }
     }
 
     /// Pairs announced together ("…, then …").
     static let pairs: [(String, @Sendable (Language) -> (Maneuver, Maneuver))] = [
-        ("`right` `street`, then `left` `street`", { l in
-            (Maneuver(id: "a", turn: .right, street: street(l)), Maneuver(id: "b", turn: .left, street: l == .en ? "Teheran-ro" : "테헤란로"))
-        }),
-        ("`left`, then `roundabout` `exit` 2", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .roundabout, details: ManeuverDetails(exit: 2))) }),
-        ("`roundabout` `exit` 1, then `right`", { _ in (Maneuver(id: "a", turn: .roundabout, details: ManeuverDetails(exit: 1)), Maneuver(id: "b", turn: .right)) }),
-        ("`off-ramp` `ref`, then `fork-left`", { _ in (Maneuver(id: "a", turn: .offRamp, details: ManeuverDetails(exitNumber: "5")), Maneuver(id: "b", turn: .forkLeft)) }),
+        (
+            "`right` `street`, then `left` `street`",
+            { l in
+                (
+                    Maneuver(id: "a", turn: .right, street: street(l)),
+                    Maneuver(id: "b", turn: .left, street: l == .en ? "Teheran-ro" : "테헤란로")
+                )
+            }
+        ),
+        (
+            "`left`, then `roundabout` `exit` 2",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .left),
+                    Maneuver(id: "b", turn: .roundabout, details: ManeuverDetails(exit: 2))
+                )
+            }
+        ),
+        (
+            "`roundabout` `exit` 1, then `right`",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .roundabout, details: ManeuverDetails(exit: 1)),
+                    Maneuver(id: "b", turn: .right)
+                )
+            }
+        ),
+        (
+            "`off-ramp` `ref`, then `fork-left`",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .offRamp, details: ManeuverDetails(exitNumber: "5")),
+                    Maneuver(id: "b", turn: .forkLeft)
+                )
+            }
+        ),
         ("`right`, then `arrive`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .arrive)) }),
-        ("`left`, then `arrive` `side` right", { _ in (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .arrive, details: ManeuverDetails(side: .right))) }),
-        ("`right`, then `waypoint`", { _ in (Maneuver(id: "a", turn: .right), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(waypoint: 1))) }),
-        ("`left`, then `waypoint` `uTurn`", { _ in
-            (Maneuver(id: "a", turn: .left), Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(uTurn: true, waypoint: 1)))
-        }),
+        (
+            "`left`, then `arrive` `side` right",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .left),
+                    Maneuver(id: "b", turn: .arrive, details: ManeuverDetails(side: .right))
+                )
+            }
+        ),
+        (
+            "`right`, then `waypoint`",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .right),
+                    Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(waypoint: 1))
+                )
+            }
+        ),
+        (
+            "`left`, then `waypoint` `uTurn`",
+            { _ in
+                (
+                    Maneuver(id: "a", turn: .left),
+                    Maneuver(id: "b", turn: .waypoint, details: ManeuverDetails(uTurn: true, waypoint: 1))
+                )
+            }
+        ),
     ]
 
     /// Every distance a line can say.
@@ -110,65 +222,100 @@ func isEnglishSentence(_ line: String) -> Bool {
 @Suite struct PhrasebookTests {
     @Test func linesArePhrasedInTheChosenLanguage() {
         let right = Maneuver(id: "m1", turn: .right, street: "Gangnam-daero")
-        #expect(Phrasebook.line(.near, right, distance: 300, then: nil, language: .en) == "In 300 meters, turn right onto Gangnam-daero.")
-        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Now turn right onto Gangnam-daero.")
+        #expect(
+            Phrasebook.line(.near, right, distance: 300, then: nil, language: .en)
+                == "In 300 meters, turn right onto Gangnam-daero.")
+        #expect(
+            Phrasebook.line(.now, right, distance: nil, then: nil, language: .en)
+                == "Now turn right onto Gangnam-daero.")
         let 우회전 = Maneuver(id: "m1", turn: .right, street: "강남대로")
         #expect(Phrasebook.line(.near, 우회전, distance: 300, then: nil, language: .ko) == "300미터 앞에서 강남대로로 우회전하세요.")
         #expect(Phrasebook.line(.now, 우회전, distance: nil, then: nil, language: .ko) == "지금 강남대로로 우회전하세요.")
         let uTurn = Maneuver(id: "m1", turn: .uTurn)
         #expect(Phrasebook.line(.far, uTurn, distance: 500, then: nil, language: .ko) == "500미터 앞에서 유턴하세요.")
-        #expect(Phrasebook.line(.far, uTurn, distance: 1_500, then: nil, language: .en) == "In 1.5 kilometers, make a U-turn.")
+        #expect(
+            Phrasebook.line(.far, uTurn, distance: 1_500, then: nil, language: .en)
+                == "In 1.5 kilometers, make a U-turn.")
     }
 
     @Test func arrivalSaysWhereTheDestinationIs() {
         let arrive = Maneuver(id: "m", turn: .arrive)
-        #expect(Phrasebook.line(.now, arrive, distance: nil, then: nil, language: .en) == "You have arrived at your destination.")
+        #expect(
+            Phrasebook.line(.now, arrive, distance: nil, then: nil, language: .en)
+                == "You have arrived at your destination.")
         #expect(Phrasebook.line(.now, arrive, distance: nil, then: nil, language: .ko) == "목적지에 도착했습니다.")
         let right = Maneuver(id: "m", turn: .arrive, details: ManeuverDetails(side: .right))
-        #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Your destination is on the right.")
+        #expect(
+            Phrasebook.line(.now, right, distance: nil, then: nil, language: .en) == "Your destination is on the right."
+        )
         #expect(Phrasebook.line(.now, right, distance: nil, then: nil, language: .ko) == "목적지가 오른쪽에 있습니다.")
-        #expect(Phrasebook.line(.near, right, distance: 200, then: nil, language: .en) == "In 200 meters, your destination will be on the right.")
+        #expect(
+            Phrasebook.line(.near, right, distance: 200, then: nil, language: .en)
+                == "In 200 meters, your destination will be on the right.")
         #expect(Phrasebook.line(.near, right, distance: 200, then: nil, language: .ko) == "200미터 앞 오른쪽에 목적지가 있습니다.")
     }
 
     @Test func roundaboutsAndRampsNameTheirExit() {
         let roundabout = Maneuver(id: "m", turn: .roundabout, details: ManeuverDetails(exit: 2))
-        #expect(Phrasebook.line(.now, roundabout, distance: nil, then: nil, language: .en) == "At the roundabout, take the second exit.")
+        #expect(
+            Phrasebook.line(.now, roundabout, distance: nil, then: nil, language: .en)
+                == "At the roundabout, take the second exit.")
         #expect(Phrasebook.line(.now, roundabout, distance: nil, then: nil, language: .ko) == "회전교차로에서 두 번째 출구로 나가세요.")
-        #expect(Phrasebook.line(.far, roundabout, distance: 300, then: nil, language: .ko) == "300미터 앞 회전교차로에서 두 번째 출구로 나가세요.")
+        #expect(
+            Phrasebook.line(.far, roundabout, distance: 300, then: nil, language: .ko)
+                == "300미터 앞 회전교차로에서 두 번째 출구로 나가세요.")
         let exit = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "수원", exitNumber: "12"))
-        #expect(Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko) == "500미터 앞에서 수원 방면 12번 출구로 나가세요.")
+        #expect(
+            Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko) == "500미터 앞에서 수원 방면 12번 출구로 나가세요.")
         let exitEn = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "Suwon", exitNumber: "12"))
-        #expect(Phrasebook.line(.near, exitEn, distance: 500, then: nil, language: .en) == "In 500 meters, take exit 12 toward Suwon.")
+        #expect(
+            Phrasebook.line(.near, exitEn, distance: 500, then: nil, language: .en)
+                == "In 500 meters, take exit 12 toward Suwon.")
     }
 
     @Test func aSideAndTheSignsArePhrasedApart() {
         let fork = Maneuver(id: "m", turn: .forkLeft, details: ManeuverDetails(toward: "수원"))
-        #expect(Phrasebook.line(.near, fork, distance: 300, then: nil, language: .ko) == "300미터 앞 갈림길에서 왼쪽 방향, 수원 방면으로 진행하세요.")
+        #expect(
+            Phrasebook.line(.near, fork, distance: 300, then: nil, language: .ko)
+                == "300미터 앞 갈림길에서 왼쪽 방향, 수원 방면으로 진행하세요.")
         let bare = Maneuver(id: "m", turn: .forkRight)
         #expect(Phrasebook.line(.now, bare, distance: nil, then: nil, language: .ko) == "갈림길에서 오른쪽 방향으로 진행하세요.")
         let slight = Maneuver(id: "m", turn: .slightRight, street: "강변북로")
         #expect(Phrasebook.line(.now, slight, distance: nil, then: nil, language: .ko) == "지금 오른쪽 방향, 강변북로로 진행하세요.")
         let keep = Maneuver(id: "m", turn: .keepLeft, street: "경부고속도로")
-        #expect(Phrasebook.line(.far, keep, distance: 1_000, then: nil, language: .ko) == "1킬로미터 앞에서 왼쪽 차로를 따라 경부고속도로로 진행하세요.")
-        #expect(Phrasebook.line(.now, Maneuver(id: "m", turn: .keepRight), distance: nil, then: nil, language: .ko) == "지금 오른쪽 차로를 유지하세요.")
+        #expect(
+            Phrasebook.line(.far, keep, distance: 1_000, then: nil, language: .ko)
+                == "1킬로미터 앞에서 왼쪽 차로를 따라 경부고속도로로 진행하세요.")
+        #expect(
+            Phrasebook.line(.now, Maneuver(id: "m", turn: .keepRight), distance: nil, then: nil, language: .ko)
+                == "지금 오른쪽 차로를 유지하세요.")
     }
 
     @Test func anExitSaysItsNumberBeforeItsName() {
-        let exit = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "성남", exitNumber: "12", exitName: "판교IC"))
-        #expect(Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko) == "500미터 앞에서 성남 방면 12번 출구, 판교IC로 나가세요.")
+        let exit = Maneuver(
+            id: "m", turn: .offRamp, details: ManeuverDetails(toward: "성남", exitNumber: "12", exitName: "판교IC"))
+        #expect(
+            Phrasebook.line(.near, exit, distance: 500, then: nil, language: .ko)
+                == "500미터 앞에서 성남 방면 12번 출구, 판교IC로 나가세요.")
         let named = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(exitName: "판교IC"))
         #expect(Phrasebook.line(.now, named, distance: nil, then: nil, language: .ko) == "지금 판교IC로 나가세요.")
-        let exitEn = Maneuver(id: "m", turn: .offRamp, details: ManeuverDetails(toward: "Seongnam", exitNumber: "12", exitName: "Pangyo IC"))
-        #expect(Phrasebook.line(.now, exitEn, distance: nil, then: nil, language: .en) == "Now take exit 12, Pangyo IC, toward Seongnam.")
+        let exitEn = Maneuver(
+            id: "m", turn: .offRamp,
+            details: ManeuverDetails(toward: "Seongnam", exitNumber: "12", exitName: "Pangyo IC"))
+        #expect(
+            Phrasebook.line(.now, exitEn, distance: nil, then: nil, language: .en)
+                == "Now take exit 12, Pangyo IC, toward Seongnam.")
     }
 
     @Test func bothLanguagesSayTheSameThing() {
         let through = Maneuver(id: "m", turn: .roundabout)
-        #expect(Phrasebook.line(.now, through, distance: nil, then: nil, language: .en) == "Now go through the roundabout.")
+        #expect(
+            Phrasebook.line(.now, through, distance: nil, then: nil, language: .en) == "Now go through the roundabout.")
         #expect(Phrasebook.line(.now, through, distance: nil, then: nil, language: .ko) == "지금 회전교차로를 통과하세요.")
         let ahead = Maneuver(id: "m", turn: .arrive, details: ManeuverDetails(side: .ahead))
-        #expect(Phrasebook.line(.now, ahead, distance: nil, then: nil, language: .en) == "Your destination is straight ahead.")
+        #expect(
+            Phrasebook.line(.now, ahead, distance: nil, then: nil, language: .en)
+                == "Your destination is straight ahead.")
         #expect(Phrasebook.line(.now, ahead, distance: nil, then: nil, language: .ko) == "목적지가 정면에 있습니다.")
         #expect(Phrasebook.offRoute(.ko) == "경로를 벗어났습니다. 경로를 재탐색합니다.")
         #expect(Phrasebook.recalculated(.en) == "The route has been recalculated.")
@@ -179,12 +326,18 @@ func isEnglishSentence(_ line: String) -> Bool {
     }
 
     @Test func aThenLineCombinesTwoManeuvers() {
-        let right = Maneuver(id: "m1", turn: .right), left = Maneuver(id: "m2", turn: .left)
-        #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left.")
+        let right = Maneuver(id: "m1", turn: .right)
+        let left = Maneuver(id: "m2", turn: .left)
+        #expect(
+            Phrasebook.line(.now, right, distance: nil, then: left, language: .en) == "Now turn right, then turn left.")
         #expect(Phrasebook.line(.now, right, distance: nil, then: left, language: .ko) == "지금 우회전한 후 좌회전하세요.")
         let arrive = Maneuver(id: "m3", turn: .arrive, details: ManeuverDetails(side: .left))
-        #expect(Phrasebook.line(.near, right, distance: 150, then: arrive, language: .en) == "In 150 meters, turn right, then your destination will be on the left.")
-        #expect(Phrasebook.line(.near, right, distance: 150, then: arrive, language: .ko) == "150미터 앞에서 우회전하면 왼쪽에 목적지가 있습니다.")
+        #expect(
+            Phrasebook.line(.near, right, distance: 150, then: arrive, language: .en)
+                == "In 150 meters, turn right, then your destination will be on the left.")
+        #expect(
+            Phrasebook.line(.near, right, distance: 150, then: arrive, language: .ko)
+                == "150미터 앞에서 우회전하면 왼쪽에 목적지가 있습니다.")
     }
 
     @Test func towardThatOnlyRepeatsTheStreetIsNotSaid() {
@@ -192,7 +345,8 @@ func isEnglishSentence(_ line: String) -> Bool {
         #expect(Phrasebook.line(.now, same, distance: nil, then: nil, language: .en) == "Now turn right onto A 100.")
         #expect(!Phrasebook.line(.now, same, distance: nil, then: nil, language: .ko).contains("방면"))
         let other = Maneuver(id: "m", turn: .right, street: "A 100", details: ManeuverDetails(toward: "Dresden"))
-        #expect(Phrasebook.line(.now, other, distance: nil, then: nil, language: .en).contains("onto A 100 toward Dresden"))
+        #expect(
+            Phrasebook.line(.now, other, distance: nil, then: nil, language: .en).contains("onto A 100 toward Dresden"))
     }
 
     @Test func towardIsSaidOnlyForADirectionNeverForTheStreet() {
@@ -209,7 +363,8 @@ func isEnglishSentence(_ line: String) -> Bool {
         ("을지로입구역", "으로"), ("한강진", "으로"), ("서울", "로"), ("강변북로", "로"), ("남산1호터널", "로"),
         ("국도 1", "로"), ("국도 3", "으로"), ("국도 6", "으로"), ("국도 7", "로"), ("국도 10", "으로"), ("국도 2", "로"),
         ("IC", "로"), ("판교IC", "로"), ("KTX", "로"), ("Exit M", "으로"), ("Gangnam-daero", "로"), ("Seoul", "로"),
-        ("Seoul Station", "으로"), ("Main Street", "로"), ("Gimpo Airport", "로"), ("Jamsil Bridge", "로"), ("Daechi-dong", "으로"),
+        ("Seoul Station", "으로"), ("Main Street", "로"), ("Gimpo Airport", "로"), ("Jamsil Bridge", "로"),
+        ("Daechi-dong", "으로"),
         ("강남대로)", "로"), ("역 ", "으로"), ("...", "로"),
         // A name whose reading is not written in Hangul, kana, digits or Latin letters: " 쪽으로", no choice to say.
         ("仙台塩釜線", " 쪽으로"), ("A1 仙台線", " 쪽으로"), ("Москва", " 쪽으로"), ("東名 3", "으로"),
@@ -238,7 +393,9 @@ func isEnglishSentence(_ line: String) -> Bool {
         ("서울", "을", "로"), ("강남대로", "를", "로"), ("한강진", "을", "으로"), ("Central)", "을", "로"),
         ("仙台塩釜線", " 도로를", " 쪽으로"), ("Москва", " 도로를", " 쪽으로"),
     ])
-    func objectAndDirectionParticlesFollowTheReadingOfLatinNamesAndNumbers(_ name: String, _ object: String, _ direction: String) {
+    func objectAndDirectionParticlesFollowTheReadingOfLatinNamesAndNumbers(
+        _ name: String, _ object: String, _ direction: String
+    ) {
         #expect(Phrasebook.eulReul(after: name) == object, "\(name)")
         #expect(Phrasebook.roParticle(after: name) == direction, "\(name)")
     }
@@ -274,21 +431,28 @@ func isEnglishSentence(_ line: String) -> Bool {
                 let m = variant.maneuver(language)
                 for stage in Stage.allCases {
                     for distance in stage == .now ? [nil] : Examples.distances.map(Optional.some) {
-                        for next in [nil, Maneuver(id: "n", turn: .left), Maneuver(id: "n", turn: .roundabout, details: ManeuverDetails(exit: 3)),
-                                     Maneuver(id: "n", turn: .arrive), Maneuver(id: "n", turn: .arrive, details: ManeuverDetails(side: .ahead))]
-                            where !m.turn.saidOnReaching || next == nil {
+                        for next in [
+                            nil, Maneuver(id: "n", turn: .left),
+                            Maneuver(id: "n", turn: .roundabout, details: ManeuverDetails(exit: 3)),
+                            Maneuver(id: "n", turn: .arrive),
+                            Maneuver(id: "n", turn: .arrive, details: ManeuverDetails(side: .ahead)),
+                        ]
+                        where !m.turn.saidOnReaching || next == nil {
                             let line = Phrasebook.line(stage, m, distance: distance, then: next, language: language)
                             count += 1
                             switch language {
                             case .en:
                                 #expect(isEnglishSentence(line), "\(variant.label): \(line)")
-                                #expect(!line.contains(" m ") && !line.contains(" km") && !line.contains(" m,"), "\(line)")
+                                #expect(
+                                    !line.contains(" m ") && !line.contains(" km") && !line.contains(" m,"), "\(line)")
                                 #expect(stage == .now ? !line.hasPrefix("In ") : line.hasPrefix("In "), "\(line)")
                             case .ko:
                                 #expect(isPoliteKorean(line), "\(variant.label): \(line)")
                                 // No Latin at all unless a name given in Latin (none here but 12A, IC).
                                 let latin = line.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }
-                                #expect(String(String.UnicodeScalarView(latin)).allSatisfy { "ACI".contains($0) }, "\(line)")
+                                #expect(
+                                    String(String.UnicodeScalarView(latin)).allSatisfy { "ACI".contains($0) }, "\(line)"
+                                )
                                 #expect(!line.contains("방면") || m.details.toward != nil, "\(line)")
                                 #expect(!line.contains("  ") && !line.contains(" ."), "\(line)")
                                 // 방향 (the side) never runs into a name: "왼쪽 방향으로" or "왼쪽 방향, 서울역 방면…".
@@ -296,7 +460,9 @@ func isEnglishSentence(_ line: String) -> Bool {
                                 // An exit's number comes before its name, never "판교IC 12번 출구".
                                 #expect(!line.contains("IC 12번"), "\(line)")
                             }
-                            if let next, next.turn == .roundabout { #expect(line.contains(language == .en ? "third exit" : "세 번째 출구"), "\(line)") }
+                            if let next, next.turn == .roundabout {
+                                #expect(line.contains(language == .en ? "third exit" : "세 번째 출구"), "\(line)")
+                            }
                         }
                     }
                 }
@@ -316,7 +482,9 @@ func isEnglishSentence(_ line: String) -> Bool {
 
     @Test func continueLinesNameTheRoadAndTheDistanceInBothLanguages() {
         #expect(Phrasebook.continueLine("5 kilometers", on: nil, .en) == "Continue for 5 kilometers.")
-        #expect(Phrasebook.continueLine("2 miles", on: "Octavia Boulevard", .en) == "Continue on Octavia Boulevard for 2 miles.")
+        #expect(
+            Phrasebook.continueLine("2 miles", on: "Octavia Boulevard", .en)
+                == "Continue on Octavia Boulevard for 2 miles.")
         #expect(Phrasebook.continueLine("5킬로미터", on: "강남대로", .ko) == "강남대로를 따라 5킬로미터 직진하세요.")
         #expect(Phrasebook.continueLine("3킬로미터", on: "경부고속도로", .ko) == "경부고속도로를 따라 3킬로미터 직진하세요.")
         #expect(Phrasebook.continueLine("3킬로미터", on: "올림픽대로", .ko) == "올림픽대로를 따라 3킬로미터 직진하세요.")
@@ -349,9 +517,11 @@ func isEnglishSentence(_ line: String) -> Bool {
     /// with `PHRASEBOOK_TABLE=<file>` to write the new table there, and
     /// paste it between the markers.
     @Test func theDocsTableListsEveryPhrase() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let doc = try String(contentsOf: root.appendingPathComponent("docs/road.md"), encoding: .utf8)
-        let begin = "<!-- phrasebook table: begin -->\n", end = "<!-- phrasebook table: end -->"
+        let begin = "<!-- phrasebook table: begin -->\n"
+        let end = "<!-- phrasebook table: end -->"
         guard let from = doc.range(of: begin), let to = doc.range(of: end) else {
             Issue.record("docs/road.md has no phrasebook table markers")
             return
@@ -386,15 +556,20 @@ func isEnglishSentence(_ line: String) -> Bool {
         }
         out += "\n| line | en | ko |\n|---|---|---|\n"
         out += "| off route | \(Phrasebook.offRoute(.en)) | \(Phrasebook.offRoute(.ko)) |\n"
-        out += "| recalculated (a reroute's switch) | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
+        out +=
+            "| recalculated (a reroute's switch) | \(Phrasebook.recalculated(.en)) | \(Phrasebook.recalculated(.ko)) |\n"
         out += "| back on the route | \(Phrasebook.backOnRoute(.en)) | \(Phrasebook.backOnRoute(.ko)) |\n"
-        for (label, street) in [("continue (next maneuver 2 km or more ahead)", false), ("continue, on the street the maneuver led onto", true)] {
+        for (label, street) in [
+            ("continue (next maneuver 2 km or more ahead)", false),
+            ("continue, on the street the maneuver led onto", true),
+        ] {
             func line(_ l: Language) -> String {
                 Phrasebook.continueLine(SpokenDistance.written(5000, l), on: street ? Examples.street(l) : nil, l)
             }
             out += "| \(label) | \(line(.en)) | \(line(.ko)) |\n"
         }
-        out += "| departure, heading 0° | \(Phrasebook.departure(heading: 0, for: nil, .en)) | \(Phrasebook.departure(heading: 0, for: nil, .ko)) |\n"
+        out +=
+            "| departure, heading 0° | \(Phrasebook.departure(heading: 0, for: nil, .en)) | \(Phrasebook.departure(heading: 0, for: nil, .ko)) |\n"
         func far(_ l: Language) -> String { Phrasebook.departure(heading: 90, for: SpokenDistance.written(5000, l), l) }
         out += "| departure, heading 90°, first maneuver 2 km or more ahead | \(far(.en)) | \(far(.ko)) |\n"
         return out

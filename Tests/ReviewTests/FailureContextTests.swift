@@ -1,11 +1,12 @@
 import CLITestSupport
 import Foundation
-@testable import Review
 import ScenarioFormat
 import SimClock
 import SimRunner
 import TestSupport
 import Testing
+
+@testable import Review
 
 /// A broken check's context shows the events that break it, and a failure
 /// line says the settings the run drew (issue 52).
@@ -31,18 +32,22 @@ import Testing
 
     @Test func theEventsAtTheBrokenInstantAreShownEvenWhenTheSecondBeforeIsCrowded() throws {
         // Ten lines requested in the 900 ms before a stretch starts at 2 s (each queued, each playing 10 ms).
-        let lines = (0..<10).map { #"{"id": "g\#($0)", "at": 1.\#(100 + $0 * 50), "duration": 0.01}"# }.joined(separator: ", ")
-        let text = #"{"drivesim": 1, "name": "crowd", "guidance": [\#(lines)], "replies": [{"id": "r1", "at": 2, "stretches": [{"id": "s1", "duration": 1}]}]}"#
+        let lines = (0..<10).map { #"{"id": "g\#($0)", "at": 1.\#(100 + $0 * 50), "duration": 0.01}"# }.joined(
+            separator: ", ")
+        let text =
+            #"{"drivesim": 1, "name": "crowd", "guidance": [\#(lines)], "replies": [{"id": "r1", "at": 2, "stretches": [{"id": "s1", "duration": 1}]}]}"#
         let timeline = try Simulation(try ScenarioDecoder.decode(Array(text.utf8), file: "c.json")).timeline
         let start = try #require(timeline.events.first { $0.kind == .stretchStarted })
-        try #require(timeline.events.filter { $0.t < start.t && start.t.ms - $0.t.ms <= 1000 }.count > Timeline.contextEvents)
+        try #require(
+            timeline.events.filter { $0.t < start.t && start.t.ms - $0.t.ms <= 1000 }.count > Timeline.contextEvents)
         #expect(timeline.context(at: start.t).contains(start), "\(timeline.lines(for: timeline.context(at: start.t)))")
     }
 
     @Test func contextLinesKeepOneColumnForEveryVerb() throws {
         let timeline = try Simulation(try Fixtures.scenario("road/gps-gap")).timeline
         let shown = Array(timeline.events.prefix(8))
-        try #require(shown.contains { $0.kind == .roadReportDelivered } && shown.contains { $0.kind == .roadFixArrived })
+        try #require(
+            shown.contains { $0.kind == .roadReportDelivered } && shown.contains { $0.kind == .roadFixArrived })
         let text = "#\n" + timeline.lines(for: shown).joined(separator: "\n")
         #expect(TextColumnsTests.detailOffsets(text).count == 1, "\(text)")
         #expect(text.contains("report delivered   f0") && text.contains("fix arrived        f0"), "\(text)")

@@ -1,10 +1,11 @@
 import CLITestSupport
 import Guidance
 import Road
-@testable import Review
-@testable import ScenarioFormat
 import TestSupport
 import Testing
+
+@testable import Review
+@testable import ScenarioFormat
 
 /// `run --format geojson`: coordinates at 6 decimals (0.11 m), times in
 /// integer milliseconds as the timeline's `t`.
@@ -14,7 +15,8 @@ import Testing
         switch value.kind {
         case .number(let literal): return inside ? [literal] : []
         case .array(let items): return items.flatMap { coordinates($0, inside: inside) }
-        case .object(let members): return members.flatMap { coordinates($0.value, inside: inside || $0.key == "coordinates") }
+        case .object(let members):
+            return members.flatMap { coordinates($0.value, inside: inside || $0.key == "coordinates") }
         default: return []
         }
     }
@@ -49,7 +51,10 @@ import Testing
         let file = "Scenarios/road/busy-link.json"
         let features = try Self.features(file)
         let timeline = Fixtures.drivesim("run", Fixtures.path(file), "--format", "json").stdout
-        guard case .array(let events)? = try JSONParser.parse(Array(timeline.utf8))["events"]?.kind else { Issue.record("no events"); return }
+        guard case .array(let events)? = try JSONParser.parse(Array(timeline.utf8))["events"]?.kind else {
+            Issue.record("no events")
+            return
+        }
         let started = events.filter { $0["event"] == .string("guidance.started") }.compactMap { $0["t"] }
         let spoken = features.filter { $0["properties"]?["kind"] == .string("spoken") }
         #expect(!spoken.isEmpty)
@@ -60,7 +65,10 @@ import Testing
         let fixes = features.filter { $0["properties"]?["kind"] == .string("fix") }
         #expect(!fixes.isEmpty)
         for fix in fixes {
-            guard case .number(let literal)? = fix["properties"]?["takenMs"]?.kind else { Issue.record("no takenMs: \(fix)"); continue }
+            guard case .number(let literal)? = fix["properties"]?["takenMs"]?.kind else {
+                Issue.record("no takenMs: \(fix)")
+                continue
+            }
             #expect(Int64(literal) != nil, "\(literal) is whole milliseconds")
         }
     }
@@ -71,29 +79,35 @@ import Testing
 /// handoff taken; fixes and spoken lines along the true path.
 @Suite struct GeoJSONRouteChangeTests {
     static func drawn(_ file: String) throws -> [JSONValue] {
-        try GeoJSONTests.features(file).filter { $0["properties"]?["kind"] != .string("fix") && $0["properties"]?["kind"] != .string("spoken") }
+        try GeoJSONTests.features(file).filter {
+            $0["properties"]?["kind"] != .string("fix") && $0["properties"]?["kind"] != .string("spoken")
+        }
     }
 
     /// A feature as one line, its members in key order (as written).
-    static func compact(_ v: JSONValue) -> String { String(decoding: JSONWriter.bytes(v, pretty: false), as: UTF8.self) }
+    static func compact(_ v: JSONValue) -> String {
+        String(decoding: JSONWriter.bytes(v, pretty: false), as: UTF8.self)
+    }
 
     @Test func theRoutesTheTruePathTheManeuversAndTheSwitchArePinned() throws {
         let lines = try Self.drawn("Scenarios/road/reroute-onto-another-road.json").map(Self.compact)
-        #expect(lines == [
-            #"{"geometry":{"coordinates":[[127.0276,37.4979],[127.044603,37.4979],[127.044603,37.492504]],"type":"LineString"},"properties":{"kind":"route","meters":2100},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[[127.032,37.4979],[127.032,37.5069],[127.04,37.5069]],"type":"LineString"},"properties":{"change":"reroute","kind":"route","meters":1706,"route":"r1"},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[[127.0276,37.4979],[127.032,37.4979],[127.032,37.5069],[127.04,37.5069]],"type":"LineString"},"properties":{"kind":"true-path","meters":2095},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[127.044603,37.4979],"type":"Point"},"properties":{"distance":1500,"id":"m1","kind":"maneuver","turn":"right"},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[127.044603,37.492504],"type":"Point"},"properties":{"distance":2100,"id":"m2","kind":"maneuver","turn":"arrive"},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[127.032,37.5069],"type":"Point"},"properties":{"distance":1001,"id":"r1m1","kind":"maneuver","route":"r1","turn":"right"},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[127.04,37.5069],"type":"Point"},"properties":{"distance":1706,"id":"r1m2","kind":"maneuver","route":"r1","turn":"arrive"},"type":"Feature"}"#,
-            #"{"geometry":{"coordinates":[127.032,37.498747],"type":"Point"},"properties":{"kind":"route-switched","reason":"off-route","route":"r1","t":38200},"type":"Feature"}"#,
-        ])
+        #expect(
+            lines == [
+                #"{"geometry":{"coordinates":[[127.0276,37.4979],[127.044603,37.4979],[127.044603,37.492504]],"type":"LineString"},"properties":{"kind":"route","meters":2100},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[[127.032,37.4979],[127.032,37.5069],[127.04,37.5069]],"type":"LineString"},"properties":{"change":"reroute","kind":"route","meters":1706,"route":"r1"},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[[127.0276,37.4979],[127.032,37.4979],[127.032,37.5069],[127.04,37.5069]],"type":"LineString"},"properties":{"kind":"true-path","meters":2095},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[127.044603,37.4979],"type":"Point"},"properties":{"distance":1500,"id":"m1","kind":"maneuver","turn":"right"},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[127.044603,37.492504],"type":"Point"},"properties":{"distance":2100,"id":"m2","kind":"maneuver","turn":"arrive"},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[127.032,37.5069],"type":"Point"},"properties":{"distance":1001,"id":"r1m1","kind":"maneuver","route":"r1","turn":"right"},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[127.04,37.5069],"type":"Point"},"properties":{"distance":1706,"id":"r1m2","kind":"maneuver","route":"r1","turn":"arrive"},"type":"Feature"}"#,
+                #"{"geometry":{"coordinates":[127.032,37.498747],"type":"Point"},"properties":{"kind":"route-switched","reason":"off-route","route":"r1","t":38200},"type":"Feature"}"#,
+            ])
     }
 
     @Test func theSameDriveWritesTheSameBytes() {
         let file = Fixtures.path("Scenarios/routes/gangnam-reroute-handoff.json")
-        let a = Fixtures.drivesim("run", file, "--format", "geojson"), b = Fixtures.drivesim("run", file, "--format", "geojson")
+        let a = Fixtures.drivesim("run", file, "--format", "geojson")
+        let b = Fixtures.drivesim("run", file, "--format", "geojson")
         #expect(a.code == 0)
         #expect(a.stdout == b.stdout)
     }
@@ -111,7 +125,10 @@ import Testing
         #expect(switched.map { $0["properties"]?["route"] } == [.string("r1"), .string("h1")])
         // Each switch's `t` is its timeline event's.
         let timeline = Fixtures.drivesim("run", Fixtures.path(file), "--format", "json").stdout
-        guard case .array(let events)? = try JSONParser.parse(Array(timeline.utf8))["events"]?.kind else { Issue.record("no events"); return }
+        guard case .array(let events)? = try JSONParser.parse(Array(timeline.utf8))["events"]?.kind else {
+            Issue.record("no events")
+            return
+        }
         let times = events.filter { $0["event"] == .string("road.route.switched") }.compactMap { $0["t"] }
         #expect(switched.compactMap { $0["properties"]?["t"] } == times)
     }
@@ -125,8 +142,13 @@ import Testing
         #expect(fixes.count > 100)
         var far = 0.0
         for fix in fixes {
-            guard case .array(let c)? = fix["geometry"]?["coordinates"]?.kind, case .number(let lon) = c[0].kind, case .number(let lat) = c[1].kind,
-                  let x = Double(lon), let y = Double(lat) else { Issue.record("\(fix)"); continue }
+            guard case .array(let c)? = fix["geometry"]?["coordinates"]?.kind, case .number(let lon) = c[0].kind,
+                case .number(let lat) = c[1].kind,
+                let x = Double(lon), let y = Double(lat)
+            else {
+                Issue.record("\(fix)")
+                continue
+            }
             let v = path.route.projection.project(GeoPoint(latitude: y, longitude: x))
             far = max(far, path.route.nearest(to: v, from: 0, to: path.route.length).offset)
         }

@@ -1,18 +1,19 @@
 import CLITestSupport
-@testable import DrivesimCLI
 import Foundation
-@testable import Fuzzing
-@testable import Review
-@testable import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
 
+@testable import DrivesimCLI
+@testable import Fuzzing
+@testable import Review
+@testable import ScenarioFormat
+@testable import SimRunner
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `--format html`, `--only`, `--from`/`--to` on every format, and `run -`.
@@ -82,10 +83,12 @@ import Darwin
     }
 
     @Test func textFromTheInputCannotCloseTheScriptOrTheTitle() throws {
-        let scenario = try ScenarioDecoder.decode(Array("""
-            { "drivesim": 1, "name": "</title><script>alert(1)</script> & co",
-              "guidance": [ { "id": "</script><b>", "at": 1.0, "duration": 2.0, "text": "</SCRIPT> <!-- & \\u2028" } ] }
-            """.utf8), file: "x.json")
+        let scenario = try ScenarioDecoder.decode(
+            Array(
+                """
+                { "drivesim": 1, "name": "</title><script>alert(1)</script> & co",
+                  "guidance": [ { "id": "</script><b>", "at": 1.0, "duration": 2.0, "text": "</SCRIPT> <!-- & \\u2028" } ] }
+                """.utf8), file: "x.json")
         let timeline = try Simulation(scenario).timeline
         let page = timeline.html()
         // The page's own three scripts, and no other element from the input.
@@ -152,9 +155,17 @@ import Darwin
         let scenario = GeneratedDrive.scenario(hours: 1, seed: 1)
         let timeline = try Simulation(scenario).timeline
         for format in [TimelineFormat.json, .svg, .trace, .html] {
-            var joined: [UInt8] = [], largest = 0, chunks = 0
-            format.write(timeline, of: scenario) { joined.append(contentsOf: $0); largest = max(largest, $0.count); chunks += 1 }
-            #expect(chunks >= 3 && largest <= 512 * 1024 && joined.count > 3 * largest, "\(format): \(chunks) chunks, largest \(largest) of \(joined.count)")
+            var joined: [UInt8] = []
+            var largest = 0
+            var chunks = 0
+            format.write(timeline, of: scenario) {
+                joined.append(contentsOf: $0)
+                largest = max(largest, $0.count)
+                chunks += 1
+            }
+            #expect(
+                chunks >= 3 && largest <= 512 * 1024 && joined.count > 3 * largest,
+                "\(format): \(chunks) chunks, largest \(largest) of \(joined.count)")
         }
     }
 
@@ -165,7 +176,9 @@ import Darwin
         let ids = Self.array(Self.member(layout, "ids")).compactMap(Self.int)
         let inWindow = timeline.events.indices.filter { window.keeps(timeline.events[$0]) }
         #expect(Set(inWindow).isSubset(of: Set(ids)) && ids.count < timeline.events.count)
-        #expect(Self.member(layout, "from").flatMap(Self.int) == 3_000 && Self.member(layout, "to").flatMap(Self.int) == 4_000)
+        #expect(
+            Self.member(layout, "from").flatMap(Self.int) == 3_000
+                && Self.member(layout, "to").flatMap(Self.int) == 4_000)
     }
 
     static func timelineOf(_ name: String) throws -> Timeline { try Simulation(try Fixtures.scenario(name)).timeline }
@@ -190,8 +203,13 @@ import Darwin
         #expect(EventFamilies.parse("guidance,talk") == .success([.guidance, .talk]))
         #expect(EventFamilies.parse("road,link,dad,ears") == .success([.road, .link, .dad, .ears]))
         #expect(EventFamilies.parse("guidance,") == .failure(.init(name: "")))
-        let error = try #require(Self.usageError("run", Fixtures.path("Scenarios/urgent-cut.json"), "--only", "talk,gudance"))
-        #expect(error == .usage(.unknownValue(option: "--only", value: "gudance", allowed: EventFamily.names, suggestion: "guidance")))
+        let error = try #require(
+            Self.usageError("run", Fixtures.path("Scenarios/urgent-cut.json"), "--only", "talk,gudance"))
+        #expect(
+            error
+                == .usage(
+                    .unknownValue(
+                        option: "--only", value: "gudance", allowed: EventFamily.names, suggestion: "guidance")))
         let result = Fixtures.drivesim("run", Fixtures.path("Scenarios/urgent-cut.json"), "--only", "pipa")
         #expect(result.code == 2 && result.stdout.isEmpty)
     }
@@ -239,7 +257,9 @@ import Darwin
         #expect(lanes.bars.allSatisfy { $0.lane == .dad } && lanes.marks.isEmpty && lanes.flows.isEmpty)
         #expect(lanes.bars.filter { $0.kind == .lost } == Lanes(timeline).bars.filter { $0.kind == .lost })
         let chart = timeline.lanesChart(width: 80, window: ReviewWindow(only: .dad))
-        #expect(!chart.contains("\nguidance") && !chart.contains("\nPippa") && chart.contains("\nDad ") && chart.contains("!"))
+        #expect(
+            !chart.contains("\nguidance") && !chart.contains("\nPippa") && chart.contains("\nDad ")
+                && chart.contains("!"))
     }
 
     @Test func onlyKeepsAnArrowWhenBothItsEndsAreShown() throws {
@@ -254,7 +274,10 @@ import Darwin
     }
 
     @Test func onlyRoadAndLinkSplitTheRoadLane() throws {
-        let timeline = try Simulation(GeneratedDrive.roadScenario(seed: 1, maneuvers: 10, replies: 30, utterances: 10, length: SimTime(ms: 600_000))).timeline
+        let timeline = try Simulation(
+            GeneratedDrive.roadScenario(
+                seed: 1, maneuvers: 10, replies: 30, utterances: 10, length: SimTime(ms: 600_000))
+        ).timeline
         let link = Lanes(timeline, only: .link)
         // The link's reports are drawn in the road lane, and Pippa's view made of them in the view lane.
         #expect(link.shown == [.road, .view] && !link.marks.isEmpty)
@@ -277,7 +300,10 @@ import Darwin
         #expect(result.code == 0)
         #expect(result.stdout == window.selecting(timeline).json)
         let text = Fixtures.drivesim("run", Fixtures.path("Scenarios/urgent-cut.json"), "--from", "3")
-        #expect(text.stdout.split(separator: "\n").dropFirst().allSatisfy { !$0.hasPrefix("00:00.") && !$0.hasPrefix("00:02.") })
+        #expect(
+            text.stdout.split(separator: "\n").dropFirst().allSatisfy {
+                !$0.hasPrefix("00:00.") && !$0.hasPrefix("00:02.")
+            })
     }
 
     @Test func aWindowDoesNotChangeWhatIsChecked() throws {
@@ -298,11 +324,16 @@ import Darwin
 
     @Test func errorsInAScenarioFromStandardInputNameIt() throws {
         let bad = Array(#"{ "drivesim": 1, "name": "x", "guidance": [ { "id": "g1", "at": -1 } ] }"#.utf8)
-        #expect(throws: DrivesimError.self) { try RunCommand.load("-", standardInput: { () throws(DrivesimError) in bad }) }
+        #expect(throws: DrivesimError.self) {
+            try RunCommand.load("-", standardInput: { () throws(DrivesimError) in bad })
+        }
         do {
             _ = try RunCommand.load("-", standardInput: { () throws(DrivesimError) in bad })
         } catch {
-            guard case .invalidScenario(let problem) = error else { Issue.record("not a scenario error: \(error)"); return }
+            guard case .invalidScenario(let problem) = error else {
+                Issue.record("not a scenario error: \(error)")
+                return
+            }
             #expect(problem.file == "<stdin>")
         }
     }

@@ -1,15 +1,17 @@
-@testable import DrivesimCLI
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import SimClock
+import TestSupport
+import Testing
+
+@testable import DrivesimCLI
 @testable import Fuzzing
 @testable import Review
 @testable import ScenarioFormat
-import SimClock
 @testable import SimRunner
-import TestSupport
-import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct ReviewFormatTests {
     static func timeline(_ name: String) throws -> Timeline { try Simulation(try Fixtures.scenario(name)).timeline }
@@ -19,7 +21,8 @@ import Testing
         var rows: [String: String] = [:]
         for line in chart.split(separator: "\n", omittingEmptySubsequences: false) {
             // Rows are trimmed at the right: an empty lane is its title alone.
-            for lane in Lanes.Lane.allCases where line == lane.title || line.hasPrefix(pad(lane.title, Timeline.laneLabelWidth)) {
+            for lane in Lanes.Lane.allCases
+            where line == lane.title || line.hasPrefix(pad(lane.title, Timeline.laneLabelWidth)) {
                 rows[lane.title] = String(line.dropFirst(Timeline.laneLabelWidth))
             }
         }
@@ -53,7 +56,8 @@ import Testing
         #expect(Self.column(rows["Pippa"], 19) == "X")
         #expect(Self.column(rows["Pippa"], 20) == ".")
         // The held stretch has its own row, under Pippa's.
-        let held = try #require(chart.split(separator: "\n").first { $0.hasPrefix("  held") }).dropFirst(Timeline.laneLabelWidth)
+        let held = try #require(chart.split(separator: "\n").first { $0.hasPrefix("  held") }).dropFirst(
+            Timeline.laneLabelWidth)
         #expect((20...34).allSatisfy { Self.column(String(held), $0) == ":" })
         #expect(Self.column(rows["Pippa"], 35) == "~")
         #expect(Self.column(rows["guidance"], 19) == " ")
@@ -78,7 +82,8 @@ import Testing
         // The title, the summary, then the axis: its labels over its ticks.
         let axis = try #require(lines.firstIndex { $0.dropFirst(Timeline.laneLabelWidth).hasPrefix("|") })
         #expect(lines[1..<axis - 1] == ["rules: ears-closed 1 · long-cut 1 · held 1 · after-cut 1"])
-        let labels = Array(lines[axis - 1].dropFirst(Timeline.laneLabelWidth)), ticks = Array(lines[axis].dropFirst(Timeline.laneLabelWidth))
+        let labels = Array(lines[axis - 1].dropFirst(Timeline.laneLabelWidth))
+        let ticks = Array(lines[axis].dropFirst(Timeline.laneLabelWidth))
         #expect(chart.contains("one column = 100 ms; from 00:03.000 to 00:09.000"))
         let tickColumns = ticks.indices.filter { ticks[$0] == "|" }
         #expect(tickColumns == [0, 10, 20, 30, 40, 50])
@@ -106,7 +111,8 @@ import Testing
         let waits = try #require(lines.first { $0.hasPrefix("  waits") }).dropFirst(Timeline.laneLabelWidth)
         #expect(Array(waits)[20...39].allSatisfy { $0 == "-" })
         let guidance = try #require(Self.rows(chart)["guidance"])
-        #expect(Self.column(guidance, 39) == "=" && Self.column(guidance, 40) == "|" && Self.column(guidance, 41) == "=")
+        #expect(
+            Self.column(guidance, 39) == "=" && Self.column(guidance, 40) == "|" && Self.column(guidance, 41) == "=")
     }
 
     @Test func aWindowEndingInsideAStretchDrawsNoCut() throws {
@@ -136,7 +142,8 @@ import Testing
     @Test func svgWaitsSitBelowWhatPlaysAndHiddenLabelsAreCounted() throws {
         let timeline = try Self.timeline("guidance-queue")
         let elements = try #require(Self.parse(timeline.svg()))
-        let line = try #require(Self.shapes(elements, "line").first), wait = try #require(Self.shapes(elements, "wait").first)
+        let line = try #require(Self.shapes(elements, "line").first)
+        let wait = try #require(Self.shapes(elements, "wait").first)
         // The wait strip starts below the line's bar: never under it.
         #expect(Double(wait["y"]!)! >= Double(line["y"]!)! + Double(line["height"]!)!)
         // A narrow picture cannot hold every rule's name: the heading says how many are hidden.
@@ -154,7 +161,8 @@ import Testing
         var text = try String(contentsOfFile: Fixtures.path("Scenarios/short-wait.json"), encoding: .utf8)
         text = text.replacingOccurrences(of: #""id": "g1""#, with: #""id": "g\u001b[31m<1>\n&'""#)
         text = text.replacingOccurrences(of: #""In 300 m, turn right""#, with: #""In 300\u0085m,\r turn \u202eright""#)
-        text = text.replacingOccurrences(of: #""name": "ordinary line waits for a short stretch""#, with: #""name": "a\nb\u0007""#)
+        text = text.replacingOccurrences(
+            of: #""name": "ordinary line waits for a short stretch""#, with: #""name": "a\nb\u0007""#)
         text = text.replacingOccurrences(of: #""line": "g1""#, with: #""line": "g\u001b[31m<1>\n&'""#)
         let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "hostile.json")
         return try Simulation(scenario).timeline
@@ -165,7 +173,9 @@ import Testing
         // Text: one line per event, no control character but the newlines between them.
         let text = timeline.text
         #expect(text.split(separator: "\n").count == timeline.events.count + 1)
-        let unsafe: (Unicode.Scalar) -> Bool = { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }
+        let unsafe: (Unicode.Scalar) -> Bool = {
+            ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E
+        }
         #expect(!text.unicodeScalars.contains(where: unsafe))
         #expect(text.contains(#"g\u{1B}[31m<1>\n&'"#))
         let chart = timeline.lanesChart()
@@ -186,10 +196,11 @@ import Testing
         let lines = timeline.text.split(separator: "\n").dropFirst()
         // The time is right-aligned, so the lane column starts at one place before and after an hour.
         #expect(lines.contains { $0.hasPrefix("1:") } && lines.contains { $0.hasPrefix("  00:") })
-        #expect(lines.allSatisfy { line in
-            let bytes = Array(line.utf8)
-            return bytes.count > 13 && (0x30...0x39).contains(bytes[10]) && bytes[11] == 0x20 && bytes[13] != 0x20
-        })
+        #expect(
+            lines.allSatisfy { line in
+                let bytes = Array(line.utf8)
+                return bytes.count > 13 && (0x30...0x39).contains(bytes[10]) && bytes[11] == 0x20 && bytes[13] != 0x20
+            })
         #expect(Timeline.timeWidth(SimTime(ms: 3_599_999)) == 9 && Timeline.timeWidth(SimTime(ms: 3_600_000)) == 11)
         // The rule column by display width: a Korean syllable takes two columns.
         #expect(displayWidth("세 번째") == 2 + 1 + 4 && displayWidth("abc") == 3 && displayWidth("e\u{301}") == 1)
@@ -201,15 +212,23 @@ import Testing
     }
 
     @Test func helpAndLanesFitEightyColumns() throws {
-        for arguments in [["--help"], ["help", "run"], ["help", "check"], ["help", "fuzz"], ["help", "bench"],
-                          ["help", "import-gpx"], ["help", "generate"], ["run", Fixtures.path("Scenarios/urgent-cut.json"), "--format", "lanes"]] {
+        for arguments in [
+            ["--help"], ["help", "run"], ["help", "check"], ["help", "fuzz"], ["help", "bench"],
+            ["help", "import-gpx"], ["help", "generate"],
+            ["run", Fixtures.path("Scenarios/urgent-cut.json"), "--format", "lanes"],
+        ] {
             var console = Console.captured
             _ = Drivesim.main(arguments, console: &console)
-            for line in console.stdout.split(separator: "\n") { #expect(displayWidth(String(line)) <= 80, "\(arguments): \(line)") }
+            for line in console.stdout.split(separator: "\n") {
+                #expect(displayWidth(String(line)) <= 80, "\(arguments): \(line)")
+            }
         }
         var console = Console.captured
         _ = Drivesim.main(["--help"], console: &console)
-        #expect(console.stdout.split(separator: "\n").contains { $0.hasPrefix("  import-gpx ") && $0.contains(" Turn a GPX track") })
+        #expect(
+            console.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("  import-gpx ") && $0.contains(" Turn a GPX track")
+            })
         var wide = Console.captured
         wide.environment["COLUMNS"] = "120"
         #expect(wide.columns == 120 && Console.captured.columns == 80)
@@ -220,15 +239,18 @@ import Testing
     /// Every element's attributes, in document order, from a real XML parser.
     final class Elements: NSObject, XMLParserDelegate {
         var elements: [(name: String, attributes: [String: String])] = []
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             elements.append((name, attributes))
         }
     }
 
     /// The shapes that stand for events (the legend's swatches do not).
     static func shapes(_ elements: Elements, _ cls: String) -> [[String: String]] {
-        elements.elements.filter { $0.attributes["class"] == cls && $0.attributes["data-events"] != nil }.map(\.attributes)
+        elements.elements.filter { $0.attributes["class"] == cls && $0.attributes["data-events"] != nil }.map(
+            \.attributes)
     }
 
     static func parse(_ svg: String) -> Elements? {
@@ -254,12 +276,15 @@ import Testing
         let elements = try #require(Self.parse(timeline.svg(width: 1000)))
         let lanes = elements.elements.filter { $0.name == "g" && $0.attributes["class"] == "lane" }
         #expect(lanes.map { $0.attributes["data-lane"] ?? "" } == Lanes(timeline).shown.map(\.title))
-        let bands = elements.elements.filter { $0.attributes["class"] == "band" }.compactMap { Int($0.attributes["y"] ?? "") }
+        let bands = elements.elements.filter { $0.attributes["class"] == "band" }.compactMap {
+            Int($0.attributes["y"] ?? "")
+        }
         #expect(bands == bands.sorted() && Set(bands).count == 4)
         let ticks = elements.elements.filter { $0.attributes["data-ms"] != nil }
         #expect(ticks.count >= 8)
         for tick in ticks {
-            let ms = Double(tick.attributes["data-ms"]!)!, x = Double(tick.attributes["x"]!)!
+            let ms = Double(tick.attributes["data-ms"]!)!
+            let x = Double(tick.attributes["x"]!)!
             #expect(abs(x - (90 + ms * 1000 / 17_000)) < 0.11)
         }
         // The cut stretch ends at 4 s, where the line starts.
@@ -282,7 +307,8 @@ import Testing
     /// `drivesim run Scenarios/barge-in.json --format svg --out Tests/ReviewTests/Goldens/barge-in.svg`.
     @Test func svgLooksAsPinned() throws {
         let svg = try Self.timeline("barge-in").svg()
-        let pinned = try String(contentsOfFile: Fixtures.path("Tests/ReviewTests/Goldens/barge-in.svg"), encoding: .utf8)
+        let pinned = try String(
+            contentsOfFile: Fixtures.path("Tests/ReviewTests/Goldens/barge-in.svg"), encoding: .utf8)
         #expect(svg == pinned)
     }
 
@@ -297,7 +323,8 @@ import Testing
 
     /// The kinds of bar the legends name, in both pictures.
     static let legendKinds = [
-        "line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route", "pippa-yes", "pippa-no", "pippa-not-known",
+        "line", "wait", "stretch", "reply", "held", "queued", "ears-closed", "heard", "lost", "off-route", "pippa-yes",
+        "pippa-no", "pippa-not-known",
     ]
 
     /// WCAG's contrast ratio of `#rrggbb` against white.
@@ -318,7 +345,9 @@ import Testing
         var svg: [String: String] = [:]
         for kind in Self.legendKinds {
             // Its own rule (`.lost { fill: … }`), not a rule it shares (`.line, …, .lost { stroke: #ffffff }`).
-            let rules = Timeline.svgStyle.matches(of: try Regex("\\.\(kind) \\{([^}]*)\\}")).compactMap { $0.output[1].substring }
+            let rules = Timeline.svgStyle.matches(of: try Regex("\\.\(kind) \\{([^}]*)\\}")).compactMap {
+                $0.output[1].substring
+            }
             let colour = rules.lazy.compactMap { rule -> Substring? in
                 if let fill = rule.firstMatch(of: /fill: (#[0-9a-f]{6})/)?.output.1 { return fill }
                 return rule.contains("url(#hatch)") ? rule.firstMatch(of: /stroke: (#[0-9a-f]{6})/)?.output.1 : nil
@@ -329,21 +358,27 @@ import Testing
         let page = try Self.timeline("urgent-cut").html()
         let table = try #require(page.firstMatch(of: /const COLOR = \{([^}]*)\}/)?.output.1)
         var html: [String: String] = [:]
-        for pair in table.matches(of: /"([a-z-]+)": "(#[0-9a-f]{6})"/) { html[String(pair.output.1)] = String(pair.output.2) }
+        for pair in table.matches(of: /"([a-z-]+)": "(#[0-9a-f]{6})"/) {
+            html[String(pair.output.1)] = String(pair.output.2)
+        }
         for colours in [svg, html] {
             let used = Self.legendKinds.compactMap { colours[$0] }
             #expect(used.count == Self.legendKinds.count, "\(colours)")
             #expect(Set(used).count == used.count, "shared colours: \(colours)")
             for (kind, colour) in colours { #expect(Self.contrastOnWhite(colour) >= 3, "\(kind) \(colour)") }
         }
-        #expect(svg == html.filter { Self.legendKinds.contains($0.key) }, "the SVG and the page draw each kind in one colour")
+        #expect(
+            svg == html.filter { Self.legendKinds.contains($0.key) },
+            "the SVG and the page draw each kind in one colour")
     }
 
     /// A route switch and a handoff taken are marked in the lanes' road row, and drawn in the SVG
     /// and the page in the colour of a route change, which their legends name.
     @Test func theSwitchAndTheHandoffAreMarkedInEveryPicture() throws {
-        let timeline = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/handoff-through-an-outage.json"))).timeline
-        let lanes = timeline.lanesChart(width: 120, window: ReviewWindow(from: SimTime(ms: 29_000), to: SimTime(ms: 33_000)))
+        let timeline = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/handoff-through-an-outage.json")))
+            .timeline
+        let lanes = timeline.lanesChart(
+            width: 120, window: ReviewWindow(from: SimTime(ms: 29_000), to: SimTime(ms: 33_000)))
         let road = try #require(lanes.split(separator: "\n").first { $0.hasPrefix("road ") })
         #expect(road.contains("S") && road.contains("h"), "\(lanes)")
         #expect(lanes.contains("S switched") && lanes.contains("h handoff taken"))
@@ -355,8 +390,11 @@ import Testing
 
     /// The page's legend names the road's marks when the road lane is drawn.
     @Test func thePagesLegendNamesTheRoadsMarks() throws {
-        let page = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/waited-line-rephrased.json"))).timeline.html()
-        #expect(page.contains("const ROAD_LEGEND") && page.contains(#"if (L.lanes.includes("road")) legendLine(ROAD_LEGEND"#))
+        let page = try Simulation(try Fixtures.load(Fixtures.path("Scenarios/road/waited-line-rephrased.json")))
+            .timeline.html()
+        #expect(
+            page.contains("const ROAD_LEGEND")
+                && page.contains(#"if (L.lanes.includes("road")) legendLine(ROAD_LEGEND"#))
         #expect(page.contains("fix or report dropped"))
     }
 
@@ -374,10 +412,15 @@ import Testing
         let complete = events.filter { $0["ph"] as? String == "X" }
         #expect(complete.count == lanes.bars.filter { ![.wait, .queued, .held].contains($0.kind) }.count)
         for bar in lanes.bars where bar.kind == .line {
-            #expect(complete.contains { $0["ts"] as? Int == Int(bar.start.ms * 1000) && $0["dur"] as? Int == Int((bar.end - bar.start).ms * 1000) })
+            #expect(
+                complete.contains {
+                    $0["ts"] as? Int == Int(bar.start.ms * 1000)
+                        && $0["dur"] as? Int == Int((bar.end - bar.start).ms * 1000)
+                })
         }
         #expect(events.filter { $0["ph"] as? String == "i" }.count == lanes.marks.count)
-        let starts = events.filter { $0["ph"] as? String == "s" }, finishes = events.filter { $0["ph"] as? String == "f" }
+        let starts = events.filter { $0["ph"] as? String == "s" }
+        let finishes = events.filter { $0["ph"] as? String == "f" }
         #expect(!starts.isEmpty && starts.count == lanes.flows.count && finishes.count == starts.count)
         #expect(Set(starts.compactMap { $0["id"] as? Int }) == Set(finishes.compactMap { $0["id"] as? Int }))
     }
@@ -392,10 +435,13 @@ import Testing
         let stamps = timed.compactMap { $0["ts"] as? Int }
         #expect(stamps == stamps.sorted(), "events are written in timestamp order")
         var top: [Int: (ts: Int, end: Int, name: String)] = [:]
-        var starts: [Int: Int] = [:], ends: [Int: Int] = [:]
+        var starts: [Int: Int] = [:]
+        var ends: [Int: Int] = [:]
         var asyncTracks = Set<String>()
         for e in timed {
-            let ph = e["ph"] as? String ?? "", tid = e["tid"] as? Int ?? -1, ts = e["ts"] as? Int ?? -1
+            let ph = e["ph"] as? String ?? ""
+            let tid = e["tid"] as? Int ?? -1
+            let ts = e["ts"] as? Int ?? -1
             switch ph {
             case "X": top[tid] = (ts, ts + (e["dur"] as? Int ?? 0), e["name"] as? String ?? "")
             case "i": top[tid] = (ts, ts, e["name"] as? String ?? "")
@@ -404,7 +450,9 @@ import Testing
                 let slice = try #require(top[tid], "a flow on thread \(tid) at \(ts) has no slice")
                 #expect(slice.ts <= ts && ts <= slice.end, "a flow at \(ts) lies outside its slice \(slice)")
                 let id = e["id"] as? Int ?? -1
-                if ph == "s" { starts[id] = ts } else {
+                if ph == "s" {
+                    starts[id] = ts
+                } else {
                     ends[id] = ts
                     #expect(e["bp"] as? String == "e")
                     // The end binds to the decision's own instant.
@@ -457,13 +505,18 @@ import Testing
 
     @Test func unknownFormatAndReversedWindowAreUsageErrors() {
         var console = Console.captured
-        #expect(Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--format", "png"], console: &console) == 2)
+        #expect(
+            Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--format", "png"], console: &console) == 2)
         #expect(console.stderr.contains("use one of: text, json, lanes, svg, trace"))
         console = .captured
-        #expect(Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--from", "5", "--to", "2"], console: &console) == 2)
+        #expect(
+            Drivesim.main(
+                ["run", Fixtures.path("Scenarios/long-cut.json"), "--from", "5", "--to", "2"], console: &console) == 2)
         #expect(console.stderr.contains("must be before '--to'"))
         console = .captured
-        #expect(Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--from", "0.0001"], console: &console) == 2)
+        #expect(
+            Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--from", "0.0001"], console: &console) == 2
+        )
         #expect(console.stderr.contains("whole millisecond"))
     }
 
@@ -471,7 +524,10 @@ import Testing
         let folder = try Fixtures.temporaryFolder()
         let out = folder + "/long-cut.svg"
         var console = Console.captured
-        #expect(Drivesim.main(["run", Fixtures.path("Scenarios/long-cut.json"), "--format", "svg", "--out", out], console: &console) == 0)
+        #expect(
+            Drivesim.main(
+                ["run", Fixtures.path("Scenarios/long-cut.json"), "--format", "svg", "--out", out], console: &console)
+                == 0)
         #expect(console.stdout.isEmpty)
         #expect(try String(contentsOfFile: out, encoding: .utf8) == (try Self.timeline("long-cut")).svg())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["long-cut.svg"])

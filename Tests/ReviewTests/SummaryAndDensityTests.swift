@@ -1,11 +1,12 @@
-@testable import Fuzzing
 import Guidance
-@testable import Review
 import SimClock
 import TalkArbiter
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import Fuzzing
+@testable import Review
+@testable import SimRunner
 
 /// The summary on top of every picture and page, and what each does when a
 /// long drive is too dense to draw everything: SVG arrows left out, lanes as
@@ -17,14 +18,15 @@ import Testing
 
     @Test func theSummaryCountsRulesRoadStagesAndDrops() throws {
         let detour = TimelineSummary(try Self.timeline("road/dense-detour-3min"))
-        #expect(detour.lines == [
-            // The departure line ("Head east for 3 kilometers.") closes the ears once more.
-            "rules: ears-closed 8",
-            "road: off-route 1 · back-on-route 1 · stage-late 1 · route-kept 1",
-            "moments: off route 1 · back on route 1 · route requested 1 · route kept 1",
-            "pippa: yes 145 s · no 173 s · not-known 0.5 s · longest not-known 0.5 s from 00:00.000",
-            "stages: far 1 spoken, 1 skipped · near 2 spoken · now 2 spoken",
-        ])
+        #expect(
+            detour.lines == [
+                // The departure line ("Head east for 3 kilometers.") closes the ears once more.
+                "rules: ears-closed 8",
+                "road: off-route 1 · back-on-route 1 · stage-late 1 · route-kept 1",
+                "moments: off route 1 · back on route 1 · route requested 1 · route kept 1",
+                "pippa: yes 145 s · no 173 s · not-known 0.5 s · longest not-known 0.5 s from 00:00.000",
+                "stages: far 1 spoken, 1 skipped · near 2 spoken · now 2 spoken",
+            ])
         // The drops, against a count of the events themselves.
         let fixes = try Self.timeline("road/phone-like-fixes")
         func count(_ test: (TimelineEvent.What) -> Bool) -> Int { fixes.events.count { test($0.what) } }
@@ -32,7 +34,10 @@ import Testing
             ("fixes out-of-order", count { if case .road(.fixDropped(_, .outOfOrder)) = $0 { true } else { false } }),
             ("fixes implausible", count { if case .road(.fixDropped(_, .implausible)) = $0 { true } else { false } }),
             ("reports busy", count { if case .road(.reportDropped(_, .busy)) = $0 { true } else { false } }),
-            ("reports out-of-order", count { if case .road(.reportDropped(_, .outOfOrder)) = $0 { true } else { false } }),
+            (
+                "reports out-of-order",
+                count { if case .road(.reportDropped(_, .outOfOrder)) = $0 { true } else { false } }
+            ),
         ]
         let summary = TimelineSummary(fixes)
         #expect(summary.dropped.map(\.name) == expected.map(\.0))
@@ -41,9 +46,11 @@ import Testing
         // Lines dropped by the arbiter, by rule.
         let lines = TimelineSummary(Self.hour).dropped.filter { $0.name.hasPrefix("lines ") }
         #expect(lines.map(\.name) == ["lines superseded", "lines stale"])
-        #expect(lines.map(\.count) == [Rule.superseded, .stale].map { rule in
-            Self.hour.events.count { if case .guidanceDropped(_, rule) = $0.what { true } else { false } }
-        })
+        #expect(
+            lines.map(\.count)
+                == [Rule.superseded, .stale].map { rule in
+                    Self.hour.events.count { if case .guidanceDropped(_, rule) = $0.what { true } else { false } }
+                })
     }
 
     @Test func aTimelineWithNothingToCountSaysSo() throws {
@@ -73,7 +80,11 @@ import Testing
         // Unwrapped, they are the summary's lines again.
         var joined: [String] = []
         for line in wrapped {
-            if line.hasPrefix("  "), let last = joined.popLast() { joined.append(last + " " + line.dropFirst(2)) } else { joined.append(line) }
+            if line.hasPrefix("  "), let last = joined.popLast() {
+                joined.append(last + " " + line.dropFirst(2))
+            } else {
+                joined.append(line)
+            }
         }
         #expect(joined == summary.lines)
     }
@@ -91,7 +102,9 @@ import Testing
         #expect(xs.count > 0 && xs.count < all)
         // A short drive keeps every arrow and says nothing hidden.
         let short = try Self.timeline("barge-in").svg()
-        #expect(short.contains("class=\"flow\"") && !["1 arrow ", "arrows hidden", "arrows and"].contains { short.contains($0) })
+        #expect(
+            short.contains("class=\"flow\"")
+                && !["1 arrow ", "arrows hidden", "arrows and"].contains { short.contains($0) })
     }
 
     @Test func lanesDrawALongDrivesRowsAsDensity() throws {

@@ -1,9 +1,10 @@
 import CLITestSupport
 import Foundation
-@testable import Review
 import SimRunner
 import TestSupport
 import Testing
+
+@testable import Review
 
 /// The text timeline and the coverage table hold their columns: what follows
 /// a column starts at one offset on every line.
@@ -15,7 +16,8 @@ import Testing
         for line in text.split(separator: "\n").dropFirst() {
             // The time, the lane and the verb: words separated by single spaces inside a column, two between columns.
             let chars = Array(line)
-            var i = 0, gaps = 0
+            var i = 0
+            var gaps = 0
             while i + 1 < chars.count, gaps < 3 {
                 if chars[i] == " ", chars[i + 1] == " " {
                     gaps += 1
@@ -40,8 +42,13 @@ import Testing
     @Test func aRephrasedLineSaysSoWhereItStarts() {
         let text = Fixtures.drivesim("run", Fixtures.path("Scenarios/road/waited-line-rephrased.json")).stdout
         let started = text.split(separator: "\n").filter { $0.contains("guidance  started") }
-        #expect(started.contains { $0.hasSuffix(#" m1.near "In 150 meters, turn right." re-phrased while it waited, was "In 200 meters, turn right.""#) },
-                "\(started)")
+        #expect(
+            started.contains {
+                $0.hasSuffix(
+                    #" m1.near "In 150 meters, turn right." re-phrased while it waited, was "In 200 meters, turn right.""#
+                )
+            },
+            "\(started)")
         // A line that starts with the words it was requested with says nothing more.
         #expect(started.contains { $0.hasSuffix(#" m1.now "Now turn right.""#) })
     }
@@ -52,7 +59,9 @@ import Testing
         let closed = text.split(separator: "\n").filter { $0.contains("  ears      closed") }
         #expect(!closed.isEmpty && closed.allSatisfy { $0.hasSuffix("[ears-closed]") }, "\(closed)")
         let waiting = try #require(text.split(separator: "\n").first { $0.contains("[short-wait]") })
-        func column(_ line: Substring) -> Int? { line.firstIndex(of: "[").map { line.distance(from: line.startIndex, to: $0) } }
+        func column(_ line: Substring) -> Int? {
+            line.firstIndex(of: "[").map { line.distance(from: line.startIndex, to: $0) }
+        }
         #expect(closed.allSatisfy { column($0) == column(waiting) }, "\(closed) \(waiting)")
     }
 
@@ -69,12 +78,13 @@ import Testing
         #expect(rows.contains { String($0).contains("report-out-of-order") })
         #expect(rows.contains { String($0).contains("firings") })
         // Where the second column starts: past the first word and the spaces after it.
-        let second = Set(rows.map { row in
-            var i = 2
-            while i < row.count, row[i] != " " { i += 1 }
-            while i < row.count, row[i] == " " { i += 1 }
-            return i
-        })
+        let second = Set(
+            rows.map { row in
+                var i = 2
+                while i < row.count, row[i] != " " { i += 1 }
+                while i < row.count, row[i] == " " { i += 1 }
+                return i
+            })
         #expect(second.count == 1, "\(rows.map { String($0) })")
     }
 }
@@ -84,7 +94,8 @@ import Testing
     @Test func runsOfRoutineRoadEventsAreFoldedAndCounted() throws {
         let scenario = try Fixtures.scenario("road/highway-120")
         let timeline = try Simulation(scenario).timeline
-        let full = timeline.text.split(separator: "\n"), story = timeline.story.split(separator: "\n")
+        let full = timeline.text.split(separator: "\n")
+        let story = timeline.story.split(separator: "\n")
         #expect(story.count < full.count / 3, "\(story.count) of \(full.count) lines")
         // Every event that is not routine keeps its line; the folds count the rest, none lost.
         func words(_ s: String) -> [String] { s.split(separator: " " as Character).map(String.init) }

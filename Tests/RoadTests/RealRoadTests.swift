@@ -7,7 +7,10 @@ private func eastRoute(_ length: Double, step: Double) throws -> Route {
     let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
     var points: [GeoPoint] = []
     var x = 0.0
-    while x < length { points.append(projection.unproject(Vector(x: x, y: 0))); x += step }
+    while x < length {
+        points.append(projection.unproject(Vector(x: x, y: 0)))
+        x += step
+    }
     points.append(projection.unproject(Vector(x: length, y: 0)))
     return try Route(points: points)
 }
@@ -16,7 +19,9 @@ private func eastRoute(_ length: Double, step: Double) throws -> Route {
 private func mm(_ meters: Double) -> Double { (meters * 1000).rounded() / 1000 }
 
 private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, accuracy: Double = 5) -> Fix {
-    Fix(index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000), position: Vector(x: x, y: y),
+    Fix(
+        index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000),
+        position: Vector(x: x, y: y),
         accuracy: accuracy, speed: speed)
 }
 
@@ -50,11 +55,14 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         #expect(route.nearest(to: p, from: 250, to: 420, heading: 0, expected: 282, tolerance: 0.4).distance > 355)
         // The two sides of one corner are one pass: near the block's corner at 300 m, the nearest stands.
         let corner = Vector(x: 1, y: 298)
-        #expect(route.nearest(to: corner, from: 250, to: 420, heading: 0, expected: 303, tolerance: 5).distance
-            == route.nearest(to: corner, from: 250, to: 420, heading: 0).distance)
+        #expect(
+            route.nearest(to: corner, from: 250, to: 420, heading: 0, expected: 303, tolerance: 5).distance
+                == route.nearest(to: corner, from: 250, to: 420, heading: 0).distance)
         // Either way the other pass matched as well.
         #expect(expected.otherPass)
-        #expect(!route.nearest(to: Vector(x: 1, y: 500), from: 250, to: 700, heading: 0, expected: 500, tolerance: 5).otherPass)
+        #expect(
+            !route.nearest(to: Vector(x: 1, y: 500), from: 250, to: 700, heading: 0, expected: 500, tolerance: 5)
+                .otherPass)
     }
 
     @Test func afterAPauseAFixWhereTheRoutePassesTwiceDoesNotPlaceTheCar() throws {
@@ -89,7 +97,9 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
             // 10 s on the route, `seconds` 100 m beside it, then on it again.
             while i < 10 + seconds + 10 {
                 let beside = i >= 10 && i < 10 + seconds
-                if follower.observe(fix(i, Double(i) * 14, beside ? -100 : 0), on: route) == .rejoined { rejoined = true }
+                if follower.observe(fix(i, Double(i) * 14, beside ? -100 : 0), on: route) == .rejoined {
+                    rejoined = true
+                }
                 i += 1
             }
             #expect(rejoined, "a \(seconds) s detour")
@@ -202,22 +212,31 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
 
 @Suite struct HonestLinkTests {
     @Test func anOutageFailsTheReportInFlight() {
-        var link = LocationLink(latency: SimTime(ms: 800), outages: [SimInterval(SimTime(ms: 30_500), SimTime(ms: 40_000))])
-        #expect(link.offer(taken: SimTime(ms: 30_000), at: SimTime(ms: 30_000)) == .failed(at: SimTime(ms: 30_500), reason: .interrupted))
+        var link = LocationLink(
+            latency: SimTime(ms: 800), outages: [SimInterval(SimTime(ms: 30_500), SimTime(ms: 40_000))])
+        #expect(
+            link.offer(taken: SimTime(ms: 30_000), at: SimTime(ms: 30_000))
+                == .failed(at: SimTime(ms: 30_500), reason: .interrupted))
         #expect(link.offer(taken: SimTime(ms: 31_000), at: SimTime(ms: 31_000)) == .dropped(.offline))
-        #expect(link.offer(taken: SimTime(ms: 40_000), at: SimTime(ms: 40_000)) == .sent(delivered: SimTime(ms: 40_800)))
+        #expect(
+            link.offer(taken: SimTime(ms: 40_000), at: SimTime(ms: 40_000)) == .sent(delivered: SimTime(ms: 40_800)))
     }
 
     @Test func aReportTimesOutAtItsFreshnessLimit() {
         var link = LocationLink(latency: SimTime(ms: 2_500), freshness: SimTime(ms: 2_000))
-        #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .failed(at: SimTime(ms: 2_000), reason: .timeout))
+        #expect(
+            link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .failed(at: SimTime(ms: 2_000), reason: .timeout)
+        )
         #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_200)) == .dropped(.busy))
-        #expect(link.offer(taken: SimTime(ms: 2_000), at: SimTime(ms: 2_200)) == .failed(at: SimTime(ms: 4_000), reason: .timeout))
+        #expect(
+            link.offer(taken: SimTime(ms: 2_000), at: SimTime(ms: 2_200))
+                == .failed(at: SimTime(ms: 4_000), reason: .timeout))
     }
 
     @Test func anOlderFixIsNeverReportedAfterANewerOne() {
         var link = LocationLink()
-        #expect(link.offer(taken: SimTime(ms: 11_000), at: SimTime(ms: 11_200)) == .sent(delivered: SimTime(ms: 11_500)))
+        #expect(
+            link.offer(taken: SimTime(ms: 11_000), at: SimTime(ms: 11_200)) == .sent(delivered: SimTime(ms: 11_500)))
         #expect(link.offer(taken: SimTime(ms: 10_000), at: SimTime(ms: 11_500)) == .dropped(.outOfOrder))
     }
 }
@@ -292,7 +311,8 @@ private func fix(_ i: Int, _ x: Double, _ y: Double = 0, speed: Double? = 14, ac
         var route = try eastRoute(1_000, step: 10)
         let p = route.projection
         try route.place([(p.unproject(Vector(x: 500, y: 0)), Maneuver(id: "m1", turn: .right))])
-        let track = TrueTrack(points: (0...10).map { (SimTime(ms: Int64($0) * 1000), Vector(x: Double($0) * 100, y: 0)) })
+        let track = TrueTrack(
+            points: (0...10).map { (SimTime(ms: Int64($0) * 1000), Vector(x: Double($0) * 100, y: 0)) })
         #expect(track.passTimes(on: route) == [SimTime(ms: 5_000)])
     }
 }

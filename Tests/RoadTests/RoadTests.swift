@@ -1,14 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Road
 import SimClock
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A point `east` and `north` meters from `origin`, by the projection's inverse.
-private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoint(latitude: 37.5, longitude: 127.0)) -> GeoPoint {
+private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoint(latitude: 37.5, longitude: 127.0))
+    -> GeoPoint
+{
     LocalProjection(origin: origin).unproject(Vector(x: east, y: north))
 }
 
@@ -18,24 +21,28 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         let origin = GeoPoint(latitude: latitude, longitude: longitude)
         let projection = LocalProjection(origin: origin)
         for (east, north) in [(5_000.0, 0.0), (0.0, 5_000.0), (3_000.0, 4_000.0), (-4_000.0, 2_500.0)] {
-            let a = at(-east / 2, -north / 2, from: origin), b = at(east / 2, north / 2, from: origin)
+            let a = at(-east / 2, -north / 2, from: origin)
+            let b = at(east / 2, north / 2, from: origin)
             let flat = (projection.project(b) - projection.project(a)).length
             let sphere = greatCircleDistance(a, b)
             #expect(abs(flat - sphere) / sphere < 0.001, "\(east), \(north): flat \(flat) m, great circle \(sphere) m")
         }
     }
 
-    @Test("A line through the centre is a great circle: its length is the haversine's at any distance",
-          arguments: [10_000.0, 1_000_000, 5_000_000, 9_000_000])
+    @Test(
+        "A line through the centre is a great circle: its length is the haversine's at any distance",
+        arguments: [10_000.0, 1_000_000, 5_000_000, 9_000_000])
     func linesThroughTheCentreAreGreatCircles(meters: Double) {
         let origin = GeoPoint(latitude: 37.5, longitude: 127.0)
         let projection = LocalProjection(origin: origin)
         for bearing in [0.0, 60, 135, 270] {
             // A point `meters` away on the great circle at `bearing`.
-            let c: Double = meters / LocalProjection.earthRadius, th: Double = bearing * .pi / 180
+            let c: Double = meters / LocalProjection.earthRadius
+            let th: Double = bearing * .pi / 180
             let lat0: Double = origin.latitude * .pi / 180
             let lat: Double = asin(sin(lat0) * cos(c) + cos(lat0) * sin(c) * cos(th))
-            let east: Double = sin(th) * sin(c) * cos(lat0), north: Double = cos(c) - sin(lat0) * sin(lat)
+            let east: Double = sin(th) * sin(c) * cos(lat0)
+            let north: Double = cos(c) - sin(lat0) * sin(lat)
             let lon: Double = origin.longitude + atan2(east, north) * 180 / .pi
             let p = GeoPoint(latitude: lat * 180 / .pi, longitude: lon)
             let measured = projection.meters(from: Vector(x: 0, y: 0), to: projection.project(p))
@@ -43,11 +50,13 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         }
     }
 
-    @Test("A short line far from the centre measures what the haversine does", arguments: [1_000.0, 1_000_000, 5_000_000])
+    @Test(
+        "A short line far from the centre measures what the haversine does", arguments: [1_000.0, 1_000_000, 5_000_000])
     func shortLinesFarAwayMeasureTheGreatCircle(east: Double) {
         let origin = GeoPoint(latitude: 52.0, longitude: 5.0)
         let projection = LocalProjection(origin: origin)
-        let a = projection.unproject(Vector(x: east, y: 0)), b = projection.unproject(Vector(x: east + 60, y: 80))
+        let a = projection.unproject(Vector(x: east, y: 0))
+        let b = projection.unproject(Vector(x: east + 60, y: 80))
         let measured = projection.meters(from: projection.project(a), to: projection.project(b))
         let sphere = greatCircleDistance(a, b)
         #expect(abs(measured - sphere) <= 1e-6 * sphere, "\(measured) m, haversine \(sphere) m")
@@ -86,7 +95,10 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         let error = #expect(throws: Route.Problem.self) {
             try route.place([(at(500, 50), Maneuver(id: "m1", turn: .left))])
         }
-        guard case .maneuverOffRoute(0, let meters)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .maneuverOffRoute(0, let meters)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
         #expect(abs(meters - 50) < 1e-6)
     }
 
@@ -98,7 +110,9 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
     @Test func maneuversAtACrossingArePlacedInRouteOrder() throws {
         var route = try Self.crossing()
         // The crossing point is passed at 300 m and again at 1,500 m.
-        try route.place([(at(300, 0), Maneuver(id: "a", turn: .straight)), (at(300, 0), Maneuver(id: "b", turn: .left))])
+        try route.place([
+            (at(300, 0), Maneuver(id: "a", turn: .straight)), (at(300, 0), Maneuver(id: "b", turn: .left)),
+        ])
         #expect(abs(route.maneuvers[0].distance - 300) < 1e-6)
         #expect(abs(route.maneuvers[1].distance - 1_500) < 1e-4)
     }
@@ -106,7 +120,8 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
 
 @Suite struct FollowerTests {
     func fix(_ i: Int, _ position: Vector, accuracy: Double = 5, speed: Double? = 10) -> Fix {
-        Fix(index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000 + 200),
+        Fix(
+            index: i, taken: SimTime(ms: Int64(i) * 1000), arrives: SimTime(ms: Int64(i) * 1000 + 200),
             position: position, accuracy: accuracy, speed: speed)
     }
 
@@ -156,7 +171,8 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
 
 @Suite struct DriveTests {
     @Test func theCarKeepsToItsAccelerationLimitsAndStopsAtTheEnd() {
-        let profile = SpeedProfile(steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
+        let profile = SpeedProfile(
+            steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
         let trajectory = Trajectory(profile: profile, length: 3_000, start: SimTime(ms: 5_000))
         let dt = Double(Trajectory.step.ms) / 1000
         for i in 1..<trajectory.speeds.count {
@@ -172,7 +188,8 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
 
     @Test func generatedFixesAreSeededAndRespectGaps() throws {
         let route = try Route(points: [at(0, 0), at(2_000, 0)])
-        let trajectory = Trajectory(profile: SpeedProfile(steps: [.init(from: 0, speed: 15)]), length: route.length, start: .zero)
+        let trajectory = Trajectory(
+            profile: SpeedProfile(steps: [.init(from: 0, speed: 15)]), length: route.length, start: .zero)
         var generator = FixGenerator()
         generator.gaps = [SimInterval(SimTime(ms: 10_000), SimTime(ms: 20_000))]
         generator.jitter = SimTime(ms: 1_500)
@@ -180,31 +197,43 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
         let b = generator.fixes(along: route, trajectory: trajectory, detour: { _ in 0 })
         #expect(a == b)
         #expect(!a.contains { (10_000..<20_000).contains($0.taken.ms) })
-        #expect(a.contains { i in a.contains { $0.taken > i.taken && $0.arrives < i.arrives } }, "jitter reorders some arrivals")
+        #expect(
+            a.contains { i in a.contains { $0.taken > i.taken && $0.arrives < i.arrives } },
+            "jitter reorders some arrivals")
     }
 }
 
 @Suite struct LocationLinkTests {
     @Test func reportsAreDroppedNeverQueued() {
-        var link = LocationLink(latency: SimTime(ms: 1_500), freshness: SimTime(ms: 2_000),
-                                outages: [SimInterval(SimTime(ms: 10_000), SimTime(ms: 12_000))])
+        var link = LocationLink(
+            latency: SimTime(ms: 1_500), freshness: SimTime(ms: 2_000),
+            outages: [SimInterval(SimTime(ms: 10_000), SimTime(ms: 12_000))])
         #expect(link.offer(taken: SimTime(ms: 0), at: SimTime(ms: 200)) == .sent(delivered: SimTime(ms: 1_700)))
         #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_699)) == .dropped(.busy))
         // Taken at 1 s, it would land at 3.2 s, older than the freshness limit: it times out at 3 s.
-        #expect(link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_700)) == .failed(at: SimTime(ms: 3_000), reason: .timeout))
+        #expect(
+            link.offer(taken: SimTime(ms: 1_000), at: SimTime(ms: 1_700))
+                == .failed(at: SimTime(ms: 3_000), reason: .timeout))
         #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_001)) == .dropped(.stale))
-        #expect(link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_000)) == .failed(at: SimTime(ms: 5_000), reason: .timeout))
+        #expect(
+            link.offer(taken: SimTime(ms: 3_000), at: SimTime(ms: 5_000))
+                == .failed(at: SimTime(ms: 5_000), reason: .timeout))
         #expect(link.offer(taken: SimTime(ms: 4_500), at: SimTime(ms: 5_000)) == .sent(delivered: SimTime(ms: 6_500)))
         #expect(link.offer(taken: SimTime(ms: 10_000), at: SimTime(ms: 10_000)) == .dropped(.offline))
-        #expect(link.offer(taken: SimTime(ms: 12_000), at: SimTime(ms: 12_000)) == .sent(delivered: SimTime(ms: 13_500)))
+        #expect(
+            link.offer(taken: SimTime(ms: 12_000), at: SimTime(ms: 12_000)) == .sent(delivered: SimTime(ms: 13_500)))
     }
 }
 
 @Suite struct RoadBoundsTests {
     @Test func aRouteAcrossTheAntimeridianIsMeasuredTheShortWayRound() throws {
-        let route = try Route(points: [GeoPoint(latitude: 0, longitude: 179.9999), GeoPoint(latitude: 0, longitude: -179.9999)])
+        let route = try Route(points: [
+            GeoPoint(latitude: 0, longitude: 179.9999), GeoPoint(latitude: 0, longitude: -179.9999),
+        ])
         #expect(abs(route.length - 22.24) < 0.01, "\(route.length) m")
-        let back = try Route(points: [GeoPoint(latitude: 10, longitude: -179.9999), GeoPoint(latitude: 10, longitude: 179.9999)])
+        let back = try Route(points: [
+            GeoPoint(latitude: 10, longitude: -179.9999), GeoPoint(latitude: 10, longitude: 179.9999),
+        ])
         #expect(back.length < 22, "\(back.length) m")
     }
 
@@ -225,18 +254,27 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
     }
 
     @Test func theBoundedArrivalIsTheTrajectorysArrival() {
-        let profile = SpeedProfile(steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
+        let profile = SpeedProfile(
+            steps: [.init(from: 0, speed: 100 / 3.6), .init(from: 2_000, speed: 30 / 3.6)], accel: 2, decel: 3)
         let start = SimTime(ms: 5_000)
         let trajectory = Trajectory(profile: profile, length: 3_000, start: start)
-        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: SimTime(ms: 86_400_000)) == trajectory.arrival)
-        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: trajectory.arrival) == trajectory.arrival)
-        #expect(Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: trajectory.arrival - SimTime(ms: 1)) == nil)
+        #expect(
+            Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: SimTime(ms: 86_400_000))
+                == trajectory.arrival)
+        #expect(
+            Trajectory.arrival(profile: profile, length: 3_000, start: start, limit: trajectory.arrival)
+                == trajectory.arrival)
+        #expect(
+            Trajectory.arrival(
+                profile: profile, length: 3_000, start: start, limit: trajectory.arrival - SimTime(ms: 1)) == nil)
     }
 
     @Test func maneuversInReverseRouteOrderAreOutOfOrderNotOffRoute() throws {
         var route = try Route(points: [at(0, 0), at(1000, 0)])
         #expect(throws: Route.Problem.maneuverOutOfOrder(index: 1)) {
-            try route.place([(at(800, 0), Maneuver(id: "b", turn: .left)), (at(200, 0), Maneuver(id: "a", turn: .right))])
+            try route.place([
+                (at(800, 0), Maneuver(id: "b", turn: .left)), (at(200, 0), Maneuver(id: "a", turn: .right)),
+            ])
         }
     }
 }
@@ -264,7 +302,10 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
                 let length = random(20...600)
                 if dense {
                     var done = 10.0
-                    while done < length { points.append(position + direction * done); done += 10 }
+                    while done < length {
+                        points.append(position + direction * done)
+                        done += 10
+                    }
                 }
                 position = position + direction * length
                 points.append(position)
@@ -282,12 +323,16 @@ private func at(_ east: Double, _ north: Double, from origin: GeoPoint = GeoPoin
                 let (point, _) = route.location(at: along)
                 let spread = [0.0, 0.001, 3, 15, 60, 400][Int(random(0...5.999))]
                 let p = point + Vector(x: random(-spread...spread), y: random(-spread...spread))
-                let from = random(0...route.length), to = min(route.length, from + random(0...800))
+                let from = random(0...route.length)
+                let to = min(route.length, from + random(0...800))
                 let heading: Double? = random(0...1) < 0.3 ? nil : random(0...360)
                 let expected: Double? = random(0...1) < 0.2 ? nil : along + random(-50...50)
                 let tolerance = [0.0, 1, 5, 25][Int(random(0...3.999))]
-                let pruned = route.nearest(to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: true)
-                let every = route.nearest(to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: false)
+                let pruned = route.nearest(
+                    to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: true)
+                let every = route.nearest(
+                    to: p, from: from, to: to, heading: heading, expected: expected, tolerance: tolerance, pruned: false
+                )
                 #expect(pruned == every, "route \(routeIndex) at \(p.x), \(p.y) in \(from)...\(to)")
             }
         }

@@ -8,14 +8,21 @@ import Testing
 /// give the same bits.
 private func referenceSteps(_ profile: SpeedProfile, length: Double) -> (distances: [Double], speeds: [Double]) {
     let dt = Double(Trajectory.step.ms) / 1000
-    var x = 0.0, v = 0.0, index = 0, stop = 0
-    var distances = [0.0], speeds = [0.0]
+    var x = 0.0
+    var v = 0.0
+    var index = 0
+    var stop = 0
+    var distances = [0.0]
+    var speeds = [0.0]
     let steps = profile.steps
     while x < length {
         if stop < profile.stops.count, x >= profile.stops[stop].at {
             let dwellSteps = (profile.stops[stop].dwell.ms + Trajectory.step.ms - 1) / Trajectory.step.ms
             stop += 1
-            for _ in 0..<dwellSteps { distances.append(x); speeds.append(0) }
+            for _ in 0..<dwellSteps {
+                distances.append(x)
+                speeds.append(0)
+            }
             v = 0
             continue
         }
@@ -24,7 +31,9 @@ private func referenceSteps(_ profile: SpeedProfile, length: Double) -> (distanc
         var j = index + 1
         while j < steps.count, steps[j].from < length, steps[j].from - x < 1_000 {
             let gap = max(0, steps[j].from - x - v * dt)
-            if steps[j].speed < v { target = min(target, (steps[j].speed * steps[j].speed + 2 * profile.decel * gap).squareRoot()) }
+            if steps[j].speed < v {
+                target = min(target, (steps[j].speed * steps[j].speed + 2 * profile.decel * gap).squareRoot())
+            }
             j += 1
         }
         target = min(target, (2 * profile.decel * max(0, length - x - v * dt)).squareRoot())
@@ -44,7 +53,9 @@ private func referenceSteps(_ profile: SpeedProfile, length: Double) -> (distanc
 /// apart at 3.6 to 250 km/h (some repeated, some far below the last),
 /// accelerations 0.1 to 20 m/s², and a few stops.
 private func randomProfile(_ random: inout SplitMix64, length: Double) -> SpeedProfile {
-    func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(random.int(in: 0...1_000_000)) / 1_000_000 }
+    func uniform(_ low: Double, _ high: Double) -> Double {
+        low + (high - low) * Double(random.int(in: 0...1_000_000)) / 1_000_000
+    }
     var steps = [SpeedProfile.Step(from: 0, speed: uniform(1, 250 / 3.6))]
     while let last = steps.last, last.from < length {
         let from = last.from + (random.int(in: 0...3) == 0 ? uniform(1, 20) : uniform(20, 3_000))
@@ -75,7 +86,10 @@ private func randomProfile(_ random: inout SplitMix64, length: Double) -> SpeedP
         let arrival = SimTime(ms: 5_000 + steps * Trajectory.step.ms)
         #expect(trajectory.arrival == arrival)
         // The validation's integration stops at the limit: one step short of the arrival is too late.
-        #expect(Trajectory.arrival(profile: profile, length: length, start: SimTime(ms: 5_000), limit: arrival) == arrival)
-        #expect(Trajectory.arrival(profile: profile, length: length, start: SimTime(ms: 5_000), limit: arrival - Trajectory.step) == nil)
+        #expect(
+            Trajectory.arrival(profile: profile, length: length, start: SimTime(ms: 5_000), limit: arrival) == arrival)
+        #expect(
+            Trajectory.arrival(
+                profile: profile, length: length, start: SimTime(ms: 5_000), limit: arrival - Trajectory.step) == nil)
     }
 }

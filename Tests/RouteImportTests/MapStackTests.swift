@@ -3,13 +3,14 @@ import Foundation
 import Guidance
 import Review
 import Road
-@testable import RouteImport
 import ScenarioFormat
 import SimClock
 import SimRunner
-import Testing
 import TestSupport
+import Testing
+
 @testable import DrivesimCLI
+@testable import RouteImport
 
 /// The app's own map stacks (issue 40): Kakao Mobility, Google Routes v2,
 /// Google Directions (legacy) and the Apple Maps Server API, told by their
@@ -27,7 +28,10 @@ import TestSupport
     static func problem(_ json: String, _ edit: (inout RouteImporter.Options) -> Void = { _ in }) -> ImportProblem? {
         var options = RouteImporter.Options(language: .ko, source: "t")
         edit(&options)
-        do { _ = try RouteImporter.importRoute(Array(json.utf8), options: options); return nil } catch { return error }
+        do {
+            _ = try RouteImporter.importRoute(Array(json.utf8), options: options)
+            return nil
+        } catch { return error }
     }
 
     static func maneuvers(_ imported: RouteImporter.Imported) throws -> [Scenario.ManeuverSpec] {
@@ -37,7 +41,9 @@ import TestSupport
     // MARK: Detection
 
     @Test func eachServiceIsToldByItsStructureBeforeOSRM() throws {
-        func format(_ name: String) throws -> RouteFormat? { RouteFormat.detect(try JSONParser.parse(try Self.bytes(name))) }
+        func format(_ name: String) throws -> RouteFormat? {
+            RouteFormat.detect(try JSONParser.parse(try Self.bytes(name)))
+        }
         #expect(try format("seoul.kakao") == .kakao)
         #expect(try format("seoul.routes.google") == .google)
         #expect(try format("seoul.directions.google") == .googleLegacy)
@@ -46,7 +52,9 @@ import TestSupport
         #expect(try format("motorway-exit.mapbox") == .osrm)
         #expect(try format("roundabout.trip.valhalla") == .valhalla)
         #expect(try format("roundabout.paths.graphhopper") == .graphhopper)
-        func detect(_ json: String) throws -> RouteFormat? { RouteFormat.detect(try JSONParser.parse(Array(json.utf8))) }
+        func detect(_ json: String) throws -> RouteFormat? {
+            RouteFormat.detect(try JSONParser.parse(Array(json.utf8)))
+        }
         #expect(try detect("{}") == .google)
         #expect(try detect(#"{"routes":[],"status":"ZERO_RESULTS"}"#) == .googleLegacy)
         #expect(try detect(#"{"trans_id":"a","routes":[{"result_code":104,"result_msg":"x"}]}"#) == .kakao)
@@ -63,7 +71,9 @@ import TestSupport
         let kakao = String(decoding: try Self.bytes("seoul.kakao"), as: UTF8.self)
         #expect(Self.problem(kakao) { $0.service = .osrm } == ImportProblem(.missingField("distance"), at: "routes[0]"))
         #expect(Self.problem(kakao) == nil)
-        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.path("Scenarios/routes/responses/seoul.kakao"), "--language", "ko", "--service", "kako")
+        let (code, _, err) = Fixtures.drivesim(
+            "import-route", Fixtures.path("Scenarios/routes/responses/seoul.kakao"), "--language", "ko", "--service",
+            "kako")
         #expect(code == 2)
         #expect(err.contains("Did you mean 'kakao'?") || err.contains("kakao"), "\(err)")
     }
@@ -73,37 +83,60 @@ import TestSupport
         #expect(help.code == 0)
         #expect(help.stdout.contains("--service <name>"))
         let words = help.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-        #expect(words.contains("by its keys: osrm, valhalla, graphhopper, geojson, kakao, apple, google, google-legacy"), "\(help.stdout)")
+        #expect(
+            words.contains("by its keys: osrm, valhalla, graphhopper, geojson, kakao, apple, google, google-legacy"),
+            "\(help.stdout)")
         let bash = Fixtures.drivesim("completions", "bash")
-        #expect(bash.stdout.contains("--service) COMPREPLY=($(compgen -W \"osrm valhalla graphhopper geojson kakao apple google google-legacy\""), "\(bash.stdout)")
+        #expect(
+            bash.stdout.contains(
+                "--service) COMPREPLY=($(compgen -W \"osrm valhalla graphhopper geojson kakao apple google google-legacy\""
+            ), "\(bash.stdout)")
     }
 
     // MARK: Service errors, as the service said them
 
     @Test func kakaoResultCodeIsShownWithItsMessage() {
-        let json = #"{"trans_id":"t1","routes":[{"result_code":104,"result_msg":"출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}]}"#
-        #expect(Self.problem(json) == ImportProblem(
-            .serviceError(code: "104", message: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"), at: "routes[0].result_code"))
+        let json =
+            #"{"trans_id":"t1","routes":[{"result_code":104,"result_msg":"출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}]}"#
+        #expect(
+            Self.problem(json)
+                == ImportProblem(
+                    .serviceError(code: "104", message: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"),
+                    at: "routes[0].result_code"))
         let folder = try! Fixtures.temporaryFolder()
-        let (code, out, err) = Fixtures.drivesim("import-route", Fixtures.write(json, "same.kakao", in: folder), "--language", "ko")
+        let (code, out, err) = Fixtures.drivesim(
+            "import-route", Fixtures.write(json, "same.kakao", in: folder), "--language", "ko")
         #expect(code == 2)
         #expect(out.isEmpty)
-        #expect(err.contains("same.kakao: routes[0].result_code: the routing service answered with an error, code \"104\": 출발지와 도착지가 5 m"), "\(err)")
+        #expect(
+            err.contains(
+                "same.kakao: routes[0].result_code: the routing service answered with an error, code \"104\": 출발지와 도착지가 5 m"
+            ), "\(err)")
         #expect(err.contains("(read as a Kakao Mobility directions response)"), "\(err)")
     }
 
     @Test func googleStatusesAndErrorsAreShownAsGoogleSaidThem() {
-        #expect(Self.problem(#"{"geocoded_waypoints":[],"routes":[],"status":"ZERO_RESULTS"}"#)
-            == ImportProblem(.serviceError(code: "ZERO_RESULTS", message: nil), at: "status"))
-        #expect(Self.problem(#"{"routes":[],"status":"REQUEST_DENIED","error_message":"The provided API key is invalid."}"#)
-            == ImportProblem(.serviceError(code: "REQUEST_DENIED", message: "The provided API key is invalid."), at: "status"))
-        #expect(Self.problem(#"{"error":{"code":400,"message":"Origin and destination must be different.","status":"INVALID_ARGUMENT"}}"#)
-            == ImportProblem(.serviceError(code: "INVALID_ARGUMENT", message: "Origin and destination must be different."), at: "error"))
+        #expect(
+            Self.problem(#"{"geocoded_waypoints":[],"routes":[],"status":"ZERO_RESULTS"}"#)
+                == ImportProblem(.serviceError(code: "ZERO_RESULTS", message: nil), at: "status"))
+        #expect(
+            Self.problem(#"{"routes":[],"status":"REQUEST_DENIED","error_message":"The provided API key is invalid."}"#)
+                == ImportProblem(
+                    .serviceError(code: "REQUEST_DENIED", message: "The provided API key is invalid."), at: "status"))
+        #expect(
+            Self.problem(
+                #"{"error":{"code":400,"message":"Origin and destination must be different.","status":"INVALID_ARGUMENT"}}"#
+            )
+                == ImportProblem(
+                    .serviceError(code: "INVALID_ARGUMENT", message: "Origin and destination must be different."),
+                    at: "error"))
         #expect(Self.problem("{}") == ImportProblem(.emptyAnswer, at: ""))
-        #expect(Self.problem(#"{"error":{"message":"Too many requests","details":[]}}"#)
-            == ImportProblem(.serviceError(code: "Apple", message: "Too many requests"), at: "error"))
+        #expect(
+            Self.problem(#"{"error":{"message":"Too many requests","details":[]}}"#)
+                == ImportProblem(.serviceError(code: "Apple", message: "Too many requests"), at: "error"))
         let folder = try! Fixtures.temporaryFolder()
-        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.write("{}", "none.google", in: folder), "--language", "en")
+        let (code, _, err) = Fixtures.drivesim(
+            "import-route", Fixtures.write("{}", "none.google", in: folder), "--language", "en")
         #expect(code == 2)
         #expect(err.contains("none.google: top level: the answer is empty ({}): the service holds no route"), "\(err)")
     }
@@ -115,28 +148,43 @@ import TestSupport
         #"{"trans_id":"t","routes":[{"result_code":0,"result_msg":"ok","summary":{"distance":1000,"duration":100},"sections":[{"distance":1000,"duration":100,"roads":[{"name":"A","distance":1000,"duration":100,"vertexes":[\#(vertexes)]}\#(extra)],"guides":[\#(guides)]}]}]}"#
     }
 
-    static let twoGuides = #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":1000,"duration":100}"#
+    static let twoGuides =
+        #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":1000,"duration":100}"#
 
     @Test func kakaoRefusesProjectedCoordinatesWithAHint() {
-        #expect(Self.problem(Self.kakao(vertexes: "958000.5,1950000,958100,1950900", guides: Self.twoGuides))
-            == ImportProblem(.projectedCoordinates(value: 958001), at: "routes[0].sections[0].roads[0].vertexes[0]"))
-        #expect(Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03", guides: Self.twoGuides))
-            == ImportProblem(.wrongType(expected: "[x, y, …]: longitude, latitude pairs"), at: "routes[0].sections[0].roads[0].vertexes"))
-        #expect(Self.problem(Self.kakao(vertexes: "127.03,95,127.03,37.5", guides: Self.twoGuides))
-            == ImportProblem(.coordinateOutOfRange, at: "routes[0].sections[0].roads[0].vertexes[1]"))
+        #expect(
+            Self.problem(Self.kakao(vertexes: "958000.5,1950000,958100,1950900", guides: Self.twoGuides))
+                == ImportProblem(.projectedCoordinates(value: 958001), at: "routes[0].sections[0].roads[0].vertexes[0]")
+        )
+        #expect(
+            Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03", guides: Self.twoGuides))
+                == ImportProblem(
+                    .wrongType(expected: "[x, y, …]: longitude, latitude pairs"),
+                    at: "routes[0].sections[0].roads[0].vertexes"))
+        #expect(
+            Self.problem(Self.kakao(vertexes: "127.03,95,127.03,37.5", guides: Self.twoGuides))
+                == ImportProblem(.coordinateOutOfRange, at: "routes[0].sections[0].roads[0].vertexes[1]"))
         #expect(Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03,37.509", guides: Self.twoGuides)) == nil)
         let badRoad = Self.twoGuides.replacingOccurrences(of: #""road_index":0"#, with: #""road_index":3"#)
-        #expect(Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03,37.509", guides: badRoad))
-            == ImportProblem(.shapeIndexOutOfRange(index: 3, count: 1), at: "routes[0].sections[0].guides[0].road_index"))
+        #expect(
+            Self.problem(Self.kakao(vertexes: "127.03,37.5,127.03,37.509", guides: badRoad))
+                == ImportProblem(
+                    .shapeIndexOutOfRange(index: 3, count: 1), at: "routes[0].sections[0].guides[0].road_index"))
         // Asked with summary=true: no roads, no guides: a summary, said so.
-        #expect(Self.problem(#"{"trans_id":"t","routes":[{"result_code":0,"summary":{"distance":10},"sections":[{"distance":10,"duration":1}]}]}"#)
-            == ImportProblem(.kakaoSummaryOnly, at: "routes[0].sections[0]"))
+        #expect(
+            Self.problem(
+                #"{"trans_id":"t","routes":[{"result_code":0,"summary":{"distance":10},"sections":[{"distance":10,"duration":1}]}]}"#
+            )
+                == ImportProblem(.kakaoSummaryOnly, at: "routes[0].sections[0]"))
     }
 
     @Test func kakaoSeoulDriveHasEveryKindStreetAndToward() throws {
         let imported = try Self.imported("seoul.kakao")
         let m = try Self.maneuvers(imported)
-        #expect(m.map(\.turn) == [.right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .left, .arrive])
+        #expect(
+            m.map(\.turn) == [
+                .right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .left, .arrive,
+            ])
         // The street is the road's name (often empty), the toward what precedes "방면으로".
         #expect(m[0].street == "선릉로" && m[0].details.toward == "역삼역")
         #expect(m[1].street == nil && m[1].details.toward == "삼성, 코엑스")
@@ -149,10 +197,11 @@ import TestSupport
         #expect(m[7].details.exit == 3)
         #expect(m[8].street == "판교역로192번길")
         // The 12시 on the motorway and the toll are no maneuver, said so.
-        #expect(imported.warnings == [
-            ImportWarning(.notAnnounced(type: "continue"), at: "routes[0].sections[1].guides[3].type"),
-            ImportWarning(.notAnnounced(type: "notification"), at: "routes[0].sections[1].guides[6].type"),
-        ])
+        #expect(
+            imported.warnings == [
+                ImportWarning(.notAnnounced(type: "continue"), at: "routes[0].sections[1].guides[3].type"),
+                ImportWarning(.notAnnounced(type: "notification"), at: "routes[0].sections[1].guides[6].type"),
+            ])
     }
 
     @Test func kakaoWaypointRepeatedAtTheNextSectionIsOneWaypointAndAUTurn() throws {
@@ -165,7 +214,9 @@ import TestSupport
 
     @Test func kakaoSpeedsComeFromEachRoad() throws {
         let imported = try Self.imported("seoul.kakao")
-        let kmh = try #require(imported.scenario.road?.drive?.profile.steps).map { ($0.speed * 3.6 * 10).rounded() / 10 }
+        let kmh = try #require(imported.scenario.road?.drive?.profile.steps).map {
+            ($0.speed * 3.6 * 10).rounded() / 10
+        }
         // 테헤란로 36, 선릉로 40, then 30, …, the expressway's 100, 강변북로 80.
         #expect(kmh.first == 36)
         // Each road's distance / duration (whole seconds: 강변북로's 2,010 m in 90 s is 80.2).
@@ -186,18 +237,27 @@ import TestSupport
     }
 
     @Test func kakaoTwelveOClockOnAMotorwayIsNotAnnounced() {
-        #expect(RouteImporter.kakaoKind(code: 0, guidance: "서울 방면으로 12시 방향", name: "", motorway: true) == .init(type: "continue", modifier: "straight"))
-        #expect(RouteImporter.kakaoKind(code: 0, guidance: "12시 방향", name: "", motorway: false) == .init(type: "turn", modifier: "straight"))
+        #expect(
+            RouteImporter.kakaoKind(code: 0, guidance: "서울 방면으로 12시 방향", name: "", motorway: true)
+                == .init(type: "continue", modifier: "straight"))
+        #expect(
+            RouteImporter.kakaoKind(code: 0, guidance: "12시 방향", name: "", motorway: false)
+                == .init(type: "turn", modifier: "straight"))
     }
 
-    @Test(arguments: [(3, 1), (12, 2), (9, 3), (6, 4), (1, 2), (2, 1), (4, 1), (5, 1), (7, 4), (8, 3), (10, 3), (11, 2)])
+    @Test(arguments: [
+        (3, 1), (12, 2), (9, 3), (6, 4), (1, 2), (2, 1), (4, 1), (5, 1), (7, 4), (8, 3), (10, 3), (11, 2),
+    ])
     func kakaoRoundaboutClockHourIsAnExitOfFourArms(hour: Int, exit: Int) {
         #expect(RouteImporter.roundaboutExit(clock: hour) == exit)
-        #expect(RouteImporter.kakaoKind(code: 99, guidance: "회전교차로에서 \(hour)시 방향", name: "", motorway: false).exit == exit)
+        #expect(
+            RouteImporter.kakaoKind(code: 99, guidance: "회전교차로에서 \(hour)시 방향", name: "", motorway: false).exit == exit)
     }
 
     @Test func kakaoGuideKindsFromTheirTypeAndWords() {
-        func kind(_ code: Int, _ guidance: String, _ name: String = "", motorway: Bool = false) -> RouteImporter.KakaoKind {
+        func kind(_ code: Int, _ guidance: String, _ name: String = "", motorway: Bool = false)
+            -> RouteImporter.KakaoKind
+        {
             RouteImporter.kakaoKind(code: code, guidance: guidance, name: name, motorway: motorway)
         }
         #expect(kind(1, "좌회전") == .init(type: "turn", modifier: "left"))
@@ -231,11 +291,18 @@ import TestSupport
     }
 
     @Test func kakaoUnknownGuideTypeIsWarnedWithItsPath() throws {
-        let guides = #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"","type":999,"guidance":"","road_index":1,"distance":555,"duration":50},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":530,"duration":50}"#
-        let json = Self.kakao(vertexes: "127.03,37.5,127.03,37.505", guides: guides, roads: #",{"name":"B","distance":530,"duration":50,"vertexes":[127.03,37.505,127.036,37.505]}"#)
-        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
+        let guides =
+            #"{"name":"출발지","type":100,"guidance":"출발지","road_index":0,"distance":0,"duration":0},{"name":"","type":999,"guidance":"","road_index":1,"distance":555,"duration":50},{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":530,"duration":50}"#
+        let json = Self.kakao(
+            vertexes: "127.03,37.5,127.03,37.505", guides: guides,
+            roads: #",{"name":"B","distance":530,"duration":50,"vertexes":[127.03,37.505,127.036,37.505]}"#)
+        let imported = try RouteImporter.importRoute(
+            Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
         #expect(try Self.maneuvers(imported).map(\.turn) == [.arrive])
-        #expect(imported.warnings.contains(ImportWarning(.unknownGuideType(999, keptAs: "no maneuver"), at: "routes[0].sections[0].guides[1].type")))
+        #expect(
+            imported.warnings.contains(
+                ImportWarning(.unknownGuideType(999, keptAs: "no maneuver"), at: "routes[0].sections[0].guides[1].type")
+            ))
     }
 
     @Test func kakaoFerryIsAnnouncedAndItsRoadWaitsAtTheTerminal() throws {
@@ -245,9 +312,11 @@ import TestSupport
             #"{"name":"","type":2,"guidance":"우회전","road_index":2,"distance":6004,"duration":900}"#,
             #"{"name":"목적지","type":101,"guidance":"목적지","road_index":-1,"distance":883,"duration":80}"#,
         ].joined(separator: ",")
-        let roads = #",{"name":"카페리","distance":6004,"duration":900,"vertexes":[127.0,37.51,127.0,37.564]},{"name":"해안로","distance":883,"duration":80,"vertexes":[127.0,37.564,127.01,37.564]}"#
+        let roads =
+            #",{"name":"카페리","distance":6004,"duration":900,"vertexes":[127.0,37.51,127.0,37.564]},{"name":"해안로","distance":883,"duration":80,"vertexes":[127.0,37.564,127.01,37.564]}"#
         let json = Self.kakao(vertexes: "127.0,37.5,127.0,37.51", guides: guides, roads: roads)
-        let imported = try RouteImporter.importRoute(Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
+        let imported = try RouteImporter.importRoute(
+            Array(json.utf8), options: RouteImporter.Options(language: .ko, source: "t"))
         let road = try #require(imported.scenario.road)
         #expect(road.maneuvers.map(\.turn) == [.ferry, .right, .arrive])
         // 6 km in 15 minutes: the crossing at 30 km/h (12 min) after a wait of 3 minutes at the terminal.
@@ -263,7 +332,8 @@ import TestSupport
     @Test func aKakaoFixtureImportsAndItsScenarioRuns() throws {
         let folder = try Fixtures.temporaryFolder()
         let out = folder + "/seoul.json"
-        let (code, _, err) = Fixtures.drivesim("import-route", Fixtures.path("Scenarios/routes/responses/seoul.kakao"), "--language", "ko", "--out", out)
+        let (code, _, err) = Fixtures.drivesim(
+            "import-route", Fixtures.path("Scenarios/routes/responses/seoul.kakao"), "--language", "ko", "--out", out)
         #expect(code == 0, "\(err)")
         let run = Fixtures.drivesim("run", out)
         #expect(run.code == 0, "\(run.stderr)")
@@ -276,7 +346,10 @@ import TestSupport
     @Test func googleRoutesSeoulDriveHasEveryKind() throws {
         let imported = try Self.imported("seoul.routes.google", .en)
         let m = try Self.maneuvers(imported)
-        #expect(m.map(\.turn) == [.right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .sharpLeft, .arrive])
+        #expect(
+            m.map(\.turn) == [
+                .right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .sharpLeft, .arrive,
+            ])
         #expect(m[0].street == "Seolleung-ro")
         #expect(m[1].details.toward == "Samseong")
         #expect(m[2].details.uTurn)
@@ -294,19 +367,29 @@ import TestSupport
         #"{"routes":[{"distanceMeters":600,"duration":"60s","legs":[{"steps":[\#(steps)]}]}]}"#
     }
 
-    static func v2Step(_ points: [(Double, Double)], _ maneuver: String?, _ text: String = "", meters: Int = 300, seconds: Int = 30) -> String {
+    static func v2Step(
+        _ points: [(Double, Double)], _ maneuver: String?, _ text: String = "", meters: Int = 300, seconds: Int = 30
+    ) -> String {
         let line = Polyline.encode(points.map { GeoPoint(latitude: $0.0, longitude: $0.1) }, precision: 5)
-        let instruction = maneuver.map { #","navigationInstruction":{"maneuver":"\#($0)","instructions":"\#(text)"}"# } ?? ""
-        return #"{"distanceMeters":\#(meters),"staticDuration":"\#(seconds)s","polyline":{"encodedPolyline":"\#(line)"}\#(instruction)}"#
+        let instruction =
+            maneuver.map { #","navigationInstruction":{"maneuver":"\#($0)","instructions":"\#(text)"}"# } ?? ""
+        return
+            #"{"distanceMeters":\#(meters),"staticDuration":"\#(seconds)s","polyline":{"encodedPolyline":"\#(line)"}\#(instruction)}"#
     }
 
     @Test func googleLaneKeepSentAsATurnIsAKeepByItsGeometry() throws {
         // Straight north, then TURN_LEFT at about 0°: a keep left; at 90°: a left turn.
-        let a = [(37.5, 127.03), (37.5027, 127.03)], straight = [(37.5027, 127.03), (37.5054, 127.03)], west = [(37.5027, 127.03), (37.5027, 127.0266)]
-        let keep = Self.routesV2([Self.v2Step(a, "DEPART"), Self.v2Step(straight, "TURN_LEFT", "Keep left")].joined(separator: ","))
-        let turn = Self.routesV2([Self.v2Step(a, "DEPART"), Self.v2Step(west, "TURN_LEFT", "Turn left")].joined(separator: ","))
+        let a = [(37.5, 127.03), (37.5027, 127.03)]
+        let straight = [(37.5027, 127.03), (37.5054, 127.03)]
+        let west = [(37.5027, 127.03), (37.5027, 127.0266)]
+        let keep = Self.routesV2(
+            [Self.v2Step(a, "DEPART"), Self.v2Step(straight, "TURN_LEFT", "Keep left")].joined(separator: ","))
+        let turn = Self.routesV2(
+            [Self.v2Step(a, "DEPART"), Self.v2Step(west, "TURN_LEFT", "Turn left")].joined(separator: ","))
         func turns(_ json: String) throws -> [Turn] {
-            try Self.maneuvers(try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))).map(\.turn)
+            try Self.maneuvers(
+                try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+            ).map(\.turn)
         }
         #expect(try turns(keep) == [.keepLeft, .arrive])
         #expect(try turns(turn) == [.left, .arrive])
@@ -316,23 +399,36 @@ import TestSupport
     }
 
     @Test func googleRampIsOnOrOffByTheSpeedBeforeIt() throws {
-        let a = [(37.5, 127.03), (37.509, 127.03)], ramp = [(37.509, 127.03), (37.5095, 127.0305), (37.512, 127.0305)]
+        let a = [(37.5, 127.03), (37.509, 127.03)]
+        let ramp = [(37.509, 127.03), (37.5095, 127.0305), (37.512, 127.0305)]
         func turns(_ seconds: Int) throws -> [Turn] {
-            let json = Self.routesV2([Self.v2Step(a, "DEPART", meters: 1000, seconds: seconds), Self.v2Step(ramp, "RAMP_RIGHT")].joined(separator: ","))
-            return try Self.maneuvers(try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))).map(\.turn)
+            let json = Self.routesV2(
+                [Self.v2Step(a, "DEPART", meters: 1000, seconds: seconds), Self.v2Step(ramp, "RAMP_RIGHT")].joined(
+                    separator: ","))
+            return try Self.maneuvers(
+                try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
+            ).map(\.turn)
         }
         #expect(try turns(36) == [.offRamp, .arrive])  // 100 km/h before: leaving a motorway
         #expect(try turns(120) == [.onRamp, .arrive])  // 30 km/h: joining one
     }
 
     @Test func googleRoutesRefusalsNameTheirPath() {
-        #expect(Self.problem(Self.routesV2(#"{"staticDuration":"12 s","polyline":{"encodedPolyline":"_p~iF~ps|U_ulLnnqC"}}"#))
-            == ImportProblem(.wrongType(expected: "a duration in seconds (\"102s\")"), at: "routes[0].legs[0].steps[0].staticDuration"))
-        #expect(Self.problem(Self.routesV2(#"{"polyline":{"encodedPolyline":""}}"#))
-            == ImportProblem(.emptyPolyline, at: "routes[0].legs[0].steps[0].polyline.encodedPolyline"))
-        #expect(Self.problem(Self.routesV2(#"{"polyline":{}}"#))
-            == ImportProblem(.missingField("encodedPolyline"), at: "routes[0].legs[0].steps[0].polyline"))
-        #expect(Self.problem(#"{"routes":[{"distanceMeters":1,"legs":[]}]}"#) == ImportProblem(.noSteps, at: "routes[0].legs"))
+        #expect(
+            Self.problem(
+                Self.routesV2(#"{"staticDuration":"12 s","polyline":{"encodedPolyline":"_p~iF~ps|U_ulLnnqC"}}"#))
+                == ImportProblem(
+                    .wrongType(expected: "a duration in seconds (\"102s\")"),
+                    at: "routes[0].legs[0].steps[0].staticDuration"))
+        #expect(
+            Self.problem(Self.routesV2(#"{"polyline":{"encodedPolyline":""}}"#))
+                == ImportProblem(.emptyPolyline, at: "routes[0].legs[0].steps[0].polyline.encodedPolyline"))
+        #expect(
+            Self.problem(Self.routesV2(#"{"polyline":{}}"#))
+                == ImportProblem(.missingField("encodedPolyline"), at: "routes[0].legs[0].steps[0].polyline"))
+        #expect(
+            Self.problem(#"{"routes":[{"distanceMeters":1,"legs":[]}]}"#)
+                == ImportProblem(.noSteps, at: "routes[0].legs"))
     }
 
     // MARK: Google Directions (legacy)
@@ -340,34 +436,48 @@ import TestSupport
     @Test func googleLegacySeoulDriveHasEveryKind() throws {
         let imported = try Self.imported("seoul.directions.google", .en)
         let m = try Self.maneuvers(imported)
-        #expect(m.map(\.turn) == [.right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .sharpLeft, .arrive])
+        #expect(
+            m.map(\.turn) == [
+                .right, .left, .waypoint, .right, .onRamp, .forkLeft, .offRamp, .roundabout, .sharpLeft, .arrive,
+            ])
         #expect(m[0].street == "Seolleung-ro")
         #expect(m[2].details.uTurn)
         // The <div> holds the destination's side.
         #expect(m[9].details.side == .right)
         // The step with no `maneuver` (straight on) is no maneuver, said so.
-        #expect(imported.warnings == [ImportWarning(.straightOn(what: "step without a maneuver"), at: "routes[0].legs[1].steps[3].maneuver")])
+        #expect(
+            imported.warnings == [
+                ImportWarning(.straightOn(what: "step without a maneuver"), at: "routes[0].legs[1].steps[3].maneuver")
+            ])
     }
 
     @Test func googleLegacyHTMLIsReadWithoutItsTags() {
-        let (text, div) = RouteImporter.plainText(html: #"Turn <b>right</b> onto <b>Main&nbsp;St</b><div style="font-size:0.9em">Destination will be on the left</div>"#)
+        let (text, div) = RouteImporter.plainText(
+            html:
+                #"Turn <b>right</b> onto <b>Main&nbsp;St</b><div style="font-size:0.9em">Destination will be on the left</div>"#
+        )
         #expect(text == "Turn right onto Main St")
         #expect(div == "Destination will be on the left")
         #expect(RouteImporter.destinationSide(div) == "left")
         #expect(RouteImporter.instructionStreet(text) == "Main St")
-        #expect(RouteImporter.instructionStreet("<b>테헤란로</b>(으)로 좌회전".replacing("<b>", with: "").replacing("</b>", with: "")) == "테헤란로")
+        #expect(
+            RouteImporter.instructionStreet(
+                "<b>테헤란로</b>(으)로 좌회전".replacing("<b>", with: "").replacing("</b>", with: "")) == "테헤란로")
         #expect(RouteImporter.instructionExit("At the roundabout, take the 2nd exit onto A") == 2)
         #expect(RouteImporter.instructionExit("At the roundabout, take the third exit") == 3)
         #expect(RouteImporter.googleManeuver(legacy: "turn-slight-left") == "TURN_SLIGHT_LEFT")
     }
 
     @Test func googleLegacySlightLeftIsTheManeuverWhateverItsWords() throws {
-        let a = [(37.5, 127.03), (37.5027, 127.03)], b = [(37.5027, 127.03), (37.5045, 127.028)]
+        let a = [(37.5, 127.03), (37.5027, 127.03)]
+        let b = [(37.5027, 127.03), (37.5045, 127.028)]
         func step(_ p: [(Double, Double)], _ maneuver: String?, _ html: String) -> String {
             let line = Polyline.encode(p.map { GeoPoint(latitude: $0.0, longitude: $0.1) }, precision: 5)
-            return #"{"distance":{"value":300,"text":"0.3 km"},"duration":{"value":30},"start_location":{"lat":\#(p[0].0),"lng":\#(p[0].1)},"html_instructions":"\#(html)","polyline":{"points":"\#(line)"}\#(maneuver.map { #","maneuver":"\#($0)""# } ?? "")}"#
+            return
+                #"{"distance":{"value":300,"text":"0.3 km"},"duration":{"value":30},"start_location":{"lat":\#(p[0].0),"lng":\#(p[0].1)},"html_instructions":"\#(html)","polyline":{"points":"\#(line)"}\#(maneuver.map { #","maneuver":"\#($0)""# } ?? "")}"#
         }
-        let json = #"{"status":"OK","routes":[{"legs":[{"steps":[\#(step(a, nil, "북쪽으로 출발")),\#(step(b, "turn-slight-left", "<b>역삼로</b>(으)로 좌회전"))]}]}]}"#
+        let json =
+            #"{"status":"OK","routes":[{"legs":[{"steps":[\#(step(a, nil, "북쪽으로 출발")),\#(step(b, "turn-slight-left", "<b>역삼로</b>(으)로 좌회전"))]}]}]}"#
         let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .ko, source: "t"))
         let m = try Self.maneuvers(imported)
         #expect(m.map(\.turn) == [.slightLeft, .arrive])
@@ -392,7 +502,8 @@ import TestSupport
     @Test func appleRightTurnWordedOnlyAsPrepareToParkIsARightTurn() throws {
         let north = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.505,"longitude":127.03}]"#
         let east = #"[{"latitude":37.505,"longitude":127.03},{"latitude":37.505,"longitude":127.036}]"#
-        let json = #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":""},{"stepPathIndex":1,"distanceMeters":529,"instructions":"Prepare to park"}],"stepPaths":[\#(north),\#(east)]}"#
+        let json =
+            #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":""},{"stepPathIndex":1,"distanceMeters":529,"instructions":"Prepare to park"}],"stepPaths":[\#(north),\#(east)]}"#
         let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
         #expect(try Self.maneuvers(imported).map(\.turn) == [.right, .arrive])
         // No step durations (an MKRoute written out): the route's 100 s shared by distance, about 39 km/h throughout.
@@ -404,7 +515,8 @@ import TestSupport
     @Test func appleLastStepWithoutWordsGivesNoEmptyPrompt() throws {
         let north = #"[{"latitude":37.5,"longitude":127.03},{"latitude":37.505,"longitude":127.03}]"#
         let east = #"[{"latitude":37.505,"longitude":127.03},{"latitude":37.505,"longitude":127.036}]"#
-        let json = #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":"Head north"},{"stepPathIndex":1,"distanceMeters":529,"instructions":""}],"stepPaths":[\#(north),\#(east)]}"#
+        let json =
+            #"{"routes":[{"distanceMeters":1085,"durationSeconds":100,"stepIndexes":[0,1]}],"steps":[{"stepPathIndex":0,"distanceMeters":556,"instructions":"Head north"},{"stepPathIndex":1,"distanceMeters":529,"instructions":""}],"stepPaths":[\#(north),\#(east)]}"#
         let imported = try RouteImporter.importRoute(Array(json.utf8), options: .init(language: .en, source: "t"))
         #expect(imported.scenario.servicePrompts.allSatisfy { !$0.text.isEmpty })
         let encoded = ScenarioEncoder.encode(imported.scenario)
@@ -416,12 +528,24 @@ import TestSupport
         func apple(_ steps: String, indexes: String = "[0]") -> String {
             #"{"routes":[{"distanceMeters":1000,"stepIndexes":\#(indexes)}],"steps":[\#(steps)],"stepPaths":[\#(path)]}"#
         }
-        #expect(Self.problem(apple(#"{"stepPathIndex":0,"distanceMeters":1000,"durationSeconds":90,"instructions":"","transportType":"Automobile"}"#)) == nil)
-        #expect(Self.problem(apple(#"{"stepPathIndex":4,"distanceMeters":1000}"#)) == ImportProblem(.shapeIndexOutOfRange(index: 4, count: 1), at: "steps[0].stepPathIndex"))
-        #expect(Self.problem(apple(#"{"stepPathIndex":0}"#, indexes: "[2]")) == ImportProblem(.shapeIndexOutOfRange(index: 2, count: 1), at: "routes[0].stepIndexes[0]"))
-        #expect(Self.problem(apple(#"{"stepPathIndex":0,"transportType":"Walking"}"#)) == ImportProblem(.nothingDriven, at: "routes[0].stepIndexes"))
+        #expect(
+            Self.problem(
+                apple(
+                    #"{"stepPathIndex":0,"distanceMeters":1000,"durationSeconds":90,"instructions":"","transportType":"Automobile"}"#
+                )) == nil)
+        #expect(
+            Self.problem(apple(#"{"stepPathIndex":4,"distanceMeters":1000}"#))
+                == ImportProblem(.shapeIndexOutOfRange(index: 4, count: 1), at: "steps[0].stepPathIndex"))
+        #expect(
+            Self.problem(apple(#"{"stepPathIndex":0}"#, indexes: "[2]"))
+                == ImportProblem(.shapeIndexOutOfRange(index: 2, count: 1), at: "routes[0].stepIndexes[0]"))
+        #expect(
+            Self.problem(apple(#"{"stepPathIndex":0,"transportType":"Walking"}"#))
+                == ImportProblem(.nothingDriven, at: "routes[0].stepIndexes"))
         // Its maneuvers go by Apple's step numbers (issue 50): a step listed twice is refused where it repeats.
-        #expect(Self.problem(apple(#"{"stepPathIndex":0,"distanceMeters":1000}"#, indexes: "[0,0]")) == ImportProblem(.repeatedStep(index: 0), at: "routes[0].stepIndexes[1]"))
+        #expect(
+            Self.problem(apple(#"{"stepPathIndex":0,"distanceMeters":1000}"#, indexes: "[0,0]"))
+                == ImportProblem(.repeatedStep(index: 0), at: "routes[0].stepIndexes[1]"))
     }
 
     // MARK: Prompts
@@ -434,7 +558,9 @@ import TestSupport
         #expect(prompts.count == 10, "one for each maneuver kept")
         // Written without `before`, read back the same.
         let encoded = ScenarioEncoder.encode(imported.scenario)
-        #expect(String(decoding: encoded, as: UTF8.self).contains("\"maneuver\": \"l0s1\",\n        \"text\": \"역삼역 방면으로 우회전\""))
+        #expect(
+            String(decoding: encoded, as: UTF8.self).contains(
+                "\"maneuver\": \"l0s1\",\n        \"text\": \"역삼역 방면으로 우회전\""))
         #expect(try ScenarioDecoder.decode(encoded, file: "t").servicePrompts == prompts)
         // Each beside drivesim's first line for its maneuver: wording side by side, no difference.
         let run = try Simulation(imported.scenario)
@@ -455,7 +581,8 @@ import TestSupport
 
     /// `v` with one of its leaves (every `every`th) replaced by each of `values`, one at a time.
     static func variants(_ v: JSONValue, every: Int, values: [JSONValue]) -> [JSONValue] {
-        var out: [JSONValue] = [], counter = 0
+        var out: [JSONValue] = []
+        var counter = 0
         func walk(_ v: JSONValue, _ rebuild: (JSONValue) -> JSONValue) {
             switch v.kind {
             case .object(let members):
@@ -483,17 +610,24 @@ import TestSupport
         return out
     }
 
-    @Test(arguments: ["seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple",
-                      "boston-ko.directions.google", "toronto.directions.google", "aveiro.routes.google"])
+    @Test(arguments: [
+        "seoul.kakao", "seoul.routes.google", "seoul.directions.google", "seoul.apple",
+        "boston-ko.directions.google", "toronto.directions.google", "aveiro.routes.google",
+    ])
     func hostileValuesAreRefusedOrImportedNeverACrash(_ name: String) throws {
         // Leaves swapped for a negative, a huge number, a number beyond a double, strings where numbers go
         // and the reverse: each is refused with a problem or imports into what the decoder reads back
         // (no trap on any arithmetic; about 5,000 variants of the four were tried so while writing this).
         let root = try JSONParser.parse(try Self.bytes(name))
-        let values: [JSONValue] = [.number("-1"), .number("1e308"), .number("1e400"), .string(""), .string("1e400s"), JSONValue(.null)]
+        let values: [JSONValue] = [
+            .number("-1"), .number("1e308"), .number("1e400"), .string(""), .string("1e400s"), JSONValue(.null),
+        ]
         var imported = 0
         for v in Self.variants(root, every: name == "seoul.kakao" ? 53 : 13, values: values) {
-            guard let done = try? RouteImporter.importRoute(JSONWriter.bytes(v), options: .init(language: .ko, source: "h")) else { continue }
+            guard
+                let done = try? RouteImporter.importRoute(
+                    JSONWriter.bytes(v), options: .init(language: .ko, source: "h"))
+            else { continue }
             imported += 1
             #expect(try ScenarioDecoder.decode(ScenarioEncoder.encode(done.scenario), file: "h") == done.scenario)
         }

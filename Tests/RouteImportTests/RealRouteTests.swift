@@ -6,8 +6,9 @@ import Road
 import RouteImport
 import ScenarioFormat
 import SimRunner
-import Testing
 import TestSupport
+import Testing
+
 @testable import DrivesimCLI
 
 /// A real routing service's response (Scenarios/routes/real/PROVENANCE.md)
@@ -25,22 +26,34 @@ struct RealSample: Sendable, CustomStringConvertible {
 }
 
 let realSamples = [
-    RealSample(response: "mapbox-oldenburg.mapbox", turns: [.right, .right, .left, .left, .arrive], precision: 5, warnings: [], byThen: 0),
-    RealSample(response: "mapbox-instructions.mapbox",
-               turns: [.right, .left, .right, .offRamp, .forkLeft, .forkRight, .left, .right, .right, .arrive], precision: 5,
-               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 1),
-    RealSample(response: "mapbox-two-legs.mapbox",
-               turns: [.right, .right, .right, .right, .right, .waypoint, .right, .uTurn, .left, .right, .arrive], precision: 6,
-               warnings: [], byThen: 1),
-    RealSample(response: "valhalla-ramps.valhalla", turns: [.right, .onRamp, .forkRight, .offRamp, .slightRight, .right, .arrive],
-               precision: 6, warnings: [], byThen: 0),
-    RealSample(response: "valhalla-roundabouts.valhalla",
-               turns: [.slightRight, .roundabout, .uTurn, .forkRight, .offRamp, .waypoint, .roundabout, .arrive], precision: 6, warnings: [],
-               byThen: 0),
-    RealSample(response: "valhalla-voice.valhalla",
-               turns: [.left, .right, .slightRight, .slightLeft, .right, .left, .right, .left, .right, .left, .right, .slightLeft,
-                       .right, .left, .left, .right, .left, .slightLeft, .right, .arrive], precision: 6,
-               warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 3),
+    RealSample(
+        response: "mapbox-oldenburg.mapbox", turns: [.right, .right, .left, .left, .arrive], precision: 5, warnings: [],
+        byThen: 0),
+    RealSample(
+        response: "mapbox-instructions.mapbox",
+        turns: [.right, .left, .right, .offRamp, .forkLeft, .forkRight, .left, .right, .right, .arrive], precision: 5,
+        warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 1),
+    RealSample(
+        response: "mapbox-two-legs.mapbox",
+        turns: [.right, .right, .right, .right, .right, .waypoint, .right, .uTurn, .left, .right, .arrive],
+        precision: 6,
+        warnings: [], byThen: 1),
+    RealSample(
+        response: "valhalla-ramps.valhalla",
+        turns: [.right, .onRamp, .forkRight, .offRamp, .slightRight, .right, .arrive],
+        precision: 6, warnings: [], byThen: 0),
+    RealSample(
+        response: "valhalla-roundabouts.valhalla",
+        turns: [.slightRight, .roundabout, .uTurn, .forkRight, .offRamp, .waypoint, .roundabout, .arrive], precision: 6,
+        warnings: [],
+        byThen: 0),
+    RealSample(
+        response: "valhalla-voice.valhalla",
+        turns: [
+            .left, .right, .slightRight, .slightLeft, .right, .left, .right, .left, .right, .left, .right, .slightLeft,
+            .right, .left, .left, .right, .left, .slightLeft, .right, .arrive,
+        ], precision: 6,
+        warnings: [.notAnnounced(type: "new name"), .notAnnounced(type: "new name")], byThen: 3),
 ]
 
 func realBytes(_ s: RealSample) throws -> [UInt8] {
@@ -52,7 +65,9 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
 }
 
 @Suite struct RealRouteTests {
-    @Test("Each real response imports to its maneuver kinds, at the detected precision, with the warnings it deserves", arguments: realSamples)
+    @Test(
+        "Each real response imports to its maneuver kinds, at the detected precision, with the warnings it deserves",
+        arguments: realSamples)
     func kinds(_ s: RealSample) throws {
         let imported = try importReal(s)
         #expect(imported.scenario.road?.maneuvers.map(\.turn) == s.turns)
@@ -70,16 +85,27 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
         try expectStepSpeeds(try importReal(s), response: try JSONParser.parse(try realBytes(s)))
     }
 
-    @Test("Each real response's run announces every maneuver: in its own now line, or in the one before's (then)", arguments: realSamples)
+    @Test(
+        "Each real response's run announces every maneuver: in its own now line, or in the one before's (then)",
+        arguments: realSamples)
     func announced(_ s: RealSample) throws {
         let scenario = try importReal(s).scenario
         let run = try Simulation(scenario)
-        var nows: Set<String> = [], thens: Set<String> = [], otherwise = 0
+        var nows: Set<String> = []
+        var thens: Set<String> = []
+        var otherwise = 0
         for e in run.timeline.events {
             if case .guidanceStarted(let l) = e.what, run.timeline.roster.stage(of: l) == .now,
-               let m = run.timeline.roster.lines[l.int].maneuver { nows.insert(m) }
+                let m = run.timeline.roster.lines[l.int].maneuver
+            {
+                nows.insert(m)
+            }
             if case .road(.turnUnannounced(let m, let reason)) = e.what {
-                if reason == .then { thens.insert(run.timeline.roster.road.maneuvers[m.int].id) } else { otherwise += 1 }
+                if reason == .then {
+                    thens.insert(run.timeline.roster.road.maneuvers[m.int].id)
+                } else {
+                    otherwise += 1
+                }
             }
         }
         #expect(nows.union(thens) == Set(scenario.road?.maneuvers.map(\.id) ?? []))
@@ -88,7 +114,9 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
         #expect(Invariants.checkRoad(scenario, run).isEmpty)
     }
 
-    @Test("Each committed real scenario is what the import writes, plus its golden and one now line expected per maneuver", arguments: realSamples)
+    @Test(
+        "Each committed real scenario is what the import writes, plus its golden and one now line expected per maneuver",
+        arguments: realSamples)
     func pinned(_ s: RealSample) throws {
         try expectPinned(try importReal(s), as: "routes/real/\(s.scenario)", turns: s.turns.count)
     }
@@ -113,10 +141,12 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
 
     @Test("run --prompts json compares drivesim with Mapbox's own voice instructions, maneuver by maneuver")
     func promptsTable() throws {
-        let (code, _, err) = Fixtures.drivesim("run", Fixtures.path("Scenarios/routes/real/mapbox-instructions.json"), "--prompts", "json")
+        let (code, _, err) = Fixtures.drivesim(
+            "run", Fixtures.path("Scenarios/routes/real/mapbox-instructions.json"), "--prompts", "json")
         #expect(code == 0)
         guard case .array(let rows) = try JSONParser.parse(Array(err.utf8))["prompts"]?.kind ?? .null else {
-            Issue.record("no prompts"); return
+            Issue.record("no prompts")
+            return
         }
         let first = try #require(rows.first)
         #expect(first["maneuver"] == .string("l0s1"))
@@ -124,9 +154,10 @@ func importReal(_ s: RealSample) throws -> RouteImporter.Imported {
         #expect(first["serviceBefore"]?.kind == .number("181"))
         #expect(first["difference"]?.kind == .number("0"))
         // Every maneuver with a voice instruction has a row, the arrival's included.
-        let maneuvers = Set(rows.compactMap { row -> String? in
-            if case .string(let m) = row["maneuver"]?.kind { return m } else { return nil }
-        })
+        let maneuvers = Set(
+            rows.compactMap { row -> String? in
+                if case .string(let m) = row["maneuver"]?.kind { return m } else { return nil }
+            })
         #expect(maneuvers == ["l0s1", "l0s2", "l0s3", "l0s5", "l0s6", "l0s7", "l0s9", "l0s10", "l0s11", "l0s12"])
     }
 

@@ -3,12 +3,13 @@ import Foundation
 import Guidance
 import Review
 import Road
-@testable import RouteImport
 import ScenarioFormat
 import SimClock
 import SimRunner
-import Testing
 import TestSupport
+import Testing
+
+@testable import RouteImport
 
 /// Route changes from further service responses (issue 41): `import-route
 /// --reroute FILE` and `--handoff FILE --sent …`. The samples are drivesim's
@@ -17,7 +18,8 @@ import TestSupport
 /// route to Pippa's petrol station.
 @Suite struct RouteChangeImportTests {
     static let responses = "Scenarios/routes/responses/"
-    static let handoff = Scenario.Road.Handoff(sent: [.at(SimTime(ms: 142_000)), .at(SimTime(ms: 143_500))], destination: "학동로 주유소")
+    static let handoff = Scenario.Road.Handoff(
+        sent: [.at(SimTime(ms: 142_000)), .at(SimTime(ms: 143_500))], destination: "학동로 주유소")
 
     /// The Gangnam drive: the Kakao route, then the reroute, then the handoff.
     static func gangnam() throws -> RouteImporter.Imported {
@@ -25,14 +27,16 @@ import TestSupport
         let reroute = try NativeImportTests.imported("gangnam-reroute.routes.google", .ko)
         imported = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: reroute), to: imported)
         let station = try NativeImportTests.imported("gangnam-handoff.apple", .ko)
-        return try RouteImporter.adding(RouteImporter.Change(id: "h1", imported: station, handoff: handoff), to: imported)
+        return try RouteImporter.adding(
+            RouteImporter.Change(id: "h1", imported: station, handoff: handoff), to: imported)
     }
 
     /// A GeoJSON line as a change's response (the change's format need not be the first's).
     static func line(_ points: [(lat: Double, lon: Double)]) throws -> RouteImporter.Imported {
         let coordinates = points.map { "[\($0.lon),\($0.lat)]" }.joined(separator: ",")
-        return try RouteImporter.importRoute(Array(#"{"type":"LineString","coordinates":[\#(coordinates)]}"#.utf8),
-                                             options: RouteImporter.Options(language: .ko, source: "line"))
+        return try RouteImporter.importRoute(
+            Array(#"{"type":"LineString","coordinates":[\#(coordinates)]}"#.utf8),
+            options: RouteImporter.Options(language: .ko, source: "line"))
     }
 
     @Test func theCommittedGangnamScenarioIsWhatTheImportWrites() throws {
@@ -46,11 +50,16 @@ import TestSupport
         let (code, _, err) = Fixtures.drivesim(
             "import-route", Fixtures.path(Self.responses + "gangnam.kakao"), "--language", "ko",
             "--reroute", Fixtures.path(Self.responses + "gangnam-reroute.routes.google"),
-            "--handoff", Fixtures.path(Self.responses + "gangnam-handoff.apple"), "--sent", "142,143.5", "--destination", "학동로 주유소",
+            "--handoff", Fixtures.path(Self.responses + "gangnam-handoff.apple"), "--sent", "142,143.5",
+            "--destination", "학동로 주유소",
             "--out", out)
         #expect(code == 0, "\(err)")
-        #expect(err.contains("gangnam-reroute.routes.google: r1 branches off 500 m along the drive, reached at 47.796 s"), "\(err)")
-        #expect(err.contains("gangnam-handoff.apple: h1 branches off 1601 m along the drive, reached at 146.561 s"), "\(err)")
+        #expect(
+            err.contains("gangnam-reroute.routes.google: r1 branches off 500 m along the drive, reached at 47.796 s"),
+            "\(err)")
+        #expect(
+            err.contains("gangnam-handoff.apple: h1 branches off 1601 m along the drive, reached at 146.561 s"),
+            "\(err)")
         var written = try ScenarioDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out))), file: "g.json")
         written.name = try Self.gangnam().scenario.name
         #expect(written == (try Self.gangnam()).scenario)
@@ -102,10 +111,14 @@ import TestSupport
         let osrm = Fixtures.write(
             #"{"routes":[{"distance":200,"geometry":{"type":"LineString","coordinates":[[127.03,37.52],[127.03,37.5218]]},"legs":[{"steps":[{"maneuver":{"type":"depart","location":[127.03,37.52]},"distance":200,"duration":20},{"maneuver":{"type":"arrive","location":[127.03,37.5218]},"distance":0,"duration":0}]}]}]}"#,
             "far.osrm", in: folder)
-        let (code, out, err) = Fixtures.drivesim("import-route", Fixtures.path(Self.responses + "gangnam.kakao"), "--language", "ko", "--reroute", osrm)
+        let (code, out, err) = Fixtures.drivesim(
+            "import-route", Fixtures.path(Self.responses + "gangnam.kakao"), "--language", "ko", "--reroute", osrm)
         #expect(code == 2)
         #expect(out.isEmpty)
-        #expect(err.contains("far.osrm: routes[0].legs[0].steps[0].maneuver.location: the route starts 2224 m from the road before it"), "\(err)")
+        #expect(
+            err.contains(
+                "far.osrm: routes[0].legs[0].steps[0].maneuver.location: the route starts 2224 m from the road before it"
+            ), "\(err)")
         #expect(err.contains("beyond 500 m"), "\(err)")
     }
 
@@ -120,7 +133,10 @@ import TestSupport
             do {
                 _ = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: near), to: first)
             } catch {
-                guard case .routesApart(let meters, let reach) = error.reason else { Issue.record("\(error)"); return }
+                guard case .routesApart(let meters, let reach) = error.reason else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(reach == 500)
                 said.append(meters)
             }
@@ -135,25 +151,42 @@ import TestSupport
         let path = try road.truePath()
         #expect(path.starts.count == 2)
         #expect(abs(path.starts[1] - 1601) < 2)
-        #expect(road.changes[1].points == (try NativeImportTests.imported("gangnam-handoff.apple", .ko)).scenario.road?.points, "on the path: no join")
+        #expect(
+            road.changes[1].points
+                == (try NativeImportTests.imported("gangnam-handoff.apple", .ko)).scenario.road?.points,
+            "on the path: no join")
         // A route starting 88 m behind 테헤란로's start is searched for after the reroute's branch only: 588 m away.
         let first = try NativeImportTests.imported("gangnam.kakao", .ko)
         let reroute = try NativeImportTests.imported("gangnam-reroute.routes.google", .ko)
         let rerouted = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: reroute), to: first)
         let behind = try Self.line([(37.5, 127.029), (37.5, 127.0285)])
         #expect(throws: ImportProblem(.routesApart(meters: 588, reach: 500), at: "coordinates[0]")) {
-            try RouteImporter.adding(RouteImporter.Change(id: "h1", imported: behind, handoff: Self.handoff), to: rerouted)
+            try RouteImporter.adding(
+                RouteImporter.Change(id: "h1", imported: behind, handoff: Self.handoff), to: rerouted)
         }
     }
 
     @Test func theDriveKeepsTheRouteBeforeUpToTheBranchThenTheChangesSpeeds() {
-        let before = SpeedProfile(steps: [.init(from: 0, speed: 10), .init(from: 400, speed: 20), .init(from: 900, speed: 30)],
-                                  stops: [SpeedProfile.Stop(at: 450, dwell: SimTime(ms: 5_000)), SpeedProfile.Stop(at: 950, dwell: SimTime(ms: 5_000))])
-        let after = SpeedProfile(steps: [.init(from: 0, speed: 5), .init(from: 100, speed: 15)],
-                                 stops: [SpeedProfile.Stop(at: 50, dwell: SimTime(ms: 2_000))])
+        let before = SpeedProfile(
+            steps: [.init(from: 0, speed: 10), .init(from: 400, speed: 20), .init(from: 900, speed: 30)],
+            stops: [
+                SpeedProfile.Stop(at: 450, dwell: SimTime(ms: 5_000)),
+                SpeedProfile.Stop(at: 950, dwell: SimTime(ms: 5_000)),
+            ])
+        let after = SpeedProfile(
+            steps: [.init(from: 0, speed: 5), .init(from: 100, speed: 15)],
+            stops: [SpeedProfile.Stop(at: 50, dwell: SimTime(ms: 2_000))])
         let joined = RouteImporter.joined(before, at: 500, then: after, after: 120)
-        #expect(joined.steps == [.init(from: 0, speed: 10), .init(from: 400, speed: 20), .init(from: 500, speed: 5), .init(from: 720, speed: 15)])
-        #expect(joined.stops == [SpeedProfile.Stop(at: 450, dwell: SimTime(ms: 5_000)), SpeedProfile.Stop(at: 670, dwell: SimTime(ms: 2_000))])
+        #expect(
+            joined.steps == [
+                .init(from: 0, speed: 10), .init(from: 400, speed: 20), .init(from: 500, speed: 5),
+                .init(from: 720, speed: 15),
+            ])
+        #expect(
+            joined.stops == [
+                SpeedProfile.Stop(at: 450, dwell: SimTime(ms: 5_000)),
+                SpeedProfile.Stop(at: 670, dwell: SimTime(ms: 2_000)),
+            ])
         // A branch within a meter of a step of the route before: one step, at the change's speed.
         let close = RouteImporter.joined(before, at: 400.5, then: after, after: 0)
         #expect(close.steps == [.init(from: 0, speed: 10), .init(from: 400, speed: 5), .init(from: 500.5, speed: 15)])
@@ -165,7 +198,8 @@ import TestSupport
         let reroute = try NativeImportTests.imported("gangnam-reroute.routes.google", .ko)
         var imported = try RouteImporter.adding(RouteImporter.Change(id: "r1", imported: reroute), to: first)
         let handoff = Scenario.Road.Handoff(sent: [.at(SimTime(ms: 142_000))], place: "주유소")
-        imported = try RouteImporter.adding(RouteImporter.Change(id: "h1", imported: station, handoff: handoff), to: imported)
+        imported = try RouteImporter.adding(
+            RouteImporter.Change(id: "h1", imported: station, handoff: handoff), to: imported)
         let road = try #require(imported.scenario.road)
         #expect(road.places == [Scenario.Road.Place(name: "주유소", point: try #require(road.changes[1].points.last))])
         let run = try Simulation(imported.scenario)
@@ -176,21 +210,27 @@ import TestSupport
     }
 
     @Test func changeOptionsAreRefusedWhereTheyDoNotApply() throws {
-        let kakao = Fixtures.path(Self.responses + "gangnam.kakao"), apple = Fixtures.path(Self.responses + "gangnam-handoff.apple")
+        let kakao = Fixtures.path(Self.responses + "gangnam.kakao")
+        let apple = Fixtures.path(Self.responses + "gangnam-handoff.apple")
         let sentAlone = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--sent", "12")
         #expect(sentAlone.code == 2)
         #expect(sentAlone.stderr.contains("'--sent' applies only with '--handoff'"), "\(sentAlone.stderr)")
-        let afterReroute = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--reroute", apple, "--destination", "x")
+        let afterReroute = Fixtures.drivesim(
+            "import-route", kakao, "--language", "ko", "--reroute", apple, "--destination", "x")
         #expect(afterReroute.code == 2)
         #expect(afterReroute.stderr.contains("'--destination' applies only with '--handoff'"), "\(afterReroute.stderr)")
         let noSent = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple)
         #expect(noSent.code == 2)
         #expect(noSent.stderr.contains("missing option '--sent'"), "\(noSent.stderr)")
-        let badSent = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "12,soon")
+        let badSent = Fixtures.drivesim(
+            "import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "12,soon")
         #expect(badSent.code == 2)
-        #expect(badSent.stderr.contains("'--sent' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not 'soon'"),
-                "\(badSent.stderr)")
-        let noStretch = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "after:")
+        #expect(
+            badSent.stderr.contains(
+                "'--sent' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not 'soon'"),
+            "\(badSent.stderr)")
+        let noStretch = Fixtures.drivesim(
+            "import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "after:")
         #expect(noStretch.code == 2)
         #expect(noStretch.stderr.contains("'--sent' must not be empty"), "\(noStretch.stderr)")
     }
@@ -201,18 +241,26 @@ import TestSupport
         let (code, _, err) = Fixtures.drivesim(
             "import-route", Fixtures.path(Self.responses + "gangnam.kakao"), "--language", "ko",
             "--reroute", Fixtures.path(Self.responses + "gangnam-reroute.routes.google"),
-            "--handoff", Fixtures.path(Self.responses + "gangnam-handoff.apple"), "--sent", "after:s2,150", "--out", out)
+            "--handoff", Fixtures.path(Self.responses + "gangnam-handoff.apple"), "--sent", "after:s2,150", "--out", out
+        )
         #expect(code == 0, "\(err)")
-        #expect(err.contains("the scenario's talk must hold the stretches its handoffs are sent after: s2 (replies[].stretches[].id)"), "\(err)")
+        #expect(
+            err.contains(
+                "the scenario's talk must hold the stretches its handoffs are sent after: s2 (replies[].stretches[].id)"
+            ), "\(err)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains(#"{"after": "s2"}"#) || text.contains(#""after": "s2""#), "\(text)")
         #expect(!text.contains(#""replies""#), "the import writes no talk")
         // As written it waits for its talk: run refuses it, naming the stretch.
         let alone = Fixtures.drivesim("run", out)
         #expect(alone.code == 2)
-        #expect(alone.stderr.contains("road.changes[1].handoff.sent[0].after: no stretch of this scenario has the id \"s2\""), "\(alone.stderr)")
+        #expect(
+            alone.stderr.contains(
+                "road.changes[1].handoff.sent[0].after: no stretch of this scenario has the id \"s2\""),
+            "\(alone.stderr)")
         // With Pippa's words added, the handoff goes when s2 is over (its delivery 0.3 s later, the link's latency).
-        let talk = #"{"replies": [{"id": "p1", "at": 138, "stretches": [{"id": "s1", "duration": 2}, {"id": "s2", "duration": 2.5}]}], "#
+        let talk =
+            #"{"replies": [{"id": "p1", "at": 138, "stretches": [{"id": "s1", "duration": 2}, {"id": "s2", "duration": 2.5}]}], "#
         let written = try ScenarioDecoder.decode(Array((talk + text.dropFirst()).utf8), file: "g.json")
         #expect(written.road?.changes[1].handoff?.sent == [.after("s2"), .at(SimTime(ms: 150_000))])
         let run = try Simulation(written)
@@ -228,7 +276,9 @@ import TestSupport
         let cut = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--reroute", broken)
         #expect(cut.code == 2)
         #expect(cut.stderr.contains("cut.osrm:") && cut.stderr.contains("not JSON"), "\(cut.stderr)")
-        let noSteps = Fixtures.write(#"{"routes":[{"distance":1,"geometry":"_p~iF~ps|U_ulLnnqC","legs":[{"steps":[]}]}]}"#, "bare.osrm", in: folder)
+        let noSteps = Fixtures.write(
+            #"{"routes":[{"distance":1,"geometry":"_p~iF~ps|U_ulLnnqC","legs":[{"steps":[]}]}]}"#, "bare.osrm",
+            in: folder)
         let bare = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", noSteps, "--sent", "10")
         #expect(bare.code == 2)
         #expect(bare.stderr.contains("bare.osrm: routes[0].legs[0].steps: the leg has no steps"), "\(bare.stderr)")
@@ -238,12 +288,16 @@ import TestSupport
         // Sent times the format refuses (out of order) are refused with the scenario's path.
         let apple = Fixtures.path(Self.responses + "gangnam-handoff.apple")
         let reroute = Fixtures.path(Self.responses + "gangnam-reroute.routes.google")
-        let backwards = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--reroute", reroute, "--handoff", apple, "--sent", "20,10")
+        let backwards = Fixtures.drivesim(
+            "import-route", kakao, "--language", "ko", "--reroute", reroute, "--handoff", apple, "--sent", "20,10")
         #expect(backwards.code == 2)
         #expect(backwards.stderr.contains("road.changes[1].handoff.sent[1]"), "\(backwards.stderr)")
         // Without the reroute, the station's route (Apple's) starts 700 m off 테헤란로: its line is named.
         let apart = Fixtures.drivesim("import-route", kakao, "--language", "ko", "--handoff", apple, "--sent", "10")
         #expect(apart.code == 2)
-        #expect(apart.stderr.contains("gangnam-handoff.apple: steps[0].stepPathIndex: the route starts 700 m from the road before it"), "\(apart.stderr)")
+        #expect(
+            apart.stderr.contains(
+                "gangnam-handoff.apple: steps[0].stepPathIndex: the route starts 700 m from the road before it"),
+            "\(apart.stderr)")
     }
 }

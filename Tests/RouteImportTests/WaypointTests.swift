@@ -1,9 +1,10 @@
 import Guidance
 import Road
-@testable import RouteImport
 import SimClock
 import SimRunner
 import Testing
+
+@testable import RouteImport
 
 /// Waypoints (issue 23): a two-leg response, written here as OSRM and
 /// Mapbox answer one (an `arrive` ending the first leg, a `depart` starting
@@ -14,27 +15,32 @@ import Testing
     /// 3 km east to the waypoint, then `out`: back west on the far
     /// carriageway (10 m north) and right at the end, or on east and left.
     static func response(turnsBack: Bool) -> String {
-        let lon = turnsBack ? 127.0446 : 127.0786, lat = turnsBack ? 37.50699 : 37.50699
-        let after = turnsBack ? 263 : 90, modifier = turnsBack ? "right" : "left"
-        let coordinates = turnsBack
+        let lon = turnsBack ? 127.0446 : 127.0786
+        let lat = turnsBack ? 37.50699 : 37.50699
+        let after = turnsBack ? 263 : 90
+        let modifier = turnsBack ? "right" : "left"
+        let coordinates =
+            turnsBack
             ? "[127.0276,37.4979],[127.0616,37.4979],[127.0616,37.49799],[127.0446,37.49799],[127.0446,37.50699]"
             : "[127.0276,37.4979],[127.0616,37.4979],[127.0786,37.4979],[127.0786,37.50699]"
         let bend = turnsBack ? "[127.0446,37.49799]" : "[127.0786,37.4979]"
         return #"""
-        {"code":"Ok","routes":[{"distance":5516,"duration":397,"geometry":{"type":"LineString","coordinates":[\#(coordinates)]},
-         "legs":[
-          {"distance":3003,"duration":216,"steps":[
-           {"distance":3003,"duration":216,"name":"Teheran-ro","maneuver":{"type":"depart","bearing_before":0,"bearing_after":90,"location":[127.0276,37.4979]}},
-           {"distance":0,"duration":0,"name":"Teheran-ro","maneuver":{"type":"arrive","bearing_before":83,"bearing_after":0,"location":[127.0616,37.4979]}}]},
-          {"distance":2513,"duration":181,"steps":[
-           {"distance":\#(turnsBack ? 1511 : 1501),"duration":109,"name":"Teheran-ro","maneuver":{"type":"depart","bearing_before":0,"bearing_after":\#(after),"location":[127.0616,37.4979]}},
-           {"distance":1001,"duration":72,"name":"Seolleung-ro","maneuver":{"type":"turn","modifier":"\#(modifier)","bearing_before":\#(after),"bearing_after":0,"location":\#(bend)}},
-           {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","bearing_before":0,"bearing_after":0,"location":[\#(lon),\#(lat)]}}]}]}]}
-        """#
+            {"code":"Ok","routes":[{"distance":5516,"duration":397,"geometry":{"type":"LineString","coordinates":[\#(coordinates)]},
+             "legs":[
+              {"distance":3003,"duration":216,"steps":[
+               {"distance":3003,"duration":216,"name":"Teheran-ro","maneuver":{"type":"depart","bearing_before":0,"bearing_after":90,"location":[127.0276,37.4979]}},
+               {"distance":0,"duration":0,"name":"Teheran-ro","maneuver":{"type":"arrive","bearing_before":83,"bearing_after":0,"location":[127.0616,37.4979]}}]},
+              {"distance":2513,"duration":181,"steps":[
+               {"distance":\#(turnsBack ? 1511 : 1501),"duration":109,"name":"Teheran-ro","maneuver":{"type":"depart","bearing_before":0,"bearing_after":\#(after),"location":[127.0616,37.4979]}},
+               {"distance":1001,"duration":72,"name":"Seolleung-ro","maneuver":{"type":"turn","modifier":"\#(modifier)","bearing_before":\#(after),"bearing_after":0,"location":\#(bend)}},
+               {"distance":0,"duration":0,"name":"","maneuver":{"type":"arrive","bearing_before":0,"bearing_after":0,"location":[\#(lon),\#(lat)]}}]}]}]}
+            """#
     }
 
     func imported(turnsBack: Bool, _ language: Language = .en) throws -> RouteImporter.Imported {
-        try RouteImporter.importRoute(Array(Self.response(turnsBack: turnsBack).utf8), options: RouteImporter.Options(language: language, source: "t.json"))
+        try RouteImporter.importRoute(
+            Array(Self.response(turnsBack: turnsBack).utf8),
+            options: RouteImporter.Options(language: language, source: "t.json"))
     }
 
     /// The lines heard in the imported scenario's run, which passes every check.
@@ -73,14 +79,18 @@ import Testing
         #expect(try said(try self.imported(turnsBack: false, .ko)).contains("첫 번째 경유지에 도착했습니다."))
     }
 
-    @Test("A turn back is an arrival's bearing and the departure's within 30° of opposite", arguments: [
-        (83.0, 263.0, true), (90, 270, true), (350, 160, true), (10, 200, true), (90, 230, false), (0, 90, false), (90, 90, false),
-    ])
+    @Test(
+        "A turn back is an arrival's bearing and the departure's within 30° of opposite",
+        arguments: [
+            (83.0, 263.0, true), (90, 270, true), (350, 160, true), (10, 200, true), (90, 230, false), (0, 90, false),
+            (90, 90, false),
+        ])
     func reversal(inward: Double, outward: Double, back: Bool) {
         func step(_ type: String, _ bearings: (Double?, Double?)) -> RouteImporter.Step {
-            var s = RouteImporter.Step(path: "s", leg: 0, index: 1, lastOfLeg: true, type: type, modifier: nil, exit: nil,
-                                       location: GeoPoint(latitude: 37.5, longitude: 127), name: nil, ref: nil, destinations: nil,
-                                       exits: nil, drivingSide: nil, distance: 0, duration: 0, voice: [])
+            var s = RouteImporter.Step(
+                path: "s", leg: 0, index: 1, lastOfLeg: true, type: type, modifier: nil, exit: nil,
+                location: GeoPoint(latitude: 37.5, longitude: 127), name: nil, ref: nil, destinations: nil,
+                exits: nil, drivingSide: nil, distance: 0, duration: 0, voice: [])
             s.bearings = (before: bearings.0, after: bearings.1)
             return s
         }
@@ -100,7 +110,11 @@ import Testing
         #expect(line(.now, 2, uTurn: true, .ko) == "두 번째 경유지에 도착했습니다. 유턴하세요.")
         let turn = Maneuver(id: "m", turn: .right, street: "Seolleung-ro")
         let waypoint = Maneuver(id: "w", turn: .waypoint, details: ManeuverDetails(waypoint: 1))
-        #expect(Phrasebook.line(.now, turn, distance: nil, then: waypoint, language: .en) == "Now turn right onto Seolleung-ro, then you will reach your first waypoint.")
-        #expect(Phrasebook.line(.now, turn, distance: nil, then: waypoint, language: .ko) == "지금 Seolleung-ro로 우회전하면 첫 번째 경유지에 도착합니다.")
+        #expect(
+            Phrasebook.line(.now, turn, distance: nil, then: waypoint, language: .en)
+                == "Now turn right onto Seolleung-ro, then you will reach your first waypoint.")
+        #expect(
+            Phrasebook.line(.now, turn, distance: nil, then: waypoint, language: .ko)
+                == "지금 Seolleung-ro로 우회전하면 첫 번째 경유지에 도착합니다.")
     }
 }

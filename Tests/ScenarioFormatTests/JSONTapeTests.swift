@@ -1,35 +1,36 @@
+import SimClock
+import Testing
+
 @testable import Fuzzing
 @testable import ScenarioFormat
-import SimClock
 @testable import SimRunner
-import Testing
 
 /// A talk scenario with every key of its parts.
 private let everyKey = #"""
-{
-  "$schema": "https://example.com/drivesim.schema.json",
-  "drivesim": 1,
-  "name": "every key",
-  "description": "all of them",
-  "settings": { "earsTail": 0.5, "waitLimit": 3.25, "afterCut": "skip" },
-  "guidance": [
-    { "id": "g1", "at": 1, "duration": 2.5, "urgent": true, "text": "Turn left", "language": "en",
-      "maneuver": "m1", "expires": 4.001 },
-    { "id": "g2", "at": 0.25, "duration": 1e0, "urgent": false, "language": "ko", "text": "좌회전" }
-  ],
-  "replies": [
-    { "id": "r1", "at": 0, "stretches": [
-      { "id": "s1", "duration": 2, "text": "Hello", "language": "en" },
-      { "id": "s2", "duration": 1.5, "ready": 0.75 } ] }
-  ],
-  "dad": [
-    { "id": "u1", "at": 10, "duration": 2, "language": "ko", "text": "네",
-      "reply": { "id": "a1", "after": 0.5, "stretches": [ { "id": "a1s1", "duration": 1 } ] } },
-    { "id": "u2", "at": 20, "duration": 1, "language": "en" }
-  ],
-  "golden": "every-key.timeline.json"
-}
-"""#
+    {
+      "$schema": "https://example.com/drivesim.schema.json",
+      "drivesim": 1,
+      "name": "every key",
+      "description": "all of them",
+      "settings": { "earsTail": 0.5, "waitLimit": 3.25, "afterCut": "skip" },
+      "guidance": [
+        { "id": "g1", "at": 1, "duration": 2.5, "urgent": true, "text": "Turn left", "language": "en",
+          "maneuver": "m1", "expires": 4.001 },
+        { "id": "g2", "at": 0.25, "duration": 1e0, "urgent": false, "language": "ko", "text": "좌회전" }
+      ],
+      "replies": [
+        { "id": "r1", "at": 0, "stretches": [
+          { "id": "s1", "duration": 2, "text": "Hello", "language": "en" },
+          { "id": "s2", "duration": 1.5, "ready": 0.75 } ] }
+      ],
+      "dad": [
+        { "id": "u1", "at": 10, "duration": 2, "language": "ko", "text": "네",
+          "reply": { "id": "a1", "after": 0.5, "stretches": [ { "id": "a1s1", "duration": 1 } ] } },
+        { "id": "u2", "at": 20, "duration": 1, "language": "en" }
+      ],
+      "golden": "every-key.timeline.json"
+    }
+    """#
 
 @Suite("The JSON tape the decoder walks")
 struct JSONTapeTests {
@@ -47,7 +48,8 @@ struct JSONTapeTests {
 
     @Test("Escaped strings and keys read as the strings they stand for")
     func escapes() throws {
-        let text = #"{"drivesim": 1, "n\u0061me": "t\u00e9\ud83d\ude97\n", "guidance": [{"id": "g\/1", "at": 1, "duration": 1}]}"#
+        let text =
+            #"{"drivesim": 1, "n\u0061me": "t\u00e9\ud83d\ude97\n", "guidance": [{"id": "g\/1", "at": 1, "duration": 1}]}"#
         let scenario = try ScenarioDecoder.decode(Array(text.utf8), file: "t.json")
         #expect(scenario.name == "té🚗\n")
         #expect(scenario.guidance[0].id == "g/1")
@@ -55,7 +57,8 @@ struct JSONTapeTests {
 
     @Test("Generated drives, the road's too, read back to what was written", arguments: [1, 2] as [UInt64])
     func generatedDrives(seed: UInt64) throws {
-        for drive in [GeneratedDrive.scenario(hours: 1, seed: seed), GeneratedDrive.roadScenario(hours: 1, seed: seed)] {
+        for drive in [GeneratedDrive.scenario(hours: 1, seed: seed), GeneratedDrive.roadScenario(hours: 1, seed: seed)]
+        {
             let bytes = ScenarioEncoder.encode(drive)
             let once = try ScenarioDecoder.decode(bytes, file: "t.json")
             #expect(ScenarioEncoder.encode(once) == bytes)
@@ -71,7 +74,9 @@ struct JSONTapeTests {
 
     @Test("Integers are written as their decimal digits, two at a time")
     func integers() {
-        let values: [Int64] = [0, 7, 9, 10, 42, 99, 100, 101, 999, 1_000, 12_345, 86_400_000, -1, -10, -100_001, .max, .min]
+        let values: [Int64] = [
+            0, 7, 9, 10, 42, 99, 100, 101, 999, 1_000, 12_345, 86_400_000, -1, -10, -100_001, .max, .min,
+        ]
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 32)
         defer { buffer.deallocate() }
         for v in values {
@@ -84,7 +89,10 @@ struct JSONTapeTests {
     @Test("The tree built from the tape keeps members in order, literals as written and positions")
     func tree() throws {
         let value = try JSONParser.parse(Array("{\"b\": [1.50, true, null],\n  \"a\": {\"x\": \"y\"}}".utf8))
-        guard case .object(let members) = value.kind else { Issue.record("not an object"); return }
+        guard case .object(let members) = value.kind else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["b", "a"])
         #expect(members[0].value == .array([.number("1.50"), .bool(true), .null]))
         #expect((members[1].value.line, members[1].value.column) == (2, 8))
@@ -97,7 +105,8 @@ struct JSONTapeTests {
     @Test("Mutated files decode or fail, with the JSON parse's error when they are not JSON")
     func mutations() {
         let original = Array(everyKey.utf8)
-        var decoded = 0, checked = 0
+        var decoded = 0
+        var checked = 0
         for offset in original.indices {
             var variants: [[UInt8]] = []
             var deleted = original
@@ -117,7 +126,9 @@ struct JSONTapeTests {
                     do {
                         _ = try JSONParser.parse(bytes)
                     } catch let parse {
-                        #expect((error.line, error.column, error.path) == (parse.line, parse.column, parse.path), "mutation at \(offset)")
+                        #expect(
+                            (error.line, error.column, error.path) == (parse.line, parse.column, parse.path),
+                            "mutation at \(offset)")
                     }
                 }
             }

@@ -8,7 +8,10 @@ import Testing
 /// for an error) report exactly what the plain paths did.
 @Suite struct LongInputTests {
     func failure(_ bytes: [UInt8]) -> ScenarioError? {
-        do { _ = try ScenarioDecoder.decode(bytes, file: "s.json"); return nil } catch { return error }
+        do {
+            _ = try ScenarioDecoder.decode(bytes, file: "s.json")
+            return nil
+        } catch { return error }
     }
 
     @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 40])
@@ -56,7 +59,8 @@ import Testing
 
     @Test func aFieldErrorDeepInALongListNamesItsPath() throws {
         let lines = (0..<30).map { #"{"id": "g\#($0)", "at": \#($0), "duration": \#($0 == 27 ? "0.0005" : "1")}"# }
-        let error = try #require(failure(Array(#"{"drivesim": 1, "name": "d", "guidance": [\#(lines.joined(separator: ", "))]}"#.utf8)))
+        let error = try #require(
+            failure(Array(#"{"drivesim": 1, "name": "d", "guidance": [\#(lines.joined(separator: ", "))]}"#.utf8)))
         #expect(error.reason == .notWholeMilliseconds)
         #expect(error.path == "guidance[27].duration")
     }

@@ -1,9 +1,10 @@
 import Guidance
 import Road
 import SimClock
+import Testing
+
 @testable import ScenarioFormat
 @testable import SimRunner
-import Testing
 
 /// A road scenario whose route (885 m due east) has `maneuvers`.
 private func withManeuvers(_ maneuvers: String) -> String {
@@ -12,7 +13,9 @@ private func withManeuvers(_ maneuvers: String) -> String {
 }
 
 /// One maneuver at 265 m with `fields` after its id and point.
-private func one(_ fields: String) -> String { withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "# + fields + "}") }
+private func one(_ fields: String) -> String {
+    withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "# + fields + "}")
+}
 
 private func failure(_ text: String) -> ScenarioError? {
     do {
@@ -24,38 +27,100 @@ private func failure(_ text: String) -> ScenarioError? {
 }
 
 @Suite struct ManeuverDecodingTests {
-    @Test(arguments: [
-        (one(#""turn": "roundabout""#), ScenarioError.Reason.invalid(.road(.exitMissing)), "road.route.maneuvers[0]"),
-        (one(#""turn": "roundabout", "exit": 0"#), .invalid(.road(.countOutOfRange(1...12))), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "roundabout", "exit": 13"#), .invalid(.road(.countOutOfRange(1...12))), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "roundabout", "exit": 2.5"#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "roundabout", "exit": "2""#), .wrongType(expected: .integer), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "left", "exit": 2"#), .keyNotForTurn("exit", turn: "left", only: ["roundabout"]), "road.route.maneuvers[0].exit"),
-        (one(#""turn": "left", "ref": "12""#), .keyNotForTurn("ref", turn: "left", only: ["off-ramp"]), "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "ref": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "ref": "123456789""#), .invalid(.road(.textTooLong(maxCharacters: 8))), "road.route.maneuvers[0].ref"),
-        (one(#""turn": "off-ramp", "name": 12"#), .wrongType(expected: .string), "road.route.maneuvers[0].name"),
-        (one(#""turn": "right", "side": "right""#), .keyNotForTurn("side", turn: "right", only: ["arrive", "off-ramp", "on-ramp"]), "road.route.maneuvers[0].side"),
-        (one(#""turn": "off-ramp", "side": "ahead""#),
-         .unknownValue("ahead", allowed: ["left", "right"], suggestion: nil), "road.route.maneuvers[0].side"),
-        (one(#""turn": "arrive", "side": "rigth""#),
-         .unknownValue("rigth", allowed: ["left", "right", "ahead"], suggestion: "right"), "road.route.maneuvers[0].side"),
-        (one(#""turn": "arrive", "street": "강남대로""#),
-         .keyNotForTurn("street", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].street"),
-        (one(#""turn": "arrive", "toward": "수원""#),
-         .keyNotForTurn("toward", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].toward"),
-        (one(#""turn": "left", "toward": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].toward"),
-        (one(#""turn": "left", "uTurn": true"#), .keyNotForTurn("uTurn", turn: "left", only: ["waypoint"]), "road.route.maneuvers[0].uTurn"),
-        (one(#""turn": "waypoint", "street": "강남대로""#),
-         .keyNotForTurn("street", turn: "waypoint", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)), "road.route.maneuvers[0].street"),
-        (one(#""turn": "u-turn", "name": "광화문 로터리""#),
-         .keyNotForTurn("name", turn: "u-turn", only: ["off-ramp", "on-ramp", "roundabout"]), "road.route.maneuvers[0].name"),
-        (one(#""turn": "roundabuot", "exit": 2"#),
-         .unknownValue("roundabuot", allowed: Turn.allCases.map(\.rawValue), suggestion: "roundabout"), "road.route.maneuvers[0].turn"),
-        (one(#""turn": "left", "exitt": 2"#), .unknownKey("exitt", suggestion: "exit"), "road.route.maneuvers[0].exitt"),
-        (withManeuvers(#"{"id": "m1", "lat": 37.5, "lon": 127.003, "turn": "arrive"}, {"id": "m2", "lat": 37.5, "lon": 127.006, "turn": "left"}"#),
-         .invalid(.road(.arrivalNotLast)), "road.route.maneuvers[1]"),
-    ] as [(String, ScenarioError.Reason, String)])
+    @Test(
+        arguments: [
+            (
+                one(#""turn": "roundabout""#), ScenarioError.Reason.invalid(.road(.exitMissing)),
+                "road.route.maneuvers[0]"
+            ),
+            (
+                one(#""turn": "roundabout", "exit": 0"#), .invalid(.road(.countOutOfRange(1...12))),
+                "road.route.maneuvers[0].exit"
+            ),
+            (
+                one(#""turn": "roundabout", "exit": 13"#), .invalid(.road(.countOutOfRange(1...12))),
+                "road.route.maneuvers[0].exit"
+            ),
+            (
+                one(#""turn": "roundabout", "exit": 2.5"#), .wrongType(expected: .integer),
+                "road.route.maneuvers[0].exit"
+            ),
+            (
+                one(#""turn": "roundabout", "exit": "2""#), .wrongType(expected: .integer),
+                "road.route.maneuvers[0].exit"
+            ),
+            (
+                one(#""turn": "left", "exit": 2"#), .keyNotForTurn("exit", turn: "left", only: ["roundabout"]),
+                "road.route.maneuvers[0].exit"
+            ),
+            (
+                one(#""turn": "left", "ref": "12""#), .keyNotForTurn("ref", turn: "left", only: ["off-ramp"]),
+                "road.route.maneuvers[0].ref"
+            ),
+            (one(#""turn": "off-ramp", "ref": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].ref"),
+            (
+                one(#""turn": "off-ramp", "ref": "123456789""#), .invalid(.road(.textTooLong(maxCharacters: 8))),
+                "road.route.maneuvers[0].ref"
+            ),
+            (one(#""turn": "off-ramp", "name": 12"#), .wrongType(expected: .string), "road.route.maneuvers[0].name"),
+            (
+                one(#""turn": "right", "side": "right""#),
+                .keyNotForTurn("side", turn: "right", only: ["arrive", "off-ramp", "on-ramp"]),
+                "road.route.maneuvers[0].side"
+            ),
+            (
+                one(#""turn": "off-ramp", "side": "ahead""#),
+                .unknownValue("ahead", allowed: ["left", "right"], suggestion: nil), "road.route.maneuvers[0].side"
+            ),
+            (
+                one(#""turn": "arrive", "side": "rigth""#),
+                .unknownValue("rigth", allowed: ["left", "right", "ahead"], suggestion: "right"),
+                "road.route.maneuvers[0].side"
+            ),
+            (
+                one(#""turn": "arrive", "street": "강남대로""#),
+                .keyNotForTurn(
+                    "street", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)),
+                "road.route.maneuvers[0].street"
+            ),
+            (
+                one(#""turn": "arrive", "toward": "수원""#),
+                .keyNotForTurn(
+                    "toward", turn: "arrive", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)),
+                "road.route.maneuvers[0].toward"
+            ),
+            (one(#""turn": "left", "toward": """#), .invalid(.road(.textEmpty)), "road.route.maneuvers[0].toward"),
+            (
+                one(#""turn": "left", "uTurn": true"#), .keyNotForTurn("uTurn", turn: "left", only: ["waypoint"]),
+                "road.route.maneuvers[0].uTurn"
+            ),
+            (
+                one(#""turn": "waypoint", "street": "강남대로""#),
+                .keyNotForTurn(
+                    "street", turn: "waypoint", only: Turn.allCases.filter { !$0.saidOnReaching }.map(\.rawValue)),
+                "road.route.maneuvers[0].street"
+            ),
+            (
+                one(#""turn": "u-turn", "name": "광화문 로터리""#),
+                .keyNotForTurn("name", turn: "u-turn", only: ["off-ramp", "on-ramp", "roundabout"]),
+                "road.route.maneuvers[0].name"
+            ),
+            (
+                one(#""turn": "roundabuot", "exit": 2"#),
+                .unknownValue("roundabuot", allowed: Turn.allCases.map(\.rawValue), suggestion: "roundabout"),
+                "road.route.maneuvers[0].turn"
+            ),
+            (
+                one(#""turn": "left", "exitt": 2"#), .unknownKey("exitt", suggestion: "exit"),
+                "road.route.maneuvers[0].exitt"
+            ),
+            (
+                withManeuvers(
+                    #"{"id": "m1", "lat": 37.5, "lon": 127.003, "turn": "arrive"}, {"id": "m2", "lat": 37.5, "lon": 127.006, "turn": "left"}"#
+                ),
+                .invalid(.road(.arrivalNotLast)), "road.route.maneuvers[1]"
+            ),
+        ] as [(String, ScenarioError.Reason, String)])
     func badManeuverIsRefusedWithReasonAndPath(text: String, reason: ScenarioError.Reason, path: String) throws {
         let error = try #require(failure(text), "decoded, but should have been refused")
         #expect(error.reason == reason)
@@ -63,7 +128,8 @@ private func failure(_ text: String) -> ScenarioError? {
     }
 
     @Test func eachKindReadsItsOwnDetails() throws {
-        let text = withManeuvers(#"""
+        let text = withManeuvers(
+            #"""
             {"id": "a", "lat": 37.5, "lon": 127.002, "turn": "roundabout", "exit": 2, "toward": "수원", "street": "강남대로"},
             {"id": "b", "lat": 37.5, "lon": 127.004, "turn": "off-ramp", "ref": "12A", "name": "판교IC"},
             {"id": "c", "lat": 37.5, "lon": 127.006, "turn": "arrive", "side": "ahead"}
@@ -83,14 +149,18 @@ private func failure(_ text: String) -> ScenarioError? {
 /// (`Decoding.exactDouble`): the same double as `Double(String)`, or none.
 @Test func aNumberReadInPlaceIsTheOneDoubleReads() {
     var random = SplitMix64(seed: 7)
-    var literals = ["0", "-0", "0.0", "1", "80", "-1.5", "37.49999911268743", "127.0145096767621", "127.01450659152097",
-                    "9007199254740992", "9007199254740993", "0.1", "0.30000000000000004", "1e5", "2.5E-3", "-180", "90.000000000000000001",
-                    "123456789012345678", "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157",
-                    // Halfway between two doubles (ties to even), and just beside halfway.
-                    "4503599627370496.5", "4503599627370497.5", "4503599627370496.50000000000000001", "45035996.273704975",
-                    "0.10000000000000000555", "9999999999999999999", "1844674407370955161.5"]
+    var literals = [
+        "0", "-0", "0.0", "1", "80", "-1.5", "37.49999911268743", "127.0145096767621", "127.01450659152097",
+        "9007199254740992", "9007199254740993", "0.1", "0.30000000000000004", "1e5", "2.5E-3", "-180",
+        "90.000000000000000001",
+        "123456789012345678", "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157",
+        // Halfway between two doubles (ties to even), and just beside halfway.
+        "4503599627370496.5", "4503599627370497.5", "4503599627370496.50000000000000001", "45035996.273704975",
+        "0.10000000000000000555", "9999999999999999999", "1844674407370955161.5",
+    ]
     for _ in 0..<20_000 {
-        let digits = random.int(in: 1...19), point = random.int(in: 0...digits)
+        let digits = random.int(in: 1...19)
+        let point = random.int(in: 0...digits)
         var text = random.int(in: 0...3) == 0 ? "-" : ""
         for k in 0..<digits {
             if k == point && k > 0 { text += "." }

@@ -16,12 +16,16 @@ import Testing
 
     func warnings(_ text: String) throws -> [ScenarioError] {
         let bytes = Array(text.utf8)
-        return ScenarioDecoder.warnings(for: try ScenarioDecoder.decode(bytes, file: "s.json"), bytes: bytes, file: "s.json")
+        return ScenarioDecoder.warnings(
+            for: try ScenarioDecoder.decode(bytes, file: "s.json"), bytes: bytes, file: "s.json")
     }
 
     @Test func durationsOverTenMinutesAreWarnedAboutByPathInFileOrder() throws {
         let found = try warnings(Self.slips)
-        #expect(found.map(\.path) == ["guidance[0].duration", "replies[0].stretches[1].duration", "dad[0].reply.stretches[0].duration"])
+        #expect(
+            found.map(\.path) == [
+                "guidance[0].duration", "replies[0].stretches[1].duration", "dad[0].reply.stretches[0].duration",
+            ])
         #expect(found.map(\.reason) == ["3000", "600.001", "700"].map { .looksLikeMilliseconds(seconds: $0) })
         #expect(found.allSatisfy { $0.file == "s.json" })
         #expect(found.first?.line == 2, "placed on the value in the file")
@@ -34,6 +38,8 @@ import Testing
     }
 
     @Test func aPlainScenarioHasNoWarnings() throws {
-        #expect(try warnings(#"{ "drivesim": 1, "name": "n", "guidance": [ { "id": "g1", "at": 1, "duration": 2 } ] }"#).isEmpty)
+        #expect(
+            try warnings(#"{ "drivesim": 1, "name": "n", "guidance": [ { "id": "g1", "at": 1, "duration": 2 } ] }"#)
+                .isEmpty)
     }
 }

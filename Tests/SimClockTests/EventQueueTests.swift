@@ -42,7 +42,9 @@ import Testing
             }
             for _ in 0..<Int(random.int(in: 0...60)) { schedule(at: random.int(in: 0...50)) }
             while let entry = queue.popFirst() {
-                let i = pending.indices.min { (pending[$0].0, pending[$0].1, pending[$0].2) < (pending[$1].0, pending[$1].1, pending[$1].2) }!
+                let i = pending.indices.min {
+                    (pending[$0].0, pending[$0].1, pending[$0].2) < (pending[$1].0, pending[$1].1, pending[$1].2)
+                }!
                 #expect(entry.event == pending[i].2, "seed \(seed)")
                 pending.remove(at: i)
                 if random.chance(45) { schedule(at: entry.time.ms + random.int(in: 0...20)) }

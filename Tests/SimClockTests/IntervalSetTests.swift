@@ -112,7 +112,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             var flags = [Bool](repeating: false, count: span)
             var pieces: [SimInterval] = []
             for _ in 0..<Int(random.below(6)) {
-                let start = random.int(in: 0...Int64(span)), end = random.int(in: start...Int64(span))
+                let start = random.int(in: 0...Int64(span))
+                let end = random.int(in: start...Int64(span))
                 pieces.append(iv(start, end))
                 for t in start..<end { flags[Int(t)] = true }
             }
@@ -120,14 +121,21 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         }
         func flags(of s: IntervalSet) -> [Bool] { (0..<span).map { s.contains(ms(Int64($0))) } }
         func isCanonical(_ s: IntervalSet) -> Bool {
-            s.intervals.allSatisfy { !$0.isEmpty } && zip(s.intervals, s.intervals.dropFirst()).allSatisfy { $0.end < $1.start }
+            s.intervals.allSatisfy { !$0.isEmpty }
+                && zip(s.intervals, s.intervals.dropFirst()).allSatisfy { $0.end < $1.start }
         }
         for seed in UInt64(0)..<500 {
             var random = SplitMix64(seed: seed)
-            let (pa, fa) = randomSet(&random), (pb, fb) = randomSet(&random)
-            let a = IntervalSet(pa), b = IntervalSet(pb)
-            var inserted = IntervalSet(), removed = a
-            for piece in pb { inserted.insert(piece); removed.remove(piece) }
+            let (pa, fa) = randomSet(&random)
+            let (pb, fb) = randomSet(&random)
+            let a = IntervalSet(pa)
+            let b = IntervalSet(pb)
+            var inserted = IntervalSet()
+            var removed = a
+            for piece in pb {
+                inserted.insert(piece)
+                removed.remove(piece)
+            }
             for s in [a, b, a.union(b), a.intersection(b), a.subtracting(b), inserted, removed] {
                 #expect(isCanonical(s), "seed \(seed): \(s)")
             }
@@ -138,7 +146,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             #expect(inserted == b && removed == a.subtracting(b), "seed \(seed)")
             #expect(a.overlaps(b) == zip(fa, fb).contains { $0 && $1 }, "seed \(seed)")
             #expect(a.measure.ms == Int64(fa.filter { $0 }.count), "seed \(seed)")
-            let w0 = random.int(in: 0...Int64(span)), w1 = random.int(in: w0...Int64(span))
+            let w0 = random.int(in: 0...Int64(span))
+            let w1 = random.int(in: w0...Int64(span))
             let window = iv(w0, w1)
             let inWindow = (Int(w0)..<Int(w1)).filter { fa[$0] }.count
             #expect(a.measure(within: window).ms == Int64(inWindow), "seed \(seed)")

@@ -1,10 +1,11 @@
 import Review
 import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 /// Which way a `Waking` arbiter misbehaves.
 protocol WakingChoice: Sendable {
@@ -25,7 +26,10 @@ struct Waking<Choice: WakingChoice>: Arbiter {
     mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     mutating func earsTimer(at t: SimTime, into a: inout [Action]) {
-        if Choice.toggles { a.append(earsOpen ? .earsClosed : .earsOpened); earsOpen.toggle() }
+        if Choice.toggles {
+            a.append(earsOpen ? .earsClosed : .earsOpened)
+            earsOpen.toggle()
+        }
         a.append(.wake(at: Choice.wake(at: t)))
     }
     mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {}
@@ -72,7 +76,10 @@ enum TogglingTheEars: WakingChoice {
     @Test func aWakeUpAtTheEndOfTimeIsImpossibleAndEveryPictureOfTheRunDraws() throws {
         let (reason, verdict) = try reason(Waking<AtTheEndOfTime>.self)
         #expect(reason == .afterTheDrive)
-        #expect(verdict.violations.contains { $0.check == .arbiter(.impossibleAction) && $0.message.contains("after the drive's end") })
+        #expect(
+            verdict.violations.contains {
+                $0.check == .arbiter(.impossibleAction) && $0.message.contains("after the drive's end")
+            })
         let timeline = verdict.simulation.timeline
         #expect(!timeline.svg().isEmpty && !timeline.trace().isEmpty && !timeline.lanesChart().isEmpty)
     }
@@ -90,10 +97,12 @@ enum TogglingTheEars: WakingChoice {
 
     @Test func theHorizonCoversAScenarioWhoseSpeechRunsPastTwentyFourHours() throws {
         // A reply at 23:59:59 of two one-hour stretches: the reference's run ends past 24 h, and passes.
-        let late = try ScenarioDecoder.decode(Array("""
-            { "drivesim": 1, "name": "late", "guidance": [ { "id": "g", "at": 86399, "duration": 1 } ],
-              "replies": [ { "id": "r", "at": 86399, "stretches": [ { "id": "a", "duration": 3600 }, { "id": "b", "duration": 3600 } ] } ] }
-            """.utf8), file: "late.json")
+        let late = try ScenarioDecoder.decode(
+            Array(
+                """
+                { "drivesim": 1, "name": "late", "guidance": [ { "id": "g", "at": 86399, "duration": 1 } ],
+                  "replies": [ { "id": "r", "at": 86399, "stretches": [ { "id": "a", "duration": 3600 }, { "id": "b", "duration": 3600 } ] } ] }
+                """.utf8), file: "late.json")
         let verdict = try Verdict(late)
         #expect(verdict.passed && verdict.simulation.impossibleAction == nil)
     }

@@ -14,9 +14,13 @@ import Testing
 /// the decisions of the reference asked input by input.
 @Suite struct BatchingTests {
     /// The run of `scenario` batched, its log, and the same run unbatched.
-    static func both(_ scenario: Scenario) -> (batched: Simulation, log: BatchedArbiter<TalkArbiter>.Log, plain: Simulation) {
+    static func both(_ scenario: Scenario) -> (
+        batched: Simulation, log: BatchedArbiter<TalkArbiter>.Log, plain: Simulation
+    ) {
         let log = BatchedArbiter<TalkArbiter>.Log()
-        let batched = Simulation(scenario, roster: nil, recordingDecisions: true) { BatchedArbiter(TalkArbiter($0), log: log) }
+        let batched = Simulation(scenario, roster: nil, recordingDecisions: true) {
+            BatchedArbiter(TalkArbiter($0), log: log)
+        }
         let plain = Simulation(scenario, roster: nil, recordingDecisions: true) { TalkArbiter($0) }
         return (batched, log, plain)
     }
@@ -32,7 +36,8 @@ import Testing
     }
 
     @Test func theCorpusBatchedGivesTheTimelinesOfTheReferenceAskedInputByInput() throws {
-        var messages = 0, unbatched = 0
+        var messages = 0
+        var unbatched = 0
         for file in Fixtures.scenarioFiles {
             let scenario = try Fixtures.load(file.path)
             let counts = Self.expectIdentical(scenario)
@@ -57,8 +62,11 @@ import Testing
     @Test func anInstantIsCutAfterDadsEndWhenHisReplyBeginsAtOnce() throws {
         let scenario = Scenario(
             name: "reply at once",
-            dad: [.init(id: "u1", at: .zero, duration: SimTime(ms: 1000), language: .ko,
-                        reply: .init(id: "r1", after: .zero, stretches: [.init(id: "s1", duration: SimTime(ms: 500))]))])
+            dad: [
+                .init(
+                    id: "u1", at: .zero, duration: SimTime(ms: 1000), language: .ko,
+                    reply: .init(id: "r1", after: .zero, stretches: [.init(id: "s1", duration: SimTime(ms: 500))]))
+            ])
         let (_, log, _) = Self.both(scenario)
         let atEnd = log.messages.filter { $0.t == SimTime(ms: 1000) }
         #expect(atEnd.map(\.inputs) == [[.dadEnded(0)], [.replyBegan(0), .chunkReady(0)]])

@@ -3,10 +3,11 @@ import Guidance
 import Road
 import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
@@ -34,6 +35,15 @@ struct Case {
         return try #require(i, "the scenario has the event to break")
     }
 
+    /// Inserts road event `what` as generated line `id` starts, just before its start.
+    mutating func insert(_ what: RoadEvent.What, asLineStarts id: String) throws {
+        let roster = run.timeline.roster
+        let start = try first {
+            if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == id } else { false }
+        }
+        events.insert(TimelineEvent(t: events[start].t, .road(what)), at: start)
+    }
+
     /// Moves event `i` to time `t`, after every event up to `t`, so the timeline stays in time order.
     mutating func move(_ i: Int, to t: SimTime) {
         var event = events.remove(at: i)
@@ -43,10 +53,14 @@ struct Case {
 
     /// Changes what the cut at event `i` says; each part left nil stays as recorded.
     mutating func recut(
-        _ i: Int, rule: Rule? = nil, by: TalkArbiter.Cause? = nil, playedMs: Int64? = nil, afterCut: TalkArbiter.AfterCut? = nil
+        _ i: Int, rule: Rule? = nil, by: TalkArbiter.Cause? = nil, playedMs: Int64? = nil,
+        afterCut: TalkArbiter.AfterCut? = nil
     ) throws {
-        guard case .stretchCut(let r, let k, let was, let cause, let played, let then) = events[i].what else { throw BrokenTimelineTests.Broken() }
-        events[i].what = .stretchCut(r, k, rule: rule ?? was, by: by ?? cause, playedMs: playedMs ?? played, afterCut: afterCut ?? then)
+        guard case .stretchCut(let r, let k, let was, let cause, let played, let then) = events[i].what else {
+            throw BrokenTimelineTests.Broken()
+        }
+        events[i].what = .stretchCut(
+            r, k, rule: rule ?? was, by: by ?? cause, playedMs: playedMs ?? played, afterCut: afterCut ?? then)
     }
 
     /// The cause of the cut at event `i`.
@@ -228,15 +242,21 @@ struct Case {
             var c = try Case("road/highway-120")
             try #require(c.checks.isEmpty)
             let roster = c.run.timeline.roster
-            c.events.remove(at: try c.first {
-                if case .road(.turnPassed(let m)) = $0.what { roster.road.maneuvers[m.int].id == "exit" } else { false }
-            })
+            c.events.remove(
+                at: try c.first {
+                    if case .road(.turnPassed(let m)) = $0.what {
+                        roster.road.maneuvers[m.int].id == "exit"
+                    } else {
+                        false
+                    }
+                })
             return c.checks
         case .road(.linkHonest):
             // A fix the busy link dropped is no longer accounted for.
             var c = try Case("road/slow-link-timeout")
             try #require(c.checks.isEmpty)
-            c.events.remove(at: try c.first { if case .road(.reportDropped(_, .busy)) = $0.what { true } else { false } })
+            c.events.remove(
+                at: try c.first { if case .road(.reportDropped(_, .busy)) = $0.what { true } else { false } })
             return c.checks
         case .road(.spokenDistance):
             // The truth has every maneuver 80 m sooner than the run believed (the
@@ -262,7 +282,8 @@ struct Case {
             // The jump at the corner (78 m in a second at 9 m/s) is used: its drop is gone.
             var c = try Case("road/corner-jump-slow-car")
             try #require(c.checks.isEmpty)
-            c.events.remove(at: try c.first { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } })
+            c.events.remove(
+                at: try c.first { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } })
             return c.checks
         case .road(.geodesy):
             // The first upcoming turn puts the one after it 3% farther than the earth does.
@@ -297,29 +318,25 @@ struct Case {
             // m1's "now" stage is said to be skipped as late when its far line starts, half a kilometer before it.
             var c = try Case("road/gps-gap")
             try #require(c.checks.isEmpty)
-            let roster = c.run.timeline.roster
-            let far = try c.first {
-                if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == "m1.far" } else { false }
-            }
-            c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late))), at: far)
+            try c.insert(.stageSkipped(ManeuverIndex(0), stage: .now, reason: .late), asLineStarts: "m1.far")
             return c.checks
         case .road(.thenClaim):
             // m2's far stage is said to be skipped as announced with m1 as m1's far line starts; no line of m1 names m2.
             var c = try Case("road/gps-gap")
             try #require(c.checks.isEmpty)
-            let roster = c.run.timeline.roster
-            let far = try c.first {
-                if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == "m1.far" } else { false }
-            }
-            c.events.insert(TimelineEvent(t: c.events[far].t, .road(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then))), at: far)
+            try c.insert(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then), asLineStarts: "m1.far")
             return c.checks
         case .road(.routeSwitch):
             // A report after the switch onto r1 still names m1, the old route's turn.
             var c = try Case("road/reroute-onto-another-road")
             try #require(c.checks.isEmpty)
             let switched = try c.first { if case .road(.routeSwitched) = $0.what { true } else { false } }
-            let i = try c.first { if case .road(.reportSent(_, _, _, _?)) = $0.what { $0.t > c.events[switched].t } else { false } }
-            guard case .road(.reportSent(let f, let age, let onRoute, var next?)) = c.events[i].what else { throw Broken() }
+            let i = try c.first {
+                if case .road(.reportSent(_, _, _, _?)) = $0.what { $0.t > c.events[switched].t } else { false }
+            }
+            guard case .road(.reportSent(let f, let age, let onRoute, var next?)) = c.events[i].what else {
+                throw Broken()
+            }
             next.maneuver = ManeuverIndex(0)
             c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: next))
             return c.checks
@@ -329,7 +346,8 @@ struct Case {
             try #require(c.checks.isEmpty)
             let i = try c.first { if case .road(.reportSent(_, _, false, nil)) = $0.what { true } else { false } }
             guard case .road(.reportSent(let f, let age, _, _)) = c.events[i].what else { throw Broken() }
-            c.events[i].what = .road(.reportSent(f, ageMs: age, onRoute: false, next: .init(ManeuverIndex(0), distanceM: 900)))
+            c.events[i].what = .road(
+                .reportSent(f, ageMs: age, onRoute: false, next: .init(ManeuverIndex(0), distanceM: 900)))
             return c.checks
         case .road(.switchLine):
             // The handoff is now to the pharmacy, but its switch line still names where it went before.
@@ -365,7 +383,8 @@ struct Case {
             // The same arbiter breaks timeline checks too: what differential mode
             // adds to them is exactly the divergence.
             let alone = Set(try Verdict(file, arbiter: Wrapped<StrictWait>.self).violations.map(\.check))
-            return Set(try Verdict(file, arbiter: Wrapped<StrictWait>.self, differential: true).violations.map(\.check)).subtracting(alone)
+            return Set(try Verdict(file, arbiter: Wrapped<StrictWait>.self, differential: true).violations.map(\.check))
+                .subtracting(alone)
         default:
             Issue.record("no broken timeline for \(check)")
             return []
@@ -385,7 +404,11 @@ struct Case {
             (1...7).map(Check.invariant)
             + [.guidanceQueue, .superseded, .stale, .held, .afterCut, .bargeIn, .replyQueue].map(Check.rule)
             + [.shortWait, .urgentCut, .longCut, .bargeIn].map(Check.decision)
-            + [.lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth, .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .thenClaim, .routeSwitch, .switchLine, .pippaView, .handoff].map(Check.road)
+            + [
+                .lineAfterManeuver, .nowLine, .link, .announced, .linkHonest, .spokenDistance, .passedTruth,
+                .jumpDropped, .geodesy, .whenInUse, .lineID, .lineWords, .lateClaim, .thenClaim, .routeSwitch,
+                .switchLine, .pippaView, .handoff,
+            ].map(Check.road)
             + [.impossibleAction, .divergence].map(Check.arbiter)
         #expect(Check.all == expected, "a new check needs its broken timeline above")
     }
@@ -469,7 +492,8 @@ struct Case {
         c.move(try c.first { $0.kind == .replyAbandoned }, to: ms(3_499))
         #expect(c.checks == [.decision(.bargeIn)])
         let messages = Invariants.check(c.scenario, c.run).map(\.message)
-        #expect(messages.contains { $0.contains("while Dad was not heard (the ears' tail was not over)") }, "\(messages)")
+        #expect(
+            messages.contains { $0.contains("while Dad was not heard (the ears' tail was not over)") }, "\(messages)")
     }
 
     @Test func anUrgentCutByDadIsCaught() throws {
@@ -557,7 +581,9 @@ struct Case {
         let c = Case(Self.dadAtChunkReady(dadAt: ms(1_000)), fault: .bargeInWhilePlayingOnly)
         let cut = c.events.first { $0.kind == .stretchCut }
         #expect(cut?.t == ms(1_000) && cut?.rule == .bargeIn)
-        #expect(c.checks == [.decision(.bargeIn)], "the old barge-in check sees no overlap: active until 1 s, heard from 1 s")
+        #expect(
+            c.checks == [.decision(.bargeIn)],
+            "the old barge-in check sees no overlap: active until 1 s, heard from 1 s")
     }
 }
 
@@ -598,7 +624,11 @@ struct Case {
         let truth = try Self.truth(kmh: 36)
         let pass = try #require(truth.passes["m1"])
         // At 10 m/s (9.7 m/s as the fix reports it), 9.7 m behind is one second more.
-        let known = ms(89_000), steady = known + ms(Int64(((truth.route.maneuvers[0].distance - truth.trajectory!.state(at: known).distance) / 9.7) * 1000))
+        let known = ms(89_000)
+        let steady =
+            known
+            + ms(
+                Int64(((truth.route.maneuvers[0].distance - truth.trajectory!.state(at: known).distance) / 9.7) * 1000))
         #expect(!Invariants.spedUp(since: known, heard: steady + ms(900), maneuver: "m1", truth))
         #expect(Invariants.spedUp(since: known, heard: steady + ms(900), maneuver: "m1", misplaced: 9.7, truth))
         #expect(!Invariants.spedUp(since: known, heard: steady + ms(1_100), maneuver: "m1", misplaced: 9.7, truth))
@@ -617,7 +647,8 @@ struct Case {
         let road = try #require(scenario.road)
         let truth = try #require(Invariants.RoadTruth(road))
         let pass = try #require(truth.passes["m1"])
-        let standing = pass - ms(4_000), moving = pass - ms(20_000)
+        let standing = pass - ms(4_000)
+        let moving = pass - ms(20_000)
         #expect(truth.trajectory!.state(at: standing).speed == 0)
         #expect(Invariants.spedUp(since: standing, heard: pass + ms(1_000), maneuver: "m1", truth))
         // While it still drove towards the light, nothing is excused.

@@ -3,10 +3,11 @@ import Guidance
 import Road
 import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
@@ -27,7 +28,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let c = try Case("short-wait")
         try #require(c.checks.isEmpty)
         let end = c.events.last!.t + ms(10_000)
-        var apart = c, together = c
+        var apart = c
+        var together = c
         apart.run.bus.startStretch(0, at: end)
         apart.run.bus.stopStretch(at: end + ms(1_000), cut: false)
         apart.run.bus.startGuidance(0, at: end + ms(1_000))
@@ -76,7 +78,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         var over = exact
         over.move(try over.first { $0.kind == .guidanceRequested }, to: ms(6_999))
         #expect(over.checks == [.invariant(4)])
-        #expect(Invariants.check(over.scenario, over.run).map(\.message) == ["line g1 waited 3001 ms for Pippa, over waitLimit"])
+        #expect(
+            Invariants.check(over.scenario, over.run).map(\.message) == [
+                "line g1 waited 3001 ms for Pippa, over waitLimit"
+            ])
     }
 
     @Test func invariant5AnOrdinaryCutWithWaitLimitAndOneMillisecondLeftPassesWithWaitLimitLeftDoesNot() throws {
@@ -94,7 +99,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         var c = try Case("barge-in")
         try #require(c.checks.isEmpty)
         let i = try c.first { $0.kind == .dadEnded }
-        guard case .dadEnded(let u, let heard, let lost) = c.events[i].what, heard > 0 else { throw BrokenTimelineTests.Broken() }
+        guard case .dadEnded(let u, let heard, let lost) = c.events[i].what, heard > 0 else {
+            throw BrokenTimelineTests.Broken()
+        }
         c.events[i].what = .dadEnded(u, heardMs: heard - 1, lostMs: lost + 1)
         #expect(c.checks.isEmpty)
         c.events[i].what = .dadEnded(u, heardMs: heard, lostMs: lost + 1)
@@ -109,16 +116,19 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         // o1 (ordinary) plays 1–3 s; u1 (urgent) at 2 s cuts nothing (no stretch), waits its turn and plays first.
         let scenario = Scenario(
             name: "urgent first",
-            guidance: [GuidanceLine(id: "o1", at: ms(1_000), duration: ms(2_000)),
-                       GuidanceLine(id: "o2", at: ms(1_500), duration: ms(1_000)),
-                       GuidanceLine(id: "u1", at: ms(2_000), duration: ms(1_000), urgent: true)])
+            guidance: [
+                GuidanceLine(id: "o1", at: ms(1_000), duration: ms(2_000)),
+                GuidanceLine(id: "o2", at: ms(1_500), duration: ms(1_000)),
+                GuidanceLine(id: "u1", at: ms(2_000), duration: ms(1_000), urgent: true),
+            ])
         var c = Case(scenario)
         try #require(c.checks.isEmpty)
         let lines = c.run.timeline.roster.lines
         let order = c.events.compactMap { if case .guidanceStarted(let l) = $0.what { lines[l.int].id } else { nil } }
         try #require(order == ["o1", "u1", "o2"])
         // o2 and u1 swap places: the ordinary o2 starts while the urgent u1 waits (o2 is at its class's head).
-        let o2 = lines.firstIndex { $0.id == "o2" }!, u1 = lines.firstIndex { $0.id == "u1" }!
+        let o2 = lines.firstIndex { $0.id == "o2" }!
+        let u1 = lines.firstIndex { $0.id == "u1" }!
         func swap(_ l: LineIndex) -> LineIndex { l.int == o2 ? LineIndex(u1) : l.int == u1 ? LineIndex(o2) : l }
         for i in c.events.indices {
             switch c.events[i].what {
@@ -144,8 +154,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
     static func queuedBehind(first: SimTime) -> Scenario {
         Scenario(
             name: "a line that may expire",
-            guidance: [GuidanceLine(id: "g1", at: ms(1_000), duration: first),
-                       GuidanceLine(id: "g2", at: ms(2_000), duration: ms(1_000), expires: ms(4_000))])
+            guidance: [
+                GuidanceLine(id: "g1", at: ms(1_000), duration: first),
+                GuidanceLine(id: "g2", at: ms(2_000), duration: ms(1_000), expires: ms(4_000)),
+            ])
     }
 
     @Test func staleALineMayStartOneMillisecondBeforeItExpiresNotInTheInstant() throws {
@@ -178,7 +190,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         c.events[i].what = .stretchStarted(r, k, heldMs: nil)
         c.move(i, to: ms(1_499))
         let found = Invariants.ruleChecks(c.run.timeline, earsOpen: Invariants.earsOpen(c.run.timeline))
-        #expect(found.contains { $0.check == .rule(.held) && $0.message.contains("started 1 ms before it could") }, "\(found)")
+        #expect(
+            found.contains { $0.check == .rule(.held) && $0.message.contains("started 1 ms before it could") },
+            "\(found)")
     }
 
     @Test func afterCutDropAbandonsInTheInstantOfTheCutNotOneMillisecondLater() throws {
@@ -207,7 +221,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
     static func firstReport(_ c: Case) throws -> (sent: SimTime, delivered: SimTime, taken: SimTime) {
         let sent = try c.first { if case .road(.reportSent(FixIndex(0), _, _, _)) = $0.what { true } else { false } }
         let delivered = try c.first { if case .road(.reportDelivered(FixIndex(0))) = $0.what { true } else { false } }
-        guard case .road(.reportSent(_, let age, _, _)) = c.events[sent].what else { throw BrokenTimelineTests.Broken() }
+        guard case .road(.reportSent(_, let age, _, _)) = c.events[sent].what else {
+            throw BrokenTimelineTests.Broken()
+        }
         return (c.events[sent].t, c.events[delivered].t, c.events[sent].t - ms(age))
     }
 
@@ -234,7 +250,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let c = try Case("road/gps-gap")
         try #require(c.checks.isEmpty)
         // The oldest any report is when it lands.
-        var sentAt: [Int32: SimTime] = [:], oldest: Int64 = 0
+        var sentAt: [Int32: SimTime] = [:]
+        var oldest: Int64 = 0
         for event in c.events {
             switch event.what {
             case .road(.reportSent(let f, let age, _, _)): sentAt[f.raw] = event.t - ms(age)
@@ -255,7 +272,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         try #require(c.checks.isEmpty)
         let (_, _, taken0) = try Self.firstReport(c)
         let i = try c.first { if case .road(.reportSent(FixIndex(1), _, _, _)) = $0.what { true } else { false } }
-        guard case .road(.reportSent(let f, _, let onRoute, let next)) = c.events[i].what else { throw BrokenTimelineTests.Broken() }
+        guard case .road(.reportSent(let f, _, let onRoute, let next)) = c.events[i].what else {
+            throw BrokenTimelineTests.Broken()
+        }
         c.events[i].what = .road(.reportSent(f, ageMs: (c.events[i].t - taken0).ms - 1, onRoute: onRoute, next: next))
         #expect(Self.roadChecks(c).isEmpty)
         c.events[i].what = .road(.reportSent(f, ageMs: (c.events[i].t - taken0).ms, onRoute: onRoute, next: next))
@@ -267,7 +286,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         try #require(c.checks.isEmpty)
         let freshness = try #require(c.scenario.road).link.freshness.ms
         let i = try c.first { if case .road(.reportSent) = $0.what { true } else { false } }
-        guard case .road(.reportSent(let fix, _, let onRoute, let next)) = c.events[i].what else { throw BrokenTimelineTests.Broken() }
+        guard case .road(.reportSent(let fix, _, let onRoute, let next)) = c.events[i].what else {
+            throw BrokenTimelineTests.Broken()
+        }
         // (Sent exactly fresh, it lands stale: that is link-honest's.)
         func link(_ age: Int64) -> [Violation] {
             var d = c
@@ -282,7 +303,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         var c = try Case("road/gps-gap")
         try #require(c.checks.isEmpty)
         let i = try c.first { if case .road(.reportSent(FixIndex(1), _, _, _)) = $0.what { true } else { false } }
-        guard case .road(.reportSent(let fix, let age, let onRoute, let next)) = c.events[i].what else { throw BrokenTimelineTests.Broken() }
+        guard case .road(.reportSent(let fix, let age, let onRoute, let next)) = c.events[i].what else {
+            throw BrokenTimelineTests.Broken()
+        }
         c.events[i].what = .road(.reportSent(fix, ageMs: age + 1, onRoute: onRoute, next: next))
         c.move(i, to: c.events[i].t + ms(1))
         #expect(Self.roadChecks(c) == [.road(.link)])
@@ -294,10 +317,13 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         try #require(c.checks.isEmpty)
         let sent1 = try c.first { if case .road(.reportSent(FixIndex(1), _, _, _)) = $0.what { true } else { false } }
         let t = c.events[sent1].t
-        var before = c, after = c
+        var before = c
+        var after = c
         for (d, offset) in [(0, 0), (1, 1)] {
             var e = d == 0 ? before : after
-            let delivered = try e.first { if case .road(.reportDelivered(FixIndex(0))) = $0.what { true } else { false } }
+            let delivered = try e.first {
+                if case .road(.reportDelivered(FixIndex(0))) = $0.what { true } else { false }
+            }
             var event = e.events.remove(at: delivered)
             event.t = t
             let at = try e.first { if case .road(.reportSent(FixIndex(1), _, _, _)) = $0.what { true } else { false } }
@@ -315,10 +341,14 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let roster = c.run.timeline.roster
         let passed = try c.first { if case .road(.turnPassed) = $0.what { true } else { false } }
         guard case .road(.turnPassed(let m)) = c.events[passed].what else { throw BrokenTimelineTests.Broken() }
-        let id = roster.road.maneuvers[m.int].id, pass = c.events[passed].t
+        let id = roster.road.maneuvers[m.int].id
+        let pass = c.events[passed].t
         let latency = try #require(c.scenario.road).guidance.outputLatency
-        let ended = try c.first { if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "\(id).now" } else { false } }
-        var onTime = c, late = c
+        let ended = try c.first {
+            if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "\(id).now" } else { false }
+        }
+        var onTime = c
+        var late = c
         onTime.move(ended, to: pass - latency)
         late.move(ended, to: pass - latency + ms(1))
         #expect(Self.roadChecks(onTime).isEmpty)
@@ -334,7 +364,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         guard case .road(.turnPassed(let m)) = c.events[passed].what else { throw BrokenTimelineTests.Broken() }
         let truePass = try #require(truth.passes[c.run.timeline.roster.road.maneuvers[m.int].id])
         try #require(c.events[passed].t >= truePass)
-        var exact = c, early = c
+        var exact = c
+        var early = c
         exact.move(passed, to: truePass)
         early.move(passed, to: truePass - ms(1))
         #expect(Invariants.checkRoadTruth(exact.scenario, exact.run).isEmpty)
@@ -364,22 +395,28 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let road = try #require(c.scenario.road)
         let route = try #require(Invariants.RoadTruth(road)).route
         let i = try c.first { if case .road(.turnUpcoming(_, _, _?)) = $0.what { true } else { false } }
-        guard case .road(.turnUpcoming(let next, let eta, let after?)) = c.events[i].what else { throw BrokenTimelineTests.Broken() }
+        guard case .road(.turnUpcoming(let next, let eta, let after?)) = c.events[i].what else {
+            throw BrokenTimelineTests.Broken()
+        }
         let earth = Invariants.earthLengths(route)
         func onEarth(_ d: Double) -> Double {
-            let k = route.segment(at: d), span = route.cumulative[k + 1] - route.cumulative[k]
+            let k = route.segment(at: d)
+            let span = route.cumulative[k + 1] - route.cumulative[k]
             let u = span > 0 ? min(max((d - route.cumulative[k]) / span, 0), 1) : 0
             return earth[k] + u * (earth[k + 1] - earth[k])
         }
-        let expected = onEarth(route.maneuvers[after.maneuver.int].distance) - onEarth(route.maneuvers[next.maneuver.int].distance)
+        let expected =
+            onEarth(route.maneuvers[after.maneuver.int].distance) - onEarth(route.maneuvers[next.maneuver.int].distance)
         let allowed = 1 + expected / 1000
         func saying(_ gap: Int64) -> Set<Check> {
-            var d = c, moved = after
+            var d = c
+            var moved = after
             moved.distanceM = next.distanceM + gap
             d.events[i].what = .road(.turnUpcoming(next, etaMs: eta, after: moved))
             return Set(Invariants.checkRoadTruth(d.scenario, d.run).map(\.check))
         }
-        let most = Int64((expected + allowed).rounded(.down)), least = Int64((expected - allowed).rounded(.up))
+        let most = Int64((expected + allowed).rounded(.down))
+        let least = Int64((expected - allowed).rounded(.up))
         #expect(saying(most).isEmpty)
         #expect(saying(most + 1) == [.road(.geodesy)])
         #expect(saying(least).isEmpty)
@@ -401,7 +438,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         // The scenario's segment ends at 96.5 s.
         let last = SimInterval(end, ms(96_500))
         #expect(within([SimInterval(.zero, start), SimInterval(start, end), last]).isEmpty)
-        #expect(within([SimInterval(.zero, start + ms(1)), SimInterval(start + ms(1), end), last]) == [.road(.whenInUse)])
+        #expect(
+            within([SimInterval(.zero, start + ms(1)), SimInterval(start + ms(1), end), last]) == [.road(.whenInUse)])
         #expect(within([SimInterval(.zero, end - ms(1)), SimInterval(end - ms(1), ms(96_500))]) == [.road(.whenInUse)])
     }
 
@@ -410,26 +448,41 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let c = try Case("road/gps-gap")
         try #require(c.checks.isEmpty)
         let roster = c.run.timeline.roster
-        let m2Now = try c.first { if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m2.now" } else { false } }
+        let m2Now = try c.first {
+            if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m2.now" } else { false }
+        }
         let m2Passed = try c.first { if case .road(.turnPassed(ManeuverIndex(1))) = $0.what { true } else { false } }
         // m2's own "now" line is gone and m2 claims `then`: m1's "now" line played, or was dropped.
         var claim = c
-        claim.events[m2Now].what = .guidanceDropped(roster.lines.firstIndex { $0.id == "m2.now" }.map(LineIndex.init)!, rule: .stale)
-        claim.events.insert(TimelineEvent(t: claim.events[m2Passed].t, .road(.turnUnannounced(ManeuverIndex(1), reason: .then))), at: m2Passed)
+        claim.events[m2Now].what = .guidanceDropped(
+            roster.lines.firstIndex { $0.id == "m2.now" }.map(LineIndex.init)!, rule: .stale)
+        claim.events.insert(
+            TimelineEvent(t: claim.events[m2Passed].t, .road(.turnUnannounced(ManeuverIndex(1), reason: .then))),
+            at: m2Passed)
         #expect(!Self.roadChecks(claim).contains(.road(.nowLine)))
-        let m1Now = try claim.first { if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m1.now" } else { false } }
+        let m1Now = try claim.first {
+            if case .guidanceEnded(let l) = $0.what { roster.lines[l.int].id == "m1.now" } else { false }
+        }
         var dropped = claim
-        dropped.events[m1Now].what = .guidanceDropped(roster.lines.firstIndex { $0.id == "m1.now" }.map(LineIndex.init)!, rule: .stale)
+        dropped.events[m1Now].what = .guidanceDropped(
+            roster.lines.firstIndex { $0.id == "m1.now" }.map(LineIndex.init)!, rule: .stale)
         #expect(!Self.roadChecks(dropped).contains(.road(.nowLine)))
         // Neither (m1 itself says why it had none): the claim is m2's alone to answer for.
         var neither = claim
         neither.events[m1Now].what = .road(.turnUnannounced(ManeuverIndex(0), reason: .late))
         let found = Invariants.checkRoad(neither.scenario, neither.run).filter { $0.check == .road(.nowLine) }
-        #expect(found.map(\.message) == ["maneuver m2 is said to be announced with the one before, whose \"now\" line neither played nor was dropped"])
+        #expect(
+            found.map(\.message) == [
+                "maneuver m2 is said to be announced with the one before, whose \"now\" line neither played nor was dropped"
+            ])
         // The first maneuver has none before it to be announced with.
         var first = c
-        let m1Passed = try first.first { if case .road(.turnPassed(ManeuverIndex(0))) = $0.what { true } else { false } }
-        first.events.insert(TimelineEvent(t: first.events[m1Passed].t, .road(.turnUnannounced(ManeuverIndex(0), reason: .then))), at: m1Passed)
+        let m1Passed = try first.first {
+            if case .road(.turnPassed(ManeuverIndex(0))) = $0.what { true } else { false }
+        }
+        first.events.insert(
+            TimelineEvent(t: first.events[m1Passed].t, .road(.turnUnannounced(ManeuverIndex(0), reason: .then))),
+            at: m1Passed)
         #expect(Self.roadChecks(first) == [.road(.nowLine), .road(.thenClaim)])
     }
 
@@ -440,7 +493,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         c.events.removeAll { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
         let road = try #require(c.scenario.road)
         let truth = try #require(Invariants.RoadTruth(road))
-        let f62 = try #require(truth.fix(FixIndex(62))), f63 = try #require(truth.fix(FixIndex(63)))
+        let f62 = try #require(truth.fix(FixIndex(62)))
+        let f63 = try #require(truth.fix(FixIndex(63)))
         try #require(f63.taken - f62.taken == ms(1_000))
         let least = try #require(Invariants.leastApart(f63, f62, on: truth.route))
         // The speeds' limit out of the way: plausibleSpeed alone decides, over one second.
@@ -462,8 +516,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         try #require(c.checks.isEmpty)
         let roster = c.run.timeline.roster
         let lines = c.events.compactMap { event -> (t: SimTime, said: Double)? in
-            guard case .guidanceStarted(let l) = event.what, roster.stage(of: l) != .now, roster.lines[l.int].maneuver == "m1",
-                  let text = roster.text(of: l, startingAt: event.t), let said = Invariants.spokenMeters(text) else { return nil }
+            guard case .guidanceStarted(let l) = event.what, roster.stage(of: l) != .now,
+                roster.lines[l.int].maneuver == "m1",
+                let text = roster.text(of: l, startingAt: event.t), let said = Invariants.spokenMeters(text)
+            else { return nil }
             return (event.t, said)
         }
         try #require(lines.count >= 2)
@@ -473,15 +529,20 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             scenario.road?.maneuvers[m1].point.longitude -= degrees
             let road = try #require(scenario.road)
             let truth = try #require(Invariants.RoadTruth(road))
-            let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m1"])
+            let trajectory = try #require(truth.trajectory)
+            let point = try #require(truth.distances["m1"])
             let margin = lines.map { point - trajectory.state(at: $0.t).distance + truth.ahead! - $0.said }.min()!
             return (scenario, margin)
         }
         // Bisect to where the least margin crosses zero.
         var (low, high) = (0.0, 0.003)
         try #require(try moved(west: low).margin > 0 && moved(west: high).margin < 0)
-        for _ in 0..<60 { let mid = (low + high) / 2; if try moved(west: mid).margin > 0 { low = mid } else { high = mid } }
-        let short = try moved(west: low - 0.000_000_1), beyond = try moved(west: high + 0.000_000_1)  // about a centimeter
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            if try moved(west: mid).margin > 0 { low = mid } else { high = mid }
+        }
+        let short = try moved(west: low - 0.000_000_1)
+        let beyond = try moved(west: high + 0.000_000_1)  // about a centimeter
         #expect(short.margin > 0 && short.margin < 0.02 && beyond.margin < 0 && beyond.margin > -0.02)
         func spoken(_ scenario: Scenario) -> [Violation] {
             Invariants.checkRoadTruth(scenario, c.run).filter { $0.check == .road(.spokenDistance) }
@@ -497,7 +558,8 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         try #require(c.checks.isEmpty)
         let road = try #require(c.scenario.road)
         let truth = try #require(Invariants.RoadTruth(road))
-        let trajectory = try #require(truth.trajectory), point = try #require(truth.distances["m2"])
+        let trajectory = try #require(truth.trajectory)
+        let point = try #require(truth.distances["m2"])
         // Each used fix: when it arrived and was taken.
         var used: [(arrived: SimTime, taken: SimTime)] = []
         for event in c.events {
@@ -510,18 +572,25 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             let predicted = fix.taken + ms(Int64(((point - known.distance) / known.speed * 1000).rounded(.down)))
             let noise = Double(FixGenerator.speedNoiseMms) / 1000
             let line = Invariants.nowLengths(
-                1, at: max(0, known.speed - noise)...(known.speed + noise), c.run.timeline.roster.road.maneuvers, truth.ids, road.guidance
+                1, at: max(0, known.speed - noise)...(known.speed + noise), c.run.timeline.roster.road.maneuvers,
+                truth.ids, road.guidance
             ).longest
-            let needed = line + road.guidance.outputLatency + road.guidance.margin + ms(Int64((try #require(truth.ahead) / known.speed * 1000).rounded(.up))) + Invariants.lateSlack
+            let needed =
+                line + road.guidance.outputLatency + road.guidance.margin
+                + ms(Int64((try #require(truth.ahead) / known.speed * 1000).rounded(.up))) + Invariants.lateSlack
             let t = predicted - needed
             let next = k + 1 < used.count ? used[k + 1].arrived : .endOfTime
-            if fix.arrived < t - ms(1), t < next, t - fix.taken <= Invariants.positionFresh { claim = t; break }
+            if fix.arrived < t - ms(1), t < next, t - fix.taken <= Invariants.positionFresh {
+                claim = t
+                break
+            }
         }
         let t = try #require(claim)
         func claiming(at t: SimTime) -> [Check] {
             var d = c
             let i = d.events.firstIndex { $0.t > t } ?? d.events.count
-            d.events.insert(TimelineEvent(t: t, .road(.stageSkipped(ManeuverIndex(1), stage: .now, reason: .late))), at: i)
+            d.events.insert(
+                TimelineEvent(t: t, .road(.stageSkipped(ManeuverIndex(1), stage: .now, reason: .late))), at: i)
             return Invariants.checkLateClaims(d.scenario, d.run, truth).map(\.check)
         }
         #expect(claiming(at: t).isEmpty)
@@ -538,14 +607,18 @@ private struct OneLine: Guidance {
     var nowSpoken: [Bool]
 
     init(_ route: GuidanceRoute, m: Int, stage: Stage, text: String) {
-        self.route = route; self.m = m; self.stage = stage; self.text = text
+        self.route = route
+        self.m = m
+        self.stage = stage
+        self.text = text
         nowSpoken = Array(repeating: true, count: route.maneuvers.count)
     }
 
     mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         guard !said else { return }
         said = true
-        let line = GuidanceLine(id: "x", at: from, duration: ms(1_000), text: text, language: .en, maneuver: route.maneuvers[m].id)
+        let line = GuidanceLine(
+            id: "x", at: from, duration: ms(1_000), text: text, language: .en, maneuver: route.maneuvers[m].id)
         out.append(.line(line, maneuver: m, stage: stage))
     }
     func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
@@ -568,18 +641,27 @@ private struct OneLine: Guidance {
         let scenario = try ScenarioDecoder.decode(Array(Self.scenario.utf8), file: "streets.json")
         let plan = try RoadPlan(scenario.road) { OneLine($0, m: m, stage: stage, text: text) }
         let run = Simulation(scenario, plan: plan)
-        #expect(run.timeline.events.contains { if case .guidanceStarted(let l) = $0.what { run.timeline.roster.lines[l.int].id == "x" } else { false } })
+        #expect(
+            run.timeline.events.contains {
+                if case .guidanceStarted(let l) = $0.what { run.timeline.roster.lines[l.int].id == "x" } else { false }
+            })
         return Invariants.checkWords(scenario, run).map(\.message).filter { $0.hasPrefix("line x ") }
     }
 
     @Test func lineWordsAFarLineSaysADistanceInTheVoicesUnitsAndNamesItsOwnTurnAndStreet() throws {
         #expect(try Self.words("In 800 meters, turn right onto Main Street.").isEmpty)
-        #expect(try Self.words("Turn right onto Main Street.") == ["line x (far, m1) says no distance: \"Turn right onto Main Street.\""])
+        #expect(
+            try Self.words("Turn right onto Main Street.") == [
+                "line x (far, m1) says no distance: \"Turn right onto Main Street.\""
+            ])
         #expect(try Self.words("In 800 feet, turn right onto Main Street.").count == 1)
         #expect(try Self.words("In 800 meters, turn left onto Main Street.").count == 1)
         // The one before's street in place of its own; the next one's may follow (", then").
         #expect(try Self.words("In 800 meters, turn left onto Oak Avenue.", m: 1).isEmpty)
-        #expect(try Self.words("In 800 meters, turn left onto Main Street.", m: 1) == ["line x (far, m2) names m1's street, Main Street, not its own, Oak Avenue: \"In 800 meters, turn left onto Main Street.\""])
+        #expect(
+            try Self.words("In 800 meters, turn left onto Main Street.", m: 1) == [
+                "line x (far, m2) names m1's street, Main Street, not its own, Oak Avenue: \"In 800 meters, turn left onto Main Street.\""
+            ])
         #expect(try Self.words("In 800 meters, turn right onto Main Street, then turn left onto Oak Avenue.").isEmpty)
     }
 
@@ -600,8 +682,14 @@ private struct OneLine: Guidance {
         }
         let kinds: [(String, (inout Scenario, String) -> Void)] = [
             ("line", { $0.guidance.append(GuidanceLine(id: $1, at: .zero, duration: ms(1_000))) }),
-            ("reply", { $0.replies.append(.init(id: $1, at: .zero, stretches: [.init(id: "s", duration: ms(1_000))])) }),
-            ("stretch", { $0.replies.append(.init(id: "r", at: .zero, stretches: [.init(id: $1, duration: ms(1_000))])) }),
+            (
+                "reply",
+                { $0.replies.append(.init(id: $1, at: .zero, stretches: [.init(id: "s", duration: ms(1_000))])) }
+            ),
+            (
+                "stretch",
+                { $0.replies.append(.init(id: "r", at: .zero, stretches: [.init(id: $1, duration: ms(1_000))])) }
+            ),
             ("utterance", { $0.dad.append(.init(id: $1, at: .zero, duration: ms(1_000), language: .en)) }),
         ]
         for (kind, put) in kinds {

@@ -1,9 +1,10 @@
 import Guidance
 import Road
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 /// `late-claim` and `then-claim` on `road.turn.unannounced` answers and
 /// `then` skips: a reason is a claim the truth confirms or refutes.
@@ -12,13 +13,16 @@ import Testing
     static func claiming(_ c: Case, _ m: Int, _ reason: RoadEvent.UnannouncedReason) throws -> Case {
         var d = c
         let passed = try d.first { if case .road(.turnPassed(ManeuverIndex(m))) = $0.what { true } else { false } }
-        d.events.insert(TimelineEvent(t: d.events[passed].t, .road(.turnUnannounced(ManeuverIndex(m), reason: reason))), at: passed + 1)
+        d.events.insert(
+            TimelineEvent(t: d.events[passed].t, .road(.turnUnannounced(ManeuverIndex(m), reason: reason))),
+            at: passed + 1)
         return d
     }
 
     static func claims(_ c: Case) -> [Violation] {
         let truth = Invariants.RoadTruth(c.scenario.road!)
-        return Invariants.checkLateClaims(c.scenario, c.run, truth) + Invariants.checkThenClaims(c.scenario, c.run, truth)
+        return Invariants.checkLateClaims(c.scenario, c.run, truth)
+            + Invariants.checkThenClaims(c.scenario, c.run, truth)
     }
 
     @Test func aTurnOnACleanHighwaySaidToBeLateIsAFalseClaim() throws {
@@ -72,18 +76,21 @@ import Testing
         // as m1's far line starts is a false claim; so is m2 passed `then`.
         let c = try Case("road/gps-gap")
         try #require(c.checks.isEmpty)
-        let roster = c.run.timeline.roster
         var skip = c
-        let far = try skip.first { if case .guidanceStarted(let l) = $0.what { roster.lines[l.int].id == "m1.far" } else { false } }
-        skip.events.insert(TimelineEvent(t: skip.events[far].t, .road(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then))), at: far)
+        try skip.insert(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then), asLineStarts: "m1.far")
+        let far = try skip.first { $0.what == .road(.stageSkipped(ManeuverIndex(1), stage: .far, reason: .then)) }
         let found = Self.claims(skip)
         #expect(found.map(\.check) == [.road(.thenClaim)])
-        #expect(found.first?.message == "m2 is said to be announced with the maneuver before it, but no near or now line of m1 made by \(skip.events[far].t) names it after its own")
+        #expect(
+            found.first?.message
+                == "m2 is said to be announced with the maneuver before it, but no near or now line of m1 made by \(skip.events[far].t) names it after its own"
+        )
         #expect(Self.claims(try Self.claiming(c, 1, .then)).map(\.check) == [.road(.thenClaim)])
     }
 
     @Test func namesReadsTheNextManeuverOnlyAfterItsOwn() {
-        let right = Maneuver(id: "a", turn: .right, distance: 0), left = Maneuver(id: "b", turn: .left, distance: 50)
+        let right = Maneuver(id: "a", turn: .right, distance: 0)
+        let left = Maneuver(id: "b", turn: .left, distance: 50)
         #expect(Invariants.names("Now turn right, then turn left.", first: right, then: left, .en))
         #expect(!Invariants.names("Now turn left, then turn right.", first: right, then: left, .en))
         #expect(Invariants.names("Now turn right, then turn right.", first: right, then: right, .en))
@@ -100,7 +107,8 @@ import Testing
             d.scenario.road?.guidance.margin = SimTime(ms: margin)
             return Invariants.checkLateClaims(d.scenario, d.run, Invariants.RoadTruth(d.scenario.road!))
         }
-        var low = c.scenario.road!.guidance.margin.ms, high: Int64 = 60_000
+        var low = c.scenario.road!.guidance.margin.ms
+        var high: Int64 = 60_000
         try #require(!refuted(margin: low).isEmpty && refuted(margin: high).isEmpty)
         while high - low > 1 {
             let mid = (low + high) / 2

@@ -1,9 +1,10 @@
 import Guidance
 import Road
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 /// The departure line: said once as the drive starts, before the first
 /// maneuver's far stage, and judged by the road's checks like any line of
@@ -29,7 +30,9 @@ import Testing
 
     @Test func koreanAndImperialDrivesSayItInTheirOwnWords() throws {
         #expect(try lines("road/seoul-city-ko").2.first { $0.id.hasSuffix(".depart") }?.text == "동쪽 방향으로 출발하세요.")
-        #expect(try lines("road/highway-120-imperial").2.first { $0.id.hasSuffix(".depart") }?.text == "Head east for 3 miles.")
+        #expect(
+            try lines("road/highway-120-imperial").2.first { $0.id.hasSuffix(".depart") }?.text
+                == "Head east for 3 miles.")
     }
 
     @Test func aDriveWhoseFirstManeuverIsAlreadyDueHearsThatInstead() throws {
@@ -55,16 +58,18 @@ import Testing
         let run = try Simulation(s)
         var bad = run
         for (kind, at) in [(EventKind.guidanceStarted, 185_000), (.guidanceEnded, 190_000)] as [(EventKind, Int64)] {
-            let i = try #require(bad.timeline.events.firstIndex { e in
-                switch e.what {
-                case .guidanceStarted(let l), .guidanceEnded(let l):
-                    e.kind == kind && run.timeline.roster.lines[l.int].id == "exit.depart"
-                default: false
-                }
-            })
+            let i = try #require(
+                bad.timeline.events.firstIndex { e in
+                    switch e.what {
+                    case .guidanceStarted(let l), .guidanceEnded(let l):
+                        e.kind == kind && run.timeline.roster.lines[l.int].id == "exit.depart"
+                    default: false
+                    }
+                })
             var event = bad.timeline.events.remove(at: i)
             event.t = SimTime(ms: at)
-            bad.timeline.events.insert(event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
+            bad.timeline.events.insert(
+                event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
         }
         #expect(Invariants.checkRoad(s, run).isEmpty)
         let found = Invariants.checkRoad(s, bad).filter { $0.check == .road(.lineAfterManeuver) }
@@ -77,12 +82,18 @@ import Testing
         let s = try Fixtures.scenario("road/highway-120")
         let run = try Simulation(s)
         var bad = run
-        let i = try #require(bad.timeline.events.firstIndex { e in
-            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == "exit.depart" } else { false }
-        })
+        let i = try #require(
+            bad.timeline.events.firstIndex { e in
+                if case .guidanceStarted(let l) = e.what {
+                    run.timeline.roster.lines[l.int].id == "exit.depart"
+                } else {
+                    false
+                }
+            })
         var event = bad.timeline.events.remove(at: i)
         event.t = event.t + SimTime(ms: 60_000)
-        bad.timeline.events.insert(event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
+        bad.timeline.events.insert(
+            event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
         #expect(Invariants.checkRoadTruth(s, run).isEmpty)
         let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.spokenDistance) }
         #expect(found.count == 1)

@@ -2,9 +2,10 @@ import Guidance
 import Road
 import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
@@ -13,7 +14,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 private struct CarefulAtMidnight: Guidance {
     var reference: Announcer
     var said = false
-    var segmentEnd: SimTime? { get { reference.segmentEnd } set { reference.segmentEnd = newValue } }
+    var segmentEnd: SimTime? {
+        get { reference.segmentEnd }
+        set { reference.segmentEnd = newValue }
+    }
     var nowSpoken: [Bool] { reference.nowSpoken }
     var reviser: Announcer? { reference }
 
@@ -22,12 +26,15 @@ private struct CarefulAtMidnight: Guidance {
     mutating func announce(_ state: RoadState, from: SimTime, until: SimTime, into out: inout [Announcement]) {
         if !said, from >= ms(86_380_000) {
             said = true
-            let line = GuidanceLine(id: "careful", at: from, duration: ms(2_000), text: "Drive carefully.", language: .en)
+            let line = GuidanceLine(
+                id: "careful", at: from, duration: ms(2_000), text: "Drive carefully.", language: .en)
             out.append(.line(line, maneuver: reference.maneuvers.count - 1, stage: .far))
         }
         reference.announce(state, from: from, until: until, into: &out)
     }
-    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) { reference.fixArrived(fix, state: state, onRoute: onRoute) }
+    mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
+        reference.fixArrived(fix, state: state, onRoute: onRoute)
+    }
     mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
 }
@@ -58,9 +65,17 @@ private struct CarefulAtMidnight: Guidance {
         // It could end by 24 h only if it started by 23:59:58: it expires 1 ms after.
         #expect(roster.lines[careful].expires == ms(86_398_001))
         let gone = run.timeline.events.first {
-            if case .guidanceDropped(LineIndex(careful), _) = $0.what { true } else if case .guidanceStarted(LineIndex(careful)) = $0.what { true } else { false }
+            if case .guidanceDropped(LineIndex(careful), _) = $0.what {
+                true
+            } else if case .guidanceStarted(LineIndex(careful)) = $0.what {
+                true
+            } else {
+                false
+            }
         }
-        #expect(gone?.t == ms(86_398_001) && gone?.kind == .guidanceDropped && gone?.rule == .stale, "\(String(describing: gone))")
+        #expect(
+            gone?.t == ms(86_398_001) && gone?.kind == .guidanceDropped && gone?.rule == .stale,
+            "\(String(describing: gone))")
         // No line of the guidance starts or ends after 24 h; only the file's own g0 plays past it.
         for event in run.timeline.events where event.t > RoadPlan.end {
             switch event.what {
@@ -77,7 +92,9 @@ private struct CarefulAtMidnight: Guidance {
         let run = try Simulation(scenario)
         let roster = run.timeline.roster
         for event in run.timeline.events where event.t > RoadPlan.end {
-            if case .guidanceStarted(let l) = event.what { Issue.record("\(roster.lines[l.int].id) starts at \(event.t)") }
+            if case .guidanceStarted(let l) = event.what {
+                Issue.record("\(roster.lines[l.int].id) starts at \(event.t)")
+            }
         }
         #expect(run.timeline.events.contains { $0.kind == .guidanceDropped && $0.rule == .stale })
         #expect(Invariants.check(scenario, run).isEmpty)

@@ -1,12 +1,13 @@
-@testable import Fuzzing
 import Guidance
-@testable import Review
 import ScenarioFormat
 import SimClock
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import Fuzzing
+@testable import Review
+@testable import SimRunner
 
 private func decode(_ text: String) throws -> Scenario {
     try ScenarioDecoder.decode(Array(text.utf8), file: "test.json")
@@ -14,14 +15,14 @@ private func decode(_ text: String) throws -> Scenario {
 
 /// A line that cuts `s1` at 2 s (long-cut), then plays to 3 s.
 private let cutScenario = """
-{"drivesim": 1, "name": "cut",
- "guidance": [{"id": "g1", "at": 2, "duration": 1}],
- "replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 9}, {"id": "s2", "duration": 1}]}],
- "expect": [
-   {"event": "talk.stretch.cut", "stretch": "s2", "rule": "urgent-cut"},
-   {"event": "guidance.started", "line": "g1", "at": 2.5},
-   {"event": "talk.stretch.cut", "stretch": "s1", "count": 0}]}
-"""
+    {"drivesim": 1, "name": "cut",
+     "guidance": [{"id": "g1", "at": 2, "duration": 1}],
+     "replies": [{"id": "r1", "at": 0, "stretches": [{"id": "s1", "duration": 9}, {"id": "s2", "duration": 1}]}],
+     "expect": [
+       {"event": "talk.stretch.cut", "stretch": "s2", "rule": "urgent-cut"},
+       {"event": "guidance.started", "line": "g1", "at": 2.5},
+       {"event": "talk.stretch.cut", "stretch": "s1", "count": 0}]}
+    """
 
 @Suite struct ExpectationTests {
     @Test func aFailedExpectationNamesTheFieldsThatDifferedAndItsLineAndColumn() throws {
@@ -29,13 +30,16 @@ private let cutScenario = """
         #expect(verdict.failures.count == 3)
         let first = verdict.failures[0]
         #expect(first.found == 0)
-        #expect(first.differences == [
-            FieldDifference(field: .rule, expected: .string("urgent-cut"), actual: .string("long-cut")),
-            FieldDifference(field: .stretch, expected: .string("s2"), actual: .string("s1")),
-        ])
+        #expect(
+            first.differences == [
+                FieldDifference(field: .rule, expected: .string("urgent-cut"), actual: .string("long-cut")),
+                FieldDifference(field: .stretch, expected: .string("s2"), actual: .string("s1")),
+            ])
         #expect(first.timeOutside == nil)
         #expect(first.summary.hasPrefix("expect[0] (line 5, column 4): expected talk.stretch.cut"))
-        #expect(first.differenceLine == #"nearest differs in rule: "long-cut", expected "urgent-cut"; stretch: "s1", expected "s2""#)
+        #expect(
+            first.differenceLine
+                == #"nearest differs in rule: "long-cut", expected "urgent-cut"; stretch: "s1", expected "s2""#)
 
         let second = verdict.failures[1]
         #expect(second.differences.isEmpty)
@@ -47,18 +51,24 @@ private let cutScenario = """
         #expect(third.differenceLine == nil, "the nearest event matches; only the count is wrong")
 
         let report = verdict.report
-        #expect(report.contains("expect[1] (line 6, column 4): expected guidance.started line=\"g1\" at 00:02.500; found none\n  nearest differs in t:"))
+        #expect(
+            report.contains(
+                "expect[1] (line 6, column 4): expected guidance.started line=\"g1\" at 00:02.500; found none\n  nearest differs in t:"
+            ))
     }
 
     @Test func theIndexFindsWhatAScanFinds() throws {
         // Every kind of window and field, against a plain scan of the timeline.
-        let scenario = GeneratedDrive.scenario(seed: 3, lines: 60, replies: 60, utterances: 10, length: SimTime(ms: 600_000))
+        let scenario = GeneratedDrive.scenario(
+            seed: 3, lines: 60, replies: 60, utterances: 10, length: SimTime(ms: 600_000))
         let timeline = try Simulation(scenario).timeline
         var rng = SplitMix64(seed: 9)
         var matchers: [Matcher] = []
         for event in timeline.events.prefix(400) {
             var fields = timeline.fields(of: event).filter { _ in rng.chance(60) }
-            if rng.chance(30), let f = fields.first, case .string(let s) = f.value { fields[0].value = .string(s + "x") }
+            if rng.chance(30), let f = fields.first, case .string(let s) = f.value {
+                fields[0].value = .string(s + "x")
+            }
             let t = SimTime(ms: event.t.ms + rng.int(in: -1...1))
             let when: Matcher.When = rng.pick([.anywhere, .at(t), .between(t, t + SimTime(ms: rng.int(in: 0...5_000)))])
             matchers.append(Matcher(event: event.kind, fields: fields, when: when, count: rng.chance(50) ? 1 : nil))
@@ -90,12 +100,19 @@ private let cutScenario = """
             switch i % 3 {
             case 0:
                 let id = scenario.guidance[i % scenario.guidance.count].id
-                matchers.append(Matcher(event: .guidanceStarted, fields: [(field: .line, value: .string(id))], when: .at(at), path: "expect[\(i)]"))
+                matchers.append(
+                    Matcher(
+                        event: .guidanceStarted, fields: [(field: .line, value: .string(id))], when: .at(at),
+                        path: "expect[\(i)]"))
             case 1:
                 let id = scenario.replies[i % scenario.replies.count].stretches[0].id
-                matchers.append(Matcher(event: .stretchCut, fields: [(field: .stretch, value: .string(id))], when: .between(at, at + SimTime(ms: 10)), path: "expect[\(i)]"))
+                matchers.append(
+                    Matcher(
+                        event: .stretchCut, fields: [(field: .stretch, value: .string(id))],
+                        when: .between(at, at + SimTime(ms: 10)), path: "expect[\(i)]"))
             default:
-                matchers.append(Matcher(event: .dadEnded, fields: [(field: .heardMs, value: .int(-1))], path: "expect[\(i)]"))
+                matchers.append(
+                    Matcher(event: .dadEnded, fields: [(field: .heardMs, value: .int(-1))], path: "expect[\(i)]"))
             }
         }
         var withMatchers = scenario
@@ -148,23 +165,53 @@ private let cutScenario = """
         #expect(invalid.isValid)
     }
 
-    @Test(arguments: [
-        (Scenario(name: ""), [ScenarioProblem.Step.key("name")], ScenarioProblem.Reason.emptyString),
-        (Scenario(name: "x", replies: [.init(id: "r1", at: .zero, stretches: [])]), [.key("replies"), .index(0), .key("stretches")], .emptyStretches),
-        (Scenario(name: "x", guidance: [GuidanceLine(id: "g1", at: SimTime(ms: 5), duration: SimTime(ms: 1), expires: SimTime(ms: 5))]),
-         [.key("guidance"), .index(0), .key("expires")], .expiresNotAfterAt),
-        (Scenario(name: "x", guidance: [GuidanceLine(id: "g1", at: SimTime(ms: -1), duration: SimTime(ms: 1))]),
-         [.key("guidance"), .index(0), .key("at")], .negative),
-        (Scenario(name: "x", dad: [.init(id: "u1", at: .zero, duration: SimTime(ms: 3_600_001), language: .ko)]),
-         [.key("dad"), .index(0), .key("duration")], .tooLarge(limitSeconds: 3600)),
-        (Scenario(name: "x", dad: [.init(id: "u1", at: .zero, duration: SimTime(ms: 10), language: .ko), .init(id: "u2", at: SimTime(ms: 9), duration: SimTime(ms: 10), language: .en)]),
-         [.key("dad"), .index(1)], .overlappingUtterance(with: "u1")),
-        (Scenario(name: "x", expect: [Matcher(event: .guidanceEnded, fields: [(field: .line, value: .bool(true))])]),
-         [.key("expect"), .index(0), .key("line")], .wrongType(.string)),
-        (Scenario(name: "x", expect: [Matcher(event: .guidanceEnded, fields: [(field: .stretch, value: .string("s1"))])]),
-         [.key("expect"), .index(0), .key("stretch")], .fieldNotCarried(.stretch, event: .guidanceEnded)),
-    ] as [(Scenario, [ScenarioProblem.Step], ScenarioProblem.Reason)])
-    func validateRefusesWithPathAndReason(scenario: Scenario, path: [ScenarioProblem.Step], reason: ScenarioProblem.Reason) {
+    @Test(
+        arguments: [
+            (Scenario(name: ""), [ScenarioProblem.Step.key("name")], ScenarioProblem.Reason.emptyString),
+            (
+                Scenario(name: "x", replies: [.init(id: "r1", at: .zero, stretches: [])]),
+                [.key("replies"), .index(0), .key("stretches")], .emptyStretches
+            ),
+            (
+                Scenario(
+                    name: "x",
+                    guidance: [
+                        GuidanceLine(id: "g1", at: SimTime(ms: 5), duration: SimTime(ms: 1), expires: SimTime(ms: 5))
+                    ]),
+                [.key("guidance"), .index(0), .key("expires")], .expiresNotAfterAt
+            ),
+            (
+                Scenario(name: "x", guidance: [GuidanceLine(id: "g1", at: SimTime(ms: -1), duration: SimTime(ms: 1))]),
+                [.key("guidance"), .index(0), .key("at")], .negative
+            ),
+            (
+                Scenario(name: "x", dad: [.init(id: "u1", at: .zero, duration: SimTime(ms: 3_600_001), language: .ko)]),
+                [.key("dad"), .index(0), .key("duration")], .tooLarge(limitSeconds: 3600)
+            ),
+            (
+                Scenario(
+                    name: "x",
+                    dad: [
+                        .init(id: "u1", at: .zero, duration: SimTime(ms: 10), language: .ko),
+                        .init(id: "u2", at: SimTime(ms: 9), duration: SimTime(ms: 10), language: .en),
+                    ]),
+                [.key("dad"), .index(1)], .overlappingUtterance(with: "u1")
+            ),
+            (
+                Scenario(
+                    name: "x", expect: [Matcher(event: .guidanceEnded, fields: [(field: .line, value: .bool(true))])]),
+                [.key("expect"), .index(0), .key("line")], .wrongType(.string)
+            ),
+            (
+                Scenario(
+                    name: "x",
+                    expect: [Matcher(event: .guidanceEnded, fields: [(field: .stretch, value: .string("s1"))])]),
+                [.key("expect"), .index(0), .key("stretch")], .fieldNotCarried(.stretch, event: .guidanceEnded)
+            ),
+        ] as [(Scenario, [ScenarioProblem.Step], ScenarioProblem.Reason)])
+    func validateRefusesWithPathAndReason(
+        scenario: Scenario, path: [ScenarioProblem.Step], reason: ScenarioProblem.Reason
+    ) {
         #expect(throws: ScenarioProblem(reason, at: path)) { try scenario.validate() }
     }
 }

@@ -1,9 +1,10 @@
 import Guidance
 import Road
 import SimClock
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 /// Each road truth check fires on a timeline broken on purpose, and stays
 /// quiet on the timeline as recorded.
@@ -39,7 +40,9 @@ import Testing
 
     @Test func aReportDeliveredThroughAnOutageFiresLinkHonest() throws {
         let (s, run, bad) = try broken("outage-report-in-flight") { events in
-            let i = events.firstIndex { if case .road(.reportDropped(_, .interrupted)) = $0.what { true } else { false } }!
+            let i = events.firstIndex {
+                if case .road(.reportDropped(_, .interrupted)) = $0.what { true } else { false }
+            }!
             guard case .road(.reportDropped(let f, _)) = events[i].what else { return }
             events[i] = TimelineEvent(t: SimTime(ms: 30_800), .road(.reportDelivered(f)))
         }
@@ -50,10 +53,14 @@ import Testing
     @Test func aReportBesideAFixNotUsedThatCarriesADistanceFiresLink() throws {
         // In the urban canyon the fixes are too inaccurate to use: their reports say no distance.
         let (s, run, bad) = try broken("urban-canyon-stretch") { events in
-            let dropped = Set(events.compactMap { if case .road(.fixDropped(let f, .inaccurate)) = $0.what { f } else { nil } })
-            let i = events.firstIndex { if case .road(.reportSent(let f, _, _, nil)) = $0.what { dropped.contains(f) } else { false } }!
+            let dropped = Set(
+                events.compactMap { if case .road(.fixDropped(let f, .inaccurate)) = $0.what { f } else { nil } })
+            let i = events.firstIndex {
+                if case .road(.reportSent(let f, _, _, nil)) = $0.what { dropped.contains(f) } else { false }
+            }!
             guard case .road(.reportSent(let f, let age, let onRoute, _)) = events[i].what else { return }
-            events[i].what = .road(.reportSent(f, ageMs: age, onRoute: onRoute, next: .init(ManeuverIndex(0), distanceM: 699)))
+            events[i].what = .road(
+                .reportSent(f, ageMs: age, onRoute: onRoute, next: .init(ManeuverIndex(0), distanceM: 699)))
         }
         #expect(Invariants.checkRoad(s, run).isEmpty)
         let found = Invariants.checkRoad(s, bad)
@@ -84,7 +91,9 @@ import Testing
 
     @Test func anOlderFixReportedAfterANewerOneFiresLinkHonest() throws {
         let (s, run, bad) = try broken("out-of-order-arrival") { events in
-            let i = events.firstIndex { if case .road(.reportDropped(_, .outOfOrder)) = $0.what { true } else { false } }!
+            let i = events.firstIndex {
+                if case .road(.reportDropped(_, .outOfOrder)) = $0.what { true } else { false }
+            }!
             guard case .road(.reportDropped(let f, _)) = events[i].what else { return }
             events[i] = TimelineEvent(t: events[i].t, .road(.reportSent(f, ageMs: 1_500, onRoute: true, next: nil)))
         }
@@ -120,7 +129,8 @@ import Testing
         let points = road.points
         for (k, m) in road.maneuvers.enumerated().prefix(only) {
             func d2(_ p: GeoPoint) -> Double {
-                let a = p.latitude - m.point.latitude, b = p.longitude - m.point.longitude
+                let a = p.latitude - m.point.latitude
+                let b = p.longitude - m.point.longitude
                 return a * a + b * b
             }
             let at = points.indices.min { d2(points[$0]) < d2(points[$1]) } ?? 0
@@ -136,8 +146,12 @@ import Testing
         // line's end, the reason is a lie.
         let scenario = try Fixtures.scenario("routes/real/mapbox-instructions")
         let run = try Simulation(scenario)
-        func nowLine(_ run: Simulation) -> Bool { Invariants.checkRoad(scenario, run).contains { $0.check == .road(.nowLine) } }
-        #expect(run.timeline.events.contains { if case .road(.turnUnannounced(_, .then)) = $0.what { true } else { false } })
+        func nowLine(_ run: Simulation) -> Bool {
+            Invariants.checkRoad(scenario, run).contains { $0.check == .road(.nowLine) }
+        }
+        #expect(
+            run.timeline.events.contains { if case .road(.turnUnannounced(_, .then)) = $0.what { true } else { false } }
+        )
         #expect(!nowLine(run))
         var bad = run
         bad.timeline.events.removeAll {
@@ -159,7 +173,9 @@ import Testing
         // "You have arrived" started 10 s sooner: the car is still some 100 m out.
         let (s, run, bad) = try broken("highway-120") { events in
             // The last line to start is the arrival's.
-            guard let i = events.lastIndex(where: { if case .guidanceStarted = $0.what { true } else { false } }) else { return }
+            guard let i = events.lastIndex(where: { if case .guidanceStarted = $0.what { true } else { false } }) else {
+                return
+            }
             events[i].t = events[i].t - SimTime(ms: 10_000)
         }
         #expect(!checks(s, run).contains(.passedTruth))
@@ -174,12 +190,14 @@ import Testing
         let s = try Fixtures.scenario("road/\(name)")
         let run = try Simulation(s)
         var bad = run
-        let i = try #require(bad.timeline.events.firstIndex { e in
-            if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == id } else { false }
-        })
+        let i = try #require(
+            bad.timeline.events.firstIndex { e in
+                if case .guidanceStarted(let l) = e.what { run.timeline.roster.lines[l.int].id == id } else { false }
+            })
         var event = bad.timeline.events.remove(at: i)
         event.t = event.t + SimTime(ms: shift)
-        bad.timeline.events.insert(event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
+        bad.timeline.events.insert(
+            event, at: bad.timeline.events.firstIndex { $0.t > event.t } ?? bad.timeline.events.count)
         #expect(Invariants.check(s, run).isEmpty)
         return Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(check) }
     }
@@ -211,19 +229,27 @@ import Testing
         }
         #expect(!checks(s, run).contains(.jumpDropped))
         let found = Invariants.checkRoadTruth(s, bad).filter { $0.check == .road(.jumpDropped) }
-        #expect(found.map(\.message) == ["f63 was used, though it lies 40 m beyond both accuracies from f62 taken 1000 ms before, farther than the car could go (12 m)"])
+        #expect(
+            found.map(\.message) == [
+                "f63 was used, though it lies 40 m beyond both accuracies from f62 taken 1000 ms before, farther than the car could go (12 m)"
+            ])
     }
 
     @Test func aJumpUsedAfterAsManyRefusalsAsAllowedIsExcused() throws {
         // The same jump four fixes in a row: the fourth is used (the earlier fix was the
         // wrong one, as far as the follower can tell), moving it past m1 42 m early.
         var s = try Fixtures.scenario("road/corner-jump-slow-car")
-        guard case .generated(var g) = s.road?.fixes else { Issue.record("generated fixes"); return }
+        guard case .generated(var g) = s.road?.fixes else {
+            Issue.record("generated fixes")
+            return
+        }
         g.jumps = (60...63).map { FixGenerator.Jump(at: SimTime(ms: Int64($0) * 1000), along: 41, across: -60) }
         s.road?.fixes = .generated(g)
         s.expect = []
         let run = try Simulation(s)
-        let dropped = run.timeline.events.filter { if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false } }
+        let dropped = run.timeline.events.filter {
+            if case .road(.fixDropped(_, .implausible)) = $0.what { true } else { false }
+        }
         // Three of the jump, then two true fixes as far from the fourth, used.
         #expect(dropped.count == 5)
         #expect(Invariants.check(s, run).isEmpty)
@@ -240,7 +266,10 @@ import Testing
         #expect(Invariants.spokenMeters("500미터 앞에서 유턴하세요.") == 500)
         #expect(Invariants.spokenMeters("12번 출구로 나가세요. 2킬로미터 앞") == 2_000)
         #expect(Invariants.spokenMeters("Now turn right.") == nil)
-        for (text, feet) in [("In 900 feet, turn right.", 900.0), ("In a half mile, keep left.", 2640), ("In 1.5 miles, take exit 12.", 7920)] {
+        for (text, feet) in [
+            ("In 900 feet, turn right.", 900.0), ("In a half mile, keep left.", 2640),
+            ("In 1.5 miles, take exit 12.", 7920),
+        ] {
             #expect(abs((Invariants.spokenMeters(text) ?? 0) - feet * 0.3048) < 1e-9, "\(text)")
         }
     }
@@ -268,12 +297,16 @@ import Testing
         // What `String.contains` answers: a run of the text's characters equal to the word's (Foundation's
         // `contains`, which a test module may see instead, differs: it finds no empty word, and "cafe" in "cafe\u{301}").
         func contains(_ text: String, _ word: String) -> Bool {
-            let t = Array(text), w = Array(word)
-            return w.count <= t.count && (0...(t.count - w.count)).contains { i in t[i..<(i + w.count)].elementsEqual(w) }
+            let t = Array(text)
+            let w = Array(word)
+            return w.count <= t.count
+                && (0...(t.count - w.count)).contains { i in t[i..<(i + w.count)].elementsEqual(w) }
         }
         for text in texts {
             for word in words {
-                #expect(Invariants.says(text, word) == contains(text, word), "\(text.debugDescription) ∋ \(word.debugDescription)")
+                #expect(
+                    Invariants.says(text, word) == contains(text, word),
+                    "\(text.debugDescription) ∋ \(word.debugDescription)")
             }
         }
         #expect(Invariants.isPlain("In 500 m, 좌회전") && !Invariants.isPlain("Rødby") && !Invariants.isPlain("a\r\nb"))

@@ -12,15 +12,23 @@ private func s(_ seconds: Double) -> SimTime { SimTime(ms: Int64((seconds * 1000
     /// The SPEC's example scenario, built as values.
     static let specExample = Scenario(
         name: "ordinary line waits for a short stretch",
-        guidance: [GuidanceLine(id: "g1", at: s(2), duration: s(1.8), text: "In 300 m, turn right", language: .en, maneuver: "m1")],
-        replies: [
-            .init(id: "r1", at: .zero, stretches: [
-                .init(id: "s1", duration: s(4), text: "...", language: .ko),
-                .init(id: "s2", duration: s(2), ready: s(1)),
-            ])
+        guidance: [
+            GuidanceLine(
+                id: "g1", at: s(2), duration: s(1.8), text: "In 300 m, turn right", language: .en, maneuver: "m1")
         ],
-        dad: [.init(id: "u1", at: s(9), duration: s(1.2), language: .ko,
-                    reply: .init(id: "r2", after: s(0.8), stretches: [.init(id: "s3", duration: s(2))]))],
+        replies: [
+            .init(
+                id: "r1", at: .zero,
+                stretches: [
+                    .init(id: "s1", duration: s(4), text: "...", language: .ko),
+                    .init(id: "s2", duration: s(2), ready: s(1)),
+                ])
+        ],
+        dad: [
+            .init(
+                id: "u1", at: s(9), duration: s(1.2), language: .ko,
+                reply: .init(id: "r2", after: s(0.8), stretches: [.init(id: "s3", duration: s(2))]))
+        ],
         expect: [
             Matcher(event: .guidanceStarted, fields: [(.line, .string("g1"))], when: .at(s(4))),
             Matcher(event: .stretchCut, count: 0),

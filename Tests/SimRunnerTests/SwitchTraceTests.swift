@@ -1,9 +1,10 @@
 import Guidance
 import SimClock
-@testable import SimRunner
 import TalkArbiter
 import TestSupport
 import Testing
+
+@testable import SimRunner
 
 private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
 
@@ -28,7 +29,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let timeline = try Simulation(scenario).timeline
         let drop = try #require(timeline.events.first { $0.kind == .guidanceDropped })
         #expect(drop.t == Self.switchTime && timeline.value(of: .reason, in: drop) == .string("switched"))
-        #expect(timeline.summary(of: drop) == "01:12.500 guidance.dropped line=\"m1.far\" rule=\"stale\" reason=\"switched\"")
+        #expect(
+            timeline.summary(of: drop)
+                == "01:12.500 guidance.dropped line=\"m1.far\" rule=\"stale\" reason=\"switched\"")
         // The same line dropped stale 1 ms before the switch (its own expiry) gives no reason.
         var early = timeline
         let i = try #require(early.events.firstIndex(of: drop))
@@ -74,7 +77,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let scenario = try Fixtures.scenario(Self.outside)
         var run = try Simulation(scenario)
         run.timeline.events.removeAll(where: isSkip)
-        #expect(switchLine(scenario, run) == ["the switch onto h1 outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped"])
+        #expect(
+            switchLine(scenario, run) == [
+                "the switch onto h1 outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped"
+            ])
     }
 
     @Test func aSkipTheSegmentsDoNotConfirmFiresSwitchLineOnEachSideOfItsBoundaries() throws {
@@ -86,7 +92,9 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             scenario.road?.segments = [segment]
             return !switchLine(scenario, run).isEmpty
         }
-        let t = Self.switchTime, room = Invariants.switchLineRoom, far = ms(200_000)
+        let t = Self.switchTime
+        let room = Invariants.switchLineRoom
+        let far = ms(200_000)
         // A segment holding the switch with room for its line: the skip is a lie.
         #expect(fired(SimInterval(t, far)))
         #expect(!fired(SimInterval(t + ms(1), far)))
@@ -98,7 +106,10 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
             scenario.road?.segments = [segment]
             return self.switchLine(scenario, run)
         }(SimInterval(.zero, far))
-        #expect(message == ["the switch onto h1 was skipped [not-guiding], but Dad's guidance segment holds the switch with room for its line"])
+        #expect(
+            message == [
+                "the switch onto h1 was skipped [not-guiding], but Dad's guidance segment holds the switch with room for its line"
+            ])
     }
 
     @Test func aSkipForAnotherReasonBesideALineOrWithNoSwitchFiresSwitchLine() throws {
@@ -107,19 +118,27 @@ private func ms(_ n: Int64) -> SimTime { SimTime(ms: n) }
         let i = try #require(run.timeline.events.firstIndex(where: isSkip))
         var late = run
         late.timeline.events[i].what = .road(.switchSkipped(change: 0, reason: .late))
-        #expect(switchLine(scenario, late) == ["the switch onto h1 was skipped [late], but a switch line is skipped only [not-guiding]"])
+        #expect(
+            switchLine(scenario, late) == [
+                "the switch onto h1 was skipped [late], but a switch line is skipped only [not-guiding]"
+            ])
         var moved = run
         moved.timeline.events[i].t = Self.switchTime + ms(1)
-        #expect(switchLine(scenario, moved) == [
-            "switch line h1.switched was skipped with no switch onto h1 in its instant",
-            "the switch onto h1 outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped",
-        ])
+        #expect(
+            switchLine(scenario, moved) == [
+                "switch line h1.switched was skipped with no switch onto h1 in its instant",
+                "the switch onto h1 outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped",
+            ])
         // A switch whose line was said, skipped too.
         let said = try Fixtures.scenario("road/handoff-through-an-outage")
         var both = try Simulation(said)
         #expect(switchLine(said, both).isEmpty)
-        let at = try #require(both.timeline.events.firstIndex { if case .road(.routeSwitched) = $0.what { true } else { false } })
-        both.timeline.events.insert(TimelineEvent(t: both.timeline.events[at].t, .road(.switchSkipped(change: 0, reason: .notGuiding))), at: at + 1)
-        #expect(switchLine(said, both) == ["the switch onto h1 was skipped [not-guiding], but its line was requested too"])
+        let at = try #require(
+            both.timeline.events.firstIndex { if case .road(.routeSwitched) = $0.what { true } else { false } })
+        both.timeline.events.insert(
+            TimelineEvent(t: both.timeline.events[at].t, .road(.switchSkipped(change: 0, reason: .notGuiding))),
+            at: at + 1)
+        #expect(
+            switchLine(said, both) == ["the switch onto h1 was skipped [not-guiding], but its line was requested too"])
     }
 }

@@ -1,6 +1,7 @@
 import SimClock
-@testable import SimRunner
 import Testing
+
+@testable import SimRunner
 
 /// The `matches` engine (SPEC 6): its syntax, its refusals with their
 /// positions, and a search that stays linear in the text whatever the pattern.
@@ -10,68 +11,79 @@ import Testing
         return compiled.matches(text)
     }
 
-    @Test(arguments: [
-        ("then", "In 300 m, then turn left", true),
-        ("^In \\d+ m", "In 300 m, then turn left", true),
-        ("^then", "In 300 m, then turn left", false),
-        ("left$", "In 300 m, then turn left", true),
-        ("then$", "In 300 m, then turn left", false),
-        ("^$", "", true),
-        ("^$", "x", false),
-        ("", "anything", true),
-        ("colou?r", "color", true),
-        ("colou?r", "colouur", false),
-        ("a{2,3}b", "aab", true),
-        ("^a{2,3}b", "ab", false),
-        ("^a{2}$", "aaa", false),
-        ("^a{2,}$", "aaaaa", true),
-        ("(?:ab)+c", "xababc", true),
-        ("(?<turn>left|right)", "turn right", true),
-        ("left|right", "straight on", false),
-        ("[0-9]+ m", "In 300 m", true),
-        ("[^a-z ]", "only lower", false),
-        ("[]x]", "a]", true),
-        ("[a-]", "-", true),
-        ("\\bm\\b", "In 300 m", true),
-        ("\\bm\\b", "In 300m", false),
-        ("\\Bm", "In 300m", true),
-        ("\\.", "3.5", true),
-        ("\\.", "35", false),
-        ("\\s\\S\\s", "a b c", true),
-        ("\\W", "word_1", false),
-        ("\\D+", "123", false),
-        ("^.$", "\n", false),
-        ("300 미터", "300 미터 앞에서 좌회전", true),
-        ("[가-힣]+", "좌회전", true),
-        ("^[A-Za-z ,0-9]+$", "In 300 m, then turn left", true),
-        ("^[A-Za-z ,0-9]+$", "300 m 앞", false),
-        ("a+?b", "aaab", true),
-        ("{", "a{b", true),
-        ("a{x}", "a{x}", true),
-    ] as [(String, String, Bool)])
-    func aPatternIsSearchedForAnywhereAndAnchoredOnlyByItsCaretAndDollar(pattern: String, text: String, found: Bool) throws {
+    @Test(
+        arguments: [
+            ("then", "In 300 m, then turn left", true),
+            ("^In \\d+ m", "In 300 m, then turn left", true),
+            ("^then", "In 300 m, then turn left", false),
+            ("left$", "In 300 m, then turn left", true),
+            ("then$", "In 300 m, then turn left", false),
+            ("^$", "", true),
+            ("^$", "x", false),
+            ("", "anything", true),
+            ("colou?r", "color", true),
+            ("colou?r", "colouur", false),
+            ("a{2,3}b", "aab", true),
+            ("^a{2,3}b", "ab", false),
+            ("^a{2}$", "aaa", false),
+            ("^a{2,}$", "aaaaa", true),
+            ("(?:ab)+c", "xababc", true),
+            ("(?<turn>left|right)", "turn right", true),
+            ("left|right", "straight on", false),
+            ("[0-9]+ m", "In 300 m", true),
+            ("[^a-z ]", "only lower", false),
+            ("[]x]", "a]", true),
+            ("[a-]", "-", true),
+            ("\\bm\\b", "In 300 m", true),
+            ("\\bm\\b", "In 300m", false),
+            ("\\Bm", "In 300m", true),
+            ("\\.", "3.5", true),
+            ("\\.", "35", false),
+            ("\\s\\S\\s", "a b c", true),
+            ("\\W", "word_1", false),
+            ("\\D+", "123", false),
+            ("^.$", "\n", false),
+            ("300 미터", "300 미터 앞에서 좌회전", true),
+            ("[가-힣]+", "좌회전", true),
+            ("^[A-Za-z ,0-9]+$", "In 300 m, then turn left", true),
+            ("^[A-Za-z ,0-9]+$", "300 m 앞", false),
+            ("a+?b", "aaab", true),
+            ("{", "a{b", true),
+            ("a{x}", "a{x}", true),
+        ] as [(String, String, Bool)])
+    func aPatternIsSearchedForAnywhereAndAnchoredOnlyByItsCaretAndDollar(pattern: String, text: String, found: Bool)
+        throws
+    {
         #expect(try Self.found(pattern, text) == found)
     }
 
-    @Test(arguments: [
-        ("(abc", TextPattern.Problem.invalid("missing ) for the group", at: 1)),
-        ("abc)", .invalid("unmatched )", at: 4)),
-        ("[abc", .invalid("missing ] for the class", at: 1)),
-        ("*a", .invalid("nothing to repeat", at: 1)),
-        ("a**", .invalid("nothing to repeat", at: 3)),
-        ("a{3,1}", .invalid("{3,1}: the upper bound is below the lower", at: 2)),
-        ("[z-a]", .invalid("the range z-a is out of order", at: 3)),
-        ("(a)\\1", .invalid("backreferences (\\1) are not supported", at: 4)),
-        ("(?=a)", .invalid("(? groups other than (?: and (?<name> (lookaround, options) are not supported", at: 2)),
-        ("(?i)then", .invalid("(? groups other than (?: and (?<name> (lookaround, options) are not supported", at: 2)),
-        ("a++", .invalid("possessive quantifiers are not supported", at: 3)),
-        ("[[:alpha:]]", .invalid("nested classes and [:name:] are not supported; write \\[ for a bracket", at: 2)),
-        ("\\q", .invalid("\\q is not supported; write \\ only before punctuation or one of d w s D W S b B t n r", at: 1)),
-        ("a\\", .invalid("\\ at the end of the pattern", at: 2)),
-        ("^*", .invalid("nothing to repeat", at: 1)),
-        ("a{5000}b{5001}", .tooComplex(maxInstructions: 10_000)),
-        (String(repeating: "a", count: 1001), .tooLong(maxCharacters: 1000)),
-    ] as [(String, TextPattern.Problem)])
+    @Test(
+        arguments: [
+            ("(abc", TextPattern.Problem.invalid("missing ) for the group", at: 1)),
+            ("abc)", .invalid("unmatched )", at: 4)),
+            ("[abc", .invalid("missing ] for the class", at: 1)),
+            ("*a", .invalid("nothing to repeat", at: 1)),
+            ("a**", .invalid("nothing to repeat", at: 3)),
+            ("a{3,1}", .invalid("{3,1}: the upper bound is below the lower", at: 2)),
+            ("[z-a]", .invalid("the range z-a is out of order", at: 3)),
+            ("(a)\\1", .invalid("backreferences (\\1) are not supported", at: 4)),
+            ("(?=a)", .invalid("(? groups other than (?: and (?<name> (lookaround, options) are not supported", at: 2)),
+            (
+                "(?i)then",
+                .invalid("(? groups other than (?: and (?<name> (lookaround, options) are not supported", at: 2)
+            ),
+            ("a++", .invalid("possessive quantifiers are not supported", at: 3)),
+            ("[[:alpha:]]", .invalid("nested classes and [:name:] are not supported; write \\[ for a bracket", at: 2)),
+            (
+                "\\q",
+                .invalid(
+                    "\\q is not supported; write \\ only before punctuation or one of d w s D W S b B t n r", at: 1)
+            ),
+            ("a\\", .invalid("\\ at the end of the pattern", at: 2)),
+            ("^*", .invalid("nothing to repeat", at: 1)),
+            ("a{5000}b{5001}", .tooComplex(maxInstructions: 10_000)),
+            (String(repeating: "a", count: 1001), .tooLong(maxCharacters: 1000)),
+        ] as [(String, TextPattern.Problem)])
     func aPatternOutsideTheSyntaxIsRefusedWithItsPosition(pattern: String, problem: TextPattern.Problem) {
         #expect(TextPattern.problem(in: pattern) == problem)
     }

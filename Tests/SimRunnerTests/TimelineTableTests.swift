@@ -1,9 +1,10 @@
 import Guidance
 import Review
-@testable import ScenarioFormat
-@testable import SimRunner
 import TestSupport
 import Testing
+
+@testable import ScenarioFormat
+@testable import SimRunner
 
 /// The one field table (`EventKind.schema`) is where the JSON, the text,
 /// golden files and matchers get their fields, and invariant 7 compares
@@ -65,8 +66,10 @@ import Testing
                     timeline.value(of: field, in: event).map { " \(field.rawValue)=\($0.json)" }
                 }
                 #expect(line == "\(event.t)  \(event.kind.rawValue)" + compared.joined(), "\(line)")
-                #expect(Set(Golden.comparedFields(of: event.kind)) == Set(event.kind.specFields).union(
-                    event.kind.schema.extras.filter { $0 == .text || $0 == .language }))
+                #expect(
+                    Set(Golden.comparedFields(of: event.kind))
+                        == Set(event.kind.specFields).union(
+                            event.kind.schema.extras.filter { $0 == .text || $0 == .language }))
             }
         }
     }
@@ -74,8 +77,14 @@ import Testing
     @Test func aMatcherMayNameExactlyTheTablesFieldsOfItsEvent() {
         for kind in EventKind.allCases {
             for field in Field.allCases {
-                let value = switch field.type { case .int: "1"; case .bool: "true"; case .string: "\"x\"" }
-                let text = #"{"drivesim": 1, "name": "n", "expect": [{"event": "\#(kind.rawValue)", "\#(field.rawValue)": \#(value)}]}"#
+                let value =
+                    switch field.type {
+                    case .int: "1"
+                    case .bool: "true"
+                    case .string: "\"x\""
+                    }
+                let text =
+                    #"{"drivesim": 1, "name": "n", "expect": [{"event": "\#(kind.rawValue)", "\#(field.rawValue)": \#(value)}]}"#
                 // A string "x" names nothing of this scenario, so it may be
                 // refused for its value (SPEC 6), but never as a field the event lacks.
                 do {

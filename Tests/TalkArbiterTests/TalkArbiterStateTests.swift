@@ -23,7 +23,8 @@ private struct SweepRun {
         let settings = TalkArbiter.Settings(
             earsTail: ms(rng.pick([0, 1, 500])), waitLimit: ms(rng.pick([0, 1_000, 3_000])),
             afterCut: rng.pick(TalkArbiter.AfterCut.allCases))
-        var lines: [TalkArbiter.Line] = [], requests: [SimTime] = []
+        var lines: [TalkArbiter.Line] = []
+        var requests: [SimTime] = []
         for _ in 0..<rng.int(in: 0...7) {
             let at = grid(0...60)
             let maneuver = rng.chance(60) ? Int(rng.int(in: 0...2)) : nil
@@ -31,7 +32,10 @@ private struct SweepRun {
             lines.append(.init(duration: grid(1...25), urgent: rng.chance(30), maneuver: maneuver, expires: expires))
             requests.append(at)
         }
-        var replies: [TalkArbiter.Reply] = [], durations: [SimTime] = [], begins: [SimTime] = [], ready: [SimTime] = []
+        var replies: [TalkArbiter.Reply] = []
+        var durations: [SimTime] = []
+        var begins: [SimTime] = []
+        var ready: [SimTime] = []
         for _ in 0..<rng.int(in: 0...3) {
             let count = Int(rng.int(in: 1...3))
             replies.append(.init(stretches: durations.count..<durations.count + count))
@@ -41,7 +45,8 @@ private struct SweepRun {
                 ready.append(rng.chance(40) ? .zero : grid(0...30))
             }
         }
-        arbiter = TalkArbiter(settings: settings, lines: lines, replies: replies, stretchDurations: durations, fault: fault)
+        arbiter = TalkArbiter(
+            settings: settings, lines: lines, replies: replies, stretchDurations: durations, fault: fault)
         // File order: guidance, replies with their chunks, Dad.
         for (i, at) in requests.enumerated() {
             schedule(.lineRequested(i), at: at)
@@ -87,7 +92,8 @@ private struct SweepRun {
             case .lineStarted(let line, let end): schedule(.lineEnded(line), at: end)
             case .stretchStarted(_, let stretch, let end, _): schedule(.stretchEnded(stretch), at: end)
             case .wake(let time): schedule(.earsTimer, at: time)
-            case .lineWaiting, .lineEnded, .lineDropped, .replyQueued, .replyBegan, .stretchEnded, .stretchCut, .replyEnded,
+            case .lineWaiting, .lineEnded, .lineDropped, .replyQueued, .replyBegan, .stretchEnded, .stretchCut,
+                .replyEnded,
                 .replyAbandoned, .earsClosed, .earsOpened:
                 break
             }
@@ -100,13 +106,15 @@ private struct SweepRun {
 private func arbiter(fault: TalkArbiter.Fault? = nil) -> TalkArbiter {
     TalkArbiter(
         settings: .init(), lines: [.init(duration: ms(1_000)), .init(duration: ms(1_000), urgent: true)],
-        replies: [.init(stretches: 0..<2), .init(stretches: 2..<4)], stretchDurations: [ms(1_000), ms(1_000), ms(500), ms(500)],
+        replies: [.init(stretches: 0..<2), .init(stretches: 2..<4)],
+        stretchDurations: [ms(1_000), ms(1_000), ms(500), ms(500)],
         fault: fault)
 }
 
 /// What the checks find once `change` has put the arbiter into some state.
 private func inconsistencies(
-    at now: Int64 = 0, endOfInstant: Bool = false, fault: TalkArbiter.Fault? = nil, _ change: (inout TalkArbiter) -> Void
+    at now: Int64 = 0, endOfInstant: Bool = false, fault: TalkArbiter.Fault? = nil,
+    _ change: (inout TalkArbiter) -> Void
 ) -> [TalkArbiter.Inconsistency] {
     var a = arbiter(fault: fault)
     change(&a)
@@ -131,12 +139,17 @@ private func inconsistencies(
     }
 
     @Test func theChecksNameStatesThatCannotHappen() {
-        #expect(inconsistencies { $0.guidance = .playing(line: 0, queue: .init()); $0.lineProgress[0] = .playing }
-            == [.earsDisagreeWithGuidance])
+        #expect(
+            inconsistencies {
+                $0.guidance = .playing(line: 0, queue: .init())
+                $0.lineProgress[0] = .playing
+            }
+                == [.earsDisagreeWithGuidance])
         #expect(inconsistencies { $0.ears = .closed } == [.earsDisagreeWithGuidance])
         #expect(inconsistencies { $0.guidance = .pending(.init()) } == [.emptyPendingQueue])
         #expect(inconsistencies { $0.waitingReplies.append(1) } == [.repliesWaitWithoutActive])
-        #expect(inconsistencies { $0.talk = .waiting(reply: 0, next: 2) } == [.stretchOutsideReply(reply: 0, stretch: 2)])
+        #expect(
+            inconsistencies { $0.talk = .waiting(reply: 0, next: 2) } == [.stretchOutsideReply(reply: 0, stretch: 2)])
         #expect(inconsistencies { $0.talk = .held(reply: 0, next: 0, since: .zero) } == [.heldBadly(reply: 0)])
         let playing: (inout TalkArbiter) -> Void = {
             $0.chunkReady[0] = true
@@ -144,7 +157,10 @@ private func inconsistencies(
         }
         #expect(inconsistencies(at: 500, playing).isEmpty)
         #expect(inconsistencies(at: 1_001, playing) == [.stretchTimes(stretch: 0)])
-        #expect(inconsistencies { $0.talk = .playing(reply: 0, stretch: 0, start: .zero, end: ms(1_000)) } == [.stretchWithoutChunk(stretch: 0)])
+        #expect(
+            inconsistencies { $0.talk = .playing(reply: 0, stretch: 0, start: .zero, end: ms(1_000)) } == [
+                .stretchWithoutChunk(stretch: 0)
+            ])
         let twoVoices: (inout TalkArbiter) -> Void = {
             playing(&$0)
             $0.guidance = .playing(line: 0, queue: .init())
@@ -156,16 +172,30 @@ private func inconsistencies(
     }
 
     @Test func theEndOfAnInstantAlsoChecksThatItSettledAndObserved() {
-        let ready: (inout TalkArbiter) -> Void = { $0.chunkReady[0] = true; $0.talk = .waiting(reply: 0, next: 0) }
+        let ready: (inout TalkArbiter) -> Void = {
+            $0.chunkReady[0] = true
+            $0.talk = .waiting(reply: 0, next: 0)
+        }
         #expect(inconsistencies(ready).isEmpty, "between inputs, settle has not run yet")
         #expect(inconsistencies(endOfInstant: true, ready) == [.readyStretchNotStarted(reply: 0)])
-        #expect(inconsistencies(endOfInstant: true) { $0.chunkReady[0] = true; $0.talk = .held(reply: 0, next: 0, since: .zero) }
-            == [.heldWithoutGuidance(reply: 0)])
+        #expect(
+            inconsistencies(endOfInstant: true) {
+                $0.chunkReady[0] = true
+                $0.talk = .held(reply: 0, next: 0, since: .zero)
+            }
+                == [.heldWithoutGuidance(reply: 0)])
         #expect(inconsistencies(at: 499, endOfInstant: true) { $0.ears = .tail(until: ms(500)) }.isEmpty)
         #expect(inconsistencies(at: 500, endOfInstant: true) { $0.ears = .tail(until: ms(500)) } == [.tailOver])
         let pending = TalkArbiter.PendingLines(ordinary: .init(first: 0, last: 0))
-        #expect(inconsistencies(endOfInstant: true) { $0.guidance = .pending(pending); $0.lineProgress[0] = .pending } == [.pendingOnFreeBus])
-        #expect(inconsistencies(endOfInstant: true) { $0.guidance = .pending(pending) } == [.pendingOnFreeBus, .queuedLineNotPending(line: 0)])
+        #expect(
+            inconsistencies(endOfInstant: true) {
+                $0.guidance = .pending(pending)
+                $0.lineProgress[0] = .pending
+            } == [.pendingOnFreeBus])
+        #expect(
+            inconsistencies(endOfInstant: true) { $0.guidance = .pending(pending) } == [
+                .pendingOnFreeBus, .queuedLineNotPending(line: 0),
+            ])
         let urgentAsOrdinary = TalkArbiter.PendingLines(ordinary: .init(first: 1, last: 1))
         let misfiled: (inout TalkArbiter) -> Void = {
             $0.guidance = .playing(line: 0, queue: urgentAsOrdinary)
@@ -181,7 +211,10 @@ private func inconsistencies(
             $0.talk = .playing(reply: 0, stretch: 0, start: .zero, end: ms(1_000))
         }
         #expect(inconsistencies(endOfInstant: true, broken) == [.brokenQueue], "line 0 does not link to line 1")
-        let heard: (inout TalkArbiter) -> Void = { $0.dadSpeaking = 0; $0.talk = .waiting(reply: 0, next: 0) }
+        let heard: (inout TalkArbiter) -> Void = {
+            $0.dadSpeaking = 0
+            $0.talk = .waiting(reply: 0, next: 0)
+        }
         #expect(inconsistencies(endOfInstant: true, heard) == [.bargeInMissed(reply: 0)])
         #expect(inconsistencies(endOfInstant: true, fault: .bargeInWhilePlayingOnly, heard).isEmpty)
     }
@@ -189,7 +222,9 @@ private func inconsistencies(
     @Test func anInstantTakesItsInputsInSpecOrderThenEnds() {
         var order = TalkArbiter.InstantOrder()
         var accepted: [Bool] = []
-        for input: ArbiterInput in [.lineEnded(0), .earsTimer, .lineRequested(0), .replyBegan(0), .chunkReady(0), .replyBegan(1)] {
+        for input: ArbiterInput in [
+            .lineEnded(0), .earsTimer, .lineRequested(0), .replyBegan(0), .chunkReady(0), .replyBegan(1),
+        ] {
             accepted.append(order.admit(input, at: ms(100)))
         }
         #expect(accepted == Array(repeating: true, count: 6))
@@ -207,7 +242,9 @@ private func inconsistencies(
     }
 
     @Test func aRevisedLineLastsItsNewDurationOnlyIfItHasNotStarted() {
-        var a = TalkArbiter(settings: .init(), lines: [.init(duration: ms(2_000)), .init(duration: ms(1_000))], replies: [], stretchDurations: [])
+        var a = TalkArbiter(
+            settings: .init(), lines: [.init(duration: ms(2_000)), .init(duration: ms(1_000))], replies: [],
+            stretchDurations: [])
         var out: [TalkArbiter.Action] = []
         a.lineRevised(0, duration: ms(1_500), at: ms(100))
         a.lineRequested(0, at: ms(100), into: &out)
@@ -221,7 +258,8 @@ private func inconsistencies(
     }
 
     @Test func theEarsCloseWithALineThenWaitOutTheTailThenOpen() {
-        var a = TalkArbiter(settings: .init(earsTail: ms(500)), lines: [.init(duration: ms(1_000))], replies: [], stretchDurations: [])
+        var a = TalkArbiter(
+            settings: .init(earsTail: ms(500)), lines: [.init(duration: ms(1_000))], replies: [], stretchDurations: [])
         var out: [TalkArbiter.Action] = []
         a.lineRequested(0, at: .zero, into: &out)
         a.endInstant(at: .zero, into: &out)
@@ -234,13 +272,21 @@ private func inconsistencies(
         a.earsTimer(at: ms(1_500), into: &out)
         #expect(a.ears == .open)
         a.endInstant(at: ms(1_500), into: &out)
-        #expect(out == [.lineStarted(line: 0, endsAt: ms(1_000)), .earsClosed, .lineEnded(line: 0), .wake(at: ms(1_500)), .earsOpened])
+        #expect(
+            out == [
+                .lineStarted(line: 0, endsAt: ms(1_000)), .earsClosed, .lineEnded(line: 0), .wake(at: ms(1_500)),
+                .earsOpened,
+            ])
     }
 
-    @Test(arguments: [(Int64(0), nil as TalkArbiter.Fault?, Int64?.none), (1, nil, 1_001), (1, .earsEarly, nil), (500, .earsEarly, 1_499)])
+    @Test(arguments: [
+        (Int64(0), nil as TalkArbiter.Fault?, Int64?.none), (1, nil, 1_001), (1, .earsEarly, nil),
+        (500, .earsEarly, 1_499),
+    ])
     func aLineEndsIntoATailOrStraightIntoOpenEars(earsTail: Int64, fault: TalkArbiter.Fault?, until: Int64?) {
         var a = TalkArbiter(
-            settings: .init(earsTail: ms(earsTail)), lines: [.init(duration: ms(1_000))], replies: [], stretchDurations: [], fault: fault)
+            settings: .init(earsTail: ms(earsTail)), lines: [.init(duration: ms(1_000))], replies: [],
+            stretchDurations: [], fault: fault)
         var out: [TalkArbiter.Action] = []
         a.lineRequested(0, at: .zero, into: &out)
         a.endInstant(at: .zero, into: &out)
@@ -251,7 +297,9 @@ private func inconsistencies(
     }
 
     @Test func aReadyStretchThatGuidanceHoldsBackIsHeldSinceThatInstant() {
-        var a = TalkArbiter(settings: .init(), lines: [.init(duration: ms(1_000))], replies: [.init(stretches: 0..<1)], stretchDurations: [ms(800)])
+        var a = TalkArbiter(
+            settings: .init(), lines: [.init(duration: ms(1_000))], replies: [.init(stretches: 0..<1)],
+            stretchDurations: [ms(800)])
         var out: [TalkArbiter.Action] = []
         a.lineRequested(0, at: .zero, into: &out)
         a.replyBegan(0, at: .zero, into: &out)
@@ -271,7 +319,9 @@ private func inconsistencies(
     }
 
     @Test func aLineRequestedTheMillisecondAStretchEndsFindsTheBusFree() {
-        var a = TalkArbiter(settings: .init(), lines: [.init(duration: ms(500))], replies: [.init(stretches: 0..<2)], stretchDurations: [ms(1_000), ms(1_000)])
+        var a = TalkArbiter(
+            settings: .init(), lines: [.init(duration: ms(500))], replies: [.init(stretches: 0..<2)],
+            stretchDurations: [ms(1_000), ms(1_000)])
         var out: [TalkArbiter.Action] = []
         a.replyBegan(0, at: .zero, into: &out)
         a.chunkReady(0, at: .zero, into: &out)
@@ -287,7 +337,9 @@ private func inconsistencies(
     }
 
     @Test func aLineWaitingForAStretchIsPendingWhileTheStretchPlays() {
-        var a = TalkArbiter(settings: .init(), lines: [.init(duration: ms(500))], replies: [.init(stretches: 0..<1)], stretchDurations: [ms(4_000)])
+        var a = TalkArbiter(
+            settings: .init(), lines: [.init(duration: ms(500))], replies: [.init(stretches: 0..<1)],
+            stretchDurations: [ms(4_000)])
         var out: [TalkArbiter.Action] = []
         a.replyBegan(0, at: .zero, into: &out)
         a.chunkReady(0, at: .zero, into: &out)
@@ -336,7 +388,8 @@ private func inconsistencies(
         }
         let started = out.compactMap { if case .lineStarted(let line, _) = $0 { return line } else { return nil } }
         #expect(started == [0, 1, 4, 5])
-        #expect(out.contains(.lineDropped(line: 2, rule: .superseded)) && out.contains(.lineDropped(line: 3, rule: .stale)))
+        #expect(
+            out.contains(.lineDropped(line: 2, rule: .superseded)) && out.contains(.lineDropped(line: 3, rule: .stale)))
         #expect(a.isIdle)
     }
 

@@ -15,7 +15,8 @@ private struct Bench {
         _ settings: TalkArbiter.Settings = .init(), lines: [TalkArbiter.Line] = [], stretches: [[Int64]] = [],
         dadReplies: [[Int64]] = []
     ) {
-        var durations: [SimTime] = [], replies: [TalkArbiter.Reply] = []
+        var durations: [SimTime] = []
+        var replies: [TalkArbiter.Reply] = []
         for reply in stretches + dadReplies {
             replies.append(.init(stretches: durations.count..<durations.count + reply.count))
             durations += reply.map(ms)
@@ -25,7 +26,9 @@ private struct Bench {
 
     /// Runs one instant: `inputs` in order, then its end; returns its actions.
     @discardableResult
-    mutating func instant(_ t: Int64, _ inputs: (inout TalkArbiter, SimTime, inout [TalkArbiter.Action]) -> Void = { _, _, _ in })
+    mutating func instant(
+        _ t: Int64, _ inputs: (inout TalkArbiter, SimTime, inout [TalkArbiter.Action]) -> Void = { _, _, _ in }
+    )
         -> [TalkArbiter.Action]
     {
         var out: [TalkArbiter.Action] = []
@@ -73,7 +76,9 @@ private struct Bench {
         var bench = Bench(lines: [.init(duration: ms(1000), urgent: true)], stretches: [[4_000]])
         bench.pippaSpeaks(chunks: 0..<1)
         let actions = bench.instant(3_999) { a, t, out in a.lineRequested(0, at: t, into: &out) }
-        #expect(actions.first == .stretchCut(reply: 0, stretch: 0, rule: .urgentCut, by: .line(0), played: ms(3_999), then: .repeat))
+        #expect(
+            actions.first
+                == .stretchCut(reply: 0, stretch: 0, rule: .urgentCut, by: .line(0), played: ms(3_999), then: .repeat))
         #expect(actions.contains(.lineStarted(line: 0, endsAt: ms(4_999))))
     }
 
@@ -84,33 +89,47 @@ private struct Bench {
         let atEnd = bench.instant(4_000) { a, t, out in a.stretchEnded(0, at: t, into: &out) }
         #expect(atEnd == [.stretchEnded(reply: 0, stretch: 0), .lineStarted(line: 0, endsAt: ms(5_000)), .earsClosed])
         let after = bench.instant(5_000) { a, t, out in a.lineEnded(0, at: t, into: &out) }
-        #expect(after == [.lineEnded(line: 0), .wake(at: ms(5_500)), .stretchStarted(reply: 0, stretch: 1, endsAt: ms(7_000), held: ms(1_000))])
+        #expect(
+            after == [
+                .lineEnded(line: 0), .wake(at: ms(5_500)),
+                .stretchStarted(reply: 0, stretch: 1, endsAt: ms(7_000), held: ms(1_000)),
+            ])
         #expect(bench.instant(5_500) { a, t, out in a.earsTimer(at: t, into: &out) } == [.earsOpened])
     }
 
     @Test func urgentLinesGoAheadOfPendingOrdinaryOnes() {
-        let lines: [TalkArbiter.Line] = [.init(duration: ms(1000)), .init(duration: ms(1000)), .init(duration: ms(1000), urgent: true)]
+        let lines: [TalkArbiter.Line] = [
+            .init(duration: ms(1000)), .init(duration: ms(1000)), .init(duration: ms(1000), urgent: true),
+        ]
         var bench = Bench(lines: lines)
         bench.instant(0) { a, t, out in a.lineRequested(0, at: t, into: &out) }
         let queued = bench.instant(100) { a, t, out in
             a.lineRequested(1, at: t, into: &out)
             a.lineRequested(2, at: t, into: &out)
         }
-        #expect(queued == [.lineWaiting(line: 1, rule: .guidanceQueue, stretch: nil), .lineWaiting(line: 2, rule: .guidanceQueue, stretch: nil)])
+        #expect(
+            queued == [
+                .lineWaiting(line: 1, rule: .guidanceQueue, stretch: nil),
+                .lineWaiting(line: 2, rule: .guidanceQueue, stretch: nil),
+            ])
         let next = bench.instant(1_000) { a, t, out in a.lineEnded(0, at: t, into: &out) }
         #expect(next.contains(.lineStarted(line: 2, endsAt: ms(2_000))))
     }
 
     @Test func aNewerLineSupersedesAPendingOneButNeverAPlayingOne() {
         let lines: [TalkArbiter.Line] = [
-            .init(duration: ms(1000), maneuver: 7), .init(duration: ms(1000), maneuver: 7), .init(duration: ms(1000), maneuver: 7),
+            .init(duration: ms(1000), maneuver: 7), .init(duration: ms(1000), maneuver: 7),
+            .init(duration: ms(1000), maneuver: 7),
         ]
         var bench = Bench(lines: lines)
         bench.instant(0) { a, t, out in a.lineRequested(0, at: t, into: &out) }
         let second = bench.instant(100) { a, t, out in a.lineRequested(1, at: t, into: &out) }
         #expect(second == [.lineWaiting(line: 1, rule: .guidanceQueue, stretch: nil)])
         let third = bench.instant(200) { a, t, out in a.lineRequested(2, at: t, into: &out) }
-        #expect(third == [.lineDropped(line: 1, rule: .superseded), .lineWaiting(line: 2, rule: .guidanceQueue, stretch: nil)])
+        #expect(
+            third == [
+                .lineDropped(line: 1, rule: .superseded), .lineWaiting(line: 2, rule: .guidanceQueue, stretch: nil),
+            ])
     }
 
     @Test func aPendingLineIsStaleAtItsExpiryEvenIfItCouldStartThen() {
@@ -145,12 +164,14 @@ private struct Bench {
 
     @Test(arguments: TalkArbiter.AfterCut.allCases)
     func afterCutDecidesWhatFollowsACut(afterCut: TalkArbiter.AfterCut) {
-        var bench = Bench(.init(afterCut: afterCut), lines: [.init(duration: ms(1000), urgent: true)], stretches: [[4_000, 2_000]])
+        var bench = Bench(
+            .init(afterCut: afterCut), lines: [.init(duration: ms(1000), urgent: true)], stretches: [[4_000, 2_000]])
         bench.pippaSpeaks(chunks: 0..<2)
         let cut = bench.instant(1_000) { a, t, out in a.lineRequested(0, at: t, into: &out) }
         let resumed = bench.instant(2_000) { a, t, out in a.lineEnded(0, at: t, into: &out) }
         switch afterCut {
-        case .repeat: #expect(resumed.contains(.stretchStarted(reply: 0, stretch: 0, endsAt: ms(6_000), held: ms(1_000))))
+        case .repeat:
+            #expect(resumed.contains(.stretchStarted(reply: 0, stretch: 0, endsAt: ms(6_000), held: ms(1_000))))
         case .skip: #expect(resumed.contains(.stretchStarted(reply: 0, stretch: 1, endsAt: ms(4_000), held: ms(1_000))))
         case .drop:
             #expect(cut.contains(.replyAbandoned(reply: 0, rule: .afterCut)))
@@ -203,13 +224,18 @@ private struct Bench {
     @Test func eachActionsRulesMapToTheirRuleAndBackAndNoOtherRuleFits() {
         func check<R: TalkArbiter.ActionRule>(_: R.Type, _ rules: [Rule]) {
             #expect(R.allCases.map(\.rule) == rules)  // the SPEC's order
-            for rule in Rule.allCases { #expect(R(rule)?.rule == (rules.contains(rule) ? rule : nil), "\(R.self) \(rule)") }
+            for rule in Rule.allCases {
+                #expect(R(rule)?.rule == (rules.contains(rule) ? rule : nil), "\(R.self) \(rule)")
+            }
         }
         check(TalkArbiter.WaitRule.self, [.shortWait, .guidanceQueue])
         check(TalkArbiter.DropRule.self, [.superseded, .stale])
         check(TalkArbiter.CutRule.self, [.urgentCut, .longCut, .bargeIn])
         check(TalkArbiter.AbandonRule.self, [.afterCut, .bargeIn])
         #expect(TalkArbiter.Action.lineDropped(line: 0, rule: .stale).rule == .stale)
-        #expect(TalkArbiter.Action.stretchCut(reply: 0, stretch: 0, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil).rule == .bargeIn)
+        #expect(
+            TalkArbiter.Action.stretchCut(
+                reply: 0, stretch: 0, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil
+            ).rule == .bargeIn)
     }
 }

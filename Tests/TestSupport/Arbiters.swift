@@ -6,16 +6,34 @@ import TalkArbiter
 package struct Wrapped<Mutation: MutationChoice>: Arbiter {
     var inner: TalkArbiter
     public init(_ tables: ArbiterTables) { inner = TalkArbiter(tables, fault: Mutation.fault) }
-    public mutating func lineEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineEnded(i, at: t, into: &a) }
-    public mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.stretchEnded(i, at: t, into: &a) }
-    public mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.dadEnded(i, at: t, into: &a) }
+    public mutating func lineEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.lineEnded(i, at: t, into: &a)
+    }
+    public mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.stretchEnded(i, at: t, into: &a)
+    }
+    public mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.dadEnded(i, at: t, into: &a)
+    }
     public mutating func earsTimer(at t: SimTime, into a: inout [Action]) { inner.earsTimer(at: t, into: &a) }
-    public mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineExpired(i, at: t, into: &a) }
-    public mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.lineRequested(i, at: t, into: &a) }
-    public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) { inner.lineRevised(i, duration: duration, at: t) }
-    public mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.replyBegan(i, at: t, into: &a) }
-    public mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.chunkReady(i, at: t, into: &a) }
-    public mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) { inner.dadStarted(i, at: t, into: &a) }
+    public mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.lineExpired(i, at: t, into: &a)
+    }
+    public mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.lineRequested(i, at: t, into: &a)
+    }
+    public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) {
+        inner.lineRevised(i, duration: duration, at: t)
+    }
+    public mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.replyBegan(i, at: t, into: &a)
+    }
+    public mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.chunkReady(i, at: t, into: &a)
+    }
+    public mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        inner.dadStarted(i, at: t, into: &a)
+    }
     public mutating func endInstant(at t: SimTime, into a: inout [Action]) { inner.endInstant(at: t, into: &a) }
     public var isIdle: Bool { inner.isIdle }
 }
@@ -62,7 +80,10 @@ public struct PhantomCut: Arbiter {
     public mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) {}
     public mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {
         a.append(.replyBegan(reply: i))
-        a.append(.stretchCut(reply: i, stretch: replies[i].stretches.lowerBound, rule: .bargeIn, by: .utterance(0), played: .zero, then: nil))
+        a.append(
+            .stretchCut(
+                reply: i, stretch: replies[i].stretches.lowerBound, rule: .bargeIn, by: .utterance(0), played: .zero,
+                then: nil))
     }
     public mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) {}
     public mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) {}

@@ -23,7 +23,10 @@ struct Arguments {
                 positional.append(token)
                 continue
             }
-            if token == "--" { onlyPositional = true; continue }
+            if token == "--" {
+                onlyPositional = true
+                continue
+            }
             let parts = token.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
             if knownFlags.contains(name) {
@@ -58,7 +61,8 @@ struct Arguments {
     func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(DrivesimError) -> T? {
         guard let text = value(name) else { return nil }
         guard let n = T(text), range.contains(n) else {
-            throw .usage(.notAWholeNumber(option: name, value: text, from: "\(range.lowerBound)", to: "\(range.upperBound)"))
+            throw .usage(
+                .notAWholeNumber(option: name, value: text, from: "\(range.lowerBound)", to: "\(range.upperBound)"))
         }
         return n
     }

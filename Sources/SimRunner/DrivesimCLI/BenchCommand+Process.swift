@@ -2,9 +2,9 @@ import ExternalProcess
 import Review
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a user runs, measured as a user runs it: `drivesim run FILE --format F`
@@ -15,12 +15,12 @@ extension BenchCommand {
     /// test runner that links the CLI), so that it can run itself.
     static func drivesimExecutable() -> String? {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard n > 0 else { return nil }
+            let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #else
-        let path = CommandLine.arguments.first ?? ""
+            let path = CommandLine.arguments.first ?? ""
         #endif
         return path.hasSuffix("/drivesim") && access(path, X_OK) == 0 ? path : nil
     }
@@ -30,9 +30,9 @@ extension BenchCommand {
     /// start or did not exit with 0.
     static func processCPUSeconds(_ executable: String, _ arguments: [String]) -> Double? {
         #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #else
-        var actions: posix_spawn_file_actions_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -71,7 +71,9 @@ extension BenchCommand {
             rmdir(folder)
         }
         for (file, bytes) in zip(files, drives) {
-            guard let handle = fopen(file, "wx"), fwrite(bytes, 1, bytes.count, handle) == bytes.count, fclose(handle) == 0 else {
+            guard let handle = fopen(file, "wx"), fwrite(bytes, 1, bytes.count, handle) == bytes.count,
+                fclose(handle) == 0
+            else {
                 console.out("  the whole process: not measured (cannot write \(file))\n")
                 return
             }
@@ -85,10 +87,15 @@ extension BenchCommand {
             return best
         }
         let startUp = best(["--version"]).map { format1($0 * 1000) + " ms" } ?? "failed"
-        console.out("the whole process, 'drivesim run FILE --format F' on the same drives, CPU ms, best of \(repetitions) (start-up alone: \(startUp)):\n")
+        console.out(
+            "the whole process, 'drivesim run FILE --format F' on the same drives, CPU ms, best of \(repetitions) (start-up alone: \(startUp)):\n"
+        )
         console.out(growthHeader(hours))
         for format in TimelineFormat.allCases where !format.drawsOnlyTheRoad && !format.isSound {
-            console.out(growthRow(format.rawValue, hours: hours, seconds: files.map { best(["run", $0, "--format", format.rawValue]) }))
+            console.out(
+                growthRow(
+                    format.rawValue, hours: hours,
+                    seconds: files.map { best(["run", $0, "--format", format.rawValue]) }))
         }
     }
 }

@@ -7,9 +7,9 @@ import SimRunner
 import TalkArbiter
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `drivesim bench`: throughput of the event queue and of a whole generated
@@ -55,14 +55,18 @@ enum BenchCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
-        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
+        guard args.positional.isEmpty else {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments"))
+        }
         let only = args.value("--only")
         if let only, !parts.contains(only) {
-            throw DrivesimError.usage(.unknownValue(option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
         }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
-        console.err("warning: this is a debug build; build with -c release for real figures\n")
+            console.err("warning: this is a debug build; build with -c release for real figures\n")
         #endif
         if only == nil || only == "queue" { benchQueue(scale: scale, console: &console) }
         if only == nil || only == "drive" { benchDrive(scale: scale, console: &console) }
@@ -100,7 +104,8 @@ enum BenchCommand: Command {
     static func benchDrive(scale: Int, console: inout Console) {
         let drive = GeneratedDrive.scenario(seed: 1)
         let repetitions = max(1, 200 / scale)
-        var handled = 0, entries = 0
+        var handled = 0
+        var entries = 0
         let seconds = measure {
             for _ in 0..<repetitions {
                 let run = Simulation(drive, fault: nil)
@@ -131,7 +136,9 @@ enum BenchCommand: Command {
         let timeline = Simulation(drive, fault: nil).timeline
         let roadTimeline = Simulation(road, fault: nil).timeline
         let repetitions = max(1, 10 / scale)
-        console.out("rendering the 2-hour drive's timeline (\(timeline.events.count) entries), CPU time, best of \(repetitions):\n")
+        console.out(
+            "rendering the 2-hour drive's timeline (\(timeline.events.count) entries), CPU time, best of \(repetitions):\n"
+        )
         for format in TimelineFormat.allCases where !format.isSound {
             let (scenario, subject) = format.drawsOnlyTheRoad ? (road, roadTimeline) : (drive, timeline)
             // CPU time, the best run: on a shared machine wall time measures the neighbours.
@@ -164,11 +171,14 @@ enum BenchCommand: Command {
         settings.runs = 20_000 / scale
         var fuzzer = Fuzzer(settings)
         let seconds = measure { for i in fuzzer.runIndices { fuzzer.run(i) } }
-        console.out("fuzz: \(settings.runs) runs in \(format1(seconds * 1000)) ms, \(Int(Double(settings.runs) / seconds)) runs/s (one core)\n")
+        console.out(
+            "fuzz: \(settings.runs) runs in \(format1(seconds * 1000)) ms, \(Int(Double(settings.runs) / seconds)) runs/s (one core)\n"
+        )
         // A 30-item collision (12 lines, 4 replies of 3 stretches, 3 utterances with a reply each) that a mutant fails.
         let fault = TalkArbiter.Fault.heldIgnored
         for seed in UInt64(1)...100 {
-            let big = GeneratedDrive.scenario(seed: seed, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000))
+            let big = GeneratedDrive.scenario(
+                seed: seed, lines: 12, replies: 4, utterances: 3, length: SimTime(ms: 40_000))
             guard let violation = Fuzzer.violations(of: big, fault: fault).first else { continue }
             var shrinker = Shrinker(check: violation.check, fault: fault)
             var small = big
@@ -197,23 +207,33 @@ enum BenchCommand: Command {
             var events = 0
             for _ in 0..<repetitions {
                 var scenario: Scenario? = nil
-                figures[0] = min(figures[0], cpuSeconds { scenario = try? ScenarioDecoder.decode(bytes, file: "drive.json") })
-                guard let scenario else { console.out("  the generated \(h)-hour drive does not decode\n"); return }
+                figures[0] = min(
+                    figures[0], cpuSeconds { scenario = try? ScenarioDecoder.decode(bytes, file: "drive.json") })
+                guard let scenario else {
+                    console.out("  the generated \(h)-hour drive does not decode\n")
+                    return
+                }
                 var verdict: Verdict? = nil
                 figures[1] = min(figures[1], cpuSeconds { verdict = Verdict(scenario, fault: nil) })
                 guard let timeline = verdict?.simulation.timeline else { return }
                 events = timeline.events.count
                 for (k, format) in formats.enumerated() {
-                    figures[2 + k] = min(figures[2 + k], cpuSeconds { _ = writtenCount(format, timeline, of: scenario) })
+                    figures[2 + k] = min(
+                        figures[2 + k], cpuSeconds { _ = writtenCount(format, timeline, of: scenario) })
                 }
             }
             best.append(figures)
             sizes.append((bytes.count, events))
         }
-        let described = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(separator: "; ")
-        console.out("what 'run FILE' does, on generated talk drives (seed 1: \(described)), CPU ms per run in this process, best of a few:\n")
+        let described = zip(hours, sizes).map { "\($0) h \($1.bytes / 1024) KiB, \($1.events) events" }.joined(
+            separator: "; ")
+        console.out(
+            "what 'run FILE' does, on generated talk drives (seed 1: \(described)), CPU ms per run in this process, best of a few:\n"
+        )
         console.out(growthHeader(hours))
-        for (k, stage) in stages.enumerated() { console.out(growthRow(stage, hours: hours, seconds: best.map { $0[k] })) }
+        for (k, stage) in stages.enumerated() {
+            console.out(growthRow(stage, hours: hours, seconds: best.map { $0[k] }))
+        }
         benchProcesses(hours: hours, drives: drives, repetitions: quick ? 1 : 3, console: &console)
     }
 
@@ -244,10 +264,14 @@ enum BenchCommand: Command {
     static func benchRoad(scale: Int, console: inout Console) {
         let drive = GeneratedDrive.roadScenario(seed: 1)
         let repetitions = max(1, 50 / scale)
-        var handled = 0, entries = 0, lines = 0, fixes = 0
+        var handled = 0
+        var entries = 0
+        var lines = 0
+        var fixes = 0
         // Both parts in CPU time over the same runs: each run plans the road,
         // then simulates over that plan, so the part is never more than the whole.
-        var seconds = 0.0, planSeconds = 0.0
+        var seconds = 0.0
+        var planSeconds = 0.0
         for _ in 0..<repetitions {
             var plan = RoadPlan.empty
             planSeconds += cpuSeconds { plan = RoadPlan(validated: drive.road) }
@@ -280,13 +304,16 @@ enum BenchCommand: Command {
     static func decodeRate(_ scenario: Scenario, _ repetitions: Int) -> String {
         let bytes = ScenarioEncoder.encode(scenario)
         var best = Double.infinity
-        for _ in 0..<repetitions { best = min(best, cpuSeconds { _ = try? ScenarioDecoder.decode(bytes, file: "drive.json") }) }
+        for _ in 0..<repetitions {
+            best = min(best, cpuSeconds { _ = try? ScenarioDecoder.decode(bytes, file: "drive.json") })
+        }
         return "\(format1(Double(bytes.count) / max(best, 1e-9) / 1e6)) MB/s (\(format1(Double(bytes.count) / 1e6)) MB)"
     }
 
     /// CPU seconds this process spent in `body` (bench only).
     static func cpuSeconds(_ body: () -> Void) -> Double {
-        var start = timespec(), end = timespec()
+        var start = timespec()
+        var end = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start)
         body()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &end)
@@ -320,12 +347,17 @@ enum BenchCommand: Command {
         var binary: String { folder + "/queue_hold" }
 
         static func build() -> Result<CppHoldModel, BuildFailure> {
-            guard let source = findSource() else { return .failure(BuildFailure("Benchmarks/queue_hold.cpp not found")) }
+            guard let source = findSource() else {
+                return .failure(BuildFailure("Benchmarks/queue_hold.cpp not found"))
+            }
             let compilers = ["c++", "g++", "clang++"]
             guard let compiler = compilers.first(where: { shell("command -v \($0) >/dev/null 2>&1") != nil }) else {
-                return .failure(BuildFailure("no C++ compiler found (looked for \(compilers.joined(separator: ", ")) on the PATH)"))
+                return .failure(
+                    BuildFailure("no C++ compiler found (looked for \(compilers.joined(separator: ", ")) on the PATH)"))
             }
-            guard let folder = temporaryFolder() else { return .failure(BuildFailure("cannot make a temporary folder")) }
+            guard let folder = temporaryFolder() else {
+                return .failure(BuildFailure("cannot make a temporary folder"))
+            }
             let model = CppHoldModel(folder: folder)
             guard shell("\(compiler) -O2 -std=c++17 \(quoted(source)) -o \(quoted(model.binary)) 2>&1") != nil else {
                 model.remove()
@@ -338,7 +370,9 @@ enum BenchCommand: Command {
         func run(pending: Int, operations: Int) -> (Double, UInt64)? {
             guard let output = Self.shell("\(Self.quoted(binary)) \(pending) \(operations)") else { return nil }
             let fields = output.split(whereSeparator: { $0 == " " || $0 == "\n" })
-            guard fields.count == 2, let seconds = Double(fields[0]), let checksum = UInt64(fields[1]) else { return nil }
+            guard fields.count == 2, let seconds = Double(fields[0]), let checksum = UInt64(fields[1]) else {
+                return nil
+            }
             return (seconds, checksum)
         }
 
@@ -350,7 +384,10 @@ enum BenchCommand: Command {
         /// The source beside this file's package: looked for up from this
         /// source file's folder, then up from the working directory.
         static func findSource() -> String? {
-            var starts = [String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))]
+            var starts = [
+                String(
+                    #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+            ]
             var cwd = [CChar](repeating: 0, count: 4096)
             if getcwd(&cwd, cwd.count) != nil { starts.append(string(cwd)) }
             for start in starts {
@@ -366,7 +403,8 @@ enum BenchCommand: Command {
 
         /// A new private folder under `TMPDIR` (or /tmp), for what `bench` builds or writes.
         static func temporaryFolder() -> String? {
-            var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
+            var template = Array(
+                ((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/drivesim-bench-XXXXXX").utf8CString)
             return mkdtemp(&template) != nil ? string(template) : nil
         }
 
@@ -388,7 +426,9 @@ enum BenchCommand: Command {
             return pclose(pipe) == 0 ? String(decoding: output, as: UTF8.self) : nil
         }
 
-        static func quoted(_ path: String) -> String { "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
+        static func quoted(_ path: String) -> String {
+            "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        }
     }
 
     /// Why the C++ comparison cannot run.

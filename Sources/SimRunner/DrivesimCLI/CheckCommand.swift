@@ -10,7 +10,8 @@ import TalkArbiter
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Run every scenario under the paths and report which passed."
-    static let usage = "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]] [--guidance <command>]"
+    static let usage =
+        "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]] [--guidance <command>]"
     static let options: [String] = ["--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout"]
     static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
     static var help: String {
@@ -68,7 +69,10 @@ enum CheckCommand: Command {
         let roadPlan = guidance?.planning
         let found = ScenarioFiles.scan(args.positional)
         guard !found.isEmpty else { throw DrivesimError.usage(.noScenarioFiles(args.positional)) }
-        var passed = 0, failed = 0, unusable = 0, unwritten = 0
+        var passed = 0
+        var failed = 0
+        var unusable = 0
+        var unwritten = 0
         // `--record` never writes over a file it was given (compared by identity).
         var inputs: [FileSystem.Identity: String] = [:]
         for case .file(let path) in found where record {
@@ -100,7 +104,8 @@ enum CheckCommand: Command {
             case .success(let loaded): scenario = loaded
             }
             for warning in warnings { console.warn(warning.description) }
-            var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
+            var verdict =
+                external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
                 ?? Verdict(scenario, fault: nil, roadPlan: roadPlan)
             if let guidance { verdict = guidance.judging(verdict, of: scenario) }
             let unjudged = Unjudged(scenario, verdict, otherGuidance: guidance != nil)
@@ -147,7 +152,9 @@ enum CheckCommand: Command {
             }
         }
         if unwritten > 0 {
-            console.err("\(counted(unwritten, "golden timeline")) could not be written (each named above); the rest were checked or recorded\n")
+            console.err(
+                "\(counted(unwritten, "golden timeline")) could not be written (each named above); the rest were checked or recorded\n"
+            )
         }
         if console.errIsTerminal { console.err("\r") }
         if let notice = external?.notice { console.err(notice) }
@@ -163,7 +170,8 @@ enum CheckCommand: Command {
         var total = RuleCoverage()
         for run in runs {
             total.add(run.rules)
-            let fired = Rule.allCases.filter { run.rules[$0] > 0 }.map { "\($0.rawValue) \(run.rules[$0])" }
+            let fired =
+                Rule.allCases.filter { run.rules[$0] > 0 }.map { "\($0.rawValue) \(run.rules[$0])" }
                 + RoadRule.allCases.filter { run.rules[road: $0] > 0 }.map { "\($0.rawValue) \(run.rules[road: $0])" }
             out += "  \(run.file): \(fired.isEmpty ? "no rule" : fired.joined(separator: ", "))\n"
         }
@@ -181,7 +189,8 @@ enum CheckCommand: Command {
             out += "  \(pad(rule.rawValue, width)) \(pad(String(total[road: rule]), 8)) \(scenarios)\n"
         }
         let never = total.neverFired.map(\.rawValue) + total.roadNeverFired.map(\.rawValue)
-        out += never.isEmpty
+        out +=
+            never.isEmpty
             ? "\nevery rule of SPEC 4.1 and of the road is exercised\n"
             : "\nnever exercised: \(never.joined(separator: ", "))\n"
         return out + "\n"

@@ -45,13 +45,18 @@ enum CompletionsCommand: Command {
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
         guard let shell = args.positional.first else { throw DrivesimError.usage(.missingArgument("shell")) }
-        guard args.positional.count == 1 else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "one shell")) }
+        guard args.positional.count == 1 else {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "one shell"))
+        }
         switch shell {
         case "bash": console.out(bash)
         case "zsh": console.out(zsh)
         case "fish": console.out(fish)
         default:
-            throw DrivesimError.usage(.unknownValue(option: "<shell>", value: shell, allowed: shells, suggestion: suggestion(for: shell, among: shells)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "<shell>", value: shell, allowed: shells, suggestion: suggestion(for: shell, among: shells))
+            )
         }
         return 0
     }
@@ -91,7 +96,10 @@ enum CompletionsCommand: Command {
         var out: [Option] = []
         var inOptions = false
         for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("OPTIONS:") { inOptions = true; continue }
+            if line.hasPrefix("OPTIONS:") {
+                inOptions = true
+                continue
+            }
             guard inOptions else { continue }
             if !line.isEmpty && !line.hasPrefix(" ") { break }
             let text = line.drop { $0 == " " }
@@ -105,7 +113,9 @@ enum CompletionsCommand: Command {
             let head = parts[0]
             let summary = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
             let names = head.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
-            let value = head.split(separator: "<", maxSplits: 1).dropFirst().first.map { String($0.prefix { $0 != ">" }) }
+            let value = head.split(separator: "<", maxSplits: 1).dropFirst().first.map {
+                String($0.prefix { $0 != ">" })
+            }
             out.append(Option(names: names, value: value, summary: summary))
         }
         return out
@@ -143,7 +153,8 @@ enum CompletionsCommand: Command {
                 for option in valued {
                     let pattern = option.names.joined(separator: "|")
                     if let list = values(of: option.names[0], in: command) {
-                        cases += "        \(pattern)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                        cases +=
+                            "        \(pattern)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
                     } else if option.takesPath {
                         cases += "        \(pattern)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                     } else {
@@ -152,7 +163,9 @@ enum CompletionsCommand: Command {
                 }
                 cases += "      esac\n"
             }
-            let positional = command.name == name ? "compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"" : "compgen -f -- \"$cur\""
+            let positional =
+                command.name == name
+                ? "compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"" : "compgen -f -- \"$cur\""
             cases += "      if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\")); "
             cases += "else COMPREPLY=($(\(positional))); fi\n      ;;\n"
         }
@@ -203,7 +216,9 @@ enum CompletionsCommand: Command {
                 let action: String
                 if let value = option.value {
                     let list = values(of: option.names[0], in: command)
-                    action = ":\(zshQuoted(value)):" + (list.map { "(\($0.joined(separator: " ")))" } ?? (option.takesPath ? "_files" : " "))
+                    action =
+                        ":\(zshQuoted(value)):"
+                        + (list.map { "(\($0.joined(separator: " ")))" } ?? (option.takesPath ? "_files" : " "))
                 } else {
                     action = ""
                 }
@@ -213,7 +228,9 @@ enum CompletionsCommand: Command {
             }
             let positional = command.name == name ? "'1:shell:(\(shells.joined(separator: " ")))'" : "'*:file:_files'"
             specs.append(positional)
-            cases += "    \(command.name))\n      _arguments \\\n        " + specs.joined(separator: " \\\n        ") + "\n      ;;\n"
+            cases +=
+                "    \(command.name))\n      _arguments \\\n        " + specs.joined(separator: " \\\n        ")
+                + "\n      ;;\n"
         }
         return """
             #compdef drivesim
@@ -254,9 +271,11 @@ enum CompletionsCommand: Command {
         let names = commands.map { $0.name }.joined(separator: " ")
         out += "complete -c drivesim -f\n"
         for command in commands {
-            out += "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a \(command.name) -d '\(fishQuoted(command.abstract))'\n"
+            out +=
+                "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a \(command.name) -d '\(fishQuoted(command.abstract))'\n"
         }
-        out += "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a help -d 'Show help for a command'\n"
+        out +=
+            "complete -c drivesim -n 'not __fish_seen_subcommand_from \(names) help' -a help -d 'Show help for a command'\n"
         out += "complete -c drivesim -n '__fish_seen_subcommand_from help' -a '\(names)'\n"
         for command in commands {
             let when = "-n '__fish_seen_subcommand_from \(command.name)'"
@@ -272,7 +291,8 @@ enum CompletionsCommand: Command {
                 }
                 if option.value != nil {
                     let list = values(of: option.names[0], in: command)
-                    spec += list.map { " -x -a '\($0.joined(separator: " "))'" } ?? (option.takesPath ? " -r -F" : " -x")
+                    spec +=
+                        list.map { " -x -a '\($0.joined(separator: " "))'" } ?? (option.takesPath ? " -r -F" : " -x")
                 }
                 out += spec + " -d '\(fishQuoted(option.summary))'\n"
             }

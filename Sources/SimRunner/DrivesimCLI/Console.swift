@@ -5,9 +5,9 @@ import ScenarioFormat
 import SimRunner
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a command writes: the timeline (or results) to standard output,
@@ -53,14 +53,20 @@ package struct Console: Sendable {
 
     /// Writes `text` to standard output, unless an earlier write failed.
     package mutating func out(_ text: String) {
-        guard let fd = outDescriptor else { stdout += text; return }
+        guard let fd = outDescriptor else {
+            stdout += text
+            return
+        }
         guard outputProblem == nil else { return }
         outputProblem = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
     /// Writes `text` to standard error (a failure there has nowhere to be told).
     package mutating func err(_ text: String) {
-        guard let fd = errDescriptor else { stderr += text; return }
+        guard let fd = errDescriptor else {
+            stderr += text
+            return
+        }
         _ = FileSystem.writeAll(Array(text.utf8), to: fd, using: posixWrite)
     }
 
@@ -86,7 +92,8 @@ package struct Console: Sendable {
 
     /// The colours used: SGR codes.
     enum Colour: String {
-        case green = "32", red = "31"
+        case green = "32"
+        case red = "31"
     }
 
     /// The terminal's width in columns: `COLUMNS`, else the width of the
@@ -123,7 +130,10 @@ package struct Console: Sendable {
         chunks produce: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void, toFile path: String?
     ) throws(DrivesimError) {
         if let path { return try FileSystem.write(to: path, chunks: produce) }
-        guard let fd = outDescriptor else { stdout += String(chunks: produce); return }
+        guard let fd = outDescriptor else {
+            stdout += String(chunks: produce)
+            return
+        }
         produce { chunk in
             guard outputProblem == nil else { return }
             outputProblem = FileSystem.writeAll(UnsafeRawBufferPointer(chunk), to: fd, using: posixWrite)

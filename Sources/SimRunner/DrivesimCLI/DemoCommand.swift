@@ -9,7 +9,8 @@ import SimRunner
 /// a file to start from.
 enum DemoCommand: Command {
     static let name = "demo"
-    static let abstract = "Run the built-in demo drive (what 'drivesim' alone does), or write its scenario to start from."
+    static let abstract =
+        "Run the built-in demo drive (what 'drivesim' alone does), or write its scenario to start from."
     static let usage =
         "USAGE: drivesim [demo] [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--scenario]"
     /// `run`'s options that choose what is shown and where.
@@ -311,9 +312,12 @@ enum DemoCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
-        if let extra = args.positional.first { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no file, not '\(extra)'")) }
+        if let extra = args.positional.first {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no file, not '\(extra)'"))
+        }
         if args.has("--scenario") {
-            for option in options + flags where option != "--out" && option != "--scenario" && (args.value(option) != nil || args.has(option)) {
+            for option in options + flags
+            where option != "--out" && option != "--scenario" && (args.value(option) != nil || args.has(option)) {
                 throw DrivesimError.usage(.excludes("--scenario", option))
             }
             try console.output(Self.scenario + "\n", toFile: args.value("--out"))

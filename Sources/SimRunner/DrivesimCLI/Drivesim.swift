@@ -4,9 +4,9 @@ import ScenarioFormat
 import SimRunner
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `drivesim` command line (SPEC 8): a thin layer over the simulator.
@@ -14,7 +14,8 @@ import Darwin
 package enum Drivesim {
     /// Every command, for help and suggestions.
     static let commands: [Command.Type] = [
-        RunCommand.self, CheckCommand.self, FuzzCommand.self, ExploreCommand.self, BenchCommand.self, ImportGPXCommand.self, ImportRouteCommand.self,
+        RunCommand.self, CheckCommand.self, FuzzCommand.self, ExploreCommand.self, BenchCommand.self,
+        ImportGPXCommand.self, ImportRouteCommand.self,
         GenerateCommand.self, SchemaCommand.self, DemoCommand.self, CompletionsCommand.self,
     ]
 
@@ -54,7 +55,8 @@ package enum Drivesim {
             if first == "help", arguments.count > 1 {
                 let topic = arguments[1]
                 guard let command = commands.first(where: { $0.name == topic }) else {
-                    throw DrivesimError.usage(.unknownHelpTopic(topic, suggestion: suggestion(for: topic, among: commands.map { $0.name })))
+                    throw DrivesimError.usage(
+                        .unknownHelpTopic(topic, suggestion: suggestion(for: topic, among: commands.map { $0.name })))
                 }
                 console.out(fit(command.help, width: console.columns))
             } else {
@@ -63,7 +65,8 @@ package enum Drivesim {
             return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            throw DrivesimError.usage(.unknownCommand(first, suggestion: suggestion(for: first, among: commands.map { $0.name })))
+            throw DrivesimError.usage(
+                .unknownCommand(first, suggestion: suggestion(for: first, among: commands.map { $0.name })))
         }
         name = command.name
         let rest = Array(arguments.dropFirst())
@@ -82,12 +85,14 @@ package enum Drivesim {
     /// and each command's abstract in a column after the longest name.
     static func help(width: Int = Console.defaultColumns) -> String {
         let width = max(40, width)
-        var text = wrap("OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and "
-            + "its conversation with Pippa, refereed on one audio bus.", width: width, indent: 0)
+        var text = wrap(
+            "OVERVIEW: A discrete-event simulator of a navigation app's voice guidance and "
+                + "its conversation with Pippa, refereed on one audio bus.", width: width, indent: 0)
         text += "\n\(usage)\n\n"
-        text += wrap("With no command, drivesim runs a built-in demo drive and prints its timeline "
-            + "('drivesim demo --help': as html, or its scenario as a file to start from). "
-            + "'drivesim --version' prints the version.", width: width, indent: 0)
+        text += wrap(
+            "With no command, drivesim runs a built-in demo drive and prints its timeline "
+                + "('drivesim demo --help': as html, or its scenario as a file to start from). "
+                + "'drivesim --version' prints the version.", width: width, indent: 0)
         text += "\nCOMMANDS:\n"
         let column = 2 + (commands.map { $0.name.count }.max() ?? 8) + 2
         for command in commands {
@@ -107,7 +112,8 @@ package enum Drivesim {
         func indent(of line: [Character]) -> Int {
             let leading = line.prefix { $0 == " " }.count
             if let colon = (0..<max(0, line.count - 1)).first(where: { line[$0] == ":" && line[$0 + 1] == " " }),
-               line[..<colon].allSatisfy({ $0.isUppercase || $0 == " " }) {
+                line[..<colon].allSatisfy({ $0.isUppercase || $0 == " " })
+            {
                 return colon + 2
             }
             guard leading > 0 else { return 0 }
@@ -122,10 +128,13 @@ package enum Drivesim {
             let chars = Array(line)
             let leading = chars.prefix { $0 == " " }.count
             // A line at the margin also continues `EXIT CODES: …` (text after a heading).
-            let continuesHeading = groups.last.map { leading == 0 && $0.indent > 0 && $0.head.first?.isUppercase == true } ?? false
-            if var last = groups.last, !chars.isEmpty, leading == last.indent || continuesHeading, leading < chars.count,
-               !(last.lines.last ?? "").isEmpty, !isHeading(line), !(last.lines.last ?? "").hasSuffix(":"),
-               !line.dropFirst(leading).hasPrefix("drivesim ") {
+            let continuesHeading =
+                groups.last.map { leading == 0 && $0.indent > 0 && $0.head.first?.isUppercase == true } ?? false
+            if var last = groups.last, !chars.isEmpty, leading == last.indent || continuesHeading,
+                leading < chars.count,
+                !(last.lines.last ?? "").isEmpty, !isHeading(line), !(last.lines.last ?? "").hasSuffix(":"),
+                !line.dropFirst(leading).hasPrefix("drivesim ")
+            {
                 last.lines.append(line)
                 groups[groups.count - 1] = last
             } else {
@@ -134,11 +143,16 @@ package enum Drivesim {
         }
         var out: [String] = []
         for group in groups {
-            guard group.lines.contains(where: { displayWidth($0) > width }) else { out += group.lines; continue }
+            guard group.lines.contains(where: { displayWidth($0) > width }) else {
+                out += group.lines
+                continue
+            }
             let head = String(group.head.prefix(group.indent))
-            let text = ([String(group.head.dropFirst(group.indent))] + group.lines.dropFirst().map {
-                String($0.drop { $0 == " " })
-            }).joined(separator: " ")
+            let text =
+                ([String(group.head.dropFirst(group.indent))]
+                + group.lines.dropFirst().map {
+                    String($0.drop { $0 == " " })
+                }).joined(separator: " ")
             let body = wrap(text, width: width, indent: group.indent)
             out.append(String((head + body.dropFirst(group.indent)).dropLast()))
         }
@@ -150,14 +164,17 @@ package enum Drivesim {
     /// before an example (`…, which drivesim accepts and otherwise ignores:`)
     /// is not one: it stays in its paragraph, which the example then ends.
     static func isHeading(_ line: String) -> Bool {
-        line.hasSuffix(":") && line.first?.isUppercase == true && line.dropLast().allSatisfy { $0.isUppercase || $0 == " " }
+        line.hasSuffix(":") && line.first?.isUppercase == true
+            && line.dropLast().allSatisfy { $0.isUppercase || $0 == " " }
     }
 
     /// `paragraph` broken at spaces into lines of at most `width` columns, every
     /// line indented by `indent` spaces, each ending in a newline. A word longer
     /// than a line stands on its own line.
     static func wrap(_ paragraph: String, width: Int, indent: Int) -> String {
-        var out = "", line = String(repeating: " ", count: indent), lineWidth = indent
+        var out = ""
+        var line = String(repeating: " ", count: indent)
+        var lineWidth = indent
         for word in paragraph.split(separator: " ") {
             let w = displayWidth(String(word))
             if lineWidth > indent, lineWidth + 1 + w > width {
@@ -165,7 +182,10 @@ package enum Drivesim {
                 line = String(repeating: " ", count: indent)
                 lineWidth = indent
             }
-            if lineWidth > indent { line += " "; lineWidth += 1 }
+            if lineWidth > indent {
+                line += " "
+                lineWidth += 1
+            }
             line += word
             lineWidth += w
         }

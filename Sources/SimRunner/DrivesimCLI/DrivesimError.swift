@@ -4,9 +4,9 @@ import SimClock
 import SimRunner
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Everything that makes the command line unusable: exit code 2. Commands
@@ -221,11 +221,15 @@ extension DrivesimError {
         case .gpx(let file, let problem): return escapedForTerminal("\(file): \(problem)")
         case .importProblem(let file, let problem):
             // What the response says (a service's message, a type) is escaped: one line, no control sequence.
-            return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)")
+            return escapedForTerminal(
+                "\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words)")
         case .importRefused(let file, let problem, let format):
-            return escapedForTerminal("\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words) (read as \(format.title))")
+            return escapedForTerminal(
+                "\(file): \(problem.path.isEmpty ? "top level" : problem.path): \(problem.reason.words) (read as \(format.title))"
+            )
         case .cannotWrite(let path, let problem):
-            return "cannot write \(path == Console.standardOutputName ? path : "'\(escapedForTerminal(path))'"): \(problem.reason)"
+            return
+                "cannot write \(path == Console.standardOutputName ? path : "'\(escapedForTerminal(path))'"): \(problem.reason)"
         case .refusedOnCI(.recordGoldens):
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
@@ -244,7 +248,8 @@ extension UsageProblem {
     package var reason: String {
         switch self {
         case .unknownCommand(let name, let suggestion): return "unknown command '\(name)'.\(hint(suggestion))"
-        case .unknownHelpTopic(let name, let suggestion): return "no help for '\(name)': not a command.\(hint(suggestion))"
+        case .unknownHelpTopic(let name, let suggestion):
+            return "no help for '\(name)': not a command.\(hint(suggestion))"
         case .unknownOption(let name, let suggestion): return "unknown option '\(name)'.\(hint(suggestion))"
         case .missingValue(let option): return "missing value for '\(option)'"
         case .missingOption(let option, let allowed):
@@ -257,7 +262,8 @@ extension UsageProblem {
             return "'\(option)' must be a whole number from \(from) to \(to), not '\(value)'"
         case .notSeconds(let option, let value): return "'\(option)' takes seconds, like 12.5, not '\(value)'"
         case .notSending(let option, let value):
-            return "'\(option)' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not '\(value)'"
+            return
+                "'\(option)' takes seconds, like 12.5, or the stretch Pippa sends it after, like after:s2, not '\(value)'"
         case .negativeSeconds(let option, let value): return "'\(option)' must not be negative, not '\(value)'"
         case .notWholeMilliseconds(let option, let value):
             return "'\(option)' must be seconds to a whole millisecond (like 12.5), not '\(value)'"
@@ -269,18 +275,22 @@ extension UsageProblem {
             let what = option == "--only" ? "name '\(value)' in --only" : "\(option.drop { $0 == "-" }) '\(value)'"
             return "unknown \(what); use one of: \(allowed.joined(separator: ", ")).\(hint(suggestion))"
         case .badShard(let text): return "'--shard' must be i/n with 1 ≤ i ≤ n ≤ 100,000, like 2/4, not '\(text)'"
-        case .badTimeLimit(let text): return "'--time-limit' must be a number of seconds above 0 and at most 86,400 (24 h), not '\(text)'"
+        case .badTimeLimit(let text):
+            return "'--time-limit' must be a number of seconds above 0 and at most 86,400 (24 h), not '\(text)'"
         case .needsOption(let flag, let option): return "'\(flag)' applies only with '\(option)'"
         case .excludes(let a, let b): return "'\(a)' and '\(b)' cannot be given together"
         case .noScenarioFiles(let paths): return "no scenario files under \(paths.joined(separator: " "))"
         case .soundToTerminal:
-            return "'--format wav' writes sound, not text: give '--out FILE.wav', or redirect standard output to a file or a player"
+            return
+                "'--format wav' writes sound, not text: give '--out FILE.wav', or redirect standard output to a file or a player"
         case .soundTooLong(let ms, let limit):
             // Exact to the millisecond: a value just over the limit is never rounded onto it.
-            return "the WAV would last \(Matcher.seconds(SimTime(ms: ms))), longer than a WAV file holds (\(Matcher.seconds(SimTime(ms: limit))) at 16 kHz, two channels); "
+            return
+                "the WAV would last \(Matcher.seconds(SimTime(ms: ms))), longer than a WAV file holds (\(Matcher.seconds(SimTime(ms: limit))) at 16 kHz, two channels); "
                 + "choose a window of at most that with '--from' and '--to'"
         case .audioTooLongToEmbed(let ms, let limit):
-            return "'--audio embed' holds at most \(Matcher.seconds(SimTime(ms: limit))) of sound and this page shows \(Matcher.seconds(SimTime(ms: ms))): "
+            return
+                "'--audio embed' holds at most \(Matcher.seconds(SimTime(ms: limit))) of sound and this page shows \(Matcher.seconds(SimTime(ms: ms))): "
                 + "choose a window with '--from' and '--to', or write the WAV with '--format wav --out drive.wav' and give '--audio drive.wav'"
         }
     }
@@ -317,15 +327,18 @@ extension WriteProblem {
         case .tooLarge: return "the file would exceed the file-size limit (ulimit -f, or the file system's)"
         case .emptyPath: return "the path is empty"
         case .readOnlyFile(let mode, let writer):
-            let who = switch writer {
-            case .owner: "you own it"
-            case .group: "you are in its group"
-            case .others: "you are neither its owner nor in its group"
-            }
+            let who =
+                switch writer {
+                case .owner: "you own it"
+                case .group: "you are in its group"
+                case .others: "you are neither its owner nor in its group"
+                }
             let octal = String(mode, radix: 8)
-            return "its mode 0\(String(repeating: "0", count: max(0, 3 - octal.count)) + octal) does not let you write it (\(who)); not replaced, as the shell's '>' would refuse"
+            return
+                "its mode 0\(String(repeating: "0", count: max(0, 3 - octal.count)) + octal) does not let you write it (\(who)); not replaced, as the shell's '>' would refuse"
         case .cannotCreateIn(let folder): return "its folder '\(folder)' does not accept new files"
-        case .isAnInput(let file): return "it is the input '\(file)' (the same file); refusing to replace it, write elsewhere"
+        case .isAnInput(let file):
+            return "it is the input '\(file)' (the same file); refusing to replace it, write elsewhere"
         case .other(let code): return String(cString: strerror(code))
         }
     }
@@ -336,7 +349,8 @@ extension GoldenProblem {
     func reason(scenario file: String) -> String {
         switch self {
         case .absolute(let golden):
-            return "'\(golden)' is an absolute path; a golden timeline is named relative to its scenario, beside or below it"
+            return
+                "'\(golden)' is an absolute path; a golden timeline is named relative to its scenario, beside or below it"
         case .leavesTheFolder(let golden):
             return "'\(golden)' contains '..'; a golden timeline lives beside or below its scenario"
         case .notATimelineName(let golden):
@@ -353,9 +367,11 @@ extension GoldenProblem {
             let why: String
             switch failure {
             case .notJSON(let line, let column): why = "is not JSON (line \(line), column \(column))"
-            case .notATimeline(let at, let reason): why = "is not a timeline (\(at.isEmpty ? "top level" : at): \(reason))"
+            case .notATimeline(let at, let reason):
+                why = "is not a timeline (\(at.isEmpty ? "top level" : at): \(reason))"
             }
-            return "the golden timeline '\(path)' \(why); fix it, or run 'drivesim check --record \(file)' to write it again"
+            return
+                "the golden timeline '\(path)' \(why); fix it, or run 'drivesim check --record \(file)' to write it again"
         }
     }
 }

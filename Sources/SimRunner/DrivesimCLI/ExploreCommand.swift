@@ -12,7 +12,9 @@ import TalkArbiter
 /// reproducer, as `fuzz` writes them.
 enum ExploreCommand: Command {
     static let name = "explore"
-    static let options = ["--scope", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--ties"]
+    static let options = [
+        "--scope", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--ties",
+    ]
     static let flags: [String] = []
     static let abstract = "Check every small talk scenario on a grid of the rules' boundaries."
     static let usage =
@@ -63,7 +65,9 @@ enum ExploreCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
-        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
+        guard args.positional.isEmpty else {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options"))
+        }
         if let file = args.value("--ties") { return try ties(file, args, console: &console) }
         let scope = try args.integer("--scope", in: 1...4) ?? 3
         var settings = Fuzzer.Settings()
@@ -77,13 +81,15 @@ enum ExploreCommand: Command {
         if args.value("--out") != nil { try FuzzCommand.prepare(folder: out) }
 
         let arbiter = settings.mutant.map { "mutant \($0.name) (breaks \($0.breaks))" } ?? settings.arbiter.name
-        console.out("drivesim explore: scope \(scope), shard \(settings.shard.index)/\(settings.shard.count), \(arbiter)\n")
+        console.out(
+            "drivesim explore: scope \(scope), shard \(settings.shard.index)/\(settings.shard.count), \(arbiter)\n")
         let clock = ContinuousClock()
         let start = clock.now
         let showsProgress = console.errIsTerminal
         let outcome = Explorer.run(scope: scope, settings: settings, jobs: jobs) { progress in
             if showsProgress {
-                console.err("\rscope \(progress.size): \(progress.done)/\(progress.total) scenarios, \(progress.failed) failed")
+                console.err(
+                    "\rscope \(progress.size): \(progress.done)/\(progress.total) scenarios, \(progress.failed) failed")
             }
             // An arbiter given up (it hung) is asked nothing more.
             return external?.givenUp == nil
@@ -99,11 +105,14 @@ enum ExploreCommand: Command {
         let fuzzer = outcome.fuzzer
         console.err("\(fuzzer.runsDone) scenarios in \(BenchCommand.format1(seconds)) s\n")
         if let external, let reason = external.givenUp {
-            console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later scenario asked it\n")
+            console.err(
+                "the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later scenario asked it\n"
+            )
         }
         if let notice = external?.notice { console.err(notice) }
         let reproducers = FuzzCommand.writeReproducers(
-            fuzzer, folder: out, jobs: jobs, console: &console, unshrinkable: external?.givenUp != nil ? [.arbiter(.process)] : []
+            fuzzer, folder: out, jobs: jobs, console: &console,
+            unshrinkable: external?.givenUp != nil ? [.arbiter(.process)] : []
         ) {
             .explore(scope: scope, index: $0)
         }
@@ -117,39 +126,52 @@ enum ExploreCommand: Command {
         guard let name = args.value("--mutant") else { return nil }
         let talk = TalkArbiter.Fault.allCases.map(\.rawValue)
         guard let fault = TalkArbiter.Fault(rawValue: name) else {
-            throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: talk, suggestion: suggestion(for: name, among: talk)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "--mutant", value: name, allowed: talk, suggestion: suggestion(for: name, among: talk)))
         }
         return fault
     }
 
     /// `--ties FILE`: the table of outcomes that change with an order or a shift.
     static func ties(_ file: String, _ args: Arguments, console: inout Console) throws -> Int32 {
-        for option in ["--scope", "--shard", "--jobs", "--out", "--arbiter", "--arbiter-timeout"] where args.value(option) != nil {
-            throw DrivesimError.usage(.tooManyArguments(command: "\(name) --ties", takes: "one scenario file and --mutant, not \(option)"))
+        for option in ["--scope", "--shard", "--jobs", "--out", "--arbiter", "--arbiter-timeout"]
+        where args.value(option) != nil {
+            throw DrivesimError.usage(
+                .tooManyArguments(command: "\(name) --ties", takes: "one scenario file and --mutant, not \(option)"))
         }
         let fault = try talkMutant(args)
         let scenario = try ScenarioFiles.load(file).get()
-        let orders = TieReport.orderCount(of: scenario), shifts = TieReport.shiftCount(of: scenario)
+        let orders = TieReport.orderCount(of: scenario)
+        let shifts = TieReport.shiftCount(of: scenario)
         console.out("drivesim explore --ties \(file): \(counted(orders, "order")), \(counted(shifts, "shift"))\n")
         // Rows as they are found: one variation in memory at a time, whatever the file's size.
         var rows = 0
         let showsProgress = console.errIsTerminal
-        let report = TieReport(scenario, fault: fault, progress: { done, total in
-            if showsProgress && (done % 16 == 0 || done == total) { console.err("\r\(done)/\(total) variations") }
-        }) { change in
+        let report = TieReport(
+            scenario, fault: fault,
+            progress: { done, total in
+                if showsProgress && (done % 16 == 0 || done == total) { console.err("\r\(done)/\(total) variations") }
+            }
+        ) { change in
             if rows == 0 { console.out("\n| under | item | was | became |\n|---|---|---|---|\n") }
             rows += 1
             console.out("| \(change.under) | \(change.item) | \(change.was) | \(change.became) |\n")
         }
         if showsProgress { console.err("\r\u{1B}[K") }
         var text = (rows > 0 ? "\n" : "") + counted(report.changed, "changed outcome")
-        text += report.skipped > 0 ? " (\(report.skipped) \(report.skipped == 1 ? "variation" : "variations") not valid, skipped)" : ""
+        text +=
+            report.skipped > 0
+            ? " (\(report.skipped) \(report.skipped == 1 ? "variation" : "variations") not valid, skipped)" : ""
         text += "\n"
         for (t, items) in report.oversized {
-            text += "not run in every order: the \(items) items at \(t) (more than \(TieReport.largestGroup) in one instant)\n"
+            text +=
+                "not run in every order: the \(items) items at \(t) (more than \(TieReport.largestGroup) in one instant)\n"
         }
         console.out(text)
-        for (under, violation) in report.broken { console.err("FAIL under \(under): \(violation.check) at \(violation.t): \(violation.message)\n") }
+        for (under, violation) in report.broken {
+            console.err("FAIL under \(under): \(violation.check) at \(violation.t): \(violation.message)\n")
+        }
         return report.broken.isEmpty ? 0 : 1
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `read(2)`, named apart from `FileSystem.read`.
@@ -56,7 +56,10 @@ enum FileSystem {
                 count = 0
                 while count < size {
                     let got = retryingOnInterrupt { posixRead(fd, buffer.baseAddress! + count, size - count) }
-                    if got < 0 { failure = errno; return }
+                    if got < 0 {
+                        failure = errno
+                        return
+                    }
                     if got == 0 { return }
                     count += got
                 }
@@ -143,7 +146,9 @@ enum FileSystem {
         guard fd >= 0 else {
             let code = errno
             // The folder is there (the target was resolved in it): ENOENT is the folder refusing new files (`/proc`).
-            if code == ENOENT, isFolder(path: folder) { throw .cannotWrite(path: path, .cannotCreateIn(folder: folder)) }
+            if code == ENOENT, isFolder(path: folder) {
+                throw .cannotWrite(path: path, .cannotCreateIn(folder: folder))
+            }
             throw .cannotWrite(path: path, WriteProblem(errno: code))
         }
         var problem = writeChunks(to: fd)
@@ -173,11 +178,12 @@ enum FileSystem {
         } else {
             writer = .others
         }
-        let bit: mode_t = switch writer {
-        case .owner: S_IWUSR
-        case .group: S_IWGRP
-        case .others: S_IWOTH
-        }
+        let bit: mode_t =
+            switch writer {
+            case .owner: S_IWUSR
+            case .group: S_IWGRP
+            case .others: S_IWOTH
+            }
         return info.st_mode & bit != 0 ? nil : .readOnlyFile(mode: UInt32(info.st_mode & 0o777), for: writer)
     }
 

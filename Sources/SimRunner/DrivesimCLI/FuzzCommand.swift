@@ -1,16 +1,17 @@
-#if canImport(Glibc)
-import ExternalProcess
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Fuzzing
 import Review
-import ScenarioFormat
 import Road
+import ScenarioFormat
 import SimRunner
 import TalkArbiter
+
+#if canImport(Glibc)
+    import ExternalProcess
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `drivesim fuzz`: a seeded campaign of collision scenarios; every failure
 /// is counted, and the first of each broken check is shrunk and written as a
@@ -21,7 +22,8 @@ enum FuzzCommand: Command {
     static let usage =
         "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>] [--guidance <command>]"
     static let options = [
-        "--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout",
+        "--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout",
+        "--guidance", "--guidance-timeout",
     ]
     static let flags = ["--list-mutants", "--road"]
     static var help: String {
@@ -67,7 +69,9 @@ enum FuzzCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
-        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options")) }
+        guard args.positional.isEmpty else {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options"))
+        }
         if args.has("--list-mutants") {
             for fault in TalkArbiter.Fault.allCases {
                 console.out("\(pad(fault.rawValue, 28)) breaks \(pad(fault.rule.rawValue, 15)) \(fault.summary)\n")
@@ -114,25 +118,37 @@ enum FuzzCommand: Command {
         let outcome = Campaign.run(settings, jobs: jobs) { progress in
             if showsProgress { console.err("\r\(counted(progress.runsDone, "run")), \(progress.failedRuns) failed") }
             // An arbiter given up (it hung) is asked nothing more: the campaign stops.
-            return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil && guidance?.channel.givenUp == nil
+            return (timeLimit.map { clock.now - start <= $0 } ?? true) && external?.givenUp == nil
+                && guidance?.channel.givenUp == nil
         }
-        let fuzzer = outcome.fuzzer, stoppedEarly = outcome.stoppedEarly
+        let fuzzer = outcome.fuzzer
+        let stoppedEarly = outcome.stoppedEarly
         let elapsed = clock.now - start
         if console.errIsTerminal { console.err("\r") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        console.err("\(counted(fuzzer.runsDone, "run")) in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n")
-        if stoppedEarly, external?.givenUp == nil { console.out("stopped by --time-limit after \(counted(fuzzer.runsDone, "run"))\n") }
+        console.err(
+            "\(counted(fuzzer.runsDone, "run")) in \(BenchCommand.format1(seconds)) s (\(Int(Double(fuzzer.runsDone) / max(seconds, 1e-9))) runs/s)\n"
+        )
+        if stoppedEarly, external?.givenUp == nil {
+            console.out("stopped by --time-limit after \(counted(fuzzer.runsDone, "run"))\n")
+        }
         if let external, let reason = external.givenUp {
             // Told once: the runs after it were not asked (they fail as `arbiter process`).
-            console.err("the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
+            console.err(
+                "the arbiter '\(escapedForTerminal(external.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n"
+            )
         }
 
         if let guidance, let reason = guidance.channel.givenUp {
-            console.err("the guidance '\(escapedForTerminal(guidance.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n")
+            console.err(
+                "the guidance '\(escapedForTerminal(guidance.command))' was given up: \(reason); no later run asked it, and the campaign stopped after \(counted(fuzzer.runsDone, "run"))\n"
+            )
         }
         if let notice = external?.notice { console.err(notice) }
         // A process given up is asked nothing more: its failure is filed as found, unshrunk.
-        let givenUp = Set((external?.givenUp != nil ? [Check.arbiter(.process)] : []) + (guidance?.channel.givenUp != nil ? [Check.guidance(.process)] : []))
+        let givenUp = Set(
+            (external?.givenUp != nil ? [Check.arbiter(.process)] : [])
+                + (guidance?.channel.givenUp != nil ? [Check.guidance(.process)] : []))
         let reproducers = writeReproducers(fuzzer, folder: out, jobs: jobs, console: &console, unshrinkable: givenUp)
         report(fuzzer, reproducers: reproducers, console: &console)
         if reproducers.contains(where: { $0.1 == nil }) { return 2 }
@@ -143,7 +159,9 @@ enum FuzzCommand: Command {
     static func mutant(named name: String) throws(DrivesimError) -> Mutant {
         guard let fault = Mutant(name: name) else {
             let all = Mutant.allCases.map(\.name)
-            throw DrivesimError.usage(.unknownValue(option: "--mutant", value: name, allowed: all, suggestion: suggestion(for: name, among: all)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "--mutant", value: name, allowed: all, suggestion: suggestion(for: name, among: all)))
         }
         return fault
     }
@@ -151,7 +169,8 @@ enum FuzzCommand: Command {
     /// `i/n` with 1 ≤ i ≤ n.
     static func parseShard(_ text: String) throws(DrivesimError) -> (index: Int, count: Int) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, (1...n).contains(i) else {
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, (1...n).contains(i)
+        else {
             throw DrivesimError.usage(.badShard(text))
         }
         return (i, n)
@@ -174,15 +193,20 @@ enum FuzzCommand: Command {
         origin: ((Int) -> ReproducerFile.Origin)? = nil
     ) -> [(Fuzzer.Failure, String?)] {
         var written: [(Fuzzer.Failure, String?)] = []
-        for reproducer in Campaign.reproducers(of: fuzzer, candidates: candidates, jobs: jobs, unshrinkable: unshrinkable) {
+        for reproducer in Campaign.reproducers(
+            of: fuzzer, candidates: candidates, jobs: jobs, unshrinkable: unshrinkable)
+        {
             let (failure, tries) = (reproducer.failure, reproducer.tries)
-            let seed = fuzzer.settings.seed, arbiter = fuzzer.settings.arbiter
+            let seed = fuzzer.settings.seed
+            let arbiter = fuzzer.settings.arbiter
             let found = origin?(failure.run) ?? .fuzz(seed: seed, run: failure.run)
             let check = failure.violation.check
             // The shrunk file's own violation, with the arbiter it was found with: its times are what the file shows.
             // A process given up is asked nothing more: its failure is the one found, in the run it hung in.
             let checked = unshrinkable.contains(check) ? nil : arbiter.check(reproducer.scenario)
-            let violation = checked?.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check } ?? failure.violation
+            let violation =
+                checked?.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }.first { $0.check == check }
+                ?? failure.violation
             let name = ReproducerFile.fileName(check: check, mutant: arbiter.mutant, origin: found)
             let file = "\(folder)/\(name)"
             let small = ReproducerFile.prepare(
@@ -194,12 +218,15 @@ enum FuzzCommand: Command {
                 try FileSystem.makeFolder(folder)
                 try FileSystem.write(ScenarioEncoder.encode(small), to: file)
                 let size = Shrinker.size(of: small)
-                console.err("  shrunk to \(counted(size, "item")) in \(counted(tries, "try", "tries")): \(arbiter.replay.line(file))\n")
+                console.err(
+                    "  shrunk to \(counted(size, "item")) in \(counted(tries, "try", "tries")): \(arbiter.replay.line(file))\n"
+                )
                 written.append((failure, file))
             } catch {
                 // Never lost: the scenario goes to standard error in full, and the campaign exits 2.
-                console.err("  could not write the reproducer: \(error.reason); here it is in full:\n"
-                    + String(decoding: ScenarioEncoder.encode(small), as: UTF8.self) + "\n")
+                console.err(
+                    "  could not write the reproducer: \(error.reason); here it is in full:\n"
+                        + String(decoding: ScenarioEncoder.encode(small), as: UTF8.self) + "\n")
                 written.append((failure, nil))
             }
         }
@@ -220,8 +247,9 @@ enum FuzzCommand: Command {
     static let candidates = 8
 
     static func report(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], console: inout Console) {
-        console.out("\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
-            + tally(fuzzer, reproducers: reproducers, unit: "run", everyCheck: true))
+        console.out(
+            "\nruns: \(fuzzer.runsDone)\nfailed runs: \(fuzzer.failedRuns)\n"
+                + tally(fuzzer, reproducers: reproducers, unit: "run", everyCheck: true))
     }
 
     /// A plugged-in arbiter's process as the campaign's arbiter, compared with
@@ -236,14 +264,18 @@ enum FuzzCommand: Command {
 
     /// A plugged-in guidance's process as the campaign's road guidance (with
     /// `external`, the plugged-in arbiter, if any), on one worker.
-    static func use(_ guidance: GuidanceProcess, with external: ArbiterProcess?, in settings: inout Fuzzer.Settings, jobs: inout Int) {
+    static func use(
+        _ guidance: GuidanceProcess, with external: ArbiterProcess?, in settings: inout Fuzzer.Settings, jobs: inout Int
+    ) {
         jobs = 1
         let plan = guidance.planning
         settings.arbiter = .custom(
             name: "the guidance '\(guidance.command)'" + (external.map { " with the arbiter '\($0.command)'" } ?? ""),
             replay: guidance.replayOptions + (external?.replayOptions ?? "")
         ) { scenario in
-            guidance.judging(external?.verdict(scenario, differential: true, roadPlan: plan) ?? Verdict(scenario, fault: nil, roadPlan: plan), of: scenario)
+            guidance.judging(
+                external?.verdict(scenario, differential: true, roadPlan: plan)
+                    ?? Verdict(scenario, fault: nil, roadPlan: plan), of: scenario)
         }
         settings.arbiter.guidance = true
     }
@@ -251,20 +283,27 @@ enum FuzzCommand: Command {
     /// The failures per check (every check, or only those that failed), the
     /// rules fired, and where each reproducer went: what `fuzz` and `explore`
     /// print after their counts, a failure named as one `unit` ("run 12").
-    static func tally(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], unit: String, everyCheck: Bool) -> String {
+    static func tally(_ fuzzer: Fuzzer, reproducers: [(Fuzzer.Failure, String?)], unit: String, everyCheck: Bool)
+        -> String
+    {
         var text = ""
         // The road's checks can fire only on road runs (`--road`, a road mutant): without them they are not listed.
         let roadRuns = fuzzer.settings.road || fuzzer.settings.mutant?.road != nil
         // The arbiter's own checks are listed only when they failed (the built-in arbiters never do).
         let listed = Check.all + [.arbiter(.process), .guidance(.process)]
-        let checks = everyCheck || fuzzer.failedRuns > 0 ? listed.filter { check in
-            fuzzer.failuresPerCheck[check] != nil || (everyCheck && !check.isArbiterCheck && (roadRuns || !check.isRoadCheck))
-        } : []
+        let checks =
+            everyCheck || fuzzer.failedRuns > 0
+            ? listed.filter { check in
+                fuzzer.failuresPerCheck[check] != nil
+                    || (everyCheck && !check.isArbiterCheck && (roadRuns || !check.isRoadCheck))
+            } : []
         // One column for the counts of both tables, past the longest name (`road line-after-maneuver`).
         let column = max(22, checks.map { $0.description.count }.max() ?? 0)
         if !checks.isEmpty {
             text += "failed \(unit)s per check:\n"
-            for check in checks { text += "  \(pad(check.description, column)) \(fuzzer.failuresPerCheck[check, default: 0])\n" }
+            for check in checks {
+                text += "  \(pad(check.description, column)) \(fuzzer.failuresPerCheck[check, default: 0])\n"
+            }
         }
         text += "rules fired:\n"
         for rule in Rule.allCases { text += "  \(pad(rule.rawValue, column)) \(fuzzer.rulesFired[rule])\n" }
@@ -317,6 +356,7 @@ extension ArbiterProcess {
     /// The options of `drivesim run` that use this arbiter again, quoted for
     /// a POSIX shell: ` --arbiter 'COMMAND'`, and its timeout when not the default.
     var replayOptions: String {
-        " --arbiter \(shellQuoted(replayable(command)))" + (timeoutMs == 5000 ? "" : " --arbiter-timeout \(timeoutMs / 1000)")
+        " --arbiter \(shellQuoted(replayable(command)))"
+            + (timeoutMs == 5000 ? "" : " --arbiter-timeout \(timeoutMs / 1000)")
     }
 }

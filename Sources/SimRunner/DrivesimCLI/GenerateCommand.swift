@@ -40,16 +40,20 @@ enum GenerateCommand: Command {
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
         let args = try Arguments(arguments, options: options, flags: flags)
-        guard args.positional.isEmpty else { throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments")) }
+        guard args.positional.isEmpty else {
+            throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments"))
+        }
         let hoursText = args.value("--hours") ?? "2"
         guard let hours = Int(hoursText), (1...24).contains(hours) else {
             throw DrivesimError.usage(.notAWholeNumber(option: "--hours", value: hoursText, from: "1", to: "24"))
         }
         let seedText = args.value("--seed") ?? "1"
         guard let seed = UInt64(seedText) else {
-            throw DrivesimError.usage(.notAWholeNumber(option: "--seed", value: seedText, from: "0", to: String(UInt64.max)))
+            throw DrivesimError.usage(
+                .notAWholeNumber(option: "--seed", value: seedText, from: "0", to: String(UInt64.max)))
         }
-        let scenario = args.has("--road")
+        let scenario =
+            args.has("--road")
             ? GeneratedDrive.roadScenario(hours: hours, seed: seed)
             : GeneratedDrive.scenario(hours: hours, seed: seed)
         let text = String(decoding: ScenarioEncoder.encode(scenario), as: UTF8.self)

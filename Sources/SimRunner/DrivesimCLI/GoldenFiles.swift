@@ -46,7 +46,8 @@ enum GoldenFiles {
             guard let diff = Golden.diff(golden: golden, actual: Golden.lines(of: timeline)) else { return .equal }
             return .differs(
                 "\(file): the timeline differs from the golden timeline '\(path)'\n" + diff
-                    + "if this run is right, record it with 'drivesim check --record \(file)' and review the diff before committing\n")
+                    + "if this run is right, record it with 'drivesim check --record \(file)' and review the diff before committing\n"
+            )
         } catch {
             throw .golden(file: file, .malformed(path: path, error))
         }
@@ -60,7 +61,8 @@ enum GoldenFiles {
     ) throws(DrivesimError) -> String? {
         guard let path = try path(of: scenario, file: file) else { return nil }
         if let target = FileSystem.identity(ofFile: path),
-            let input = inputs[target] ?? (FileSystem.identity(ofFile: file) == target ? file : nil) {
+            let input = inputs[target] ?? (FileSystem.identity(ofFile: file) == target ? file : nil)
+        {
             throw .golden(file: file, .isAnInput(path: path, input: input))
         }
         if let existing = try? FileSystem.read(path), (try? ScenarioDecoder.decode(existing, file: path)) != nil {

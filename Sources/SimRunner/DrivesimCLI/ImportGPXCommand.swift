@@ -61,7 +61,8 @@ enum ImportGPXCommand: Command {
         let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
-                args.positional.isEmpty ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))
+                args.positional.isEmpty
+                    ? .missingArgument("GPX file") : .tooManyArguments(command: name, takes: "one GPX file"))
         }
         let path = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [path], with: args.value("--out"))
@@ -83,13 +84,18 @@ enum ImportGPXCommand: Command {
         for skip in track.skipped { notes += "\(path): skipped \(skip)\n" }
         for left in track.leftOut { notes += "\(path): \(left)\n" }
         if !track.skipped.isEmpty {
-            notes += "\(path): \(counted(track.points.count, "fix", "fixes")) written, \(counted(track.skipped.count, "track point")) skipped\n"
+            notes +=
+                "\(path): \(counted(track.points.count, "fix", "fixes")) written, \(counted(track.skipped.count, "track point")) skipped\n"
         }
         if !args.has("--road"), language == nil, track.route.count >= 2 {
-            notes += "\(path): the file has a route (<rte>, \(counted(track.route.count, "point"))): --road writes it too\n"
+            notes +=
+                "\(path): the file has a route (<rte>, \(counted(track.route.count, "point"))): --road writes it too\n"
         }
         if !notes.isEmpty { console.err(notes) }
-        let value = try language.map { language throws(DrivesimError) in try scenario(from: track, language: language, file: path) }
+        let value =
+            try language.map { language throws(DrivesimError) in
+                try scenario(from: track, language: language, file: path)
+            }
             ?? (args.has("--road") ? GPXTrack.roadSection(track) : GPXTrack.recordedFixes(track.points))
         let text = String(decoding: JSONWriter.bytes(value), as: UTF8.self) + "\n"
         try console.output(text, toFile: args.value("--out"))
@@ -100,14 +106,21 @@ enum ImportGPXCommand: Command {
     /// refused without it); nil when the flag is not given.
     static func routeLanguage(_ args: Arguments) throws(DrivesimError) -> Language? {
         guard args.has("--route-from-track") else {
-            if args.value("--language") != nil { throw .usage(.needsOption(flag: "--language", option: "--route-from-track")) }
+            if args.value("--language") != nil {
+                throw .usage(.needsOption(flag: "--language", option: "--route-from-track"))
+            }
             return nil
         }
         if args.has("--road") { throw .usage(.excludes("--route-from-track", "--road")) }
         let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else { throw .usage(.missingOption(option: "--language", allowed: languages)) }
+        guard let word = args.value("--language") else {
+            throw .usage(.missingOption(option: "--language", allowed: languages))
+        }
         guard let language = Language(rawValue: word) else {
-            throw .usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
+            throw .usage(
+                .unknownValue(
+                    option: "--language", value: word, allowed: languages,
+                    suggestion: suggestion(for: word, among: languages)))
         }
         return language
     }
@@ -119,42 +132,56 @@ enum ImportGPXCommand: Command {
     /// them, and no generated drive (the fixes say where the car was).
     /// What the import makes is read back by the decoder before it is
     /// written, as `import-route` does.
-    static func scenario(from track: GPXTrack.Track, language: Language, file: String) throws(DrivesimError) -> JSONValue {
+    static func scenario(from track: GPXTrack.Track, language: Language, file: String) throws(DrivesimError)
+        -> JSONValue
+    {
         let source = FileSystem.split(file).name
-        let route = RouteImporter.simplified(track.points.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
+        let route = RouteImporter.simplified(
+            track.points.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
         let line = JSONValue.object([
             ("type", .string("LineString")),
-            ("coordinates", .array(route.map { .array([.number(String($0.longitude)), .number(String($0.latitude))]) })),
+            (
+                "coordinates",
+                .array(route.map { .array([.number(String($0.longitude)), .number(String($0.latitude))]) })
+            ),
         ])
         let imported: RouteImporter.Imported
         do {
-            imported = try RouteImporter.importRoute(JSONWriter.bytes(line), options: RouteImporter.Options(language: language, source: source))
+            imported = try RouteImporter.importRoute(
+                JSONWriter.bytes(line), options: RouteImporter.Options(language: language, source: source))
         } catch {
             // The line is made here, not the user's: the problem (too few distinct points, too long) is the track's.
             throw .importProblem(file: file, ImportProblem(error.reason, at: ""))
         }
         var scenario = imported.scenario
         scenario.name = "track from \(source)"
-        scenario.description = "Imported by drivesim import-gpx --route-from-track from \(source): \(counted(track.points.count, "fix", "fixes")) "
+        scenario.description =
+            "Imported by drivesim import-gpx --route-from-track from \(source): \(counted(track.points.count, "fix", "fixes")) "
             + "as recorded, the route the track simplified to \(counted(route.count, "point")) (within "
             + "\(Int(RouteImporter.trackToleranceMeters)) m), \(counted(scenario.road?.maneuvers.count ?? 0, "maneuver")) "
             + "(turns over \(Int(RouteImporter.turnAngle))° and the arrival)."
         guard case .object(var members) = (try? JSONParser.parse(ScenarioEncoder.encode(scenario)))?.kind,
-              let r = members.firstIndex(where: { $0.key == "road" }), case .object(var road) = members[r].value.kind else {
-            throw .importProblem(file: file, ImportProblem(.scenarioRefused(path: "", reason: "the scenario made does not encode"), at: ""))
+            let r = members.firstIndex(where: { $0.key == "road" }), case .object(var road) = members[r].value.kind
+        else {
+            throw .importProblem(
+                file: file,
+                ImportProblem(.scenarioRefused(path: "", reason: "the scenario made does not encode"), at: ""))
         }
         road.removeAll { $0.key == "drive" || $0.key == "fixes" }
         road.append(("fixes", GPXTrack.recordedFixes(track.points)))
         members[r].value = .object(road)
         let value = JSONValue.object(members)
         do { _ = try ScenarioDecoder.decode(JSONWriter.bytes(value), file: source) } catch {
-            throw .importProblem(file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
+            throw .importProblem(
+                file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
         }
         return value
     }
 
     /// `--from`/`--to`: seconds after the first point, or a time (with its zone, unless `--assume-utc`).
-    static func cut(_ args: Arguments, _ name: String, _ options: GPXTrack.Options, file: String) throws(DrivesimError) -> GPXTrack.Cut? {
+    static func cut(_ args: Arguments, _ name: String, _ options: GPXTrack.Options, file: String) throws(DrivesimError)
+        -> GPXTrack.Cut?
+    {
         guard let text = args.value(name) else { return nil }
         if text.contains("T") {
             guard case .success(let ms) = GPXTrack.time(text, assumeUTC: options.assumeUTC, round: options.round) else {

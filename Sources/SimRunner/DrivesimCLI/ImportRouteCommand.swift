@@ -17,7 +17,8 @@ enum ImportRouteCommand: Command {
         "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--reroute <file>] [--handoff <file> --sent <seconds> [--destination <text>] [--place <name>]] [--out <file>]"
     /// The options that describe route changes, read in the order given.
     static let changeOptions = ["--reroute", "--handoff", "--sent", "--destination", "--place"]
-    static let options: [String] = ["--language", "--route", "--precision", "--service", "--kmh", "--units"] + changeOptions + ["--out"]
+    static let options: [String] =
+        ["--language", "--route", "--precision", "--service", "--kmh", "--units"] + changeOptions + ["--out"]
     static let flags: [String] = []
     static var help: String {
         """
@@ -70,12 +71,19 @@ enum ImportRouteCommand: Command {
         let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
-                args.positional.isEmpty ? .missingArgument("route response file") : .tooManyArguments(command: name, takes: "one route response file"))
+                args.positional.isEmpty
+                    ? .missingArgument("route response file")
+                    : .tooManyArguments(command: name, takes: "one route response file"))
         }
         let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else { throw DrivesimError.usage(.missingOption(option: "--language", allowed: languages)) }
+        guard let word = args.value("--language") else {
+            throw DrivesimError.usage(.missingOption(option: "--language", allowed: languages))
+        }
         guard let language = Language(rawValue: word) else {
-            throw DrivesimError.usage(.unknownValue(option: "--language", value: word, allowed: languages, suggestion: suggestion(for: word, among: languages)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "--language", value: word, allowed: languages,
+                    suggestion: suggestion(for: word, among: languages)))
         }
         let file = args.positional[0]
         let changes = try changeArguments(args)
@@ -84,14 +92,18 @@ enum ImportRouteCommand: Command {
         options.route = try args.integer("--route", in: 0...999) ?? 0
         if let p = args.value("--precision") {
             guard p == "5" || p == "6" else {
-                throw DrivesimError.usage(.unknownValue(option: "--precision", value: p, allowed: ["5", "6"], suggestion: nil))
+                throw DrivesimError.usage(
+                    .unknownValue(option: "--precision", value: p, allowed: ["5", "6"], suggestion: nil))
             }
             options.precision = Int(p)
         }
         if let name = args.value("--service") {
             let names = RouteFormat.allCases.map(\.rawValue)
             guard let format = RouteFormat(rawValue: name) else {
-                throw DrivesimError.usage(.unknownValue(option: "--service", value: name, allowed: names, suggestion: suggestion(for: name, among: names)))
+                throw DrivesimError.usage(
+                    .unknownValue(
+                        option: "--service", value: name, allowed: names,
+                        suggestion: suggestion(for: name, among: names)))
             }
             options.service = format
         }
@@ -100,7 +112,9 @@ enum ImportRouteCommand: Command {
             // Korean is always spoken in metric units.
             let allowed = (language == .ko ? [Units.metric] : Units.allCases).map(\.rawValue)
             guard let units = Units(rawValue: u), allowed.contains(u) else {
-                throw DrivesimError.usage(.unknownValue(option: "--units", value: u, allowed: allowed, suggestion: suggestion(for: u, among: allowed)))
+                throw DrivesimError.usage(
+                    .unknownValue(
+                        option: "--units", value: u, allowed: allowed, suggestion: suggestion(for: u, among: allowed)))
             }
             options.units = units
         }
@@ -112,20 +126,27 @@ enum ImportRouteCommand: Command {
             own.units = imported.scenario.road?.guidance.units
             let second = try importFile(change.file, options: own, console: &console)
             do {
-                imported = try RouteImporter.adding(RouteImporter.Change(id: change.id, imported: second, handoff: change.handoff), to: imported)
+                imported = try RouteImporter.adding(
+                    RouteImporter.Change(id: change.id, imported: second, handoff: change.handoff), to: imported)
             } catch {
                 throw DrivesimError.importProblem(file: change.file, error)
             }
         }
         for (change, branch) in zip(changes, RouteImporter.branches(imported.scenario)) {
-            let when = branch.reached.map { ", reached at \(Seconds.literal(milliseconds: $0.ms)) s" } ?? ", never reached"
+            let when =
+                branch.reached.map { ", reached at \(Seconds.literal(milliseconds: $0.ms)) s" } ?? ", never reached"
             // A note, not a warning: what a handoff's `--sent` times are chosen against.
-            console.err(escapedForTerminal("\(change.file): \(change.id) branches off \(Int(branch.meters.rounded())) m along the drive\(when)") + "\n")
+            console.err(
+                escapedForTerminal(
+                    "\(change.file): \(change.id) branches off \(Int(branch.meters.rounded())) m along the drive\(when)"
+                ) + "\n")
         }
         let encoded = ScenarioEncoder.encode(imported.scenario)
         // What `run` could not read back is refused here, with the figure.
         if encoded.count + 1 > FileSystem.readLimit {
-            throw DrivesimError.importProblem(file: file, ImportProblem(.scenarioTooLarge(bytes: encoded.count + 1, limit: FileSystem.readLimit), at: ""))
+            throw DrivesimError.importProblem(
+                file: file,
+                ImportProblem(.scenarioTooLarge(bytes: encoded.count + 1, limit: FileSystem.readLimit), at: ""))
         }
         // The import's own check: what it writes must read back as written.
         // A refusal names the response the user gave, and the scenario's path (there is no file of it to point into).
@@ -134,19 +155,29 @@ enum ImportRouteCommand: Command {
         let talk = imported.scenario.road?.stretchesSentAfter ?? []
         var check = imported.scenario
         if !talk.isEmpty {
-            check.replies.append(Scenario.Reply(id: standInReply, at: .zero, stretches: talk.map { Scenario.Stretch(id: $0, duration: SimTime(ms: 1_000)) }))
-            console.err(escapedForTerminal(
-                "the scenario's talk must hold the stretches its handoffs are sent after: \(talk.joined(separator: ", ")) (replies[].stretches[].id)") + "\n")
+            check.replies.append(
+                Scenario.Reply(
+                    id: standInReply, at: .zero,
+                    stretches: talk.map { Scenario.Stretch(id: $0, duration: SimTime(ms: 1_000)) }))
+            console.err(
+                escapedForTerminal(
+                    "the scenario's talk must hold the stretches its handoffs are sent after: \(talk.joined(separator: ", ")) (replies[].stretches[].id)"
+                ) + "\n")
         }
-        do { _ = try ScenarioDecoder.decode(talk.isEmpty ? encoded : ScenarioEncoder.encode(check), file: options.source) } catch {
-            throw DrivesimError.importProblem(file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
+        do {
+            _ = try ScenarioDecoder.decode(talk.isEmpty ? encoded : ScenarioEncoder.encode(check), file: options.source)
+        } catch {
+            throw DrivesimError.importProblem(
+                file: file, ImportProblem(.scenarioRefused(path: error.path, reason: error.reason.message), at: ""))
         }
         try console.output(String(decoding: encoded, as: UTF8.self) + "\n", toFile: args.value("--out"))
         return 0
     }
 
     /// One response file read and imported, its warnings written; a refusal names the file and the format it was read as.
-    static func importFile(_ file: String, options: RouteImporter.Options, console: inout Console) throws -> RouteImporter.Imported {
+    static func importFile(_ file: String, options: RouteImporter.Options, console: inout Console) throws
+        -> RouteImporter.Imported
+    {
         let bytes = try FileSystem.read(file)
         let imported: RouteImporter.Imported
         do {
@@ -154,10 +185,14 @@ enum ImportRouteCommand: Command {
         } catch {
             // The refusal names the format the file was read as.
             let root = try? JSONParser.parse(bytes)
-            guard let format = options.service ?? root.flatMap(RouteFormat.detect) else { throw DrivesimError.importProblem(file: file, error) }
+            guard let format = options.service ?? root.flatMap(RouteFormat.detect) else {
+                throw DrivesimError.importProblem(file: file, error)
+            }
             throw DrivesimError.importRefused(file: file, error, format: format)
         }
-        for warning in imported.warnings { console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)")) }
+        for warning in imported.warnings {
+            console.warn(escapedForTerminal("\(file): \(warning.path): \(warning.reason)"))
+        }
         return imported
     }
 
@@ -177,7 +212,8 @@ enum ImportRouteCommand: Command {
     /// handoff with the `--sent`, `--destination` and `--place` after it.
     static func changeArguments(_ args: Arguments) throws(DrivesimError) -> [ChangeArgument] {
         var out: [ChangeArgument] = []
-        var reroutes = 0, handoffs = 0
+        var reroutes = 0
+        var handoffs = 0
         for (name, value) in args.ordered(changeOptions) {
             switch name {
             case "--reroute":
@@ -187,7 +223,9 @@ enum ImportRouteCommand: Command {
                 handoffs += 1
                 out.append(ChangeArgument(file: value, id: "h\(handoffs)", handoff: Scenario.Road.Handoff(sent: [])))
             default:
-                guard var handoff = out.last?.handoff else { throw .usage(.needsOption(flag: name, option: "--handoff")) }
+                guard var handoff = out.last?.handoff else {
+                    throw .usage(.needsOption(flag: name, option: "--handoff"))
+                }
                 if value.isEmpty { throw .usage(.emptyValue(option: name)) }
                 switch name {
                 case "--sent":
@@ -198,7 +236,9 @@ enum ImportRouteCommand: Command {
                             if stretch.isEmpty { throw .usage(.emptyValue(option: name)) }
                             sent.append(.after(stretch))
                         } else {
-                            do { sent.append(.at(try RunCommand.seconds(String(item), option: name))) } catch .usage(.notSeconds) {
+                            do { sent.append(.at(try RunCommand.seconds(String(item), option: name))) } catch .usage(
+                                .notSeconds)
+                            {
                                 throw .usage(.notSending(option: name, value: String(item)))
                             }
                         }
@@ -211,7 +251,8 @@ enum ImportRouteCommand: Command {
             }
         }
         if let missing = out.first(where: { $0.handoff?.sent.isEmpty == true }) {
-            throw .usage(.missingOption(option: "--sent", allowed: ["seconds after '--handoff \(missing.file)', like 19,20.5"]))
+            throw .usage(
+                .missingOption(option: "--sent", allowed: ["seconds after '--handoff \(missing.file)', like 19,20.5"]))
         }
         return out
     }

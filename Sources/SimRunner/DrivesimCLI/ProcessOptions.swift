@@ -6,7 +6,9 @@ extension ArbiterProcess {
     /// Starts `--arbiter`'s process for a command, or throws exit 2 with the command and the reason.
     static func launch(_ args: Arguments) throws(DrivesimError) -> ArbiterProcess? {
         guard let command = args.value("--arbiter") else { return nil }
-        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--arbiter")) }
+        guard command.contains(where: { !$0.isWhitespace }) else {
+            throw DrivesimError.usage(.emptyValue(option: "--arbiter"))
+        }
         let seconds = try args.integer("--arbiter-timeout", in: 1...3600) ?? 5
         let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
         do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, reason: error.reason) }
@@ -19,10 +21,14 @@ extension GuidanceProcess {
     /// Starts `--guidance`'s process, or throws exit 2 with the command and the reason.
     static func launch(_ args: Arguments) throws(DrivesimError) -> GuidanceProcess? {
         guard let command = args.value("--guidance") else { return nil }
-        guard command.contains(where: { !$0.isWhitespace }) else { throw DrivesimError.usage(.emptyValue(option: "--guidance")) }
+        guard command.contains(where: { !$0.isWhitespace }) else {
+            throw DrivesimError.usage(.emptyValue(option: "--guidance"))
+        }
         let seconds = try args.integer("--guidance-timeout", in: 1...3600) ?? 5
         let process = GuidanceProcess(command: command, timeoutMs: seconds * 1000)
-        do { try process.channel.start() } catch { throw DrivesimError.guidanceProcess(command: command, reason: error.reason) }
+        do { try process.channel.start() } catch {
+            throw DrivesimError.guidanceProcess(command: command, reason: error.reason)
+        }
         return process
     }
 }

@@ -16,7 +16,8 @@ enum RunCommand: Command {
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
     static let options = [
-        "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter", "--arbiter-timeout", "--guidance",
+        "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter",
+        "--arbiter-timeout", "--guidance",
         "--guidance-timeout", "--voice", "--voice-timeout", "--audio",
     ]
     static let flags = ["--all", "--timeline-only"]
@@ -86,12 +87,16 @@ enum RunCommand: Command {
         let args = try Arguments(arguments, options: options, flags: flags)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
-                args.positional.isEmpty ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
+                args.positional.isEmpty
+                    ? .missingArgument("scenario file") : .tooManyArguments(command: name, takes: "one scenario file"))
         }
         let shown = try Shown(args)
         let prompts = args.value("--prompts")
         if let p = prompts, !promptFormats.contains(p) {
-            throw DrivesimError.usage(.unknownValue(option: "--prompts", value: p, allowed: promptFormats, suggestion: suggestion(for: p, among: promptFormats)))
+            throw DrivesimError.usage(
+                .unknownValue(
+                    option: "--prompts", value: p, allowed: promptFormats,
+                    suggestion: suggestion(for: p, among: promptFormats)))
         }
         let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
         for option in ["--voice", "--voice-timeout"] where args.value(option) != nil && !shown.format.isSound {
@@ -111,45 +116,62 @@ enum RunCommand: Command {
             throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
         }
         // Its golden timeline is an input too.
-        try FileSystem.refuseOverwriting(inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out"))
-        if args.value("--guidance") != nil, fault != nil { throw DrivesimError.usage(.excludes("--mutant", "--guidance")) }
+        try FileSystem.refuseOverwriting(
+            inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out")
+        )
+        if args.value("--guidance") != nil, fault != nil {
+            throw DrivesimError.usage(.excludes("--mutant", "--guidance"))
+        }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         let guidance = try GuidanceProcess.launch(args)
         defer { guidance?.channel.stop() }
         let roadPlan = guidance?.planning
-        var verdict = external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
+        var verdict =
+            external?.verdict(scenario, differential: !args.has("--timeline-only"), roadPlan: roadPlan)
             ?? Verdict(scenario, fault: fault?.talk, roadPlan: roadPlan ?? fault?.roadPlan)
         if let guidance { verdict = guidance.judging(verdict, of: scenario) }
         let timeline = verdict.simulation.timeline
         // After a process failure the timeline is cut short: only the failure is reported.
         // A golden timeline pins drivesim's own guidance: another is judged by the checks.
         let unjudged = Unjudged(scenario, verdict, otherGuidance: guidance != nil)
-        let golden = unjudged?.golden == true
-            ? .none : try GoldenFiles.check(scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
+        let golden =
+            unjudged?.golden == true
+            ? .none
+            : try GoldenFiles.check(
+                scenario, file: file == "-" ? FileSystem.standardInputName : file, timeline: timeline)
         // Streamed: a long drive's output is never held whole.
         if shown.format.isSound {
             let recordings = try sound(timeline, window: shown.window, args, console: &console)
-            try console.output(chunks: { timeline.writeWAV(window: shown.window, recordings: recordings, to: $0) }, toFile: args.value("--out"))
+            try console.output(
+                chunks: { timeline.writeWAV(window: shown.window, recordings: recordings, to: $0) },
+                toFile: args.value("--out"))
         } else if let audio {
             let range = timeline.soundRange(shown.window)
             if audio == .embedded, range.end.ms - range.start.ms > Timeline.embeddedAudioLimitMs {
-                throw DrivesimError.usage(.audioTooLongToEmbed(ms: range.end.ms - range.start.ms, limitMs: Timeline.embeddedAudioLimitMs))
+                throw DrivesimError.usage(
+                    .audioTooLongToEmbed(ms: range.end.ms - range.start.ms, limitMs: Timeline.embeddedAudioLimitMs))
             }
-            try console.output(chunks: { timeline.writeHTML(window: shown.window, audio: audio, to: $0) }, toFile: args.value("--out"))
+            try console.output(
+                chunks: { timeline.writeHTML(window: shown.window, audio: audio, to: $0) }, toFile: args.value("--out"))
         } else {
             try shown.write(timeline, of: scenario, console: &console)
         }
         if let prompts {
             let comparison = PromptComparison(timeline, scenario)
-            console.err(comparison.map { prompts == "json" ? $0.json : $0.text } ?? "prompts: the scenario keeps no service prompts\n")
+            console.err(
+                comparison.map { prompts == "json" ? $0.json : $0.text }
+                    ?? "prompts: the scenario keeps no service prompts\n")
         }
         // What failed is headed by the file and the scenario's name, as `check` heads it.
         if !verdict.passed || !golden.holds {
-            console.err(escapedForTerminal("\(file == "-" ? FileSystem.standardInputName : file): \(scenario.name)") + "\n")
+            console.err(
+                escapedForTerminal("\(file == "-" ? FileSystem.standardInputName : file): \(scenario.name)") + "\n")
         }
         if !verdict.passed { console.err(verdict.report) }
-        if let unjudged { console.err(unjudged.line(file: escapedForTerminal(file == "-" ? FileSystem.standardInputName : file))) }
+        if let unjudged {
+            console.err(unjudged.line(file: escapedForTerminal(file == "-" ? FileSystem.standardInputName : file)))
+        }
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         // The process ends next: its scenario and timeline are left to `exit`.
@@ -169,13 +191,19 @@ enum RunCommand: Command {
         init(_ args: Arguments) throws(DrivesimError) {
             let named = args.value("--format") ?? TimelineFormat.text.rawValue
             guard let format = TimelineFormat(rawValue: named) else {
-                throw .usage(.unknownValue(option: "--format", value: named, allowed: formats, suggestion: suggestion(for: named, among: formats)))
+                throw .usage(
+                    .unknownValue(
+                        option: "--format", value: named, allowed: formats,
+                        suggestion: suggestion(for: named, among: formats)))
             }
             self.format = format
             width = try args.integer("--width", in: 20...1_000_000)
-            window = ReviewWindow(from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args), folded: !args.has("--all"))
+            window = ReviewWindow(
+                from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args),
+                folded: !args.has("--all"))
             if let from = window.from, let to = window.to, from >= to {
-                throw .usage(.reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
+                throw .usage(
+                    .reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
             }
             out = args.value("--out")
         }
@@ -183,13 +211,17 @@ enum RunCommand: Command {
         /// Writes `timeline` as chosen, to `--out` or standard output; streamed, so a long drive's output is never held whole.
         func write(_ timeline: Timeline, of scenario: Scenario, console: inout Console) throws {
             let columns = width ?? (format == .lanes ? console.columns : nil)
-            try console.output(chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: out)
+            try console.output(
+                chunks: { format.write(timeline, of: scenario, width: columns, window: window, to: $0) }, toFile: out)
         }
     }
 
     /// The scenario in `file`, or on standard input for `-` (named `<stdin>` in errors).
     static func load(
-        _ file: String, standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
+        _ file: String,
+        standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in
+            try FileSystem.readStandardInput()
+        }
     ) throws(DrivesimError) -> Scenario {
         var ignored: [ScenarioError] = []
         return try load(file, warnings: &ignored, standardInput: standardInput)
@@ -198,11 +230,15 @@ enum RunCommand: Command {
     /// Checks that the WAV of `window` can be written (not to a terminal,
     /// not past RIFF's size) and records `--voice`'s phrases, if it is
     /// given, warning about those fitted past the bound.
-    static func sound(_ timeline: Timeline, window: ReviewWindow, _ args: Arguments, console: inout Console) throws(DrivesimError) -> [Soundtrack.Phrase: WAVFile.Sound] {
+    static func sound(_ timeline: Timeline, window: ReviewWindow, _ args: Arguments, console: inout Console)
+        throws(DrivesimError) -> [Soundtrack.Phrase: WAVFile.Sound]
+    {
         if args.value("--out") == nil, console.outIsTerminal { throw .usage(.soundToTerminal) }
         let range = timeline.soundRange(window)
         let length = range.end.ms - range.start.ms
-        if length > WAVFile.maxMilliseconds { throw .usage(.soundTooLong(ms: length, limitMs: WAVFile.maxMilliseconds)) }
+        if length > WAVFile.maxMilliseconds {
+            throw .usage(.soundTooLong(ms: length, limitMs: WAVFile.maxMilliseconds))
+        }
         guard let command = args.value("--voice") else { return [:] }
         let seconds = try args.integer("--voice-timeout", in: 1...3600) ?? 10
         // The phrases of the window only: a window of a long drive asks for what it plays.
@@ -223,7 +259,9 @@ enum RunCommand: Command {
     /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.
     static func load(
         _ file: String, warnings: inout [ScenarioError],
-        standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in try FileSystem.readStandardInput() }
+        standardInput: () throws(DrivesimError) -> [UInt8] = { () throws(DrivesimError) in
+            try FileSystem.readStandardInput()
+        }
     ) throws(DrivesimError) -> Scenario {
         guard file == "-" else { return try ScenarioFiles.load(file, warnings: &warnings).get() }
         let bytes = try standardInput()
@@ -242,8 +280,10 @@ enum RunCommand: Command {
         switch EventFamilies.parse(list) {
         case .success(let families): return families
         case .failure(let unknown):
-            throw .usage(.unknownValue(option: "--only", value: unknown.name, allowed: EventFamily.names,
-                                       suggestion: suggestion(for: unknown.name, among: EventFamily.namesAndLanes)))
+            throw .usage(
+                .unknownValue(
+                    option: "--only", value: unknown.name, allowed: EventFamily.names,
+                    suggestion: suggestion(for: unknown.name, among: EventFamily.namesAndLanes)))
         }
     }
 
@@ -256,14 +296,17 @@ enum RunCommand: Command {
 
     /// `text`, the value of `name`, in seconds exact to the millisecond.
     static func seconds(_ text: String, option name: String) throws(DrivesimError) -> SimTime {
-        guard let value = try? JSONParser.parse(Array(text.utf8)), case .number(let literal) = value.kind, literal == text else {
+        guard let value = try? JSONParser.parse(Array(text.utf8)), case .number(let literal) = value.kind,
+            literal == text
+        else {
             throw .usage(.notSeconds(option: name, value: text))
         }
         switch Seconds.milliseconds(fromLiteral: text, limitMs: Int64(ScenarioDecoder.maxTimeSeconds) * 1000) {
         case .success(let ms): return SimTime(ms: ms)
         case .failure(.negative): throw .usage(.negativeSeconds(option: name, value: text))
         case .failure(.notWholeMilliseconds): throw .usage(.notWholeMilliseconds(option: name, value: text))
-        case .failure(.tooLarge): throw .usage(.tooManySeconds(option: name, value: text, limit: ScenarioDecoder.maxTimeSeconds))
+        case .failure(.tooLarge):
+            throw .usage(.tooManySeconds(option: name, value: text, limit: ScenarioDecoder.maxTimeSeconds))
         }
     }
 }

@@ -27,7 +27,9 @@ struct Unjudged: Equatable {
     /// `otherGuidance`: a guidance process planned the road.
     init?(_ scenario: Scenario, _ verdict: Verdict, otherGuidance: Bool) {
         let why: Why
-        if let failure = verdict.violations.first(where: { $0.check == .arbiter(.process) || $0.check == .guidance(.process) }) {
+        if let failure = verdict.violations.first(where: {
+            $0.check == .arbiter(.process) || $0.check == .guidance(.process)
+        }) {
             why = .processFailed(process: failure.check == .arbiter(.process) ? "arbiter" : "guidance", at: failure.t)
         } else if otherGuidance, scenario.road != nil {
             why = .otherGuidance
@@ -53,8 +55,10 @@ struct Unjudged: Equatable {
         if golden { what.append("the golden timeline") }
         let reason: String
         switch why {
-        case .otherGuidance: reason = "they pin drivesim's own guidance; --guidance is judged by the road's checks alone"
-        case .processFailed(let process, let t): reason = "the \(process) process failed at \(t), where the timeline stops"
+        case .otherGuidance:
+            reason = "they pin drivesim's own guidance; --guidance is judged by the road's checks alone"
+        case .processFailed(let process, let t):
+            reason = "the \(process) process failed at \(t), where the timeline stops"
         }
         return "\(file): not judged: \(what.joined(separator: " and ")): \(reason)\n"
     }
@@ -82,6 +86,7 @@ struct UnjudgedTally {
         var what: [String] = []
         if expectations > 0 { what.append(counted(expectations, "expectation")) }
         if goldens > 0 { what.append(counted(goldens, "golden timeline")) }
-        return "not judged: \(what.joined(separator: " and ")), in \(counted(scenarios, "scenario")) (each named on standard error)\n"
+        return
+            "not judged: \(what.joined(separator: " and ")), in \(counted(scenarios, "scenario")) (each named on standard error)\n"
     }
 }

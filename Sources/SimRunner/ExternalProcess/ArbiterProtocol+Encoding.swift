@@ -86,7 +86,8 @@ extension ArbiterProcess {
 
     /// `{"type":TYPE,"instants":[...]}`, one item per message, written by `item`.
     private static func encodeInstants(
-        of type: String, _ messages: [BatchMessage], into out: inout [UInt8], _ item: (BatchMessage, inout [UInt8]) -> Void
+        of type: String, _ messages: [BatchMessage], into out: inout [UInt8],
+        _ item: (BatchMessage, inout [UInt8]) -> Void
     ) {
         out.append(utf8: "{\"type\":\"\(type)\",\"instants\":[")
         for (i, message) in messages.enumerated() {
@@ -135,7 +136,10 @@ extension ArbiterProcess {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             encode(list, into: &out)
         }
-        guard message.ends else { out.append(utf8: "]}"); return }
+        guard message.ends else {
+            out.append(utf8: "]}")
+            return
+        }
         out.append(utf8: "],\"end\":")
         encode(message.end, into: &out)
         out.append(utf8: message.idle ? ",\"idle\":true}" : ",\"idle\":false}")
@@ -179,37 +183,65 @@ extension ArbiterProcess {
         func int(_ i: Int) -> Int64 { Int64(i) }
         switch action {
         case .lineWaiting(let line, let rule, let stretch):
-            start("lineWaiting"); field("line", int(line)); field("rule", text: rule.rule.rawValue); field("stretch", stretch.map(int))
+            start("lineWaiting")
+            field("line", int(line))
+            field("rule", text: rule.rule.rawValue)
+            field("stretch", stretch.map(int))
         case .lineStarted(let line, let end):
-            start("lineStarted"); field("line", int(line)); field("endsAt", end.ms)
+            start("lineStarted")
+            field("line", int(line))
+            field("endsAt", end.ms)
         case .lineEnded(let line):
-            start("lineEnded"); field("line", int(line))
+            start("lineEnded")
+            field("line", int(line))
         case .lineDropped(let line, let rule):
-            start("lineDropped"); field("line", int(line)); field("rule", text: rule.rule.rawValue)
+            start("lineDropped")
+            field("line", int(line))
+            field("rule", text: rule.rule.rawValue)
         case .replyQueued(let reply):
-            start("replyQueued"); field("reply", int(reply))
+            start("replyQueued")
+            field("reply", int(reply))
         case .replyBegan(let reply):
-            start("replyBegan"); field("reply", int(reply))
+            start("replyBegan")
+            field("reply", int(reply))
         case .stretchStarted(let reply, let stretch, let end, let held):
-            start("stretchStarted"); field("reply", int(reply)); field("stretch", int(stretch)); field("endsAt", end.ms)
+            start("stretchStarted")
+            field("reply", int(reply))
+            field("stretch", int(stretch))
+            field("endsAt", end.ms)
             field("held", held?.ms)
         case .stretchEnded(let reply, let stretch):
-            start("stretchEnded"); field("reply", int(reply)); field("stretch", int(stretch))
+            start("stretchEnded")
+            field("reply", int(reply))
+            field("stretch", int(stretch))
         case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
-            start("stretchCut"); field("reply", int(reply)); field("stretch", int(stretch)); field("rule", text: rule.rule.rawValue)
+            start("stretchCut")
+            field("reply", int(reply))
+            field("stretch", int(stretch))
+            field("rule", text: rule.rule.rawValue)
             switch by {
-            case .line(let n): out.append(utf8: ",\"by\":{\"line\":"); out.append(int: int(n))
-            case .utterance(let n): out.append(utf8: ",\"by\":{\"utterance\":"); out.append(int: int(n))
+            case .line(let n):
+                out.append(utf8: ",\"by\":{\"line\":")
+                out.append(int: int(n))
+            case .utterance(let n):
+                out.append(utf8: ",\"by\":{\"utterance\":")
+                out.append(int: int(n))
             }
             out.append(UInt8(ascii: "}"))
-            field("played", played.ms); field("then", text: then?.rawValue)
+            field("played", played.ms)
+            field("then", text: then?.rawValue)
         case .replyEnded(let reply):
-            start("replyEnded"); field("reply", int(reply))
+            start("replyEnded")
+            field("reply", int(reply))
         case .replyAbandoned(let reply, let rule):
-            start("replyAbandoned"); field("reply", int(reply)); field("rule", text: rule.rule.rawValue)
+            start("replyAbandoned")
+            field("reply", int(reply))
+            field("rule", text: rule.rule.rawValue)
         case .earsClosed: start("earsClosed")
         case .earsOpened: start("earsOpened")
-        case .wake(let at): start("wake"); field("at", at.ms)
+        case .wake(let at):
+            start("wake")
+            field("at", at.ms)
         }
         out.append(UInt8(ascii: "}"))
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SimRunner
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The process group of the arbiter running now (0: none), for the signal
 /// handler that kills it when drivesim itself is interrupted.
@@ -34,7 +35,10 @@ package final class ChildProcess {
     private var inputOpen = true
 
     private init(pid: pid_t, input: Int32, output: Int32, errors: Int32) {
-        self.pid = pid; self.input = input; self.output = output; self.errors = errors
+        self.pid = pid
+        self.input = input
+        self.output = output
+        self.errors = errors
     }
 
     /// Starts `command`; the reason in words if it cannot start.
@@ -48,16 +52,19 @@ package final class ChildProcess {
                 for fd in fds where fd >= 0 { close(fd) }
                 return .failure(SpawnFailure(reason: "cannot make a pipe: \(reason)"))
             }
-            fds[2 * k] = pair[0]; fds[2 * k + 1] = pair[1]
+            fds[2 * k] = pair[0]
+            fds[2 * k + 1] = pair[1]
         }
         // The child reads fds[0] and writes fds[3] and fds[5]; drivesim has the other ends.
-        let (childIn, toChild, fromChild, childOut, fromErrors, childErr) = (fds[0], fds[1], fds[2], fds[3], fds[4], fds[5])
+        let (childIn, toChild, fromChild, childOut, fromErrors, childErr) = (
+            fds[0], fds[1], fds[2], fds[3], fds[4], fds[5]
+        )
         #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #else
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -68,12 +75,15 @@ package final class ChildProcess {
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setpgroup(&attributes, 0)
         // drivesim ignores SIGPIPE and SIGXFSZ and may block others: the child starts with the defaults.
-        var defaults = sigset_t(), none = sigset_t()
-        sigemptyset(&defaults); sigemptyset(&none)
+        var defaults = sigset_t()
+        var none = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&none)
         for signal in [SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sh"), strdup("-c"), strdup(command), nil]
         defer { for arg in argv { free(arg) } }
         var pid = pid_t()
@@ -94,8 +104,14 @@ package final class ChildProcess {
         if status != nil { return true }
         var code: Int32 = 0
         let got = waitpid(pid, &code, WNOHANG)
-        if got == pid { status = code; return true }
-        if got < 0, errno == ECHILD { status = 0; return true }
+        if got == pid {
+            status = code
+            return true
+        }
+        if got < 0, errno == ECHILD {
+            status = 0
+            return true
+        }
         return false
     }
 
@@ -183,9 +199,9 @@ package final class ChildProcess {
     /// The environment the child inherits: drivesim's own.
     package static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         #if canImport(Glibc)
-        return environ
+            return environ
         #else
-        return _NSGetEnviron().pointee
+            return _NSGetEnviron().pointee
         #endif
     }
 

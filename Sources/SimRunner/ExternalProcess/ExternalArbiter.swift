@@ -5,9 +5,9 @@ import SimRunner
 import TalkArbiter
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An arbiter in another process (`--arbiter "COMMAND"`), spoken to in line-delimited
@@ -55,10 +55,14 @@ package final class ArbiterProcess: @unchecked Sendable {
 
     /// A process not yet started.
     package init(
-        command: String, timeoutMs: Int, hello: (key: String, version: Int) = ("protocol", ArbiterProcess.protocolVersion), oldest: Int? = nil
+        command: String, timeoutMs: Int,
+        hello: (key: String, version: Int) = ("protocol", ArbiterProcess.protocolVersion), oldest: Int? = nil
     ) {
-        self.command = command; self.timeoutMs = timeoutMs; self.hello = hello
-        self.oldest = oldest ?? hello.version; version = hello.version
+        self.command = command
+        self.timeoutMs = timeoutMs
+        self.hello = hello
+        self.oldest = oldest ?? hello.version
+        version = hello.version
     }
 
     /// Why a process could not be started as an arbiter.
@@ -80,10 +84,12 @@ package final class ArbiterProcess: @unchecked Sendable {
             switch self {
             case .cannotSpawn(let reason), .noAnswer(let reason): return reason
             case .notAHello(let key):
-                return "it answered the hello with something else than a hello" + (key == "protocol" ? "" : " with '\(key)'")
+                return "it answered the hello with something else than a hello"
+                    + (key == "protocol" ? "" : " with '\(key)'")
             case .otherVersion(let v, let expected, let oldest, let key):
                 let what = key == "protocol" ? "protocol" : "\(key) protocol"
-                return "it speaks \(what) version \(v); this drivesim speaks " + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)")
+                return "it speaks \(what) version \(v); this drivesim speaks "
+                    + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)")
             case .notAVersion(let value, let expected, let oldest, let key):
                 return "its hello's '\(key)' is \(value), not a supported version: this drivesim speaks "
                     + (oldest == expected ? "\(expected)" : "\(oldest) to \(expected)") + ", a whole number"
@@ -106,16 +112,22 @@ package final class ArbiterProcess: @unchecked Sendable {
         buffer.removeAll()
         consumed = 0
         started += 1
-        guard let answer = ask("{\"type\":\"hello\",\"\(hello.key)\":\(hello.version)}") else { throw .noAnswer(lastReason) }
+        guard let answer = ask("{\"type\":\"hello\",\"\(hello.key)\":\(hello.version)}") else {
+            throw .noAnswer(lastReason)
+        }
         guard answer["type"]?.text == "hello", let value = answer[hello.key] else {
-            kill(); throw .notAHello(key: hello.key)
+            kill()
+            throw .notAHello(key: hello.key)
         }
         guard let version = value.integer else {
-            let written = escapedForTerminal(String(decoding: JSONWriter.bytes(value, pretty: false).prefix(40), as: UTF8.self))
-            kill(); throw .notAVersion(written, expected: hello.version, oldest: oldest, key: hello.key)
+            let written = escapedForTerminal(
+                String(decoding: JSONWriter.bytes(value, pretty: false).prefix(40), as: UTF8.self))
+            kill()
+            throw .notAVersion(written, expected: hello.version, oldest: oldest, key: hello.key)
         }
         guard (oldest...hello.version).contains(version) else {
-            kill(); throw .otherVersion(Int64(version), expected: hello.version, oldest: oldest, key: hello.key)
+            kill()
+            throw .otherVersion(Int64(version), expected: hello.version, oldest: oldest, key: hello.key)
         }
         self.version = version
     }
@@ -168,8 +180,14 @@ package final class ArbiterProcess: @unchecked Sendable {
         log = []
         serving = nil
         if process == nil {
-            if let givenUp { fail("not asked: the process was given up when \(givenUp) in an earlier run"); return }
-            do { try start() } catch { fail(error.reason); return }
+            if let givenUp {
+                fail("not asked: the process was given up when \(givenUp) in an earlier run")
+                return
+            }
+            do { try start() } catch {
+                fail(error.reason)
+                return
+            }
         }
         defer { runTables = tables }
         if let foretold, let ahead, ahead.tables == tables, ahead.messages == foretold.messages {
@@ -237,8 +255,11 @@ package final class ArbiterProcess: @unchecked Sendable {
         for (copy, line) in lines.enumerated() {
             guard let alike = judge(line, messages, foretold, run: 0) else { return .failed }
             if !alike {
-                if copy == 0 { outcome = .parted }
-                else if case .answered = outcome { outcome = .answered(twice: false) }
+                if copy == 0 {
+                    outcome = .parted
+                } else if case .answered = outcome {
+                    outcome = .answered(twice: false)
+                }
             }
         }
         return outcome
@@ -249,7 +270,10 @@ package final class ArbiterProcess: @unchecked Sendable {
     package struct Foretold {
         var bytes: [UInt8] = []
         var ends: [Int] = []
-        init(_ runs: Int) { bytes.reserveCapacity(runs * 1500); ends.reserveCapacity(runs) }
+        init(_ runs: Int) {
+            bytes.reserveCapacity(runs * 1500)
+            ends.reserveCapacity(runs)
+        }
         /// Writes `messages` into `run` as one `run` message, a line, and keeps its canonical answer.
         mutating func add(_ messages: [BatchMessage], into run: inout [UInt8]) {
             run.reserveCapacity(run.count + messages.count * 96)
@@ -264,14 +288,17 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// (run `k` of `foretold`): a line equal to the canonical answer does,
     /// without parsing; any other is parsed and compared instant by
     /// instant. Nil (and `failure` set) on a malformed answer.
-    private func judge(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage], _ foretold: Foretold, run k: Int) -> Bool? {
+    private func judge(_ line: ArraySlice<UInt8>, _ messages: [BatchMessage], _ foretold: Foretold, run k: Int) -> Bool?
+    {
         let start = k == 0 ? 0 : foretold.ends[k - 1]
         if Self.same(line, foretold.bytes, from: start, to: foretold.ends[k]) { return true }
         guard let answers = runAnswer(line, messages) else { return nil }
         let asForetold = zip(answers, messages).allSatisfy { answer, message in
             answer.each == message.each && (!message.ends || (answer.end == message.end && answer.idle == message.idle))
         }
-        if asForetold, notice == nil { notice = Self.notCanonical(line, canonical: foretold.bytes[start..<foretold.ends[k]]) }
+        if asForetold, notice == nil {
+            notice = Self.notCanonical(line, canonical: foretold.bytes[start..<foretold.ends[k]])
+        }
         return asForetold
     }
 
@@ -282,9 +309,12 @@ package final class ArbiterProcess: @unchecked Sendable {
 
     /// The notice for `line`, a right answer that differs from `canonical`: the first byte where they part.
     package static func notCanonical(_ line: ArraySlice<UInt8>, canonical: ArraySlice<UInt8>) -> String {
-        let at = zip(line, canonical).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(line.count, canonical.count)
+        let at =
+            zip(line, canonical).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(line.count, canonical.count)
         func around(_ bytes: ArraySlice<UInt8>) -> String {
-            let from = bytes.startIndex + max(0, at - 12), to = min(bytes.endIndex, bytes.startIndex + at + 12)
+            let from = bytes.startIndex + max(0, at - 12)
+            let to = min(bytes.endIndex, bytes.startIndex + at + 12)
             return escapedForTerminal(String(decoding: bytes[from..<to], as: UTF8.self))
         }
         return "note: the arbiter's answers are right but not in the canonical form, so each is parsed (slower); "
@@ -302,23 +332,30 @@ package final class ArbiterProcess: @unchecked Sendable {
         for message in messages { bytes.append(message.ends ? 1 : 0) }
         let key = AnswerKey(bytes: bytes)
         if let known = runAnswers[key], known.count == messages.count,
-            zip(known, messages).allSatisfy({ $0.each.count == $1.inputs.count }) {
+            zip(known, messages).allSatisfy({ $0.each.count == $1.inputs.count })
+        {
             return known
         }
         parsedAnswers += 1
         guard let object = parse(line) else { return nil }
         let what = "the run of \(counted(messages.count, "instant")) from \(messages.first?.t.ms ?? 0) ms"
         guard object["type"]?.text == "actions", case .array(let items)? = object["instants"]?.kind else {
-            fail("it answered \(what) out of turn (no 'actions' message with 'instants'): \(Self.describe(object))"); return nil
+            fail("it answered \(what) out of turn (no 'actions' message with 'instants'): \(Self.describe(object))")
+            return nil
         }
         guard items.count == messages.count else {
-            fail("it answered \(what) with \(counted(items.count, "answer")) for \(counted(messages.count, "instant")): \(Self.describe(object))"); return nil
+            fail(
+                "it answered \(what) with \(counted(items.count, "answer")) for \(counted(messages.count, "instant")): \(Self.describe(object))"
+            )
+            return nil
         }
         var answers: [Answer] = []
         answers.reserveCapacity(items.count)
         for (item, message) in zip(items, messages) {
             let instant = "the instant at \(message.t.ms) ms of the run"
-            guard let answer = answer(item, inputs: message.inputs.count, ends: message.ends, for: instant, typed: false) else { return nil }
+            guard
+                let answer = answer(item, inputs: message.inputs.count, ends: message.ends, for: instant, typed: false)
+            else { return nil }
             answers.append(answer)
         }
         runAnswers.keep(answers, for: key)
@@ -374,7 +411,9 @@ package final class ArbiterProcess: @unchecked Sendable {
             // JSON that breaks one rule is named for it; anything else is not JSON at all.
             switch error.reason {
             case .duplicateKey(let key):
-                fail("it printed an object with the key '\(key)' twice\(error.path.isEmpty ? "" : " (at \(error.path))"): \(Self.excerpt(Array(line)))")
+                fail(
+                    "it printed an object with the key '\(key)' twice\(error.path.isEmpty ? "" : " (at \(error.path))"): \(Self.excerpt(Array(line)))"
+                )
             case .tooDeep:
                 fail("it printed JSON nested deeper than \(JSONParser.maxDepth) levels: \(Self.excerpt(Array(line)))")
             default:
@@ -383,7 +422,8 @@ package final class ArbiterProcess: @unchecked Sendable {
             return nil
         }
         guard case .object = object.kind else {
-            fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))"); return nil
+            fail("it printed something that is not a JSON object: \(Self.excerpt(Array(line)))")
+            return nil
         }
         return object
     }
@@ -424,13 +464,20 @@ package final class ArbiterProcess: @unchecked Sendable {
         func readAnswers() -> Bool {
             while true {
                 let n = chunk.withUnsafeMutableBytes { read(fromChild, $0.baseAddress, $0.count) }
-                if n > 0 { buffer.append(contentsOf: chunk[..<n]); continue }
+                if n > 0 {
+                    buffer.append(contentsOf: chunk[..<n])
+                    continue
+                }
                 if n < 0, errno == EINTR { continue }
                 takeLines()
                 return n < 0
             }
         }
-        if consumed == buffer.count { buffer.removeAll(keepingCapacity: true); consumed = 0; scanned = 0 }
+        if consumed == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            consumed = 0
+            scanned = 0
+        }
         takeLines()
         var errorsOpen = true
         while offset < bytes.count || lines.count < count {
@@ -441,17 +488,25 @@ package final class ArbiterProcess: @unchecked Sendable {
             ]
             // A short step, so that an exit is seen at once even when a grandchild keeps the pipes open.
             let ready = poll(&fds, 3, 50)
-            if ready < 0 { if errno == EINTR { continue }; fail("cannot read its output"); return nil }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                fail("cannot read its output")
+                return nil
+            }
             if fds[1].revents != 0 { errorsOpen = process.drain(process.errors, into: &errTail, keep: Self.errKeep) }
             if fds[2].revents != 0, offset < bytes.count {
                 let n = bytes[offset...].withUnsafeBytes { write(toChild, $0.baseAddress, $0.count) }
-                if n > 0 { offset += n }
-                else if !(n < 0 && (errno == EINTR || errno == EAGAIN)) { return ended("it stopped reading its input") }
+                if n > 0 {
+                    offset += n
+                } else if !(n < 0 && (errno == EINTR || errno == EAGAIN)) {
+                    return ended("it stopped reading its input")
+                }
             }
             if fds[0].revents != 0 {
                 let open = readAnswers()
                 if buffer.count - consumed > Self.answerLimit {
-                    fail("it wrote an answer line longer than \(Self.answerLimit >> 20) MiB, the limit"); return nil
+                    fail("it wrote an answer line longer than \(Self.answerLimit >> 20) MiB, the limit")
+                    return nil
                 }
                 if !open {
                     // Written all and read all: a process that exits after its last answer is no failure yet.
@@ -530,7 +585,9 @@ package final class ArbiterProcess: @unchecked Sendable {
         let key = AnswerKey(bytes: bytes)
         if let known = answers[key], known.each.count == inputs { return known }
         parsedAnswers += 1
-        guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else { return nil }
+        guard let object = parse(line), let answer = answer(object, inputs: inputs, ends: ends, for: what) else {
+            return nil
+        }
         answers.keep(answer, for: key)
         return answer
     }
@@ -543,14 +600,20 @@ package final class ArbiterProcess: @unchecked Sendable {
     /// `failure` set) if it is not that. Not `typed`: an instant's answer
     /// within a `run`'s, an object without `type`.
     package func answer(_ answer: JSONValue, inputs: Int, ends: Bool, for what: String, typed: Bool = true) -> Answer? {
-        guard !typed || answer["type"]?.text == "actions", case .object = answer.kind, case .array(let lists)? = answer["each"]?.kind else {
-            fail(typed
-                ? "it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"
-                : "it answered \(what) with something else than an object with 'each': \(Self.describe(answer))")
+        guard !typed || answer["type"]?.text == "actions", case .object = answer.kind,
+            case .array(let lists)? = answer["each"]?.kind
+        else {
+            fail(
+                typed
+                    ? "it answered \(what) out of turn (no 'actions' message with 'each'): \(Self.describe(answer))"
+                    : "it answered \(what) with something else than an object with 'each': \(Self.describe(answer))")
             return nil
         }
         guard lists.count == inputs else {
-            fail("it answered \(what) with \(counted(lists.count, "action list")) for \(counted(inputs, "input")): \(Self.describe(answer))"); return nil
+            fail(
+                "it answered \(what) with \(counted(lists.count, "action list")) for \(counted(inputs, "input")): \(Self.describe(answer))"
+            )
+            return nil
         }
         var each: [[TalkArbiter.Action]] = []
         each.reserveCapacity(inputs)
@@ -560,7 +623,8 @@ package final class ArbiterProcess: @unchecked Sendable {
         }
         guard ends else { return (each, [], false) }
         guard let endList = answer["end"], let idle = answer["idle"]?.boolean else {
-            fail("it answered \(what) without the end of the instant ('end' and 'idle'): \(Self.describe(answer))"); return nil
+            fail("it answered \(what) without the end of the instant ('end' and 'idle'): \(Self.describe(answer))")
+            return nil
         }
         guard let end = actions(endList, for: what) else { return nil }
         return (each, end, idle)
@@ -568,7 +632,8 @@ package final class ArbiterProcess: @unchecked Sendable {
 
     private func actions(_ list: JSONValue, for what: String) -> [TalkArbiter.Action]? {
         guard case .array(let items) = list.kind else {
-            fail("it answered \(what) with an action list that is not an array: \(Self.describe(list))"); return nil
+            fail("it answered \(what) with an action list that is not an array: \(Self.describe(list))")
+            return nil
         }
         var out: [TalkArbiter.Action] = []
         out.reserveCapacity(items.count)
@@ -576,14 +641,20 @@ package final class ArbiterProcess: @unchecked Sendable {
             var unfit: UnfitRule?
             guard let action = Self.decode(item, unfit: &unfit) else {
                 if let key = Self.integerOutOfRange(in: item) {
-                    fail("it answered \(what) with an action whose '\(key)' is beyond a 64-bit integer: \(Self.describe(item))"); return nil
+                    fail(
+                        "it answered \(what) with an action whose '\(key)' is beyond a 64-bit integer: \(Self.describe(item))"
+                    )
+                    return nil
                 }
                 if let unfit {
                     let fits = unfit.fits.map(\.rawValue).joined(separator: " or ")
-                    fail("it answered \(what) with a \(unfit.action) whose rule '\(unfit.rule.rawValue)' is not one it can carry (\(fits)): \(Self.describe(item))")
+                    fail(
+                        "it answered \(what) with a \(unfit.action) whose rule '\(unfit.rule.rawValue)' is not one it can carry (\(fits)): \(Self.describe(item))"
+                    )
                     return nil
                 }
-                fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))"); return nil
+                fail("it answered \(what) with an action drivesim does not know: \(Self.describe(item))")
+                return nil
             }
             out.append(action)
         }
@@ -601,7 +672,8 @@ package final class ArbiterProcess: @unchecked Sendable {
         guard case .object(let members) = o.kind else { return nil }
         for (key, value) in members {
             if case .number(let literal) = value.kind, Int(literal) == nil,
-                literal.drop(while: { $0 == "-" }).allSatisfy(\.isNumber) {
+                literal.drop(while: { $0 == "-" }).allSatisfy(\.isNumber)
+            {
                 return key
             }
             if key == "by", let inner = integerOutOfRange(in: value) { return "by." + inner }
@@ -633,7 +705,9 @@ package final class ArbiterProcess: @unchecked Sendable {
         case "lineWaiting":
             guard let line = int("line"), let rule = rule(TalkArbiter.WaitRule.self) else { return nil }
             let stretch: Int?
-            if isNull("stretch") { stretch = nil } else {
+            if isNull("stretch") {
+                stretch = nil
+            } else {
                 guard let k = int("stretch") else { return nil }
                 stretch = k
             }
@@ -650,7 +724,9 @@ package final class ArbiterProcess: @unchecked Sendable {
         case "stretchStarted":
             guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt") else { return nil }
             let held: SimTime?
-            if isNull("held") { held = nil } else {
+            if isNull("held") {
+                held = nil
+            } else {
                 guard let h = time("held") else { return nil }
                 held = h
             }
@@ -660,13 +736,20 @@ package final class ArbiterProcess: @unchecked Sendable {
             return .stretchEnded(reply: reply, stretch: stretch)
         case "stretchCut":
             guard let reply = int("reply"), let stretch = int("stretch"), let rule = rule(TalkArbiter.CutRule.self),
-                let played = time("played"), let by = o["by"] else { return nil }
-            let cause: TalkArbiter.Cause
-            if let n = by["line"]?.integer { cause = .line(n) }
-            else if let n = by["utterance"]?.integer { cause = .utterance(n) }
+                let played = time("played"), let by = o["by"]
             else { return nil }
+            let cause: TalkArbiter.Cause
+            if let n = by["line"]?.integer {
+                cause = .line(n)
+            } else if let n = by["utterance"]?.integer {
+                cause = .utterance(n)
+            } else {
+                return nil
+            }
             let then: TalkArbiter.AfterCut?
-            if isNull("then") { then = nil } else {
+            if isNull("then") {
+                then = nil
+            } else {
                 guard let t = o["then"]?.text.flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
                 then = t
             }
@@ -756,7 +839,9 @@ extension ArbiterProcess {
             guard served < serving.count, serving[served].t == now, serving[served].ends == ends,
                 serving[served].inputs == inputs, serving[served].revisions == batch.revisions
             else {
-                fail("drivesim's run parted at \(now.ms) ms from the run it had foretold and sent (a drivesim bug: its run is not a function of the answers)")
+                fail(
+                    "drivesim's run parted at \(now.ms) ms from the run it had foretold and sent (a drivesim bug: its run is not a function of the answers)"
+                )
                 return false
             }
             message = serving[served]
@@ -769,11 +854,16 @@ extension ArbiterProcess {
             var bytes: [UInt8] = []
             Self.encode(asked, into: &bytes)
             bytes.append(0x0A)
-            guard let line = transfer(bytes, lines: 1)?.first, let answer = answer(line, inputs: inputs.count, ends: ends, for: what) else {
+            guard let line = transfer(bytes, lines: 1)?.first,
+                let answer = answer(line, inputs: inputs.count, ends: ends, for: what)
+            else {
                 return false
             }
             asked.each = answer.each
-            if ends { asked.end = answer.end; asked.idle = answer.idle }
+            if ends {
+                asked.end = answer.end
+                asked.idle = answer.idle
+            }
             log.append(asked)
             message = asked
         }
@@ -790,12 +880,16 @@ extension ArbiterProcess {
         guard alive else { return }
         if batch.next == batch.inputs.count {
             guard batch.end == nil else {
-                return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms after the message that ended the instant (its batching did not foresee the input)")
+                return fail(
+                    "drivesim delivered \(Self.encode(input)) at \(now.ms) ms after the message that ended the instant (its batching did not foresee the input)"
+                )
             }
             guard exchange([input], ends: false, at: now) else { return }
         }
         guard batch.inputs[batch.next] == input else {
-            return fail("drivesim delivered \(Self.encode(input)) at \(now.ms) ms where its batch announced \(Self.encode(batch.inputs[batch.next]))")
+            return fail(
+                "drivesim delivered \(Self.encode(input)) at \(now.ms) ms where its batch announced \(Self.encode(batch.inputs[batch.next]))"
+            )
         }
         actions.append(contentsOf: batch.answers[batch.next])
         batch.next += 1
@@ -805,7 +899,9 @@ extension ArbiterProcess {
     package func endInstant(at now: SimTime, into actions: inout [TalkArbiter.Action]) -> Bool? {
         guard alive else { return nil }
         guard batch.next == batch.inputs.count else {
-            fail("drivesim ended the instant at \(now.ms) ms before delivering \(Self.encode(batch.inputs[batch.next])) that its batch announced")
+            fail(
+                "drivesim ended the instant at \(now.ms) ms before delivering \(Self.encode(batch.inputs[batch.next])) that its batch announced"
+            )
             return nil
         }
         if batch.end == nil { guard exchange([], ends: true, at: now) else { return nil } }
@@ -848,19 +944,37 @@ package struct ExternalArbiter: BatchingArbiter {
         connection?.deliver(input, at: now, into: &actions)
     }
 
-    package mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineEnded(line), at: now, into: &actions) }
-    package mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.stretchEnded(stretch), at: now, into: &actions) }
-    package mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadEnded(utterance), at: now, into: &actions) }
-    package mutating func earsTimer(at now: SimTime, into actions: inout [Action]) { input(.earsTimer, at: now, into: &actions) }
-    package mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineExpired(line), at: now, into: &actions) }
-    package mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) { input(.lineRequested(line), at: now, into: &actions) }
+    package mutating func lineEnded(_ line: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.lineEnded(line), at: now, into: &actions)
+    }
+    package mutating func stretchEnded(_ stretch: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.stretchEnded(stretch), at: now, into: &actions)
+    }
+    package mutating func dadEnded(_ utterance: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.dadEnded(utterance), at: now, into: &actions)
+    }
+    package mutating func earsTimer(at now: SimTime, into actions: inout [Action]) {
+        input(.earsTimer, at: now, into: &actions)
+    }
+    package mutating func lineExpired(_ line: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.lineExpired(line), at: now, into: &actions)
+    }
+    package mutating func lineRequested(_ line: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.lineRequested(line), at: now, into: &actions)
+    }
     /// Kept for the instant's next message (`"revise":[[line,duration],…]`).
     package mutating func lineRevised(_ line: Int, duration: SimTime, at now: SimTime) {
         connection?.batch.revisions.append(.init(line: line, duration: duration))
     }
-    package mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) { input(.replyBegan(reply), at: now, into: &actions) }
-    package mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) { input(.chunkReady(stretch), at: now, into: &actions) }
-    package mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) { input(.dadStarted(utterance), at: now, into: &actions) }
+    package mutating func replyBegan(_ reply: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.replyBegan(reply), at: now, into: &actions)
+    }
+    package mutating func chunkReady(_ stretch: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.chunkReady(stretch), at: now, into: &actions)
+    }
+    package mutating func dadStarted(_ utterance: Int, at now: SimTime, into actions: inout [Action]) {
+        input(.dadStarted(utterance), at: now, into: &actions)
+    }
 
     package mutating func endInstant(at now: SimTime, into actions: inout [Action]) {
         if let idle = connection?.endInstant(at: now, into: &actions) { self.idle = idle }
@@ -904,7 +1018,8 @@ extension ArbiterProcess {
             run = Self.forecast(scenario, differential: differential, roadPlan: roadPlan)
         }
         guard let run else {
-            return adding(failureTo: Verdict(scenario, differential: differential, roadPlan: roadPlan) { ExternalArbiter($0) })
+            return adding(
+                failureTo: Verdict(scenario, differential: differential, roadPlan: roadPlan) { ExternalArbiter($0) })
         }
         forecast = (run.tables, run.messages)
         forecastTimes = 2
@@ -917,7 +1032,9 @@ extension ArbiterProcess {
             first = run.simulation
             begun = nil
         }
-        let verdict = Verdict(scenario, differential: differential, roadPlan: roadPlan, reference: run.decisions, first: first) { tables in
+        let verdict = Verdict(
+            scenario, differential: differential, roadPlan: roadPlan, reference: run.decisions, first: first
+        ) { tables in
             defer { begun = nil }
             return ExternalArbiter(tables, begun: begun == tables)
         }
@@ -947,7 +1064,9 @@ extension ArbiterProcess {
             return BatchedArbiter(TalkArbiter(t), log: recorded)
         }
         guard let tables, !recorded.mispredicted else { return nil }
-        return Forecast(scenario: scenario, tables: tables, messages: recorded.messages, decisions: reference.decisions, simulation: reference)
+        return Forecast(
+            scenario: scenario, tables: tables, messages: recorded.messages, decisions: reference.decisions,
+            simulation: reference)
     }
 
     /// Sends the runs of `scenarios` ahead, each foretold by the reference
@@ -958,12 +1077,16 @@ extension ArbiterProcess {
     /// a malformed answer) drops them all and ends the process: the runs are
     /// then asked one by one, and the one at fault fails as it would alone.
     package func foretell(_ scenarios: [Scenario], differential: Bool, roadPlan: RoadPlanning? = nil) {
-        told = []; nextTold = 0
+        told = []
+        nextTold = 0
         guard process != nil, failure == nil else { return }
         var runs: [Forecast] = []
-        var bytes: [UInt8] = [], foretold = Foretold(scenarios.count)
+        var bytes: [UInt8] = []
+        var foretold = Foretold(scenarios.count)
         for scenario in scenarios {
-            guard let run = Self.forecast(scenario, differential: differential, roadPlan: roadPlan), !run.messages.isEmpty else { continue }
+            guard let run = Self.forecast(scenario, differential: differential, roadPlan: roadPlan),
+                !run.messages.isEmpty
+            else { continue }
             var copy: [UInt8] = []
             Self.encode(run.tables, into: &copy)
             copy.append(0x0A)
@@ -984,7 +1107,8 @@ extension ArbiterProcess {
 
     /// Forgets the runs sent ahead, and the process if it failed over them (its failure is no run's).
     private func drop() {
-        told = []; nextTold = 0
+        told = []
+        nextTold = 0
         if failure != nil || process == nil {
             kill()
             failure = nil

@@ -27,9 +27,10 @@ package final class GuidanceProcess: @unchecked Sendable {
     package private(set) var spans = 0
 
     package init(command: String, timeoutMs: Int) {
-        channel = ArbiterProcess(command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion), oldest: Self.oldestVersion)
+        channel = ArbiterProcess(
+            command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion),
+            oldest: Self.oldestVersion)
     }
-
 
     /// How runs plan their road with this process's guidance.
     package var planning: RoadPlanning {
@@ -40,7 +41,9 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// route. One given up (it hung) is not asked again: the plan fails, saying so.
     package func begin(_ route: GuidanceRoute) -> Bool {
         if !channel.alive {
-            if let givenUp = channel.givenUp { return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run") }
+            if let givenUp = channel.givenUp {
+                return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run")
+            }
             do { try channel.start() } catch { return fail(at: .zero, error.reason) }
         }
         return channel.tell(Self.encode(route, version: version)) || fail(at: .zero, nil)
@@ -53,7 +56,10 @@ package final class GuidanceProcess: @unchecked Sendable {
     package func ask(_ message: String, at t: SimTime) -> JSONValue? {
         guard channel.alive else { return nil }
         spans += 1
-        guard let answer = channel.ask(message, keepingProcess: true) else { _ = fail(at: t, nil); return nil }
+        guard let answer = channel.ask(message, keepingProcess: true) else {
+            _ = fail(at: t, nil)
+            return nil
+        }
         return answer
     }
 
@@ -93,7 +99,8 @@ package final class GuidanceProcess: @unchecked Sendable {
         failedAt = nil
         guard let reason = channel.takeFailure() else { return verdict }
         var verdict = verdict
-        verdict.recordProcessFailure(at: at ?? .zero, "the guidance process failed: \(reason)", check: .guidance(.process))
+        verdict.recordProcessFailure(
+            at: at ?? .zero, "the guidance process failed: \(reason)", check: .guidance(.process))
         return verdict
     }
 
@@ -104,13 +111,17 @@ package final class GuidanceProcess: @unchecked Sendable {
     /// the guidance nothing: its expectations are judged as without it.
     package func judging(_ verdict: Verdict, of scenario: Scenario) -> Verdict {
         var verdict = adding(failureTo: verdict)
-        if scenario.road != nil { verdict.failures = []; verdict.pippaFailures = [] }
+        if scenario.road != nil {
+            verdict.failures = []
+            verdict.pippaFailures = []
+        }
         return verdict
     }
 
     /// The options of `drivesim run` that use this guidance again, quoted for a POSIX shell.
     package var replayOptions: String {
-        " --guidance \(shellQuoted(replayable(command)))" + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
+        " --guidance \(shellQuoted(replayable(command)))"
+            + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
     }
 
     /// The `route` message: the maneuvers, the settings and the segments.
@@ -124,32 +135,56 @@ package final class GuidanceProcess: @unchecked Sendable {
         }
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         let maneuvers = route.maneuvers.map { m -> JSONValue in
-            var keys: [(String, JSONValue)] = [("distance", number(m.distance)), ("id", .string(m.id)), ("street", text(m.street)),
-                                               ("turn", .string(m.turn.rawValue))]
+            var keys: [(String, JSONValue)] = [
+                ("distance", number(m.distance)), ("id", .string(m.id)), ("street", text(m.street)),
+                ("turn", .string(m.turn.rawValue)),
+            ]
             if version >= 2 {
                 let d = m.details
-                keys += [("exit", d.exit.map { .integer(Int64($0)) } ?? .null), ("name", text(d.exitName)), ("ref", text(d.exitNumber)),
-                         ("side", text(d.side?.rawValue)), ("toward", text(d.toward)), ("uTurn", .bool(d.uTurn)),
-                         ("waypoint", d.waypoint.map { .integer(Int64($0)) } ?? .null)]
+                keys += [
+                    ("exit", d.exit.map { .integer(Int64($0)) } ?? .null), ("name", text(d.exitName)),
+                    ("ref", text(d.exitNumber)),
+                    ("side", text(d.side?.rawValue)), ("toward", text(d.toward)), ("uTurn", .bool(d.uTurn)),
+                    ("waypoint", d.waypoint.map { .integer(Int64($0)) } ?? .null),
+                ]
             }
             return .object(keys)
         }
-        let segments = route.segments.map { .array($0.map { .array([.integer($0.start.ms), .integer($0.end.ms)]) }) } ?? JSONValue.null
+        let segments =
+            route.segments.map { .array($0.map { .array([.integer($0.start.ms), .integer($0.end.ms)]) }) }
+            ?? JSONValue.null
         var keys: [(String, JSONValue)] = [
-            ("type", .string("route")), ("language", .string(s.language.rawValue)), ("units", .string(s.spokenUnits.rawValue)),
-            ("length", number(route.length)), ("outputLatency", .integer(s.outputLatency.ms)), ("margin", .integer(s.margin.ms)),
-            ("rates", .object([("en", number(s.rates.englishWordsPerSecond)), ("ko", number(s.rates.koreanSyllablesPerSecond))])),
+            ("type", .string("route")), ("language", .string(s.language.rawValue)),
+            ("units", .string(s.spokenUnits.rawValue)),
+            ("length", number(route.length)), ("outputLatency", .integer(s.outputLatency.ms)),
+            ("margin", .integer(s.margin.ms)),
+            (
+                "rates",
+                .object([
+                    ("en", number(s.rates.englishWordsPerSecond)), ("ko", number(s.rates.koreanSyllablesPerSecond)),
+                ])
+            ),
             ("leads", .object([("far", lead(s.far)), ("near", lead(s.near)), ("now", lead(s.now))])),
             ("maneuvers", .array(maneuvers)), ("segments", segments),
         ]
         if version >= 2 {
-            keys += [("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)), ("horizon", .integer(route.horizon.ms))]
+            keys += [
+                ("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)),
+                ("horizon", .integer(route.horizon.ms)),
+            ]
         }
         if version >= 3 {
             // The change this route comes from: null at the plan's start.
-            keys.append(("change", route.change.map { c in
-                .object([("at", .integer(c.at.ms)), ("destination", text(c.destination)), ("handoff", .bool(c.handoff)), ("id", .string(c.id))])
-            } ?? .null))
+            keys.append(
+                (
+                    "change",
+                    route.change.map { c in
+                        .object([
+                            ("at", .integer(c.at.ms)), ("destination", text(c.destination)),
+                            ("handoff", .bool(c.handoff)), ("id", .string(c.id)),
+                        ])
+                    } ?? .null
+                ))
         }
         return line(.object(keys))
     }
@@ -211,14 +246,15 @@ package struct ExternalGuidance: Guidance {
         self.process = process
         self.route = route
         ask = answers
-        askAll = all ?? { spans in
-            var out: [JSONValue] = []
-            for (message, from) in spans {
-                guard let answer = answers(message, from) else { break }
-                out.append(answer)
+        askAll =
+            all ?? { spans in
+                var out: [JSONValue] = []
+                for (message, from) in spans {
+                    guard let answer = answers(message, from) else { break }
+                    out.append(answer)
+                }
+                return out
             }
-            return out
-        }
         nowSpoken = Array(repeating: false, count: route.maneuvers.count)
         thenSpoken = nowSpoken
         nowSkipped = Array(repeating: nil, count: route.maneuvers.count)
@@ -226,11 +262,14 @@ package struct ExternalGuidance: Guidance {
     }
 
     package mutating func fixArrived(_ fix: Fix, state: RoadState?, onRoute: Bool) {
-        fixes.append(.object([
-            ("accuracy", GuidanceProcess.number(fix.accuracy)), ("arrived", .integer(fix.arrives.ms)), ("index", .integer(fix.index)),
-            ("moved", .bool(state != nil)), ("onRoute", .bool(onRoute)), ("speed", fix.speed.map(GuidanceProcess.number) ?? .null),
-            ("taken", .integer(fix.taken.ms)),
-        ]))
+        fixes.append(
+            .object([
+                ("accuracy", GuidanceProcess.number(fix.accuracy)), ("arrived", .integer(fix.arrives.ms)),
+                ("index", .integer(fix.index)),
+                ("moved", .bool(state != nil)), ("onRoute", .bool(onRoute)),
+                ("speed", fix.speed.map(GuidanceProcess.number) ?? .null),
+                ("taken", .integer(fix.taken.ms)),
+            ]))
     }
 
     package func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { nil }
@@ -239,30 +278,41 @@ package struct ExternalGuidance: Guidance {
     /// `{"type": "switching", "change": id, "at": t}` right after the new
     /// route's `route` message, answered `{"type": "switching", "line": null
     /// | {"id", "text", "duration", "urgent", "expires", "language"}}`.
-    package mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine? {
+    package mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime)
+        -> GuidanceLine?
+    {
         guard !failed, process.version >= 3 else { return nil }
-        let message = GuidanceProcess.line(.object([("at", .integer(t.ms)), ("change", .string(change)), ("type", .string("switching"))]))
-        guard let answer = ask(message, t) else { failed = true; return nil }
+        let message = GuidanceProcess.line(
+            .object([("at", .integer(t.ms)), ("change", .string(change)), ("type", .string("switching"))]))
+        guard let answer = ask(message, t) else {
+            failed = true
+            return nil
+        }
         switch switchLine(answer, at: t) {
         case .success(let line): return line
         case .failure(let problem):
             failed = true
-            process.fail(at: t, "it answered the switching question at \(t.ms) ms: \(problem.reason)", keepingProcess: true)
+            process.fail(
+                at: t, "it answered the switching question at \(t.ms) ms: \(problem.reason)", keepingProcess: true)
             return nil
         }
     }
 
     /// A `switching` answer's line, validated as a span's lines are (its `at` is the switch's).
     package mutating func switchLine(_ answer: JSONValue, at t: SimTime) -> Result<GuidanceLine?, Problem> {
-        guard answer["type"]?.text == "switching" else { return .failure(Problem(path: "type", why: "expected \"switching\"")) }
+        guard answer["type"]?.text == "switching" else {
+            return .failure(Problem(path: "type", why: "expected \"switching\""))
+        }
         guard let o = answer["line"], o.kind != .null else { return .success(nil) }
         guard case .object = o.kind else { return .failure(Problem(path: "line", why: "expected null or an object")) }
         switch lineFields(o, "line", at: t, urgent: true, after: "the switch") {
         case .failure(let problem): return .failure(problem)
         case .success(let f):
             asked[f.id] = (t, f.language)
-            return .success(GuidanceLine(id: f.id, at: t, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
-                                         maneuver: "reroute", expires: f.expires))
+            return .success(
+                GuidanceLine(
+                    id: f.id, at: t, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
+                    maneuver: "reroute", expires: f.expires))
         }
     }
 
@@ -275,15 +325,23 @@ package struct ExternalGuidance: Guidance {
         if thenSpoken[m] { return .then }
         if let reason = nowSkipped[m] { return reason }
         guard !failed, process.version >= 2 else { return nil }
-        let message = GuidanceProcess.line(.object([("type", .string("unannounced")), ("maneuver", .integer(Int64(m)))]))
+        let message = GuidanceProcess.line(
+            .object([("type", .string("unannounced")), ("maneuver", .integer(Int64(m)))]))
         guard let answer = ask(message, .zero) else { return nil }
         guard answer["type"]?.text == "unannounced" else {
-            process.fail(at: .zero, "it answered the unannounced question for maneuver \(m) with something else", keepingProcess: true)
+            process.fail(
+                at: .zero, "it answered the unannounced question for maneuver \(m) with something else",
+                keepingProcess: true)
             return nil
         }
         guard let value = answer["reason"], value.kind != .null else { return nil }
-        guard let name = value.text, let reason = RoadEvent.UnannouncedReason(rawValue: name), reason == .late || reason == .then else {
-            process.fail(at: .zero, "it answered the unannounced question for maneuver \(m): reason: expected \"late\", \"then\" or null", keepingProcess: true)
+        guard let name = value.text, let reason = RoadEvent.UnannouncedReason(rawValue: name),
+            reason == .late || reason == .then
+        else {
+            process.fail(
+                at: .zero,
+                "it answered the unannounced question for maneuver \(m): reason: expected \"late\", \"then\" or null",
+                keepingProcess: true)
             return nil
         }
         return reason
@@ -299,12 +357,19 @@ package struct ExternalGuidance: Guidance {
             next += 1
         }
         guard !failed else { return }
-        let message = GuidanceProcess.line(.object([
-            ("type", .string("span")), ("from", .integer(from.ms)), ("until", .integer(until.ms)),
-            ("state", .object([("progress", GuidanceProcess.number(state.progress)), ("speed", GuidanceProcess.number(state.speed)),
-                               ("taken", .integer(state.taken.ms))])),
-            ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
-        ]))
+        let message = GuidanceProcess.line(
+            .object([
+                ("type", .string("span")), ("from", .integer(from.ms)), ("until", .integer(until.ms)),
+                (
+                    "state",
+                    .object([
+                        ("progress", GuidanceProcess.number(state.progress)),
+                        ("speed", GuidanceProcess.number(state.speed)),
+                        ("taken", .integer(state.taken.ms)),
+                    ])
+                ),
+                ("segmentEnd", segmentEnd.map { .integer($0.ms) } ?? .null), ("fixes", .array(fixes)),
+            ]))
         fixes.removeAll(keepingCapacity: true)
         pending.append((message, from, until))
         if pending.count >= Self.batchLimit { settle(into: &out) }
@@ -319,39 +384,55 @@ package struct ExternalGuidance: Guidance {
         guard !failed else { return }
         let answers = askAll(pending.map { ($0.message, $0.from) })
         for (k, span) in pending.enumerated() {
-            guard k < answers.count else { failed = true; return }
+            guard k < answers.count else {
+                failed = true
+                return
+            }
             switch read(answers[k], from: span.from, until: span.until) {
             case .success(let said): out.append(contentsOf: said)
             case .failure(let problem):
                 failed = true
-                process.fail(at: span.from, "it answered the span from \(span.from.ms) ms: \(problem.reason)", keepingProcess: true)
+                process.fail(
+                    at: span.from, "it answered the span from \(span.from.ms) ms: \(problem.reason)",
+                    keepingProcess: true)
                 return
             }
         }
     }
 
     /// Key `key` of `o`, nil when absent or null, else a whole number in `range` (its path under `path`).
-    static func integer(_ o: JSONValue, _ key: String, _ path: String, in range: ClosedRange<Int64>) -> Result<Int64?, Problem> {
+    static func integer(_ o: JSONValue, _ key: String, _ path: String, in range: ClosedRange<Int64>) -> Result<
+        Int64?, Problem
+    > {
         guard let value = o[key], value.kind != .null else { return .success(nil) }
         guard case .number(let literal) = value.kind, let n = Int64(literal), range.contains(n) else {
-            return .failure(Problem(path: "\(path).\(key)", why: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
+            return .failure(
+                Problem(
+                    path: "\(path).\(key)",
+                    why: "expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
         }
         return .success(n)
     }
 
     /// What every answered line says, validated.
-    typealias LineFields = (id: String, text: String, language: Language, urgent: Bool, duration: SimTime, expires: SimTime?)
+    typealias LineFields = (
+        id: String, text: String, language: Language, urgent: Bool, duration: SimTime, expires: SimTime?
+    )
 
     /// The fields of line `o` (at `path` in the answer) requested at `t`:
     /// a new id, the words, the language (default: the route's), `urgent`
     /// (default: `byDefault`), the duration (default: estimated from the
     /// words; ending by 24 h) and the expiry (later than `t`, which `after`
     /// names in a refusal).
-    func lineFields(_ o: JSONValue, _ path: String, at t: SimTime, urgent byDefault: Bool, after: String) -> Result<LineFields, Problem> {
+    func lineFields(_ o: JSONValue, _ path: String, at t: SimTime, urgent byDefault: Bool, after: String) -> Result<
+        LineFields, Problem
+    > {
         guard let id = o["id"]?.text, !id.isEmpty, id.count <= 200 else {
             return .failure(Problem(path: "\(path).id", why: "expected a line id of 1 to 200 characters"))
         }
-        guard asked[id] == nil else { return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique")) }
+        guard asked[id] == nil else {
+            return .failure(Problem(path: "\(path).id", why: "'\(id)' was asked for before: ids are unique"))
+        }
         guard let text = o["text"]?.text, !text.isEmpty, text.count <= 1000 else {
             return .failure(Problem(path: "\(path).text", why: "expected the words, 1 to 1000 characters"))
         }
@@ -364,20 +445,33 @@ package struct ExternalGuidance: Guidance {
         }
         var urgent = byDefault
         if let value = o["urgent"], value.kind != .null {
-            guard let b = value.boolean else { return .failure(Problem(path: "\(path).urgent", why: "expected true or false")) }
+            guard let b = value.boolean else {
+                return .failure(Problem(path: "\(path).urgent", why: "expected true or false"))
+            }
             urgent = b
         }
         let duration: SimTime
         switch Self.integer(o, "duration", path, in: 1...3_600_000) {
         case .failure(let p): return .failure(p)
-        case .success(let ms): duration = ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
+        case .success(let ms):
+            duration =
+                ms.map { SimTime(ms: $0) } ?? SpeechDuration.estimate(text, language, rates: route.settings.rates)
         }
         guard t + duration <= RoadPlan.end else {
-            return .failure(Problem(path: "\(path).duration", why: "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+            return .failure(
+                Problem(
+                    path: "\(path).duration",
+                    why:
+                        "the line would end at \((t + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"
+                ))
         }
         // `t` is in a span or at a switch, both by 24 h: the range is never empty.
         switch Self.integer(o, "expires", path, in: (t.ms + 1)...max(t.ms + 1, RoadPlan.end.ms)) {
-        case .failure: return .failure(Problem(path: "\(path).expires", why: "expected null or a time later than \(after) (\(t.ms) ms), within 24 h"))
+        case .failure:
+            return .failure(
+                Problem(
+                    path: "\(path).expires",
+                    why: "expected null or a time later than \(after) (\(t.ms) ms), within 24 h"))
         case .success(let ms): return .success((id, text, language, urgent, duration, ms.map { SimTime(ms: $0) }))
         }
     }
@@ -396,24 +490,31 @@ package struct ExternalGuidance: Guidance {
         let count = route.maneuvers.count
         func list(_ key: String) -> Result<[JSONValue], Problem> {
             guard let value = answer[key] else { return .success([]) }
-            guard case .array(let items) = value.kind else { return .failure(Problem(path: key, why: "expected a list")) }
+            guard case .array(let items) = value.kind else {
+                return .failure(Problem(path: key, why: "expected a list"))
+            }
             return .success(items)
         }
         func common(_ o: JSONValue, _ path: String) -> Result<(m: Int, stage: Stage, at: SimTime), Problem> {
             guard case .object = o.kind else { return .failure(Problem(path: path, why: "expected an object")) }
-            guard case .success(let m?) = Self.integer(o, "maneuver", path, in: 0...Int64(max(0, count - 1))), count > 0 else {
-                return .failure(Problem(path: "\(path).maneuver", why: "expected a maneuver's index, 0 to \(count - 1)"))
+            guard case .success(let m?) = Self.integer(o, "maneuver", path, in: 0...Int64(max(0, count - 1))), count > 0
+            else {
+                return .failure(
+                    Problem(path: "\(path).maneuver", why: "expected a maneuver's index, 0 to \(count - 1)"))
             }
             guard let name = o["stage"]?.text, let stage = Stage(rawValue: name) else {
                 return .failure(Problem(path: "\(path).stage", why: "expected \"far\", \"near\" or \"now\""))
             }
             guard case .success(let at?) = Self.integer(o, "at", path, in: from.ms...(until.ms - 1)) else {
-                return .failure(Problem(path: "\(path).at", why: "expected a time in the span, \(from.ms) to \(until.ms - 1) ms"))
+                return .failure(
+                    Problem(path: "\(path).at", why: "expected a time in the span, \(from.ms) to \(until.ms - 1) ms"))
             }
             return .success((Int(m), stage, SimTime(ms: at)))
         }
         /// The list under `key`, each item with its path and its maneuver, stage and time checked.
-        func entries(_ key: String) -> Result<[(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))], Problem> {
+        func entries(_ key: String) -> Result<
+            [(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))], Problem
+        > {
             list(key).flatMap { items in
                 var out: [(o: JSONValue, path: String, base: (m: Int, stage: Stage, at: SimTime))] = []
                 for (i, o) in items.enumerated() {
@@ -430,7 +531,12 @@ package struct ExternalGuidance: Guidance {
         case .success(let items):
             for (o, path, base) in items {
                 guard let name = o["reason"]?.text, let reason = SkipReason(rawValue: name) else {
-                    return .failure(Problem(path: "\(path).reason", why: "expected one of \(SkipReason.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
+                    return .failure(
+                        Problem(
+                            path: "\(path).reason",
+                            why:
+                                "expected one of \(SkipReason.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"
+                        ))
                 }
                 if base.stage == .now && reason == .late { nowSkipped[base.m] = .late }
                 if base.stage == .now && reason == .notGuiding { nowSkipped[base.m] = .notGuiding }
@@ -448,20 +554,33 @@ package struct ExternalGuidance: Guidance {
                 }
                 switch Self.integer(o, "then", path, in: Int64(base.m + 1)...Int64(base.m + 1)) {
                 case .failure where base.m + 1 >= count:
-                    return .failure(Problem(path: "\(path).then", why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
-                case .failure: return .failure(Problem(path: "\(path).then", why: "expected null or the next maneuver's index, \(base.m + 1)"))
+                    return .failure(
+                        Problem(
+                            path: "\(path).then",
+                            why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
+                case .failure:
+                    return .failure(
+                        Problem(path: "\(path).then", why: "expected null or the next maneuver's index, \(base.m + 1)"))
                 case .success(nil): break
                 case .success(let then?):
                     guard Int(then) < count else {
-                        return .failure(Problem(path: "\(path).then", why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
+                        return .failure(
+                            Problem(
+                                path: "\(path).then",
+                                why: "maneuver \(base.m) is the last: there is no next maneuver to announce"))
                     }
-                    guard base.stage == .now else { return .failure(Problem(path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it")) }
+                    guard base.stage == .now else {
+                        return .failure(
+                            Problem(
+                                path: "\(path).then", why: "only a \"now\" line announces the next maneuver with it"))
+                    }
                     thenSpoken[Int(then)] = true
                 }
                 asked[f.id] = (base.at, f.language)
                 if base.stage == .now { nowSpoken[base.m] = true }
-                let line = GuidanceLine(id: f.id, at: base.at, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
-                                        maneuver: route.maneuvers[base.m].id, expires: f.expires)
+                let line = GuidanceLine(
+                    id: f.id, at: base.at, duration: f.duration, urgent: f.urgent, text: f.text, language: f.language,
+                    maneuver: route.maneuvers[base.m].id, expires: f.expires)
                 out.append(.line(line, maneuver: base.m, stage: base.stage))
             }
         }
@@ -488,10 +607,13 @@ package struct ExternalGuidance: Guidance {
             return .failure(Problem(path: "\(path).id", why: "expected the id of a line asked for in an earlier span"))
         }
         if let value = o["withdrawn"], value.kind != .null {
-            guard let withdrawn = value.boolean else { return .failure(Problem(path: "\(path).withdrawn", why: "expected true or false")) }
+            guard let withdrawn = value.boolean else {
+                return .failure(Problem(path: "\(path).withdrawn", why: "expected true or false"))
+            }
             if withdrawn {
                 guard o["text"] == nil, o["expires"] == nil else {
-                    return .failure(Problem(path: "\(path).withdrawn", why: "a line withdrawn takes no new 'text' or 'expires'"))
+                    return .failure(
+                        Problem(path: "\(path).withdrawn", why: "a line withdrawn takes no new 'text' or 'expires'"))
                 }
                 return .success(.revised(line: id, at: from, revision: nil, expires: from))
             }
@@ -503,20 +625,31 @@ package struct ExternalGuidance: Guidance {
             }
             var duration = SpeechDuration.estimate(text, line.language, rates: route.settings.rates)
             if let value = o["duration"], value.kind != .null {
-                guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms) else {
+                guard case .number(let literal) = value.kind, let ms = Int64(literal), (1...3_600_000).contains(ms)
+                else {
                     return .failure(Problem(path: "\(path).duration", why: "expected a whole number from 1 to 3600000"))
                 }
                 duration = SimTime(ms: ms)
             }
             guard from + duration <= RoadPlan.end else {
-                return .failure(Problem(path: "\(path).duration", why: "the line would end at \((from + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"))
+                return .failure(
+                    Problem(
+                        path: "\(path).duration",
+                        why:
+                            "the line would end at \((from + duration).ms) ms, after the drive's end at 24 h (\(RoadPlan.end.ms) ms)"
+                    ))
             }
             words = LineRevision(t: from, text: text, duration: duration)
         }
         var expires: SimTime? = nil
         if let value = o["expires"], value.kind != .null {
-            guard case .number(let literal) = value.kind, let ms = Int64(literal), (from.ms...RoadPlan.end.ms).contains(ms) else {
-                return .failure(Problem(path: "\(path).expires", why: "expected null or a time from the span's start (\(from.ms) ms) to 24 h"))
+            guard case .number(let literal) = value.kind, let ms = Int64(literal),
+                (from.ms...RoadPlan.end.ms).contains(ms)
+            else {
+                return .failure(
+                    Problem(
+                        path: "\(path).expires",
+                        why: "expected null or a time from the span's start (\(from.ms) ms) to 24 h"))
             }
             expires = SimTime(ms: ms)
         }

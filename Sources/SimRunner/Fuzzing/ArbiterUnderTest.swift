@@ -27,14 +27,18 @@ public struct ArbiterUnderTest: Sendable {
     package var replay: ReproducerFile.Replay = .cli(options: "")
 
     /// The reference arbiter, `TalkArbiter`.
-    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) { Verdict($0, fault: nil, plan: $1?.plan, shape: $1?.shape) }
+    public static let reference = ArbiterUnderTest(name: "the arbiter", mutant: nil, isReference: true) {
+        Verdict($0, fault: nil, plan: $1?.plan, shape: $1?.shape)
+    }
 
     /// An arbiter of type `type`; with `differential` (the default) every run
     /// is also compared with the reference, decision by decision.
     public static func swift<A: Arbiter>(_ type: A.Type, differential: Bool = true) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: String(describing: type), mutant: nil, isReference: false, verdict: {
-            Verdict($0, differential: differential, plan: $1?.plan, shape: $1?.shape) { A($0) }
-        }, replay: .swift(type: String(describing: type)))
+        ArbiterUnderTest(
+            name: String(describing: type), mutant: nil, isReference: false,
+            verdict: {
+                Verdict($0, differential: differential, plan: $1?.plan, shape: $1?.shape) { A($0) }
+            }, replay: .swift(type: String(describing: type)))
     }
 
     /// drivesim's arbiter over roads planned by the guidance `make` builds
@@ -42,13 +46,15 @@ public struct ArbiterUnderTest: Sendable {
     /// check, not by the scenario's expectations (they pin drivesim's own guidance).
     package static func guidance<G: Guidance>(_ make: @escaping @Sendable (GuidanceRoute) -> G) -> ArbiterUnderTest {
         let plan = RoadPlanning.guidance(make)
-        return ArbiterUnderTest(name: "the guidance \(G.self)", mutant: nil, isReference: false, verdict: { scenario, known in
-            // The generator's plan is drivesim's own guidance's: only the road's shape applies.
-            var verdict = Verdict(scenario, fault: nil, roadPlan: plan, shape: known?.shape)
-            verdict.failures = []
-            verdict.pippaFailures = []
-            return verdict
-        }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
+        return ArbiterUnderTest(
+            name: "the guidance \(G.self)", mutant: nil, isReference: false,
+            verdict: { scenario, known in
+                // The generator's plan is drivesim's own guidance's: only the road's shape applies.
+                var verdict = Verdict(scenario, fault: nil, roadPlan: plan, shape: known?.shape)
+                verdict.failures = []
+                verdict.pippaFailures = []
+                return verdict
+            }, guidance: true, replay: .swiftRoad(type: String(describing: G.self)))
     }
 
     /// An arbiter checked by `verdict`, named `name` (an arbiter in another
@@ -59,8 +65,10 @@ public struct ArbiterUnderTest: Sendable {
         name: String, replay: String = "", foretell: (@Sendable ([Scenario]) -> Void)? = nil,
         verdict: @escaping @Sendable (Scenario) -> Verdict
     ) -> ArbiterUnderTest {
-        ArbiterUnderTest(name: name, mutant: nil, isReference: false, verdict: { scenario, _ in verdict(scenario) }, foretell: foretell,
-                         replay: .cli(options: replay))
+        ArbiterUnderTest(
+            name: name, mutant: nil, isReference: false, verdict: { scenario, _ in verdict(scenario) },
+            foretell: foretell,
+            replay: .cli(options: replay))
     }
 
     /// A built-in mutant (`fuzz --mutant`), or the reference for nil.
@@ -72,9 +80,11 @@ public struct ArbiterUnderTest: Sendable {
     package static func builtIn(_ mutant: Mutant?) -> ArbiterUnderTest {
         guard let mutant else { return .reference }
         let (fault, roadPlan) = (mutant.talk, mutant.roadPlan)
-        return ArbiterUnderTest(name: "mutant \(mutant.name)", mutant: mutant, isReference: false, verdict: {
-            Verdict($0, fault: fault, roadPlan: roadPlan, plan: $1?.plan, shape: $1?.shape)
-        }, replay: .cli(options: " --mutant \(mutant.name)"))
+        return ArbiterUnderTest(
+            name: "mutant \(mutant.name)", mutant: mutant, isReference: false,
+            verdict: {
+                Verdict($0, fault: fault, roadPlan: roadPlan, plan: $1?.plan, shape: $1?.shape)
+            }, replay: .cli(options: " --mutant \(mutant.name)"))
     }
 
     /// Checks `scenario` with this arbiter: simulated twice, every check, and

@@ -1,10 +1,11 @@
-#if canImport(Dispatch)
-import Dispatch
-#endif
 import Guidance
 import SimRunner
+
+#if canImport(Dispatch)
+    import Dispatch
+#endif
 #if canImport(Synchronization)
-import Synchronization
+    import Synchronization
 #endif
 
 /// A fuzz campaign on several workers, with exactly the results of one.
@@ -50,7 +51,8 @@ public enum Campaign {
 
     /// The runs of the shard, cut into chunks of consecutive runs, in order.
     static func chunks(_ settings: Fuzzer.Settings) -> [StrideTo<Int>] {
-        let step = settings.shard.count, first = settings.shard.index - 1
+        let step = settings.shard.count
+        let first = settings.shard.index - 1
         let span = chunkSize * step
         return stride(from: first, to: settings.runs, by: span).map {
             stride(from: $0, to: min(settings.runs, $0 + span), by: step)
@@ -72,7 +74,8 @@ public enum Campaign {
 
         /// A workload of `chunks` chunks.
         package init(chunks: Int, runs: @escaping @Sendable (Int) -> [Run]) {
-            self.chunks = chunks; self.runs = runs
+            self.chunks = chunks
+            self.runs = runs
         }
     }
 
@@ -81,7 +84,8 @@ public enum Campaign {
         let chunks = chunks(settings)
         return Workload(chunks: chunks.count) { i in
             chunks[i].map {
-                let (scenario, road) = Fuzzer.generate(campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)
+                let (scenario, road) = Fuzzer.generate(
+                    campaign: settings.seed, run: $0, mutant: settings.mutant, road: settings.road)
                 return (index: $0, scenario: scenario, road: road)
             }
         }
@@ -96,16 +100,20 @@ public enum Campaign {
     }
 
     /// The same for any workload: its chunks checked with `settings`' arbiter on `jobs` workers, merged in order.
-    package static func run(_ settings: Fuzzer.Settings, workload: Workload, jobs: Int, poll: (Progress) -> Bool) -> Outcome {
+    package static func run(_ settings: Fuzzer.Settings, workload: Workload, jobs: Int, poll: (Progress) -> Bool)
+        -> Outcome
+    {
         var fuzzer = Fuzzer(settings)
         #if canImport(Dispatch) && canImport(Synchronization)
-        if jobs > 1, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            let board = Board<Fuzzer, Fuzzer>(items: workload.chunks, whole: fuzzer) { $0.append($1) }
-            inParallel(jobs: jobs, board: board, work: { check(settings, workload.runs($0)) }) {
-                board.read { Progress(runsDone: $0.runsDone, failedRuns: $0.failedRuns) }
-            } poll: { poll($0) }
-            return Outcome(fuzzer: board.read { $0 }, stoppedEarly: board.mergedCount < workload.chunks)
-        }
+            if jobs > 1, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                let board = Board<Fuzzer, Fuzzer>(items: workload.chunks, whole: fuzzer) { $0.append($1) }
+                inParallel(jobs: jobs, board: board, work: { check(settings, workload.runs($0)) }) {
+                    board.read { Progress(runsDone: $0.runsDone, failedRuns: $0.failedRuns) }
+                } poll: {
+                    poll($0)
+                }
+                return Outcome(fuzzer: board.read { $0 }, stoppedEarly: board.mergedCount < workload.chunks)
+            }
         #endif
         // One worker: the calling thread, chunk after chunk.
         for chunk in 0..<workload.chunks {
@@ -149,13 +157,17 @@ public enum Campaign {
     /// process among them (`Check.arbiter(.process)`, `.guidance(.process)`),
     /// each filed like any other; those of the checks in `unshrinkable` (a
     /// process given up: it is asked nothing more) are kept as found.
-    package static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int, unshrinkable: Set<Check>) -> [Reproducer] {
+    package static func reproducers(of fuzzer: Fuzzer, candidates: Int, jobs: Int, unshrinkable: Set<Check>)
+        -> [Reproducer]
+    {
         let arbiter = fuzzer.settings.arbiter
         let failing = (Check.all + [.arbiter(.process), .guidance(.process)]).flatMap { check in
             fuzzer.failures.filter { $0.violation.check == check }.prefix(unshrinkable.contains(check) ? 1 : candidates)
         }
         let shrunk = map(failing.count, jobs: jobs) { i -> Reproducer in
-            guard !unshrinkable.contains(failing[i].violation.check) else { return Reproducer(failure: failing[i], scenario: failing[i].scenario, tries: 0) }
+            guard !unshrinkable.contains(failing[i].violation.check) else {
+                return Reproducer(failure: failing[i], scenario: failing[i].scenario, tries: 0)
+            }
             var shrinker = Shrinker(check: failing[i].violation.check, arbiter: arbiter)
             let small = shrinker.shrink(failing[i].scenario)
             return Reproducer(failure: failing[i], scenario: small, tries: shrinker.attempts)
@@ -179,91 +191,91 @@ public enum Campaign {
     /// `work(0) … work(count - 1)` on up to `jobs` workers, in index order.
     static func map<T: Sendable>(_ count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> T) -> [T] {
         #if canImport(Dispatch) && canImport(Synchronization)
-        if jobs > 1, count > 1, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            let board = Board<T, [T]>(items: count, whole: []) { $0.append($1) }
-            inParallel(jobs: min(jobs, count), board: board, work: work, progress: {}, poll: { _ in true })
-            return board.read { $0 }
-        }
+            if jobs > 1, count > 1, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                let board = Board<T, [T]>(items: count, whole: []) { $0.append($1) }
+                inParallel(jobs: min(jobs, count), board: board, work: work, progress: {}, poll: { _ in true })
+                return board.read { $0 }
+            }
         #endif
         return (0..<count).map(work)
     }
 }
 
 #if canImport(Dispatch) && canImport(Synchronization)
-extension Campaign {
-    /// Starts `jobs` workers that take items from `board` until none are left
-    /// or the board is stopped, and waits for them, polling every 100 ms.
+    extension Campaign {
+        /// Starts `jobs` workers that take items from `board` until none are left
+        /// or the board is stopped, and waits for them, polling every 100 ms.
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        static func inParallel<Part, Whole, P>(
+            jobs: Int, board: Board<Part, Whole>, work: @escaping @Sendable (Int) -> Part,
+            progress: () -> P, poll: (P) -> Bool
+        ) {
+            let group = DispatchGroup()
+            for worker in 0..<jobs {
+                // A serial queue of its own per worker: each gets a thread even
+                // when there are more workers than cores.
+                DispatchQueue(label: "drivesim.fuzz.worker-\(worker)").async(group: group) {
+                    while let item = board.claim() { board.finish(item, work(item)) }
+                }
+            }
+            while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if !poll(progress()) { board.stop() }
+            }
+        }
+    }
+
+    /// Items handed out in order to any number of workers, their results merged
+    /// in item order as soon as every earlier item's is in. Each worker owns its
+    /// own state; only the claim and the hand-back take the lock.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    static func inParallel<Part, Whole, P>(
-        jobs: Int, board: Board<Part, Whole>, work: @escaping @Sendable (Int) -> Part,
-        progress: () -> P, poll: (P) -> Bool
-    ) {
-        let group = DispatchGroup()
-        for worker in 0..<jobs {
-            // A serial queue of its own per worker: each gets a thread even
-            // when there are more workers than cores.
-            DispatchQueue(label: "drivesim.fuzz.worker-\(worker)").async(group: group) {
-                while let item = board.claim() { board.finish(item, work(item)) }
+    final class Board<Part: Sendable, Whole: Sendable>: Sendable {
+        private struct State {
+            var next = 0
+            var stopped = false
+            /// Results that arrived before an earlier item's, by item.
+            var waiting: [Int: Part] = [:]
+            /// Items merged into `whole`: always a prefix.
+            var merged = 0
+            var whole: Whole
+        }
+
+        private let state: Mutex<State>
+        private let items: Int
+        private let merge: @Sendable (inout Whole, Part) -> Void
+
+        init(items: Int, whole: Whole, merge: @escaping @Sendable (inout Whole, Part) -> Void) {
+            self.items = items
+            self.merge = merge
+            state = Mutex(State(whole: whole))
+        }
+
+        /// The next item to work on, or nil when all are taken or the board is stopped.
+        func claim() -> Int? {
+            state.withLock { state in
+                guard !state.stopped, state.next < items else { return nil }
+                defer { state.next += 1 }
+                return state.next
             }
         }
-        while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if !poll(progress()) { board.stop() }
-        }
-    }
-}
 
-/// Items handed out in order to any number of workers, their results merged
-/// in item order as soon as every earlier item's is in. Each worker owns its
-/// own state; only the claim and the hand-back take the lock.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-final class Board<Part: Sendable, Whole: Sendable>: Sendable {
-    private struct State {
-        var next = 0
-        var stopped = false
-        /// Results that arrived before an earlier item's, by item.
-        var waiting: [Int: Part] = [:]
-        /// Items merged into `whole`: always a prefix.
-        var merged = 0
-        var whole: Whole
-    }
-
-    private let state: Mutex<State>
-    private let items: Int
-    private let merge: @Sendable (inout Whole, Part) -> Void
-
-    init(items: Int, whole: Whole, merge: @escaping @Sendable (inout Whole, Part) -> Void) {
-        self.items = items
-        self.merge = merge
-        state = Mutex(State(whole: whole))
-    }
-
-    /// The next item to work on, or nil when all are taken or the board is stopped.
-    func claim() -> Int? {
-        state.withLock { state in
-            guard !state.stopped, state.next < items else { return nil }
-            defer { state.next += 1 }
-            return state.next
-        }
-    }
-
-    /// Hands in an item's result; merges every result now in order.
-    func finish(_ item: Int, _ part: sending Part) {
-        state.withLock { state in
-            state.waiting[item] = part
-            while let next = state.waiting.removeValue(forKey: state.merged) {
-                merge(&state.whole, next)
-                state.merged += 1
+        /// Hands in an item's result; merges every result now in order.
+        func finish(_ item: Int, _ part: sending Part) {
+            state.withLock { state in
+                state.waiting[item] = part
+                while let next = state.waiting.removeValue(forKey: state.merged) {
+                    merge(&state.whole, next)
+                    state.merged += 1
+                }
             }
         }
+
+        /// No more items are handed out; those being worked on still come in.
+        func stop() { state.withLock { $0.stopped = true } }
+
+        /// How many items have been merged (a prefix).
+        var mergedCount: Int { state.withLock { $0.merged } }
+
+        /// Reads the merged whole.
+        func read<R: Sendable>(_ body: (Whole) -> R) -> R { state.withLock { body($0.whole) } }
     }
-
-    /// No more items are handed out; those being worked on still come in.
-    func stop() { state.withLock { $0.stopped = true } }
-
-    /// How many items have been merged (a prefix).
-    var mergedCount: Int { state.withLock { $0.merged } }
-
-    /// Reads the merged whole.
-    func read<R: Sendable>(_ body: (Whole) -> R) -> R { state.withLock { body($0.whole) } }
-}
 #endif

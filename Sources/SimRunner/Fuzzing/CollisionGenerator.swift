@@ -99,11 +99,15 @@ public struct CollisionGenerator {
             let at = free + time(profile, upTo: profile.span / 2)
             let length = duration(200...3_000)
             free = at + length
-            let reply = profile.dadReplies
-                ? Scenario.DadReply(id: "a\(i)", after: SimTime(ms: random.pick([0, random.int(in: 0...1_500)])), stretches: stretches(&self))
+            let reply =
+                profile.dadReplies
+                ? Scenario.DadReply(
+                    id: "a\(i)", after: SimTime(ms: random.pick([0, random.int(in: 0...1_500)])),
+                    stretches: stretches(&self))
                 : nil
             scenario.dad.append(
-                Scenario.Utterance(id: "u\(i)", at: at, duration: length, language: random.chance(50) ? .ko : .en, reply: reply))
+                Scenario.Utterance(
+                    id: "u\(i)", at: at, duration: length, language: random.chance(50) ? .ko : .en, reply: reply))
         }
         return scenario
     }
@@ -114,8 +118,11 @@ public struct CollisionGenerator {
     /// scenario; whether it changed anything. The dry run (which draws
     /// nothing from `random`) is made only when the chosen move needs it.
     private mutating func snap(_ scenario: inout Scenario) -> Bool {
-        let before = scenario, fault = self.fault
-        func boundaries() -> Boundaries { Boundaries(Simulation(before, fault: fault).timeline, settings: before.settings) }
+        let before = scenario
+        let fault = self.fault
+        func boundaries() -> Boundaries {
+            Boundaries(Simulation(before, fault: fault).timeline, settings: before.settings)
+        }
         switch random.below(6) {
         case 0, 1:
             // A request with waitLimit left of a stretch (±1 ms), or in the millisecond it ends.
@@ -148,7 +155,7 @@ public struct CollisionGenerator {
         default:
             // Talk arriving in the instant a line is requested or ends (guidance wins the tie).
             guard !scenario.replies.isEmpty,
-                  let at = random.chance(50) ? boundaries().lineEnds.first : scenario.guidance.first?.at
+                let at = random.chance(50) ? boundaries().lineEnds.first : scenario.guidance.first?.at
             else { return false }
             let i = Int(random.below(UInt64(scenario.replies.count)))
             scenario.replies[i].at = at

@@ -74,9 +74,15 @@ extension Explorer {
         for size in stride(from: 1, through: scope, by: 1) {
             let level = parents
             // Numbered first (a scenario's index is its place in the whole enumeration), then checked chunk by chunk.
-            let counts = Campaign.map(level.count, jobs: jobs) { i in Explorer.children(of: level[i]).filter(\.isRelevant).count }
-            var starts: [Int] = [], total = first
-            for count in counts { starts.append(total); total += count }
+            let counts = Campaign.map(level.count, jobs: jobs) { i in
+                Explorer.children(of: level[i]).filter(\.isRelevant).count
+            }
+            var starts: [Int] = []
+            var total = first
+            for count in counts {
+                starts.append(total)
+                total += count
+            }
             let offsets = starts
             let shard = settings.shard
             let mine = (first..<total).filter { $0 % shard.count == shard.index - 1 }.count
@@ -95,11 +101,16 @@ extension Explorer {
             let outcome = Campaign.run(settings, workload: workload, jobs: jobs) {
                 poll(Progress(size: size, total: mine, done: $0.runsDone, failed: $0.failedRuns))
             }
-            sizes.append(SizeResult(size: size, scenarios: total - first, checked: outcome.fuzzer.runsDone, failed: outcome.fuzzer.failedRuns))
+            sizes.append(
+                SizeResult(
+                    size: size, scenarios: total - first, checked: outcome.fuzzer.runsDone,
+                    failed: outcome.fuzzer.failedRuns))
             whole.append(outcome.fuzzer)
             if outcome.stoppedEarly { return Outcome(sizes: sizes, fuzzer: whole, stoppedEarly: true) }
             first = total
-            if size < scope { parents = Campaign.map(level.count, jobs: jobs) { Explorer.children(of: level[$0]) }.flatMap { $0 } }
+            if size < scope {
+                parents = Campaign.map(level.count, jobs: jobs) { Explorer.children(of: level[$0]) }.flatMap { $0 }
+            }
         }
         return Outcome(sizes: sizes, fuzzer: whole, stoppedEarly: false)
     }

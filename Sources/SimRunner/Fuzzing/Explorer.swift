@@ -118,8 +118,12 @@ public enum Explorer {
         /// `-waitLimit+1ms`, `+earsTail-1ms`, `0`.
         public var description: String {
             var out = ""
-            if waitLimits != 0 { out += (waitLimits < 0 ? "-" : "+") + (abs(waitLimits) == 1 ? "" : "\(abs(waitLimits))×") + "waitLimit" }
-            if earsTails != 0 { out += (earsTails < 0 ? "-" : "+") + (abs(earsTails) == 1 ? "" : "\(abs(earsTails))×") + "earsTail" }
+            if waitLimits != 0 {
+                out += (waitLimits < 0 ? "-" : "+") + (abs(waitLimits) == 1 ? "" : "\(abs(waitLimits))×") + "waitLimit"
+            }
+            if earsTails != 0 {
+                out += (earsTails < 0 ? "-" : "+") + (abs(earsTails) == 1 ? "" : "\(abs(earsTails))×") + "earsTail"
+            }
             if ms != 0 || out.isEmpty { out += (ms < 0 ? "-" : out.isEmpty ? "" : "+") + "\(abs(ms))ms" }
             return out
         }
@@ -144,19 +148,38 @@ public enum Explorer {
     /// the rule is written with a comparison.
     public static let grid: [Placement] = [
         // use       anchor          offset                                  the boundary it probes
-        .init(use: .at, anchor: .begins, offset: Offset(), probes: "the same instant: superseded, reply-queue, file order, guidance vs Pippa"),
-        .init(use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1, ms: -1), probes: "waitLimit + 1 ms left: long-cut"),
-        .init(use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1), probes: "exactly waitLimit left: short-wait"),
-        .init(use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1, ms: 1), probes: "waitLimit - 1 ms left: short-wait"),
-        .init(use: .at, anchor: .stretchEnds, offset: Offset(), probes: "the millisecond a stretch ends: the bus is free; a chunk awaited"),
-        .init(use: .at, anchor: .lineEnds, offset: Offset(), probes: "the millisecond a line ends: held, guidance-queue, ears"),
-        .init(use: .at, anchor: .lineEnds, offset: Offset(earsTails: 1, ms: -1), probes: "1 ms before the ears reopen: Dad lost"),
-        .init(use: .at, anchor: .lineEnds, offset: Offset(earsTails: 1), probes: "the instant the ears reopen: Dad heard"),
+        .init(
+            use: .at, anchor: .begins, offset: Offset(),
+            probes: "the same instant: superseded, reply-queue, file order, guidance vs Pippa"),
+        .init(
+            use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1, ms: -1),
+            probes: "waitLimit + 1 ms left: long-cut"),
+        .init(
+            use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1), probes: "exactly waitLimit left: short-wait"
+        ),
+        .init(
+            use: .at, anchor: .stretchEnds, offset: Offset(waitLimits: -1, ms: 1),
+            probes: "waitLimit - 1 ms left: short-wait"),
+        .init(
+            use: .at, anchor: .stretchEnds, offset: Offset(),
+            probes: "the millisecond a stretch ends: the bus is free; a chunk awaited"),
+        .init(
+            use: .at, anchor: .lineEnds, offset: Offset(),
+            probes: "the millisecond a line ends: held, guidance-queue, ears"),
+        .init(
+            use: .at, anchor: .lineEnds, offset: Offset(earsTails: 1, ms: -1),
+            probes: "1 ms before the ears reopen: Dad lost"),
+        .init(
+            use: .at, anchor: .lineEnds, offset: Offset(earsTails: 1), probes: "the instant the ears reopen: Dad heard"),
         .init(use: .at, anchor: .lineEnds, offset: Offset(earsTails: 1, ms: 1), probes: "1 ms after the ears reopen"),
         .init(use: .at, anchor: .utteranceEnds, offset: Offset(), probes: "the instant Dad's answer begins"),
-        .init(use: .expires, anchor: .stretchEnds, offset: Offset(), probes: "expires the instant short-wait would start it: stale"),
+        .init(
+            use: .expires, anchor: .stretchEnds, offset: Offset(),
+            probes: "expires the instant short-wait would start it: stale"),
         .init(use: .expires, anchor: .stretchEnds, offset: Offset(ms: 1), probes: "1 ms later: it plays"),
-        .init(use: .expires, anchor: .lineEnds, offset: Offset(), probes: "expires the instant guidance-queue would start it: stale"),
+        .init(
+            use: .expires, anchor: .lineEnds, offset: Offset(),
+            probes: "expires the instant guidance-queue would start it: stale"),
         .init(use: .expires, anchor: .lineEnds, offset: Offset(ms: 1), probes: "1 ms later: it plays"),
     ]
 
@@ -233,14 +256,16 @@ public enum Explorer {
                 return Scenario.Stretch(id: "s\(stretches)", duration: Explorer.stretchDuration, ready: ready)
             }
             for item in items {
-                let line = "g\(scenario.guidance.count + 1)", reply = "r\(scenario.replies.count + 1)"
+                let line = "g\(scenario.guidance.count + 1)"
+                let reply = "r\(scenario.replies.count + 1)"
                 switch item.piece {
                 case .line, .urgentLine, .lineForManeuver, .urgentLineForManeuver, .expiringLine:
                     scenario.guidance.append(
                         GuidanceLine(
                             id: line, at: item.at, duration: Explorer.lineDuration,
                             urgent: item.piece == .urgentLine || item.piece == .urgentLineForManeuver,
-                            maneuver: item.piece == .lineForManeuver || item.piece == .urgentLineForManeuver ? "m1" : nil,
+                            maneuver: item.piece == .lineForManeuver || item.piece == .urgentLineForManeuver
+                                ? "m1" : nil,
                             expires: item.expires))
                 case .reply:
                     scenario.replies.append(Scenario.Reply(id: reply, at: item.at, stretches: [stretch()]))
@@ -248,12 +273,17 @@ public enum Explorer {
                     let shift: Int64 = item.piece == .replyChunkBefore ? -1 : item.piece == .replyChunkAt ? 0 : 1
                     let first = stretch()
                     scenario.replies.append(
-                        Scenario.Reply(id: reply, at: item.at, stretches: [first, stretch(ready: Explorer.stretchDuration + SimTime(ms: shift))]))
+                        Scenario.Reply(
+                            id: reply, at: item.at,
+                            stretches: [first, stretch(ready: Explorer.stretchDuration + SimTime(ms: shift))]))
                 case .utterance, .answeredUtterance:
                     let n = scenario.dad.count + 1
-                    let answer = item.piece == .answeredUtterance ? Scenario.DadReply(id: "a\(n)", stretches: [stretch()]) : nil
+                    let answer =
+                        item.piece == .answeredUtterance ? Scenario.DadReply(id: "a\(n)", stretches: [stretch()]) : nil
                     scenario.dad.append(
-                        Scenario.Utterance(id: "u\(n)", at: item.at, duration: Explorer.utteranceDuration, language: .ko, reply: answer))
+                        Scenario.Utterance(
+                            id: "u\(n)", at: item.at, duration: Explorer.utteranceDuration, language: .ko, reply: answer
+                        ))
                 }
             }
             return scenario
@@ -315,7 +345,8 @@ public enum Explorer {
             let timeline = Simulation(scenario, fault: nil).timeline
             for event in timeline.events {
                 switch event.what {
-                case .stretchStarted(_, let stretch, _): stretchEnds.append(event.t + timeline.roster.stretches[stretch.int].duration)
+                case .stretchStarted(_, let stretch, _):
+                    stretchEnds.append(event.t + timeline.roster.stretches[stretch.int].duration)
                 case .guidanceEnded: lineEnds.append(event.t)
                 case .dadEnded: utteranceEnds.append(event.t)
                 default: continue

@@ -42,7 +42,9 @@ public struct Fuzzer: Sendable {
         public init() {}
         /// A campaign of `runs` runs from `seed` against `arbiter`.
         public init(seed: UInt64, runs: Int, arbiter: ArbiterUnderTest) {
-            self.seed = seed; self.runs = max(0, runs); self.arbiter = arbiter
+            self.seed = seed
+            self.runs = max(0, runs)
+            self.arbiter = arbiter
         }
     }
 
@@ -102,7 +104,9 @@ public struct Fuzzer: Sendable {
     /// scenario (`scenario(campaign:run:mutant:road:)`) and, for a road run,
     /// what the generator knows of its road (`KnownRoad`), so that checking
     /// it need not find it again.
-    package static func generate(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> (scenario: Scenario, road: KnownRoad?) {
+    package static func generate(campaign: UInt64, run: Int, mutant: Mutant?, road: Bool) -> (
+        scenario: Scenario, road: KnownRoad?
+    ) {
         let runSeed = seed(campaign: campaign, run: run)
         let name = "fuzz seed \(campaign) run \(run)"
         if road || mutant?.road != nil {
@@ -173,7 +177,9 @@ public struct Fuzzer: Sendable {
 
     /// Simulates twice and checks every invariant and rule check (a `Verdict`;
     /// generated scenarios have no matchers), in time order; `road` as in `run(_:_:road:)`.
-    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest, road: KnownRoad? = nil) -> ([Violation], Timeline) {
+    static func check(_ scenario: Scenario, arbiter: ArbiterUnderTest, road: KnownRoad? = nil) -> (
+        [Violation], Timeline
+    ) {
         let verdict = arbiter.check(scenario, known: road)
         return (verdict.violations.sorted { ($0.t, $0.check) < ($1.t, $1.check) }, verdict.simulation.timeline)
     }

@@ -9,7 +9,8 @@ extension GeneratedDrive {
     /// every second with noise, jitter and drops, a link, and talk throughout
     /// (replies of three stretches and Dad's questions), all from `seed`.
     public static func roadScenario(
-        seed: UInt64, maneuvers: Int = 100, replies: Int = 600, utterances: Int = 120, length: SimTime = SimTime(ms: 7_200_000)
+        seed: UInt64, maneuvers: Int = 100, replies: Int = 600, utterances: Int = 120,
+        length: SimTime = SimTime(ms: 7_200_000)
     ) -> Scenario {
         var random = SplitMix64(seed: seed)
         let projection = LocalProjection(origin: GeoPoint(latitude: 37.5, longitude: 127.0))
@@ -22,7 +23,8 @@ extension GeneratedDrive {
         for i in 0..<maneuvers {
             let leg = Double(random.int(in: 600...1_800))
             steps.append(SpeedProfile.Step(from: along, speed: (i % 3 == 0 ? 80 : 50) / 3.6))
-            let direction = [Vector(x: 1, y: 0), Vector(x: 0, y: 1), Vector(x: -1, y: 0), Vector(x: 0, y: -1)][heading & 3]
+            let direction = [Vector(x: 1, y: 0), Vector(x: 0, y: 1), Vector(x: -1, y: 0), Vector(x: 0, y: -1)][
+                heading & 3]
             // Two points per leg, so the matcher has vertices to search.
             position = position + direction * (leg / 2)
             points.append(projection.unproject(position))
@@ -42,7 +44,8 @@ extension GeneratedDrive {
             language: random.chance(50) ? .ko : .en, points: points, maneuvers: specs,
             drive: Scenario.Drive(profile: SpeedProfile(steps: steps)), fixes: .generated(generator))
         road.link.outages = [SimInterval(SimTime(ms: 1_800_000), SimTime(ms: 1_860_000))]
-        var scenario = GeneratedDrive.scenario(seed: seed, lines: 0, replies: replies, utterances: utterances, length: length)
+        var scenario = GeneratedDrive.scenario(
+            seed: seed, lines: 0, replies: replies, utterances: utterances, length: length)
         scenario.name = "generated 2-hour road drive, seed \(seed)"
         scenario.road = road
         return scenario

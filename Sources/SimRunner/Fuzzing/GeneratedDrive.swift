@@ -8,7 +8,8 @@ import SimRunner
 public enum GeneratedDrive {
     /// A drive of `length` (2 hours by default: 2,000 lines, 2,000 replies of 3 stretches, 300 utterances).
     public static func scenario(
-        seed: UInt64, lines: Int = 2_000, replies: Int = 2_000, utterances: Int = 300, length: SimTime = SimTime(ms: 7_200_000)
+        seed: UInt64, lines: Int = 2_000, replies: Int = 2_000, utterances: Int = 300,
+        length: SimTime = SimTime(ms: 7_200_000)
     ) -> Scenario {
         var random = SplitMix64(seed: seed)
         let hours2 = length.ms
@@ -20,8 +21,10 @@ public enum GeneratedDrive {
             let at = time(i, of: lines)
             scenario.guidance.append(
                 GuidanceLine(
-                    id: "g\(i)", at: at, duration: SimTime(ms: random.int(in: 1_000...3_500)), urgent: random.chance(15),
-                    maneuver: "m\(i / 3)", expires: random.chance(30) ? at + SimTime(ms: random.int(in: 2_000...8_000)) : nil))
+                    id: "g\(i)", at: at, duration: SimTime(ms: random.int(in: 1_000...3_500)),
+                    urgent: random.chance(15),
+                    maneuver: "m\(i / 3)",
+                    expires: random.chance(30) ? at + SimTime(ms: random.int(in: 2_000...8_000)) : nil))
         }
         for i in 0..<replies {
             let stretches = (0..<3).map { k in

@@ -13,13 +13,18 @@ package enum Mutant: Sendable, Hashable {
     case road(RoadFault)
 
     /// Every mutant: the arbiter's, then the road's.
-    package static let allCases: [Mutant] = TalkArbiter.Fault.allCases.map(Mutant.talk) + RoadFault.allCases.map(Mutant.road)
+    package static let allCases: [Mutant] =
+        TalkArbiter.Fault.allCases.map(Mutant.talk) + RoadFault.allCases.map(Mutant.road)
 
     /// The mutant called `name`, if any.
     package init?(name: String) {
-        if let fault = TalkArbiter.Fault(rawValue: name) { self = .talk(fault) }
-        else if let fault = RoadFault(rawValue: name) { self = .road(fault) }
-        else { return nil }
+        if let fault = TalkArbiter.Fault(rawValue: name) {
+            self = .talk(fault)
+        } else if let fault = RoadFault(rawValue: name) {
+            self = .road(fault)
+        } else {
+            return nil
+        }
     }
 
     /// Its name on the command line: the case name in kebab case.
@@ -82,14 +87,19 @@ extension RoadFault {
         case .passedBelieved: return "\"turn passed\" recorded where the guidance believes it, not the car"
         case .passNeedsBelief: return "a turn the guidance never believed passed is never recorded passed"
         case .switchKeepsOldLines: return "at a route switch the old route's waiting lines do not expire"
-        case .oldRouteDistances: return "after a switch, distances count from where the new road left the old, not from the car"
+        case .oldRouteDistances:
+            return "after a switch, distances count from where the new road left the old, not from the car"
         case .handoffTakenTwice: return "a handoff delivered again is taken again"
         case .ackThroughOutage: return "a handoff's acknowledgement lands through an outage"
         case .mapsThroughOutage: return "a route request is sent while the link is down and answered through an outage"
-        case .reportKeepsOldDistance: return "a report carries the next maneuver's distance off the route, where the car left the road"
-        case .switchLineMisnamed: return "the switch line says a reroute's words after a handoff, and a handoff's after a reroute"
-        case .trueTurnDropped: return "a new route begins at its branch, so a turn the car makes before it is on no route"
-        case .nowClaimedLate: return "a turn's \"now\" line is never said, and the turn is said to have come too late for one"
+        case .reportKeepsOldDistance:
+            return "a report carries the next maneuver's distance off the route, where the car left the road"
+        case .switchLineMisnamed:
+            return "the switch line says a reroute's words after a handoff, and a handoff's after a reroute"
+        case .trueTurnDropped:
+            return "a new route begins at its branch, so a turn the car makes before it is on no route"
+        case .nowClaimedLate:
+            return "a turn's \"now\" line is never said, and the turn is said to have come too late for one"
         }
     }
 }

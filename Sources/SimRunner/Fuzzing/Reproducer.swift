@@ -1,6 +1,6 @@
+import Road
 import ScenarioFormat
 import SimClock
-import Road
 import SimRunner
 import TalkArbiter
 
@@ -89,7 +89,9 @@ package enum ReproducerFile {
 
     /// The built-in mutant (the arbiter's or the road's) a reproducer's description names in its `mutantNote`, if any.
     package static func anyMutant(noted description: String?) -> Mutant? {
-        guard let description, let start = description.firstRange(of: "Without --mutant ")?.upperBound else { return nil }
+        guard let description, let start = description.firstRange(of: "Without --mutant ")?.upperBound else {
+            return nil
+        }
         let name = description[start...].prefix { $0 != " " }
         guard let mutant = Mutant(name: String(name)), description.contains(mutantNote(mutant)) else { return nil }
         return mutant
@@ -118,12 +120,18 @@ package enum ReproducerFile {
         /// What found the failure at `origin`.
         func found(_ origin: Origin) -> String {
             switch (self, origin) {
-            case (.cli(let options), .fuzz(let seed, let run)): return "drivesim fuzz --seed \(seed), run \(run)\(options)"
-            case (.swift(let type), .fuzz(let seed, let run)): return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
-            case (.cli(let options), .explore(let scope, let index)): return "drivesim explore --scope \(scope), scenario \(index)\(options)"
-            case (.swift(let type), .explore(let scope, let index)): return "Conformance.explore(\(type).self, scope: \(scope)), scenario \(index)"
-            case (.swiftRoad(let type), .fuzz(let seed, let run)): return "Conformance.road(\(type).init, seed: \(seed)), run \(run)"
-            case (.swiftRoad(let type), .explore(let scope, let index)): return "Conformance.road(\(type).init), scope \(scope), scenario \(index)"
+            case (.cli(let options), .fuzz(let seed, let run)):
+                return "drivesim fuzz --seed \(seed), run \(run)\(options)"
+            case (.swift(let type), .fuzz(let seed, let run)):
+                return "Conformance.fuzz(\(type).self, seed: \(seed)), run \(run)"
+            case (.cli(let options), .explore(let scope, let index)):
+                return "drivesim explore --scope \(scope), scenario \(index)\(options)"
+            case (.swift(let type), .explore(let scope, let index)):
+                return "Conformance.explore(\(type).self, scope: \(scope)), scenario \(index)"
+            case (.swiftRoad(let type), .fuzz(let seed, let run)):
+                return "Conformance.road(\(type).init, seed: \(seed)), run \(run)"
+            case (.swiftRoad(let type), .explore(let scope, let index)):
+                return "Conformance.road(\(type).init), scope \(scope), scenario \(index)"
             }
         }
     }
@@ -134,8 +142,9 @@ package enum ReproducerFile {
         _ small: Scenario, check: Check, violation: Violation, fault: TalkArbiter.Fault?,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String
     ) -> Scenario {
-        prepare(small, check: check, violation: violation, arbiter: .mutant(fault), seed: seed, run: run,
-                unshrunkSize: unshrunkSize, file: file)
+        prepare(
+            small, check: check, violation: violation, arbiter: .mutant(fault), seed: seed, run: run,
+            unshrunkSize: unshrunkSize, file: file)
     }
 
     /// The same for any built-in mutant, the road's included.
@@ -143,8 +152,9 @@ package enum ReproducerFile {
         _ small: Scenario, check: Check, violation: Violation, mutant: Mutant?,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String
     ) -> Scenario {
-        prepare(small, check: check, violation: violation, arbiter: .builtIn(mutant), seed: seed, run: run,
-                unshrunkSize: unshrunkSize, file: file)
+        prepare(
+            small, check: check, violation: violation, arbiter: .builtIn(mutant), seed: seed, run: run,
+            unshrunkSize: unshrunkSize, file: file)
     }
 
     /// The same for any arbiter under test: the description's `Replay:`
@@ -157,8 +167,9 @@ package enum ReproducerFile {
         _ small: Scenario, check: Check, violation: Violation, arbiter: ArbiterUnderTest,
         seed: UInt64, run: Int, unshrunkSize: Int, file: String, checked: Verdict? = nil
     ) -> Scenario {
-        prepare(small, check: check, violation: violation, arbiter: arbiter, origin: .fuzz(seed: seed, run: run),
-                unshrunkSize: unshrunkSize, file: file, checked: checked)
+        prepare(
+            small, check: check, violation: violation, arbiter: arbiter, origin: .fuzz(seed: seed, run: run),
+            unshrunkSize: unshrunkSize, file: file, checked: checked)
     }
 
     /// The same for a failure found at `origin` (a fuzz run or an exploration's scenario).
@@ -172,7 +183,8 @@ package enum ReproducerFile {
         case .explore(_, let index): out.name = "explore scenario \(index): \(check)"
         }
         // A guidance under test is judged by the checks alone: drivesim's own timeline pins nothing of it.
-        out.expect = check == .arbiter(.process) || arbiter.guidance
+        out.expect =
+            check == .arbiter(.process) || arbiter.guidance
             ? [] : expectations(small, violation: violation, arbiter: arbiter, checked: checked)
         out.expectPippa = []
         let size = Shrinker.size(of: small)
@@ -182,7 +194,8 @@ package enum ReproducerFile {
         if let mutant = arbiter.mutant {
             text += " " + mutantNote(mutant)
         } else if arbiter.isReference {
-            text += " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
+            text +=
+                " No expectations: the real arbiter broke the check, so nothing here knows the correct behaviour yet."
         } else if arbiter.guidance {
             text += " No expectations: a guidance is judged by the road's checks."
         } else if !out.expect.isEmpty {
@@ -199,7 +212,8 @@ package enum ReproducerFile {
     /// the mutant's), with a `count` of what the mutant did there instead. Empty without a mutant (the real arbiter
     /// failed, so there is no correct behaviour to pin) or when no such
     /// matchers exist.
-    package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher] {
+    package static func expectations(_ scenario: Scenario, violation: Violation, fault: TalkArbiter.Fault?) -> [Matcher]
+    {
         expectations(scenario, violation: violation, arbiter: .mutant(fault))
     }
 
@@ -217,11 +231,14 @@ package enum ReproducerFile {
         var plain = scenario
         plain.expect = []
         let real = Verdict(plain, fault: nil).simulation.timeline
-        let mutant = (scenario.expect.isEmpty ? checked : nil)?.simulation.timeline ?? arbiter.check(plain).simulation.timeline
+        let mutant =
+            (scenario.expect.isEmpty ? checked : nil)?.simulation.timeline ?? arbiter.check(plain).simulation.timeline
         var matchers = pins(real, at: violation.t, against: nil)
         if mutant.failures(of: matchers).isEmpty, let first = firstDifference(real, mutant) {
             for t in Set([first.real, first.mutant].compactMap { $0 }).sorted() {
-                for matcher in pins(real, at: t, against: mutant) where !matchers.contains(matcher) { matchers.append(matcher) }
+                for matcher in pins(real, at: t, against: mutant) where !matchers.contains(matcher) {
+                    matchers.append(matcher)
+                }
             }
         }
         guard !mutant.failures(of: matchers).isEmpty, real.failures(of: matchers).isEmpty else { return [] }
@@ -237,12 +254,16 @@ package enum ReproducerFile {
         var out: [Matcher] = []
         func add(_ timeline: Timeline, countAlways: Bool) {
             for event in timeline.events where event.t == t {
-                let fields = event.kind.specFields.compactMap { field in timeline.value(of: field, in: event).map { (field: field, value: $0) } }
-                    .sorted { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
+                let fields = event.kind.specFields.compactMap { field in
+                    timeline.value(of: field, in: event).map { (field: field, value: $0) }
+                }
+                .sorted { $0.field.rawValue.utf8.lexicographicallyPrecedes($1.field.rawValue.utf8) }
                 var matcher = Matcher(event: event.kind, fields: fields, when: .at(t))
                 let inReal = real.events.filter { real.matches(matcher, $0) }.count
                 if countAlways || inReal != 1 { matcher.count = inReal }
-                if countAlways, let other, other.events.filter({ other.matches(matcher, $0) }).count == inReal { continue }
+                if countAlways, let other, other.events.filter({ other.matches(matcher, $0) }).count == inReal {
+                    continue
+                }
                 if !out.contains(matcher) { out.append(matcher) }
             }
         }
@@ -261,11 +282,11 @@ package enum ReproducerFile {
         }
         let n = max(real.events.count, mutant.events.count)
         for i in 0..<n {
-            let a = i < real.events.count ? real.events[i] : nil, b = i < mutant.events.count ? mutant.events[i] : nil
+            let a = i < real.events.count ? real.events[i] : nil
+            let b = i < mutant.events.count ? mutant.events[i] : nil
             if let a, let b, key(real, a) == key(mutant, b) { continue }
             return (a?.t, b?.t)
         }
         return nil
     }
 }
-

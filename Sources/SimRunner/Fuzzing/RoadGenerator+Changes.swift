@@ -50,12 +50,21 @@ extension RoadGenerator {
         for c in 0..<count {
             let out1 = Double(changeStream.int(in: 150...600))
             let back = Double(changeStream.int(in: c + 1 < count ? 400...800 : 200...700))
-            let away = Vector(x: 0, y: side), west = Vector(x: -1, y: 0)
-            let corner = branch + away * out1, end = corner + west * back
+            let away = Vector(x: 0, y: side)
+            let west = Vector(x: -1, y: 0)
+            let corner = branch + away * out1
+            let end = corner + west * back
             var plane = [branch]
             func walk(to target: Vector, from origin: Vector) {
-                let leg = (target - origin).length, step = (target - origin) * (1 / leg)
-                if dense { var done = 10.0; while done < leg { plane.append(origin + step * done); done += 10 } }
+                let leg = (target - origin).length
+                let step = (target - origin) * (1 / leg)
+                if dense {
+                    var done = 10.0
+                    while done < leg {
+                        plane.append(origin + step * done)
+                        done += 10
+                    }
+                }
                 plane.append(target)
             }
             walk(to: corner, from: branch)
@@ -66,15 +75,20 @@ extension RoadGenerator {
                 changeStream.chance(40) ? changeStream.pick(["Teheran-ro", "Yeoksam-ro", "봉은사로", "선릉로"]) : nil
             }
             var maneuvers = [
-                Scenario.ManeuverSpec(id: "\(id)m0", point: projection.unproject(branch), turn: turn(from: heading, to: away), street: street()),
-                Scenario.ManeuverSpec(id: "\(id)m1", point: projection.unproject(corner), turn: turn(from: away, to: west), street: street()),
+                Scenario.ManeuverSpec(
+                    id: "\(id)m0", point: projection.unproject(branch), turn: turn(from: heading, to: away),
+                    street: street()),
+                Scenario.ManeuverSpec(
+                    id: "\(id)m1", point: projection.unproject(corner), turn: turn(from: away, to: west),
+                    street: street()),
             ]
             if changeStream.chance(60) {
                 var arrival = Scenario.ManeuverSpec(id: "\(id)m2", point: projection.unproject(end), turn: .arrive)
                 if changeStream.chance(50) { arrival.details.side = changeStream.pick(ArrivalSide.allCases) }
                 maneuvers.append(arrival)
             }
-            out.changes.append(Scenario.Road.RouteChange(id: id, points: plane.map(projection.unproject), maneuvers: maneuvers))
+            out.changes.append(
+                Scenario.Road.RouteChange(id: id, points: plane.map(projection.unproject), maneuvers: maneuvers))
             out.branches.append(along)
             if c + 1 < count {
                 // The next branch on this road's west leg, 150 m or more from either end.
@@ -108,7 +122,8 @@ extension RoadGenerator {
             let reaches = trajectory.time(reaching: roads.branches[c])?.ms ?? span
             if changeStream.chance(20) { road.changes[c].refusals = Int(changeStream.int(in: 1...2)) }
             if changeStream.chance(50) {
-                let first = changeStream.chance(20)
+                let first =
+                    changeStream.chance(20)
                     ? reaches + changeStream.int(in: 0...8_000)
                     : max(0, reaches - changeStream.int(in: 0...40_000))
                 var sent: [Scenario.Road.Sending] = [.at(SimTime(ms: first))]
@@ -122,7 +137,11 @@ extension RoadGenerator {
             }
             if changeStream.chance(40) {
                 let from = reaches + changeStream.int(in: -5_000...15_000)
-                if from >= 0 { road.link.outages = [SimInterval(SimTime(ms: from), SimTime(ms: from + changeStream.int(in: 1_000...20_000)))] }
+                if from >= 0 {
+                    road.link.outages = [
+                        SimInterval(SimTime(ms: from), SimTime(ms: from + changeStream.int(in: 1_000...20_000)))
+                    ]
+                }
             }
         }
     }
@@ -135,7 +154,9 @@ extension RoadGenerator {
     /// From a stream of its own, so every other draw is as it was.
     mutating func sendAfterStretches(_ scenario: inout Scenario) {
         guard var road = scenario.road, road.changes.contains(where: { $0.handoff != nil }) else { return }
-        let stretches = scenario.replies.flatMap { $0.stretches.map(\.id) } + scenario.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
+        let stretches =
+            scenario.replies.flatMap { $0.stretches.map(\.id) }
+            + scenario.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
         guard !stretches.isEmpty else { return }
         for c in road.changes.indices where road.changes[c].handoff != nil && sayingStream.chance(33) {
             road.changes[c].handoff!.sent[0] = .after(sayingStream.pick(stretches))
@@ -153,7 +174,9 @@ extension RoadGenerator {
     ///   or while a maps request is.
     mutating func snapChange(_ scenario: inout Scenario, plan: RoadPlan) -> Bool {
         guard var road = scenario.road else { return false }
-        var switches: [SimTime] = [], taken: [SimTime] = [], requests: [SimTime] = []
+        var switches: [SimTime] = []
+        var taken: [SimTime] = []
+        var requests: [SimTime] = []
         for event in plan.events {
             switch event.what {
             case .routeSwitched: switches.append(event.t)
@@ -172,16 +195,23 @@ extension RoadGenerator {
         switch changeStream.below(4) {
         case 0:
             guard !switches.isEmpty else { return false }
-            let t = changeStream.pick(switches), before = SimTime(ms: changeStream.int(in: 500...6_000))
+            let t = changeStream.pick(switches)
+            let before = SimTime(ms: changeStream.int(in: 500...6_000))
             guard t >= before else { return false }
-            scenario.guidance.append(GuidanceLine(id: "gs", at: t - before, duration: before + SimTime(ms: changeStream.int(in: 500...4_000)),
-                                                  urgent: changeStream.chance(50)))
+            scenario.guidance.append(
+                GuidanceLine(
+                    id: "gs", at: t - before, duration: before + SimTime(ms: changeStream.int(in: 500...4_000)),
+                    urgent: changeStream.chance(50)))
             return true
         case 1:
             guard !switches.isEmpty else { return false }
             let at = changeStream.pick(switches) - SimTime(ms: changeStream.int(in: 0...2_000))
             guard at >= .zero else { return false }
-            scenario.replies.append(Scenario.Reply(id: "rs", at: at, stretches: [Scenario.Stretch(id: "ss", duration: SimTime(ms: changeStream.int(in: 1_000...6_000)))]))
+            scenario.replies.append(
+                Scenario.Reply(
+                    id: "rs", at: at,
+                    stretches: [Scenario.Stretch(id: "ss", duration: SimTime(ms: changeStream.int(in: 1_000...6_000)))])
+            )
             return true
         case 2:
             return outage(after: taken, within: road.link.latency)
@@ -204,8 +234,11 @@ extension RoadGenerator {
     /// its own (`RoadGenerator.tieSalt`).
     mutating func snapTie(_ scenario: inout Scenario, plan: RoadPlan) -> Bool {
         guard var road = scenario.road else { return false }
-        var anchors = road.link.outages.flatMap { [$0.start, $0.end] }, steps: [SimTime] = []
-        var requests: [SimTime] = [], failures: [SimTime] = [], handoffRequests: [(t: SimTime, change: Int)] = []
+        var anchors = road.link.outages.flatMap { [$0.start, $0.end] }
+        var steps: [SimTime] = []
+        var requests: [SimTime] = []
+        var failures: [SimTime] = []
+        var handoffRequests: [(t: SimTime, change: Int)] = []
         for event in plan.events {
             switch event.what {
             case .handoffDelivered, .offRoute: anchors.append(event.t)
@@ -227,7 +260,8 @@ extension RoadGenerator {
         case 0:
             // One of a handoff's sends lands at an instant (the link up, it flies for the link's latency).
             let handoffs = road.changes.indices.filter { road.changes[$0].handoff != nil }
-            let latency = road.link.latency, after = instants.filter { $0 >= latency }
+            let latency = road.link.latency
+            let after = instants.filter { $0 >= latency }
             guard !handoffs.isEmpty, !after.isEmpty else { return false }
             let c = tieStream.pick(handoffs)
             // Only a send at a time moves (one after a stretch goes when her words are over); the times stay ascending.
@@ -250,8 +284,11 @@ extension RoadGenerator {
         case 2:
             // An outage begins or ends at an instant.
             guard !instants.isEmpty else { return false }
-            let t = tieStream.pick(instants), length = SimTime(ms: tieStream.int(in: 1_000...15_000))
-            road.link.outages = [tieStream.chance(50) || t < length ? SimInterval(t, t + length) : SimInterval(t - length, t)]
+            let t = tieStream.pick(instants)
+            let length = SimTime(ms: tieStream.int(in: 1_000...15_000))
+            road.link.outages = [
+                tieStream.chance(50) || t < length ? SimInterval(t, t + length) : SimInterval(t - length, t)
+            ]
         default:
             // A failed request is sent again at a later anchor; with no failure, a handoff's request is refused once.
             var failed = failures

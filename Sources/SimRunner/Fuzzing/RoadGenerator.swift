@@ -137,7 +137,10 @@ struct RoadGenerator {
         func walk(_ direction: Vector, _ length: Double) {
             if dense {
                 var done = 10.0
-                while done < length { points.append(projection.unproject(position + direction * done)); done += 10 }
+                while done < length {
+                    points.append(projection.unproject(position + direction * done))
+                    done += 10
+                }
             }
             position = position + direction * length
             points.append(projection.unproject(position))
@@ -180,12 +183,16 @@ struct RoadGenerator {
             if turn == .roundabout { details.exit = Int(random.int(in: 1...4)) }
             if turn == .offRamp && random.chance(50) { details.exitNumber = "\(random.int(in: 1...40))" }
             if last && random.chance(50) { details.side = random.pick(ArrivalSide.allCases) }
-            let street = turn == .ferry ? random.pick([nil, "Puttgarden - Rødby", "한강 페리"])
-                : !last && turn != .waypoint && random.chance(30) ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro", "Central"]) : nil
+            let street =
+                turn == .ferry
+                ? random.pick([nil, "Puttgarden - Rødby", "한강 페리"])
+                : !last && turn != .waypoint && random.chance(30)
+                    ? random.pick(["Gangnam-daero", "테헤란로", "Olympic-ro", "Central"]) : nil
             specs.append(Scenario.ManeuverSpec(id: "m\(i)", point: point, turn: turn, street: street, details: details))
         }
         // The roads the car may change onto; the drive is along its true path.
-        let changing = ferry == nil && !reverses
+        let changing =
+            ferry == nil && !reverses
             ? changeRoads(firstLeg: corners[0], dense: dense, projection: projection) : nil
         let driven = changing?.length ?? along
         // The drive.
@@ -201,7 +208,9 @@ struct RoadGenerator {
         if let f = ferry {
             // As an import times one: a wait at the terminal, then the crossing at the ferry's speed, then the road's again.
             profile.steps.append(SpeedProfile.Step(from: corners[f], speed: RoadGenerator.ferryKmh / 3.6))
-            if f + 1 < corners.count - 1 { profile.steps.append(SpeedProfile.Step(from: corners[f + 1], speed: steps[0].speed)) }
+            if f + 1 < corners.count - 1 {
+                profile.steps.append(SpeedProfile.Step(from: corners[f + 1], speed: steps[0].speed))
+            }
             profile.stops = [SpeedProfile.Stop(at: corners[f], dwell: ms(5_000...60_000))]
         } else if random.chance(25) {
             let at = Double(random.int(in: 50...Int64(driven - 20)))
@@ -232,20 +241,26 @@ struct RoadGenerator {
             // Single multipath jumps ahead along the route, each 110–160 m: farther than the
             // plausibility gate allows in 1 s, within the follower's search window.
             g.jumps = (0..<Int(random.int(in: 1...2))).map { _ in
-                FixGenerator.Jump(at: ms(start.ms...max(start.ms, span - 1_000)), along: Double(random.int(in: 110...160)),
-                                  across: Double(random.int(in: -10...10)))
+                FixGenerator.Jump(
+                    at: ms(start.ms...max(start.ms, span - 1_000)), along: Double(random.int(in: 110...160)),
+                    across: Double(random.int(in: -10...10)))
             }
             // The first one from 40–70 m before a turn onto the road after it, 80–100 m
             // past the turn (100 m or more away, but within the follower's search window),
             // where a follower that trusts it moves on past the turn early.
             // Not at a U-turn: the road after it runs back beside the one before.
-            let eligible = (0..<count).filter { $0 + 1 < count && $0 + 1 < directions.count && !(reverses && $0 == waypoint) }
+            let eligible = (0..<count).filter {
+                $0 + 1 < count && $0 + 1 < directions.count && !(reverses && $0 == waypoint)
+            }
             if !eligible.isEmpty {
-                let k = random.pick(eligible), before = Double(random.int(in: 40...70))
-                let incoming = directions[k], outgoing = directions[k + 1]
+                let k = random.pick(eligible)
+                let before = Double(random.int(in: 40...70))
+                let incoming = directions[k]
+                let outgoing = directions[k + 1]
                 let side = (outgoing.x * incoming.y - outgoing.y * incoming.x) > 0 ? 1.0 : -1.0
                 if let at = trajectory.time(reaching: corners[k] - before) {
-                    g.jumps[0] = FixGenerator.Jump(at: at, along: before, across: side * Double(random.int(in: 80...100)))
+                    g.jumps[0] = FixGenerator.Jump(
+                        at: at, along: before, across: side * Double(random.int(in: 80...100)))
                 }
             }
             g.jumps = RoadGenerator.apart(g.jumps)
@@ -264,19 +279,22 @@ struct RoadGenerator {
         }
         if !jumps && random.chance(15) {
             let from = ms(start.ms...max(start.ms, span - 20_000))
-            let detour = Scenario.Detour(window: SimInterval(from, from + ms(10_000...40_000)),
-                                         offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))
+            let detour = Scenario.Detour(
+                window: SimInterval(from, from + ms(10_000...40_000)),
+                offset: Double(random.pick([-1, 1]) * random.int(in: 50...150)))
             // A detour is a sideways offset from the route (docs/road.md): across a turn the
             // offset would swing round with the road and the car jump, so it stays on one leg,
             // its offset and 30 m clear of every turn.
-            let a = trajectory.state(at: detour.window.start).distance, b = trajectory.state(at: detour.window.end).distance
+            let a = trajectory.state(at: detour.window.start).distance
+            let b = trajectory.state(at: detour.window.end).distance
             let clear = abs(detour.offset) + 30
             if changing == nil, !(corners.dropLast() + bends).contains(where: { $0 > a - clear && $0 < b + clear }) {
                 drive.detours = [detour]
             }
         }
         let language: Language = random.chance(50) ? .ko : .en
-        var road = Scenario.Road(language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
+        var road = Scenario.Road(
+            language: language, points: points, maneuvers: specs, drive: drive, fixes: .generated(g))
         // The link.
         road.link.latency = SimTime(ms: random.pick([0, 300, 300, random.int(in: 100...3_000)]))
         road.link.freshness = SimTime(ms: random.pick([2_000, 2_000, random.int(in: 500...4_000)]))
@@ -292,7 +310,8 @@ struct RoadGenerator {
         if let changing { addChanges(changing, to: &road, trajectory: trajectory, span: span) }
         // The app: guidance segments, the background.
         if random.chance(35) {
-            let a = random.int(in: 0...max(1, span / 2)), b = a + random.int(in: 10_000...max(10_001, span))
+            let a = random.int(in: 0...max(1, span / 2))
+            let b = a + random.int(in: 10_000...max(10_001, span))
             var segments = [SimInterval(SimTime(ms: a), SimTime(ms: b))]
             if random.chance(40) {
                 let from = b + random.int(in: 1_000...20_000)
@@ -313,7 +332,9 @@ struct RoadGenerator {
         for i in 0..<Int(random.int(in: 0...4)) {
             let stretches = (0..<Int(random.int(in: 1...3))).map { k -> Scenario.Stretch in
                 defer { stretch += 1 }
-                return Scenario.Stretch(id: "s\(stretch)", duration: ms(500...6_000), ready: k > 0 && random.chance(30) ? ms(1...3_000) : .zero)
+                return Scenario.Stretch(
+                    id: "s\(stretch)", duration: ms(500...6_000),
+                    ready: k > 0 && random.chance(30) ? ms(1...3_000) : .zero)
             }
             scenario.replies.append(Scenario.Reply(id: "r\(i)", at: ms(0...span), stretches: stretches))
         }
@@ -327,10 +348,14 @@ struct RoadGenerator {
             let at = free + ms(0...max(1, span / 2))
             let length = ms(500...3_000)
             free = at + length
-            let reply = random.chance(50)
-                ? Scenario.DadReply(id: "a\(i)", after: ms(0...1_000), stretches: [Scenario.Stretch(id: "a\(i)s0", duration: ms(500...4_000))])
+            let reply =
+                random.chance(50)
+                ? Scenario.DadReply(
+                    id: "a\(i)", after: ms(0...1_000),
+                    stretches: [Scenario.Stretch(id: "a\(i)s0", duration: ms(500...4_000))])
                 : nil
-            scenario.dad.append(Scenario.Utterance(id: "u\(i)", at: at, duration: length, language: language, reply: reply))
+            scenario.dad.append(
+                Scenario.Utterance(id: "u\(i)", at: at, duration: length, language: language, reply: reply))
         }
         scenario.road = road
         sendAfterStretches(&scenario)
@@ -346,7 +371,8 @@ struct RoadGenerator {
     /// Jumps in time order, each at least 5 s after the one before (the others left out).
     static func apart(_ jumps: [FixGenerator.Jump]) -> [FixGenerator.Jump] {
         var out: [FixGenerator.Jump] = []
-        for jump in jumps.sorted(by: { $0.at < $1.at }) where out.last.map({ jump.at - $0.at >= SimTime(ms: 5_000) }) ?? true {
+        for jump in jumps.sorted(by: { $0.at < $1.at })
+        where out.last.map({ jump.at - $0.at >= SimTime(ms: 5_000) }) ?? true {
             out.append(jump)
         }
         return out
@@ -377,7 +403,9 @@ struct RoadGenerator {
         if !road.changes.isEmpty, changeStream.chance(50), snapChange(&scenario, plan: plan) { return }
         // When each generated line is requested, in the order the simulation requests them.
         let requests = plan.lines.map(\.at)
-        var arrivals: [SimTime] = [], sent: [(SimTime, Int64)] = [], passes: [SimTime] = []
+        var arrivals: [SimTime] = []
+        var sent: [(SimTime, Int64)] = []
+        var passes: [SimTime] = []
         for event in plan.events {
             switch event.what {
             case .fixArrived: arrivals.append(event.t)
@@ -394,7 +422,8 @@ struct RoadGenerator {
             let length = ms(1_000...6_000)
             let at = t + scenario.settings.waitLimit - length + SimTime(ms: random.int(in: -1...1))
             guard at >= .zero else { return }
-            scenario.replies.append(Scenario.Reply(id: "rw", at: at, stretches: [Scenario.Stretch(id: "sw", duration: length)]))
+            scenario.replies.append(
+                Scenario.Reply(id: "rw", at: at, stretches: [Scenario.Stretch(id: "sw", duration: length)]))
             return
         case 1:
             // A fix arriving in the instant a guidance segment ends.
@@ -412,7 +441,8 @@ struct RoadGenerator {
             // An outage beginning while a report is in flight, or in the instant it lands.
             guard !sent.isEmpty, road.link.latency.ms > 0 else { return }
             let (t, _) = random.pick(sent)
-            let from = t + SimTime(ms: random.chance(25) ? road.link.latency.ms : random.int(in: 1...road.link.latency.ms))
+            let from =
+                t + SimTime(ms: random.chance(25) ? road.link.latency.ms : random.int(in: 1...road.link.latency.ms))
             road.link.outages = [SimInterval(from, from + ms(1_000...15_000))]
         case 3:
             // A report that reaches its freshness limit in flight (or 1 ms either side).
@@ -433,7 +463,8 @@ struct RoadGenerator {
         case 5:
             // A hand-written line playing when a generated one comes due (it waits behind it).
             guard !requests.isEmpty else { return }
-            let t = random.pick(requests), length = ms(2_000...8_000)
+            let t = random.pick(requests)
+            let length = ms(2_000...8_000)
             let at = t - SimTime(ms: random.int(in: 0...min(length.ms - 1, 3_000)))
             guard at >= .zero else { return }
             scenario.guidance.append(GuidanceLine(id: "gw", at: at, duration: length, urgent: random.chance(50)))
@@ -444,7 +475,10 @@ struct RoadGenerator {
             let end = random.pick(passes) - ms(3_000...20_000)
             let from = end - ms(5_000...60_000)
             // Entered once the car has set off (see `base`).
-            guard from >= drive.start + SimTime(ms: Int64(drive.profile.steps[0].speed / drive.profile.accel * 1000) + 2_000) else { return }
+            guard
+                from >= drive.start
+                    + SimTime(ms: Int64(drive.profile.steps[0].speed / drive.profile.accel * 1000) + 2_000)
+            else { return }
             g.gaps = [SimInterval(from, end)]
         }
         road.fixes = .generated(g)

@@ -57,7 +57,8 @@ extension Shrinker {
             var halved = false
             let anchors = Self.anchors(of: current.road!)
             for (a, b) in zip(anchors, anchors.dropFirst()).reversed() where b - a > 2 {
-                let points = current.road!.points.enumerated().filter { i, _ in !(i > a && i < b && (i - a) % 2 == 1) }.map(\.element)
+                let points = current.road!.points.enumerated().filter { i, _ in !(i > a && i < b && (i - a) % 2 == 1) }
+                    .map(\.element)
                 if attempt(points) { halved = true }
             }
             if !halved { break }
@@ -65,11 +66,15 @@ extension Shrinker {
         // 4. A later start.
         if let first = Self.anchors(of: current.road!, maneuversOnly: true).first {
             for k in stride(from: first - 1, through: max(1, first - 4), by: -1) {
-                if let candidate = Self.starting(current, atVertex: k), fails(candidate) { current = candidate; break }
+                if let candidate = Self.starting(current, atVertex: k), fails(candidate) {
+                    current = candidate
+                    break
+                }
             }
         }
         // 5. Single vertices.
-        for i in current.road!.points.indices.reversed() where current.road!.points.count > 2 && i < current.road!.points.count {
+        for i in current.road!.points.indices.reversed()
+        where current.road!.points.count > 2 && i < current.road!.points.count {
             var points = current.road!.points
             points.remove(at: i)
             attempt(points)
@@ -78,12 +83,15 @@ extension Shrinker {
         for _ in 0..<8 {
             var candidate = current
             let n = candidate.road!.points.count
-            let a = candidate.road!.points[n - 2], b = candidate.road!.points[n - 1]
+            let a = candidate.road!.points[n - 2]
+            let b = candidate.road!.points[n - 1]
             let mid = GeoPoint(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
             // A road still, not a point: the last segment keeps `shortestLastSegment`.
             guard (LocalProjection(origin: a).project(mid)).length >= Self.shortestLastSegment else { break }
             candidate.road!.points[n - 1] = mid
-            for i in candidate.road!.maneuvers.indices where candidate.road!.maneuvers[i].point == b { candidate.road!.maneuvers[i].point = mid }
+            for i in candidate.road!.maneuvers.indices where candidate.road!.maneuvers[i].point == b {
+                candidate.road!.maneuvers[i].point = mid
+            }
             guard fails(candidate) else { break }
             current = candidate
         }
@@ -94,10 +102,14 @@ extension Shrinker {
             if candidate == current { break }
             // Too coarse where two neighbours become one point.
             func repeats(_ road: Scenario.Road) -> Bool {
-                ([road.points] + road.changes.map(\.points)).contains { p in zip(p, p.dropFirst()).contains { $0 == $1 } }
+                ([road.points] + road.changes.map(\.points)).contains { p in zip(p, p.dropFirst()).contains { $0 == $1 }
+                }
             }
             if repeats(candidate.road!) && !repeats(current.road!) { continue }
-            if fails(candidate) { current = candidate; break }
+            if fails(candidate) {
+                current = candidate
+                break
+            }
         }
     }
 
@@ -113,8 +125,11 @@ extension Shrinker {
         let plane = points.map(projection.project)
         var kept = [0]
         for i in 1..<(points.count - 1) {
-            let a = plane[kept[kept.count - 1]], p = plane[i], b = plane[i + 1]
-            let ab = b - a, ap = p - a
+            let a = plane[kept[kept.count - 1]]
+            let p = plane[i]
+            let b = plane[i + 1]
+            let ab = b - a
+            let ap = p - a
             let span2 = ab.x * ab.x + ab.y * ab.y
             let u = span2 > 0 ? (ap.x * ab.x + ap.y * ab.y) / span2 : -1
             let off = (ap - ab * u).length
@@ -149,7 +164,7 @@ extension Shrinker {
     /// fixes are recorded or nothing is cut.
     static func starting(_ scenario: Scenario, atVertex k: Int) -> Scenario? {
         guard var road = scenario.road, k > 0, k < road.points.count - 1, let drive = road.drive,
-              case .generated(var g) = road.fixes, let route = try? road.placedRoute(), let first = route.maneuvers.first
+            case .generated(var g) = road.fixes, let route = try? road.placedRoute(), let first = route.maneuvers.first
         else { return nil }
         let cut = route.cumulative[k]
         guard cut < first.distance else { return nil }
@@ -159,17 +174,25 @@ extension Shrinker {
         var steps: [SpeedProfile.Step] = []
         for step in profile.steps {
             let from = max(0, step.from - cut)
-            if from == 0 { steps = [SpeedProfile.Step(from: 0, speed: step.speed)] } else { steps.append(SpeedProfile.Step(from: from, speed: step.speed)) }
+            if from == 0 {
+                steps = [SpeedProfile.Step(from: 0, speed: step.speed)]
+            } else {
+                steps.append(SpeedProfile.Step(from: from, speed: step.speed))
+            }
         }
         profile.steps = steps
-        profile.stops = profile.stops.filter { $0.at >= cut }.map { SpeedProfile.Stop(at: $0.at - cut, dwell: $0.dwell) }
+        profile.stops = profile.stops.filter { $0.at >= cut }.map {
+            SpeedProfile.Stop(at: $0.at - cut, dwell: $0.dwell)
+        }
         g.stretches = g.stretches.filter { $0.to > cut }.map {
             FixGenerator.Stretch(from: max(0, $0.from - cut), to: $0.to - cut, accuracy: $0.accuracy, noise: $0.noise)
         }
         let fresh = Trajectory(profile: profile, length: route.length - cut, start: .zero)
         guard let reach = fresh.time(reaching: first.distance - cut) else { return nil }
-        let every = max(1, g.every.ms), shift = passes.ms - reach.ms - drive.start.ms
-        let start = drive.start.ms + (shift >= 0 ? (shift + every / 2) / every : -((-shift + every / 2) / every)) * every
+        let every = max(1, g.every.ms)
+        let shift = passes.ms - reach.ms - drive.start.ms
+        let start =
+            drive.start.ms + (shift >= 0 ? (shift + every / 2) / every : -((-shift + every / 2) / every)) * every
         guard start >= 0 else { return nil }
         var out = scenario
         road.points.removeFirst(k)
@@ -223,7 +246,9 @@ extension Shrinker {
         // A ferry's wait at its terminal, or a stop, only where the failure needs it.
         if current.road!.drive?.profile.stops.isEmpty == false { attempt { $0.drive!.profile.stops = [] } }
         if let steps = current.road!.drive?.profile.steps, steps.count > 1 {
-            for step in steps.dropFirst() { attempt { $0.drive!.profile.steps = [SpeedProfile.Step(from: 0, speed: step.speed)] } }
+            for step in steps.dropFirst() {
+                attempt { $0.drive!.profile.steps = [SpeedProfile.Step(from: 0, speed: step.speed)] }
+            }
             for i in steps.indices.dropFirst().reversed() where i < current.road!.drive!.profile.steps.count {
                 attempt { $0.drive!.profile.steps.remove(at: i) }
             }
@@ -254,7 +279,12 @@ extension Shrinker {
         }
         let fixDefaults = FixGenerator()
         func fixes(_ change: (inout FixGenerator) -> Void) {
-            attempt { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+            attempt { r in
+                if case .generated(var g) = r.fixes {
+                    change(&g)
+                    r.fixes = .generated(g)
+                }
+            }
         }
         fixes { $0.seed = fixDefaults.seed }
         fixes { $0.stretches = [] }
@@ -319,14 +349,18 @@ extension RoadSetup {
     /// at its default is left as it is (the file leaves it out: simpler than any round value).
     fileprivate var timePaths: [WritableKeyPath<RoadSetup, SimTime>] {
         var out: [WritableKeyPath<RoadSetup, SimTime>] = []
-        let link = LocationLink(), guidance = GuidanceSettings(language: language)
+        let link = LocationLink()
+        let guidance = GuidanceSettings(language: language)
         let settings: [(WritableKeyPath<RoadSetup, SimTime>, SimTime)] = [
-            (\.link.latency, link.latency), (\.link.freshness, link.freshness), (\.guidance.outputLatency, guidance.outputLatency),
+            (\.link.latency, link.latency), (\.link.freshness, link.freshness),
+            (\.guidance.outputLatency, guidance.outputLatency),
         ]
         for (path, value) in settings where self[keyPath: path] != value { out.append(path) }
         let maps = MapsDoor()
-        for (path, value) in [(\RoadSetup.maps.latency, maps.latency), (\.maps.timeout, maps.timeout), (\.maps.retry, maps.retry)]
-            where self[keyPath: path] != value { out.append(path) }
+        for (path, value) in [
+            (\RoadSetup.maps.latency, maps.latency), (\.maps.timeout, maps.timeout), (\.maps.retry, maps.retry),
+        ]
+        where self[keyPath: path] != value { out.append(path) }
         for c in changes.indices {
             for (i, sending) in (changes[c].handoff?.sent ?? []).enumerated() where sending.stretch == nil {
                 out.append(\.changes[c].handoff!.sent[i].time)
@@ -340,7 +374,9 @@ extension RoadSetup {
         if let segments { window(\.segments!, segments.count) }
         if let drive {
             out.append(\.drive!.start)
-            for i in drive.detours.indices { out += [\.drive!.detours[i].window.start, \.drive!.detours[i].window.end] }
+            for i in drive.detours.indices {
+                out += [\.drive!.detours[i].window.start, \.drive!.detours[i].window.end]
+            }
             for i in drive.profile.stops.indices { out.append(\.drive!.profile.stops[i].dwell) }
         }
         if let g = generatedFixes {
@@ -348,7 +384,10 @@ extension RoadSetup {
             out.append(\.generatedFixes!.jitter)
             window(\.generatedFixes!.gaps, g.gaps.count)
             for i in g.late.indices {
-                out += [\.generatedFixes!.late[i].window.start, \.generatedFixes!.late[i].window.end, \.generatedFixes!.late[i].delay]
+                out += [
+                    \.generatedFixes!.late[i].window.start, \.generatedFixes!.late[i].window.end,
+                    \.generatedFixes!.late[i].delay,
+                ]
             }
             for i in g.jumps.indices { out.append(\.generatedFixes!.jumps[i].at) }
         }
@@ -363,7 +402,9 @@ extension RoadSetup {
         background = background.map(moved)
         segments = segments?.map(moved)
         for c in changes.indices where changes[c].handoff != nil {
-            for i in changes[c].handoff!.sent.indices { changes[c].handoff!.sent[i].time = max(.zero, changes[c].handoff!.sent[i].time + shift) }
+            for i in changes[c].handoff!.sent.indices {
+                changes[c].handoff!.sent[i].time = max(.zero, changes[c].handoff!.sent[i].time + shift)
+            }
         }
         if drive != nil {
             drive!.start = drive!.start + shift
@@ -396,13 +437,16 @@ extension RoadSetup {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         func round(_ p: GeoPoint) -> GeoPoint {
-            GeoPoint(latitude: (p.latitude * scale).rounded() / scale, longitude: (p.longitude * scale).rounded() / scale)
+            GeoPoint(
+                latitude: (p.latitude * scale).rounded() / scale, longitude: (p.longitude * scale).rounded() / scale)
         }
         points = points.map(round)
         for i in maneuvers.indices { maneuvers[i].point = round(maneuvers[i].point) }
         for c in changes.indices {
             changes[c].points = changes[c].points.map(round)
-            for i in changes[c].maneuvers.indices { changes[c].maneuvers[i].point = round(changes[c].maneuvers[i].point) }
+            for i in changes[c].maneuvers.indices {
+                changes[c].maneuvers[i].point = round(changes[c].maneuvers[i].point)
+            }
         }
         for i in places.indices { places[i].point = round(places[i].point) }
     }

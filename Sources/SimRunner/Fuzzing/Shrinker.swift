@@ -1,7 +1,7 @@
-import ScenarioFormat
-import SimClock
 import Guidance
 import Road
+import ScenarioFormat
+import SimClock
 import SimRunner
 import TalkArbiter
 
@@ -117,29 +117,44 @@ public struct Shrinker {
     private func removals(of s: Scenario) -> [Scenario] {
         var out: [Scenario] = []
         for i in s.replies.indices {
-            var c = s; c.replies.remove(at: i); out.append(c)
+            var c = s
+            c.replies.remove(at: i)
+            out.append(c)
         }
         for i in s.dad.indices {
-            var c = s; c.dad.remove(at: i); out.append(c)
+            var c = s
+            c.dad.remove(at: i)
+            out.append(c)
             if let reply = s.dad[i].reply {
-                var d = s; d.dad[i].reply = nil; out.append(d)
+                var d = s
+                d.dad[i].reply = nil
+                out.append(d)
                 // Dad's reply without Dad: a reply of Pippa's own, beginning when his would have.
-                var e = s; e.dad.remove(at: i)
-                e.replies.append(Scenario.Reply(id: reply.id, at: s.dad[i].at + s.dad[i].duration + reply.after, stretches: reply.stretches))
+                var e = s
+                e.dad.remove(at: i)
+                e.replies.append(
+                    Scenario.Reply(
+                        id: reply.id, at: s.dad[i].at + s.dad[i].duration + reply.after, stretches: reply.stretches))
                 out.append(e)
             }
         }
         for i in s.guidance.indices {
-            var c = s; c.guidance.remove(at: i); out.append(c)
+            var c = s
+            c.guidance.remove(at: i)
+            out.append(c)
         }
         for i in s.replies.indices where s.replies[i].stretches.count > 1 {
             for k in s.replies[i].stretches.indices {
-                var c = s; c.replies[i].stretches.remove(at: k); out.append(c)
+                var c = s
+                c.replies[i].stretches.remove(at: k)
+                out.append(c)
             }
         }
         for i in s.dad.indices where (s.dad[i].reply?.stretches.count ?? 0) > 1 {
             for k in s.dad[i].reply!.stretches.indices {
-                var c = s; c.dad[i].reply!.stretches.remove(at: k); out.append(c)
+                var c = s
+                c.dad[i].reply!.stretches.remove(at: k)
+                out.append(c)
             }
         }
         if let road = s.road { out += roadRemovals(of: s, road) }
@@ -150,7 +165,9 @@ public struct Shrinker {
     private func roadRemovals(of s: Scenario, _ road: Scenario.Road) -> [Scenario] {
         var out: [Scenario] = []
         func with(_ change: (inout Scenario.Road) -> Void) {
-            var c = s; change(&c.road!); out.append(c)
+            var c = s
+            change(&c.road!)
+            out.append(c)
         }
         for i in road.link.outages.indices { with { $0.link.outages.remove(at: i) } }
         if let segments = road.segments {
@@ -162,7 +179,12 @@ public struct Shrinker {
         for i in road.drive?.detours.indices ?? 0..<0 { with { $0.drive!.detours.remove(at: i) } }
         if case .generated(let g) = road.fixes {
             func fixes(_ change: @escaping (inout FixGenerator) -> Void) {
-                with { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+                with { r in
+                    if case .generated(var g) = r.fixes {
+                        change(&g)
+                        r.fixes = .generated(g)
+                    }
+                }
             }
             for i in g.gaps.indices { fixes { $0.gaps.remove(at: i) } }
             for i in g.late.indices { fixes { $0.late.remove(at: i) } }
@@ -175,7 +197,9 @@ public struct Shrinker {
             with { $0.changes.remove(at: c) }
             if let handoff = road.changes[c].handoff {
                 with { $0.changes[c].handoff = nil }
-                if handoff.sent.count > 1 { for i in handoff.sent.indices { with { $0.changes[c].handoff!.sent.remove(at: i) } } }
+                if handoff.sent.count > 1 {
+                    for i in handoff.sent.indices { with { $0.changes[c].handoff!.sent.remove(at: i) } }
+                }
             }
             for i in road.changes[c].maneuvers.indices { with { $0.changes[c].maneuvers.remove(at: i) } }
         }
@@ -203,7 +227,9 @@ public struct Shrinker {
         }
         for i in current.dad.indices {
             attempt { $0.dad[i].reply?.after = .zero }
-            for k in current.dad[i].reply?.stretches.indices ?? 0..<0 { attempt { $0.dad[i].reply?.stretches[k].ready = .zero } }
+            for k in current.dad[i].reply?.stretches.indices ?? 0..<0 {
+                attempt { $0.dad[i].reply?.stretches[k].ready = .zero }
+            }
         }
         for i in current.replies.indices {
             for k in current.replies[i].stretches.indices { attempt { $0.replies[i].stretches[k].ready = .zero } }
@@ -233,9 +259,16 @@ extension Shrinker {
             if candidate != current, fails(candidate) { current = candidate }
         }
         func fixes(_ change: (inout FixGenerator) -> Void) {
-            attempt { r in if case .generated(var g) = r.fixes { change(&g); r.fixes = .generated(g) } }
+            attempt { r in
+                if case .generated(var g) = r.fixes {
+                    change(&g)
+                    r.fixes = .generated(g)
+                }
+            }
         }
-        let link = LocationLink(), fixDefaults = FixGenerator(), guidance = GuidanceSettings(language: current.road!.language)
+        let link = LocationLink()
+        let fixDefaults = FixGenerator()
+        let guidance = GuidanceSettings(language: current.road!.language)
         attempt { $0.link.latency = link.latency }
         attempt { $0.link.freshness = link.freshness }
         attempt { $0.guidance.outputLatency = guidance.outputLatency }
@@ -256,9 +289,17 @@ extension Shrinker {
 extension Scenario {
     /// A time or duration field of the scenario, for the shrinker.
     enum TimePath: Sendable {
-        case lineAt(Int), lineDuration(Int), lineExpires(Int)
-        case replyAt(Int), stretchDuration(Int, Int), stretchReady(Int, Int)
-        case dadAt(Int), dadDuration(Int), dadAfter(Int), dadStretchDuration(Int, Int), dadStretchReady(Int, Int)
+        case lineAt(Int)
+        case lineDuration(Int)
+        case lineExpires(Int)
+        case replyAt(Int)
+        case stretchDuration(Int, Int)
+        case stretchReady(Int, Int)
+        case dadAt(Int)
+        case dadDuration(Int)
+        case dadAfter(Int)
+        case dadStretchDuration(Int, Int)
+        case dadStretchReady(Int, Int)
     }
 
     var timePaths: [TimePath] {
@@ -323,9 +364,15 @@ extension Scenario {
     /// Dad's is required), removed.
     mutating func dropTexts() {
         description = nil
-        for i in guidance.indices { guidance[i].text = nil; guidance[i].language = nil }
+        for i in guidance.indices {
+            guidance[i].text = nil
+            guidance[i].language = nil
+        }
         func plain(_ stretches: inout [Stretch]) {
-            for k in stretches.indices { stretches[k].text = nil; stretches[k].language = nil }
+            for k in stretches.indices {
+                stretches[k].text = nil
+                stretches[k].language = nil
+            }
         }
         for i in replies.indices { plain(&replies[i].stretches) }
         for i in dad.indices {

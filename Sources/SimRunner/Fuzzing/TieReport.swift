@@ -65,7 +65,8 @@ public struct TieReport: Sendable {
     /// - Complexity: O(variations × the scenario's run); the variations are
     ///   2 per input shifted, plus every order of each group of up to 6.
     package init(
-        _ scenario: Scenario, fault: TalkArbiter.Fault? = nil, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+        _ scenario: Scenario, fault: TalkArbiter.Fault? = nil,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
         each: (Change) -> Void
     ) {
         // Expectations judge the file as written, not its variations: validating and judging them is waste.
@@ -73,32 +74,53 @@ public struct TieReport: Sendable {
         scenario.expect = []
         scenario.expectPippa = []
         let written = Verdict(scenario, fault: fault)
-        if let first = written.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append(("the file as written", first)) }
+        if let first = written.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first {
+            broken.append(("the file as written", first))
+        }
         let base = Self.outcomes(written.simulation.timeline)
         let total = Self.orderCount(of: scenario) + Self.shiftCount(of: scenario)
         oversized = Self.sameInstant(scenario).filter { $0.1.count > Self.largestGroup }.map { ($0.0, $0.1.count) }
         var done = 0
         func run(_ variant: Scenario, under: String) {
-            defer { done += 1; progress(done, total) }
-            guard variant.isValid else { skipped += 1; return }
+            defer {
+                done += 1
+                progress(done, total)
+            }
+            guard variant.isValid else {
+                skipped += 1
+                return
+            }
             // Invariant 7 (the same timeline twice) is the file's, judged once below; a variation runs once.
             let verdict = Verdict(variant, differential: false, repeating: false) { TalkArbiter($0, fault: fault) }
-            if let first = verdict.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first { broken.append((under, first)) }
-            let outcomes = Dictionary(Self.outcomes(verdict.simulation.timeline), uniquingKeysWith: { first, _ in first })
+            if let first = verdict.violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }).first {
+                broken.append((under, first))
+            }
+            let outcomes = Dictionary(
+                Self.outcomes(verdict.simulation.timeline), uniquingKeysWith: { first, _ in first })
             for (item, was) in base {
                 let became = outcomes[item] ?? "nothing"
-                if became != was { changed += 1; each(Change(under: under, item: item, was: was, became: became)) }
+                if became != was {
+                    changed += 1
+                    each(Change(under: under, item: item, was: was, became: became))
+                }
             }
         }
-        Self.forEachOrder(of: scenario) { label, variant in orders += 1; run(variant, under: label) }
-        Self.forEachShift(of: scenario) { label, variant in shifts += 1; run(variant, under: label) }
+        Self.forEachOrder(of: scenario) { label, variant in
+            orders += 1
+            run(variant, under: label)
+        }
+        Self.forEachShift(of: scenario) { label, variant in
+            shifts += 1
+            run(variant, under: label)
+        }
     }
 
     /// Each item's outcome: its events but the request, in order (kind, rule, what it waited
     /// for or was cut by), without times or lengths; Dad's says whether he
     /// was heard, lost or partly heard. Items in the roster's order.
     static func outcomes(_ timeline: Timeline) -> [(item: String, story: String)] {
-        var order: [String] = [], stories: [String: [String]] = [:]
+        var order: [String] = []
+        var stories: [String: [String]] = [:]
         func add(_ item: String?, _ text: String) {
             guard let item else { return }
             if stories[item] == nil { order.append(item) }
@@ -115,7 +137,8 @@ public struct TieReport: Sendable {
             let name = event.kind.rawValue
             switch event.what {
             case .guidanceRequested: continue
-            case .guidanceWaiting: add(field(.line), "\(name) (\(field(.rule) ?? "")\(field(.stretch).map { ", " + $0 } ?? ""))")
+            case .guidanceWaiting:
+                add(field(.line), "\(name) (\(field(.rule) ?? "")\(field(.stretch).map { ", " + $0 } ?? ""))")
             case .guidanceStarted, .guidanceEnded: add(field(.line), name)
             case .guidanceDropped: add(field(.line), "\(name) (\(field(.rule) ?? ""))")
             case .replyQueued, .replyBegan, .replyEnded: add(field(.reply), name)
@@ -154,7 +177,9 @@ public struct TieReport: Sendable {
 
     /// How many orders `forEachOrder` runs.
     package static func orderCount(of scenario: Scenario) -> Int {
-        (groups(scenario.guidance.map(\.at)) + groups(scenario.replies.map(\.at))).reduce(0) { $0 + factorial($1.1.count) - 1 }
+        (groups(scenario.guidance.map(\.at)) + groups(scenario.replies.map(\.at))).reduce(0) {
+            $0 + factorial($1.1.count) - 1
+        }
     }
 
     /// `n!` for a group's size (at most `largestGroup`).
@@ -196,7 +221,8 @@ public struct TieReport: Sendable {
     /// Every input moved 1 ms earlier and 1 ms later, one at a time.
     static func forEachShift(of scenario: Scenario, _ body: (String, Scenario) -> Void) {
         for delta: Int64 in [-1, 1] {
-            let ms = SimTime(ms: delta), sign = delta < 0 ? "-1 ms" : "+1 ms"
+            let ms = SimTime(ms: delta)
+            let sign = delta < 0 ? "-1 ms" : "+1 ms"
             func add(_ label: String, _ change: (inout Scenario) -> Void) {
                 var variant = scenario
                 change(&variant)
@@ -205,13 +231,17 @@ public struct TieReport: Sendable {
             for i in scenario.guidance.indices {
                 add("\(scenario.guidance[i].id) requested") { $0.guidance[i].at = $0.guidance[i].at + ms }
                 if scenario.guidance[i].expires != nil {
-                    add("\(scenario.guidance[i].id) expires") { $0.guidance[i].expires = $0.guidance[i].expires.map { $0 + ms } }
+                    add("\(scenario.guidance[i].id) expires") {
+                        $0.guidance[i].expires = $0.guidance[i].expires.map { $0 + ms }
+                    }
                 }
             }
             for i in scenario.replies.indices {
                 add("\(scenario.replies[i].id) begins") { $0.replies[i].at = $0.replies[i].at + ms }
                 for k in scenario.replies[i].stretches.indices {
-                    add("\(scenario.replies[i].stretches[k].id) ready") { $0.replies[i].stretches[k].ready = $0.replies[i].stretches[k].ready + ms }
+                    add("\(scenario.replies[i].stretches[k].id) ready") {
+                        $0.replies[i].stretches[k].ready = $0.replies[i].stretches[k].ready + ms
+                    }
                 }
             }
             for i in scenario.dad.indices {
@@ -219,7 +249,9 @@ public struct TieReport: Sendable {
                 if let reply = scenario.dad[i].reply {
                     add("\(reply.id) after") { $0.dad[i].reply?.after = reply.after + ms }
                     for k in reply.stretches.indices {
-                        add("\(reply.stretches[k].id) ready") { $0.dad[i].reply?.stretches[k].ready = reply.stretches[k].ready + ms }
+                        add("\(reply.stretches[k].id) ready") {
+                            $0.dad[i].reply?.stretches[k].ready = reply.stretches[k].ready + ms
+                        }
                     }
                 }
             }

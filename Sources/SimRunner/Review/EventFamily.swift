@@ -26,7 +26,8 @@ public enum EventFamily: String, Sendable, CaseIterable {
             self = .link
         case .roadFixArrived, .roadFixDropped, .roadOffRoute, .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed,
             .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted,
-            .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed, .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered,
+            .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed, .roadRouteSwitched, .roadRouteKept,
+            .roadHandoffDelivered,
             .roadHandoffTaken, .roadHandoffIgnored, .roadHandoffAcknowledged, .roadSwitchSkipped:
             self = .road
         }
@@ -50,7 +51,8 @@ public enum EventFamily: String, Sendable, CaseIterable {
     }
 
     /// Every name `init(named:)` takes in lower case: the families' and the lanes' (`pippa`), for suggestions.
-    public static let namesAndLanes = names + Lanes.Lane.allCases.map { $0.title.lowercased() }.filter { !names.contains($0) }
+    public static let namesAndLanes =
+        names + Lanes.Lane.allCases.map { $0.title.lowercased() }.filter { !names.contains($0) }
 
     /// The families drawn in `lane` (the road lane holds the road's and the link's events; the view lane, Pippa's, the link's).
     static func drawn(in lane: Lanes.Lane) -> EventFamilies {
@@ -99,7 +101,9 @@ public struct EventFamilies: OptionSet, Sendable, Equatable {
     public static func parse(_ list: String) -> Result<EventFamilies, UnknownFamily> {
         var families: EventFamilies = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let family = EventFamily(named: String(name)) else { return .failure(UnknownFamily(name: String(name))) }
+            guard let family = EventFamily(named: String(name)) else {
+                return .failure(UnknownFamily(name: String(name)))
+            }
             families.insert(EventFamilies(family))
         }
         return .success(families)

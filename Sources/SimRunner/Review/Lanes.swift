@@ -215,7 +215,8 @@ package struct Lanes: Sendable {
         var offRouteSince: (t: SimTime, event: Int)? = nil
 
         func stretchLabel(_ e: TimelineEvent) -> String {
-            (e.reply.map { roster.replyIDs[$0.int] } ?? "?") + "/" + (e.stretch.map { roster.stretches[$0.int].id } ?? "?")
+            (e.reply.map { roster.replyIDs[$0.int] } ?? "?") + "/"
+                + (e.stretch.map { roster.stretches[$0.int].id } ?? "?")
         }
 
         for (i, e) in events.enumerated() {
@@ -232,8 +233,10 @@ package struct Lanes: Sendable {
                 var own = [i]
                 if let wait = requested[s] {
                     if wait.t < e.t {
-                        bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
-                                        events: wait.events))
+                        bars.append(
+                            Bar(
+                                lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
+                                events: wait.events))
                     } else {
                         own = wait.events + own
                     }
@@ -244,13 +247,19 @@ package struct Lanes: Sendable {
                 if var play = playing[s] {
                     playing[s] = nil  // so that its events are appended to in place
                     play.events.append(i)
-                    bars.append(Bar(lane: .guidance, kind: .line, start: play.t, end: e.t, label: roster.lines[s].id, events: play.events))
+                    bars.append(
+                        Bar(
+                            lane: .guidance, kind: .line, start: play.t, end: e.t, label: roster.lines[s].id,
+                            events: play.events))
                 }
             case .guidanceDropped:
                 var wait = requested[s] ?? (e.t, [])
                 requested[s] = nil
                 wait.events.append(i)
-                bars.append(Bar(lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id, events: wait.events))
+                bars.append(
+                    Bar(
+                        lane: .guidance, kind: .wait, start: wait.t, end: e.t, label: roster.lines[s].id,
+                        events: wait.events))
                 let reason = e.rule.flatMap { roster.dropReason(of: LineIndex(s), rule: $0, at: e.t) }
                 marks.append(Mark(lane: .guidance, kind: .dropped, t: e.t, rule: e.rule, event: i, reason: reason))
             case .replyQueued:
@@ -258,8 +267,10 @@ package struct Lanes: Sendable {
                 marks.append(Mark(lane: .pippa, kind: .queued, t: e.t, rule: e.rule, event: i))
             case .replyBegan:
                 if let queued = queuedOpen[s] {
-                    bars.append(Bar(lane: .pippa, kind: .queued, start: queued.t, end: e.t, label: roster.replyIDs[s],
-                                    events: [queued.event]))
+                    bars.append(
+                        Bar(
+                            lane: .pippa, kind: .queued, start: queued.t, end: e.t, label: roster.replyIDs[s],
+                            events: [queued.event]))
                     queuedOpen[s] = nil
                 }
                 replyOpen[s] = (e.t, [i])
@@ -267,27 +278,35 @@ package struct Lanes: Sendable {
                 if var reply = replyOpen[s] {
                     replyOpen[s] = nil
                     reply.events.append(i)
-                    bars.append(Bar(lane: .pippa, kind: .reply, start: reply.t, end: e.t, label: roster.replyIDs[s], events: reply.events))
+                    bars.append(
+                        Bar(
+                            lane: .pippa, kind: .reply, start: reply.t, end: e.t, label: roster.replyIDs[s],
+                            events: reply.events))
                 }
                 if e.kind == .replyAbandoned {
                     marks.append(Mark(lane: .pippa, kind: .abandoned, t: e.t, rule: e.rule, event: i))
                     // Dad barged in while no stretch played: the arrow goes to the abandonment.
                     if e.rule == .bargeIn, lastCut.map({ $0.reply != s || $0.t != e.t }) ?? true,
-                       let dad = speaking {
+                        let dad = speaking
+                    {
                         flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t))
                     }
                 }
             case .stretchStarted:
                 stretchOpen = (e.t, i)
                 if case .stretchStarted(_, _, let held?) = e.what {
-                    bars.append(Bar(lane: .pippa, kind: .held, start: e.t - SimTime(ms: held), end: e.t,
-                                    label: stretchLabel(e), events: [i]))
+                    bars.append(
+                        Bar(
+                            lane: .pippa, kind: .held, start: e.t - SimTime(ms: held), end: e.t,
+                            label: stretchLabel(e), events: [i]))
                     marks.append(Mark(lane: .pippa, kind: .held, t: e.t, rule: e.rule, event: i))
                 }
             case .stretchEnded, .stretchCut:
                 let open = stretchOpen ?? (e.t, i)
-                bars.append(Bar(lane: .pippa, kind: .stretch, start: open.t, end: e.t, label: stretchLabel(e),
-                                cut: e.kind == .stretchCut, events: open.event == i ? [i] : [open.event, i]))
+                bars.append(
+                    Bar(
+                        lane: .pippa, kind: .stretch, start: open.t, end: e.t, label: stretchLabel(e),
+                        cut: e.kind == .stretchCut, events: open.event == i ? [i] : [open.event, i]))
                 stretchOpen = nil
                 if case .stretchCut(_, _, _, let by, _, _) = e.what {
                     marks.append(Mark(lane: .pippa, kind: .cut, t: e.t, rule: e.rule, event: i))
@@ -301,15 +320,19 @@ package struct Lanes: Sendable {
                             pendingCuts.append((line, i, e.t))
                         }
                     case .utterance:
-                        if let dad = speaking { flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t)) }
+                        if let dad = speaking {
+                            flows.append(Flow(from: .dad, cause: dad.event, to: .pippa, effect: i, t: e.t))
+                        }
                     }
                 }
             case .earsClosed:
                 earsOpenSince = (e.t, i)
             case .earsOpened:
                 let closed = earsOpenSince ?? (.zero, i)
-                bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: e.t, label: "",
-                                events: closed.event == i ? [i] : [closed.event, i]))
+                bars.append(
+                    Bar(
+                        lane: .ears, kind: .earsClosed, start: closed.t, end: e.t, label: "",
+                        events: closed.event == i ? [i] : [closed.event, i]))
                 closedWindows.insert(SimInterval(closed.t, e.t))
                 earsOpenSince = nil
             case .dadStarted:
@@ -324,13 +347,17 @@ package struct Lanes: Sendable {
             case .roadOnRoute, .roadRouteSwitched:
                 // Back on the route, or on a new one: the off-route stretch ends.
                 if let since = offRouteSince {
-                    bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: e.t, label: "off route",
-                                    events: [since.event, i]))
+                    bars.append(
+                        Bar(
+                            lane: .road, kind: .offRoute, start: since.t, end: e.t, label: "off route",
+                            events: [since.event, i]))
                     offRouteSince = nil
                 }
                 marks.append(Mark(lane: .road, kind: .road, t: e.t, rule: nil, event: i, moment: Moment(e.kind)))
-            case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
-                .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested,
+            case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped,
+                .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
+                .roadMeasuringPaused, .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded,
+                .roadRouteRequested,
                 .roadRouteFailed, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
                 .roadHandoffAcknowledged, .roadSwitchSkipped:
                 // The road's own lane; its lines show in the guidance lane.
@@ -345,11 +372,13 @@ package struct Lanes: Sendable {
         }
         // Whatever is still open at the end runs to the last event.
         if let closed = earsOpenSince {
-            bars.append(Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: end, label: "", events: [closed.event]))
+            bars.append(
+                Bar(lane: .ears, kind: .earsClosed, start: closed.t, end: end, label: "", events: [closed.event]))
             closedWindows.insert(SimInterval(closed.t, end))
         }
         if let since = offRouteSince {
-            bars.append(Bar(lane: .road, kind: .offRoute, start: since.t, end: end, label: "off route", events: [since.event]))
+            bars.append(
+                Bar(lane: .road, kind: .offRoute, start: since.t, end: end, label: "off route", events: [since.event]))
         }
         for utterance in utterances {
             splitUtterance(utterance, label: roster.utterances[utterance.utterance].id, closed: closedWindows)
@@ -361,7 +390,9 @@ package struct Lanes: Sendable {
         let unsorted = bars
         let keys = unsorted.map { (lane: $0.lane.rawValue, start: $0.start.ms, end: $0.end.ms) }
         let order = keys.withUnsafeBufferPointer { keys in
-            unsorted.indices.sorted { a, b in (keys[a].lane, keys[a].start, keys[a].end, a) < (keys[b].lane, keys[b].start, keys[b].end, b) }
+            unsorted.indices.sorted { a, b in
+                (keys[a].lane, keys[a].start, keys[a].end, a) < (keys[b].lane, keys[b].start, keys[b].end, b)
+            }
         }
         bars = order.map { unsorted[$0] }
         shown = road ? Lane.allCases : Lane.allCases.filter { $0 != .road && $0 != .view }
@@ -393,11 +424,17 @@ package struct Lanes: Sendable {
             let label: String
             switch (span.answer, held.last) {
             case (.notKnown, nil): label = "not-known: no report yet"
-            case (.notKnown, let r?): label = "not-known: f\(r.fix.raw)'s report over \(Matcher.seconds(PippaView.keptFor)) old"
+            case (.notKnown, let r?):
+                label = "not-known: f\(r.fix.raw)'s report over \(Matcher.seconds(PippaView.keptFor)) old"
             case (_, _):
-                label = span.answer.rawValue + ", reports at most " + Matcher.seconds(SimTime(ms: span.oldestMs ?? 0)) + " old"
+                label =
+                    span.answer.rawValue + ", reports at most " + Matcher.seconds(SimTime(ms: span.oldestMs ?? 0))
+                    + " old"
             }
-            bars.append(Bar(lane: .view, kind: BarKind(span.answer), start: span.start, end: span.end, label: label, events: events))
+            bars.append(
+                Bar(
+                    lane: .view, kind: BarKind(span.answer), start: span.start, end: span.end, label: label,
+                    events: events))
         }
     }
 
@@ -437,7 +474,10 @@ public struct ReviewWindow: Sendable, Equatable {
 
     /// A window from `from` to `to` showing the families in `only`, its routine road events folded in the text.
     public init(from: SimTime? = nil, to: SimTime? = nil, only: EventFamilies = .all, folded: Bool = true) {
-        self.from = from; self.to = to; self.only = only; self.folded = folded
+        self.from = from
+        self.to = to
+        self.only = only
+        self.folded = folded
     }
 
     /// Whether the window is the whole timeline, every family.

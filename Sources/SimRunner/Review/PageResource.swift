@@ -8,9 +8,10 @@ enum PageResource {
     /// copied without its `drivesim_Review.resources` folder), a comment that says so.
     static func text(of name: String, _ ext: String) -> String {
         guard let url = Bundle.module.url(forResource: name, withExtension: ext),
-              let data = try? Data(contentsOf: url)
+            let data = try? Data(contentsOf: url)
         else {
-            return "/* drivesim: \(name).\(ext) is missing from the drivesim_Review.resources folder beside the binary */\n"
+            return
+                "/* drivesim: \(name).\(ext) is missing from the drivesim_Review.resources folder beside the binary */\n"
         }
         return String(decoding: data, as: UTF8.self)
     }

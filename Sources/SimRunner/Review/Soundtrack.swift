@@ -64,7 +64,9 @@ package struct Soundtrack: Sendable {
     /// The distinct phrases of the sounds, in the order first heard.
     package var phrases: [(phrase: Phrase, id: String)] {
         var seen = Set<Phrase>()
-        return sounds.compactMap { sound in sound.words.phrase.flatMap { seen.insert($0).inserted ? ($0, sound.words.id) : nil } }
+        return sounds.compactMap { sound in
+            sound.words.phrase.flatMap { seen.insert($0).inserted ? ($0, sound.words.id) : nil }
+        }
     }
 
     /// Every sound, ordered by the start of its audible part (then by its event).
@@ -86,8 +88,11 @@ package struct Soundtrack: Sendable {
             guard let open = stretchStarted else { return }
             stretchStarted = nil
             let stretch = roster.stretches[open.stretch]
-            sounds.append(Sound(voice: .pippa, words: Words(text: stretch.text, language: stretch.language, id: stretch.id),
-                                origin: open.t, length: max(stretch.duration, t - open.t), audible: SimInterval(open.t, t), event: open.event))
+            sounds.append(
+                Sound(
+                    voice: .pippa, words: Words(text: stretch.text, language: stretch.language, id: stretch.id),
+                    origin: open.t, length: max(stretch.duration, t - open.t), audible: SimInterval(open.t, t),
+                    event: open.event))
         }
         for (i, e) in timeline.events.enumerated() {
             switch e.what {
@@ -98,8 +103,10 @@ package struct Soundtrack: Sendable {
                 lineStarted[l.int] = nil
                 let line = roster.lines[l.int]
                 let words = Words(text: roster.text(of: l, startingAt: open.t), language: line.language, id: line.id)
-                sounds.append(Sound(voice: .guidance, words: words, origin: open.t, length: e.t - open.t,
-                                    audible: SimInterval(open.t, e.t), event: open.event))
+                sounds.append(
+                    Sound(
+                        voice: .guidance, words: words, origin: open.t, length: e.t - open.t,
+                        audible: SimInterval(open.t, e.t), event: open.event))
             case .stretchStarted(_, let s, _):
                 stretchSound(ending: e.t)
                 stretchStarted = (e.t, i, s.int)
@@ -117,8 +124,10 @@ package struct Soundtrack: Sendable {
                 speaking = nil
                 let utterance = roster.utterances[open.utterance]
                 let words = Words(text: utterance.text, language: utterance.language, id: utterance.id)
-                utterances.append(Sound(voice: .dad, words: words, origin: open.t, length: e.t - open.t,
-                                        audible: SimInterval(open.t, e.t), event: open.event))
+                utterances.append(
+                    Sound(
+                        voice: .dad, words: words, origin: open.t, length: e.t - open.t,
+                        audible: SimInterval(open.t, e.t), event: open.event))
             default:
                 continue
             }
@@ -133,7 +142,9 @@ package struct Soundtrack: Sendable {
             }
         }
         sounds.removeAll { sound in
-            sound.audible.isEmpty || !families.contains(sound.voice == .guidance ? .guidanceStarted : sound.voice == .pippa ? .stretchStarted : .dadStarted)
+            sound.audible.isEmpty
+                || !families.contains(
+                    sound.voice == .guidance ? .guidanceStarted : sound.voice == .pippa ? .stretchStarted : .dadStarted)
         }
         sounds.sort { ($0.audible.start, $0.event) < ($1.audible.start, $1.event) }
     }

@@ -132,7 +132,9 @@ package enum SyntheticVoice {
         func endWord() {
             guard !word.isEmpty else { return }
             // One syllable per vowel group; the consonants before the first join it.
-            var onset = 0, first = units.count, afterVowel = false
+            var onset = 0
+            let first = units.count
+            var afterVowel = false
             for c in word {
                 let vowel = vowelClass(c)
                 if let vowel, !afterVowel {
@@ -152,7 +154,11 @@ package enum SyntheticVoice {
         func pause(_ weight: Int64) {
             endWord()
             guard let last = units.last else { return }
-            if last.vowel == nil { units[units.count - 1].weight = max(last.weight, weight) } else { units.append(Unit(vowel: nil, seed: 0, weight: weight)) }
+            if last.vowel == nil {
+                units[units.count - 1].weight = max(last.weight, weight)
+            } else {
+                units.append(Unit(vowel: nil, seed: 0, weight: weight))
+            }
         }
         for scalar in text.unicodeScalars {
             let c = scalar.value
@@ -181,7 +187,9 @@ package enum SyntheticVoice {
     static func babble(_ id: String, frames: Int64) -> [Unit] {
         let sum = id.unicodeScalars.reduce(0) { $0 &+ Int($1.value) }
         let count = max(1, min(10_000, frames / (200 * WAVFile.framesPerMs)))
-        return (0..<Int(count)).map { i in Unit(vowel: ((sum &+ 3 &* i) & 0x7FFF_FFFF) % 5, seed: (sum &+ 7 &* i) & 0x7FFF, weight: 3) }
+        return (0..<Int(count)).map { i in
+            Unit(vowel: ((sum &+ 3 &* i) & 0x7FFF_FFFF) % 5, seed: (sum &+ 7 &* i) & 0x7FFF, weight: 3)
+        }
     }
 
     /// The syllables of `words` spoken by `voice` over `frames` frames.
@@ -207,8 +215,10 @@ package enum SyntheticVoice {
             if voice == .guidance { shift = k == units.count - 1 ? -1 : 0 }
             let pitch = timbre.pitch * semitones[4 + shift] / 1000
             let step = UInt32(truncatingIfNeeded: (pitch << 32) / (Int64(WAVFile.rate) * 1000))
-            syllables.append(Syllable(start: a, length: b - a, step: step, table: timbre.tables + vowel,
-                                      peak: unit.vowel == nil ? timbre.floor : timbre.peak))
+            syllables.append(
+                Syllable(
+                    start: a, length: b - a, step: step, table: timbre.tables + vowel,
+                    peak: unit.vowel == nil ? timbre.floor : timbre.peak))
         }
         return syllables
     }
@@ -225,7 +235,10 @@ package enum SyntheticVoice {
         var o = out
         while f < to, cursor < syllables.count {
             let s = syllables[cursor]
-            if f >= s.start + s.length { cursor += 1; continue }
+            if f >= s.start + s.length {
+                cursor += 1
+                continue
+            }
             let end = min(to, s.start + s.length)
             if f < s.start {
                 o += stride * Int(min(end, s.start) - f)
@@ -243,7 +256,9 @@ package enum SyntheticVoice {
                         let phase = UInt32(truncatingIfNeeded: q) &* s.step
                         let envelope = floor + (rise * shape[Int((q * walk) >> 16)]) >> 15
                         o.pointee &+= (Int32(wave[Int(phase >> 22)]) &* envelope) >> 15
-                        o += stride; q += 1; f += 1
+                        o += stride
+                        q += 1
+                        f += 1
                     }
                 }
             }

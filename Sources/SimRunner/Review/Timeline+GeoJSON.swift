@@ -33,11 +33,18 @@ struct RoadGeometry {
             fixes = list.map { route.projection.project($0.point) }
             fixTimes = list.map(\.taken)
         case .generated(let generator):
-            guard let trajectory, road.drive != nil else { fixes = []; fixTimes = []; return }
+            guard let trajectory, road.drive != nil else {
+                fixes = []
+                fixTimes = []
+                return
+            }
             let made = road.generatedFixes(generator, on: route, trajectory: trajectory)
             var positions = [Vector?](repeating: nil, count: (made.last?.index ?? -1) + 1)
             var times = [SimTime?](repeating: nil, count: positions.count)
-            for f in made { positions[f.index] = f.position; times[f.index] = f.taken }
+            for f in made {
+                positions[f.index] = f.position
+                times[f.index] = f.taken
+            }
             fixes = positions
             fixTimes = times
         }
@@ -64,49 +71,72 @@ extension Timeline {
     func geoJSONBytes(_ scenario: Scenario) -> [UInt8] {
         var out = JSONStream()
         func point(_ p: GeoPoint) {
-            out.key("geometry"); out.open(.object)
-            out.key("coordinates"); out.open(.array)
-            out.item(); GeoJSONNumbers.write(p.longitude, into: &out.bytes)
-            out.item(); GeoJSONNumbers.write(p.latitude, into: &out.bytes)
+            out.key("geometry")
+            out.open(.object)
+            out.key("coordinates")
+            out.open(.array)
+            out.item()
+            GeoJSONNumbers.write(p.longitude, into: &out.bytes)
+            out.item()
+            GeoJSONNumbers.write(p.latitude, into: &out.bytes)
             out.close(.array)
             out.member("type", "Point")
             out.close(.object)
         }
         /// A feature at `p`: its properties, in key order, are what `properties` writes.
         func feature(at p: GeoPoint, _ properties: () -> Void) {
-            out.item(); out.open(.object)
+            out.item()
+            out.open(.object)
             point(p)
-            out.key("properties"); out.open(.object); properties(); out.close(.object)
+            out.key("properties")
+            out.open(.object)
+            properties()
+            out.close(.object)
             out.member("type", "Feature")
             out.close(.object)
         }
         out.open(.object)
-        out.key("features"); out.open(.array)
+        out.key("features")
+        out.open(.array)
         /// A LineString feature through `points`: its properties, in key order, are what `properties` writes.
         func line(_ points: [GeoPoint], _ properties: () -> Void) {
-            out.item(); out.open(.object)
-            out.key("geometry"); out.open(.object)
-            out.key("coordinates"); out.open(.array)
+            out.item()
+            out.open(.object)
+            out.key("geometry")
+            out.open(.object)
+            out.key("coordinates")
+            out.open(.array)
             for p in points {
-                out.item(); out.open(.array)
-                out.item(); GeoJSONNumbers.write(p.longitude, into: &out.bytes)
-                out.item(); GeoJSONNumbers.write(p.latitude, into: &out.bytes)
+                out.item()
+                out.open(.array)
+                out.item()
+                GeoJSONNumbers.write(p.longitude, into: &out.bytes)
+                out.item()
+                GeoJSONNumbers.write(p.latitude, into: &out.bytes)
                 out.close(.array)
             }
             out.close(.array)
             out.member("type", "LineString")
             out.close(.object)
-            out.key("properties"); out.open(.object); properties(); out.close(.object)
+            out.key("properties")
+            out.open(.object)
+            properties()
+            out.close(.object)
             out.member("type", "Feature")
             out.close(.object)
         }
         if let g = RoadGeometry(scenario.road), let road = scenario.road {
             // Every route of the drive: the first, then each change's road (`route` its id, as `road.route.switched`'s).
-            line(road.points) { out.member("kind", "route"); out.member("meters", Int64(g.first.length.rounded())) }
+            line(road.points) {
+                out.member("kind", "route")
+                out.member("meters", Int64(g.first.length.rounded()))
+            }
             for (c, change) in road.changes.enumerated() {
                 line(change.points) {
-                    out.member("change", change.handoff == nil ? "reroute" : "handoff"); out.member("kind", "route")
-                    out.member("meters", Int64(g.path.roads[c].length.rounded())); out.member("route", change.id)
+                    out.member("change", change.handoff == nil ? "reroute" : "handoff")
+                    out.member("kind", "route")
+                    out.member("meters", Int64(g.path.roads[c].length.rounded()))
+                    out.member("route", change.id)
                 }
             }
             // The road the car truly drove, when it is not the route; a branch, where
@@ -114,13 +144,17 @@ extension Timeline {
             if !road.changes.isEmpty {
                 var points: [Vector] = []
                 for p in g.route.points where points.last.map({ (p - $0).length >= 0.05 }) ?? true { points.append(p) }
-                line(points.map(g.geo)) { out.member("kind", "true-path"); out.member("meters", Int64(g.route.length.rounded())) }
+                line(points.map(g.geo)) {
+                    out.member("kind", "true-path")
+                    out.member("meters", Int64(g.route.length.rounded()))
+                }
             }
             for k in 0...road.changes.count {
                 let on = g.path.road(k)
                 for m in on.maneuvers {
                     feature(at: g.geo(on.location(at: m.distance).point)) {
-                        out.member("distance", Int64(m.distance.rounded())); out.member("id", m.id)
+                        out.member("distance", Int64(m.distance.rounded()))
+                        out.member("id", m.id)
                         out.member("kind", "maneuver")
                         if k > 0 { out.member("route", road.changes[k - 1].id) }
                         out.member("turn", m.turn.rawValue)
@@ -131,7 +165,10 @@ extension Timeline {
             for (i, p) in g.fixes.enumerated() {
                 guard let p, let taken = g.fixTimes[i] else { continue }
                 feature(at: g.geo(p)) {
-                    out.key("fix"); out.fixName(i); out.member("kind", "fix"); out.member("takenMs", taken.ms)
+                    out.key("fix")
+                    out.fixName(i)
+                    out.member("kind", "fix")
+                    out.member("takenMs", taken.ms)
                 }
             }
             var distances = g.distances()
@@ -141,25 +178,34 @@ extension Timeline {
                     guard let d = distances.at(event.t) else { continue }
                     let line = roster.lines[l.int]
                     feature(at: g.geo(g.route.location(at: d).point)) {
-                        out.member("kind", "spoken"); out.member("line", line.id); out.member("t", event.t.ms)
+                        out.member("kind", "spoken")
+                        out.member("line", line.id)
+                        out.member("t", event.t.ms)
                         if let text = roster.text(of: l, startingAt: event.t) { out.member("text", text) }
                     }
                 case .road(.routeSwitched(let c, let reason)):
                     guard let d = distances.at(event.t), c < road.changes.count else { continue }
                     feature(at: g.geo(g.route.location(at: d).point)) {
-                        out.member("kind", "route-switched"); out.member("reason", reason.rawValue)
-                        out.member("route", road.changes[c].id); out.member("t", event.t.ms)
+                        out.member("kind", "route-switched")
+                        out.member("reason", reason.rawValue)
+                        out.member("route", road.changes[c].id)
+                        out.member("t", event.t.ms)
                     }
                 case .road(.handoffTaken(let c)):
                     guard let d = distances.at(event.t), c < road.changes.count else { continue }
                     feature(at: g.geo(g.route.location(at: d).point)) {
-                        out.member("handoff", road.changes[c].id); out.member("kind", "handoff-taken"); out.member("t", event.t.ms)
+                        out.member("handoff", road.changes[c].id)
+                        out.member("kind", "handoff-taken")
+                        out.member("t", event.t.ms)
                     }
                 case .road(.reportDropped(let f, let reason)):
                     guard f.int < g.fixes.count, let p = g.fixes[f.int] else { continue }
                     feature(at: g.geo(p)) {
-                        out.key("fix"); out.fixName(f.int); out.member("kind", "report-dropped")
-                        out.member("reason", reason.rawValue); out.member("t", event.t.ms)
+                        out.key("fix")
+                        out.fixName(f.int)
+                        out.member("kind", "report-dropped")
+                        out.member("reason", reason.rawValue)
+                        out.member("t", event.t.ms)
                     }
                 default: continue
                 }
@@ -200,13 +246,18 @@ extension RoadGeometry {
         mutating func at(_ t: SimTime) -> Double? {
             if let trajectory = geometry.trajectory { return trajectory.state(at: t).distance }
             // Times go forward through a timeline; one that went back starts the walk again.
-            if let last, t < last { next = 0; latest = nil }
+            if let last, t < last {
+                next = 0
+                latest = nil
+            }
             last = t
             while next < byTime.count, let taken = geometry.fixTimes[byTime[next]], taken <= t {
                 latest = Swift.max(latest ?? byTime[next], byTime[next])
                 next += 1
             }
-            return latest.map { geometry.route.nearest(to: geometry.fixes[$0]!, from: 0, to: geometry.route.length).distance }
+            return latest.map {
+                geometry.route.nearest(to: geometry.fixes[$0]!, from: 0, to: geometry.route.length).distance
+            }
         }
     }
 
@@ -235,13 +286,19 @@ enum GeoJSONNumbers {
         let micro = Int64((x * 1_000_000).rounded())
         let whole = micro.magnitude / 1_000_000
         var fraction = micro.magnitude % 1_000_000
-        if fraction == 0 { out.append(int: micro / 1_000_000); return }
+        if fraction == 0 {
+            out.append(int: micro / 1_000_000)
+            return
+        }
         if micro < 0 { out.append(UInt8(ascii: "-")) }
         out.append(int: Int64(whole))
         out.append(UInt8(ascii: "."))
         // Six digits, the trailing zeros left out.
         var digits = 6
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
         out.append(int: Int64(fraction), width: digits)
     }
 }

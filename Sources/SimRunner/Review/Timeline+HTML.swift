@@ -33,7 +33,8 @@ extension Timeline {
     /// With `audio`, the page plays the drive (`run --format html --audio`):
     /// an `<audio>` under the controls, a playhead on the chart, and a
     /// collision zoomed to is played from a second before it.
-    package func writeHTML(window: ReviewWindow, audio: PageAudio? = nil, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package func writeHTML(window: ReviewWindow, audio: PageAudio? = nil, to emit: (UnsafeBufferPointer<UInt8>) -> Void)
+    {
         ChunkedOutput.writing(to: emit) { out in writeHTML(window: window, audio: audio, into: &out) }
     }
 
@@ -53,36 +54,47 @@ extension Timeline {
         for (i, event) in events.enumerated() where window.keeps(event) { wanted[i] = true }
         for bar in visible.bars where laneRow[bar.lane.rawValue] >= 0 { for e in bar.events { wanted[e] = true } }
         for mark in visible.marks where laneRow[mark.lane.rawValue] >= 0 { wanted[mark.event] = true }
-        for flow in visible.flows { wanted[flow.cause] = true; wanted[flow.effect] = true }
+        for flow in visible.flows {
+            wanted[flow.cause] = true
+            wanted[flow.effect] = true
+        }
         var position = [Int](repeating: -1, count: events.count)
         var ids: [Int] = []
-        for i in events.indices where wanted[i] { position[i] = ids.count; ids.append(i) }
+        for i in events.indices where wanted[i] {
+            position[i] = ids.count
+            ids.append(i)
+        }
         let page = ids.count == events.count ? self : keeping { i, _ in wanted[i] }
 
         let title = xml(Self.oneLine(scenario))
         let summary = TimelineSummary(self, window: window).lines.map { "<p>" + xml($0) + "</p>" }.joined()
-        out.bytes.append(utf8: """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>drivesim: \(title)</title>
+        out.bytes.append(
+            utf8: """
+                <!DOCTYPE html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>drivesim: \(title)</title>
 
-            """)
+                """)
         out.bytes.append(utf8: Self.htmlStyle)
-        out.bytes.append(utf8: """
-            </head>
-            <body>
-            <header><h1>\(title)</h1>
-            <div class="controls"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-in" title="zoom in (+)">+</button>\
-            <button id="fit" title="the whole window (0)">whole drive</button><span id="status"></span></div></header>
-            <section id="summary">\(summary)</section>
+        out.bytes.append(
+            utf8: """
+                </head>
+                <body>
+                <header><h1>\(title)</h1>
+                <div class="controls"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-in" title="zoom in (+)">+</button>\
+                <button id="fit" title="the whole window (0)">whole drive</button><span id="status"></span></div></header>
+                <section id="summary">\(summary)</section>
 
-            """)
+                """)
         if let audio {
             // The sound starts where the window does: the page's time 0 of the audio.
-            out.bytes.append(utf8: "<div id=\"player\"><audio id=\"audio\" controls preload=\"auto\" data-start=\"\(range.start.ms)\" src=\"")
+            out.bytes.append(
+                utf8:
+                    "<div id=\"player\"><audio id=\"audio\" controls preload=\"auto\" data-start=\"\(range.start.ms)\" src=\""
+            )
             switch audio {
             case .file(let path): out.bytes.append(utf8: xml(Self.uriPath(path)))
             case .embedded:
@@ -91,20 +103,24 @@ extension Timeline {
                 writeWAV(window: window) { chunk in base64.append(chunk, to: &out) }
                 base64.finish(to: &out)
             }
-            out.bytes.append(utf8: "\"></audio> <span class=\"hint\">the playhead follows the sound; a collision zoomed to plays from a second before it</span></div>\n")
+            out.bytes.append(
+                utf8:
+                    "\"></audio> <span class=\"hint\">the playhead follows the sound; a collision zoomed to plays from a second before it</span></div>\n"
+            )
         }
-        out.bytes.append(utf8: """
-            <div id="collisions">Collisions: <select id="collision-rule" title="which rule's collisions"></select>\
-            <button id="collision-prev" title="zoom to the one before">◀</button><button id="collision-next" title="zoom to the next">▶</button>\
-            <span id="collision-at"></span><div id="collision-list"></div></div>
-            <canvas id="overview" height="56"></canvas>
-            <div id="chart"><canvas id="lanes"></canvas></div>
-            <div id="legend"></div>
-            <section id="details"><p class="hint">Click a bar or a mark to see its events. Wheel or + and − zoom, \
-            dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision and road moment in turn.</p></section>
-            <pre id="selftest" hidden></pre>
-            <script type="application/json" id="timeline">
-            """)
+        out.bytes.append(
+            utf8: """
+                <div id="collisions">Collisions: <select id="collision-rule" title="which rule's collisions"></select>\
+                <button id="collision-prev" title="zoom to the one before">◀</button><button id="collision-next" title="zoom to the next">▶</button>\
+                <span id="collision-at"></span><div id="collision-list"></div></div>
+                <canvas id="overview" height="56"></canvas>
+                <div id="chart"><canvas id="lanes"></canvas></div>
+                <div id="legend"></div>
+                <section id="details"><p class="hint">Click a bar or a mark to see its events. Wheel or + and − zoom, \
+                dragging pans, the strip on top shows the whole drive; Collisions zooms to each decision and road moment in turn.</p></section>
+                <pre id="selftest" hidden></pre>
+                <script type="application/json" id="timeline">
+                """)
         // The two JSON documents go into the page script-safe, as they are written.
         page.writeJSON { out.appendScriptSafe($0) }
         out.bytes.append(utf8: "</script>\n<script type=\"application/json\" id=\"layout\">\n")
@@ -127,8 +143,14 @@ extension Timeline {
             layout.append(utf8: n == 0 ? "\n[" : ",\n[")
             layout.append(int: Int64(first))
         }
-        func then(_ v: Int64) { layout.append(UInt8(ascii: ",")); layout.append(int: v) }
-        func then(_ s: String) { layout.append(UInt8(ascii: ",")); layout.append(quoted: s) }
+        func then(_ v: Int64) {
+            layout.append(UInt8(ascii: ","))
+            layout.append(int: v)
+        }
+        func then(_ s: String) {
+            layout.append(UInt8(ascii: ","))
+            layout.append(quoted: s)
+        }
         layout.append(utf8: "],\n\"bars\": [")
         for (n, bar) in visible.bars.lazy.filter({ laneRow[$0.lane.rawValue] >= 0 }).enumerated() {
             row(n, laneRow[bar.lane.rawValue])
@@ -219,7 +241,8 @@ extension Timeline {
         var out = ""
         for byte in path.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(UnicodeScalar(byte))
             default:
@@ -240,8 +263,14 @@ struct Base64Stream {
     /// Encodes `chunk` (after what was held) onto `out`, holding the last bytes short of three.
     mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, to out: inout ChunkedOutput) {
         var i = 0
-        while !held.isEmpty, held.count < 3, i < chunk.count { held.append(chunk[i]); i += 1 }
-        if held.count == 3 { encode(held[0], held[1], held[2], count: 3, to: &out); held.removeAll() }
+        while !held.isEmpty, held.count < 3, i < chunk.count {
+            held.append(chunk[i])
+            i += 1
+        }
+        if held.count == 3 {
+            encode(held[0], held[1], held[2], count: 3, to: &out)
+            held.removeAll()
+        }
         while i + 3 <= chunk.count {
             encode(chunk[i], chunk[i + 1], chunk[i + 2], count: 3, to: &out)
             i += 3

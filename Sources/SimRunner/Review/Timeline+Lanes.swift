@@ -32,7 +32,8 @@ extension Timeline {
         /// The columns bar `n` covers: at least one; a bar ending at a column's start does not reach it.
         /// (Bars are read by index, field by field: a long drive's labels and events are never copied.)
         func cells(_ n: Int) -> ClosedRange<Int> {
-            let start = bars[n].start, end = bars[n].end
+            let start = bars[n].start
+            let end = bars[n].end
             let first = min(column(start), used - 1)
             let last = max(first, min(used - 1, column(SimTime(ms: max(start.ms, end.ms - 1)))))
             return first...last
@@ -40,7 +41,12 @@ extension Timeline {
 
         // One row per lane, and below a lane a row of its waits (lines waiting, replies
         // queued, stretches held) when the window has any, so that nothing hides under what plays.
-        struct Row { var lane: Lanes.Lane; var waits: Bool; var cells: [Character]; var owner: [Int] }
+        struct Row {
+            var lane: Lanes.Lane
+            var waits: Bool
+            var cells: [Character]
+            var owner: [Int]
+        }
         var rows: [Row] = []
         var rowIndex: [Int: Int] = [:]  // lane.rawValue * 2 + (waits ? 1 : 0) → row
         var waitingLanes = Set<Lanes.Lane>()
@@ -48,14 +54,17 @@ extension Timeline {
         for lane in lanes.shown {
             for waits in [false, true] where !waits || waitingLanes.contains(lane) {
                 rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] = rows.count
-                rows.append(Row(lane: lane, waits: waits, cells: [Character](repeating: " ", count: used),
-                                owner: [Int](repeating: -1, count: used)))
+                rows.append(
+                    Row(
+                        lane: lane, waits: waits, cells: [Character](repeating: " ", count: used),
+                        owner: [Int](repeating: -1, count: used)))
             }
         }
         func row(_ lane: Lanes.Lane, waits: Bool) -> Int { rowIndex[lane.rawValue * 2 + (waits ? 1 : 0)] ?? 0 }
         // Paint in rising priority, so what matters most stays visible (of Pippa's answers, the worse: ? over n over y).
         let order: [Lanes.BarKind] = [
-            .wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost, .pippaYes, .pippaNo, .pippaNotKnown,
+            .wait, .queued, .held, .offRoute, .line, .reply, .stretch, .earsClosed, .heard, .lost, .pippaYes, .pippaNo,
+            .pippaNotKnown,
         ]
         var byKind = [[Int]](repeating: [], count: order.count)
         for n in bars.indices { byKind[order.firstIndex(of: bars[n].kind)!].append(n) }
@@ -66,9 +75,13 @@ extension Timeline {
                 let span = cells(n)
                 // A bar that starts right where another of its kind ends begins with `|`, so back-to-back bars stay apart.
                 let first = span.lowerBound
-                let adjacent = first > 0 && rows[r].owner[first - 1] >= 0 && rows[r].owner[first - 1] != n
+                let adjacent =
+                    first > 0 && rows[r].owner[first - 1] >= 0 && rows[r].owner[first - 1] != n
                     && bars[rows[r].owner[first - 1]].kind == kind
-                for c in span { rows[r].cells[c] = mark; rows[r].owner[c] = n }
+                for c in span {
+                    rows[r].cells[c] = mark
+                    rows[r].owner[c] = n
+                }
                 if adjacent, span.count > 1 || kind != .stretch { rows[r].cells[first] = "|" }
                 if kind == .stretch, bars[n].cut { rows[r].cells[span.upperBound] = "X" }
             }
@@ -144,7 +157,8 @@ extension Timeline {
         if busiest.contains(where: { $0 > 0 }) { out += LaneScale.denseLegend }
         let decisions = events.indices.filter { i in
             let e = events[i]
-            return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end && window.only.contains(e.kind)
+            return e.rule != nil && e.kind != .earsClosed && e.t >= range.start && e.t <= range.end
+                && window.only.contains(e.kind)
         }
         if !decisions.isEmpty {
             out += "\ndecisions:\n"
@@ -159,7 +173,9 @@ extension Timeline {
             out += "\nroad moments:\n"
             for mark in moments.prefix(Self.maxListedDecisions) {
                 let widest = Lanes.Moment.allCases.map { $0.rawValue.count + 2 }.max() ?? 0
-                out += decisionLine(events[mark.event], width: width, tag: pad("[\(mark.moment?.rawValue ?? "")]", widest)) + "\n"
+                out +=
+                    decisionLine(events[mark.event], width: width, tag: pad("[\(mark.moment?.rawValue ?? "")]", widest))
+                    + "\n"
             }
             if moments.count > Self.maxListedDecisions {
                 out += "  … \(moments.count - Self.maxListedDecisions) more; zoom in with --from and --to\n"
@@ -177,7 +193,8 @@ extension Timeline {
         var text = line(for: event)
         var tag = ""
         if text.hasSuffix("]"), let open = text.lastIndex(of: "["), open > text.startIndex,
-           text[text.index(before: open)] == " " {
+            text[text.index(before: open)] == " "
+        {
             tag = String(text[open...])
             text = String(text[..<text.index(before: open)]).trimmingTrailingSpaces()
         }
@@ -185,7 +202,8 @@ extension Timeline {
         let time = text.prefix { $0 != " " }
         var out = "  \(time)  \(tag)" + text.dropFirst(time.count)
         if displayWidth(out) > width {
-            var cut = "", used = 0
+            var cut = ""
+            var used = 0
             for c in out {
                 let w = displayWidth(String(c))
                 if used + w > width - 1 { break }
@@ -216,7 +234,9 @@ enum LaneScale {
         var c = 0
         while c < columns {
             ticks[c] = "|"
-            for (k, ch) in tick(start.ms + Int64(c) * scale).enumerated() where c + k < labels.count { labels[c + k] = ch }
+            for (k, ch) in tick(start.ms + Int64(c) * scale).enumerated() where c + k < labels.count {
+                labels[c + k] = ch
+            }
             c += 10
         }
         return (String(labels), String(ticks))
@@ -227,7 +247,9 @@ enum LaneScale {
         let fraction = ms % 1000 == 0 ? "" : "." + String(String(1000 + ms % 1000).dropFirst()).trimmingTrailing("0")
         let seconds = ms / 1000
         if seconds < 60 { return "\(seconds)\(fraction)s" }
-        let s = seconds % 60, m = (seconds / 60) % 60, h = seconds / 3600
+        let s = seconds % 60
+        let m = (seconds / 60) % 60
+        let h = seconds / 3600
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return (h > 0 ? "\(h):\(two(m))" : "\(m)") + ":\(two(s))\(fraction)"
     }

@@ -49,13 +49,17 @@ public struct PromptComparison: Sendable, Equatable {
             var spoken: [(line: String, stage: Stage?, t: SimTime, before: Int?)] = []
             var distances = g.distances()
             for event in timeline.events {
-                guard case .guidanceStarted(let l) = event.what, timeline.roster.lines[l.int].maneuver == m.id else { continue }
+                guard case .guidanceStarted(let l) = event.what, timeline.roster.lines[l.int].maneuver == m.id else {
+                    continue
+                }
                 let before = distances.at(event.t).map { Int((m.distance - $0).rounded()) }
                 spoken.append((timeline.roster.lines[l.int].id, timeline.roster.stage(of: l), event.t, before))
             }
             // Prompts with a distance, farthest first; display texts (no distance) apart.
             let prompts = scenario.servicePrompts.filter { $0.maneuver == m.id }
-            let service = prompts.compactMap { p in p.before.map { (before: $0, text: p.text) } }.sorted { $0.before > $1.before }
+            let service = prompts.compactMap { p in p.before.map { (before: $0, text: p.text) } }.sorted {
+                $0.before > $1.before
+            }
             let displays = prompts.filter { $0.before == nil }.map(\.text)
             // Each prompt with the nearest line of its maneuver, nearest pairs first (ties: the
             // service's order, then drivesim's); each line and prompt in one pair at most, and
@@ -78,12 +82,15 @@ public struct PromptComparison: Sendable, Equatable {
             }
             var maneuverRows: [Row] = []
             func line(_ li: Int, into row: inout Row) {
-                row.line = spoken[li].line; row.stage = spoken[li].stage
-                row.spokeAt = spoken[li].t; row.spokeBefore = spoken[li].before
+                row.line = spoken[li].line
+                row.stage = spoken[li].stage
+                row.spokeAt = spoken[li].t
+                row.spokeBefore = spoken[li].before
             }
             for (si, prompt) in service.enumerated() {
                 var row = Row(maneuver: m.id)
-                row.serviceBefore = Int(prompt.before.rounded()); row.serviceText = prompt.text
+                row.serviceBefore = Int(prompt.before.rounded())
+                row.serviceText = prompt.text
                 if let li = lineOf[si] { line(li, into: &row) }
                 maneuverRows.append(row)
             }
@@ -149,7 +156,8 @@ public struct PromptComparison: Sendable, Equatable {
         var table = [header]
         for r in rows {
             table.append([
-                r.maneuver, r.stage?.rawValue ?? "-", r.spokeAt.map { Seconds.literal(milliseconds: $0.ms) + " s" } ?? "-",
+                r.maneuver, r.stage?.rawValue ?? "-",
+                r.spokeAt.map { Seconds.literal(milliseconds: $0.ms) + " s" } ?? "-",
                 r.spokeBefore.map(String.init) ?? "-", r.display ? "shown" : r.serviceBefore.map(String.init) ?? "-",
                 r.difference.map { $0 > 0 ? "+\($0)" : String($0) } ?? "-", r.serviceText ?? "-",
             ])
@@ -157,11 +165,14 @@ public struct PromptComparison: Sendable, Equatable {
         let widths = (0..<header.count - 1).map { c in table.map { $0[c].count }.max() ?? 0 }
         for row in table {
             var line = ""
-            for c in 0..<header.count - 1 { line += row[c] + String(repeating: " ", count: widths[c] - row[c].count + 2) }
+            for c in 0..<header.count - 1 {
+                line += row[c] + String(repeating: " ", count: widths[c] - row[c].count + 2)
+            }
             out += line + row[header.count - 1] + "\n"
         }
         for s in summary {
-            out += "\(s.stage.rawValue): \(counted(s.pairs, "pair")), median \(s.median > 0 ? "+" : "")\(s.median) m, 90% within \(s.p90) m\n"
+            out +=
+                "\(s.stage.rawValue): \(counted(s.pairs, "pair")), median \(s.median > 0 ? "+" : "")\(s.median) m, 90% within \(s.p90) m\n"
         }
         return out
     }
@@ -182,8 +193,13 @@ public struct PromptComparison: Sendable, Equatable {
             return .object(m)
         }
         let stages = summary.map { s -> JSONValue in
-            .object([("stage", .string(s.stage.rawValue)), ("pairs", .integer(s.pairs)), ("median", .integer(s.median)), ("p90", .integer(s.p90))])
+            .object([
+                ("stage", .string(s.stage.rawValue)), ("pairs", .integer(s.pairs)), ("median", .integer(s.median)),
+                ("p90", .integer(s.p90)),
+            ])
         }
-        return String(decoding: JSONWriter.bytes(.object([("prompts", .array(items)), ("summary", .array(stages))])), as: UTF8.self) + "\n"
+        return String(
+            decoding: JSONWriter.bytes(.object([("prompts", .array(items)), ("summary", .array(stages))])),
+            as: UTF8.self) + "\n"
     }
 }

@@ -42,7 +42,11 @@ extension Timeline {
         let summaryHeight = summary.count * 14
         // A third legend line, for the view lane, when it is drawn.
         let viewLegend = lanes.shown.contains(.view) ? 16 : 0
-        let left = 90, right = 20, top = 64 + summaryHeight + viewLegend, laneHeight = 48, axisHeight = 24
+        let left = 90
+        let right = 20
+        let top = 64 + summaryHeight + viewLegend
+        let laneHeight = 48
+        let axisHeight = 24
         let totalWidth = left + plot + right
         let height = top + axisHeight + laneHeight * lanes.shown.count + 16
         let span = range.end.ms - range.start.ms
@@ -51,24 +55,32 @@ extension Timeline {
         /// x in tenths of a pixel, so output is exact and the same everywhere;
         /// the product is taken in 128 bits (a week of stretches at 10^6 px overflows 64).
         func x10(_ t: SimTime) -> Int64 {
-            Int64(left) * 10 + span.dividingFullWidth((t.ms - range.start.ms).multipliedFullWidth(by: Int64(plot) * 10)).quotient
+            Int64(left) * 10
+                + span.dividingFullWidth((t.ms - range.start.ms).multipliedFullWidth(by: Int64(plot) * 10)).quotient
         }
         func laneTop(_ lane: Lanes.Lane) -> Int { top + axisHeight + (row[lane] ?? 0) * laneHeight }
 
         var out = SVGWriter(chunks: chunks)
         defer { chunks = out.chunks }
-        out.string("""
+        out.string(
+            """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(totalWidth)" height="\(height)" \
             viewBox="0 0 \(totalWidth) \(height)" font-family="Helvetica, Arial, sans-serif" font-size="11">
 
             """)
         out.string(Self.svgStyle)
-        out.text("<title>"); out.xml(Self.oneLine(scenario)); out.text("</title>\n")
+        out.text("<title>")
+        out.xml(Self.oneLine(scenario))
+        out.text("</title>\n")
         out.string("<rect class=\"page\" x=\"0\" y=\"0\" width=\"\(totalWidth)\" height=\"\(height)\"/>\n")
-        out.text("<text class=\"heading\" x=\"10\" y=\"20\">"); out.xml(Self.oneLine(scenario)); out.text("</text>\n")
+        out.text("<text class=\"heading\" x=\"10\" y=\"20\">")
+        out.xml(Self.oneLine(scenario))
+        out.text("</text>\n")
         out.text("<g class=\"summary\">")
         for (n, line) in summary.enumerated() {
-            out.string("<text x=\"10\" y=\"\(36 + n * 14)\">"); out.xml(line); out.text("</text>")
+            out.string("<text x=\"10\" y=\"\(36 + n * 14)\">")
+            out.xml(line)
+            out.text("</text>")
         }
         out.text("</g>\n")
         out.string(Self.svgLegend(y: 42 + summaryHeight))
@@ -83,9 +95,14 @@ extension Timeline {
         let bottom = laneTop(lanes.shown.last ?? .dad) + laneHeight
         while tick <= range.end.ms {
             let x = x10(SimTime(ms: tick))
-            out.text("<line class=\"grid\" x1=\""); out.px(x); out.string("\" y1=\"\(axisY)\" x2=\""); out.px(x)
-            out.string("\" y2=\"\(bottom)\"/><text x=\""); out.px(x)
-            out.string("\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
+            out.text("<line class=\"grid\" x1=\"")
+            out.px(x)
+            out.string("\" y1=\"\(axisY)\" x2=\"")
+            out.px(x)
+            out.string("\" y2=\"\(bottom)\"/><text x=\"")
+            out.px(x)
+            out.string(
+                "\" y=\"\(axisY - 3)\" text-anchor=\"middle\" data-ms=\"\(tick)\">\(LaneScale.tick(tick))</text>\n")
             out.chunks.flushIfFull()
             tick += step
         }
@@ -100,9 +117,12 @@ extension Timeline {
         for lane in lanes.shown {
             let y = laneTop(lane)
             out.string("<g class=\"lane\" id=\"lane-\(lane.title.lowercased())\" data-lane=\"\(lane.title)\">\n")
-            out.string("<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
+            out.string(
+                "<rect class=\"band\" x=\"\(left)\" y=\"\(y + 2)\" width=\"\(plot)\" height=\"\(laneHeight - 4)\"/>")
             out.string("<text class=\"lanename\" x=\"10\" y=\"\(y + laneHeight / 2 + 4)\">\(lane.title)</text>\n")
-            for n in barsByLane[lane.rawValue] { svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden) }
+            for n in barsByLane[lane.rawValue] {
+                svgBar(visible.bars[n], y: y, height: laneHeight, x10: x10, into: &out, hidden: &hidden)
+            }
             var label = DrawnLabel(end: .min, x: .min, rule: nil)
             // A road lane with more routine marks (fixes arriving, reports sent and delivered) than one
             // per 8 px folds them into a density strip, so that it reads at any length.
@@ -110,9 +130,11 @@ extension Timeline {
             let fold = lane == .road && routine.count * 8 > plot
             var momentEnds = [Int64](repeating: .min, count: Self.momentRows)
             for n in marksByLane[lane.rawValue] where !(fold && Self.routine(events[visible.marks[n].event])) {
-                svgMark(visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, label: &label, hidden: &hidden)
+                svgMark(
+                    visible.marks[n], y: y, height: laneHeight, x10: x10, into: &out, label: &label, hidden: &hidden)
                 if let moment = visible.marks[n].moment {
-                    svgMomentLabel(moment, x: x10(visible.marks[n].t), y: y, ends: &momentEnds, into: &out, hidden: &hidden)
+                    svgMomentLabel(
+                        moment, x: x10(visible.marks[n].t), y: y, ends: &momentEnds, into: &out, hidden: &hidden)
                 }
             }
             if fold { svgDensity(routine.map { visible.marks[$0] }, y: y, height: laneHeight, x10: x10, into: &out) }
@@ -121,30 +143,59 @@ extension Timeline {
 
         // Arrows closer than `arrowGap` to the last one drawn are left out (and counted): they could not be told apart.
         out.text("<g class=\"flows\">\n")
-        var arrowsHidden = 0, arrowEnd = Int64.min
+        var arrowsHidden = 0
+        var arrowEnd = Int64.min
         for flow in visible.flows {
             let x = x10(flow.t)
-            if x < arrowEnd { arrowsHidden += 1; continue }
+            if x < arrowEnd {
+                arrowsHidden += 1
+                continue
+            }
             arrowEnd = x + Self.arrowGap
-            let fromY = laneTop(flow.from) + 24, toY = laneTop(flow.to) + 24
+            let fromY = laneTop(flow.from) + 24
+            let toY = laneTop(flow.to) + 24
             let bend = fromY < toY ? 8 : -8
-            out.text("<path class=\"flow\" d=\"M"); out.px(x); out.text(","); out.int(fromY); out.text(" C"); out.px(x)
-            out.text(","); out.int(fromY + bend); out.text(" ")
-            out.px(x); out.text(","); out.int(toY - bend); out.text(" "); out.px(x); out.text(","); out.int(toY)
-            out.text("\" data-events=\""); out.int(flow.cause); out.text(" "); out.int(flow.effect); out.text("\" ")
-            out.text("marker-end=\"url(#arrow)\"><title>"); out.xmlLine(events[flow.cause], of: self); out.text(" → ")
-            out.xmlLine(events[flow.effect], of: self); out.text("</title></path>\n")
+            out.text("<path class=\"flow\" d=\"M")
+            out.px(x)
+            out.text(",")
+            out.int(fromY)
+            out.text(" C")
+            out.px(x)
+            out.text(",")
+            out.int(fromY + bend)
+            out.text(" ")
+            out.px(x)
+            out.text(",")
+            out.int(toY - bend)
+            out.text(" ")
+            out.px(x)
+            out.text(",")
+            out.int(toY)
+            out.text("\" data-events=\"")
+            out.int(flow.cause)
+            out.text(" ")
+            out.int(flow.effect)
+            out.text("\" ")
+            out.text("marker-end=\"url(#arrow)\"><title>")
+            out.xmlLine(events[flow.cause], of: self)
+            out.text(" → ")
+            out.xmlLine(events[flow.effect], of: self)
+            out.text("</title></path>\n")
             out.chunks.flushIfFull()
         }
         out.text("</g>\n")
 
         // The note counts what was left out, so it comes last (drawn at the top right all the same).
-        out.string("<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)")
+        out.string(
+            "<text class=\"note\" x=\"\(totalWidth - right)\" y=\"20\" text-anchor=\"end\">\(range.start) – \(range.end)"
+        )
         var parts: [String] = []
         if arrowsHidden > 0 { parts.append(counted(arrowsHidden, "arrow")) }
         if hidden > 0 { parts.append(counted(hidden, "label")) }
         if !parts.isEmpty {
-            out.string("; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html")
+            out.string(
+                "; \(parts.joined(separator: " and ")) hidden where too dense: zoom with --from and --to, or --format html"
+            )
         }
         out.text("</text>\n</svg>\n")
     }
@@ -152,39 +203,62 @@ extension Timeline {
     private func svgBar(
         _ bar: Lanes.Bar, y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter, hidden: inout Int
     ) {
-        let a = x10(bar.start), b = max(x10(bar.end), a + 10)  // at least one pixel
+        let a = x10(bar.start)
+        let b = max(x10(bar.end), a + 10)  // at least one pixel
         let (dy, h): (Int, Int)
         switch bar.kind {
         case .wait, .queued, .held: (dy, h) = (39, 7)
         case .reply: (dy, h) = (35, 3)
         default: (dy, h) = (14, 20)
         }
-        out.text("<rect class=\""); out.string(bar.kind.rawValue)
+        out.text("<rect class=\"")
+        out.string(bar.kind.rawValue)
         if bar.cut { out.text(" cut") }
-        out.text("\" x=\""); out.px(a)
-        out.text("\" y=\""); out.int(y + dy); out.text("\" width=\""); out.px(b - a)
-        out.text("\" height=\""); out.int(h); out.text("\" data-events=\"")
+        out.text("\" x=\"")
+        out.px(a)
+        out.text("\" y=\"")
+        out.int(y + dy)
+        out.text("\" width=\"")
+        out.px(b - a)
+        out.text("\" height=\"")
+        out.int(h)
+        out.text("\" data-events=\"")
         for (n, e) in bar.events.enumerated() {
             if n > 0 { out.text(" ") }
             out.int(e)
         }
-        out.text("\"><title>"); writeTooltip(bar, into: &out)
-        for i in bar.events { out.text("\n"); out.xmlLine(events[i], of: self) }
+        out.text("\"><title>")
+        writeTooltip(bar, into: &out)
+        for i in bar.events {
+            out.text("\n")
+            out.xmlLine(events[i], of: self)
+        }
         out.text("</title></rect>")
         // The id inside the bar, if it fits; else it is hidden (and counted).
         let text = bar.kind == .stretch || bar.kind == .line || bar.kind == .heard || bar.kind == .lost ? bar.label : ""
         if !text.isEmpty {
             if b - a >= Int64(displayWidth(text) * 70 + 40) {
-                out.text("<text class=\"barlabel\" x=\""); out.px(a + 20); out.text("\" y=\"")
-                out.int(y + dy + h / 2 + 4); out.text("\">")
-                out.xml(text); out.text("</text>")
+                out.text("<text class=\"barlabel\" x=\"")
+                out.px(a + 20)
+                out.text("\" y=\"")
+                out.int(y + dy + h / 2 + 4)
+                out.text("\">")
+                out.xml(text)
+                out.text("</text>")
             } else if b - a >= 40 {
                 hidden += 1
             }
         }
         if bar.cut {
-            out.text("<line class=\"cutline\" x1=\""); out.px(b); out.text("\" y1=\""); out.int(y + 10); out.text("\" x2=\""); out.px(b)
-            out.text("\" y2=\""); out.int(y + height - 2); out.text("\"/>")
+            out.text("<line class=\"cutline\" x1=\"")
+            out.px(b)
+            out.text("\" y1=\"")
+            out.int(y + 10)
+            out.text("\" x2=\"")
+            out.px(b)
+            out.text("\" y2=\"")
+            out.int(y + height - 2)
+            out.text("\"/>")
         }
         out.text("\n")
         out.chunks.flushIfFull()
@@ -195,21 +269,45 @@ extension Timeline {
         label: inout DrawnLabel, hidden: inout Int
     ) {
         let x = x10(mark.t)
-        out.text("<g class=\"mark "); out.string(mark.kind.rawValue); out.text("\" data-events=\"")
-        out.int(mark.event); out.text("\"><title>")
-        out.xmlLine(events[mark.event], of: self); out.text("</title>")
+        out.text("<g class=\"mark ")
+        out.string(mark.kind.rawValue)
+        out.text("\" data-events=\"")
+        out.int(mark.event)
+        out.text("\"><title>")
+        out.xmlLine(events[mark.event], of: self)
+        out.text("</title>")
         switch mark.kind {
         case .dropped:
-            out.text("<path class=\"drop\" d=\"M"); out.px(x - 35); out.text(","); out.int(y + 39); out.text(" l7,7 m0,-7 l-7,7\"/>")
+            out.text("<path class=\"drop\" d=\"M")
+            out.px(x - 35)
+            out.text(",")
+            out.int(y + 39)
+            out.text(" l7,7 m0,-7 l-7,7\"/>")
         case .cut, .abandoned:
-            out.text("<path class=\"cutmark\" d=\"M"); out.px(x); out.text(","); out.int(y + 14); out.text(" l-4,-6 l8,0 z\"/>")
+            out.text("<path class=\"cutmark\" d=\"M")
+            out.px(x)
+            out.text(",")
+            out.int(y + 14)
+            out.text(" l-4,-6 l8,0 z\"/>")
         case .road:
             // A tick across the lane, coloured by what happened (a fix, a drop, a turn, off route).
-            out.text("<line class=\"roadmark "); out.string(Self.roadClasses[events[mark.event].kind.ordinal])
-            out.text("\" x1=\""); out.px(x); out.text("\" y1=\""); out.int(y + 10); out.text("\" x2=\"")
-            out.px(x); out.text("\" y2=\""); out.int(y + height - 10); out.text("\"/>")
+            out.text("<line class=\"roadmark ")
+            out.string(Self.roadClasses[events[mark.event].kind.ordinal])
+            out.text("\" x1=\"")
+            out.px(x)
+            out.text("\" y1=\"")
+            out.int(y + 10)
+            out.text("\" x2=\"")
+            out.px(x)
+            out.text("\" y2=\"")
+            out.int(y + height - 10)
+            out.text("\"/>")
         default:
-            out.text("<circle class=\"decision\" cx=\""); out.px(x); out.text("\" cy=\""); out.int(y + 11); out.text("\" r=\"2.5\"/>")
+            out.text("<circle class=\"decision\" cx=\"")
+            out.px(x)
+            out.text("\" cy=\"")
+            out.int(y + 11)
+            out.text("\" r=\"2.5\"/>")
         }
         if let rule = mark.ruleLabel {
             // A label starts 3 px right of its mark and never overlaps the one before; else it is dropped and counted.
@@ -217,8 +315,13 @@ extension Timeline {
             // already said there: nothing is hidden.
             if x == label.x, rule == label.rule {
             } else if x + 30 >= label.end {
-                out.text("<text class=\"rule\" x=\""); out.px(x + 30); out.text("\" y=\""); out.int(y + 11); out.text("\">")
-                out.string(rule); out.text("</text>")
+                out.text("<text class=\"rule\" x=\"")
+                out.px(x + 30)
+                out.text("\" y=\"")
+                out.int(y + 11)
+                out.text("\">")
+                out.string(rule)
+                out.text("</text>")
                 label = DrawnLabel(end: x + 30 + Int64(rule.count * 55 + 40), x: x, rule: rule)
             } else {
                 hidden += 1
@@ -244,27 +347,48 @@ extension Timeline {
             row = first
             at = ends[first]
         }
-        guard let row else { hidden += 1; return }
-        out.text("<text class=\"moment\" x=\""); out.px(at); out.text("\" y=\""); out.int(y + 13 + row * 11); out.text("\">")
-        out.string(moment.rawValue); out.text("</text>\n")
+        guard let row else {
+            hidden += 1
+            return
+        }
+        out.text("<text class=\"moment\" x=\"")
+        out.px(at)
+        out.text("\" y=\"")
+        out.int(y + 13 + row * 11)
+        out.text("\">")
+        out.string(moment.rawValue)
+        out.text("</text>\n")
         ends[row] = at + Int64(moment.rawValue.count * 60 + 40)
     }
 
     /// Routine road marks folded into a density strip at the lane's foot: per
     /// 2 px, a bar as high as the log of how many fall there, naming them.
-    private func svgDensity(_ marks: [Lanes.Mark], y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter) {
+    private func svgDensity(
+        _ marks: [Lanes.Mark], y: Int, height: Int, x10: (SimTime) -> Int64, into out: inout SVGWriter
+    ) {
         out.text("<g class=\"density\"><title>")
-        out.string("\(counted(marks.count, "fix or report", "fixes and reports")) folded: zoom with --from and --to, or --format html")
+        out.string(
+            "\(counted(marks.count, "fix or report", "fixes and reports")) folded: zoom with --from and --to, or --format html"
+        )
         out.text("</title>")
         var k = 0
         while k < marks.count {
             let bucket = x10(marks[k].t) / 20
             var end = k
             while end < marks.count, x10(marks[end].t) / 20 == bucket { end += 1 }
-            var h = 2, n = end - k
-            while n > 1 { h += 2; n /= 2 }
-            out.text("<rect class=\"fold\" x=\""); out.px(bucket * 20); out.text("\" y=\""); out.int(y + height - 6 - min(h, 8))
-            out.text("\" width=\"2\" height=\""); out.int(min(h, 8)); out.text("\" data-events=\"")
+            var h = 2
+            var n = end - k
+            while n > 1 {
+                h += 2
+                n /= 2
+            }
+            out.text("<rect class=\"fold\" x=\"")
+            out.px(bucket * 20)
+            out.text("\" y=\"")
+            out.int(y + height - 6 - min(h, 8))
+            out.text("\" width=\"2\" height=\"")
+            out.int(min(h, 8))
+            out.text("\" data-events=\"")
             for m in k..<end {
                 if m > k { out.text(" ") }
                 out.int(marks[m].event)
@@ -296,20 +420,51 @@ extension Timeline {
             line.withUnsafeBufferPointer { out.xml(bytes: $0) }
         }
         switch bar.kind {
-        case .line: out.text("line "); label(); out.text(" plays")
-        case .wait: out.text("line "); label(); out.text(" waits")
-        case .reply: out.text("reply "); label(); out.text(" active")
-        case .queued: out.text("reply "); label(); out.text(" queued")
-        case .held: out.text("stretch "); label(); out.text(" held")
-        case .stretch: out.text("stretch "); label(); out.text(bar.cut ? " plays, cut" : " plays")
+        case .line:
+            out.text("line ")
+            label()
+            out.text(" plays")
+        case .wait:
+            out.text("line ")
+            label()
+            out.text(" waits")
+        case .reply:
+            out.text("reply ")
+            label()
+            out.text(" active")
+        case .queued:
+            out.text("reply ")
+            label()
+            out.text(" queued")
+        case .held:
+            out.text("stretch ")
+            label()
+            out.text(" held")
+        case .stretch:
+            out.text("stretch ")
+            label()
+            out.text(bar.cut ? " plays, cut" : " plays")
         case .earsClosed: out.text("ears closed")
-        case .heard: out.text("Dad&apos;s "); label(); out.text(": heard")
-        case .lost: out.text("Dad&apos;s "); label(); out.text(": lost (ears closed)")
+        case .heard:
+            out.text("Dad&apos;s ")
+            label()
+            out.text(": heard")
+        case .lost:
+            out.text("Dad&apos;s ")
+            label()
+            out.text(": lost (ears closed)")
         case .offRoute: out.text("off route")
-        case .pippaYes, .pippaNo, .pippaNotKnown: out.text("Pippa: "); label()
+        case .pippaYes, .pippaNo, .pippaNotKnown:
+            out.text("Pippa: ")
+            label()
         }
-        out.text(", "); out.time(bar.start); out.text(" – "); out.time(bar.end)
-        out.text(" ("); out.int(bar.end.ms - bar.start.ms); out.text(" ms)")
+        out.text(", ")
+        out.time(bar.start)
+        out.text(" – ")
+        out.time(bar.end)
+        out.text(" (")
+        out.int(bar.end.ms - bar.start.ms)
+        out.text(" ms)")
     }
 
     static let svgStyle = """
@@ -349,11 +504,14 @@ extension Timeline {
 
     static func svgLegend(y: Int) -> String {
         let items: [(String, String)] = [
-            ("line", "guidance line"), ("wait", "line waits"), ("stretch", "Pippa's stretch"), ("stretch cut", "stretch cut"),
+            ("line", "guidance line"), ("wait", "line waits"), ("stretch", "Pippa's stretch"),
+            ("stretch cut", "stretch cut"),
             ("held", "held"), ("reply", "reply active"), ("queued", "reply queued"), ("ears-closed", "ears closed"),
             ("heard", "Dad heard"), ("lost", "Dad lost"),
         ]
-        let bars = legendEntries(items, x: 10, y: y, textOffset: 18) { "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>" }
+        let bars = legendEntries(items, x: 10, y: y, textOffset: 18) {
+            "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>"
+        }
         let cut = legendEntries([("cutline", "cut point")], x: bars.x, y: y, textOffset: 10, swatch: legendTick(y: y))
         let x = cut.x
         return "<g class=\"legend\">" + bars.markup + cut.markup
@@ -365,19 +523,24 @@ extension Timeline {
     static func svgRoadLegend(y: Int) -> String {
         let items: [(String, String)] = [
             ("road-fix-arrived", "fix arrived, report sent"), ("road-report-dropped", "fix or report dropped"),
-            ("road-turn-upcoming", "turn upcoming or passed"), ("road-off-route", "off route"), ("road-on-route", "back on route"),
+            ("road-turn-upcoming", "turn upcoming or passed"), ("road-off-route", "off route"),
+            ("road-on-route", "back on route"),
             ("road-measuring-paused", "measuring paused or resumed"), ("road-route-switched", "route change, handoff"),
         ]
-        let marks = legendEntries(items.map { ("roadmark " + $0, $1) }, x: 46, y: y, textOffset: 12, swatch: legendTick(y: y))
+        let marks = legendEntries(
+            items.map { ("roadmark " + $0, $1) }, x: 46, y: y, textOffset: 12, swatch: legendTick(y: y))
         return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">road:</text>" + marks.markup + "</g>\n"
     }
 
     /// The view lane's spans, on a third legend line.
     static func svgViewLegend(y: Int) -> String {
         let items: [(String, String)] = [
-            ("pippa-yes", "yes"), ("pippa-no", "no"), ("pippa-not-known", "not-known (no report, or hers over 120 s old)"),
+            ("pippa-yes", "yes"), ("pippa-no", "no"),
+            ("pippa-not-known", "not-known (no report, or hers over 120 s old)"),
         ]
-        let bars = legendEntries(items, x: 46, y: y, textOffset: 18) { "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>" }
+        let bars = legendEntries(items, x: 46, y: y, textOffset: 18) {
+            "<rect class=\"\($0)\" x=\"\($1)\" y=\"\(y - 9)\" width=\"14\" height=\"10\"/>"
+        }
         return "<g class=\"legend\"><text x=\"10\" y=\"\(y)\">view:</text>" + bars.markup + "</g>\n"
     }
 
@@ -387,7 +550,8 @@ extension Timeline {
     private static func legendEntries(
         _ items: [(cls: String, text: String)], x start: Int, y: Int, textOffset: Int, swatch: (String, Int) -> String
     ) -> (markup: String, x: Int) {
-        var out = "", x = start
+        var out = ""
+        var x = start
         for (cls, text) in items {
             out += swatch(cls, x) + "<text x=\"\(x + textOffset)\" y=\"\(y)\">\(text)</text>"
             x += textOffset + text.count * 6 + 16

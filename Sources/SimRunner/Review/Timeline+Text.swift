@@ -47,13 +47,17 @@ extension Timeline {
         let width = Self.timeWidth(events.last?.t ?? .zero)
         // The verb column is as wide as the longest verb in the timeline needs:
         // a talk timeline keeps 15, a road timeline's `report delivered` widens it for every line.
-        let columns = events.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
+        let columns =
+            events.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
         var i = 0
         while i < events.count {
             var end = i
             if folding { while end < events.count, Self.routine(events[end]) { end += 1 } }
             if end - i >= Self.foldedRun {
-                writeFolded(events[i..<end], timeWidth: width, verbWidth: columns == TextLayout.wideColumns ? TextLayout.roadVerbWidth : TextLayout.talkVerbWidth, into: &out)
+                writeFolded(
+                    events[i..<end], timeWidth: width,
+                    verbWidth: columns == TextLayout.wideColumns ? TextLayout.roadVerbWidth : TextLayout.talkVerbWidth,
+                    into: &out)
                 i = end
             } else {
                 writeLine(events[i], timeWidth: width, columns: columns, into: &out)
@@ -66,7 +70,9 @@ extension Timeline {
 
     /// One line for a run of routine events: `00:00.200  road  folded  12 fixes arrived, 12 reports sent, 12 delivered, to 00:11.500`.
     func writeFolded(_ run: ArraySlice<TimelineEvent>, timeWidth: Int, verbWidth: Int, into out: inout [UInt8]) {
-        var fixes = 0, sent = 0, delivered = 0
+        var fixes = 0
+        var sent = 0
+        var delivered = 0
         for event in run {
             switch event.what {
             case .road(.fixArrived): fixes += 1
@@ -74,12 +80,16 @@ extension Timeline {
             default: delivered += 1
             }
         }
-        let first = run.first!.t, last = run.last!.t
+        let first = run.first!.t
+        let last = run.last!.t
         out.append(spaces: timeWidth - Self.timeWidth(first))
         out.append(time: first)
         out.append(utf8: "  \(pad("road", 8))  \(pad("folded", verbWidth))  ")
-        let parts = [fixes > 0 ? counted(fixes, "fix arrived", "fixes arrived") : nil, sent > 0 ? counted(sent, "report sent", "reports sent") : nil,
-                     delivered > 0 ? "\(delivered) delivered" : nil]
+        let parts = [
+            fixes > 0 ? counted(fixes, "fix arrived", "fixes arrived") : nil,
+            sent > 0 ? counted(sent, "report sent", "reports sent") : nil,
+            delivered > 0 ? "\(delivered) delivered" : nil,
+        ]
         out.append(utf8: parts.compactMap { $0 }.joined(separator: ", ") + ", to ")
         out.append(time: last)
     }
@@ -93,9 +103,13 @@ extension Timeline {
 
     /// How many characters `append(time:)` writes for `t` (t ≥ 0): `mm:ss.mmm`, with `h:` in front past an hour.
     static func timeWidth(_ t: SimTime) -> Int {
-        var hours = t.ms / 3_600_000, width = 9
+        var hours = t.ms / 3_600_000
+        var width = 9
         if hours > 0 { width += 1 }
-        while hours > 0 { width += 1; hours /= 10 }
+        while hours > 0 {
+            width += 1
+            hours /= 10
+        }
         return width
     }
 
@@ -110,7 +124,8 @@ extension Timeline {
     /// one column, as wide as the longest of them needs (`report delivered`),
     /// and their times right-aligned, so the columns hold for every verb.
     public func lines(for shown: [TimelineEvent]) -> [String] {
-        let columns = shown.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
+        let columns =
+            shown.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
         let width = shown.map { Self.timeWidth($0.t) }.max() ?? 0
         return shown.map { event in
             var out: [UInt8] = []
@@ -120,15 +135,18 @@ extension Timeline {
     }
 
     /// Appends one event's line, without its newline; the time right-aligned in `timeWidth` characters.
-    func writeLine(_ event: TimelineEvent, timeWidth: Int = 0, columns: [[UInt8]] = TextLayout.columns, into out: inout [UInt8]) {
+    func writeLine(
+        _ event: TimelineEvent, timeWidth: Int = 0, columns: [[UInt8]] = TextLayout.columns, into out: inout [UInt8]
+    ) {
         let start = out.count
         out.append(spaces: timeWidth - Self.timeWidth(event.t))
         out.append(time: event.t)
         out.append(contentsOf: columns[event.kind.ordinal])
         let details = out.count
         writeDetail(of: event, into: &out)
-        let tag: String? = if let rule = event.rule { tag(rule, event) }
-            else if case .road(let road) = event.what { road.reason } else { nil }
+        let tag: String? =
+            if let rule = event.rule { tag(rule, event) } else if case .road(let road) = event.what { road.reason } else
+            { nil }
         if let tag {
             out.append(spaces: 36 - displayWidth(out[details...]))
             out.append(utf8: " [")
@@ -140,7 +158,9 @@ extension Timeline {
 
     /// A decision's tag: its rule, and the reason beyond it when there is one (`stale: switched`).
     func tag(_ rule: Rule, _ event: TimelineEvent) -> String {
-        guard case .guidanceDropped(let l, _) = event.what, let reason = roster.dropReason(of: l, rule: rule, at: event.t) else {
+        guard case .guidanceDropped(let l, _) = event.what,
+            let reason = roster.dropReason(of: l, rule: rule, at: event.t)
+        else {
             return rule.rawValue
         }
         return rule.rawValue + ": " + reason.rawValue
@@ -362,8 +382,8 @@ package func displayWidth(_ scalar: Unicode.Scalar) -> Int {
     }
     switch v {
     case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
-         0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
-         0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+        0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
         return 2
     default:
         return 1

@@ -89,7 +89,9 @@ extension Timeline {
                 add(.slice(bar: n), ts: us(bar.start), rank: 1, dur: us(bar.end) - us(bar.start))
             }
         }
-        for (n, mark) in visible.marks.enumerated() { add(.instant(mark: n), ts: us(mark.t), rank: 3, sub: mark.event * 2) }
+        for (n, mark) in visible.marks.enumerated() {
+            add(.instant(mark: n), ts: us(mark.t), rank: 3, sub: mark.event * 2)
+        }
         for (n, flow) in visible.flows.enumerated() {
             add(.flow(n, starts: true), ts: us(flow.t), rank: 2)
             // A flow's end comes right after its effect's instant, before any other decision of the instant.
@@ -154,8 +156,14 @@ extension Timeline {
             out.bytes.append(quoted: "drivesim: " + scenario)
             out.bytes.append(utf8: "}, \"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1}")
             for lane in lanes.shown {
-                out.bytes.append(utf8: ",\n    {\"args\": {\"name\": \"\(lane.title)\"}, \"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
-                out.bytes.append(utf8: ",\n    {\"args\": {\"sort_index\": \(lane.rawValue)}, \"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}")
+                out.bytes.append(
+                    utf8:
+                        ",\n    {\"args\": {\"name\": \"\(lane.title)\"}, \"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}"
+                )
+                out.bytes.append(
+                    utf8:
+                        ",\n    {\"args\": {\"sort_index\": \(lane.rawValue)}, \"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": \(tid(lane))}"
+                )
             }
             for entry in entries {
                 out.bytes.append(utf8: ",\n    ")

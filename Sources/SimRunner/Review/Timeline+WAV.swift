@@ -25,7 +25,8 @@ extension Timeline {
         to emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         let range = soundRange(window)
-        let first = range.start.ms * WAVFile.framesPerMs, last = range.end.ms * WAVFile.framesPerMs
+        let first = range.start.ms * WAVFile.framesPerMs
+        let last = range.end.ms * WAVFile.framesPerMs
         WAVFile.header(frames: last - first).withUnsafeBufferPointer(emit)
         let sounds = Soundtrack(self, only: window.only).sounds
         var next = 0
@@ -40,14 +41,19 @@ extension Timeline {
             while next < sounds.count, sounds[next].audible.start.ms * WAVFile.framesPerMs < end {
                 let sound = sounds[next]
                 next += 1
-                if sound.audible.end.ms * WAVFile.framesPerMs > at { active.append(Speaking(sound, recordings: recordings)) }
+                if sound.audible.end.ms * WAVFile.framesPerMs > at {
+                    active.append(Speaking(sound, recordings: recordings))
+                }
             }
             mix.withUnsafeMutableBufferPointer { mix in
                 mix.update(repeating: 0)
                 for k in active.indices {
-                    let from = max(at, active[k].start), to = min(end, active[k].end)
+                    let from = max(at, active[k].start)
+                    let to = min(end, active[k].end)
                     guard from < to else { continue }
-                    active[k].render(from: from, to: to, into: mix.baseAddress! + 2 * Int(from - at) + (active[k].sound.isMicrophone ? 1 : 0))
+                    active[k].render(
+                        from: from, to: to,
+                        into: mix.baseAddress! + 2 * Int(from - at) + (active[k].sound.isMicrophone ? 1 : 0))
                 }
                 bytes.withUnsafeMutableBufferPointer { out in
                     for i in 0..<(2 * count) {
@@ -95,7 +101,8 @@ private struct Speaking {
     /// Adds absolute frames `from..<to` to `out` (every other Int32: one channel of a stereo mix).
     mutating func render(from: Int64, to: Int64, into out: UnsafeMutablePointer<Int32>) {
         guard let recording else {
-            SyntheticVoice.render(syllables, floor: floor, from: from - origin, to: to - origin, cursor: &cursor, into: out, stride: 2)
+            SyntheticVoice.render(
+                syllables, floor: floor, from: from - origin, to: to - origin, cursor: &cursor, into: out, stride: 2)
             return
         }
         // Fitted: the recording stretched or squeezed over the item's whole length, linearly interpolated.
@@ -104,8 +111,10 @@ private struct Speaking {
         recording.withUnsafeBufferPointer { r in
             for p in (from - origin)..<(to - origin) {
                 let position = p * (n - 1)
-                let i = Int(position / frames), fraction = position % frames
-                let a = Int64(r[i]), b = Int64(r[min(i + 1, r.count - 1)])
+                let i = Int(position / frames)
+                let fraction = position % frames
+                let a = Int64(r[i])
+                let b = Int64(r[min(i + 1, r.count - 1)])
                 o.pointee &+= Int32(truncatingIfNeeded: a + (b - a) * fraction / frames)
                 o += 2
             }

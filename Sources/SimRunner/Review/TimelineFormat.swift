@@ -39,7 +39,9 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// `geojson`, which draws the whole drive); `width` in columns for
     /// `lanes` (default 80), pixels for `svg` (default `Timeline.defaultSVGWidth`).
     /// (`wav` is bytes, not text: read it with `write`.)
-    public func render(_ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()) -> String {
+    public func render(
+        _ timeline: Timeline, of scenario: Scenario, width: Int? = nil, window: ReviewWindow = ReviewWindow()
+    ) -> String {
         String(chunks: { write(timeline, of: scenario, width: width, window: window, to: $0) })
     }
 
@@ -52,7 +54,10 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
         to emit: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         func whole(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer(emit) }
-        func whole(_ text: String) { var text = text; text.withUTF8(emit) }
+        func whole(_ text: String) {
+            var text = text
+            text.withUTF8(emit)
+        }
         switch self {
         case .text: whole(window.folded ? window.selecting(timeline).story : window.selecting(timeline).text)
         case .json: window.selecting(timeline).writeJSON(emit)

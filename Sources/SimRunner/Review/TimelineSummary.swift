@@ -46,7 +46,9 @@ public struct TimelineSummary: Sendable, Equatable {
     /// from the whole timeline (her reports before the window included), within the window.
     public init(_ timeline: Timeline, window: ReviewWindow = ReviewWindow()) {
         self.init(window.selecting(timeline))
-        guard window.only.contains(.roadReportDelivered), timeline.events.contains(where: { $0.kind.isRoad }) else { return }
+        guard window.only.contains(.roadReportDelivered), timeline.events.contains(where: { $0.kind.isRoad }) else {
+            return
+        }
         let range = window.range(end: timeline.events.last?.t ?? .zero)
         var total = [Int64](repeating: 0, count: PippaView.Answer.allCases.count)
         for var span in PippaView.History(timeline).spans(to: range.end) where span.end > range.start {
@@ -63,48 +65,74 @@ public struct TimelineSummary: Sendable, Equatable {
     private init(_ timeline: Timeline) {
         let coverage = RuleCoverage(timeline)
         rules = Rule.allCases.compactMap { coverage[$0] > 0 ? ($0.rawValue, coverage[$0]) : nil }
-        var spoken = [Int](repeating: 0, count: Stage.allCases.count), skipped = spoken
-        var lines = [Int](repeating: 0, count: Rule.allCases.count), switched = 0
+        var spoken = [Int](repeating: 0, count: Stage.allCases.count)
+        var skipped = spoken
+        var lines = [Int](repeating: 0, count: Rule.allCases.count)
+        var switched = 0
         var fixes = [Int](repeating: 0, count: RoadEvent.FixDropReason.allCases.count)
         var reports = [Int](repeating: 0, count: LocationLink.DropReason.allCases.count)
         var moments = [Int](repeating: 0, count: Lanes.Moment.allCases.count)
         for event in timeline.events {
-            if event.kind.isRoad, let moment = Lanes.Moment(event.kind) { moments[Lanes.Moment.allCases.firstIndex(of: moment)!] += 1 }
+            if event.kind.isRoad, let moment = Lanes.Moment(event.kind) {
+                moments[Lanes.Moment.allCases.firstIndex(of: moment)!] += 1
+            }
             switch event.what {
             case .guidanceStarted(let l):
                 if let stage = timeline.roster.stage(of: l) { spoken[stage.index] += 1 }
             case .guidanceDropped(let l, let rule):
-                if timeline.roster.dropReason(of: l, rule: rule, at: event.t) != nil { switched += 1 } else { lines[rule.index] += 1 }
+                if timeline.roster.dropReason(of: l, rule: rule, at: event.t) != nil {
+                    switched += 1
+                } else {
+                    lines[rule.index] += 1
+                }
             case .road(.stageSkipped(_, let stage, _)): skipped[stage.index] += 1
             case .road(.fixDropped(_, let reason)): fixes[RoadEvent.FixDropReason.allCases.firstIndex(of: reason)!] += 1
-            case .road(.reportDropped(_, let reason)): reports[LocationLink.DropReason.allCases.firstIndex(of: reason)!] += 1
+            case .road(.reportDropped(_, let reason)):
+                reports[LocationLink.DropReason.allCases.firstIndex(of: reason)!] += 1
             default: break
             }
         }
         let drops: Set<RoadRule> = [
-            .fixOutOfOrder, .fixInaccurate, .fixImplausible, .reportOffline, .reportStale, .reportBusy, .reportOutOfOrder,
+            .fixOutOfOrder, .fixInaccurate, .fixImplausible, .reportOffline, .reportStale, .reportBusy,
+            .reportOutOfOrder,
             .reportInterrupted, .reportTimeout,
         ]
-        road = RoadRule.allCases.compactMap { !drops.contains($0) && coverage[road: $0] > 0 ? ($0.rawValue, coverage[road: $0]) : nil }
+        road = RoadRule.allCases.compactMap {
+            !drops.contains($0) && coverage[road: $0] > 0 ? ($0.rawValue, coverage[road: $0]) : nil
+        }
         stages = Stage.allCases.compactMap { s in
             spoken[s.index] + skipped[s.index] > 0 ? (s, spoken[s.index], skipped[s.index]) : nil
         }
-        self.moments = Lanes.Moment.allCases.enumerated().compactMap { k, m in moments[k] > 0 ? (m.rawValue, moments[k]) : nil }
-        dropped = Rule.allCases.compactMap { lines[$0.index] > 0 ? ("lines " + $0.rawValue, lines[$0.index]) : nil }
+        self.moments = Lanes.Moment.allCases.enumerated().compactMap { k, m in
+            moments[k] > 0 ? (m.rawValue, moments[k]) : nil
+        }
+        dropped =
+            Rule.allCases.compactMap { lines[$0.index] > 0 ? ("lines " + $0.rawValue, lines[$0.index]) : nil }
             + (switched > 0 ? [("lines " + LineDropReason.switched.rawValue, switched)] : [])
-            + RoadEvent.FixDropReason.allCases.enumerated().compactMap { k, r in fixes[k] > 0 ? ("fixes " + r.rawValue, fixes[k]) : nil }
-            + LocationLink.DropReason.allCases.enumerated().compactMap { k, r in reports[k] > 0 ? ("reports " + r.rawValue, reports[k]) : nil }
+            + RoadEvent.FixDropReason.allCases.enumerated().compactMap { k, r in
+                fixes[k] > 0 ? ("fixes " + r.rawValue, fixes[k]) : nil
+            }
+            + LocationLink.DropReason.allCases.enumerated().compactMap { k, r in
+                reports[k] > 0 ? ("reports " + r.rawValue, reports[k]) : nil
+            }
     }
 
     /// The summary's parts, each a heading and its items (`rules`, `held 12`), only those with anything.
     var parts: [(heading: String, items: [String])] {
         func items(_ counts: [(name: String, count: Int)]) -> [String] { counts.map { "\($0.name) \($0.count)" } }
-        let staged = stages.map { s in "\(s.stage.rawValue) \(s.spoken) spoken" + (s.skipped > 0 ? ", \(s.skipped) skipped" : "") }
+        let staged = stages.map { s in
+            "\(s.stage.rawValue) \(s.spoken) spoken" + (s.skipped > 0 ? ", \(s.skipped) skipped" : "")
+        }
         var answers = pippa.map { "\($0.answer.rawValue) \(Matcher.seconds(SimTime(ms: $0.ms)))" }
-        if let span = longestNotKnown { answers.append("longest not-known \(Matcher.seconds(span.end - span.start)) from \(span.start)") }
-        return [("rules", items(rules)), ("road", items(road)), ("moments", items(moments)), ("pippa", answers), ("stages", staged),
-                ("dropped", items(dropped))]
-            .filter { !$0.items.isEmpty }
+        if let span = longestNotKnown {
+            answers.append("longest not-known \(Matcher.seconds(span.end - span.start)) from \(span.start)")
+        }
+        return [
+            ("rules", items(rules)), ("road", items(road)), ("moments", items(moments)), ("pippa", answers),
+            ("stages", staged),
+            ("dropped", items(dropped)),
+        ]
+        .filter { !$0.items.isEmpty }
     }
 
     /// The summary as lines of text (`rules: urgent-cut 2 · held 12`), one per

@@ -14,7 +14,9 @@ extension Verdict {
         }
         for failure in failures {
             out += failure.summary + "\n"
-            for anchor in failure.anchors { out += "  " + anchor.line(in: timeline, nearest: failure.nearest.first) + "\n" }
+            for anchor in failure.anchors {
+                out += "  " + anchor.line(in: timeline, nearest: failure.nearest.first) + "\n"
+            }
             if let differs = failure.differenceLine { out += "  " + differs + "\n" }
             if !failure.nearest.isEmpty {
                 out += "  nearest:\n"
@@ -48,7 +50,9 @@ extension Timeline {
             .prefix(Self.contextEvents).sorted()
         let firstShown = shown.first ?? events.count
         for i in window where events[i].t == t {
-            guard let earlier = events[..<firstShown].firstIndex(where: { repeats(events[i], $0) }), !shown.contains(earlier) else { continue }
+            guard let earlier = events[..<firstShown].firstIndex(where: { repeats(events[i], $0) }),
+                !shown.contains(earlier)
+            else { continue }
             shown.insert(earlier, at: shown.firstIndex { $0 > earlier } ?? shown.count)
         }
         return shown.map { events[$0] }
@@ -58,7 +62,9 @@ extension Timeline {
     /// items (every id field equal), and it names at least one.
     func repeats(_ event: TimelineEvent, _ earlier: TimelineEvent) -> Bool {
         guard event.kind == earlier.kind else { return false }
-        let ids = event.kind.fields.filter { [.line, .reply, .stretch, .utterance, .maneuver, .route, .handoff].contains($0) }
+        let ids = event.kind.fields.filter {
+            [.line, .reply, .stretch, .utterance, .maneuver, .route, .handoff].contains($0)
+        }
         return !ids.isEmpty && ids.allSatisfy { value(of: $0, in: event) == value(of: $0, in: earlier) }
     }
 }
@@ -85,7 +91,9 @@ extension ExpectationFailure {
                 case .since where t < from:
                     parts.append("t: \(t), \(Matcher.seconds(from - t)) before since's event at \(from)")
                 case .since where matcher.within.map { t > from + $0 } ?? false:
-                    parts.append("t: \(t), \(gap) after since's event at \(from), expected within \(matcher.within.map(Matcher.seconds) ?? "")")
+                    parts.append(
+                        "t: \(t), \(gap) after since's event at \(from), expected within \(matcher.within.map(Matcher.seconds) ?? "")"
+                    )
                 case .until where t > from:
                     parts.append("t: \(t), \(gap) after until's event at \(from)")
                 default: break
@@ -106,9 +114,12 @@ extension AnchorOutcome {
             var out = "\(relation.rawValue): " + timeline.line(for: event)
             if let nearest {
                 let gap = nearest.t - event.t
-                out += gap.ms == 0 ? "; the nearest event at the same instant"
-                    : gap.ms > 0 ? "; the nearest event \(Matcher.seconds(gap)) after it"
-                    : "; the nearest event \(Matcher.seconds(event.t - nearest.t)) before it"
+                out +=
+                    gap.ms == 0
+                    ? "; the nearest event at the same instant"
+                    : gap.ms > 0
+                        ? "; the nearest event \(Matcher.seconds(gap)) after it"
+                        : "; the nearest event \(Matcher.seconds(event.t - nearest.t)) before it"
             }
             return out
         case .foundNothing(let failure):

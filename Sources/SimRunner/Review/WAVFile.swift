@@ -28,7 +28,10 @@ package enum WAVFile {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headerSize)
         func word(_ v: UInt32) { for k in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
-        func half(_ v: UInt16) { bytes.append(UInt8(truncatingIfNeeded: v)); bytes.append(UInt8(truncatingIfNeeded: v >> 8)) }
+        func half(_ v: UInt16) {
+            bytes.append(UInt8(truncatingIfNeeded: v))
+            bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+        }
         bytes += Array("RIFF".utf8)
         word(data > UInt32.max - 36 ? UInt32.max : data + 36)
         bytes += Array("WAVEfmt ".utf8)
@@ -71,9 +74,12 @@ package enum WAVFile {
     /// pipe, as `espeak-ng --stdout` does) is taken as "to the end".
     /// - Complexity: O(n), n the bytes.
     package static func parse(_ bytes: [UInt8]) -> Result<Sound, Problem> {
-        func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        func word(_ at: Int) -> Int {
+            Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+        }
         func half(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8)
+        else {
             return .failure(.notWAV)
         }
         var at = 12
@@ -88,7 +94,9 @@ package enum WAVFile {
                 format = (code, half(body + 2), word(body + 4), half(body + 14))
             } else if bytes[at..<at + 4].elementsEqual("data".utf8) {
                 guard let format else { return .failure(.missingChunk("fmt ")) }
-                guard format.code == 1, format.bits == 16 else { return .failure(.unsupportedEncoding(format: format.code, bits: format.bits)) }
+                guard format.code == 1, format.bits == 16 else {
+                    return .failure(.unsupportedEncoding(format: format.code, bits: format.bits))
+                }
                 guard format.channels > 0, format.rate > 0 else { return .failure(.badFormat) }
                 let end = body + min(size, bytes.count - body)
                 let frames = (end - body) / (2 * format.channels)

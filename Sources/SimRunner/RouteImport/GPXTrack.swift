@@ -2,8 +2,9 @@ import Foundation
 import Road
 import ScenarioFormat
 import SimRunner
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A GPX file read into the road section's recorded-fix form: each
@@ -49,7 +50,8 @@ package enum GPXTrack {
             switch self {
             case .notUTF8(let offset): return "not a GPX file: not UTF-8 (byte \(offset))"
             case .processingInstruction(let line):
-                return "not a GPX file: a processing instruction (<?…?>) at line \(line); GPX has only the XML declaration"
+                return
+                    "not a GPX file: a processing instruction (<?…?>) at line \(line); GPX has only the XML declaration"
             case .truncated: return "the GPX file is truncated: it ends before </gpx>"
             case .notXML(let line, let why): return "not a GPX file: the XML cannot be read at line \(line): \(why)"
             case .notGPX(let root): return "not a GPX file: the root element is <\(root)>, not <gpx>"
@@ -57,13 +59,17 @@ package enum GPXTrack {
             case .nothingUsable(let skipped):
                 return "no usable track point: all \(skipped.count) were skipped"
                     + (skipped.first.map { " (the first: \($0))" } ?? "")
-            case .impossibleDate(let i, let t): return "track point \(i): <time> \"\(t)\" is a date or time that does not exist"
+            case .impossibleDate(let i, let t):
+                return "track point \(i): <time> \"\(t)\" is a date or time that does not exist"
             case .noZone(let i, let t):
-                return "track point \(i): <time> \"\(t)\" has no zone (Z or +hh:mm); --assume-utc reads such times as UTC"
+                return
+                    "track point \(i): <time> \"\(t)\" has no zone (Z or +hh:mm); --assume-utc reads such times as UTC"
             case .subMillisecond(let i, let t):
-                return "track point \(i): <time> \"\(t)\" has digits below the millisecond; --round rounds them to the nearest millisecond"
+                return
+                    "track point \(i): <time> \"\(t)\" has digits below the millisecond; --round rounds them to the nearest millisecond"
             case .tooLong(let ms):
-                return "the track lasts \(Seconds.literal(milliseconds: ms)) s, more than 24 hours; cut it with --from and --to"
+                return
+                    "the track lasts \(Seconds.literal(milliseconds: ms)) s, more than 24 hours; cut it with --from and --to"
                     + " (seconds after the first point, or times such as 2024-05-01T09:00:00Z)"
             case .unreadableCut(let option, let value):
                 return "'\(option)' takes seconds after the first point (like 12.5) or a time with its zone"
@@ -205,12 +211,20 @@ package enum GPXTrack {
         var skipped: [Skip] = []
         var leftOut: [Skip] = []
         for raw in reader.raw {
-            guard let lat = raw.lat, let lon = raw.lon else { skipped.append(Skip(index: raw.index, reason: .badPosition)); continue }
-            guard let text = raw.time else { skipped.append(Skip(index: raw.index, reason: .noTime)); continue }
+            guard let lat = raw.lat, let lon = raw.lon else {
+                skipped.append(Skip(index: raw.index, reason: .badPosition))
+                continue
+            }
+            guard let text = raw.time else {
+                skipped.append(Skip(index: raw.index, reason: .noTime))
+                continue
+            }
             let ms: Int64
             switch time(text, assumeUTC: options.assumeUTC, round: options.round) {
             case .success(let value): ms = value
-            case .failure(.malformed): skipped.append(Skip(index: raw.index, reason: .unreadableTime(text))); continue
+            case .failure(.malformed):
+                skipped.append(Skip(index: raw.index, reason: .unreadableTime(text)))
+                continue
             case .failure(.impossibleDate): throw .impossibleDate(index: raw.index, time: text)
             case .failure(.noZone): throw .noZone(index: raw.index, time: text)
             case .failure(.subMillisecond): throw .subMillisecond(index: raw.index, time: text)
@@ -223,17 +237,23 @@ package enum GPXTrack {
             point.segment = raw.segment
             point.index = raw.index
             if let s = raw.speed {
-                if let v = Double(s), v.isFinite, v >= 0, v <= 150 { point.speed = v } else {
+                if let v = Double(s), v.isFinite, v >= 0, v <= 150 {
+                    point.speed = v
+                } else {
                     leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "speed", text: s)))
                 }
             }
             if let c = raw.course {
-                if let v = Double(c), v.isFinite, v >= 0, v <= 360 { point.course = v == 360 ? 0 : v } else {
+                if let v = Double(c), v.isFinite, v >= 0, v <= 360 {
+                    point.course = v == 360 ? 0 : v
+                } else {
                     leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "course", text: c)))
                 }
             }
             if let h = raw.hdop {
-                if let v = Double(h), v.isFinite, v >= 0 { point.hdop = v } else {
+                if let v = Double(h), v.isFinite, v >= 0 {
+                    point.hdop = v
+                } else {
                     leftOut.append(Skip(index: raw.index, reason: .valueLeftOut(element: "hdop", text: h)))
                 }
             }
@@ -245,7 +265,8 @@ package enum GPXTrack {
         if options.from != nil || options.to != nil {
             func moment(_ c: Cut) -> Int64 {
                 switch c {
-                case .after(let ms): return first.epochMs.addingReportingOverflow(ms).overflow ? .max : first.epochMs + ms
+                case .after(let ms):
+                    return first.epochMs.addingReportingOverflow(ms).overflow ? .max : first.epochMs + ms
                 case .at(let ms): return ms
                 }
             }
@@ -267,36 +288,45 @@ package enum GPXTrack {
     package static func words(forParserCode code: Int) -> String {
         let malformed = "the XML is malformed"
         #if canImport(FoundationXML)
-        switch code {
-        case 1: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
-        case 2: return "the XML parser ran out of memory"
-        case 3, 4: return "the document is empty or does not start with an element"
-        case 5: return "there is content after the root element ends"
-        case 6, 7, 8, 9, 10: return "a character that XML does not allow"
-        case 23, 24, 26, 27: return "an entity (&name;) that is not declared or not finished"
-        case 38, 39, 40, 41, 42: return "a malformed attribute"
-        case 45: return "an unfinished comment"
-        case 63: return "an unfinished CDATA section"
-        case 68: return "a name is missing where XML needs one (a stray '<' or '&')"
-        case 73: return "a tag is not closed with '>'"
-        case 76: return "an end tag does not match its start tag"
-        case 77: return "a tag is not finished"
-        default: return malformed
-        }
+            switch code {
+            case 1:
+                return
+                    "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
+            case 2: return "the XML parser ran out of memory"
+            case 3, 4: return "the document is empty or does not start with an element"
+            case 5: return "there is content after the root element ends"
+            case 6, 7, 8, 9, 10: return "a character that XML does not allow"
+            case 23, 24, 26, 27: return "an entity (&name;) that is not declared or not finished"
+            case 38, 39, 40, 41, 42: return "a malformed attribute"
+            case 45: return "an unfinished comment"
+            case 63: return "an unfinished CDATA section"
+            case 68: return "a name is missing where XML needs one (a stray '<' or '&')"
+            case 73: return "a tag is not closed with '>'"
+            case 76: return "an end tag does not match its start tag"
+            case 77: return "a tag is not finished"
+            default: return malformed
+            }
         #else
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .internalError?, .outOfMemoryError?: return "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
-        case .emptyDocumentError?, .documentStartError?: return "the document is empty or does not start with an element"
-        case .prematureDocumentEndError?: return "the document ends too early"
-        case .invalidCharacterError?, .invalidCharacterRefError?, .invalidCharacterInEntityError?: return "a character that XML does not allow"
-        case .undeclaredEntityError?, .entityReferenceMissingSemiError?, .entityRefLoopError?: return "an entity (&name;) that cannot be expanded"
-        case .tagNameMismatchError?: return "an end tag does not match its start tag"
-        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeRedefinedError?, .attributeHasNoValueError?,
-             .lessThanSymbolInAttributeError?: return "a malformed attribute"
-        case .commentNotFinishedError?: return "an unfinished comment"
-        case .cdataNotFinishedError?: return "an unfinished CDATA section"
-        default: return malformed
-        }
+            switch XMLParser.ErrorCode(rawValue: code) {
+            case .internalError?, .outOfMemoryError?:
+                return
+                    "the document is beyond the XML parser's limits (a text or attribute over 10 MB, or nesting too deep)"
+            case .emptyDocumentError?, .documentStartError?:
+                return "the document is empty or does not start with an element"
+            case .prematureDocumentEndError?: return "the document ends too early"
+            case .invalidCharacterError?, .invalidCharacterRefError?, .invalidCharacterInEntityError?:
+                return "a character that XML does not allow"
+            case .undeclaredEntityError?, .entityReferenceMissingSemiError?, .entityRefLoopError?:
+                return "an entity (&name;) that cannot be expanded"
+            case .tagNameMismatchError?: return "an end tag does not match its start tag"
+            case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeRedefinedError?,
+                .attributeHasNoValueError?,
+                .lessThanSymbolInAttributeError?:
+                return "a malformed attribute"
+            case .commentNotFinishedError?: return "an unfinished comment"
+            case .cdataNotFinishedError?: return "an unfinished CDATA section"
+            default: return malformed
+            }
         #endif
     }
 
@@ -311,7 +341,10 @@ package enum GPXTrack {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         let open = Array("<?xml".utf8)
         if bytes[start...].starts(with: open) {
-            guard let close = (start..<max(start, bytes.count - 1)).first(where: { bytes[$0] == UInt8(ascii: "?") && bytes[$0 + 1] == UInt8(ascii: ">") })
+            guard
+                let close = (start..<max(start, bytes.count - 1)).first(where: {
+                    bytes[$0] == UInt8(ascii: "?") && bytes[$0 + 1] == UInt8(ascii: ">")
+                })
             else { return nil }
             let body = bytes[(start + open.count)..<max(start + open.count, close)]
             let spaced = body.first.map { [0x20, 0x09, 0x0D, 0x0A].contains($0) } ?? false
@@ -319,7 +352,9 @@ package enum GPXTrack {
             // A declaration holds no markup: a `?>` found past a `<` or `>` closes something else
             // (the libFuzzer target found `<?xml … ?$>` followed by `<?xml?>`, which crashes FoundationXML).
             let plain = !body.contains(UInt8(ascii: "<")) && !body.contains(UInt8(ascii: ">"))
-            guard spaced, versioned, plain else { return 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count }
+            guard spaced, versioned, plain else {
+                return 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+            }
             start = close + 2
         }
         var line = 1 + bytes[..<start].lazy.filter { $0 == UInt8(ascii: "\n") }.count
@@ -356,7 +391,10 @@ package enum GPXTrack {
         let start = points.first?.epochMs ?? 0
         let fixes = points.map { p -> JSONValue in
             let at = JSONValue.number(Seconds.literal(milliseconds: p.epochMs - start))
-            var members: [(String, JSONValue)] = [("at", at), ("arrives", at), ("lat", .number(String(p.latitude))), ("lon", .number(String(p.longitude)))]
+            var members: [(String, JSONValue)] = [
+                ("at", at), ("arrives", at), ("lat", .number(String(p.latitude))),
+                ("lon", .number(String(p.longitude))),
+            ]
             if let h = p.hdop { members.append(("accuracy", .number(String(accuracy(hdop: h))))) }
             if let c = p.course { members.append(("course", .number(String(c)))) }
             if let s = p.speed { members.append(("speed", .number(String(s)))) }
@@ -403,9 +441,9 @@ package enum GPXTrack {
             return n
         }
         guard s.count >= 19, s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"), s[10] == UInt8(ascii: "T"),
-              s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"),
-              let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-              let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19)
+            s[13] == UInt8(ascii: ":"), s[16] == UInt8(ascii: ":"),
+            let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
+            let h = number(11..<13), let mi = number(14..<16), let sec = number(17..<19)
         else { return .failure(.malformed) }
         var i = 19
         var ms: Int64 = 0
@@ -434,8 +472,10 @@ package enum GPXTrack {
         if i < s.count, s[i] == UInt8(ascii: "Z") {
             i += 1
             zoned = true
-        } else if i + 6 == s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-"), s[i + 3] == UInt8(ascii: ":"),
-                  let oh = number(i + 1..<i + 3), let om = number(i + 4..<i + 6), oh < 24, om < 60 {
+        } else if i + 6 == s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-"),
+            s[i + 3] == UInt8(ascii: ":"),
+            let oh = number(i + 1..<i + 3), let om = number(i + 4..<i + 6), oh < 24, om < 60
+        {
             offset = (oh * 60 + om) * 60_000 * (s[i] == UInt8(ascii: "+") ? 1 : -1)
             i += 6
             zoned = true
@@ -502,8 +542,10 @@ package enum GPXTrack {
             return v
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let local = Self.local(name)
             if root == nil {
                 root = local
@@ -514,13 +556,17 @@ package enum GPXTrack {
             case "trkseg":
                 segment += 1
             case "trkpt":
-                current = RawPoint(index: raw.count, segment: max(segment, 0),
-                                   lat: Self.coordinate(attributes["lat"], limit: 90), lon: Self.coordinate(attributes["lon"], limit: 180))
+                current = RawPoint(
+                    index: raw.count, segment: max(segment, 0),
+                    lat: Self.coordinate(attributes["lat"], limit: 90),
+                    lon: Self.coordinate(attributes["lon"], limit: 180))
             case "rte":
                 routes += 1
                 inRoute = routes == 1
             case "rtept":
-                if inRoute, let lat = Self.coordinate(attributes["lat"], limit: 90), let lon = Self.coordinate(attributes["lon"], limit: 180) {
+                if inRoute, let lat = Self.coordinate(attributes["lat"], limit: 90),
+                    let lon = Self.coordinate(attributes["lon"], limit: 180)
+                {
                     route.append(GeoPoint(latitude: lat, longitude: lon))
                 }
             case "time", "speed", "course", "hdop":

@@ -8,7 +8,10 @@ public struct ImportProblem: Error, Sendable, Equatable {
     public var reason: Reason
 
     /// A problem at `path`.
-    public init(_ reason: Reason, at path: String) { self.reason = reason; self.path = path }
+    public init(_ reason: Reason, at path: String) {
+        self.reason = reason
+        self.path = path
+    }
 
     /// What is wrong, as a case.
     public enum Reason: Sendable, Equatable {
@@ -98,7 +101,10 @@ public struct ImportWarning: Sendable, Equatable {
     public var kind: Kind
 
     /// A warning at `path`.
-    public init(_ kind: Kind, at path: String) { self.kind = kind; self.path = path }
+    public init(_ kind: Kind, at path: String) {
+        self.kind = kind
+        self.path = path
+    }
 
     /// What was done instead, as a case.
     public enum Kind: Sendable, Equatable {

@@ -13,10 +13,13 @@ public enum Polyline {
     public static func decode(_ text: String) -> Result<[(lat: Int64, lon: Int64)], PolylineError> {
         let bytes = Array(text.utf8)
         var i = 0
-        var lat: Int64 = 0, lon: Int64 = 0
+        var lat: Int64 = 0
+        var lon: Int64 = 0
         var out: [(lat: Int64, lon: Int64)] = []
         func value() -> Int64? {
-            var result: Int64 = 0, shift: Int64 = 0, chunks = 0
+            var result: Int64 = 0
+            var shift: Int64 = 0
+            var chunks = 0
             while i < bytes.count {
                 let c = Int64(bytes[i])
                 guard c >= 63, c <= 126, chunks < maxChunks else { return nil }
@@ -32,7 +35,9 @@ public enum Polyline {
         while i < bytes.count {
             let start = i
             guard let dLat = value() else { return .failure(PolylineError(offset: i < bytes.count ? i : start)) }
-            guard i < bytes.count, let dLon = value() else { return .failure(PolylineError(offset: min(i, bytes.count))) }
+            guard i < bytes.count, let dLon = value() else {
+                return .failure(PolylineError(offset: min(i, bytes.count)))
+            }
             // Each delta is below 2^35 and there are fewer than 2^28 of them in
             // a 64 MiB file, so the sums stay far inside Int64.
             lat += dLat
@@ -47,7 +52,9 @@ public enum Polyline {
     /// - Complexity: O(n).
     public static func encode(_ points: [GeoPoint], precision: Int) -> String {
         let scale = precision == 6 ? 1e6 : 1e5
-        var out: [UInt8] = [], lat: Int64 = 0, lon: Int64 = 0
+        var out: [UInt8] = []
+        var lat: Int64 = 0
+        var lon: Int64 = 0
         func put(_ delta: Int64) {
             var v = delta < 0 ? ~(delta << 1) : delta << 1
             while v >= 0x20 {
@@ -57,7 +64,8 @@ public enum Polyline {
             out.append(UInt8(v + 63))
         }
         for p in points {
-            let a = Int64((p.latitude * scale).rounded()), b = Int64((p.longitude * scale).rounded())
+            let a = Int64((p.latitude * scale).rounded())
+            let b = Int64((p.longitude * scale).rounded())
             put(a - lat)
             put(b - lon)
             lat = a

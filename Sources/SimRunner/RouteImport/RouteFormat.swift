@@ -45,21 +45,28 @@ public enum RouteFormat: String, Sendable, Equatable, CaseIterable {
             if case .array(let items) = v.kind { return items.first }
             return nil
         }
-        let firstLeg = route?["legs"].flatMap { v -> JSONValue? in if case .array(let l) = v.kind { return l.first } else { return nil } }
-        let firstStep = firstLeg?["steps"].flatMap { v -> JSONValue? in if case .array(let s) = v.kind { return s.first } else { return nil } }
+        let firstLeg = route?["legs"].flatMap { v -> JSONValue? in
+            if case .array(let l) = v.kind { return l.first } else { return nil }
+        }
+        let firstStep = firstLeg?["steps"].flatMap { v -> JSONValue? in
+            if case .array(let s) = v.kind { return s.first } else { return nil }
+        }
         if root["trans_id"] != nil || route?["sections"] != nil || route?["result_code"] != nil { return .kakao }
         if route?["stepIndexes"] != nil || (root["stepPaths"] != nil && root["steps"] != nil) { return .apple }
         if let error = root["error"], case .object = error.kind, root["routes"] == nil {
             // Google's error carries a `status` ("INVALID_ARGUMENT"); Apple's a `message` and `details`.
             return error["status"] != nil || error["code"] != nil ? .google : .apple
         }
-        if firstStep?["navigationInstruction"] != nil || firstStep?["staticDuration"] != nil || route?["distanceMeters"] != nil
-            || route?["polyline"].map({ if case .object = $0.kind { true } else { false } }) == true {
+        if firstStep?["navigationInstruction"] != nil || firstStep?["staticDuration"] != nil
+            || route?["distanceMeters"] != nil
+            || route?["polyline"].map({ if case .object = $0.kind { true } else { false } }) == true
+        {
             return .google
         }
         if root["error_code"] != nil, root["routes"] == nil { return .valhalla }
         if firstStep?["html_instructions"] != nil || root["geocoded_waypoints"] != nil
-            || (root["status"].map { if case .string = $0.kind { true } else { false } } == true && root["trip"] == nil) {
+            || (root["status"].map { if case .string = $0.kind { true } else { false } } == true && root["trip"] == nil)
+        {
             return .googleLegacy
         }
         // An empty answer is what Routes v2 sends when it finds no route.

@@ -11,21 +11,29 @@ extension RouteImporter.Reader {
     // MARK: Apple Maps Server
 
     /// Apple's `routes[N]` (`--route N`): its steps up to the first walked one.
-    mutating func apple(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
+    mutating func apple(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem)
+        -> RouteImporter.Imported
+    {
         if let error = root["error"] {
-            throw ImportProblem(.serviceError(code: "Apple", message: try string(error, "message", "error")), at: "error")
+            throw ImportProblem(
+                .serviceError(code: "Apple", message: try string(error, "message", "error")), at: "error")
         }
         let (route, path) = try chosen("routes", of: root, options)
         let indexesPath = RouteImporter.join(path, "stepIndexes")
         let indexes = try array(try member(route, "stepIndexes", path), indexesPath)
-        let steps = try array(try member(root, "steps", ""), "steps"), paths = try array(try member(root, "stepPaths", ""), "stepPaths")
+        let steps = try array(try member(root, "steps", ""), "steps")
+        let paths = try array(try member(root, "stepPaths", ""), "stepPaths")
         if indexes.isEmpty { throw ImportProblem(.noSteps, at: indexesPath) }
-        var read: [RouteImporter.ServiceStep] = [], warnings: [ImportWarning] = []
-        var walked = false, listed = Set<Int>()
+        var read: [RouteImporter.ServiceStep] = []
+        var warnings: [ImportWarning] = []
+        var walked = false
+        var listed = Set<Int>()
         for (i, value) in indexes.enumerated() {
             let iPath = RouteImporter.join(indexesPath, i)
             let k = try integer(value, iPath)
-            guard k >= 0, k < steps.count else { throw ImportProblem(.shapeIndexOutOfRange(index: k, count: steps.count), at: iPath) }
+            guard k >= 0, k < steps.count else {
+                throw ImportProblem(.shapeIndexOutOfRange(index: k, count: steps.count), at: iPath)
+            }
             // Its maneuver is named by its number (`s<k>`): a step listed twice is refused where it repeats.
             guard listed.insert(k).inserted else { throw ImportProblem(.repeatedStep(index: k), at: iPath) }
             let p = "steps[\(k)]"
@@ -40,19 +48,35 @@ extension RouteImporter.Reader {
             if walked { continue }
             let pPath = RouteImporter.join(p, "stepPathIndex")
             let pathIndex = try integer(try member(step, "stepPathIndex", p), pPath)
-            guard pathIndex >= 0, pathIndex < paths.count else { throw ImportProblem(.shapeIndexOutOfRange(index: pathIndex, count: paths.count), at: pPath) }
+            guard pathIndex >= 0, pathIndex < paths.count else {
+                throw ImportProblem(.shapeIndexOutOfRange(index: pathIndex, count: paths.count), at: pPath)
+            }
             let linePath = "stepPaths[\(pathIndex)]"
             var points: [GeoPoint] = []
-            for (n, item) in try array(paths[pathIndex], linePath).enumerated() { points.append(try point(item, RouteImporter.join(linePath, n), latitude: "latitude", longitude: "longitude")) }
-            let meters = try step["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "distanceMeters")) } ?? 0
-            let seconds = try step["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(p, "durationSeconds")) } ?? 0
+            for (n, item) in try array(paths[pathIndex], linePath).enumerated() {
+                points.append(
+                    try point(item, RouteImporter.join(linePath, n), latitude: "latitude", longitude: "longitude"))
+            }
+            let meters =
+                try step["distanceMeters"].map { v throws(ImportProblem) in
+                    try distance(v, RouteImporter.join(p, "distanceMeters"))
+                } ?? 0
+            let seconds =
+                try step["durationSeconds"].map { v throws(ImportProblem) in
+                    try distance(v, RouteImporter.join(p, "durationSeconds"))
+                } ?? 0
             let text = try string(step, "instructions", p) ?? ""
-            read.append(RouteImporter.ServiceStep(
-                path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points, distance: meters, duration: seconds, number: k))
+            read.append(
+                RouteImporter.ServiceStep(
+                    path: p, maneuver: RouteImporter.fromGeometry, text: text, side: text, points: points,
+                    distance: meters, duration: seconds, number: k))
         }
         if read.isEmpty { throw ImportProblem(.nothingDriven, at: indexesPath) }
         // An MKRoute written out has no step durations (MKRoute.Step holds none): the route's time, shared by distance.
-        let routeSeconds = try route["durationSeconds"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "durationSeconds")) } ?? 0
+        let routeSeconds =
+            try route["durationSeconds"].map { v throws(ImportProblem) in
+                try distance(v, RouteImporter.join(path, "durationSeconds"))
+            } ?? 0
         let readMeters = read.reduce(0) { $0 + $1.distance }
         if read.allSatisfy({ $0.duration == 0 }), routeSeconds > 0, readMeters > 0 {
             for k in read.indices { read[k].duration = routeSeconds * read[k].distance / readMeters }
@@ -60,12 +84,19 @@ extension RouteImporter.Reader {
         // The arrival's side is in the last driven step's words ("The destination is on your right").
         for k in read.indices.dropLast() { read[k].side = nil }
         let points = RouteImporter.joined(read.map(\.points))
-        let stepList = RouteImporter.steps(google: [read], legPaths: [read[read.count - 1].path], keys: .apple, warnings: &warnings)
+        let stepList = RouteImporter.steps(
+            google: [read], legPaths: [read[read.count - 1].path], keys: .apple, warnings: &warnings)
         // The length check compares the driven part: the route's own distance only when nothing is walked.
         let driven = read.reduce(0) { $0 + $1.distance }
-        let total = walked ? driven : try route["distanceMeters"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "distanceMeters")) } ?? driven
+        let total =
+            walked
+            ? driven
+            : try route["distanceMeters"].map { v throws(ImportProblem) in
+                try distance(v, RouteImporter.join(path, "distanceMeters"))
+            } ?? driven
         let seconds = read.reduce(0) { $0 + $1.duration }
-        return try native(stepList, points: points, precision: nil, total: total, seconds: seconds > 0 ? seconds : nil,
-                          geometryPath: "stepPaths", options: options, warnings: warnings)
+        return try native(
+            stepList, points: points, precision: nil, total: total, seconds: seconds > 0 ? seconds : nil,
+            geometryPath: "stepPaths", options: options, warnings: warnings)
     }
 }

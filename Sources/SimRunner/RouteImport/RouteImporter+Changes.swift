@@ -25,7 +25,9 @@ extension RouteImporter {
 
         /// A change `id` onto `imported`'s road, a handoff when `handoff` is given.
         public init(id: String, imported: Imported, handoff: Scenario.Road.Handoff? = nil) {
-            self.id = id; self.imported = imported; self.handoff = handoff
+            self.id = id
+            self.imported = imported
+            self.handoff = handoff
         }
     }
 
@@ -54,7 +56,9 @@ extension RouteImporter {
         let start = path.first.projection.project(otherRoad.points[0])
         let nearest = path.route.nearest(to: start, from: previous, to: path.route.length)
         if !(nearest.offset <= branchReach) {
-            throw ImportProblem(.routesApart(meters: MeasuredValue.rounded(nearest.offset, beyond: branchReach), reach: branchReach), at: other.start)
+            throw ImportProblem(
+                .routesApart(meters: MeasuredValue.rounded(nearest.offset, beyond: branchReach), reach: branchReach),
+                at: other.start)
         }
         var points = otherRoad.points
         var join = 0.0
@@ -68,17 +72,21 @@ extension RouteImporter {
             m.id = "\(change.id)-\(m.id)"
             return m
         }
-        road.changes.append(Scenario.Road.RouteChange(id: change.id, points: points, maneuvers: maneuvers, handoff: change.handoff))
-        if let place = change.handoff?.place, !road.places.contains(where: { $0.name == place }), let end = points.last {
+        road.changes.append(
+            Scenario.Road.RouteChange(id: change.id, points: points, maneuvers: maneuvers, handoff: change.handoff))
+        if let place = change.handoff?.place, !road.places.contains(where: { $0.name == place }), let end = points.last
+        {
             road.places.append(Scenario.Road.Place(name: place, point: end))
         }
         // Where the change's road begins on the path, as the planner finds it.
         let branch = try truePath(road).starts.last ?? 0
-        road.drive = Scenario.Drive(start: drive.start, profile: joined(drive.profile, at: branch, then: otherRoad.drive?.profile, after: join))
+        road.drive = Scenario.Drive(
+            start: drive.start, profile: joined(drive.profile, at: branch, then: otherRoad.drive?.profile, after: join))
         var out = imported
         out.scenario.road = road
         let kind = change.handoff == nil ? "a reroute" : "a handoff"
-        out.scenario.description = (out.scenario.description ?? "") + " Then \(kind), \(change.id): \(other.scenario.name)."
+        out.scenario.description =
+            (out.scenario.description ?? "") + " Then \(kind), \(change.id): \(other.scenario.name)."
         out.length = branch + join + other.length
         return out
     }
@@ -110,7 +118,9 @@ extension RouteImporter {
     /// the rest `join` meters later still (the change's own road begins
     /// after the join). Steps closer than `RoadSetup.Limits.stepSpacing` to
     /// the one before give it their speed instead.
-    static func joined(_ before: SpeedProfile, at branch: Double, then after: SpeedProfile?, after join: Double) -> SpeedProfile {
+    static func joined(_ before: SpeedProfile, at branch: Double, then after: SpeedProfile?, after join: Double)
+        -> SpeedProfile
+    {
         var profile = before
         profile.steps = before.steps.filter { $0.from < branch }
         profile.stops = before.stops.filter { $0.at < branch }

@@ -1,9 +1,9 @@
 import Road
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the line itself says where a service gives no bearings or no
@@ -43,8 +43,11 @@ extension RouteImporter {
     /// over the nearest point apart from it on each side: what OSRM gives
     /// as `bearing_before` and `bearing_after`.
     /// - Complexity: O(1) with `neighbours` of `points`.
-    static func bearings(at i: Int, _ points: [GeoPoint], _ neighbours: Neighbours) -> (before: Double?, after: Double?) {
-        let p = points[i], back = neighbours.before[i], ahead = neighbours.after[i]
+    static func bearings(at i: Int, _ points: [GeoPoint], _ neighbours: Neighbours) -> (before: Double?, after: Double?)
+    {
+        let p = points[i]
+        let back = neighbours.before[i]
+        let ahead = neighbours.after[i]
         return (back >= 0 ? bearing(points[back], p) : nil, ahead < points.count ? bearing(p, points[ahead]) : nil)
     }
 
@@ -62,7 +65,10 @@ extension RouteImporter {
     static func turnAngle(at i: Int, _ points: [GeoPoint], _ neighbours: Neighbours) -> Double? {
         let p = points[i]
         func reach(_ step: (Int) -> Int, _ inside: (Int) -> Bool) -> Int? {
-            var k = step(i), walked = 0, meters = 0.0, last = p
+            var k = step(i)
+            var walked = 0
+            var meters = 0.0
+            var last = p
             guard inside(k) else { return nil }
             while walked < turnReachPoints {
                 meters += greatCircleDistance(last, points[k])
@@ -75,8 +81,10 @@ extension RouteImporter {
             return k
         }
         guard let back = reach({ neighbours.before[$0] }, { $0 >= 0 }),
-              let ahead = reach({ neighbours.after[$0] }, { $0 < points.count }) else { return nil }
-        let inward = bearing(points[back], p), outward = bearing(p, points[ahead])
+            let ahead = reach({ neighbours.after[$0] }, { $0 < points.count })
+        else { return nil }
+        let inward = bearing(points[back], p)
+        let outward = bearing(p, points[ahead])
         var change = inward - outward  // compass bearings grow clockwise: a left turn lowers them
         if change > 180 { change -= 360 }
         if change < -180 { change += 360 }
@@ -87,10 +95,14 @@ extension RouteImporter {
     /// left): none up to `turnAngle` (30°), slight up to 45°, plain up to
     /// 135°, sharp up to 170°, beyond a U-turn.
     static func turn(forAngle angle: Double) -> Turn? {
-        let size = abs(angle), left = angle > 0
+        let size = abs(angle)
+        let left = angle > 0
         guard size > turnAngle else { return nil }
-        return size > 170 ? .uTurn : size > 135 ? (left ? .sharpLeft : .sharpRight)
-            : size > 45 ? (left ? .left : .right) : (left ? .slightLeft : .slightRight)
+        return size > 170
+            ? .uTurn
+            : size > 135
+                ? (left ? .sharpLeft : .sharpRight)
+                : size > 45 ? (left ? .left : .right) : (left ? .slightLeft : .slightRight)
     }
 
     /// The OSRM modifier that reads as `turn` (`plainTurn`'s inverse); nil for straight on.

@@ -33,7 +33,9 @@ extension RouteImporter {
                 if k + 1 < chars.count, chars[k] == "방", chars[k + 1] == "향" {
                     var start = i
                     while start > 0, chars[start - 1].isASCII, chars[start - 1].isNumber { start -= 1 }
-                    if start < i, i - start <= 2, let hour = Int(String(chars[start..<i])), (1...12).contains(hour) { return hour }
+                    if start < i, i - start <= 2, let hour = Int(String(chars[start..<i])), (1...12).contains(hour) {
+                        return hour
+                    }
                 }
             }
             i += 1
@@ -82,18 +84,26 @@ extension RouteImporter {
         let text = guidance + " " + name
         let side = kakaoSide(guidance) ?? (code == 5 ? "left" : code == 6 ? "right" : nil)
         let slight = side.map { "slight " + $0 }
-        if kakaoNoManeuver.contains(where: { text.contains($0) }) || name.hasSuffix("TG") { return KakaoKind(type: "notification", modifier: "straight") }
+        if kakaoNoManeuver.contains(where: { text.contains($0) }) || name.hasSuffix("TG") {
+            return KakaoKind(type: "notification", modifier: "straight")
+        }
         if text.contains("페리") || text.contains("여객선") || text.contains("항로") {
             return KakaoKind(type: "notification", modifier: "straight", ferry: true)
         }
         if code == 3 || text.contains("유턴") || text.contains("U턴") { return KakaoKind(type: "turn", modifier: "uturn") }
         let hour = clockHour(guidance)
         if text.contains("회전교차로") || text.contains("로터리") {
-            return KakaoKind(type: "roundabout", modifier: hour.map { modifier(for: clockTurn($0)) } ?? nil, exit: hour.map(roundaboutExit))
+            return KakaoKind(
+                type: "roundabout", modifier: hour.map { modifier(for: clockTurn($0)) } ?? nil,
+                exit: hour.map(roundaboutExit))
         }
         let expressway = ["고속도로", "도시고속", "고속화", "자동차전용"].contains { text.contains($0) }
-        if text.contains("진입"), expressway || name.hasSuffix("IC") { return KakaoKind(type: "on ramp", modifier: slight) }
-        if text.contains("분기점") || name.hasSuffix("JC") { return KakaoKind(type: "fork", modifier: slight ?? "straight") }
+        if text.contains("진입"), expressway || name.hasSuffix("IC") {
+            return KakaoKind(type: "on ramp", modifier: slight)
+        }
+        if text.contains("분기점") || name.hasSuffix("JC") {
+            return KakaoKind(type: "fork", modifier: slight ?? "straight")
+        }
         if text.contains("출구") || text.contains("진출") || (motorway && (name.hasSuffix("IC") || name.hasSuffix("나들목"))) {
             return KakaoKind(type: "off ramp", modifier: slight ?? "slight right")
         }
@@ -144,12 +154,16 @@ extension RouteImporter.Reader {
     // MARK: Kakao Mobility
 
     /// Kakao's `routes[N]` (`--route N`): its sections as legs, its roads as the line and the speeds, its guides as the maneuvers.
-    mutating func kakao(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem) -> RouteImporter.Imported {
+    mutating func kakao(_ root: JSONValue, options: RouteImporter.Options) throws(ImportProblem)
+        -> RouteImporter.Imported
+    {
         let (route, path) = try chosen("routes", of: root, options)
         if let c = route["result_code"] {
             let code = try integer(c, RouteImporter.join(path, "result_code"))
             if code != 0 {
-                throw ImportProblem(.serviceError(code: String(code), message: try string(route, "result_msg", path)), at: RouteImporter.join(path, "result_code"))
+                throw ImportProblem(
+                    .serviceError(code: String(code), message: try string(route, "result_msg", path)),
+                    at: RouteImporter.join(path, "result_code"))
             }
         }
         let sectionsPath = RouteImporter.join(path, "sections")
@@ -167,29 +181,47 @@ extension RouteImporter.Reader {
             if let d = section["distance"] { sectionMeters += try distance(d, RouteImporter.join(sPath, "distance")) }
             // Asked with `summary=true`, a section has neither roads nor guides.
             if section["roads"] == nil, section["guides"] == nil { throw ImportProblem(.kakaoSummaryOnly, at: sPath) }
-            guard let roadList = section["roads"] else { throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "roads")) }
-            guard let guideList = section["guides"] else { throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "guides")) }
-            let roadsPath = RouteImporter.join(sPath, "roads"), guidesPath = RouteImporter.join(sPath, "guides")
-            let roads = try array(roadList, roadsPath), guides = try array(guideList, guidesPath)
+            guard let roadList = section["roads"] else {
+                throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "roads"))
+            }
+            guard let guideList = section["guides"] else {
+                throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "guides"))
+            }
+            let roadsPath = RouteImporter.join(sPath, "roads")
+            let guidesPath = RouteImporter.join(sPath, "guides")
+            let roads = try array(roadList, roadsPath)
+            let guides = try array(guideList, guidesPath)
             if roads.isEmpty { throw ImportProblem(.noSteps, at: roadsPath) }
             if guides.isEmpty { throw ImportProblem(.noSteps, at: guidesPath) }
             // Each road's first vertex in the joined line, its name, and whether it is a motorway.
             var roadSteps: [(index: Int, step: RouteImporter.Step)] = []
-            var roadFirst: [Int] = [], roadNames: [String?] = [], motorway: [Bool] = []
+            var roadFirst: [Int] = []
+            var roadNames: [String?] = []
+            var motorway: [Bool] = []
             for (r, road) in roads.enumerated() {
                 let rPath = roadsPath + "[\(r)]"
-                guard case .object = road.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: rPath) }
+                guard case .object = road.kind else {
+                    throw ImportProblem(.wrongType(expected: "an object"), at: rPath)
+                }
                 let vPath = RouteImporter.join(rPath, "vertexes")
                 let flat = try array(try member(road, "vertexes", rPath), vPath)
-                guard flat.count >= 2, flat.count % 2 == 0 else { throw ImportProblem(.wrongType(expected: "[x, y, …]: longitude, latitude pairs"), at: vPath) }
+                guard flat.count >= 2, flat.count % 2 == 0 else {
+                    throw ImportProblem(.wrongType(expected: "[x, y, …]: longitude, latitude pairs"), at: vPath)
+                }
                 var first = -1
                 for k in stride(from: 0, to: flat.count, by: 2) {
-                    let x = try number(flat[k], RouteImporter.join(vPath, k)), y = try number(flat[k + 1], RouteImporter.join(vPath, k + 1))
+                    let x = try number(flat[k], RouteImporter.join(vPath, k))
+                    let y = try number(flat[k + 1], RouteImporter.join(vPath, k + 1))
                     for (value, at) in [(x, k), (y, k + 1)] where abs(value) > RouteImporter.projectedBeyond {
-                        throw ImportProblem(.projectedCoordinates(value: RouteImporter.whole(value)), at: RouteImporter.join(vPath, at))
+                        throw ImportProblem(
+                            .projectedCoordinates(value: RouteImporter.whole(value)), at: RouteImporter.join(vPath, at))
                     }
-                    guard abs(y) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k + 1)) }
-                    guard abs(x) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k)) }
+                    guard abs(y) <= 90 else {
+                        throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k + 1))
+                    }
+                    guard abs(x) <= 180 else {
+                        throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k))
+                    }
                     let p = GeoPoint(latitude: y, longitude: x)
                     // A road begins where the one before ends: that point once.
                     if points.last != p { points.append(p) }
@@ -200,17 +232,27 @@ extension RouteImporter.Reader {
                 let seconds = try distance(try member(road, "duration", rPath), RouteImporter.join(rPath, "duration"))
                 roadFirst.append(first)
                 roadNames.append(name)
-                motorway.append(name.map { ["고속", "자동차전용"].contains(where: $0.contains) } ?? false || (seconds > 0 && meters / seconds * 3.6 >= 80))
-                roadSteps.append((first, RouteImporter.Step(
-                    path: rPath, leg: s, index: r, lastOfLeg: false, type: "speed", modifier: nil, exit: nil, location: points[first],
-                    name: name, ref: nil, destinations: nil, exits: nil, drivingSide: nil, distance: meters, duration: seconds, voice: [],
-                    keys: .kakao, speedOnly: true)))
+                motorway.append(
+                    name.map { ["고속", "자동차전용"].contains(where: $0.contains) } ?? false
+                        || (seconds > 0 && meters / seconds * 3.6 >= 80))
+                roadSteps.append(
+                    (
+                        first,
+                        RouteImporter.Step(
+                            path: rPath, leg: s, index: r, lastOfLeg: false, type: "speed", modifier: nil, exit: nil,
+                            location: points[first],
+                            name: name, ref: nil, destinations: nil, exits: nil, drivingSide: nil, distance: meters,
+                            duration: seconds, voice: [],
+                            keys: .kakao, speedOnly: true)
+                    ))
             }
             let neighbours = RouteImporter.Neighbours(points)
             var guideSteps: [(index: Int, step: RouteImporter.Step)] = []
             for (g, guide) in guides.enumerated() {
                 let gPath = guidesPath + "[\(g)]"
-                guard case .object = guide.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: gPath) }
+                guard case .object = guide.kind else {
+                    throw ImportProblem(.wrongType(expected: "an object"), at: gPath)
+                }
                 let code = try integer(try member(guide, "type", gPath), RouteImporter.join(gPath, "type"))
                 let rPath = RouteImporter.join(gPath, "road_index")
                 let roadIndex = try integer(try member(guide, "road_index", gPath), rPath)
@@ -219,7 +261,8 @@ extension RouteImporter.Reader {
                     throw ImportProblem(.shapeIndexOutOfRange(index: roadIndex, count: roads.count), at: rPath)
                 }
                 let at = roadIndex == -1 ? points.count - 1 : roadFirst[roadIndex]
-                let guidance = try string(guide, "guidance", gPath) ?? "", name = try string(guide, "name", gPath)
+                let guidance = try string(guide, "guidance", gPath) ?? ""
+                let name = try string(guide, "name", gPath)
                 let last = g == guides.count - 1
                 var kind: RouteImporter.KakaoKind
                 if g == 0 {
@@ -229,19 +272,24 @@ extension RouteImporter.Reader {
                     kind = RouteImporter.KakaoKind(type: "arrive", modifier: nil)
                 } else {
                     kind = RouteImporter.kakaoKind(
-                        code: code, guidance: guidance, name: name ?? "", motorway: roadIndex > 0 ? motorway[roadIndex - 1] : false)
+                        code: code, guidance: guidance, name: name ?? "",
+                        motorway: roadIndex > 0 ? motorway[roadIndex - 1] : false)
                 }
                 var step = RouteImporter.Step(
                     path: gPath, leg: s, index: g, lastOfLeg: last, type: kind.type,
                     modifier: kind.modifier, exit: kind.exit, location: points[at],
                     name: roadIndex >= 0 ? roadNames[roadIndex] : nil, ref: nil,
-                    destinations: RouteImporter.kakaoDestinations(guidance, name: name, street: roadIndex >= 0 ? roadNames[roadIndex] : nil),
+                    destinations: RouteImporter.kakaoDestinations(
+                        guidance, name: name, street: roadIndex >= 0 ? roadNames[roadIndex] : nil),
                     exits: nil, drivingSide: nil,
                     bearings: RouteImporter.bearings(at: at, points, neighbours), distance: 0, duration: 0, voice: [],
                     mode: kind.ferry ? "ferry" : "driving", keys: .kakao)
                 if kind.unknown {
-                    let kept = RouteImporter.goesStraightOn(step) ? "no maneuver" : RouteImporter.plainTurn(kind.modifier).rawValue
-                    warnings.append(ImportWarning(.unknownGuideType(code, keptAs: kept), at: RouteImporter.join(gPath, "type")))
+                    let kept =
+                        RouteImporter.goesStraightOn(step)
+                        ? "no maneuver" : RouteImporter.plainTurn(kind.modifier).rawValue
+                    warnings.append(
+                        ImportWarning(.unknownGuideType(code, keptAs: kept), at: RouteImporter.join(gPath, "type")))
                 }
                 if let name, step.type == "on ramp" || step.type == "off ramp" { step.exitName = name }
                 // Kakao's words for the guide, shown with no distance: compared by `run --prompts`.
@@ -250,7 +298,9 @@ extension RouteImporter.Reader {
             }
             // Roads and guides in route order, a guide before the road that starts at it; the roads
             // after a ferry guide (up to the next guide) sail, so the crossing waits at the terminal.
-            var r = 0, g = 0, sailing = false
+            var r = 0
+            var g = 0
+            var sailing = false
             while r < roadSteps.count || g < guideSteps.count {
                 if g == guideSteps.count || (r < roadSteps.count && roadSteps[r].index < guideSteps[g].index) {
                     var road = roadSteps[r].step
@@ -264,13 +314,16 @@ extension RouteImporter.Reader {
                 }
             }
         }
-        var total = sectionMeters, seconds: Double? = nil
+        var total = sectionMeters
+        var seconds: Double? = nil
         if let summary = route["summary"] {
             let sPath = RouteImporter.join(path, "summary")
             if let v = summary["distance"] { total = try distance(v, RouteImporter.join(sPath, "distance")) }
             if let v = summary["duration"] { seconds = try distance(v, RouteImporter.join(sPath, "duration")) }
         }
         if total == 0 { total = steps.reduce(0) { $0 + ($1.speedOnly ? $1.distance : 0) } }
-        return try native(steps, points: points, precision: nil, total: total, seconds: seconds, geometryPath: sectionsPath, options: options, warnings: warnings)
+        return try native(
+            steps, points: points, precision: nil, total: total, seconds: seconds, geometryPath: sectionsPath,
+            options: options, warnings: warnings)
     }
 }

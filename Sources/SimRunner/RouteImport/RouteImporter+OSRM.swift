@@ -21,34 +21,50 @@ extension RouteImporter {
             // The route's own line (`overview=full`), or its steps' lines joined
             // when it has none (`overview=false`) or is simplified (OSRM's
             // default `overview=simplified`: fewer points than its steps).
-            var points: [GeoPoint] = [], precision: Int? = nil
+            var points: [GeoPoint] = []
+            var precision: Int? = nil
             if let overview = route["geometry"] {
-                (points, precision) = try geometry(overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
+                (points, precision) = try geometry(
+                    overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
             }
             let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision)
             var overview = route["geometry"] != nil
             if let joined, RouteImporter.thin(joined.points).count > RouteImporter.thin(points).count {
                 points = joined.points
                 precision = joined.precision ?? precision
-                if overview { warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry"))) }
+                if overview {
+                    warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry")))
+                }
                 overview = false
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
-            let seconds = try route["duration"].map { v throws(ImportProblem) in try distance(v, RouteImporter.join(path, "duration")) }
+            let seconds = try route["duration"].map { v throws(ImportProblem) in
+                try distance(v, RouteImporter.join(path, "duration"))
+            }
             /// The scenario driven on `points`.
-            func drive(_ points: [GeoPoint], _ precision: Int?, _ warnings: inout [ImportWarning]) throws(ImportProblem) -> Imported {
+            func drive(_ points: [GeoPoint], _ precision: Int?, _ warnings: inout [ImportWarning]) throws(ImportProblem)
+                -> Imported
+            {
                 let kept = RouteImporter.thin(points)
                 try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
                 guard kept.count >= 2, let line = try? Route(points: kept) else {
                     throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
                 }
-                try RouteImporter.checkLength(line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total, seconds: seconds)
+                try RouteImporter.checkLength(
+                    line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total,
+                    seconds: seconds)
                 if total > 0, abs(line.length - total) > 0.03 * total {
-                    warnings.append(ImportWarning(.lengthDiffers(geometryMeters: RouteImporter.whole(line.length), responseMeters: RouteImporter.whole(total)),
-                                                  at: RouteImporter.join(path, "geometry")))
+                    warnings.append(
+                        ImportWarning(
+                            .lengthDiffers(
+                                geometryMeters: RouteImporter.whole(line.length),
+                                responseMeters: RouteImporter.whole(total)),
+                            at: RouteImporter.join(path, "geometry")))
                 }
                 let steps = try self.steps(route, path)
-                return try build(steps, points: kept, route: line, total: total, precision: precision, options: options, warnings: &warnings)
+                return try build(
+                    steps, points: kept, route: line, total: total, precision: precision, options: options,
+                    warnings: &warnings)
             }
             var tried = warnings
             do throws(ImportProblem) {
@@ -57,15 +73,24 @@ extension RouteImporter {
                 // An overview that a maneuver lies off, where the steps' own lines
                 // fit every maneuver: those are driven, with a warning naming the overview.
                 guard overview, let joined, case .maneuverOffGeometry(let meters) = error.reason else { throw error }
-                var fallback = warnings + [ImportWarning(.overviewMismatch(meters: meters, maneuver: error.path), at: RouteImporter.join(path, "geometry"))]
-                guard let fitted = try? drive(joined.points, joined.precision ?? precision, &fallback) else { throw error }
+                var fallback =
+                    warnings + [
+                        ImportWarning(
+                            .overviewMismatch(meters: meters, maneuver: error.path),
+                            at: RouteImporter.join(path, "geometry"))
+                    ]
+                guard let fitted = try? drive(joined.points, joined.precision ?? precision, &fallback) else {
+                    throw error
+                }
                 return fitted
             }
         }
 
         /// The geometry's points: an encoded polyline (precision detected or
         /// given) or a GeoJSON LineString.
-        func geometry(_ v: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> ([GeoPoint], Int?) {
+        func geometry(_ v: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> (
+            [GeoPoint], Int?
+        ) {
             switch v.kind {
             case .object:
                 if let t = v["type"], case .string(let s) = t.kind, s != "LineString" {
@@ -84,13 +109,17 @@ extension RouteImporter {
                     return raw.map { GeoPoint(latitude: Double($0.lat) / scale, longitude: Double($0.lon) / scale) }
                 }
                 if let asked {
-                    guard Polyline.plausible(raw, precision: asked) else { throw ImportProblem(.polylineImplausible(precision: asked), at: path) }
+                    guard Polyline.plausible(raw, precision: asked) else {
+                        throw ImportProblem(.polylineImplausible(precision: asked), at: path)
+                    }
                     return (points(asked), asked)
                 }
                 // Both precisions that give real coordinates; the one whose
                 // length is nearer the route's `distance` wins (6 on a tie).
                 let candidates = [6, 5].filter { Polyline.plausible(raw, precision: $0) }
-                guard let first = candidates.first else { throw ImportProblem(.polylineImplausible(precision: nil), at: path) }
+                guard let first = candidates.first else {
+                    throw ImportProblem(.polylineImplausible(precision: nil), at: path)
+                }
                 guard candidates.count == 2, distance > 0 else { return (points(first), first) }
                 func error(_ p: Int) -> Double { abs(RouteImporter.pathLength(points(p)) - distance) }
                 let best = error(5) < error(6) ? 5 : 6
@@ -103,15 +132,21 @@ extension RouteImporter {
         /// Every step's own `geometry` joined in order (the shared point between
         /// two steps once), or nil when some step has none. Their precision is
         /// the one `asked` (or the overview's), else detected on the joined line.
-        func stepLines(_ route: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> (points: [GeoPoint], precision: Int?)? {
+        func stepLines(_ route: JSONValue, _ path: String, distance: Double, asked: Int?) throws(ImportProblem) -> (
+            points: [GeoPoint], precision: Int?
+        )? {
             guard let legs = route["legs"], case .array(let legList) = legs.kind else { return nil }
-            var out: [GeoPoint] = [], precision = asked
+            var out: [GeoPoint] = []
+            var precision = asked
             for (l, leg) in legList.enumerated() {
-                guard let steps = leg["steps"], case .array(let stepList) = steps.kind, !stepList.isEmpty else { return nil }
+                guard let steps = leg["steps"], case .array(let stepList) = steps.kind, !stepList.isEmpty else {
+                    return nil
+                }
                 for (s, step) in stepList.enumerated() {
                     guard let g = step["geometry"] else { return nil }
                     let gPath = RouteImporter.join(path, "legs") + "[\(l)].steps[\(s)].geometry"
-                    let stepDistance = step["distance"].flatMap { if case .number(let n) = $0.kind { Double(n) } else { nil } } ?? 0
+                    let stepDistance =
+                        step["distance"].flatMap { if case .number(let n) = $0.kind { Double(n) } else { nil } } ?? 0
                     let (points, p) = try geometry(g, gPath, distance: stepDistance, asked: precision)
                     precision = precision ?? p
                     out.append(contentsOf: out.last == points.first ? Array(points.dropFirst()) : points)
@@ -145,7 +180,9 @@ extension RouteImporter {
                         let vPath = RouteImporter.join(p, "voiceInstructions")
                         for (i, item) in try array(v, vPath).enumerated() {
                             let iPath = vPath + "[\(i)]"
-                            let before = try distance(try member(item, "distanceAlongGeometry", iPath), RouteImporter.join(iPath, "distanceAlongGeometry"))
+                            let before = try distance(
+                                try member(item, "distanceAlongGeometry", iPath),
+                                RouteImporter.join(iPath, "distanceAlongGeometry"))
                             guard let text = try string(item, "announcement", iPath) else {
                                 throw ImportProblem(.missingField("announcement"), at: iPath)
                             }
@@ -153,20 +190,27 @@ extension RouteImporter {
                         }
                     }
                     var bearings: (before: Double?, after: Double?) = (nil, nil)
-                    if let b = m["bearing_before"] { bearings.before = try number(b, RouteImporter.join(mPath, "bearing_before")) }
-                    if let b = m["bearing_after"] { bearings.after = try number(b, RouteImporter.join(mPath, "bearing_after")) }
-                    out.append(Step(
-                        path: p, leg: l, index: s, lastOfLeg: s == steps.count - 1, type: type,
-                        modifier: try string(m, "modifier", mPath), exit: exit,
-                        location: try position(try member(m, "location", mPath), RouteImporter.join(mPath, "location")),
-                        name: try string(step, "name", p), ref: try string(step, "ref", p),
-                        destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
-                        drivingSide: try string(step, "driving_side", p),
-                        bearings: bearings,
-                        distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
-                        duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
-                        voice: voice, rotaryName: try string(step, "rotary_name", p), mode: try string(step, "mode", p),
-                        banner: try banner(step, p)))
+                    if let b = m["bearing_before"] {
+                        bearings.before = try number(b, RouteImporter.join(mPath, "bearing_before"))
+                    }
+                    if let b = m["bearing_after"] {
+                        bearings.after = try number(b, RouteImporter.join(mPath, "bearing_after"))
+                    }
+                    out.append(
+                        Step(
+                            path: p, leg: l, index: s, lastOfLeg: s == steps.count - 1, type: type,
+                            modifier: try string(m, "modifier", mPath), exit: exit,
+                            location: try position(
+                                try member(m, "location", mPath), RouteImporter.join(mPath, "location")),
+                            name: try string(step, "name", p), ref: try string(step, "ref", p),
+                            destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
+                            drivingSide: try string(step, "driving_side", p),
+                            bearings: bearings,
+                            distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
+                            duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
+                            voice: voice, rotaryName: try string(step, "rotary_name", p),
+                            mode: try string(step, "mode", p),
+                            banner: try banner(step, p)))
                 }
             }
             return out
@@ -187,7 +231,10 @@ extension RouteImporter {
                 for (i, c) in try array(list, cPath).enumerated() {
                     let p = cPath + "[\(i)]"
                     guard let t = try string(c, "text", p) else { continue }
-                    let priority = try c["abbr_priority"].map { v throws(ImportProblem) in try number(v, RouteImporter.join(p, "abbr_priority")) } ?? 0
+                    let priority =
+                        try c["abbr_priority"].map { v throws(ImportProblem) in
+                            try number(v, RouteImporter.join(p, "abbr_priority"))
+                        } ?? 0
                     components.append((t, try string(c, "type", p), try string(c, "abbr", p), priority))
                 }
             }

@@ -21,7 +21,9 @@ extension RouteImporter.Reader {
 
     /// The route `--route N` picks from the list under `key` (OSRM's
     /// `routes`, GraphHopper's `paths`), an object, and its path.
-    func chosen(_ key: String, of root: JSONValue, _ options: RouteImporter.Options) throws(ImportProblem) -> (route: JSONValue, path: String) {
+    func chosen(_ key: String, of root: JSONValue, _ options: RouteImporter.Options) throws(ImportProblem) -> (
+        route: JSONValue, path: String
+    ) {
         let routes = try array(try member(root, key, ""), key)
         if routes.isEmpty { throw ImportProblem(.noRoutes, at: key) }
         guard options.route >= 0, options.route < routes.count else {
@@ -62,7 +64,8 @@ extension RouteImporter.Reader {
     func position(_ v: JSONValue, _ path: String) throws(ImportProblem) -> GeoPoint {
         let items = try array(v, path)
         guard items.count >= 2 else { throw ImportProblem(.wrongType(expected: "[longitude, latitude]"), at: path) }
-        let lon = try number(items[0], RouteImporter.join(path, 0)), lat = try number(items[1], RouteImporter.join(path, 1))
+        let lon = try number(items[0], RouteImporter.join(path, 0))
+        let lat = try number(items[1], RouteImporter.join(path, 1))
         guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 1)) }
         guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 0)) }
         return GeoPoint(latitude: lat, longitude: lon)
@@ -80,7 +83,8 @@ extension RouteImporter.Reader {
     // MARK: The scenario
 
     func build(
-        _ steps: [RouteImporter.Step], points: [GeoPoint], route: Route, total: Double, precision: Int?, options: RouteImporter.Options,
+        _ steps: [RouteImporter.Step], points: [GeoPoint], route: Route, total: Double, precision: Int?,
+        options: RouteImporter.Options,
         warnings: inout [ImportWarning]
     ) throws(ImportProblem) -> RouteImporter.Imported {
         let legCount = (steps.last?.leg ?? -1) + 1
@@ -99,14 +103,20 @@ extension RouteImporter.Reader {
                 continue
             }
             if RouteImporter.goesStraightOn(step) {
-                let kind = step.straightTerm.map { ImportWarning.Kind.straightOn(what: $0) } ?? .notAnnounced(type: step.type)
+                let kind =
+                    step.straightTerm.map { ImportWarning.Kind.straightOn(what: $0) } ?? .notAnnounced(type: step.type)
                 warnings.append(ImportWarning(kind, at: RouteImporter.join(step.path, step.keys.type)))
                 continue
             }
             guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
-            if let w = m.warning { warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, step.keys.type))) }
+            if let w = m.warning {
+                warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, step.keys.type)))
+            }
             if !RouteImporter.knownModifier(step.modifier), let modifier = step.modifier {
-                warnings.append(ImportWarning(.unknownModifier(modifier, keptAs: m.turn.rawValue), at: RouteImporter.join(step.path, step.keys.modifier)))
+                warnings.append(
+                    ImportWarning(
+                        .unknownModifier(modifier, keptAs: m.turn.rawValue),
+                        at: RouteImporter.join(step.path, step.keys.modifier)))
             }
             var spec = Scenario.ManeuverSpec(id: step.maneuverID, point: step.location, turn: m.turn)
             spec.details = m.details
@@ -123,7 +133,9 @@ extension RouteImporter.Reader {
                     spec.details.toward = RouteImporter.Signs(step.destinations).toward
                 }
                 // A long name by the banner's short text: the banner before the step is about its maneuver.
-                if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) { spec.street = short }
+                if let street = spec.street, k > 0, let short = RouteImporter.bannerName(street, steps[k - 1].banner) {
+                    spec.street = short
+                }
                 // "At Place de l'Étoile, take the third exit."
                 if m.turn == .roundabout, let name = step.rotaryName { spec.details.exitName = name }
             }
@@ -139,21 +151,31 @@ extension RouteImporter.Reader {
             guard step.distance > 0, step.duration > 0 else { continue }
             var kmh = step.distance / step.duration * 3.6
             // A ferry: the car waits at the terminal, then sails (`ferry(distance:duration:)`).
-            if step.mode == "ferry", let (wait, sail) = RouteImporter.ferry(distance: step.distance, duration: step.duration),
-               start > (stops.last?.at ?? -1) + 1 {
+            if step.mode == "ferry",
+                let (wait, sail) = RouteImporter.ferry(distance: step.distance, duration: step.duration),
+                start > (stops.last?.at ?? -1) + 1
+            {
                 stops.append(SpeedProfile.Stop(at: (start * 10).rounded() / 10, dwell: wait))
                 kmh = sail
             }
             if !RouteImporter.kmhLimits.contains(kmh) {
-                let limit = kmh > RouteImporter.kmhLimits.upperBound ? RouteImporter.kmhLimits.upperBound : RouteImporter.kmhLimits.lowerBound
-                warnings.append(ImportWarning(.speedClamped(kmh: MeasuredValue.rounded(kmh, beyond: limit)), at: RouteImporter.join(step.path, step.keys.duration)))
+                let limit =
+                    kmh > RouteImporter.kmhLimits.upperBound
+                    ? RouteImporter.kmhLimits.upperBound : RouteImporter.kmhLimits.lowerBound
+                warnings.append(
+                    ImportWarning(
+                        .speedClamped(kmh: MeasuredValue.rounded(kmh, beyond: limit)),
+                        at: RouteImporter.join(step.path, step.keys.duration)))
                 kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
             }
             kmh = (kmh * 10).rounded() / 10
             let from = speedSteps.isEmpty ? 0 : (start * 10).rounded() / 10
             if let last = speedSteps.last {
                 if abs(last.speed * 3.6 - kmh) < 1e-9 { continue }
-                if from < last.from + 1 { speedSteps[speedSteps.count - 1].speed = kmh / 3.6; continue }
+                if from < last.from + 1 {
+                    speedSteps[speedSteps.count - 1].speed = kmh / 3.6
+                    continue
+                }
             }
             speedSteps.append(SpeedProfile.Step(from: from, speed: kmh / 3.6))
         }
@@ -177,7 +199,9 @@ extension RouteImporter.Reader {
         var leftOut: [(step: Int, warning: ImportWarning)] = []
         func leaveOut(_ i: Int) throws(ImportProblem) {
             // The first is measured from the start: a fork 4 m after it cannot be announced either.
-            let kind: ImportWarning.Kind = i == 0 ? .cannotAnnounceAfterStart(meters: RouteImporter.whole(placed[0].distance))
+            let kind: ImportWarning.Kind =
+                i == 0
+                ? .cannotAnnounceAfterStart(meters: RouteImporter.whole(placed[0].distance))
                 : .cannotAnnounce(metersAfterPrevious: RouteImporter.whole(placed[i].distance - placed[i - 1].distance))
             let step = specStep[placed[i].index]
             leftOut.append((step, ImportWarning(kind, at: RouteImporter.join(steps[step].path, steps[step].keys.type))))
@@ -189,7 +213,8 @@ extension RouteImporter.Reader {
                 let from = k == 0 ? 0 : placed[k - 1].distance + 1
                 // It placed after a later point, so it places after an earlier one.
                 guard let distance = try? route.distance(ofManeuverAt: placed[k].spec.point, from: from, index: k),
-                    distance != placed[k].distance else { break }
+                    distance != placed[k].distance
+                else { break }
                 placed[k].distance = distance
                 k += 1
             }
@@ -201,13 +226,15 @@ extension RouteImporter.Reader {
         func windows(from start: Int, until: Int) throws(ImportProblem) -> Int {
             var settled = start  // placed[..<settled] are announced
             while settled < min(until, placed.count) {
-                let first = max(0, settled - 2), last = min(placed.count - 1, settled + RouteImporter.windowManeuvers)
+                let first = max(0, settled - 2)
+                let last = min(placed.count - 1, settled + RouteImporter.windowManeuvers)
                 let toEnd = last == placed.count - 1
                 // The maneuvers a window answers for: from `settled` to the one before its last (all, at the route's end).
                 let answered = settled..<(toEnd ? placed.count : last)
                 let from = max(0, placed[first].distance - RouteImporter.windowLead)
                 let to = toEnd ? route.length : placed[last].distance + RouteImporter.windowTail
-                let window = RouteImporter.window(road, route: route, from: from, to: to, maneuvers: placed[first...last].map(\.spec))
+                let window = RouteImporter.window(
+                    road, route: route, from: from, to: to, maneuvers: placed[first...last].map(\.spec))
                 let silent = Set(RouteImporter.unannounced(Scenario(name: "import", road: window)))
                 if let i = answered.first(where: { silent.contains(placed[$0].spec.id) && leavable($0) }) {
                     try leaveOut(i)
@@ -227,9 +254,12 @@ extension RouteImporter.Reader {
             road.maneuvers = placed.map(\.spec)
             let silent = RouteImporter.unannounced(Scenario(name: "import", road: road))
             if silent.isEmpty { break }
-            var reached = 0, changed = false
+            var reached = 0
+            var changed = false
             for id in silent {
-                guard let i = placed.firstIndex(where: { $0.spec.id == id }), leavable(i), i >= reached else { continue }
+                guard let i = placed.firstIndex(where: { $0.spec.id == id }), leavable(i), i >= reached else {
+                    continue
+                }
                 try leaveOut(i)
                 changed = true
                 reached = try windows(from: max(0, i - 1), until: i + 2 * RouteImporter.windowManeuvers)
@@ -245,27 +275,35 @@ extension RouteImporter.Reader {
         var prompts: [ServicePrompt] = []
         // Display texts: each for its own step's maneuver, when kept.
         for kept in placed {
-            if let text = steps[specStep[kept.index]].display { prompts.append(ServicePrompt(maneuver: kept.spec.id, before: nil, text: text)) }
+            if let text = steps[specStep[kept.index]].display {
+                prompts.append(ServicePrompt(maneuver: kept.spec.id, before: nil, text: text))
+            }
         }
         for (k, step) in steps.enumerated() where !step.voice.isEmpty {
             guard let target = placed.first(where: { specStep[$0.index] > k }) else {
                 for v in step.voice { warnings.append(ImportWarning(.promptWithoutManeuver, at: v.path)) }
                 continue
             }
-            let extra = specStep[target.index] == k + 1 || k + 1 >= stepStart.count ? 0 : max(0, target.distance - stepStart[k + 1])
+            let extra =
+                specStep[target.index] == k + 1 || k + 1 >= stepStart.count
+                ? 0 : max(0, target.distance - stepStart[k + 1])
             for v in step.voice {
-                prompts.append(ServicePrompt(maneuver: target.spec.id, before: ((v.before + extra) * 10).rounded() / 10, text: v.text))
+                prompts.append(
+                    ServicePrompt(
+                        maneuver: target.spec.id, before: ((v.before + extra) * 10).rounded() / 10, text: v.text))
             }
         }
         let minutes = RouteImporter.whole(steps.reduce(0) { $0 + $1.duration } / 60)
         var scenario = Scenario(
             name: "route from \(options.source)",
-            description: "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
+            description:
+                "Imported by drivesim import-route from \(options.source): route \(options.route), \(counted(legCount, "leg")), "
                 + "\(counted(steps.count { !$0.speedOnly && !$0.added }, "step")), \(counted(placed.count, "maneuver")), "
                 + "\(RouteImporter.whole(total)) m in about \(minutes) min at the response's own speeds.",
             road: road)
         scenario.servicePrompts = prompts
-        return RouteImporter.Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision,
-                        start: steps.first.map { RouteImporter.join($0.path, $0.keys.location) } ?? "")
+        return RouteImporter.Imported(
+            scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision,
+            start: steps.first.map { RouteImporter.join($0.path, $0.keys.location) } ?? "")
     }
 }

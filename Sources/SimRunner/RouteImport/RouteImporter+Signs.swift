@@ -51,7 +51,9 @@ extension RouteImporter {
         // A trailing "(…)" that holds the ref, or a list of refs.
         if name.hasSuffix(")"), let open = name.lastIndex(of: "(") {
             let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
-            if inside.contains(";") || (ref.map { inside == $0[...] || inside == firstRef($0).map { $0[...] } } ?? false) {
+            if inside.contains(";")
+                || (ref.map { inside == $0[...] || inside == firstRef($0).map { $0[...] } } ?? false)
+            {
                 name = name[..<open].trimmingSpaces()
             }
         }
@@ -70,7 +72,9 @@ extension RouteImporter {
             // The words said which name is which: kept apart as said (an off-ramp "onto
             // ON-427 S toward ON-401 W" is no "ON-401 W exit").
             if turn == .offRamp || turn == .onRamp {
-                if turn == .offRamp, let e = step.exits, e.count <= RoadSetup.Limits.refCharacters { details.exitNumber = e }
+                if turn == .offRamp, let e = step.exits, e.count <= RoadSetup.Limits.refCharacters {
+                    details.exitNumber = e
+                }
                 details.exitName = step.exitName
                 details.side = unusualSide(step)
             }
@@ -82,7 +86,9 @@ extension RouteImporter {
             // A ramp's own name is where it leads or the road left behind:
             // what is said is its sign (the exit, the road it joins).
             street = nil
-            if turn == .offRamp, let e = firstRef(step.exits), e.count <= RoadSetup.Limits.refCharacters { details.exitNumber = e }
+            if turn == .offRamp, let e = firstRef(step.exits), e.count <= RoadSetup.Limits.refCharacters {
+                details.exitNumber = e
+            }
             if let ref = signs.refs.first {
                 details.exitName = ref
             } else if details.exitNumber == nil, signs.names.count == 1, turn == .offRamp {
@@ -96,7 +102,8 @@ extension RouteImporter {
         default:
             // "keep right toward NJ 495 West": a ref the signs spell out is not said twice.
             if let s = street, step.name?.trimmingSpaces().isEmpty ?? true,
-               (signs.names + signs.refs).contains(where: { $0 == s || $0.hasPrefix(s + " ") }) {
+                (signs.names + signs.refs).contains(where: { $0 == s || $0.hasPrefix(s + " ") })
+            {
                 street = nil
             }
         }

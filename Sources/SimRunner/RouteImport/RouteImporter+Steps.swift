@@ -85,7 +85,8 @@ extension RouteImporter {
     /// or "Exit 432 …"), and only when shorter.
     static func bannerName(_ street: String, _ banner: Banner?) -> String? {
         guard street.count > longName, let banner, !banner.components.isEmpty,
-              banner.components.allSatisfy({ $0.type == "text" && street.contains($0.text) }) else { return nil }
+            banner.components.allSatisfy({ $0.type == "text" && street.contains($0.text) })
+        else { return nil }
         var short = banner.text
         for c in banner.components.sorted(by: { $0.priority < $1.priority }) where short.count > longName {
             if let a = c.abbreviation, let r = short.firstRange(of: c.text) { short.replaceSubrange(r, with: a) }
@@ -119,7 +120,8 @@ extension RouteImporter {
 
     /// Whether `modifier` is one of OSRM's (or absent).
     static func knownModifier(_ modifier: String?) -> Bool {
-        [nil, "uturn", "sharp right", "right", "slight right", "straight", "slight left", "left", "sharp left"].contains(modifier)
+        [nil, "uturn", "sharp right", "right", "slight right", "straight", "slight left", "left", "sharp left"]
+            .contains(modifier)
     }
 
     /// The turn an unknown modifier's words name: a side (`left`, `right`),
@@ -127,7 +129,8 @@ extension RouteImporter {
     static func nearestTurn(_ modifier: String) -> Turn {
         let words = modifier.lowercased()
         if words.contains("uturn") || words.contains("u-turn") || words.contains("u turn") { return .uTurn }
-        let sharp = words.contains("sharp") || words.contains("hard"), slight = ["slight", "bear", "half"].contains { words.contains($0) }
+        let sharp = words.contains("sharp") || words.contains("hard")
+        let slight = ["slight", "bear", "half"].contains { words.contains($0) }
         if words.contains("left") { return sharp ? .sharpLeft : slight ? .slightLeft : .left }
         if words.contains("right") { return sharp ? .sharpRight : slight ? .slightRight : .right }
         return .straight
@@ -149,7 +152,9 @@ extension RouteImporter {
 
     /// The road maneuver for a step, or nil for a step the road does not say
     /// (departures, roundabout exits); `warning` when it was not taken as given.
-    static func maneuver(for step: Step, finalLeg: Bool) -> (turn: Turn, details: ManeuverDetails, warning: ImportWarning.Kind?)? {
+    static func maneuver(for step: Step, finalLeg: Bool) -> (
+        turn: Turn, details: ManeuverDetails, warning: ImportWarning.Kind?
+    )? {
         var details = ManeuverDetails()
         let plain = plainTurn(step.modifier)
         switch step.type {
@@ -198,7 +203,8 @@ extension RouteImporter {
     /// Whether step `k` boards a ferry: its `mode` is `ferry` and the step
     /// before's is not (a departure or an arrival stays what it is).
     static func boardsFerry(_ steps: [Step], _ k: Int) -> Bool {
-        steps[k].mode == "ferry" && (k == 0 || steps[k - 1].mode != "ferry") && !["depart", "arrive"].contains(steps[k].type)
+        steps[k].mode == "ferry" && (k == 0 || steps[k - 1].mode != "ferry")
+            && !["depart", "arrive"].contains(steps[k].type)
     }
 
     /// The speed a car ferry sails at, km/h (some 16 knots): a ferry step
@@ -233,10 +239,12 @@ extension RouteImporter {
     /// The units the response's own voice instructions speak: imperial when
     /// one says feet or miles, else metric.
     static func voiceUnits(_ steps: [Step]) -> Units {
-        let imperial = steps.contains { $0.voice.contains { v in
-            let words = v.text.lowercased()
-            return [" feet", " foot", " mile"].contains { words.contains($0) }
-        } }
+        let imperial = steps.contains {
+            $0.voice.contains { v in
+                let words = v.text.lowercased()
+                return [" feet", " foot", " mile"].contains { words.contains($0) }
+            }
+        }
         return imperial ? .imperial : .metric
     }
 
@@ -253,7 +261,10 @@ extension RouteImporter {
         var out: [Double] = []
         out.reserveCapacity(steps.count)
         for (k, step) in steps.enumerated() {
-            guard let before = out.last else { out.append(0); continue }
+            guard let before = out.last else {
+                out.append(0)
+                continue
+            }
             let placed = route.firstPass(near: step.location, from: before)
             out.append(placed ?? min(route.length, before + steps[k - 1].distance * scale))
         }

@@ -53,13 +53,18 @@ extension RouteImporter {
         code: "en",
         streetBefore: [" onto ", "stay on ", "continue on ", " on "],
         towardBefore: [" toward ", " towards ", "follow signs for ", "signs for "],
-        boundaries: [", ", "; ", " then ", " and ", " (", " at ", " to stay", " to continue", " to take", " to merge", " for "],
+        boundaries: [
+            ", ", "; ", " then ", " and ", " (", " at ", " to stay", " to continue", " to take", " to merge", " for ",
+        ],
         exitWords: ["exit", "off-ramp"], entranceWords: ["ramp onto", "ramp to", "on-ramp", "entrance"],
         exitNameBefore: [" for "],
         destination: ["destination"], left: ["left"], right: ["right"], ahead: ["straight ahead", "ahead"],
         roundabout: ["roundabout", "traffic circle", "rotary"],
         straightThrough: ["continue straight", "go straight", "straight through"],
-        ordinalWords: ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"].map { $0 + " exit" },
+        ordinalWords: [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+            "twelfth",
+        ].map { $0 + " exit" },
         ordinalForms: ["#ord exit"],
         notNames: ["the left", "the right", "your left", "your right", "left", "right"],
         tells: ["turn ", "head ", "keep ", "take ", "merge ", "continue ", "slight ", "destination"])
@@ -117,11 +122,17 @@ extension RouteImporter {
         destination: ["destination"], left: ["gauche"], right: ["droite"], ahead: ["tout droit", "en face"],
         roundabout: ["rond-point", "giratoire"],
         straightThrough: ["tout droit"],
-        ordinalWords: ["première", "deuxième", "troisième", "quatrième", "cinquième", "sixième", "septième", "huitième", "neuvième",
-                       "dixième", "onzième", "douzième"].map { $0 + " sortie" },
+        ordinalWords: [
+            "première", "deuxième", "troisième", "quatrième", "cinquième", "sixième", "septième", "huitième",
+            "neuvième",
+            "dixième", "onzième", "douzième",
+        ].map { $0 + " sortie" },
         ordinalForms: ["#re sortie", "#er sortie", "#e sortie", "#ème sortie", "#ᵉ sortie"],
         notNames: ["la droite", "la gauche", "votre droite", "votre gauche", "la voie de droite", "la voie de gauche"],
-        tells: ["tourner", "prendre", "continuer", "rester", "serrer", "à droite", "à gauche", "votre destination", "se diriger", "sortie"])
+        tells: [
+            "tourner", "prendre", "continuer", "rester", "serrer", "à droite", "à gauche", "votre destination",
+            "se diriger", "sortie",
+        ])
 
     static let german = Words(
         code: "de",
@@ -132,9 +143,15 @@ extension RouteImporter {
         destination: ["ziel"], left: ["links", "linken"], right: ["rechts", "rechten"], ahead: ["geradeaus"],
         roundabout: ["kreisverkehr"],
         straightThrough: ["geradeaus"],
-        ordinalWords: ["erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte", "neunte", "zehnte", "elfte", "zwölfte"]
-            .map { $0 + " ausfahrt" }
-            + ["ersten", "zweiten", "dritten", "vierten", "fünften", "sechsten", "siebten", "achten", "neunten", "zehnten", "elften", "zwölften"]
+        ordinalWords: [
+            "erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte", "neunte", "zehnte", "elfte",
+            "zwölfte",
+        ]
+        .map { $0 + " ausfahrt" }
+            + [
+                "ersten", "zweiten", "dritten", "vierten", "fünften", "sechsten", "siebten", "achten", "neunten",
+                "zehnten", "elften", "zwölften",
+            ]
             .map { $0 + " ausfahrt" },
         ordinalForms: ["#. ausfahrt"],
         notNames: ["der rechten seite", "der linken seite", "die rechte spur", "die linke spur"],
@@ -149,11 +166,17 @@ extension RouteImporter {
         destination: ["destino"], left: ["izquierda"], right: ["derecha"], ahead: ["enfrente", "al frente"],
         roundabout: ["rotonda", "glorieta"],
         straightThrough: ["recto"],
-        ordinalWords: ["primera", "segunda", "tercera", "cuarta", "quinta", "sexta", "séptima", "octava", "novena", "décima", "undécima",
-                       "duodécima"].map { $0 + " salida" },
+        ordinalWords: [
+            "primera", "segunda", "tercera", "cuarta", "quinta", "sexta", "séptima", "octava", "novena", "décima",
+            "undécima",
+            "duodécima",
+        ].map { $0 + " salida" },
         ordinalForms: ["#.ª salida", "#ª salida", "#.a salida"],
         notNames: ["la derecha", "la izquierda"],
-        tells: ["gira", "toma", "continúa", "sigue", "dirígete", "mantente", "a la derecha", "a la izquierda", "salida", "incorpórate"])
+        tells: [
+            "gira", "toma", "continúa", "sigue", "dirígete", "mantente", "a la derecha", "a la izquierda", "salida",
+            "incorpórate",
+        ])
 
     static let portuguese = Words(
         code: "pt",
@@ -164,11 +187,15 @@ extension RouteImporter {
         destination: ["destino"], left: ["esquerda"], right: ["direita"], ahead: ["em frente"],
         roundabout: ["rotatória", "rotunda", "retorno"],
         straightThrough: ["em frente", "reto"],
-        ordinalWords: ["primeira", "segunda", "terceira", "quarta", "quinta", "sexta", "sétima", "oitava", "nona", "décima",
-                       "décima primeira", "décima segunda"].map { $0 + " saída" },
+        ordinalWords: [
+            "primeira", "segunda", "terceira", "quarta", "quinta", "sexta", "sétima", "oitava", "nona", "décima",
+            "décima primeira", "décima segunda",
+        ].map { $0 + " saída" },
         ordinalForms: ["#.ª saída", "#ª saída", "#.a saída", "#a saída"],
         notNames: ["a direita", "a esquerda", "à direita", "à esquerda"],
-        tells: ["vire", "siga", "pegue", "continue", "mantenha", "à direita", "à esquerda", "saída", "dirija", "destino"])
+        tells: [
+            "vire", "siga", "pegue", "continue", "mantenha", "à direita", "à esquerda", "saída", "dirija", "destino",
+        ])
 
     static let italian = Words(
         code: "it",
@@ -179,11 +206,16 @@ extension RouteImporter {
         destination: ["destinazione"], left: ["sinistra"], right: ["destra"], ahead: ["di fronte"],
         roundabout: ["rotonda", "rotatoria"],
         straightThrough: ["dritto", "diritto"],
-        ordinalWords: ["prima", "seconda", "terza", "quarta", "quinta", "sesta", "settima", "ottava", "nona", "decima", "undicesima",
-                       "dodicesima"].map { $0 + " uscita" },
+        ordinalWords: [
+            "prima", "seconda", "terza", "quarta", "quinta", "sesta", "settima", "ottava", "nona", "decima",
+            "undicesima",
+            "dodicesima",
+        ].map { $0 + " uscita" },
         ordinalForms: ["#ª uscita", "#a uscita", "#° uscita"],
         notNames: ["la destra", "la sinistra", "destra", "sinistra"],
-        tells: ["svolta", "prendi", "continua", "mantieni", "a destra", "a sinistra", "uscita", "procedi", "destinazione"])
+        tells: [
+            "svolta", "prendi", "continua", "mantieni", "a destra", "a sinistra", "uscita", "procedi", "destinazione",
+        ])
 
     /// The tables drivesim reads, English first (a text that tells no language is read as English).
     static let languages: [Words] = [english, korean, japanese, chinese, french, german, spanish, portuguese, italian]
@@ -197,10 +229,16 @@ extension RouteImporter {
     /// none of the languages, or no texts, tell none: read as English).
     static func told(_ texts: [String]) -> (words: Words, told: Bool) {
         let lower = texts.joined(separator: "\n").lowercased()
-        var best = english, score = 0
+        var best = english
+        var score = 0
         for w in languages {
-            let s = (w.tells + w.streetBefore + w.streetAfter + w.towardBefore + w.towardAfter).reduce(0) { $0 + lower.ranges(of: $1.lowercased()).count }
-            if s > score { best = w; score = s }
+            let s = (w.tells + w.streetBefore + w.streetAfter + w.towardBefore + w.towardAfter).reduce(0) {
+                $0 + lower.ranges(of: $1.lowercased()).count
+            }
+            if s > score {
+                best = w
+                score = s
+            }
         }
         return (best, score > 0)
     }
@@ -226,7 +264,10 @@ extension RouteImporter {
         init(_ text: String) {
             var open: Int? = nil
             for c in text {
-                if c == boldOpen { open = chars.count; continue }
+                if c == boldOpen {
+                    open = chars.count
+                    continue
+                }
                 if c == boldClose {
                     if let o = open, o < chars.count { runs.append(o..<chars.count) }
                     open = nil
@@ -252,7 +293,8 @@ extension RouteImporter {
         func findLast(_ needle: String, before end: Int) -> Int? {
             let n = Array(needle.lowercased())
             guard !n.isEmpty, end >= n.count else { return nil }
-            for i in stride(from: min(end, lower.count) - n.count, through: 0, by: -1) where lower[i..<(i + n.count)].elementsEqual(n) { return i }
+            for i in stride(from: min(end, lower.count) - n.count, through: 0, by: -1)
+            where lower[i..<(i + n.count)].elementsEqual(n) { return i }
             return nil
         }
 
@@ -260,14 +302,20 @@ extension RouteImporter {
 
         /// Every place `needle` occurs.
         func allStarts(_ needle: String) -> [Int] {
-            var out: [Int] = [], from = 0
-            while let at = find(needle, from: from) { out.append(at); from = at + 1 }
+            var out: [Int] = []
+            var from = 0
+            while let at = find(needle, from: from) {
+                out.append(at)
+                from = at + 1
+            }
             return out
         }
     }
 
     /// The earliest of `markers` in `m` and where it ends.
-    static func earliest(_ markers: [String], in m: Marked, from: Int = 0, skipping: Set<Int> = []) -> (at: Int, end: Int)? {
+    static func earliest(_ markers: [String], in m: Marked, from: Int = 0, skipping: Set<Int> = []) -> (
+        at: Int, end: Int
+    )? {
         var best: (at: Int, end: Int)? = nil
         for marker in markers {
             var start = from
@@ -291,8 +339,9 @@ extension RouteImporter {
         if let run = m.runs.first(where: { $0.lowerBound == i }) {
             var end = run.upperBound
             while list, let next = m.runs.first(where: { $0.lowerBound > end }),
-                  m.chars[end..<next.lowerBound].allSatisfy({ $0 == "/" || $0 == "," || $0 == " " }),
-                  m.chars[end..<next.lowerBound].contains(where: { $0 == "/" || $0 == "," }) {
+                m.chars[end..<next.lowerBound].allSatisfy({ $0 == "/" || $0 == "," || $0 == " " }),
+                m.chars[end..<next.lowerBound].contains(where: { $0 == "/" || $0 == "," })
+            {
                 end = next.upperBound
             }
             return clean(m.text(i..<end), words)
@@ -312,8 +361,9 @@ extension RouteImporter {
         if let run = m.runs.first(where: { $0.upperBound == e }) {
             var start = run.lowerBound
             while let previous = m.runs.last(where: { $0.upperBound < start }),
-                  m.chars[previous.upperBound..<start].allSatisfy({ $0 == "/" || $0 == "," || $0 == " " }),
-                  m.chars[previous.upperBound..<start].contains(where: { $0 == "/" || $0 == "," }) {
+                m.chars[previous.upperBound..<start].allSatisfy({ $0 == "/" || $0 == "," || $0 == " " }),
+                m.chars[previous.upperBound..<start].contains(where: { $0 == "/" || $0 == "," })
+            {
                 start = previous.lowerBound
             }
             return clean(m.text(start..<e), words)
@@ -350,7 +400,9 @@ extension RouteImporter {
         while let last = name.last, ",;:。、，".contains(last) { name = String(name.dropLast()).trimmingSpaces() }
         // A full stop at its end ends the sentence ("onto Main St."): inside, an abbreviation's stays ("Av. Artur Ravara").
         if name.hasSuffix(".") { name = String(name.dropLast()).trimmingSpaces() }
-        guard !name.isEmpty, name.count <= streetCharacters, !words.notNames.contains(name.lowercased()) else { return nil }
+        guard !name.isEmpty, name.count <= streetCharacters, !words.notNames.contains(name.lowercased()) else {
+            return nil
+        }
         return name
     }
 
@@ -382,8 +434,12 @@ extension RouteImporter {
         var out = Reading()
         // A street marker inside a toward marker (Italian " in " of " in direzione ") is the toward's.
         let towardStarts = Set(words.towardBefore.flatMap { t in m.allStarts(t) })
-        if let s = earliest(words.streetBefore, in: m, skipping: towardStarts) { out.street = name(after: s.end, in: m, words, list: false) }
-        if out.street == nil, let s = earliest(words.streetAfter, in: m) { out.street = name(before: s.at, in: m, words) }
+        if let s = earliest(words.streetBefore, in: m, skipping: towardStarts) {
+            out.street = name(after: s.end, in: m, words, list: false)
+        }
+        if out.street == nil, let s = earliest(words.streetAfter, in: m) {
+            out.street = name(before: s.at, in: m, words)
+        }
         if let t = earliest(words.towardBefore, in: m) {
             out.toward = names(name(after: t.end, in: m, words, list: true))
         } else if let t = earliest(words.towardAfter, in: m) {
@@ -401,7 +457,9 @@ extension RouteImporter {
             let token = m.text(i..<end)
             if isExitNumber(token) {
                 out.exitNumber = token
-                if let f = earliest(words.exitNameBefore, in: m, from: end) { out.exitName = name(after: f.end, in: m, words, list: false) }
+                if let f = earliest(words.exitNameBefore, in: m, from: end) {
+                    out.exitName = name(after: f.end, in: m, words, list: false)
+                }
             } else if isRoadRef(token) {
                 // "Prendre la sortie D909": the road the exit is signed for, never its number.
                 out.exitName = token
@@ -411,7 +469,9 @@ extension RouteImporter {
         for marker in words.exitNumberAfter where out.exitNumber == nil {
             guard let at = m.find(marker) else { continue }
             var s = at
-            while s > 0, m.chars[s - 1].isASCII, m.chars[s - 1].isLetter || m.chars[s - 1].isNumber || m.chars[s - 1] == "-" { s -= 1 }
+            while s > 0, m.chars[s - 1].isASCII,
+                m.chars[s - 1].isLetter || m.chars[s - 1].isNumber || m.chars[s - 1] == "-"
+            { s -= 1 }
             let token = m.text(s..<at)
             if isExitNumber(token) { out.exitNumber = token }
         }

@@ -5,9 +5,9 @@ import SimClock
 import SimRunner
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns a route response in the OSRM format (OSRM, Valhalla's `osrm`
@@ -43,7 +43,10 @@ public enum RouteImporter {
         public var maxMeters = Route.maxLength
 
         /// Options for `source` in `language`.
-        public init(language: Language, source: String) { self.language = language; self.source = source }
+        public init(language: Language, source: String) {
+            self.language = language
+            self.source = source
+        }
     }
 
     /// A finished import.
@@ -92,7 +95,9 @@ public enum RouteImporter {
         }
         guard case .object = root.kind else { throw ImportProblem(.notARouteResponse, at: "") }
         // The format by its structure (the map stacks before OSRM, which they share `routes` with), or as `--service` names it.
-        guard let format = options.service ?? RouteFormat.detect(root) else { throw ImportProblem(.notARouteResponse, at: "") }
+        guard let format = options.service ?? RouteFormat.detect(root) else {
+            throw ImportProblem(.notARouteResponse, at: "")
+        }
         var reader = Reader()
         switch format {
         case .geojson:
@@ -100,7 +105,8 @@ public enum RouteImporter {
         case .valhalla:
             // Valhalla's error answer (`error_code` and `error`).
             if root["trip"] == nil, let code = root["error_code"], case .number(let n) = code.kind {
-                throw ImportProblem(.serviceError(code: n, message: try reader.string(root, "error", "")), at: "error_code")
+                throw ImportProblem(
+                    .serviceError(code: n, message: try reader.string(root, "error", "")), at: "error_code")
             }
             return try reader.valhalla(root, options: options)
         case .graphhopper:
@@ -120,7 +126,8 @@ public enum RouteImporter {
     // MARK: GeoJSON
 
     static func geoJSON(_ root: JSONValue, type: JSONValue, options: Options) throws(ImportProblem) -> Imported {
-        var line = root, path = ""
+        var line = root
+        var path = ""
         var name: String? = nil
         guard case .string(let t) = type.kind else { throw ImportProblem(.wrongType(expected: "a string"), at: "type") }
         if t == "Feature" {
@@ -128,7 +135,9 @@ public enum RouteImporter {
             line = g
             path = "geometry"
             if let n = root["properties"]?["name"], case .string(let s) = n.kind, !s.isEmpty { name = s }
-            guard let gt = g["type"], case .string(let s) = gt.kind else { throw ImportProblem(.missingField("type"), at: path) }
+            guard let gt = g["type"], case .string(let s) = gt.kind else {
+                throw ImportProblem(.missingField("type"), at: path)
+            }
             guard s == "LineString" else { throw ImportProblem(.unsupportedGeoJSON(s), at: join(path, "type")) }
         } else if t != "LineString" {
             throw ImportProblem(.unsupportedGeoJSON(t), at: "type")
@@ -136,15 +145,19 @@ public enum RouteImporter {
         let points = try Reader().coordinates(line, join(path, "coordinates"))
         let kept = thin(points)
         try checkPoints(kept, join(path, "coordinates"), limit: options.maxPoints)
-        guard kept.count >= 2, let route = try? Route(points: kept) else { throw ImportProblem(.tooFewPoints, at: join(path, "coordinates")) }
+        guard kept.count >= 2, let route = try? Route(points: kept) else {
+            throw ImportProblem(.tooFewPoints, at: join(path, "coordinates"))
+        }
         try checkLength(route, join(path, "coordinates"), limit: options.maxMeters)
         var specs: [Scenario.ManeuverSpec] = []
         let p = route.points
         var n = 0
         for i in 1..<max(1, p.count - 1) {
-            let a = p[i] - p[i - 1], b = p[i + 1] - p[i]
+            let a = p[i] - p[i - 1]
+            let b = p[i + 1] - p[i]
             guard a.length >= 1, b.length >= 1 else { continue }
-            let cross = a.x * b.y - a.y * b.x, dot = a.x * b.x + a.y * b.y
+            let cross = a.x * b.y - a.y * b.x
+            let dot = a.x * b.x + a.y * b.y
             // Positive: to the left.
             guard let turn = turn(forAngle: atan2Degrees(cross, dot)) else { continue }
             n += 1
@@ -152,17 +165,21 @@ public enum RouteImporter {
         }
         specs.append(Scenario.ManeuverSpec(id: "arrive", point: kept[kept.count - 1], turn: .arrive))
         var warnings: [ImportWarning] = []
-        let placed = try place(specs, on: route, paths: specs.map { _ in join(path, "coordinates") }, warnings: &warnings)
+        let placed = try place(
+            specs, on: route, paths: specs.map { _ in join(path, "coordinates") }, warnings: &warnings)
         var road = Scenario.Road(language: options.language, points: kept, maneuvers: placed.map(\.spec))
-        road.drive = Scenario.Drive(profile: SpeedProfile(steps: [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)]))
+        road.drive = Scenario.Drive(
+            profile: SpeedProfile(steps: [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)]))
         try checkDrive(road, length: route.length)
         let scenario = Scenario(
             name: name ?? "line from \(options.source)",
-            description: "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
+            description:
+                "Imported by drivesim import-route from \(options.source): a GeoJSON line of \(kept.count) points, "
                 + "\(whole(route.length)) m, turns over \(Int(turnAngle))° as maneuvers, driven at \(format(options.kmh)) km/h.",
             road: road)
-        return Imported(scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil,
-                        start: join(path, "coordinates") + "[0]")
+        return Imported(
+            scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil,
+            start: join(path, "coordinates") + "[0]")
     }
 
     // MARK: Shared steps
@@ -187,12 +204,17 @@ public enum RouteImporter {
         var spans = [(0, v.count - 1)]
         while let (a, b) = spans.popLast() {
             guard b > a + 1 else { continue }
-            let d = v[b] - v[a], length = d.length
-            var farthest = a, distance = -1.0
+            let d = v[b] - v[a]
+            let length = d.length
+            var farthest = a
+            var distance = -1.0
             for k in (a + 1)..<b {
                 let p = v[k] - v[a]
                 let off = length > 0 ? abs(d.x * p.y - d.y * p.x) / length : p.length
-                if off > distance { distance = off; farthest = k }
+                if off > distance {
+                    distance = off
+                    farthest = k
+                }
             }
             guard distance > tolerance else { continue }
             keep[farthest] = true
@@ -222,7 +244,10 @@ public enum RouteImporter {
         if !(route.length <= limit) {
             let length = meters > 0 ? meters : route.length
             // Rounded no nearer the limit than it lies (`MeasuredValue`): never "10000 km long, beyond 10000 km".
-            throw ImportProblem(.routeTooLong(kilometers: MeasuredValue.rounded(min(length, 1e12) / 1000, beyond: limit / 1000), hours: seconds.map { whole($0 / 3600) }), at: path)
+            throw ImportProblem(
+                .routeTooLong(
+                    kilometers: MeasuredValue.rounded(min(length, 1e12) / 1000, beyond: limit / 1000),
+                    hours: seconds.map { whole($0 / 3600) }), at: path)
         }
     }
 
@@ -239,7 +264,10 @@ public enum RouteImporter {
                 let end = i + 1 < steps.count ? min(steps[i + 1].from, length) : length
                 seconds += max(0, end - step.from) / max(step.speed, 1)
             }
-            throw ImportProblem(.driveTooLong(hours: MeasuredValue.rounded(min(seconds / 3600, 1e9), beyond: 24), kilometers: meters > 0 ? whole(min(meters, 1e12) / 1000) : nil), at: "")
+            throw ImportProblem(
+                .driveTooLong(
+                    hours: MeasuredValue.rounded(min(seconds / 3600, 1e9), beyond: 24),
+                    kilometers: meters > 0 ? whole(min(meters, 1e12) / 1000) : nil), at: "")
         }
     }
 
@@ -260,7 +288,10 @@ public enum RouteImporter {
                 switch error {
                 case .maneuverOutOfOrder: warnings.append(ImportWarning(.tooCloseToPrevious, at: paths[i]))
                 case .maneuverOffRoute(_, let meters):
-                    throw ImportProblem(.maneuverOffGeometry(meters: MeasuredValue.rounded(min(meters, 1e9), beyond: Route.maneuverTolerance)), at: paths[i])
+                    throw ImportProblem(
+                        .maneuverOffGeometry(
+                            meters: MeasuredValue.rounded(min(meters, 1e9), beyond: Route.maneuverTolerance)),
+                        at: paths[i])
                 case .tooFewPoints: throw ImportProblem(.tooFewPoints, at: paths[i])
                 }
             }
@@ -293,23 +324,29 @@ public enum RouteImporter {
     static func window(
         _ road: Scenario.Road, route: Route, from: Double, to: Double, maneuvers: [Scenario.ManeuverSpec]
     ) -> Scenario.Road {
-        let first = route.segment(at: from), last = min(route.points.count - 1, route.segment(at: to) + 1)
+        let first = route.segment(at: from)
+        let last = min(route.points.count - 1, route.segment(at: to) + 1)
         var window = road
         window.points = Array(road.points[first...last])
         window.maneuvers = maneuvers
         if let drive = road.drive {
-            let offset = route.cumulative[first], end = route.cumulative[last] - offset
+            let offset = route.cumulative[first]
+            let end = route.cumulative[last] - offset
             var profile = drive.profile
             let active = profile.steps.last { $0.from <= offset } ?? profile.steps[0]
             var moved = [SpeedProfile.Step(from: 0, speed: active.speed)]
             for step in profile.steps where step.from > offset && step.from - offset < end {
-                if step.from - offset < RoadSetup.Limits.stepSpacing { moved[0].speed = step.speed } else {
+                if step.from - offset < RoadSetup.Limits.stepSpacing {
+                    moved[0].speed = step.speed
+                } else {
                     moved.append(SpeedProfile.Step(from: step.from - offset, speed: step.speed))
                 }
             }
             profile.steps = moved
-            profile.stops = profile.stops.filter { $0.at > offset + RoadSetup.Limits.stepSpacing && $0.at - offset < end }
-                .map { SpeedProfile.Stop(at: $0.at - offset, dwell: $0.dwell) }
+            profile.stops = profile.stops.filter {
+                $0.at > offset + RoadSetup.Limits.stepSpacing && $0.at - offset < end
+            }
+            .map { SpeedProfile.Stop(at: $0.at - offset, dwell: $0.dwell) }
             window.drive = Scenario.Drive(start: drive.start, profile: profile, detours: [])
         }
         return window

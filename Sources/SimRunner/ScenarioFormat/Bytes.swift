@@ -18,7 +18,10 @@ extension Array where Element == UInt8 {
     /// and 19 digits at most) and appended in one copy.
     package mutating func append(int v: Int64) {
         var magnitude = v.magnitude
-        if v >= 0, magnitude < 10 { append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        if v >= 0, magnitude < 10 {
+            append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         Swift.withUnsafeMutableBytes(of: &digits) { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
@@ -28,15 +31,22 @@ extension Array where Element == UInt8 {
                 buffer[k] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            if v < 0 { k -= 1; buffer[k] = UInt8(ascii: "-") }
+            if v < 0 {
+                k -= 1
+                buffer[k] = UInt8(ascii: "-")
+            }
             append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k..<20]))
         }
     }
 
     /// `v` with at least `width` digits, zeros in front (v ≥ 0).
     package mutating func append(int v: Int64, width: Int) {
-        var digits = 1, q = v
-        while q >= 10 { q /= 10; digits += 1 }
+        var digits = 1
+        var q = v
+        while q >= 10 {
+            q /= 10
+            digits += 1
+        }
         for _ in digits..<Swift.max(digits, width) { append(UInt8(ascii: "0")) }
         append(int: v)
     }
@@ -51,10 +61,16 @@ extension Array where Element == UInt8 {
         Swift.withUnsafeMutableBytes(of: &text) { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             var k = 32
-            func put(_ byte: UInt8) { k -= 1; buffer[k] = byte }
+            func put(_ byte: UInt8) {
+                k -= 1
+                buffer[k] = byte
+            }
             func put(_ v: Int64, digits: Int) {
                 var v = v
-                for _ in 0..<digits { put(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 }
+                for _ in 0..<digits {
+                    put(UInt8(ascii: "0") + UInt8(v % 10))
+                    v /= 10
+                }
             }
             put(total % 1000, digits: 3)
             put(UInt8(ascii: "."))
@@ -64,7 +80,10 @@ extension Array where Element == UInt8 {
             var hours = total / 3_600_000
             if hours > 0 {
                 put(UInt8(ascii: ":"))
-                repeat { put(UInt8(ascii: "0") + UInt8(hours % 10)); hours /= 10 } while hours > 0
+                repeat {
+                    put(UInt8(ascii: "0") + UInt8(hours % 10))
+                    hours /= 10
+                } while hours > 0
             }
             if t.ms < 0 { put(UInt8(ascii: "-")) }
             append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k..<32]))
@@ -103,7 +122,9 @@ extension Array where Element == UInt8 {
         }
     }
 
-    private static var sixtyFourSpaces: StaticString { "                                                                " }
+    private static var sixtyFourSpaces: StaticString {
+        "                                                                "
+    }
 }
 
 extension Array where Element == UInt8 {
@@ -183,7 +204,9 @@ extension Array where Element == UInt8 {
             // Sixteen bytes at a time while none of them is `<`, `>` or `&` (the usual case).
             if i + 16 <= bytes.count {
                 let at = UnsafeRawPointer(bytes.baseAddress! + i)
-                if !mayNeedEscape(at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) {
+                if !mayNeedEscape(
+                    at.loadUnaligned(as: UInt64.self), at.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                {
                     i += 16
                     continue
                 }
@@ -207,7 +230,8 @@ extension Array where Element == UInt8 {
     /// such a byte always sets its high bit in the test). `<` (0x3C) and `>`
     /// (0x3E) differ only in bit 1, so one test with that bit set finds both.
     @inline(__always) private static func mayNeedEscape(_ a: UInt64, _ b: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         func hasByte(_ v: UInt64, _ byte: UInt8) -> UInt64 {
             let x = v ^ (ones &* UInt64(byte))
             return (x &- ones) & ~x & highs
@@ -227,7 +251,9 @@ extension Array where Element == UInt8 {
         var i = 0
         while i < utf8.count {
             // Eight bytes at a time while none of them may need an entity or an escape (the usual case).
-            if i + 8 <= utf8.count, !Self.mayNeedXMLEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+            if i + 8 <= utf8.count,
+                !Self.mayNeedXMLEscape(UnsafeRawPointer(utf8.baseAddress! + i).loadUnaligned(as: UInt64.self))
+            {
                 i += 8
                 continue
             }
@@ -255,7 +281,8 @@ extension Array where Element == UInt8 {
     /// `& < > " '`, a control character (tab and newline included) or DEL.
     /// Exact for "no": such a byte always sets its high bit in the test.
     @inline(__always) private static func mayNeedXMLEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         func hasByte(_ byte: UInt8) -> Bool {
             let x = word ^ (ones &* UInt64(byte))
             return (x &- ones) & ~x & highs != 0

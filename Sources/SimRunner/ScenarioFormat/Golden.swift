@@ -43,19 +43,23 @@ public enum Golden {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch { throw .notJSON(line: error.line, column: error.column) }
         guard case .object(let members) = root.kind,
-              let eventsValue = members.first(where: { $0.key == "events" })?.value,
-              case .array(let items) = eventsValue.kind
+            let eventsValue = members.first(where: { $0.key == "events" })?.value,
+            case .array(let items) = eventsValue.kind
         else { throw .notATimeline(path: "", reason: "expected an object with an \"events\" list") }
         var out: [String] = []
         out.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             let path = "events[\(i)]"
-            guard case .object(let fields) = item.kind else { throw .notATimeline(path: path, reason: "expected an object") }
+            guard case .object(let fields) = item.kind else {
+                throw .notATimeline(path: path, reason: "expected an object")
+            }
             func member(_ key: String) -> JSONValue? { fields.first { $0.key == key }?.value }
-            guard let tValue = member("t"), case .number(let literal) = tValue.kind, let ms = Int64(literal), ms >= 0 else {
+            guard let tValue = member("t"), case .number(let literal) = tValue.kind, let ms = Int64(literal), ms >= 0
+            else {
                 throw .notATimeline(path: path + ".t", reason: "expected whole milliseconds")
             }
-            guard let nameValue = member("event"), case .string(let name) = nameValue.kind, let kind = EventKind(rawValue: name)
+            guard let nameValue = member("event"), case .string(let name) = nameValue.kind,
+                let kind = EventKind(rawValue: name)
             else { throw .notATimeline(path: path + ".event", reason: "expected an event name of SPEC 5") }
             var compared: [(String, String)] = []
             for field in comparedFields(of: kind) {
@@ -105,8 +109,10 @@ public enum Golden {
         while prefix < golden.count, prefix < actual.count, golden[prefix] == actual[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < golden.count - prefix, suffix < actual.count - prefix,
-              golden[golden.count - 1 - suffix] == actual[actual.count - 1 - suffix] { suffix += 1 }
-        let a = golden[prefix..<(golden.count - suffix)], b = actual[prefix..<(actual.count - suffix)]
+            golden[golden.count - 1 - suffix] == actual[actual.count - 1 - suffix]
+        { suffix += 1 }
+        let a = golden[prefix..<(golden.count - suffix)]
+        let b = actual[prefix..<(actual.count - suffix)]
         var script: [Edit] = (0..<prefix).map { .keep(golden: $0, actual: $0) }
         let aligned = shortestEdit(a, b, maxEdits: maxEdits)
         if let aligned {
@@ -114,7 +120,9 @@ public enum Golden {
         } else {
             script += a.indices.map { .remove(golden: $0) } + b.indices.map { .add(actual: $0) }
         }
-        for k in 0..<suffix { script.append(.keep(golden: golden.count - suffix + k, actual: actual.count - suffix + k)) }
+        for k in 0..<suffix {
+            script.append(.keep(golden: golden.count - suffix + k, actual: actual.count - suffix + k))
+        }
 
         var out = "first difference at event \(prefix) (- golden, + this run"
         out += aligned == nil ? "; more than \(maxEdits) changes, shown as one block):\n" : "):\n"
@@ -122,15 +130,20 @@ public enum Golden {
         let changed = script.indices.filter { if case .keep = script[$0] { return false } else { return true } }
         var shown = [Bool](repeating: false, count: script.count)
         for i in changed { for j in max(0, i - context)...min(script.count - 1, i + context) { shown[j] = true } }
-        var printed = 0, last = -1
+        var printed = 0
+        var last = -1
         for i in script.indices where shown[i] {
             if printed >= limit { break }
             if last >= 0, i > last + 1 { out += "    …\n" }
             last = i
             switch script[i] {
             case .keep(let g, _): out += "    \(golden[g])\n"
-            case .remove(let g): out += "  - \(golden[g])\n"; printed += 1
-            case .add(let n): out += "  + \(actual[n])\n"; printed += 1
+            case .remove(let g):
+                out += "  - \(golden[g])\n"
+                printed += 1
+            case .add(let n):
+                out += "  + \(actual[n])\n"
+                printed += 1
             }
         }
         if changed.count > printed { out += "  … \(counted(changed.count - printed, "more changed event"))\n" }
@@ -142,7 +155,8 @@ public enum Golden {
 
     /// Myers' shortest edit script from `a` to `b`, or nil if it needs more than `maxEdits` steps.
     static func shortestEdit(_ a: ArraySlice<String>, _ b: ArraySlice<String>, maxEdits: Int) -> [Edit]? {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         let dMax = min(n + m, maxEdits)
         let offset = dMax + 1
         var v = [Int](repeating: 0, count: 2 * dMax + 3)
@@ -152,29 +166,47 @@ public enum Golden {
             trace.append(v)
             var k = -d
             while k <= d {
-                var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
+                var x =
+                    k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])
+                    ? v[offset + k + 1] : v[offset + k - 1] + 1
                 var y = x - k
-                while x < n, y < m, a[a.startIndex + x] == b[b.startIndex + y] { x += 1; y += 1 }
+                while x < n, y < m, a[a.startIndex + x] == b[b.startIndex + y] {
+                    x += 1
+                    y += 1
+                }
                 v[offset + k] = x
-                if x >= n, y >= m { found = true; break search }
+                if x >= n, y >= m {
+                    found = true
+                    break search
+                }
                 k += 2
             }
         }
         guard found else { return nil }
         // Walk back through the saved frontiers.
         var edits: [Edit] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
-            let v = trace[d], k = x - y
+            let v = trace[d]
+            let k = x - y
             let down = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])
             let prevK = down ? k + 1 : k - 1
-            let prevX = d == 0 ? 0 : v[offset + prevK], prevY = d == 0 ? 0 : prevX - prevK
+            let prevX = d == 0 ? 0 : v[offset + prevK]
+            let prevY = d == 0 ? 0 : prevX - prevK
             while x > prevX, y > prevY {
-                x -= 1; y -= 1
+                x -= 1
+                y -= 1
                 edits.append(.keep(golden: a.startIndex + x, actual: b.startIndex + y))
             }
             if d > 0 {
-                if down { y -= 1; edits.append(.add(actual: b.startIndex + y)) } else { x -= 1; edits.append(.remove(golden: a.startIndex + x)) }
+                if down {
+                    y -= 1
+                    edits.append(.add(actual: b.startIndex + y))
+                } else {
+                    x -= 1
+                    edits.append(.remove(golden: a.startIndex + x))
+                }
             }
         }
         return edits.reversed()

@@ -27,7 +27,10 @@ package struct JSONParseError: Error, Sendable, Equatable {
 
     /// Creates an error.
     package init(reason: Reason, line: Int, column: Int, path: String) {
-        self.reason = reason; self.line = line; self.column = column; self.path = path
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.path = path
     }
 }
 

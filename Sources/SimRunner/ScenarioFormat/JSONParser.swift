@@ -26,9 +26,15 @@ package enum JSONParser {
     /// counted only when a file turns out not to be UTF-8.
     static func validateUTF8(_ b: [UInt8]) throws(JSONParseError) {
         if let bad = firstInvalidUTF8(b) {
-            var line = 1, column = 1
+            var line = 1
+            var column = 1
             for k in 0..<bad where b[k] & 0xC0 != 0x80 {
-                if b[k] == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+                if b[k] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
             }
             throw JSONParseError(reason: .invalidUTF8, line: line, column: column, path: "")
         }
@@ -42,7 +48,9 @@ package enum JSONParser {
             var i = 0
             func isContinuation(_ k: Int) -> Bool { k < n && b[k] & 0xC0 == 0x80 }
             while i < n {
-                if i + 8 <= n, UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                if i + 8 <= n,
+                    UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     i += 8
                     continue
                 }
@@ -55,11 +63,15 @@ package enum JSONParser {
                 case 0xE1...0xEC, 0xEE...0xEF: length = isContinuation(i + 1) && isContinuation(i + 2) ? 3 : 0
                 case 0xED: length = i + 1 < n && (0x80...0x9F).contains(b[i + 1]) && isContinuation(i + 2) ? 3 : 0
                 case 0xF0:
-                    length = i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                    length =
+                        i + 1 < n && (0x90...0xBF).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3)
+                        ? 4 : 0
                 case 0xF1...0xF3:
                     length = isContinuation(i + 1) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
                 case 0xF4:
-                    length = i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3) ? 4 : 0
+                    length =
+                        i + 1 < n && (0x80...0x8F).contains(b[i + 1]) && isContinuation(i + 2) && isContinuation(i + 3)
+                        ? 4 : 0
                 default: length = 0
                 }
                 if length == 0 { return i }
@@ -103,7 +115,8 @@ package enum JSONParser {
 
     /// The string of a tape's string node.
     static func unescapedString(_ b: [UInt8], _ node: JSONTape.Node) -> String {
-        let start = Int(node.start) + 1, end = Int(node.end)
+        let start = Int(node.start) + 1
+        let end = Int(node.end)
         guard node.tag == .escapedString else { return String(decoding: b[start..<end], as: UTF8.self) }
         return unescape(b, start..<end)
     }
@@ -112,13 +125,22 @@ package enum JSONParser {
     /// decoded straight into the new string's own storage (its UTF-8 is
     /// never longer than the escaped text), so no intermediate copy is held.
     static func unescape(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        let start = range.lowerBound, end = range.upperBound
+        let start = range.lowerBound
+        let end = range.upperBound
         return String(unsafeUninitializedCapacity: end - start) { out in
-            var k = start, n = 0
-            func put(_ byte: UInt8) { out[n] = byte; n += 1 }
+            var k = start
+            var n = 0
+            func put(_ byte: UInt8) {
+                out[n] = byte
+                n += 1
+            }
             while k < end {
                 let c = bytes[k]
-                if c != UInt8(ascii: "\\") { put(c); k += 1; continue }
+                if c != UInt8(ascii: "\\") {
+                    put(c)
+                    k += 1
+                    continue
+                }
                 let e = bytes[k + 1]
                 k += 2
                 switch e {
@@ -134,12 +156,17 @@ package enum JSONParser {
                     if v < 0x80 {
                         put(UInt8(v))
                     } else if v < 0x800 {
-                        put(UInt8(0xC0 | v >> 6)); put(UInt8(0x80 | v & 0x3F))
+                        put(UInt8(0xC0 | v >> 6))
+                        put(UInt8(0x80 | v & 0x3F))
                     } else if v < 0x10000 {
-                        put(UInt8(0xE0 | v >> 12)); put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
+                        put(UInt8(0xE0 | v >> 12))
+                        put(UInt8(0x80 | v >> 6 & 0x3F))
+                        put(UInt8(0x80 | v & 0x3F))
                     } else {
-                        put(UInt8(0xF0 | v >> 18)); put(UInt8(0x80 | v >> 12 & 0x3F))
-                        put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
+                        put(UInt8(0xF0 | v >> 18))
+                        put(UInt8(0x80 | v >> 12 & 0x3F))
+                        put(UInt8(0x80 | v >> 6 & 0x3F))
+                        put(UInt8(0x80 | v & 0x3F))
                     }
                 default: put(e)  // a quote, a backslash or a slash stands for itself
                 }
@@ -156,7 +183,7 @@ package enum JSONParser {
         if (0xDC00...0xDFFF).contains(high) { return nil }
         guard (0xD800...0xDBFF).contains(high) else { return (high, 4) }
         guard k + 5 < b.count, b[k + 4] == UInt8(ascii: "\\"), b[k + 5] == UInt8(ascii: "u"),
-              let low = hex4(b, at: k + 6), (0xDC00...0xDFFF).contains(low)
+            let low = hex4(b, at: k + 6), (0xDC00...0xDFFF).contains(low)
         else { return nil }
         return (0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), 10)
     }

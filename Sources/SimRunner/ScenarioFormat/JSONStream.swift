@@ -43,7 +43,9 @@ package struct JSONStream {
     package mutating func key(_ key: StaticString) {
         item()
         let name = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        assert(name.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "a key that needs escaping")
+        assert(
+            name.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") },
+            "a key that needs escaping")
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: name)
         let close: StaticString = "\": "

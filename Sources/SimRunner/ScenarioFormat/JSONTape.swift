@@ -55,13 +55,13 @@ package final class JSONTape {
     deinit {
         nodes.deallocate()
         #if DEBUG
-        // Kept, emptied, in debug builds (a few bytes a tape): a node that
-        // outlived its tape finds it gone instead of reading freed memory.
-        state.pointee.alive = false
-        state.pointee.bytes = []
+            // Kept, emptied, in debug builds (a few bytes a tape): a node that
+            // outlived its tape finds it gone instead of reading freed memory.
+            state.pointee.alive = false
+            state.pointee.bytes = []
         #else
-        state.deinitialize(count: 1)
-        state.deallocate()
+            state.deinitialize(count: 1)
+            state.deallocate()
         #endif
     }
 
@@ -78,7 +78,9 @@ package final class JSONTape {
             let result = state.pointee.bytes.withUnsafeBufferPointer { b -> Result<R, E> in
                 guard let text = b.baseAddress else { preconditionFailure("a JSONTape's document is never empty") }
                 let view = View(text: text, byteCount: b.count, nodes: nodes, state: state)
-                do throws(E) { return .success(try body(JSONNode(tape: view, index: 0))) } catch { return .failure(error) }
+                do throws(E) { return .success(try body(JSONNode(tape: view, index: 0))) } catch {
+                    return .failure(error)
+                }
             }
             return try result.get()
         }
@@ -118,21 +120,36 @@ package final class JSONTape {
         /// used after its tape was freed (one kept past `JSONTape.withRoot`).
         @inline(__always) func checkAlive() {
             #if DEBUG
-            precondition(state.pointee.alive, "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
+                precondition(
+                    state.pointee.alive,
+                    "a JSONNode was used after its JSONTape was freed: no node may outlive JSONTape.withRoot")
             #endif
         }
 
         /// The 1-based line and column (in Unicode scalars) of a byte offset.
         func position(of offset: Int) -> (line: Int, column: Int) {
             checkAlive()
-            var from = state.pointee.cachedOffset, line = state.pointee.cachedLine, column = state.pointee.cachedColumn
-            if offset < from { from = 0; line = 1; column = 1 }
+            var from = state.pointee.cachedOffset
+            var line = state.pointee.cachedLine
+            var column = state.pointee.cachedColumn
+            if offset < from {
+                from = 0
+                line = 1
+                column = 1
+            }
             let end = min(offset, byteCount)
             for k in from..<end {
                 let c = text[k]
-                if c == UInt8(ascii: "\n") { line += 1; column = 1 } else if c & 0xC0 != 0x80 { column += 1 }
+                if c == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if c & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
-            state.pointee.cachedOffset = end; state.pointee.cachedLine = line; state.pointee.cachedColumn = column
+            state.pointee.cachedOffset = end
+            state.pointee.cachedLine = line
+            state.pointee.cachedColumn = column
             return (line, column)
         }
 
@@ -145,7 +162,8 @@ package final class JSONTape {
         /// The string of node `index` (a string node), its escapes decoded.
         func string(at index: Int) -> String {
             let node = self.node(index)
-            let start = Int(node.start) + 1, end = Int(node.end)
+            let start = Int(node.start) + 1
+            let end = Int(node.end)
             guard node.tag == .escapedString else {
                 return String(decoding: UnsafeBufferPointer(start: text + start, count: end - start), as: UTF8.self)
             }
@@ -155,11 +173,13 @@ package final class JSONTape {
         /// String node `index` packed, if it has no escapes and is at most `PackedKey.width` bytes.
         @inline(__always) func packedKey(at index: Int) -> PackedKey? {
             let node = self.node(index)
-            let start = Int(node.start) + 1, count = Int(node.end) - start
+            let start = Int(node.start) + 1
+            let count = Int(node.end) - start
             guard node.tag == .string, count <= PackedKey.width else { return nil }
             // Two whole words only inside the bytes (a key near the document's end, rarely).
             guard start + PackedKey.width <= byteCount else {
-                return PackedKey(String(decoding: UnsafeBufferPointer(start: text + start, count: count), as: UTF8.self))
+                return PackedKey(
+                    String(decoding: UnsafeBufferPointer(start: text + start, count: count), as: UTF8.self))
             }
             let p = UnsafeRawPointer(text + start)
             var low = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
@@ -177,7 +197,8 @@ package final class JSONTape {
         @inline(__always) func string(at index: Int, is s: String) -> Bool {
             let node = self.node(index)
             guard node.tag == .string else { return node.tag == .escapedString && string(at: index) == s }
-            let start = Int(node.start) + 1, count = Int(node.end) - start
+            let start = Int(node.start) + 1
+            let count = Int(node.end) - start
             let utf8 = s.utf8
             guard utf8.count == count else { return false }
             var k = text + start
@@ -250,9 +271,15 @@ package final class JSONTape {
         }
 
         func error(_ reason: JSONParseError.Reason, at offset: Int? = nil) -> JSONParseError {
-            var line = 1, column = 1
+            var line = 1
+            var column = 1
             for k in 0..<min(offset ?? i, b.count) {
-                if b[k] == UInt8(ascii: "\n") { line += 1; column = 1 } else if b[k] & 0xC0 != 0x80 { column += 1 }
+                if b[k] == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if b[k] & 0xC0 != 0x80 {
+                    column += 1
+                }
             }
             return JSONParseError(reason: reason, line: line, column: column, path: path())
         }
@@ -264,7 +291,8 @@ package final class JSONTape {
 
         @inline(__always) mutating func append(_ tag: Tag, _ start: Int, _ end: Int = 0) {
             if count == capacity { grow() }
-            nodes[count] = Node(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag)
+            nodes[count] = Node(
+                start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: end), count: 0, tag: tag)
             count += 1
         }
 
@@ -298,7 +326,9 @@ package final class JSONTape {
             let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             for expected in w {
                 guard i < b.count else { throw unexpected(.value) }
-                guard b[i] == expected else { throw error(.syntax(.unexpectedCharacter(JSONParser.found(bytes, at: i), expected: .value))) }
+                guard b[i] == expected else {
+                    throw error(.syntax(.unexpectedCharacter(JSONParser.found(bytes, at: i), expected: .value)))
+                }
                 i += 1
             }
         }
@@ -332,8 +362,14 @@ package final class JSONTape {
                 n += 1
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBracket) }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "]") { i += 1; return n }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return n
+                }
                 throw unexpected(.commaOrCloseBracket)
             }
         }
@@ -363,8 +399,14 @@ package final class JSONTape {
                 open[open.count - 1].at = -1
                 skipWhitespace()
                 guard i < b.count else { throw unexpected(.commaOrCloseBrace) }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; return n }
+                if b[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                if b[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return n
+                }
                 throw unexpected(.commaOrCloseBrace)
             }
         }
@@ -394,13 +436,15 @@ package final class JSONTape {
         }
 
         func sameKey(_ x: Int, _ y: Int) -> Bool {
-            let p = nodes[x], q = nodes[y]
+            let p = nodes[x]
+            let q = nodes[y]
             if p.tag == .escapedString || q.tag == .escapedString {
                 return JSONParser.unescapedString(bytes, p) == JSONParser.unescapedString(bytes, q)
             }
             let count = Int(p.end - p.start)
             guard count == Int(q.end - q.start) else { return false }
-            let s = Int(p.start), t = Int(q.start)
+            let s = Int(p.start)
+            let t = Int(q.start)
             for k in 1..<count where b[s + k] != b[t + k] { return false }
             return true
         }
@@ -416,14 +460,17 @@ package final class JSONTape {
                 let c = b[i]
                 if c == UInt8(ascii: "\"") { break }
                 if c < 0x20 { throw error(.syntax(.controlCharacterInString)) }
-                if c != UInt8(ascii: "\\") { i += 1; continue }
+                if c != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
                 escapes = true
                 let escapeStart = i
                 i += 1
                 guard i < b.count else { throw unexpected(.closingQuote) }
                 switch b[i] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     i += 1
                 case UInt8(ascii: "u"):
                     i += 1
@@ -478,13 +525,20 @@ extension JSONTape {
         var count: Int
         var low: UInt64, high: UInt64
 
-        init(count: Int, low: UInt64, high: UInt64) { self.count = count; self.low = low; self.high = high }
+        init(count: Int, low: UInt64, high: UInt64) {
+            self.count = count
+            self.low = low
+            self.high = high
+        }
 
         /// `key` packed (only its first `width` bytes, when longer), read in
         /// place: its bytes copied whole into two zeroed words (byte k of
         /// the key is byte k of the pair in memory, little-endian).
         @inline(__always) package init(_ key: StaticString) {
-            guard key.hasPointerRepresentation else { self.init(key.description); return }
+            guard key.hasPointerRepresentation else {
+                self.init(key.description)
+                return
+            }
             let count = key.utf8CodeUnitCount
             var words: (UInt64, UInt64) = (0, 0)
             withUnsafeMutableBytes(of: &words) {
@@ -495,7 +549,9 @@ extension JSONTape {
 
         /// `key` packed (only its first `width` bytes, when longer).
         package init(_ key: String) {
-            count = key.utf8.count; low = 0; high = 0
+            count = key.utf8.count
+            low = 0
+            high = 0
             var k: UInt64 = 0
             for c in key.utf8 {
                 if k < 8 { low |= UInt64(c) << (8 * k) } else if k < 16 { high |= UInt64(c) << (8 * (k - 8)) }
@@ -542,7 +598,9 @@ package struct JSONNode {
     package var number: String? {
         let node = self.node
         guard node.tag == .number else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: tape.text + Int(node.start), count: Int(node.end - node.start)), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: tape.text + Int(node.start), count: Int(node.end - node.start)),
+            as: UTF8.self)
     }
 
     /// `body` over the number's literal bytes; nil if the value is not a number.
@@ -587,7 +645,9 @@ package struct JSONNode {
         }
 
         package func makeIterator() -> Each<JSONNode> {
-            Each(children: Children(tape: tape, cursor: first, left: count, pairs: false), make: JSONNode.init(tape:index:))
+            Each(
+                children: Children(tape: tape, cursor: first, left: count, pairs: false),
+                make: JSONNode.init(tape:index:))
         }
     }
 
@@ -614,7 +674,9 @@ package struct JSONNode {
         package var firstMember: Member? { count > 0 ? Member(tape: tape, keyIndex: first) : nil }
 
         package func makeIterator() -> Each<Member> {
-            Each(children: Children(tape: tape, cursor: first, left: count, pairs: true), make: Member.init(tape:keyIndex:))
+            Each(
+                children: Children(tape: tape, cursor: first, left: count, pairs: true),
+                make: Member.init(tape:keyIndex:))
         }
     }
 

@@ -53,7 +53,9 @@ package struct JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// A value of the given kind at the given position (0 when built in code).
     package init(_ kind: Kind, line: Int = 0, column: Int = 0) {
-        self.kind = kind; storedLine = Int32(clamping: line); storedColumn = Int32(clamping: column)
+        self.kind = kind
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     /// Two values are equal when their contents are; positions are ignored.
@@ -85,5 +87,7 @@ extension JSONValue {
     /// An array value.
     package static func array(_ items: [JSONValue]) -> JSONValue { JSONValue(.array(items)) }
     /// An object value with members in the given order.
-    package static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue { JSONValue(.object(members)) }
+    package static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
+        JSONValue(.object(members))
+    }
 }

@@ -46,7 +46,9 @@ package enum JSONWriter {
             // Sort by UTF-8 bytes, not `String.<` (which follows Unicode
             // canonical ordering); stable, so equal keys keep their order.
             let sorted = members.enumerated().map { (bytes: Array($0.element.key.utf8), index: $0.offset) }
-                .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) || ($0.bytes == $1.bytes && $0.index < $1.index) }
+                .sorted {
+                    $0.bytes.lexicographicallyPrecedes($1.bytes) || ($0.bytes == $1.bytes && $0.index < $1.index)
+                }
             for (n, entry) in sorted.enumerated() {
                 let member = members[entry.index]
                 if n > 0 { out.append(UInt8(ascii: ",")) }

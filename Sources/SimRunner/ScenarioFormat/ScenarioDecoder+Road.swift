@@ -38,7 +38,8 @@ extension Decoding {
         let end = p + literal.count
         let negative = p.pointee == UInt8(ascii: "-")
         if negative { p += 1 }
-        var mantissa: UInt64 = 0, digits = 0
+        var mantissa: UInt64 = 0
+        var digits = 0
         var point: UnsafePointer<UInt8>? = nil
         // The tape has checked the grammar: digits, at most one point, or an exponent (refused here).
         while p < end {
@@ -79,11 +80,18 @@ extension Decoding {
         var k = 54 - (d.leadingZeroBitCount - w.leadingZeroBitCount)
         for _ in 0..<3 {
             guard k >= 0, k < 64 else { return nil }
-            let high = k == 0 ? 0 : w >> (64 - k), low = w << k
+            let high = k == 0 ? 0 : w >> (64 - k)
+            let low = w << k
             guard high < d else { return nil }  // the quotient would not fit 64 bits
             let (q, r) = d.dividingFullWidth((high: high, low: low))
-            if q >= 1 << 54 { k -= 1; continue }
-            if q < 1 << 53 { k += 1; continue }
+            if q >= 1 << 54 {
+                k -= 1
+                continue
+            }
+            if q < 1 << 53 {
+                k += 1
+                continue
+            }
             var significand = q >> 1
             if q & 1 == 1, r != 0 || significand & 1 == 1 { significand += 1 }
             return Double(sign: .plus, exponent: 1 - k, significand: Double(significand))
@@ -104,13 +112,15 @@ extension Decoding {
     }
 
     func point(_ fields: Fields) throws(ScenarioError) -> GeoPoint {
-        let latValue = try required(fields, "lat"), lonValue = try required(fields, "lon")
+        let latValue = try required(fields, "lat")
+        let lonValue = try required(fields, "lon")
         guard latValue.isNumber, lonValue.isNumber else {
             if latValue.isNumber { throw fail(.wrongType(expected: .number), fields.path("lon"), lonValue) }
             throw fail(.wrongType(expected: .number), fields.path("lat"), latValue)
         }
         // A number, however large (`1e400`), is out of range, not "not a number".
-        return GeoPoint(latitude: try number(latValue, fields.path("lat")), longitude: try number(lonValue, fields.path("lon")))
+        return GeoPoint(
+            latitude: try number(latValue, fields.path("lat")), longitude: try number(lonValue, fields.path("lon")))
     }
 
     func windows(_ value: JSONNode, _ path: String) throws(ScenarioError) -> [SimInterval] {
@@ -156,13 +166,16 @@ extension Decoding {
             let path = fields.path("places")
             for (i, item) in try array(v, path).enumerated() {
                 let place = try object(item, Location(base: path, index: i), allowed: ScenarioKeys.place)
-                road.places.append(Scenario.Road.Place(
-                    name: try string(try required(place, "name"), place.path("name")), point: try point(place)))
+                road.places.append(
+                    Scenario.Road.Place(
+                        name: try string(try required(place, "name"), place.path("name")), point: try point(place)))
             }
         }
         if let v = fields.optional("changes") {
             let path = fields.path("changes")
-            for (i, item) in try array(v, path).enumerated() { road.changes.append(try change(item, Location(base: path, index: i))) }
+            for (i, item) in try array(v, path).enumerated() {
+                road.changes.append(try change(item, Location(base: path, index: i)))
+            }
         }
         return road
     }
@@ -178,7 +191,8 @@ extension Decoding {
         }
         if let v = fields.optional("handoff") {
             let h = try object(v, fields.path("handoff"), allowed: ScenarioKeys.handoff)
-            let sentValue = try required(h, "sent"), sentPath = h.path("sent")
+            let sentValue = try required(h, "sent")
+            let sentPath = h.path("sent")
             var sent: [Scenario.Road.Sending] = []
             for (i, t) in try array(sentValue, sentPath).enumerated() {
                 let location = Location(base: sentPath, index: i)
@@ -200,12 +214,16 @@ extension Decoding {
     }
 
     /// The route's points and its maneuvers (placed on it by `validate()`).
-    mutating func route(_ value: JSONNode, _ path: String) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+    mutating func route(_ value: JSONNode, _ path: String) throws(ScenarioError) -> (
+        [GeoPoint], [Scenario.ManeuverSpec]
+    ) {
         try route(value, Location(base: path, index: nil), keys: ScenarioKeys.route)
     }
 
     /// The points and maneuvers of an object with `keys` (a route, a change).
-    mutating func route(_ value: JSONNode, _ location: Location, keys: KeyList) throws(ScenarioError) -> ([GeoPoint], [Scenario.ManeuverSpec]) {
+    mutating func route(_ value: JSONNode, _ location: Location, keys: KeyList) throws(ScenarioError) -> (
+        [GeoPoint], [Scenario.ManeuverSpec]
+    ) {
         let fields = try object(value, location, allowed: keys)
         let pointsValue = try required(fields, "points")
         let pointsPath = fields.path("points")
@@ -217,7 +235,8 @@ extension Decoding {
         if let v = fields.optional("maneuvers") {
             let mPath = fields.path("maneuvers")
             for (i, item) in try array(v, mPath).enumerated() {
-                specs.append(try maneuver(try object(item, Location(base: mPath, index: i), allowed: ScenarioKeys.maneuver)))
+                specs.append(
+                    try maneuver(try object(item, Location(base: mPath, index: i), allowed: ScenarioKeys.maneuver)))
             }
         }
         return (points, specs)
@@ -239,7 +258,9 @@ extension Decoding {
         func only(_ key: StaticString, _ kinds: [Turn]) throws(ScenarioError) -> JSONNode? {
             guard let v = m.optional(key) else { return nil }
             if !kinds.contains(turn) {
-                throw fail(.keyNotForTurn(key.description, turn: turn.rawValue, only: kinds.map(\.rawValue)), m.path(key.description), v)
+                throw fail(
+                    .keyNotForTurn(key.description, turn: turn.rawValue, only: kinds.map(\.rawValue)),
+                    m.path(key.description), v)
             }
             return v
         }
@@ -250,7 +271,9 @@ extension Decoding {
         if let s = try only("toward", Decoding.notArrival) { spec.details.toward = try string(s, m.path("toward")) }
         if let v = try only("exit", [.roundabout]) { spec.details.exit = Int(clamping: try integer(v, m.path("exit"))) }
         if let v = try only("ref", [.offRamp]) { spec.details.exitNumber = try string(v, m.path("ref")) }
-        if let v = try only("name", [.offRamp, .onRamp, .roundabout]) { spec.details.exitName = try string(v, m.path("name")) }
+        if let v = try only("name", [.offRamp, .onRamp, .roundabout]) {
+            spec.details.exitName = try string(v, m.path("name"))
+        }
         if let v = try only("side", [.arrive, .offRamp, .onRamp]) {
             // A ramp leaves on the left or the right; only a destination is ahead.
             let sides = turn == .arrive ? ArrivalSide.allCases : [.left, .right]
@@ -326,15 +349,19 @@ extension Decoding {
                 g.late.append((try window(l), try seconds(try required(l, "delay"), l.path("delay"), .duration)))
             }
         }
-        if let v = fields.optional("correlation") { g.correlation = try seconds(v, fields.path("correlation"), .duration) }
+        if let v = fields.optional("correlation") {
+            g.correlation = try seconds(v, fields.path("correlation"), .duration)
+        }
         if let v = fields.optional("stretches") {
             let sPath = fields.path("stretches")
             for (i, item) in try array(v, sPath).enumerated() {
                 let st = try object(item, Location(base: sPath, index: i), allowed: ScenarioKeys.fixStretch)
-                g.stretches.append(FixGenerator.Stretch(
-                    from: try number(try required(st, "from"), st.path("from")), to: try number(try required(st, "to"), st.path("to")),
-                    accuracy: try number(try required(st, "accuracy"), st.path("accuracy")),
-                    noise: try number(try required(st, "noise"), st.path("noise"))))
+                g.stretches.append(
+                    FixGenerator.Stretch(
+                        from: try number(try required(st, "from"), st.path("from")),
+                        to: try number(try required(st, "to"), st.path("to")),
+                        accuracy: try number(try required(st, "accuracy"), st.path("accuracy")),
+                        noise: try number(try required(st, "noise"), st.path("noise"))))
             }
         }
         if let v = fields.optional("accuracySpread") {
@@ -344,7 +371,8 @@ extension Decoding {
             let jPath = fields.path("jumps")
             for (i, item) in try array(v, jPath).enumerated() {
                 let j = try object(item, Location(base: jPath, index: i), allowed: ScenarioKeys.jump)
-                var jump = FixGenerator.Jump(at: try seconds(try required(j, "at"), j.path("at"), .time), along: 0, across: 0)
+                var jump = FixGenerator.Jump(
+                    at: try seconds(try required(j, "at"), j.path("at"), .time), along: 0, across: 0)
                 if let a = j.optional("along") { jump.along = try number(a, j.path("along")) }
                 if let a = j.optional("across") { jump.across = try number(a, j.path("across")) }
                 g.jumps.append(jump)
@@ -367,7 +395,9 @@ extension Decoding {
             if let v = f.optional("accuracy") { fix.accuracy = try number(v, f.path("accuracy")) }
             if let v = f.optional("speed") { fix.speed = try number(v, f.path("speed")) }
             if let v = f.optional("course") { fix.course = try number(v, f.path("course")) }
-            if let v = f.optional("true") { fix.truth = try point(object(v, f.path("true"), allowed: ScenarioKeys.point)) }
+            if let v = f.optional("true") {
+                fix.truth = try point(object(v, f.path("true"), allowed: ScenarioKeys.point))
+            }
             out.append(fix)
         }
         return out
@@ -388,10 +418,14 @@ extension Decoding {
         if let v = fields.optional("accuracyLimit") { s.accuracyLimit = try number(v, fields.path("accuracyLimit")) }
         if let v = fields.optional("offRouteEnter") { s.offRouteEnter = try number(v, fields.path("offRouteEnter")) }
         if let v = fields.optional("offRouteExit") { s.offRouteExit = try number(v, fields.path("offRouteExit")) }
-        if let v = fields.optional("offRouteCount") { s.offRouteCount = Int(clamping: try integer(v, fields.path("offRouteCount"))) }
+        if let v = fields.optional("offRouteCount") {
+            s.offRouteCount = Int(clamping: try integer(v, fields.path("offRouteCount")))
+        }
         if let v = fields.optional("plausibleSpeed") { s.plausibleSpeed = try number(v, fields.path("plausibleSpeed")) }
         if let v = fields.optional("plausibleAccel") { s.plausibleAccel = try number(v, fields.path("plausibleAccel")) }
-        if let v = fields.optional("implausibleCount") { s.implausibleCount = Int(clamping: try integer(v, fields.path("implausibleCount"))) }
+        if let v = fields.optional("implausibleCount") {
+            s.implausibleCount = Int(clamping: try integer(v, fields.path("implausibleCount")))
+        }
         if let v = fields.optional("stoppedSpeed") { s.stoppedSpeed = try number(v, fields.path("stoppedSpeed")) }
         return s
     }
@@ -414,7 +448,9 @@ extension Decoding {
         if let v = fields.optional("thenWithin") { g.thenWithin = try number(v, fields.path("thenWithin")) }
         if let v = fields.optional("thenSeconds") { g.thenSeconds = try number(v, fields.path("thenSeconds")) }
         if let v = fields.optional("margin") { g.margin = try seconds(v, fields.path("margin"), .duration) }
-        if let v = fields.optional("outputLatency") { g.outputLatency = try seconds(v, fields.path("outputLatency"), .duration) }
+        if let v = fields.optional("outputLatency") {
+            g.outputLatency = try seconds(v, fields.path("outputLatency"), .duration)
+        }
         if let v = fields.optional("horizon") { road.horizon = try seconds(v, fields.path("horizon"), .duration) }
         if let v = fields.optional("units") {
             // Korean is always spoken in metric units.

@@ -20,7 +20,9 @@ extension Decoding {
             let idValue = try required(p, "maneuver")
             let id = try nonEmptyString(idValue, p.path("maneuver"))
             if !maneuverIDs.contains(id) {
-                throw fail(.unknownValue(id, allowed: maneuverIDs, suggestion: suggestion(for: id, among: maneuverIDs)), p.path("maneuver"), idValue)
+                throw fail(
+                    .unknownValue(id, allowed: maneuverIDs, suggestion: suggestion(for: id, among: maneuverIDs)),
+                    p.path("maneuver"), idValue)
             }
             // Without `before`, a display text (no announcement distance).
             var before: Double? = nil

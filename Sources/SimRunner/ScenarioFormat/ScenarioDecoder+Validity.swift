@@ -7,7 +7,9 @@ import SimRunner
 /// `ScenarioError.Reason`, with a did-you-mean where one is close.
 extension Decoding {
     func error(for problem: ScenarioProblem, in root: JSONNode) -> ScenarioError {
-        fail(Decoding.reason(problem.reason), ScenarioProblem.render(problem.path), Decoding.value(at: problem.path, in: root))
+        fail(
+            Decoding.reason(problem.reason), ScenarioProblem.render(problem.path),
+            Decoding.value(at: problem.path, in: root))
     }
 
     /// The value `path` names in `root`, or the nearest enclosing one there is.
@@ -29,7 +31,8 @@ extension Decoding {
         switch reason {
         case .duplicateID(let id, let first): return .duplicateID(id, firstAt: ScenarioProblem.render(first))
         case .fieldNotCarried(let field, let event):
-            let hint = TimelineSuggestion.field(for: field.rawValue, event: event, matcherKeys: ScenarioKeys.matcher.names)
+            let hint = TimelineSuggestion.field(
+                for: field.rawValue, event: event, matcherKeys: ScenarioKeys.matcher.names)
             return .unknownField(field.rawValue, event: event.rawValue, suggestion: hint)
         case .wrongType(let type):
             switch type {
@@ -41,9 +44,11 @@ extension Decoding {
             return .unknownID(id, kind: kind.rawValue, suggestion: suggestion(for: id, among: known))
         case .unknownValue(let value, let allowed):
             return .unknownValue(value, allowed: allowed, suggestion: suggestion(for: value, among: allowed))
-        case .emptyString, .road, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt, .emptyStretches,
-             .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince, .pippaWithoutRoad,
-             .notInAnchor, .testedTwice:
+        case .emptyString, .road, .emptyID, .generatedLineID, .negative, .notPositive, .tooLarge, .expiresNotAfterAt,
+            .emptyStretches,
+            .overlappingUtterance, .reversedWindow, .invalidPattern, .emptyRange, .reversedRange, .withinWithoutSince,
+            .pippaWithoutRoad,
+            .notInAnchor, .testedTwice:
             return .invalid(reason)
         }
     }

@@ -26,7 +26,9 @@ public enum ScenarioDecoder {
         do {
             tape = try JSONTape(bytes)
         } catch {
-            throw ScenarioError(file: file, path: error.path, line: error.line, column: error.column, reason: error.reason.scenarioReason)
+            throw ScenarioError(
+                file: file, path: error.path, line: error.line, column: error.column,
+                reason: error.reason.scenarioReason)
         }
         return try tape.withRoot { (root) throws(ScenarioError) -> Scenario in
             var decoding = Decoding(file: file)
@@ -67,7 +69,9 @@ extension ScenarioDecoder {
                 slips.append((base() + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
             }
         }
-        for (i, reply) in scenario.replies.enumerated() { stretches(reply.stretches, at: [.key("replies"), .index(i)]) }
+        for (i, reply) in scenario.replies.enumerated() {
+            stretches(reply.stretches, at: [.key("replies"), .index(i)])
+        }
         for (i, utterance) in scenario.dad.enumerated() {
             if let reply = utterance.reply { stretches(reply.stretches, at: [.key("dad"), .index(i), .key("reply")]) }
         }
@@ -155,8 +159,15 @@ struct Decoding {
             self.init(value: value, members: members, location: Location(base: path, index: nil))
         }
 
-        init(value: JSONNode, members: JSONNode.Members, location: Location, allowed: KeyList = [], slots: InlineArray<16, Int32> = .init(repeating: -1)) {
-            self.value = value; self.members = members; self.location = location; self.allowed = allowed; self.slots = slots
+        init(
+            value: JSONNode, members: JSONNode.Members, location: Location, allowed: KeyList = [],
+            slots: InlineArray<16, Int32> = .init(repeating: -1)
+        ) {
+            self.value = value
+            self.members = members
+            self.location = location
+            self.allowed = allowed
+            self.slots = slots
         }
 
         var path: String { location.path }
@@ -183,7 +194,9 @@ struct Decoding {
         for member in members {
             guard let n = allowed.index(of: member) else {
                 let key = member.key
-                throw fail(.unknownKey(key, suggestion: suggestion(for: key, among: allowed.names)), Decoding.join(location.path, key), member.value)
+                throw fail(
+                    .unknownKey(key, suggestion: suggestion(for: key, among: allowed.names)),
+                    Decoding.join(location.path, key), member.value)
             }
             slots[n] = Int32(truncatingIfNeeded: member.value.index)
         }
@@ -192,7 +205,9 @@ struct Decoding {
 
     @inline(__always)
     func required(_ fields: Fields, _ key: StaticString) throws(ScenarioError) -> JSONNode {
-        guard let value = fields.optional(key) else { throw fail(.missingField(key.description), fields.path, fields.value) }
+        guard let value = fields.optional(key) else {
+            throw fail(.missingField(key.description), fields.path, fields.value)
+        }
         return value
     }
 
@@ -221,7 +236,9 @@ struct Decoding {
     /// An integer literal (no fraction, no exponent: `1.0` is not an integer here).
     func integer(_ value: JSONNode, _ path: @autoclosure () -> String) throws(ScenarioError) -> Int64 {
         guard let literal = value.number,
-              !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+            !literal.utf8.contains(where: {
+                $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+            })
         else { throw fail(.wrongType(expected: .integer), path(), value) }
         guard let n = Int64(literal) else { throw fail(.integerOutOfRange, path(), value) }
         return n
@@ -231,9 +248,12 @@ struct Decoding {
 
     /// Seconds as exact milliseconds: times up to 24 h, durations up to 1 h.
     @inline(__always)
-    func seconds(_ value: JSONNode, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false) throws(ScenarioError) -> SimTime {
+    func seconds(_ value: JSONNode, _ path: @autoclosure () -> String, _ span: Span, positive: Bool = false)
+        throws(ScenarioError) -> SimTime
+    {
         let limit = span == .time ? ScenarioDecoder.maxTimeSeconds : ScenarioDecoder.maxDurationSeconds
-        guard let result = value.withNumber({ Seconds.milliseconds(fromLiteral: $0, limitMs: Int64(limit) * 1000) }) else {
+        guard let result = value.withNumber({ Seconds.milliseconds(fromLiteral: $0, limitMs: Int64(limit) * 1000) })
+        else {
             throw fail(.wrongType(expected: .seconds), path(), value)
         }
         switch result {
@@ -246,16 +266,21 @@ struct Decoding {
         }
     }
 
-    func oneOf(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> String {
+    func oneOf(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError)
+        -> String
+    {
         allowed[try position(value, path(), allowed)]
     }
 
     /// Where the string `value` is in `allowed`, refused as `oneOf` refuses
     /// it: for a caller that takes the case at that place, the name matched once.
-    func position(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError) -> Int {
+    func position(_ value: JSONNode, _ path: @autoclosure () -> String, _ allowed: [String]) throws(ScenarioError)
+        -> Int
+    {
         let s = try string(value, path())
         guard let n = allowed.firstIndex(of: s) else {
-            throw fail(.unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
+            throw fail(
+                .unknownValue(s, allowed: allowed, suggestion: suggestion(for: s, among: allowed)), path(), value)
         }
         return n
     }
@@ -298,7 +323,9 @@ struct Decoding {
         if let v = fields.optional("description") { scenario.description = try string(v, "description") }
         if let v = fields.optional("settings") { scenario.settings = try settings(v, "settings") }
         /// The list under `key`, each item read by `item` with its location.
-        func list<T>(_ staticKey: StaticString, _ item: (JSONNode, Location) throws(ScenarioError) -> T) throws(ScenarioError) -> [T] {
+        func list<T>(_ staticKey: StaticString, _ item: (JSONNode, Location) throws(ScenarioError) -> T)
+            throws(ScenarioError) -> [T]
+        {
             guard let v = fields.optional(staticKey) else { return [] }
             let key = staticKey.description
             let items = try array(v, key)
@@ -330,8 +357,12 @@ struct Decoding {
     func settings(_ value: JSONNode, _ path: String) throws(ScenarioError) -> Scenario.Settings {
         let fields = try object(value, path, allowed: ScenarioKeys.settings)
         var settings = Scenario.Settings()
-        if let v = fields.optional("earsTail") { settings.earsTail = try seconds(v, fields.path("earsTail"), .duration) }
-        if let v = fields.optional("waitLimit") { settings.waitLimit = try seconds(v, fields.path("waitLimit"), .duration) }
+        if let v = fields.optional("earsTail") {
+            settings.earsTail = try seconds(v, fields.path("earsTail"), .duration)
+        }
+        if let v = fields.optional("waitLimit") {
+            settings.waitLimit = try seconds(v, fields.path("waitLimit"), .duration)
+        }
         if let v = fields.optional("afterCut") {
             let allowed = Scenario.AfterCut.allCases.map(\.rawValue)
             settings.afterCut = Scenario.AfterCut(rawValue: try oneOf(v, fields.path("afterCut"), allowed)) ?? .repeat
@@ -411,7 +442,8 @@ struct Decoding {
         let event = try string(eventValue, fields.path("event"))
         guard let kind = EventKind(rawValue: event) else {
             let unknown = ScenarioError.Reason.unknownEvent(
-                event, family: TimelineSuggestion.family(of: event)?.family, suggestion: TimelineSuggestion.event(for: event))
+                event, family: TimelineSuggestion.family(of: event)?.family,
+                suggestion: TimelineSuggestion.event(for: event))
             throw fail(unknown, fields.path("event"), eventValue)
         }
 
@@ -444,7 +476,8 @@ struct Decoding {
                     if member.value.isObject, field.type != .bool {
                         expectation.tests.append((field: field, test: try fieldTest(member.value, memberPath, field)))
                     } else {
-                        expectation.fields.append((field: field, value: try fieldValue(member.value, memberPath, field)))
+                        expectation.fields.append(
+                            (field: field, value: try fieldValue(member.value, memberPath, field)))
                     }
                     continue
                 }
@@ -470,7 +503,9 @@ struct Decoding {
     func pippaExpectation(_ value: JSONNode, _ index: Int) throws(ScenarioError) -> PippaMatcher {
         let fields = try object(value, Decoding.join("expect", index), allowed: ScenarioKeys.pippa)
         let answers = PippaView.Answer.allCases.map(\.rawValue)
-        let answer = PippaView.Answer(rawValue: try oneOf(try required(fields, "pippa"), fields.path("pippa"), answers)) ?? .notKnown
+        let answer =
+            PippaView.Answer(rawValue: try oneOf(try required(fields, "pippa"), fields.path("pippa"), answers))
+            ?? .notKnown
         let at = try seconds(try required(fields, "at"), fields.path("at"), .time)
         var matcher = PippaMatcher(at: at, answer: answer, index: index)
         matcher.line = value.line
@@ -492,7 +527,9 @@ struct Decoding {
 
     func window(_ value: JSONNode, _ path: String) throws(ScenarioError) -> (SimTime, SimTime) {
         guard let items = value.items else { throw fail(.wrongType(expected: .window), path, value) }
-        guard items.count == 2, let first = items.item(0), let second = items.item(1) else { throw fail(.windowNotAPair, path, value) }
+        guard items.count == 2, let first = items.item(0), let second = items.item(1) else {
+            throw fail(.windowNotAPair, path, value)
+        }
         let from = try seconds(first, Decoding.join(path, 0), .time)
         let to = try seconds(second, Decoding.join(path, 1), .time)
         if from > to { throw fail(.invalid(.reversedWindow), path, value) }
@@ -509,7 +546,9 @@ struct Decoding {
         case .bool: throw fail(.wrongType(expected: .boolean), path, value)
         case .string:
             let fields = try object(value, path, allowed: ScenarioKeys.textTest)
-            guard fields.members.count == 1, let member = fields.members.firstMember else { throw fail(.oneTextTest, path, value) }
+            guard fields.members.count == 1, let member = fields.members.firstMember else {
+                throw fail(.oneTextTest, path, value)
+            }
             let text = try string(member.value, fields.path(member.key))
             return member.key == "contains" ? .contains(text) : .matches(text)
         }
@@ -540,7 +579,10 @@ struct Decoding {
 /// names of `drivesim schema`, so the two cannot drift apart.
 package enum ScenarioKeys {
     /// The scenario's top level.
-    package static let root: KeyList = ["$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect", "golden"]
+    package static let root: KeyList = [
+        "$schema", "drivesim", "name", "description", "settings", "guidance", "replies", "dad", "road", "expect",
+        "golden",
+    ]
     /// `settings`.
     package static let settings: KeyList = ["earsTail", "waitLimit", "afterCut"]
     /// One guidance line, `guidance[]`.
@@ -568,14 +610,17 @@ package enum ScenarioKeys {
     package static let window: KeyList = ["from", "to"]
     /// `road`.
     package static let road: KeyList = [
-        "language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts", "maps", "places", "changes",
+        "language", "route", "drive", "fixes", "link", "app", "follow", "guidance", "servicePrompts", "maps", "places",
+        "changes",
     ]
     /// `road.route`.
     package static let route: KeyList = ["points", "maneuvers"]
     /// A point, `road.route.points[]` and `road.fixes.recorded[].true`.
     package static let point: KeyList = ["lat", "lon"]
     /// One maneuver, `road.route.maneuvers[]`.
-    package static let maneuver: KeyList = ["id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn"]
+    package static let maneuver: KeyList = [
+        "id", "lat", "lon", "turn", "street", "toward", "exit", "ref", "name", "side", "uTurn",
+    ]
     /// `road.drive`.
     package static let drive: KeyList = ["start", "speeds", "accel", "decel", "detours", "stops"]
     /// One speed step, `road.drive.speeds[]`.
@@ -586,7 +631,8 @@ package enum ScenarioKeys {
     package static let stop: KeyList = ["at", "dwell"]
     /// Generated fixes, `road.fixes` without `recorded`.
     package static let generatedFixes: KeyList = [
-        "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation", "stretches",
+        "every", "accuracy", "noise", "seed", "delay", "jitter", "dropPercent", "gaps", "late", "correlation",
+        "stretches",
         "accuracySpread", "jumps", "jumpPercent", "jumpMeters",
     ]
     /// Recorded fixes, `road.fixes` with `recorded`.
@@ -605,10 +651,13 @@ package enum ScenarioKeys {
     package static let app: KeyList = ["background", "segments"]
     /// `road.follow`.
     package static let follow: KeyList = [
-        "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel", "implausibleCount", "stoppedSpeed",
+        "accuracyLimit", "offRouteEnter", "offRouteExit", "offRouteCount", "plausibleSpeed", "plausibleAccel",
+        "implausibleCount", "stoppedSpeed",
     ]
     /// `road.guidance`.
-    package static let guidance: KeyList = ["far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units"]
+    package static let guidance: KeyList = [
+        "far", "near", "now", "thenWithin", "thenSeconds", "margin", "outputLatency", "horizon", "rates", "units",
+    ]
     /// A stage's lead, `road.guidance.far`, `.near`, `.now`.
     package static let lead: KeyList = ["seconds", "growth", "minimum"]
     /// `road.guidance.rates`.
@@ -628,12 +677,17 @@ package enum ScenarioKeys {
 
     /// Every list above by name, for tests that hold the schema to the decoder.
     package static let all: [(name: String, keys: KeyList)] = [
-        ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply), ("utterance", utterance),
-        ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("pippa", pippa), ("textTest", textTest), ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
+        ("root", root), ("settings", settings), ("line", line), ("stretch", stretch), ("reply", reply),
+        ("utterance", utterance),
+        ("dadReply", dadReply), ("matcher", matcher), ("anchor", anchor), ("pippa", pippa), ("textTest", textTest),
+        ("range", range), ("window", window), ("road", road), ("route", route), ("point", point),
         ("maneuver", maneuver), ("drive", drive), ("speed", speed), ("detour", detour), ("stop", stop),
-        ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late), ("fixStretch", fixStretch),
-        ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow), ("guidance", guidance),
-        ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt), ("maps", maps), ("place", place), ("change", change),
+        ("generatedFixes", generatedFixes), ("recordedFixes", recordedFixes), ("late", late),
+        ("fixStretch", fixStretch),
+        ("jump", jump), ("recordedFix", recordedFix), ("link", link), ("app", app), ("follow", follow),
+        ("guidance", guidance),
+        ("lead", lead), ("rates", rates), ("servicePrompt", servicePrompt), ("maps", maps), ("place", place),
+        ("change", change),
         ("handoff", handoff), ("sending", sending),
     ]
 }

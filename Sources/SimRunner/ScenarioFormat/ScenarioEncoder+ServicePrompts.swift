@@ -6,9 +6,17 @@ extension ScenarioEncoder {
     static func road(_ r: Scenario.Road, servicePrompts: [ServicePrompt]) -> JSONValue {
         let value = road(r)
         guard !servicePrompts.isEmpty, case .object(var members) = value.kind else { return value }
-        members.append(("servicePrompts", .array(servicePrompts.map { p in
-            .object([("maneuver", .string(p.maneuver))] + (p.before.map { [("before", number($0))] } ?? []) + [("text", .string(p.text))])
-        })))
+        members.append(
+            (
+                "servicePrompts",
+                .array(
+                    servicePrompts.map { p in
+                        .object(
+                            [("maneuver", .string(p.maneuver))] + (p.before.map { [("before", number($0))] } ?? []) + [
+                                ("text", .string(p.text))
+                            ])
+                    })
+            ))
         return .object(members)
     }
 }

@@ -75,7 +75,9 @@ public enum ScenarioEncoder {
         ]
         if let t = u.text { members.append(("text", .string(t))) }
         if let r = u.reply {
-            var reply: [(key: String, value: JSONValue)] = [("id", .string(r.id)), ("stretches", .array(r.stretches.map(stretch)))]
+            var reply: [(key: String, value: JSONValue)] = [
+                ("id", .string(r.id)), ("stretches", .array(r.stretches.map(stretch))),
+            ]
             if r.after != .zero { reply.append(("after", seconds(r.after))) }
             members.append(("reply", .object(reply)))
         }
@@ -85,7 +87,9 @@ public enum ScenarioEncoder {
     /// The `expect` list: the event matchers in order, each of Pippa's at its place (`PippaMatcher.index`).
     static func expectations(_ s: Scenario) -> [JSONValue] {
         var out = s.expect.map(expectation)
-        for p in s.expectPippa.sorted(by: { $0.index < $1.index }) { out.insert(pippa(p), at: min(max(0, p.index), out.count)) }
+        for p in s.expectPippa.sorted(by: { $0.index < $1.index }) {
+            out.insert(pippa(p), at: min(max(0, p.index), out.count))
+        }
         return out
     }
 
@@ -95,7 +99,9 @@ public enum ScenarioEncoder {
     }
 
     /// A matcher's fields, each equal to a value or tested.
-    static func fields(_ fields: [(field: Field, value: FieldValue)], _ tests: [(field: Field, test: FieldTest)]) -> [(key: String, value: JSONValue)] {
+    static func fields(_ fields: [(field: Field, value: FieldValue)], _ tests: [(field: Field, test: FieldTest)]) -> [(
+        key: String, value: JSONValue
+    )] {
         var members: [(key: String, value: JSONValue)] = []
         for field in fields {
             switch field.value {

@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import SimRunner
+
 /// Why a scenario file cannot be used, and where. Tests compare `reason`
 /// cases; `description` is the one place these become prose.
 public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -17,7 +18,11 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Creates an error.
     public init(file: String, path: String, line: Int? = nil, column: Int? = nil, reason: Reason) {
-        self.file = file; self.path = path; self.line = line; self.column = column; self.reason = reason
+        self.file = file
+        self.path = path
+        self.line = line
+        self.column = column
+        self.reason = reason
     }
 
     /// What is wrong with a scenario file.
@@ -177,21 +182,25 @@ extension ScenarioError.Reason {
         case .unknownKey(_, let suggestion): return "unknown key" + didYouMean(suggestion)
         case .missingField(let k): return "missing required key \(quoted(k))"
         case .newerFormat(let n):
-            return "this file is written for a newer drivesim (format \(n)); this drivesim reads format \(Scenario.formatVersion)"
+            return
+                "this file is written for a newer drivesim (format \(n)); this drivesim reads format \(Scenario.formatVersion)"
         case .unsupportedFormat(let n):
             return "format \(n) is not supported; this drivesim reads format \(Scenario.formatVersion)"
         case .integerOutOfRange: return "integer out of range"
         case .notWholeMilliseconds: return "not a whole number of milliseconds (seconds take at most 3 decimals)"
-        case .duplicateID(let id, let firstAt): return "duplicate id \(quoted(id)); first used at \(ScenarioError.escaped(firstAt))"
+        case .duplicateID(let id, let firstAt):
+            return "duplicate id \(quoted(id)); first used at \(ScenarioError.escaped(firstAt))"
         case .unknownValue(let v, let allowed, let suggestion):
-            return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))" + didYouMean(suggestion)
+            return "unknown value \(quoted(v)); expected one of \(allowed.map(quoted).joined(separator: ", "))"
+                + didYouMean(suggestion)
         case .unknownField(let f, let event, let suggestion):
             let fields = EventKind(rawValue: event)?.fields.map(\.rawValue) ?? []
             let carries = fields.isEmpty ? "it carries no field" : "it carries " + fields.joined(separator: ", ")
             return "unknown field \(quoted(f)) for event \(quoted(event)); \(carries)" + didYouMean(suggestion)
         case .unknownEvent(let name, let family, let suggestion):
             let names = family.flatMap { TimelineSuggestion.family(of: $0 + ".")?.names }
-            let list = names.map { "the \(family ?? "") events are " + $0.map(quoted).joined(separator: ", ") }
+            let list =
+                names.map { "the \(family ?? "") events are " + $0.map(quoted).joined(separator: ", ") }
                 ?? "expected one of " + EventKind.allCases.map { quoted($0.rawValue) }.joined(separator: ", ")
             return "unknown event \(quoted(name)); \(list)" + didYouMean(suggestion)
         case .atAndBetween: return "give either at or between, not both"
@@ -203,7 +212,8 @@ extension ScenarioError.Reason {
         case .stringTooLong(let n): return "longer than \(n) characters"
         case .outOfRange(let range): return "must be within \(range)"
         case .keyNotForTurn(let key, let turn, let only):
-            return "a \(quoted(turn)) maneuver has no \(quoted(key)); it is only for " + only.map(quoted).joined(separator: ", ")
+            return "a \(quoted(turn)) maneuver has no \(quoted(key)); it is only for "
+                + only.map(quoted).joined(separator: ", ")
         case .looksLikeMilliseconds(let seconds):
             let minutes = ScenarioDecoder.unitSlipSeconds / 60
             return "\(seconds) s is over \(minutes) minutes, long for a line or stretch: durations are in seconds "
@@ -230,7 +240,8 @@ extension ScenarioProblem.Reason {
         case .reversedWindow: return "between's start is after its end"
         case .invalidPattern(let problem):
             switch problem {
-            case .invalid(let why, let at): return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
+            case .invalid(let why, let at):
+                return "not a valid pattern at character \(at): \(ScenarioError.escaped(why))"
             case .tooLong(let n): return "a pattern is at most \(n) characters"
             case .tooComplex(let n): return "the pattern compiles to more than \(n) instructions; repeat fewer times"
             }
@@ -259,16 +270,19 @@ extension RoadSetup.Problem.Reason {
         switch self {
         case .route(.tooFewPoints): return "a route needs at least two points"
         case .route(.maneuverOffRoute(_, let meters)):
-            return "the maneuver lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
+            return
+                "the maneuver lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the route; it must be within \(Int(Route.maneuverTolerance)) m, after the previous maneuver"
         case .route(.maneuverOutOfOrder):
             return "the maneuver lies on the route only before the previous maneuver; list maneuvers in route order"
         case .routeTooLong(let meters):
-            return "the route is \(MeasuredValue.text(meters / 1000, beyond: Route.maxLength / 1000)) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
+            return
+                "the route is \(MeasuredValue.text(meters / 1000, beyond: Route.maxLength / 1000)) km long; a route is at most \(Int(Route.maxLength / 1000)) km"
         case .coordinateOutOfRange: return "latitude must be within -90...90 and longitude within -180...180"
         case .outOfRange(let r): return within("\(number(r.lowerBound))...\(number(r.upperBound))")
         case .countOutOfRange(let r): return within("\(r.lowerBound)...\(r.upperBound)")
         case .timeOutOfRange(let r):
-            return within("\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
+            return within(
+                "\(Seconds.literal(milliseconds: r.lowerBound.ms))...\(Seconds.literal(milliseconds: r.upperBound.ms))")
         case .courseOutOfRange: return within("0...<360")
         case .exitBeyondEnter(let enter): return within("0...offRouteEnter (\(number(enter)))")
         case .emptyWindow: return "a window's to must be later than its from"
@@ -281,12 +295,14 @@ extension RoadSetup.Problem.Reason {
         case .driveMissing: return "generated fixes need a drive (speed profile)"
         case .driveWithRecordedFixes: return "recorded fixes carry their own positions; remove the drive"
         case .driveTooLong:
-            return "the car would not arrive within \(ScenarioDecoder.maxTimeSeconds) s (24 h), the longest drive; shorten the route or raise the speeds"
+            return
+                "the car would not arrive within \(ScenarioDecoder.maxTimeSeconds) s (24 h), the longest drive; shorten the route or raise the speeds"
         case .stepsOutOfOrder: return "speed steps start at 0 m and their distances increase"
         case .fixTimeBackwards: return "fix times go backwards: taken before the fix listed before it"
         case .arrivesBeforeTaken: return "a fix cannot arrive before it was taken"
         case .branchOffRoad(let meters):
-            return "the change's first point lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the road before it; it must be within \(Int(Route.maneuverTolerance)) m, after the previous change's branch"
+            return
+                "the change's first point lies \(MeasuredValue.text(meters, beyond: Route.maneuverTolerance)) m from the road before it; it must be within \(Int(Route.maneuverTolerance)) m, after the previous change's branch"
         case .timeoutNotAboveLatency: return "maps.timeout must be above maps.latency, or no answer could ever come"
         case .sentOutOfOrder: return "a handoff's sent times must not go backwards"
         case .duplicateName: return "a saved place of that name is listed already; names are unique"

@@ -25,16 +25,23 @@ package enum Seconds {
         if let ms = plainMilliseconds(bytes) { return ms > limitMs ? .failure(.tooLarge) : .success(ms) }
         var i = 0
         var negative = false
-        if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         // The significant digits are the integer part, then the fraction.
         let integerStart = i
         while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         let integerCount = i - integerStart
-        var fractionStart = i, fractionCount = 0
+        var fractionStart = i
+        var fractionCount = 0
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             fractionStart = i
-            while i < bytes.count, isDigit(bytes[i]) { fractionCount += 1; i += 1 }
+            while i < bytes.count, isDigit(bytes[i]) {
+                fractionCount += 1
+                i += 1
+            }
         }
         func digit(_ k: Int) -> Int64 {
             Int64(k < integerCount ? bytes[integerStart + k] - 48 : bytes[fractionStart + k - integerCount] - 48)
@@ -44,7 +51,8 @@ package enum Seconds {
             i += 1
             var exponentNegative = false
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
-                exponentNegative = bytes[i] == UInt8(ascii: "-"); i += 1
+                exponentNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
             }
             while i < bytes.count, isDigit(bytes[i]) {
                 // Saturate far beyond any meaningful scale.
@@ -56,11 +64,15 @@ package enum Seconds {
         // Value = digits × 10^(exponent - fractionCount) seconds
         //       = digits × 10^scale milliseconds.
         var scale = exponent - fractionCount + 3
-        var start = 0, end = integerCount + fractionCount
+        var start = 0
+        var end = integerCount + fractionCount
         while start < end, digit(start) == 0 { start += 1 }
         if start == end { return .success(0) }  // -0 is zero, not negative
         if negative { return .failure(.negative) }
-        while digit(end - 1) == 0 { end -= 1; scale += 1 }
+        while digit(end - 1) == 0 {
+            end -= 1
+            scale += 1
+        }
         // The most significant digit sits at 10^(count - 1 + scale); limits
         // are far below 10^15, so anything from there on is too large.
         if end - start + scale > 15 { return .failure(.tooLarge) }
@@ -76,7 +88,8 @@ package enum Seconds {
     /// any other, which `milliseconds(fromLiteral:limitMs:)` reads in full
     /// (to the same value: below 10^15 ms nothing is too large but by the limit).
     @inline(__always) private static func plainMilliseconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        var i = 0, whole: Int64 = 0
+        var i = 0
+        var whole: Int64 = 0
         while i < bytes.count, isDigit(bytes[i]) {
             guard i < 12 else { return nil }
             whole = whole * 10 + Int64(bytes[i] - UInt8(ascii: "0"))
@@ -100,7 +113,8 @@ package enum Seconds {
     package static func literal(milliseconds ms: Int64) -> String {
         let sign = ms < 0 ? "-" : ""
         let magnitude = ms.magnitude
-        let whole = magnitude / 1000, fraction = magnitude % 1000
+        let whole = magnitude / 1000
+        let fraction = magnitude % 1000
         if fraction == 0 { return sign + String(whole) }
         var digits = String(fraction)
         digits = String(repeating: "0", count: 3 - digits.count) + digits

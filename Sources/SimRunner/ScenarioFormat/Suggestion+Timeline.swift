@@ -25,7 +25,9 @@ enum TimelineSuggestion {
     static func field(for key: String, event: EventKind, matcherKeys: [String]) -> String? {
         let wanted = items(namedBy: key)
         if !wanted.isEmpty {
-            let holding = event.fields.map(\.rawValue).filter { field in items(namedBy: field).contains { wanted.contains($0) } }
+            let holding = event.fields.map(\.rawValue).filter { field in
+                items(namedBy: field).contains { wanted.contains($0) }
+            }
             if holding.count == 1 { return holding[0] }
         }
         return suggestion(for: key, among: event.fields.map(\.rawValue) + matcherKeys)

@@ -17,7 +17,10 @@ package func suggestion(for word: String, among allowed: [String]) -> String? {
         let d = editDistance(w, c)
         guard d <= 2, d < min(w.count, c.count) else { continue }
         if let b = best, d == b.distance, candidate != b.word { tied = true }
-        if best == nil || d < best!.distance { best = (candidate, d); tied = false }
+        if best == nil || d < best!.distance {
+            best = (candidate, d)
+            tied = false
+        }
     }
     return tied ? nil : best?.word
 }

@@ -113,10 +113,15 @@ extension Timeline {
             case .event, .t: value = nil
             case .field(let field):
                 guard let v = self.value(of: field, in: event) else { continue }
-                if case .string(let s) = v, raw.room < s.utf8.count * 6 + 2 + kind.longest + RawBytes.blockSlack { return false }
+                if case .string(let s) = v, raw.room < s.utf8.count * 6 + 2 + kind.longest + RawBytes.blockSlack {
+                    return false
+                }
                 value = v
             }
-            if !first { raw.put(UInt8(ascii: ",")); raw.put(UInt8(ascii: " ")) }
+            if !first {
+                raw.put(UInt8(ascii: ","))
+                raw.put(UInt8(ascii: " "))
+            }
             first = false
             raw.put(table: UnsafeBufferPointer(rebasing: tables.bytes[key.prefix]))
             switch (key.slot, value) {
@@ -140,7 +145,10 @@ struct RawBytes {
     let capacity: Int
     var count = 0
 
-    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) { self.base = base; self.capacity = capacity }
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
 
     /// The bytes still free.
     var room: Int { capacity - count }
@@ -170,7 +178,8 @@ struct RawBytes {
     @inline(__always) mutating func put(table bytes: UnsafeBufferPointer<UInt8>) {
         let n = bytes.count
         guard n <= 16 else { return put(bytes) }
-        let from = UnsafeRawPointer(bytes.baseAddress!), to = UnsafeMutableRawPointer(base + count)
+        let from = UnsafeRawPointer(bytes.baseAddress!)
+        let to = UnsafeMutableRawPointer(base + count)
         to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
         to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
         count += n
@@ -186,8 +195,12 @@ struct RawBytes {
         if v < 0 { put(UInt8(ascii: "-")) }
         var magnitude = v.magnitude
         // At most 19 digits: the power reaches 10^19 at most, below 2^64.
-        var digits = 1, power: UInt64 = 10
-        while magnitude >= power { digits += 1; power &*= 10 }
+        var digits = 1
+        var power: UInt64 = 10
+        while magnitude >= power {
+            digits += 1
+            power &*= 10
+        }
         var k = count + digits
         count = k
         // Two digits a step, from the table of "00" to "99".
@@ -236,7 +249,10 @@ struct RawBytes {
 /// flat tables of plain values (byte ranges into one buffer), so writing an
 /// event touches no reference counts.
 struct JSONLayout: Sendable {
-    enum Slot { case event, t, field(Field) }
+    enum Slot {
+        case event, t
+        case field(Field)
+    }
 
     struct Key {
         var slot: Slot

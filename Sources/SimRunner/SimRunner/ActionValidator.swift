@@ -119,10 +119,14 @@ struct ActionValidator: Sendable {
 
     /// Takes `action` at `now` into account, or says why it is impossible.
     mutating func admit(_ action: TalkArbiter.Action, at now: SimTime) -> ImpossibleAction.Reason? {
-        let lineCount = lines.count, stretchCount = chunkReady.count, replyCount = replies.count
+        let lineCount = lines.count
+        let stretchCount = chunkReady.count
+        let replyCount = replies.count
         switch action {
         case .lineWaiting(let line, _, let stretch):
-            guard line >= 0, line < lineCount, stretch.map({ $0 >= 0 && $0 < stretchCount }) ?? true else { return .unknownIndex }
+            guard line >= 0, line < lineCount, stretch.map({ $0 >= 0 && $0 < stretchCount }) ?? true else {
+                return .unknownIndex
+            }
             guard lines[line] == .pending else { return .lineNotPending }
         case .lineStarted(let line, let end):
             guard line >= 0, line < lineCount else { return .unknownIndex }
@@ -161,16 +165,21 @@ struct ActionValidator: Sendable {
             playingStretch = (reply, stretch, now, end)
         case .stretchEnded(let reply, let stretch):
             guard reply >= 0, reply < replyCount, stretch >= 0, stretch < stretchCount else { return .unknownIndex }
-            guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else { return .stretchNotPlaying }
+            guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else {
+                return .stretchNotPlaying
+            }
             guard playing.end == now else { return .wrongTime }
             playingStretch = nil
         case .stretchCut(let reply, let stretch, _, let by, let played, _):
             guard reply >= 0, reply < replyCount, stretch >= 0, stretch < stretchCount else { return .unknownIndex }
             switch by {
             case .line(let line): guard line >= 0, line < lineCount else { return .unknownIndex }
-            case .utterance(let utterance): guard utterance >= 0, utterance < tables.utterances else { return .unknownIndex }
+            case .utterance(let utterance):
+                guard utterance >= 0, utterance < tables.utterances else { return .unknownIndex }
             }
-            guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else { return .stretchNotPlaying }
+            guard let playing = playingStretch, playing.reply == reply, playing.stretch == stretch else {
+                return .stretchNotPlaying
+            }
             guard played == now - playing.start else { return .wrongTime }
             playingStretch = nil
         case .replyEnded(let reply), .replyAbandoned(let reply, _):

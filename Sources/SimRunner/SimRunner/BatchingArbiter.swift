@@ -48,12 +48,18 @@ package struct BatchMessage: Sendable, Equatable {
     package struct Revision: Sendable, Equatable {
         package var line: Int
         package var duration: SimTime
-        package init(line: Int, duration: SimTime) { self.line = line; self.duration = duration }
+        package init(line: Int, duration: SimTime) {
+            self.line = line
+            self.duration = duration
+        }
     }
 
     /// A message not yet answered.
     package init(t: SimTime, revisions: [Revision], inputs: [ArbiterInput], ends: Bool) {
-        self.t = t; self.revisions = revisions; self.inputs = inputs; self.ends = ends
+        self.t = t
+        self.revisions = revisions
+        self.inputs = inputs
+        self.ends = ends
     }
 
     /// Whether `other` asks the same as this one (answers aside).
@@ -97,7 +103,9 @@ package struct BatchedArbiter<Inner: Arbiter>: BatchingArbiter {
     package init(_ tables: ArbiterTables) { self.init(Inner(tables), log: Log()) }
 
     package func announce(_ inputs: [ArbiterInput], endsInstant: Bool, at now: SimTime) {
-        if log.endPending || !(log.messages.last.map { log.next == $0.inputs.count } ?? true) { log.mispredicted = true }
+        if log.endPending || !(log.messages.last.map { log.next == $0.inputs.count } ?? true) {
+            log.mispredicted = true
+        }
         var message = BatchMessage(t: now, revisions: log.revisions, inputs: inputs, ends: endsInstant)
         log.revisions.removeAll()
         for input in inputs {
@@ -124,14 +132,26 @@ package struct BatchedArbiter<Inner: Arbiter>: BatchingArbiter {
     }
 
     package mutating func lineEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.lineEnded(i), into: &a) }
-    package mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.stretchEnded(i), into: &a) }
+    package mutating func stretchEnded(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.stretchEnded(i), into: &a)
+    }
     package mutating func dadEnded(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.dadEnded(i), into: &a) }
     package mutating func earsTimer(at t: SimTime, into a: inout [Action]) { input(.earsTimer, into: &a) }
-    package mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.lineExpired(i), into: &a) }
-    package mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.lineRequested(i), into: &a) }
-    package mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.replyBegan(i), into: &a) }
-    package mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.chunkReady(i), into: &a) }
-    package mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) { input(.dadStarted(i), into: &a) }
+    package mutating func lineExpired(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.lineExpired(i), into: &a)
+    }
+    package mutating func lineRequested(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.lineRequested(i), into: &a)
+    }
+    package mutating func replyBegan(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.replyBegan(i), into: &a)
+    }
+    package mutating func chunkReady(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.chunkReady(i), into: &a)
+    }
+    package mutating func dadStarted(_ i: Int, at t: SimTime, into a: inout [Action]) {
+        input(.dadStarted(i), into: &a)
+    }
     package mutating func lineRevised(_ i: Int, duration: SimTime, at t: SimTime) {
         log.inner!.lineRevised(i, duration: duration, at: t)
         log.revisions.append(.init(line: i, duration: duration))

@@ -56,13 +56,17 @@ public struct Divergence: Sendable, Equatable {
     public static func first(_ arbiter: [Decision], reference: [Decision]) -> Divergence? {
         // Equal logs (the same log, for a run served from the reference's forecast) part nowhere.
         if arbiter == reference { return nil }
-        let a = arbiter.compactMap(comparable), b = reference.compactMap(comparable)
+        let a = arbiter.compactMap(comparable)
+        let b = reference.compactMap(comparable)
         for i in 0..<max(a.count, b.count) {
-            let mine = i < a.count ? a[i] : nil, theirs = i < b.count ? b[i] : nil
+            let mine = i < a.count ? a[i] : nil
+            let theirs = i < b.count ? b[i] : nil
             if mine == theirs { continue }
             // The earlier side's instant: the later one's decision there is "nothing".
             let t = [mine?.t, theirs?.t].compactMap { $0 }.min() ?? .zero
-            let atT = (arbiter: mine.flatMap { $0.t == t ? $0 : nil }, reference: theirs.flatMap { $0.t == t ? $0 : nil })
+            let atT = (
+                arbiter: mine.flatMap { $0.t == t ? $0 : nil }, reference: theirs.flatMap { $0.t == t ? $0 : nil }
+            )
             let input = atT.reference?.input ?? atT.arbiter?.input
             return Divergence(
                 t: t, input: input,
@@ -106,7 +110,8 @@ extension Roster {
     package func describe(_ action: TalkArbiter.Action) -> String {
         func rule(_ r: some TalkArbiter.ActionRule) -> String { " (\(r.rule.rawValue))" }
         switch action {
-        case .lineWaiting(let l, let r, let s): return "lineWaiting \(line(l))\(rule(r))" + (s.map { " for \(stretch($0))" } ?? "")
+        case .lineWaiting(let l, let r, let s):
+            return "lineWaiting \(line(l))\(rule(r))" + (s.map { " for \(stretch($0))" } ?? "")
         case .lineStarted(let l, let end): return "lineStarted \(line(l)) until \(end)"
         case .lineEnded(let l): return "lineEnded \(line(l))"
         case .lineDropped(let l, let r): return "lineDropped \(line(l))\(rule(r))"
@@ -149,7 +154,8 @@ extension Divergence {
     func violation(_ roster: Roster) -> Violation {
         func next(_ decision: Decision?) -> String {
             guard let decision else { return " (its run ended there)" }
-            return " (its next decision: at \(decision.t), on \(roster.describe(decision.input)), \(roster.describe(decision.actions)))"
+            return
+                " (its next decision: at \(decision.t), on \(roster.describe(decision.input)), \(roster.describe(decision.actions)))"
         }
         let on = input.map { "on \(roster.describe($0))" } ?? "after the end of the run"
         var text = "at \(t), \(on), the reference decided \(roster.describe(reference))"
@@ -167,6 +173,8 @@ extension ImpossibleAction {
     func violation(_ roster: Roster) -> Violation {
         Violation(
             check: .arbiter(.impossibleAction), t: t,
-            message: "at \(t), on \(roster.describe(input)), the arbiter returned \(roster.describe(action)): \(reason.rawValue)")
+            message:
+                "at \(t), on \(roster.describe(input)), the arbiter returned \(roster.describe(action)): \(reason.rawValue)"
+        )
     }
 }

@@ -144,13 +144,16 @@ public enum EventKind: String, Sendable, CaseIterable {
     }
 
     /// Each kind's fields, worked out once from `schema`.
-    static let tables: [(fields: [Field], spec: [Field])] = allCases.map { ($0.schema.spec + $0.schema.extras, $0.schema.spec) }
+    static let tables: [(fields: [Field], spec: [Field])] = allCases.map {
+        ($0.schema.spec + $0.schema.extras, $0.schema.spec)
+    }
 
     /// Whether the event is the road's.
     public var isRoad: Bool {
         switch self {
         case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
-            .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped, .roadMeasuringPaused,
+            .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
+            .roadMeasuringPaused,
             .roadMeasuringResumed, .roadSegmentStarted, .roadSegmentEnded, .roadRouteRequested, .roadRouteFailed,
             .roadRouteSwitched, .roadRouteKept, .roadHandoffDelivered, .roadHandoffTaken, .roadHandoffIgnored,
             .roadHandoffAcknowledged, .roadSwitchSkipped:
@@ -169,7 +172,8 @@ public enum Field: String, Sendable, CaseIterable {
     /// Dad's fields.
     case utterance, heardMs, lostMs
     /// The road's fields.
-    case fix, ageMs, trusted, reason, reporter, onRoute, distanceM, offsetM, progressM, turn, etaMs, after, afterDistanceM
+    case fix, ageMs, trusted, reason, reporter, onRoute, distanceM, offsetM, progressM, turn, etaMs, after,
+        afterDistanceM
     /// The route changes' fields (`request`: why the request answered was asked, `off-route` or `handoff`).
     case route, handoff, request
 
@@ -182,9 +186,11 @@ public enum Field: String, Sendable, CaseIterable {
     /// Integers for milliseconds and meters, booleans for flags, strings for the rest.
     public var type: ValueType {
         switch self {
-        case .playedMs, .heardMs, .lostMs, .heldMs, .ageMs, .etaMs, .distanceM, .afterDistanceM, .offsetM, .progressM: return .int
+        case .playedMs, .heardMs, .lostMs, .heldMs, .ageMs, .etaMs, .distanceM, .afterDistanceM, .offsetM, .progressM:
+            return .int
         case .urgent, .trusted, .onRoute: return .bool
-        case .line, .maneuver, .stage, .text, .language, .rule, .stretch, .reply, .by, .afterCut, .utterance, .fix, .reason,
+        case .line, .maneuver, .stage, .text, .language, .rule, .stretch, .reply, .by, .afterCut, .utterance, .fix,
+            .reason,
             .reporter, .turn, .after, .route, .handoff, .request:
             return .string
         }

@@ -26,21 +26,26 @@ extension Invariants {
     /// maneuver of its route ("…, then turn left") where that one comes
     /// within `thenWithin`, or `thenSeconds` at such a speed.
     static func nowLengths(
-        _ m: Int, at speeds: ClosedRange<Double>, _ maneuvers: [Maneuver], _ ids: ManeuverIDs, _ settings: GuidanceSettings
+        _ m: Int, at speeds: ClosedRange<Double>, _ maneuvers: [Maneuver], _ ids: ManeuverIDs,
+        _ settings: GuidanceSettings
     ) -> (shortest: SimTime, longest: SimTime) {
         let own = maneuvers[m]
         func length(then next: Maneuver?) -> SimTime {
-            let words = Phrasebook.line(.now, own, distance: nil, then: next, language: settings.language, units: settings.spokenUnits)
+            let words = Phrasebook.line(
+                .now, own, distance: nil, then: next, language: settings.language, units: settings.spokenUnits)
             return SpeechDuration.estimate(words, settings.language, rates: settings.rates)
         }
-        guard m + 1 < maneuvers.count, own.turn != .waypoint, ids.route(of: maneuvers[m + 1].id) == ids.route(of: own.id) else {
+        guard m + 1 < maneuvers.count, own.turn != .waypoint,
+            ids.route(of: maneuvers[m + 1].id) == ids.route(of: own.id)
+        else {
             let alone = length(then: nil)
             return (alone, alone)
         }
         let gap = maneuvers[m + 1].distance - own.distance
         let surely = gap <= max(settings.thenWithin, speeds.lowerBound * settings.thenSeconds)
         let maybe = gap <= max(settings.thenWithin, speeds.upperBound * settings.thenSeconds)
-        let alone = length(then: nil), joined = maybe ? length(then: maneuvers[m + 1]) : alone
+        let alone = length(then: nil)
+        let joined = maybe ? length(then: maneuvers[m + 1]) : alone
         return surely ? (joined, joined) : (min(alone, joined), max(alone, joined))
     }
 
@@ -48,7 +53,11 @@ extension Invariants {
     /// jump) and the route it followed, on or off it, from each instant.
     struct Knowledge {
         /// A fix used: when it arrived and was taken, and how far it lay from the truth, meters.
-        struct Used { let arrived: SimTime; let taken: SimTime; let error: Double }
+        struct Used {
+            let arrived: SimTime
+            let taken: SimTime
+            let error: Double
+        }
         /// The fixes the follower used and did not drop, honest ones only, in arrival order.
         var used: [Used] = []
         /// From each instant, the route followed (0 the scenario's, k change k − 1's) and whether the car was off it.
@@ -77,7 +86,8 @@ extension Invariants {
 
         /// The used fixes that arrived in `[from, to)`.
         func arrivals(from: SimTime, to: SimTime) -> ArraySlice<Used> {
-            let low = Invariants.firstIndex(used) { $0.arrived >= from }, high = Invariants.firstIndex(used) { $0.arrived >= to }
+            let low = Invariants.firstIndex(used) { $0.arrived >= from }
+            let high = Invariants.firstIndex(used) { $0.arrived >= to }
             return used[low..<max(low, high)]
         }
     }
@@ -97,13 +107,17 @@ extension Invariants {
     ///   fix inside the lead that came too late, or a switch too close leaves none.
     static func checkLateClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
-        guard timeline.events.contains(where: {
-            switch $0.what {
-            case .road(.stageSkipped(_, stage: .now, reason: .late)), .road(.turnUnannounced(_, reason: .late)): true
-            default: false
-            }
-        }) else { return [] }
+        let timeline = run.timeline
+        let roster = timeline.roster
+        guard
+            timeline.events.contains(where: {
+                switch $0.what {
+                case .road(.stageSkipped(_, stage: .now, reason: .late)), .road(.turnUnannounced(_, reason: .late)):
+                    true
+                default: false
+                }
+            })
+        else { return [] }
         let knowledge = Knowledge(timeline, truth)
         let points = truth.distances.values.sorted()
         let guidance = road.guidance
@@ -122,24 +136,37 @@ extension Invariants {
         func predicted(_ point: Double, from taken: SimTime) -> (pass: SimTime, speed: Double)? {
             let known = trajectory.state(at: taken)
             guard known.speed >= Announcer.standing else { return nil }
-            return (taken + SimTime(ms: Int64((max(0, point - known.distance) / known.speed * 1000).rounded(.down))), known.speed)
+            return (
+                taken + SimTime(ms: Int64((max(0, point - known.distance) / known.speed * 1000).rounded(.down))),
+                known.speed
+            )
         }
         var found: [Violation] = []
         var lastUsed: Knowledge.Used? = nil
         var next = 0
         for event in timeline.events {
-            while next < knowledge.used.count, knowledge.used[next].arrived <= event.t { lastUsed = knowledge.used[next]; next += 1 }
+            while next < knowledge.used.count, knowledge.used[next].arrived <= event.t {
+                lastUsed = knowledge.used[next]
+                next += 1
+            }
             switch event.what {
             case .road(.stageSkipped(let m, stage: .now, reason: .late)):
                 let id = maneuvers[m.int].id
                 guard let fix = lastUsed, event.t - fix.taken <= positionFresh, let point = truth.distance(of: id),
-                      let (pass, v) = predicted(point, from: fix.taken), pass - event.t > needed(m.int, v) else { continue }
-                found.append(.init(check: .road(.lateClaim), t: event.t, message:
-                    "\(id)'s \"now\" stage is skipped as late with \(seconds(pass - event.t)) s to the turn at the speed the app knew (a \"now\" line needs at most \(seconds(needed(m.int, v))) s)"))
+                    let (pass, v) = predicted(point, from: fix.taken), pass - event.t > needed(m.int, v)
+                else { continue }
+                found.append(
+                    .init(
+                        check: .road(.lateClaim), t: event.t,
+                        message:
+                            "\(id)'s \"now\" stage is skipped as late with \(seconds(pass - event.t)) s to the turn at the speed the app knew (a \"now\" line needs at most \(seconds(needed(m.int, v))) s)"
+                    ))
             case .road(.turnUnannounced(let m, reason: .late)):
                 let id = maneuvers[m.int].id
                 // An arrival's or a waypoint's "now" line is said on reaching it, not ahead: `now-line` judges it.
-                guard !maneuvers[m.int].turn.saidOnReaching, let point = truth.distance(of: id), let route = truth.ids.route(of: id) else { continue }
+                guard !maneuvers[m.int].turn.saidOnReaching, let point = truth.distance(of: id),
+                    let route = truth.ids.route(of: id)
+                else { continue }
                 // The maneuver before it on the true path: the app turns to this one
                 // once a fix shows that one behind, beyond what noise explains.
                 let previous = points[..<firstIndex(points) { $0 >= point }].last
@@ -151,7 +178,8 @@ extension Invariants {
                     // What this fix told the app holds until the next one arrives.
                     let superseded = i + 1 < knowledge.used.count ? knowledge.used[i + 1].arrived : event.t
                     guard let (pass, v) = predicted(point, from: fix.taken),
-                          before.map({ trajectory.state(at: fix.taken).distance >= $0 }) ?? true else { continue }
+                        before.map({ trajectory.state(at: fix.taken).distance >= $0 }) ?? true
+                    else { continue }
                     // How far the app's prediction may be off: the fix's own error and
                     // `beliefSlack`, and its speed's noise over the time to the pass.
                     let off = (fix.error + beliefSlack) / v + Double((pass - fix.taken).ms) / 1000 * speedNoise / v
@@ -161,16 +189,24 @@ extension Invariants {
                     // that and a fifth of the time the fix left slowed down (a stop, a queue) and met its
                     // "now" stage at another speed than the app knew.
                     guard (pass - truePass).ms <= unsure.ms,
-                          (truePass - pass).ms <= unsure.ms + (pass - fix.taken).ms / slowedBy else { continue }
+                        (truePass - pass).ms <= unsure.ms + (pass - fix.taken).ms / slowedBy
+                    else { continue }
                     let lead = SimTime(ms: Int64((guidance.now.distance(at: v) / v * 1000).rounded(.up)))
                     let (shortest, longest) = lengths(m.int, v)
                     // Due by any belief the fix allows, and still heard `margin` before the turn by any.
                     let from = max(fix.arrived, pass + unsure - lead - guidance.outputLatency - shortest)
-                    let to = min(fix.taken + positionFresh, superseded, pass - unsure - guidance.outputLatency - longest - guidance.margin)
+                    let to = min(
+                        fix.taken + positionFresh, superseded,
+                        pass - unsure - guidance.outputLatency - longest - guidance.margin)
                     guard from <= to, knowledge.followed(route, from: fix.arrived, to: to),
-                          road.segments.map({ $0.contains { $0.start <= from && pass <= $0.end } }) ?? true else { continue }
-                    found.append(.init(check: .road(.lateClaim), t: event.t, message:
-                        "\(id) was passed without a \"now\" line as late, but at \(from) the app knew where the car was (a fix taken at \(fix.taken)) and its \"now\" stage was due, \(seconds(pass - from)) s before the turn (a \"now\" line needs \(seconds(guidance.outputLatency + longest + guidance.margin + unsure)) s)"))
+                        road.segments.map({ $0.contains { $0.start <= from && pass <= $0.end } }) ?? true
+                    else { continue }
+                    found.append(
+                        .init(
+                            check: .road(.lateClaim), t: event.t,
+                            message:
+                                "\(id) was passed without a \"now\" line as late, but at \(from) the app knew where the car was (a fix taken at \(fix.taken)) and its \"now\" stage was due, \(seconds(pass - from)) s before the turn (a \"now\" line needs \(seconds(guidance.outputLatency + longest + guidance.margin + unsure)) s)"
+                        ))
                     break
                 }
             default: continue
@@ -188,7 +224,8 @@ extension Invariants {
     /// `positionFresh` before that line, plus what a fix's speed may be off.
     static func checkThenClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         let maneuvers = roster.road.maneuvers
         var found: [Violation] = []
         var linesOf: [String: [Int]]? = nil
@@ -200,7 +237,10 @@ extension Invariants {
             }
             let id = maneuvers[m].id
             func fail(_ why: String) {
-                found.append(.init(check: .road(.thenClaim), t: event.t, message: "\(id) is said to be announced with the maneuver before it, but \(why)"))
+                found.append(
+                    .init(
+                        check: .road(.thenClaim), t: event.t,
+                        message: "\(id) is said to be announced with the maneuver before it, but \(why)"))
             }
             guard m > 0, truth.ids.route(of: maneuvers[m - 1].id) == truth.ids.route(of: id) else {
                 fail("no maneuver comes before it on its route")
@@ -209,7 +249,9 @@ extension Invariants {
             let before = maneuvers[m - 1]
             if linesOf == nil {
                 var lines: [String: [Int]] = [:]
-                for (l, line) in roster.lines.enumerated() { if let owner = line.maneuver { lines[owner, default: []].append(l) } }
+                for (l, line) in roster.lines.enumerated() {
+                    if let owner = line.maneuver { lines[owner, default: []].append(l) }
+                }
                 linesOf = lines
             }
             // A far line never joins the next maneuver; a maneuver passed `then` was joined by a "now" line.
@@ -217,18 +259,27 @@ extension Invariants {
             let line = (linesOf?[before.id] ?? []).last { l in
                 let line = roster.lines[l]
                 return line.at <= event.t && roster.stage(of: LineIndex(l)).map(stages.contains) == true
-                    && line.text.map { names($0, first: before, then: maneuvers[m], line.language ?? road.guidance.language) } == true
+                    && line.text.map {
+                        names($0, first: before, then: maneuvers[m], line.language ?? road.guidance.language)
+                    } == true
             }.map { roster.lines[$0] }
             guard let line else {
-                fail("no \(stages.map(\.rawValue).joined(separator: " or ")) line of \(before.id) made by \(event.t) names it after its own")
+                fail(
+                    "no \(stages.map(\.rawValue).joined(separator: " or ")) line of \(before.id) made by \(event.t) names it after its own"
+                )
                 continue
             }
             guard let a = truth.distance(of: before.id), let b = truth.distance(of: id) else { continue }
-            let fastest = max(trajectory.state(at: line.at).speed, trajectory.state(at: max(.zero, line.at - positionFresh)).speed)
+            let fastest =
+                max(
+                    trajectory.state(at: line.at).speed, trajectory.state(at: max(.zero, line.at - positionFresh)).speed
+                )
                 + Double(FixGenerator.speedNoiseMms) / 1000
             let within = max(road.guidance.thenWithin, fastest * road.guidance.thenSeconds)
             if b - a > within {
-                fail("it lies \(MeasuredValue.text(b - a, beyond: within)) m beyond \(before.id), more than the \(MeasuredValue.plain(within.rounded())) m a \"then\" may join")
+                fail(
+                    "it lies \(MeasuredValue.text(b - a, beyond: within)) m beyond \(before.id), more than the \(MeasuredValue.plain(within.rounded())) m a \"then\" may join"
+                )
             }
         }
         return found
@@ -246,7 +297,8 @@ extension Invariants {
 
     /// The first index of `list` (ordered so that `isAfter` is false, then true) at which `isAfter` holds.
     fileprivate static func firstIndex<T>(_ list: [T], _ isAfter: (T) -> Bool) -> Int {
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let mid = (low + high) / 2
             if isAfter(list[mid]) { high = mid } else { low = mid + 1 }

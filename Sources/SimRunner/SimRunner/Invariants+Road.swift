@@ -73,9 +73,12 @@ extension Invariants {
     /// off at any moment: its lines are excused. The fix itself may have put
     /// the car up to `misplaced` meters (its distance from the truth, within
     /// what noise explains) behind where it was: the app counted from there.
-    static func spedUp(since known: SimTime?, heard: SimTime, maneuver id: String, misplaced: Double = 0, _ truth: RoadTruth) -> Bool {
+    static func spedUp(
+        since known: SimTime?, heard: SimTime, maneuver id: String, misplaced: Double = 0, _ truth: RoadTruth
+    ) -> Bool {
         guard let known, let trajectory = truth.trajectory,
-              let point = truth.distance(of: id) else { return false }
+            let point = truth.distance(of: id)
+        else { return false }
         let state = trajectory.state(at: known)
         let left = point - state.distance + misplaced
         guard left > 0 else { return false }
@@ -98,7 +101,8 @@ extension Invariants {
     /// `checkRoad(_:_:)`, its truth starting from the road's `shape` if given (`RoadTruth`).
     static func checkRoad(_ scenario: Scenario, _ run: Simulation, shape: RoadShape?) -> [Violation] {
         guard let road = scenario.road else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         var found: [Violation] = []
         var passed: [String: SimTime] = [:]
         var unannounced: Set<String> = []
@@ -146,9 +150,18 @@ extension Invariants {
                 let heard = event.t + road.guidance.outputLatency
                 let arrival = isNow && arrivals.contains(maneuver)
                 if let pass = passed[maneuver], heard > pass, !unknown.contains(line), !arrival,
-                   !(truth.map { spedUp(since: knownAt[line]?.taken, heard: heard, maneuver: maneuver, misplaced: knownAt[line]?.misplaced ?? 0, $0) } ?? false) {
-                    found.append(.init(check: .road(.lineAfterManeuver), t: event.t,
-                                       message: "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"))
+                    !(truth.map {
+                        spedUp(
+                            since: knownAt[line]?.taken, heard: heard, maneuver: maneuver,
+                            misplaced: knownAt[line]?.misplaced ?? 0, $0)
+                    } ?? false)
+                {
+                    found.append(
+                        .init(
+                            check: .road(.lineAfterManeuver), t: event.t,
+                            message:
+                                "line \(roster.lines[line].id) was heard until \(heard), after \(maneuver) was passed at \(pass)"
+                        ))
                 }
                 if isNow { nowEnded.insert(maneuver) }
             default: continue
@@ -160,13 +173,22 @@ extension Invariants {
         for (m, t) in thenClaims {
             let before = m > 0 ? roster.road.maneuvers[m - 1].id : nil
             if let before, nowEnded.contains(before) || nowDropped.contains(before) { continue }
-            found.append(.init(check: .road(.nowLine), t: t,
-                               message: "maneuver \(roster.road.maneuvers[m].id) is said to be announced with the one before, whose \"now\" line neither played nor was dropped"))
+            found.append(
+                .init(
+                    check: .road(.nowLine), t: t,
+                    message:
+                        "maneuver \(roster.road.maneuvers[m].id) is said to be announced with the one before, whose \"now\" line neither played nor was dropped"
+                ))
         }
         for (maneuver, pass) in passed.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-            if nowEnded.contains(maneuver) || unannounced.contains(maneuver) || nowDropped.contains(maneuver) { continue }
-            found.append(.init(check: .road(.nowLine), t: pass,
-                               message: "maneuver \(maneuver) was passed without a \"now\" line, and the timeline does not say why"))
+            if nowEnded.contains(maneuver) || unannounced.contains(maneuver) || nowDropped.contains(maneuver) {
+                continue
+            }
+            found.append(
+                .init(
+                    check: .road(.nowLine), t: pass,
+                    message: "maneuver \(maneuver) was passed without a \"now\" line, and the timeline does not say why"
+                ))
         }
         // R3: the link.
         var inFlight: String? = nil
@@ -177,19 +199,30 @@ extension Invariants {
             case .road(.reportSent(let fix, let age, _, let next)):
                 // Beside a fix the follower did not use, a distance would be an earlier fix's.
                 if next != nil, let reason = dropped[fix.raw] {
-                    found.append(.init(check: .road(.link), t: event.t,
-                                       message: "f\(fix.raw) was dropped (\(reason.rawValue)), but its report carries a distance to the next maneuver, an earlier fix's"))
+                    found.append(
+                        .init(
+                            check: .road(.link), t: event.t,
+                            message:
+                                "f\(fix.raw) was dropped (\(reason.rawValue)), but its report carries a distance to the next maneuver, an earlier fix's"
+                        ))
                 }
                 // Dropped, never queued: a report is sent in the instant its fix arrives, or not at all.
                 if let arrived = arrivedAt[fix.raw], arrived != event.t {
-                    found.append(.init(check: .road(.link), t: event.t,
-                                       message: "f\(fix.raw) arrived at \(arrived) but was reported at \(event.t): it was queued"))
+                    found.append(
+                        .init(
+                            check: .road(.link), t: event.t,
+                            message: "f\(fix.raw) arrived at \(arrived) but was reported at \(event.t): it was queued"))
                 }
                 if age > road.link.freshness.ms {
-                    found.append(.init(check: .road(.link), t: event.t, message: "a report was sent \(age) ms old, over its freshness"))
+                    found.append(
+                        .init(
+                            check: .road(.link), t: event.t,
+                            message: "a report was sent \(age) ms old, over its freshness"))
                 }
                 if let other = inFlight {
-                    found.append(.init(check: .road(.link), t: event.t, message: "a report was sent while \(other) was in flight"))
+                    found.append(
+                        .init(
+                            check: .road(.link), t: event.t, message: "a report was sent while \(other) was in flight"))
                 }
                 inFlight = "f\(fix.raw)"
             case .road(.reportDelivered): inFlight = nil
@@ -199,8 +232,10 @@ extension Invariants {
             }
         }
         return found + checkLineIDs(scenario, run) + checkWords(scenario, run) + checkWhenInUse(scenario, run)
-            + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth) + checkThenClaims(scenario, run, truth)
-            + checkRouteSwitches(scenario, run, ids: truth?.ids) + checkSwitchLines(scenario, run) + checkHandoffs(scenario, run)
+            + checkRoadTruth(scenario, run, truth) + checkLateClaims(scenario, run, truth)
+            + checkThenClaims(scenario, run, truth)
+            + checkRouteSwitches(scenario, run, ids: truth?.ids) + checkSwitchLines(scenario, run)
+            + checkHandoffs(scenario, run)
     }
 
     /// R8 `when-in-use`: a generated line starts and ends inside one guidance
@@ -209,8 +244,10 @@ extension Invariants {
     /// outside every segment).
     static func checkWhenInUse(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
-        let segments = road.segments, measuring = road.measuringTimes
+        let timeline = run.timeline
+        let roster = timeline.roster
+        let segments = road.segments
+        let measuring = road.measuringTimes
         var found: [Violation] = []
         var started = [SimTime?](repeating: nil, count: roster.lines.count)
         for event in timeline.events {
@@ -219,13 +256,22 @@ extension Invariants {
             case .guidanceEnded(let l) where l.int >= scenario.guidance.count:
                 guard let segments, let start = started[l.int] else { continue }
                 if !segments.contains(where: { $0.start <= start && event.t <= $0.end }) {
-                    found.append(.init(check: .road(.whenInUse), t: start,
-                                       message: "line \(roster.lines[l.int].id) played from \(start) to \(event.t), outside a guidance segment"))
+                    found.append(
+                        .init(
+                            check: .road(.whenInUse), t: start,
+                            message:
+                                "line \(roster.lines[l.int].id) played from \(start) to \(event.t), outside a guidance segment"
+                        ))
                 }
             case .road(.fixArrived(let f, _, _)) where !measuring.contains(event.t):
-                found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) arrived while measuring was paused"))
+                found.append(
+                    .init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) arrived while measuring was paused")
+                )
             case .road(.reportSent(let f, _, _, _)) where !measuring.contains(event.t):
-                found.append(.init(check: .road(.whenInUse), t: event.t, message: "f\(f.raw) was reported while measuring was paused"))
+                found.append(
+                    .init(
+                        check: .road(.whenInUse), t: event.t,
+                        message: "f\(f.raw) was reported while measuring was paused"))
             default: continue
             }
         }
@@ -250,7 +296,10 @@ extension Invariants {
         for c in scenario.road?.changes ?? [] { taken.insert(c.id) }
         var found: [Violation] = []
         for line in run.timeline.roster.road.lines where !taken.insert(line.id).inserted {
-            found.append(.init(check: .road(.lineID), t: line.at, message: "generated line \(line.id) takes an id the scenario or an earlier line has"))
+            found.append(
+                .init(
+                    check: .road(.lineID), t: line.at,
+                    message: "generated line \(line.id) takes an id the scenario or an earlier line has"))
         }
         return found
     }

@@ -106,7 +106,9 @@ extension Invariants {
                 trajectory = nil
                 distances = Dictionary(route.maneuvers.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
                 let times = road.trueTrack(on: route)?.passTimes(on: route) ?? []
-                passes = Dictionary(zip(route.maneuvers, times).compactMap { m, t in t.map { (m.id, $0) } }, uniquingKeysWith: { a, _ in a })
+                passes = Dictionary(
+                    zip(route.maneuvers, times).compactMap { m, t in t.map { (m.id, $0) } },
+                    uniquingKeysWith: { a, _ in a })
             }
         }
     }
@@ -119,15 +121,21 @@ extension Invariants {
     /// The spoken distance of a line and the units it is said in (`spokenMeters`'s reading).
     static func spokenDistance(_ text: String) -> (meters: Double, units: Units)? {
         let mile = SpokenDistance.metersPerFoot * 5280
-        for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)] where says(text, words) {
+        for (words, miles) in [("a quarter mile", 0.25), ("a half mile", 0.5), ("three quarters of a mile", 0.75)]
+        where says(text, words) {
             return (miles * mile, .imperial)
         }
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
-            guard ("0"..."9").contains(scalars[i]) else { i += 1; continue }
+            guard ("0"..."9").contains(scalars[i]) else {
+                i += 1
+                continue
+            }
             var j = i
-            while j < scalars.count, ("0"..."9").contains(scalars[j]) || scalars[j] == "." || scalars[j] == "," { j += 1 }
+            while j < scalars.count, ("0"..."9").contains(scalars[j]) || scalars[j] == "." || scalars[j] == "," {
+                j += 1
+            }
             let number = Double(String(String.UnicodeScalarView(scalars[i..<j].filter { $0 != "," })))
             var k = j
             while k < scalars.count, scalars[k] == " " { k += 1 }
@@ -135,7 +143,9 @@ extension Invariants {
             if let number {
                 if rest.hasPrefix("kilometer") || rest.hasPrefix("킬로미터") { return (number * 1000, .metric) }
                 if rest.hasPrefix("meter") || rest.hasPrefix("미터") { return (number, .metric) }
-                if rest.hasPrefix("feet") || rest.hasPrefix("foot") { return (number * SpokenDistance.metersPerFoot, .imperial) }
+                if rest.hasPrefix("feet") || rest.hasPrefix("foot") {
+                    return (number * SpokenDistance.metersPerFoot, .imperial)
+                }
                 if rest.hasPrefix("mile") { return (number * mile, .imperial) }
             }
             i = j
@@ -168,7 +178,8 @@ extension Invariants {
     /// As `checkRoadTruth(_:_:)`, with the road's truth already made (it generates every fix again).
     static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         var found: [Violation] = []
         let count = roster.road.maneuvers.count
         var passedAt = [SimTime?](repeating: nil, count: count)
@@ -188,14 +199,15 @@ extension Invariants {
         for event in timeline.events {
             switch event.what {
             case .road(.turnPassed(let m)): passedAt[m.int] = passedAt[m.int] ?? event.t
-            case .guidanceStarted(let l) where roster.stage(of: l) == .now && roster.lines[l.int].maneuver.map(arrivals.contains) == true:
+            case .guidanceStarted(let l)
+            where roster.stage(of: l) == .now && roster.lines[l.int].maneuver.map(arrivals.contains) == true:
                 // "You have arrived" is heard only once the car is truly within `arrivedWithin`
                 // of the destination, and what its fixes explain (as for a pass: a jump, or a
                 // stale position, excuses it).
                 let heard = event.t + road.guidance.outputLatency
                 guard let taken = lastUsedTaken, lastUsedHonest, heard - taken <= positionFresh,
-                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
-                      let point = roster.lines[l.int].maneuver.flatMap(truth.distance(of:))
+                    let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
+                    let point = roster.lines[l.int].maneuver.flatMap(truth.distance(of:))
                 else { continue }
                 let left = point - trajectory.state(at: heard).distance
                 // The app predicts at the speed of its last fix; braking since, the car truly went
@@ -203,23 +215,32 @@ extension Invariants {
                 let since = Double((heard - taken).ms) / 1000
                 let braking = (road.drive?.profile.decel ?? 0) * since * since / 2
                 if left > slack + Announcer.arrivedWithin + braking {
-                    found.append(.init(check: .road(.passedTruth), t: event.t, message:
-                        "line \(roster.lines[l.int].id) says the car has arrived, heard from \(heard), \(Int(left.rounded(.down))) m before the destination"))
+                    found.append(
+                        .init(
+                            check: .road(.passedTruth), t: event.t,
+                            message:
+                                "line \(roster.lines[l.int].id) says the car has arrived, heard from \(heard), \(Int(left.rounded(.down))) m before the destination"
+                        ))
                 }
             case .guidanceStarted(let l):
                 // The words it starts with: a line that waited says what the position then gives.
                 guard let taken = lastUsedTaken, lastUsedHonest, event.t - taken <= positionFresh,
-                      // Far and near lines, and "continue" lines (no stage): each says a distance to its maneuver.
-                      let truth, let trajectory = truth.trajectory, roster.stage(of: l) != .now,
-                      let id = roster.lines[l.int].maneuver, let point = truth.distance(of: id), let text = roster.text(of: l, startingAt: event.t),
-                      let said = spokenMeters(text)
+                    // Far and near lines, and "continue" lines (no stage): each says a distance to its maneuver.
+                    let truth, let trajectory = truth.trajectory, roster.stage(of: l) != .now,
+                    let id = roster.lines[l.int].maneuver, let point = truth.distance(of: id),
+                    let text = roster.text(of: l, startingAt: event.t),
+                    let said = spokenMeters(text)
                 else { continue }
                 let left = point - trajectory.state(at: event.t).distance
                 // The app knows where it is only as well as its fixes are: their
                 // accuracy and, for generated fixes, their noise (as for the follower).
                 if said > left + (truth.ahead ?? truth.tolerance) {
-                    found.append(.init(check: .road(.spokenDistance), t: event.t,
-                                       message: "line \(roster.lines[l.int].id) says \(Int(said)) m when \(Int(max(0, left))) m are left"))
+                    found.append(
+                        .init(
+                            check: .road(.spokenDistance), t: event.t,
+                            message:
+                                "line \(roster.lines[l.int].id) says \(Int(said)) m when \(Int(max(0, left))) m are left"
+                        ))
                 }
             case .road(.fixArrived(let f, let age, let trusted)):
                 arrived.append(f.raw)
@@ -236,46 +257,65 @@ extension Invariants {
                 // anywhere near it, however far along: whether it should have been used is `jump-dropped`'s.
                 // The maneuver before is of the same route: a new route's first maneuver has none.
                 guard next.maneuver.int > 0, let taken = lastArrivedTaken,
-                      let truth, let trajectory = truth.trajectory, let slack = truth.ahead, lastArrived.map(truth.honest) ?? true,
-                      case let before = roster.road.maneuvers[next.maneuver.int - 1].id,
-                      truth.ids.route(of: before) == truth.ids.route(of: roster.road.maneuvers[next.maneuver.int].id),
-                      let point = truth.distance(of: before)
+                    let truth, let trajectory = truth.trajectory, let slack = truth.ahead,
+                    lastArrived.map(truth.honest) ?? true,
+                    case let before = roster.road.maneuvers[next.maneuver.int - 1].id,
+                    truth.ids.route(of: before) == truth.ids.route(of: roster.road.maneuvers[next.maneuver.int].id),
+                    let point = truth.distance(of: before)
                 else { continue }
                 let behind = point - trajectory.state(at: taken).distance
                 // On a detour the car is truly beside the route, and a fix there may lie nearer the leg after a corner.
                 let aside = road.drive?.detours.map { abs($0.offset(at: taken)) }.max() ?? 0
                 if behind > slack + 2 * aside {
-                    found.append(.init(check: .road(.passedTruth), t: event.t,
-                                       message: "the follower moved past \(roster.road.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"))
+                    found.append(
+                        .init(
+                            check: .road(.passedTruth), t: event.t,
+                            message:
+                                "the follower moved past \(roster.road.maneuvers[next.maneuver.int - 1].id) at \(event.t), \(Int(behind)) m before the car reached it"
+                        ))
                 }
             case .road(.reportSent(let f, let age, _, _)):
                 reported[f.raw] = true
                 let taken = event.t - SimTime(ms: age)
                 if let newest = newestSent, taken <= newest {
-                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was reported after a newer fix"))
+                    found.append(
+                        .init(
+                            check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was reported after a newer fix"))
                 }
                 newestSent = max(newestSent ?? taken, taken)
                 reports[f.raw] = (taken, event.t)
             case .road(.reportDropped(let f, _)): reported[f.raw] = true
             case .road(.reportDelivered(let f)):
                 guard let report = reports[f.raw] else {
-                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered but never sent"))
+                    found.append(
+                        .init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered but never sent"))
                     continue
                 }
                 let (taken, sent) = report  // no outage may begin between the send and the landing
-                if road.link.outages.contains(where: { $0.contains(event.t) || ($0.start > sent && $0.start < event.t) }) {
-                    found.append(.init(check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage"))
+                if road.link.outages.contains(where: { $0.contains(event.t) || ($0.start > sent && $0.start < event.t) }
+                ) {
+                    found.append(
+                        .init(
+                            check: .road(.linkHonest), t: event.t, message: "f\(f.raw) was delivered through an outage")
+                    )
                 }
                 // A report sent stale is the sender's fault (R3 `link`); one sent fresh must not go stale in flight.
                 if (sent - taken).ms <= road.link.freshness.ms, (event.t - taken).ms > road.link.freshness.ms {
-                    found.append(.init(check: .road(.linkHonest), t: event.t,
-                                       message: "f\(f.raw) was sent fresh but delivered \((event.t - taken).ms) ms old, over its freshness"))
+                    found.append(
+                        .init(
+                            check: .road(.linkHonest), t: event.t,
+                            message:
+                                "f\(f.raw) was sent fresh but delivered \((event.t - taken).ms) ms old, over its freshness"
+                        ))
                 }
             default: continue
             }
         }
         for f in arrived where reported[f] == nil {
-            found.append(.init(check: .road(.linkHonest), t: .zero, message: "f\(f) arrived but was neither reported nor dropped with a reason"))
+            found.append(
+                .init(
+                    check: .road(.linkHonest), t: .zero,
+                    message: "f\(f) arrived but was neither reported nor dropped with a reason"))
         }
         if let truth { found += checkJumps(road, truth, timeline) + checkGeodesy(truth, timeline) }
         guard let truth, truth.known else { return found }
@@ -286,8 +326,10 @@ extension Invariants {
             guard let pass = passedAt[m] else { continue }
             passedByID[id] = passedByID[id] ?? pass
             if let truePass = truth.pass(of: id), pass < truePass {
-                found.append(.init(check: .road(.passedTruth), t: pass,
-                                   message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
+                found.append(
+                    .init(
+                        check: .road(.passedTruth), t: pass,
+                        message: "\(id) was passed at \(pass), before the true track passed it at \(truePass)"))
             }
         }
         found += checkTrueTurns(road, truth, timeline, passed: passedByID, until: end)
@@ -317,10 +359,14 @@ extension Invariants {
         var jumped = false
         let dropped = droppedFixes(timeline)
         var found: [Violation] = []
-        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.pippaView), t: t, message: message)) }
+        func fire(_ t: SimTime, _ message: String) {
+            found.append(.init(check: .road(.pippaView), t: t, message: message))
+        }
         for event in timeline.events {
             switch event.what {
-            case .road(.routeSwitched(let c, _)): followed = c + 1; jumped = false
+            case .road(.routeSwitched(let c, _)):
+                followed = c + 1
+                jumped = false
             case .road(.fixArrived(let f, _, true)) where dropped[f.raw] == nil && !truth.honest(f): jumped = true
             case .road(.reportSent(let f, let age, let onRoute, let next)):
                 sent[f.raw] = (event.t - SimTime(ms: age), onRoute, next, followed)
@@ -328,27 +374,37 @@ extension Invariants {
                 guard let report = sent[f.raw], let next = report.next, truth.honest(f) else { continue }
                 let id = roster.road.maneuvers[next.maneuver.int].id
                 if !report.onRoute {
-                    fire(event.t, "f\(f.raw)'s report, sent off the route, tells Pippa \(id) is \(next.distanceM) m ahead along the road the car left")
+                    fire(
+                        event.t,
+                        "f\(f.raw)'s report, sent off the route, tells Pippa \(id) is \(next.distanceM) m ahead along the road the car left"
+                    )
                     continue
                 }
                 guard !jumped, let point = truth.distance(of: id) else { continue }
-                let car = trajectory.state(at: report.taken).distance, left = point - car
+                let car = trajectory.state(at: report.taken).distance
+                let left = point - car
                 if point < car - slack {
-                    fire(event.t, "f\(f.raw)'s report names \(id) as next, which the car truly passed \(Int(-left)) m before")
+                    fire(
+                        event.t,
+                        "f\(f.raw)'s report names \(id) as next, which the car truly passed \(Int(-left)) m before")
                     continue
                 }
                 if abs(Double(next.distanceM) - left) > slack + 1 {
-                    fire(event.t, "f\(f.raw)'s report puts \(id) \(next.distanceM) m ahead, truly \(Int(left.rounded(.down))) m")
+                    fire(
+                        event.t,
+                        "f\(f.raw)'s report puts \(id) \(next.distanceM) m ahead, truly \(Int(left.rounded(.down))) m")
                     continue
                 }
                 // The first maneuver of the route followed truly ahead of the car, beyond the slack.
-                var low = 0, high = ahead.count
+                var low = 0
+                var high = ahead.count
                 while low < high {
                     let mid = (low + high) / 2
                     if ahead[mid].0 <= car + slack { low = mid + 1 } else { high = mid }
                 }
                 if let first = ahead[low...].first(where: { $0.1 <= report.route }), first.0 < point - slack,
-                   truth.ids.original(of: id) != first.2 {
+                    truth.ids.original(of: id) != first.2
+                {
                     fire(event.t, "f\(f.raw)'s report names \(id) as next, but the car truly reaches \(first.2) first")
                 }
             default: continue
@@ -380,7 +436,9 @@ extension Invariants {
         for event in timeline.events {
             switch event.what {
             case .road(.fixArrived(_, let age, _)): taken.append(event.t - SimTime(ms: age))
-            case .road(.routeSwitched(let c, _)): followed.append((event.t, c + 1)); offRoute.append((event.t, false))
+            case .road(.routeSwitched(let c, _)):
+                followed.append((event.t, c + 1))
+                offRoute.append((event.t, false))
             case .road(.offRoute): offRoute.append((event.t, true))
             case .road(.onRoute): offRoute.append((event.t, false))
             default: continue
@@ -388,7 +446,8 @@ extension Invariants {
         }
         /// The last entry of `list` at or before `t`, by time.
         func last<T>(_ list: [(t: SimTime, T)], at t: SimTime) -> Int? {
-            var low = 0, high = list.count
+            var low = 0
+            var high = list.count
             while low < high {
                 let mid = (low + high) / 2
                 if list[mid].t <= t { low = mid + 1 } else { high = mid }
@@ -398,27 +457,38 @@ extension Invariants {
         var found: [Violation] = []
         for (id, pass) in truth.passes.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where pass <= end {
             guard let k = truth.ids.route(of: id) else { continue }
-            let f = last(followed, at: pass)!, r = followed[f].route
+            let f = last(followed, at: pass)!
+            let r = followed[f].route
             if k > r {
                 // On a road the app has no route for yet: it must learn that the car left its route.
                 let i = last(offRoute, at: pass)
                 let away = truth.branches[r] + road.follow.offRouteEnter + (truth.ahead ?? truth.tolerance)
                 let off = truth.trajectory?.time(reaching: away) ?? RoadSetup.Limits.maxTime + SimTime(ms: 1)
-                let knew = (i.map { offRoute[$0].off } ?? false) || f + 1 < followed.count
+                let knew =
+                    (i.map { offRoute[$0].off } ?? false) || f + 1 < followed.count
                     || offRoute[((i ?? -1) + 1)...].contains { $0.off }
                     || taken.lazy.filter { $0 >= off }.count < road.follow.offRouteCount
                 if !knew {
-                    found.append(.init(check: .road(.announced), t: pass, message:
-                        "the car made \(id) at \(pass) on a road no route followed then holds, and the follower never had it off its route"))
+                    found.append(
+                        .init(
+                            check: .road(.announced), t: pass,
+                            message:
+                                "the car made \(id) at \(pass) on a road no route followed then holds, and the follower never had it off its route"
+                        ))
                 }
                 continue
             }
             let held = k == r ? id : RoadPlan.copyID(change: road.changes[r - 1].id, maneuver: id)
             if passed[held] == nil {
                 let on = r == 0 ? "the scenario's route" : "the route of \(road.changes[r - 1].id)"
-                found.append(.init(check: .road(.announced), t: pass, message:
-                    held == id ? "the car passed \(id) at \(pass) but the timeline never says so"
-                        : "the car passed \(id) at \(pass), followed on \(on) as \(held), but the timeline never says so"))
+                found.append(
+                    .init(
+                        check: .road(.announced), t: pass,
+                        message:
+                            held == id
+                            ? "the car passed \(id) at \(pass) but the timeline never says so"
+                            : "the car passed \(id) at \(pass), followed on \(on) as \(held), but the timeline never says so"
+                    ))
             }
         }
         return found
@@ -447,22 +517,33 @@ extension Invariants {
         for event in timeline.events {
             guard case .road(.fixArrived(let f, _, true)) = event.what else { continue }
             switch dropped[f.raw] {
-            case .implausible?: refused += 1; continue
+            case .implausible?:
+                refused += 1
+                continue
             case .outOfOrder?, .inaccurate?: continue
             case nil: break
             }
             let fix = truth.fix(f)
-            defer { last = fix; refused = 0 }
+            defer {
+                last = fix
+                refused = 0
+            }
             guard let fix, let before = last, refused < follow.implausibleCount,
-                  let least = leastApart(fix, before, on: truth.route), fix.taken > before.taken
+                let least = leastApart(fix, before, on: truth.route), fix.taken > before.taken
             else { continue }
             let seconds = Double((fix.taken - before.taken).ms) / 1000
             var limit = follow.plausibleSpeed * seconds
-            if let a = fix.speed, let b = before.speed { limit = min(limit, (max(a, b) + follow.plausibleAccel * seconds / 2) * seconds) }
+            if let a = fix.speed, let b = before.speed {
+                limit = min(limit, (max(a, b) + follow.plausibleAccel * seconds / 2) * seconds)
+            }
             if least > limit {
-                found.append(.init(check: .road(.jumpDropped), t: event.t, message:
-                    "f\(f.raw) was used, though it lies \(Int(least.rounded(.down))) m beyond both accuracies from f\(before.index) "
-                    + "taken \(Int64(seconds * 1000)) ms before, farther than the car could go (\(Int(limit.rounded(.up))) m)"))
+                found.append(
+                    .init(
+                        check: .road(.jumpDropped), t: event.t,
+                        message:
+                            "f\(f.raw) was used, though it lies \(Int(least.rounded(.down))) m beyond both accuracies from f\(before.index) "
+                            + "taken \(Int64(seconds * 1000)) ms before, farther than the car could go (\(Int(limit.rounded(.up))) m)"
+                    ))
             }
         }
         return found
@@ -486,24 +567,31 @@ extension Invariants {
     /// (`earthLengths`). A plane measured at one latitude drifts by
     /// percents over hundreds of kilometers; this is where it shows.
     static func checkGeodesy(_ truth: RoadTruth, _ timeline: Timeline) -> [Violation] {
-        let route = truth.route, earth = earthLengths(route)
+        let route = truth.route
+        let earth = earthLengths(route)
         /// The earth's distance to a point `d` meters along by the road (its segment and its fraction of it).
         func onEarth(_ d: Double) -> Double {
-            let i = route.segment(at: d), span = route.cumulative[i + 1] - route.cumulative[i]
+            let i = route.segment(at: d)
+            let span = route.cumulative[i + 1] - route.cumulative[i]
             let u = span > 0 ? min(max((d - route.cumulative[i]) / span, 0), 1) : 0
             return earth[i] + u * (earth[i + 1] - earth[i])
         }
         var found: [Violation] = []
         for event in timeline.events {
             guard case .road(.turnUpcoming(let next, _, let after?)) = event.what,
-                  after.maneuver.int < route.maneuvers.count, next.maneuver.int < route.maneuvers.count
+                after.maneuver.int < route.maneuvers.count, next.maneuver.int < route.maneuvers.count
             else { continue }
-            let expected = onEarth(route.maneuvers[after.maneuver.int].distance) - onEarth(route.maneuvers[next.maneuver.int].distance)
+            let expected =
+                onEarth(route.maneuvers[after.maneuver.int].distance)
+                - onEarth(route.maneuvers[next.maneuver.int].distance)
             let said = Double(after.distanceM) - Double(next.distanceM)
             if abs(said - expected) > 1 + expected / 1000 {
-                found.append(.init(check: .road(.geodesy), t: event.t, message:
-                    "the road puts \(route.maneuvers[after.maneuver.int].id) \(Int64(said)) m after \(route.maneuvers[next.maneuver.int].id), "
-                    + "the earth \(Int64(expected.rounded())) m"))
+                found.append(
+                    .init(
+                        check: .road(.geodesy), t: event.t,
+                        message:
+                            "the road puts \(route.maneuvers[after.maneuver.int].id) \(Int64(said)) m after \(route.maneuvers[next.maneuver.int].id), "
+                            + "the earth \(Int64(expected.rounded())) m"))
             }
         }
         return found
@@ -516,9 +604,11 @@ extension Invariants {
         var out = [0.0]
         out.reserveCapacity(route.points.count)
         for i in 1..<route.points.count {
-            let a = route.points[i - 1], b = route.points[i]
+            let a = route.points[i - 1]
+            let b = route.points[i]
             let pieces = max(1, Int(((b - a).length / 1000).rounded(.up)))
-            var previous = route.projection.unproject(a), total = out[i - 1]
+            var previous = route.projection.unproject(a)
+            var total = out[i - 1]
             for k in 1...pieces {
                 let next = route.projection.unproject(a + (b - a) * (Double(k) / Double(pieces)))
                 total += greatCircleDistance(previous, next)
@@ -539,6 +629,7 @@ extension Invariants {
     /// accuracies, by their truth, meters (nil without a truth).
     static func leastApart(_ a: Fix, _ b: Fix, on route: Route) -> Double? {
         guard let ta = a.truth, let tb = b.truth else { return nil }
-        return route.meters(a.position, ta) - route.meters(b.position, tb) - route.meters(ta, tb) - (a.accuracy + b.accuracy)
+        return route.meters(a.position, ta) - route.meters(b.position, tb) - route.meters(ta, tb)
+            - (a.accuracy + b.accuracy)
     }
 }

@@ -16,7 +16,8 @@ extension Invariants {
     /// `ids` are the road's (`RoadTruth.ids`), made here when not given.
     static func checkRouteSwitches(_ scenario: Scenario, _ run: Simulation, ids: ManeuverIDs? = nil) -> [Violation] {
         guard let road = scenario.road else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         let outages = road.link.outages
         var found: [Violation] = []
         /// The followed route, once switched (k: change k − 1's), and the routes that hold each maneuver.
@@ -32,15 +33,24 @@ extension Invariants {
             guard let r = requested, r.reason != reason || r.handoff != handoff else { return }
             fire(t, "an answer for \(name(handoff)) came to the request for \(name(r.handoff))")
         }
-        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.routeSwitch), t: t, message: message)) }
+        func fire(_ t: SimTime, _ message: String) {
+            found.append(.init(check: .road(.routeSwitch), t: t, message: message))
+        }
         func old(_ id: String) -> Bool { followed.map { ids.route(of: id) != $0 } ?? false }
         for event in timeline.events {
             switch event.what {
             case .road(.handoffTaken(let c)):
                 taken.insert(c)
             case .road(.routeRequested(let reason, let handoff)):
-                if outages.contains(where: { $0.contains(event.t) }) { fire(event.t, "a route was requested while the link was down") }
-                if let r = requested { fire(event.t, "a route was requested for \(name(handoff)) while the request for \(name(r.handoff)) was in flight") }
+                if outages.contains(where: { $0.contains(event.t) }) {
+                    fire(event.t, "a route was requested while the link was down")
+                }
+                if let r = requested {
+                    fire(
+                        event.t,
+                        "a route was requested for \(name(handoff)) while the request for \(name(r.handoff)) was in flight"
+                    )
+                }
                 requested = (event.t, reason, handoff)
             case .road(.routeFailed(_, let reason, let handoff)):
                 if requested == nil { fire(event.t, "a route request failed with no request in flight") }
@@ -55,7 +65,9 @@ extension Invariants {
                 case .road(.routeSwitched(let c, .offRoute)):
                     answers(.offRoute, nil, at: event.t)
                     if taken.contains(c) {
-                        fire(event.t, "handoff \(road.changes[c].id)'s road came in as a reroute, though the handoff was taken")
+                        fire(
+                            event.t,
+                            "handoff \(road.changes[c].id)'s road came in as a reroute, though the handoff was taken")
                     }
                 case .road(.routeKept(let reason, let handoff)): answers(reason, handoff, at: event.t)
                 default: break
@@ -74,14 +86,20 @@ extension Invariants {
                 }
             case .guidanceStarted(let l) where l.int >= scenario.guidance.count:
                 if let m = roster.lines[l.int].maneuver, m != "reroute", old(m) {
-                    fire(event.t, "line \(roster.lines[l.int].id) of an old route started after the switch to \(switchedTo)")
+                    fire(
+                        event.t,
+                        "line \(roster.lines[l.int].id) of an old route started after the switch to \(switchedTo)")
                 }
             case .road(.reportSent(_, _, _, let next?)):
                 let id = roster.road.maneuvers[next.maneuver.int].id
-                if old(id) { fire(event.t, "a report after the switch to \(switchedTo) names \(id), a maneuver of an old route") }
+                if old(id) {
+                    fire(event.t, "a report after the switch to \(switchedTo) names \(id), a maneuver of an old route")
+                }
             case .road(.turnUpcoming(let next, _, _)):
                 let id = roster.road.maneuvers[next.maneuver.int].id
-                if old(id) { fire(event.t, "the upcoming turn after the switch to \(switchedTo) is \(id), of an old route") }
+                if old(id) {
+                    fire(event.t, "the upcoming turn after the switch to \(switchedTo) is \(id), of an old route")
+                }
             default: continue
             }
         }
@@ -106,13 +124,16 @@ extension Invariants {
     /// skip without its switch.
     static func checkSwitchLines(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road, !road.changes.isEmpty else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         /// What each change's handoff is called, if anything.
         let names = road.changes.map { c in c.handoff.flatMap { $0.destination ?? $0.place } }
         let ids = road.changes.map { RoadPlan.switchLineID(change: $0.id) }
         let byID = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         var found: [Violation] = []
-        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.switchLine), t: t, message: message)) }
+        func fire(_ t: SimTime, _ message: String) {
+            found.append(.init(check: .road(.switchLine), t: t, message: message))
+        }
         var switches: [(t: SimTime, change: Int, reason: RoadEvent.RouteReason)] = []
         var said: [(t: SimTime, change: Int, line: Int)] = []
         var skipped: [(t: SimTime, change: Int, reason: SkipReason)] = []
@@ -126,10 +147,16 @@ extension Invariants {
             }
         }
         for line in said where !switches.contains(where: { $0.t == line.t && $0.change == line.change }) {
-            fire(line.t, "switch line \(ids[line.change]) was requested with no switch onto \(road.changes[line.change].id) in its instant")
+            fire(
+                line.t,
+                "switch line \(ids[line.change]) was requested with no switch onto \(road.changes[line.change].id) in its instant"
+            )
         }
         for skip in skipped where !switches.contains(where: { $0.t == skip.t && $0.change == skip.change }) {
-            fire(skip.t, "switch line \(ids[skip.change]) was skipped with no switch onto \(road.changes[skip.change].id) in its instant")
+            fire(
+                skip.t,
+                "switch line \(ids[skip.change]) was skipped with no switch onto \(road.changes[skip.change].id) in its instant"
+            )
         }
         for s in switches {
             let onto = road.changes[s.change].id
@@ -139,27 +166,43 @@ extension Invariants {
             let segment = road.segments.map { $0.first { $0.contains(s.t) } } ?? SimInterval(.zero, RoadPlan.end)
             let room = segment.map { s.t + switchLineRoom <= min($0.end, RoadPlan.end) } ?? false
             if let skip {
-                let why = skip.reason != .notGuiding ? "a switch line is skipped only [not-guiding]"
-                    : !lines.isEmpty ? "its line was requested too"
-                    : room ? "Dad's guidance segment holds the switch with room for its line" : nil
+                let why =
+                    skip.reason != .notGuiding
+                    ? "a switch line is skipped only [not-guiding]"
+                    : !lines.isEmpty
+                        ? "its line was requested too"
+                        : room ? "Dad's guidance segment holds the switch with room for its line" : nil
                 if let why { fire(s.t, "the switch onto \(onto) was skipped [\(skip.reason.rawValue)], but \(why)") }
             }
             guard let first = lines.first else {
-                if skip == nil, room { fire(s.t, "the switch onto \(onto) inside a guidance segment got no switch line") }
+                if skip == nil, room {
+                    fire(s.t, "the switch onto \(onto) inside a guidance segment got no switch line")
+                }
                 if skip == nil, segment == nil {
-                    fire(s.t, "the switch onto \(onto) outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped")
+                    fire(
+                        s.t,
+                        "the switch onto \(onto) outside Dad's guidance segments left no trace: no switch line, no road.switch.skipped"
+                    )
                 }
                 continue
             }
             if lines.count > 1 { fire(s.t, "the switch onto \(onto) got \(lines.count) switch lines") }
-            let line = roster.lines[first.line], id = line.id
+            let line = roster.lines[first.line]
+            let id = line.id
             if !line.urgent { fire(s.t, "switch line \(id) is not urgent") }
             if line.language != road.guidance.language {
-                fire(s.t, "switch line \(id) is in \(line.language?.rawValue ?? "no language"), the scenario's guidance in \(road.guidance.language.rawValue)")
+                fire(
+                    s.t,
+                    "switch line \(id) is in \(line.language?.rawValue ?? "no language"), the scenario's guidance in \(road.guidance.language.rawValue)"
+                )
             }
-            let own = s.reason == .handoff ? names[s.change] : nil, text = line.text ?? ""
+            let own = s.reason == .handoff ? names[s.change] : nil
+            let text = line.text ?? ""
             if let own, !says(text, own) {
-                fire(s.t, "switch line \(id) after the handoff \(road.changes[s.change].id) does not name its destination \"\(own)\"")
+                fire(
+                    s.t,
+                    "switch line \(id) after the handoff \(road.changes[s.change].id) does not name its destination \"\(own)\""
+                )
             }
             for (k, name) in names.enumerated() {
                 guard let name, name != own, own.map({ says($0, name) }) != true, says(text, name) else { continue }
@@ -187,14 +230,20 @@ extension Invariants {
         var acked = [Bool](repeating: false, count: road.changes.count)
         /// The delivery not yet taken or ignored: its handoff and instant.
         var pending: (change: Int, t: SimTime)? = nil
-        func fire(_ t: SimTime, _ message: String) { found.append(.init(check: .road(.handoff), t: t, message: message)) }
+        func fire(_ t: SimTime, _ message: String) {
+            found.append(.init(check: .road(.handoff), t: t, message: message))
+        }
         func settle(_ t: SimTime) {
-            if let p = pending { fire(p.t, "handoff \(road.changes[p.change].id) was delivered but neither taken nor ignored") }
+            if let p = pending {
+                fire(p.t, "handoff \(road.changes[p.change].id) was delivered but neither taken nor ignored")
+            }
             pending = nil
         }
         // What became of each stretch a handoff is sent after, by the timeline, against what the plan took.
         let roster = run.timeline.roster
-        let named = road.stretchesSentAfter.compactMap { id in roster.stretches.firstIndex { $0.id == id }.map { (id, $0) } }
+        let named = road.stretchesSentAfter.compactMap { id in
+            roster.stretches.firstIndex { $0.id == id }.map { (id, $0) }
+        }
         var fate: [String: RoadSetup.Said] = [:]
         for ((id, _), said) in zip(named, run.timeline.fates(of: named.map(\.1))) {
             guard let said else { continue }  // the run stopped before the timeline could tell
@@ -209,8 +258,13 @@ extension Invariants {
                 }
             }
             let t: SimTime
-            switch said { case .over(let at), .never(let at): t = at }
-            fire(t, "stretch \(id), which a handoff is sent after, was \(words(said)), but the road took it as \(words(took))")
+            switch said {
+            case .over(let at), .never(let at): t = at
+            }
+            fire(
+                t,
+                "stretch \(id), which a handoff is sent after, was \(words(said)), but the road took it as \(words(took))"
+            )
         }
         /// Per change, when Pippa first sent its handoff, if she did; and each `unsaid` the timeline must show.
         var first = [SimTime?](repeating: nil, count: road.changes.count)
@@ -234,7 +288,9 @@ extension Invariants {
             case .road(.handoffDelivered(let c)):
                 settle(event.t)
                 let id = road.changes[c].id
-                if outages.contains(where: { $0.contains(event.t) }) { fire(event.t, "handoff \(id) was delivered while the link was down") }
+                if outages.contains(where: { $0.contains(event.t) }) {
+                    fire(event.t, "handoff \(id) was delivered while the link was down")
+                }
                 if let first = first[c] {
                     if event.t < first { fire(event.t, "handoff \(id) was delivered before Pippa sent it at \(first)") }
                 } else {
@@ -251,10 +307,15 @@ extension Invariants {
                 if let i = unsaid.firstIndex(where: { $0.change == c && $0.t == event.t }) {
                     unsaid.remove(at: i)
                 } else {
-                    fire(event.t, "handoff \(road.changes[c].id) was ignored unsaid, but no stretch it is sent after was known then never to be over")
+                    fire(
+                        event.t,
+                        "handoff \(road.changes[c].id) was ignored unsaid, but no stretch it is sent after was known then never to be over"
+                    )
                 }
             case .road(.handoffIgnored(let c, _)):
-                if pending?.change != c { fire(event.t, "handoff \(road.changes[c].id) was ignored without a delivery") }
+                if pending?.change != c {
+                    fire(event.t, "handoff \(road.changes[c].id) was ignored without a delivery")
+                }
                 pending = nil
             case .road(.handoffAcknowledged(let c)):
                 let id = road.changes[c].id
@@ -265,9 +326,12 @@ extension Invariants {
                 if acked[c] { fire(event.t, "handoff \(id) was acknowledged twice") }
                 acked[c] = true
                 // It flies for the link's latency from its last sending (at the taking, or at an outage's end).
-                let latency = road.link.latency, sent = event.t - latency
+                let latency = road.link.latency
+                let sent = event.t - latency
                 if event.t < since + latency {
-                    fire(event.t, "handoff \(id)'s acknowledgement landed sooner than the link's latency after it was taken")
+                    fire(
+                        event.t,
+                        "handoff \(id)'s acknowledgement landed sooner than the link's latency after it was taken")
                 } else if outages.contains(where: { $0.start <= event.t && $0.end > sent }) {
                     fire(event.t, "handoff \(id)'s acknowledgement landed through an outage")
                 }
@@ -276,7 +340,10 @@ extension Invariants {
         }
         settle(.zero)
         for (c, t) in unsaid {
-            fire(t, "handoff \(road.changes[c].id) is sent after a stretch never over (known at \(t)), but the timeline does not say so (road.handoff.ignored unsaid)")
+            fire(
+                t,
+                "handoff \(road.changes[c].id) is sent after a stretch never over (known at \(t)), but the timeline does not say so (road.handoff.ignored unsaid)"
+            )
         }
         return found
     }

@@ -46,7 +46,9 @@ extension Invariants {
                 while heads.urgent < queues.urgent.count, !pending[queues.urgent[heads.urgent]] { heads.urgent += 1 }
                 return heads.urgent < queues.urgent.count ? queues.urgent[heads.urgent] : nil
             }
-            while heads.ordinary < queues.ordinary.count, !pending[queues.ordinary[heads.ordinary]] { heads.ordinary += 1 }
+            while heads.ordinary < queues.ordinary.count, !pending[queues.ordinary[heads.ordinary]] {
+                heads.ordinary += 1
+            }
             return heads.ordinary < queues.ordinary.count ? queues.ordinary[heads.ordinary] : nil
         }
         for (n, event) in timeline.events.enumerated() {
@@ -62,7 +64,8 @@ extension Invariants {
             case .guidanceStarted(let l), .guidanceDropped(let l, _):
                 let line = l.int
                 guard pending[line] else { continue }
-                let id = lines[line].id, urgent = lines[line].urgent
+                let id = lines[line].id
+                let urgent = lines[line].urgent
                 // Ahead of it: an earlier line of its class, or any urgent line if it is ordinary.
                 let first = head(urgent: urgent)
                 let ahead = first != line ? first : urgent ? nil : head(urgent: true)
@@ -100,7 +103,8 @@ extension Invariants {
         func fail(_ rule: Rule, _ t: SimTime, _ message: String) {
             found.append(Violation(check: .rule(rule), t: t, message: message))
         }
-        var arrivals: [Int] = [], began = 0
+        var arrivals: [Int] = []
+        var began = 0
         var arrived = [Bool](repeating: false, count: roster.replyIDs.count)
         var active: Int?
         var activeSince = SimTime.zero
@@ -112,7 +116,8 @@ extension Invariants {
         var activeAt = [SimTime?](repeating: nil, count: roster.replyIDs.count)
         var playedUntil = [SimTime?](repeating: nil, count: roster.replyIDs.count)
         // After a cut by guidance: what the reply must do next.
-        var afterCut = [(then: TalkArbiter.AfterCut, stretch: Int, at: SimTime)?](repeating: nil, count: roster.replyIDs.count)
+        var afterCut = [(then: TalkArbiter.AfterCut, stretch: Int, at: SimTime)?](
+            repeating: nil, count: roster.replyIDs.count)
         func close(_ reply: Int, at t: SimTime) {
             if active == reply {
                 activeIntervals.insert(SimInterval(activeSince, max(activeSince, t)))
@@ -120,7 +125,8 @@ extension Invariants {
             }
         }
         for event in timeline.events {
-            let reply = event.reply?.int ?? -1, t = event.t
+            let reply = event.reply?.int ?? -1
+            let t = event.t
             switch event.what {
             case .replyQueued:
                 arrivals.append(reply)
@@ -134,10 +140,14 @@ extension Invariants {
                     arrived[reply] = true
                 }
                 if let current = active {
-                    fail(.replyQueue, t, "reply \(roster.replyIDs[reply]) began while \(roster.replyIDs[current]) was active")
+                    fail(
+                        .replyQueue, t,
+                        "reply \(roster.replyIDs[reply]) began while \(roster.replyIDs[current]) was active")
                 }
                 if began < arrivals.count, arrivals[began] != reply {
-                    fail(.replyQueue, t, "reply \(roster.replyIDs[reply]) began before \(roster.replyIDs[arrivals[began]])")
+                    fail(
+                        .replyQueue, t,
+                        "reply \(roster.replyIDs[reply]) began before \(roster.replyIDs[arrivals[began]])")
                 }
                 began += 1
                 active = reply
@@ -150,29 +160,50 @@ extension Invariants {
                     case .drop: ok = event.kind == .replyAbandoned && event.rule == .afterCut && t == expected.at
                     case .skip:
                         // A cut last stretch ends the reply at once (SPEC 4.2 step 1); before it, only a barge-in abandons it.
-                        ok = expected.stretch + 1 == roster.replyStretches[reply].upperBound
+                        ok =
+                            expected.stretch + 1 == roster.replyStretches[reply].upperBound
                             ? event.kind == .replyEnded && t == expected.at
                             : event.kind == .replyAbandoned && event.rule == .bargeIn
                     case .repeat: ok = event.kind == .replyAbandoned && event.rule != .afterCut
                     }
-                    if !ok { fail(.afterCut, t, "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch") }
+                    if !ok {
+                        fail(
+                            .afterCut, t,
+                            "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch")
+                    }
                 }
                 close(reply, at: t)
             case .stretchStarted(_, let stretch, let heldMs):
-                let couldStart = [activeAt[reply], arrivedAt[reply].map { $0 + roster.stretches[stretch.int].ready }, playedUntil[reply]]
+                let couldStart =
+                    [
+                        activeAt[reply], arrivedAt[reply].map { $0 + roster.stretches[stretch.int].ready },
+                        playedUntil[reply],
+                    ]
                     .compactMap { $0 }.max() ?? t
-                let id = roster.stretches[stretch.int].id, waited = (t - couldStart).ms
+                let id = roster.stretches[stretch.int].id
+                let waited = (t - couldStart).ms
                 if waited < 0 {
-                    fail(.held, t, "stretch \(id) started \(-waited) ms before it could (its reply active, its chunk ready, the previous stretch over)")
+                    fail(
+                        .held, t,
+                        "stretch \(id) started \(-waited) ms before it could (its reply active, its chunk ready, the previous stretch over)"
+                    )
                 } else if heldMs != (waited > 0 ? waited : nil) {
-                    let should = waited > 0 ? "heldMs \(waited) (it could start at \(couldStart))" : "no heldMs (it started the instant it could)"
-                    fail(.held, t, "stretch \(id) started with \(heldMs.map { "heldMs \($0)" } ?? "no heldMs"); it should carry \(should)")
+                    let should =
+                        waited > 0
+                        ? "heldMs \(waited) (it could start at \(couldStart))"
+                        : "no heldMs (it started the instant it could)"
+                    fail(
+                        .held, t,
+                        "stretch \(id) started with \(heldMs.map { "heldMs \($0)" } ?? "no heldMs"); it should carry \(should)"
+                    )
                 }
                 if let expected = afterCut[reply] {
                     afterCut[reply] = nil
                     let next = expected.then == .repeat ? expected.stretch : expected.stretch + 1
                     if expected.then == .drop || stretch.int != next {
-                        fail(.afterCut, t, "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch")
+                        fail(
+                            .afterCut, t,
+                            "reply \(roster.replyIDs[reply]) did not \(expected.then.rawValue) its cut stretch")
                     }
                 }
             case .stretchCut(_, let stretch, _, _, _, let then):
@@ -230,7 +261,8 @@ extension Invariants {
         // The stretch playing now, and when it started.
         var playing: (stretch: Int, start: SimTime)?
         // Lines playing, when the last one ended, and Dad's utterances under way.
-        var linesPlaying = 0, lastLineEnded: SimTime?
+        var linesPlaying = 0
+        var lastLineEnded: SimTime?
         var speaking = 0
         /// Whether Dad is heard at this point of the instant `t` (settle step b's test).
         func dadHeard(at t: SimTime) -> Bool {
@@ -259,7 +291,9 @@ extension Invariants {
                 speaking -= 1
             case .replyAbandoned(let r, .bargeIn):
                 if !dadHeard(at: t) {
-                    fail(.bargeIn, t, "reply \(roster.replyIDs[r.int]) was abandoned by barge-in while Dad was not heard")
+                    fail(
+                        .bargeIn, t, "reply \(roster.replyIDs[r.int]) was abandoned by barge-in while Dad was not heard"
+                    )
                 }
             case .guidanceWaiting(let l, .shortWait, let k):
                 let id = roster.lines[l.int].id
@@ -278,7 +312,9 @@ extension Invariants {
                 switch rule {
                 case .longCut:
                     guard case .line(let l) = by, !roster.lines[l].urgent, let left = remaining(k.int, at: t) else {
-                        fail(.longCut, t, "stretch \(id) was cut by long-cut, but not by an ordinary line while it played")
+                        fail(
+                            .longCut, t,
+                            "stretch \(id) was cut by long-cut, but not by an ordinary line while it played")
                         continue
                     }
                     if left <= settings.waitLimit.ms {
@@ -286,7 +322,9 @@ extension Invariants {
                     }
                 case .urgentCut:
                     guard case .line(let l) = by, roster.lines[l].urgent, remaining(k.int, at: t) != nil else {
-                        fail(.urgentCut, t, "stretch \(id) was cut by urgent-cut, but not by an urgent line while it played")
+                        fail(
+                            .urgentCut, t,
+                            "stretch \(id) was cut by urgent-cut, but not by an urgent line while it played")
                         continue
                     }
                 case .bargeIn:
@@ -295,7 +333,10 @@ extension Invariants {
                     } else if let playing, playing.stretch == k.int, playing.start == t {
                         fail(.bargeIn, t, "stretch \(id) was cut by barge-in in the millisecond it started")
                     } else if !dadHeard(at: t) {
-                        fail(.bargeIn, t, "stretch \(id) was cut by barge-in while Dad was not heard (\(linesPlaying > 0 ? "a line played" : speaking == 0 ? "he was not speaking" : "the ears' tail was not over"))")
+                        fail(
+                            .bargeIn, t,
+                            "stretch \(id) was cut by barge-in while Dad was not heard (\(linesPlaying > 0 ? "a line played" : speaking == 0 ? "he was not speaking" : "the ears' tail was not over"))"
+                        )
                     }
                 default: continue
                 }

@@ -17,7 +17,8 @@ extension Invariants {
     /// (straight on, a ferry, a roundabout with no exit) needs none.
     static func namingWords(_ m: Maneuver, _ language: Language) -> [[String]] {
         let en = language == .en
-        let left = en ? ["left"] : ["좌회전", "왼쪽"], right = en ? ["right"] : ["우회전", "오른쪽"]
+        let left = en ? ["left"] : ["좌회전", "왼쪽"]
+        let right = en ? ["right"] : ["우회전", "오른쪽"]
         let uTurn = en ? ["u-turn"] : ["유턴"]
         func side(_ s: ArrivalSide?) -> [[String]] {
             switch s {
@@ -55,39 +56,58 @@ extension Invariants {
     ///   maneuver and the two on each side of it only.
     static func checkWords(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         guard let road = scenario.road else { return [] }
-        let timeline = run.timeline, roster = timeline.roster
+        let timeline = run.timeline
+        let roster = timeline.roster
         let maneuvers = roster.road.maneuvers
         var index: [String: Int] = [:]
         for (i, m) in maneuvers.enumerated() where index[m.id] == nil { index[m.id] = i }
         var found: [Violation] = []
         for event in timeline.events {
             guard case .guidanceStarted(let l) = event.what, let stage = roster.stage(of: l),
-                  let id = roster.lines[l.int].maneuver, let m = index[id], let text = roster.text(of: l, startingAt: event.t)
+                let id = roster.lines[l.int].maneuver, let m = index[id],
+                let text = roster.text(of: l, startingAt: event.t)
             else { continue }
             let line = roster.lines[l.int]
             let language = line.language ?? road.guidance.language
             let lower = text.lowercased()
             func fail(_ why: String) {
-                found.append(.init(check: .road(.lineWords), t: event.t, message: "line \(line.id) (\(stage.rawValue), \(id)) \(why): \"\(text)\""))
+                found.append(
+                    .init(
+                        check: .road(.lineWords), t: event.t,
+                        message: "line \(line.id) (\(stage.rawValue), \(id)) \(why): \"\(text)\""))
             }
             let said = spokenDistance(text)
             switch stage {
             case .now:
-                if said != nil { fail("says a distance, as if the maneuver were not now"); continue }
+                if said != nil {
+                    fail("says a distance, as if the maneuver were not now")
+                    continue
+                }
             case .far, .near:
-                guard let said else { fail("says no distance"); continue }
+                guard let said else {
+                    fail("says no distance")
+                    continue
+                }
                 let voice = language == .ko ? Units.metric : road.guidance.units
-                if said.units != voice { fail("says \(said.units.rawValue) units to a \(voice.rawValue) voice (\(language.rawValue))"); continue }
+                if said.units != voice {
+                    fail("says \(said.units.rawValue) units to a \(voice.rawValue) voice (\(language.rawValue))")
+                    continue
+                }
             }
             let maneuver = maneuvers[m]
-            if let missing = namingWords(maneuver, language).first(where: { choice in !choice.contains { says(lower, $0.lowercased()) } }) {
-                fail("does not name its maneuver (\(maneuver.turn.rawValue)): none of \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+            if let missing = namingWords(maneuver, language).first(where: { choice in
+                !choice.contains { says(lower, $0.lowercased()) }
+            }) {
+                fail(
+                    "does not name its maneuver (\(maneuver.turn.rawValue)): none of \(missing.map { "'\($0)'" }.joined(separator: ", "))"
+                )
                 continue
             }
             // Another's street where its own is not: the words of a neighbour (the next one's may follow ", then").
             guard let own = maneuver.street, !own.isEmpty, !says(text, own) else { continue }
             for k in max(0, m - 2)...min(maneuvers.count - 1, m + 2) where k != m && k != m + 1 {
-                if let other = maneuvers[k].street, other.count >= 2, other != own, !says(own, other), says(text, other) {
+                if let other = maneuvers[k].street, other.count >= 2, other != own, !says(own, other), says(text, other)
+                {
                     fail("names \(maneuvers[k].id)'s street, \(other), not its own, \(own)")
                     break
                 }

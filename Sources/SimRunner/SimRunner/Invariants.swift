@@ -40,7 +40,8 @@ public enum Check: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// `guidance process` are not: the command line adds them when an arbiter
     /// (`--arbiter`) or guidance (`--guidance`) process fails.
     public static let all: [Check] =
-        (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule) + Invariants.decisionChecks.map(Check.decision)
+        (1...7).map(Check.invariant) + Invariants.ruleChecks.map(Check.rule)
+        + Invariants.decisionChecks.map(Check.decision)
         + RoadCheck.allCases.map(Check.road) + ArbiterCheck.allCases.filter { $0 != .process }.map(Check.arbiter)
 }
 
@@ -67,7 +68,9 @@ public struct Violation: Sendable, Equatable {
 
     /// A violation found outside the core's checks (an arbiter process that failed).
     package init(check: Check, t: SimTime, message: String) {
-        self.check = check; self.t = t; self.message = message
+        self.check = check
+        self.t = t
+        self.message = message
     }
 }
 
@@ -85,20 +88,28 @@ public enum Invariants {
     /// `check(_:_:)`, the road's truth starting from its `shape` if given (`RoadShape`: a fuzz run's generator found it).
     static func check(_ scenario: Scenario, _ run: Simulation, shape: RoadShape?) -> [Violation] {
         var found: [Violation] = checkRoad(scenario, run, shape: shape)
-        let timeline = run.timeline, roster = timeline.roster, settings = scenario.settings
+        let timeline = run.timeline
+        let roster = timeline.roster
+        let settings = scenario.settings
 
         // 1. One voice at a time: the bus records every start over another voice.
         for overlap in run.bus.overlaps {
-            let line = roster.lines[overlap.line].id, stretch = roster.stretches[overlap.stretch].id
-            found.append(.init(check: .invariant(1), t: overlap.at, message: "line \(line) and stretch \(stretch) play at once"))
+            let line = roster.lines[overlap.line].id
+            let stretch = roster.stretches[overlap.stretch].id
+            found.append(
+                .init(check: .invariant(1), t: overlap.at, message: "line \(line) and stretch \(stretch) play at once"))
         }
 
         // 2. Ears closed during every line and for earsTail after it.
         let open = earsOpen(timeline)
         let closedWindows = IntervalSet(
-            run.bus.played.lazy.filter { $0.voice == .guidance }.map { SimInterval($0.start, $0.end + settings.earsTail) })
+            run.bus.played.lazy.filter { $0.voice == .guidance }.map {
+                SimInterval($0.start, $0.end + settings.earsTail)
+            })
         for overlap in open.intersection(closedWindows).intervals {
-            found.append(.init(check: .invariant(2), t: overlap.start, message: "the ears are open within a line or its earsTail"))
+            found.append(
+                .init(
+                    check: .invariant(2), t: overlap.start, message: "the ears are open within a line or its earsTail"))
         }
 
         // 3, 4. How long each line waited while Pippa spoke.
@@ -115,10 +126,14 @@ public enum Invariants {
                 let waited = pippa.within(start, event.t).ms
                 let id = roster.lines[line].id
                 if roster.lines[line].urgent, waited > 0 {
-                    found.append(.init(check: .invariant(3), t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
+                    found.append(
+                        .init(
+                            check: .invariant(3), t: start, message: "urgent line \(id) waited \(waited) ms for Pippa"))
                 } else if waited > settings.waitLimit.ms {
                     found.append(
-                        .init(check: .invariant(4), t: start, message: "line \(id) waited \(waited) ms for Pippa, over waitLimit"))
+                        .init(
+                            check: .invariant(4), t: start,
+                            message: "line \(id) waited \(waited) ms for Pippa, over waitLimit"))
                 }
                 if event.kind == .guidanceDropped { settled[line] = true }
             default: continue
@@ -131,8 +146,9 @@ public enum Invariants {
             let left = roster.stretches[stretch.int].duration.ms - played
             if !roster.lines[line].urgent, left <= settings.waitLimit.ms {
                 found.append(
-                    .init(check: .invariant(5), t: event.t,
-                          message: "ordinary line \(roster.lines[line].id) cut a stretch with only \(left) ms left"))
+                    .init(
+                        check: .invariant(5), t: event.t,
+                        message: "ordinary line \(roster.lines[line].id) cut a stretch with only \(left) ms left"))
             }
         }
 
@@ -187,23 +203,34 @@ public enum Invariants {
                 let whole = roster.utterances[s].duration.ms
                 if heard < 0 || lost < 0 || heard + lost != whole {
                     found.append(
-                        .init(check: .invariant(6), t: event.t,
-                              message: "utterance \(roster.utterances[s].id): heard + lost is not its \(whole) ms"))
+                        .init(
+                            check: .invariant(6), t: event.t,
+                            message: "utterance \(roster.utterances[s].id): heard + lost is not its \(whole) ms"))
                 }
             default: continue
             }
         }
-        for (i, line) in roster.lines.enumerated() where requested[i] == nil || !settled[i] || (!lineEnded[i] && !lineDropped[i]) {
-            found.append(.init(check: .invariant(6), t: end, message: "line \(line.id) was neither played to its end nor dropped"))
+        for (i, line) in roster.lines.enumerated()
+        where requested[i] == nil || !settled[i] || (!lineEnded[i] && !lineDropped[i]) {
+            found.append(
+                .init(
+                    check: .invariant(6), t: end, message: "line \(line.id) was neither played to its end nor dropped"))
         }
-        for i in roster.replyIDs.indices where i < roster.fileReplyCount && !replySeen[i] || replySeen[i] && !replyDone[i] {
-            found.append(.init(check: .invariant(6), t: end, message: "reply \(roster.replyIDs[i]) never ended nor was abandoned"))
+        for i in roster.replyIDs.indices
+        where i < roster.fileReplyCount && !replySeen[i] || replySeen[i] && !replyDone[i] {
+            found.append(
+                .init(
+                    check: .invariant(6), t: end, message: "reply \(roster.replyIDs[i]) never ended nor was abandoned"))
         }
         for i in roster.stretches.indices where stretchOpen[i] {
-            found.append(.init(check: .invariant(6), t: end, message: "stretch \(roster.stretches[i].id) neither ended nor was cut"))
+            found.append(
+                .init(
+                    check: .invariant(6), t: end, message: "stretch \(roster.stretches[i].id) neither ended nor was cut"
+                ))
         }
         for (i, utterance) in roster.utterances.enumerated() where !dadEnded[i] {
-            found.append(.init(check: .invariant(6), t: end, message: "utterance \(utterance.id) has no heard and lost time"))
+            found.append(
+                .init(check: .invariant(6), t: end, message: "utterance \(utterance.id) has no heard and lost time"))
         }
         return found
     }
@@ -222,7 +249,8 @@ struct CumulativeMeasure {
     /// - Complexity: O(n)
     init(_ set: IntervalSet) {
         intervals = set.intervals
-        var total: Int64 = 0, before: [Int64] = [0]
+        var total: Int64 = 0
+        var before: [Int64] = [0]
         before.reserveCapacity(intervals.count + 1)
         for interval in intervals {
             total &+= interval.duration.ms
@@ -235,7 +263,8 @@ struct CumulativeMeasure {
     /// - Complexity: O(log n)
     func upTo(_ t: SimTime) -> Int64 {
         // The first interval that ends after t.
-        var low = 0, high = intervals.count
+        var low = 0
+        var high = intervals.count
         while low < high {
             let mid = (low + high) / 2
             if intervals[mid].end <= t { low = mid + 1 } else { high = mid }

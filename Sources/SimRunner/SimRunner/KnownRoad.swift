@@ -11,5 +11,8 @@ package struct KnownRoad: Sendable {
     package var plan: RoadPlan
 
     /// What is known: `shape` and `plan`.
-    package init(shape: RoadShape?, plan: RoadPlan) { self.shape = shape; self.plan = plan }
+    package init(shape: RoadShape?, plan: RoadPlan) {
+        self.shape = shape
+        self.plan = plan
+    }
 }

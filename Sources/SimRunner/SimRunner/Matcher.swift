@@ -60,8 +60,15 @@ public struct Matcher: Sendable, Equatable {
     /// A matcher of `event` with `fields` (each one `event` carries), `when` and `count`. Checked by
     /// `Scenario.validate()`, which `Simulation` and `Verdict` call: a field the event does not
     /// carry, a value of the wrong type or a window that ends before it starts is a `ScenarioProblem`.
-    public init(event: EventKind, fields: [(field: Field, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil, path: String = "expect") {
-        self.event = event; self.fields = fields; self.when = when; self.count = count; self.path = path
+    public init(
+        event: EventKind, fields: [(field: Field, value: FieldValue)] = [], when: When = .anywhere, count: Int? = nil,
+        path: String = "expect"
+    ) {
+        self.event = event
+        self.fields = fields
+        self.when = when
+        self.count = count
+        self.path = path
     }
 
     /// Whether two matchers match the same events: `path`, `line` and `column` are not compared.
@@ -82,7 +89,10 @@ public struct Bounds: Sendable, Hashable, CustomStringConvertible {
     public var max: Int64?
 
     /// Bounds from `min` through `max`.
-    public init(min: Int64? = nil, max: Int64? = nil) { self.min = min; self.max = max }
+    public init(min: Int64? = nil, max: Int64? = nil) {
+        self.min = min
+        self.max = max
+    }
 
     /// Whether `x` lies within the bounds.
     public func contains(_ x: Int64) -> Bool { (min.map { $0 <= x } ?? true) && (max.map { x <= $0 } ?? true) }

@@ -27,7 +27,9 @@ public struct PippaMatcher: Sendable, Equatable {
 
     /// A matcher of `answer` at `at`, item `index` of `expect`.
     public init(at: SimTime, answer: PippaView.Answer, index: Int) {
-        self.at = at; self.answer = answer; self.index = index
+        self.at = at
+        self.answer = answer
+        self.index = index
     }
 
     /// Its position in the file, for messages: `expect[3]`.
@@ -102,11 +104,17 @@ extension PippaMatcher.Failure {
         var out = "\(m.path)\(position): expected \(m.what); "
         if let end = afterEnd { return out + "the drive ended at \(end)" }
         out += "she answers \(view.answer.rawValue)"
-        if let r = view.report, let age = view.ageMs { out += ", from f\(r.fix.raw)'s report \(age) ms old" } else { out += ", with no report" }
+        if let r = view.report, let age = view.ageMs {
+            out += ", from f\(r.fix.raw)'s report \(age) ms old"
+        } else {
+            out += ", with no report"
+        }
         if !differences.isEmpty {
-            out += "; differs in " + differences.map { d in
-                "\(d.field.rawValue): \(d.actual.map(\.description) ?? "absent"), expected \(d.test.map(\.description) ?? d.expected.map(\.description) ?? "absent")"
-            }.joined(separator: "; ")
+            out +=
+                "; differs in "
+                + differences.map { d in
+                    "\(d.field.rawValue): \(d.actual.map(\.description) ?? "absent"), expected \(d.test.map(\.description) ?? d.expected.map(\.description) ?? "absent")"
+                }.joined(separator: "; ")
         }
         return out
     }

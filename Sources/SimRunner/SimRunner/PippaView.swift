@@ -52,10 +52,11 @@ public struct PippaView: Sendable, Equatable {
     public init(at t: SimTime, last report: Report?) {
         self.report = report
         ageMs = report.map { (t - $0.taken).ms }
-        answer = switch (report, ageMs) {
-        case (let r?, let age?) where age <= PippaView.keptFor.ms: r.onRoute ? .yes : .no
-        default: .notKnown
-        }
+        answer =
+            switch (report, ageMs) {
+            case (let r?, let age?) where age <= PippaView.keptFor.ms: r.onRoute ? .yes : .no
+            default: .notKnown
+            }
     }
 
     /// Pippa's view over a whole timeline: her reports in delivery order,
@@ -69,7 +70,8 @@ public struct PippaView: Sendable, Equatable {
         ///
         /// - Complexity: O(n) in the events.
         public init(_ timeline: Timeline) {
-            var sent = Invariants.ByFix<(taken: SimTime, onRoute: Bool, next: RoadEvent.Ahead?)>(timeline.roster.road.fixCount)
+            var sent = Invariants.ByFix<(taken: SimTime, onRoute: Bool, next: RoadEvent.Ahead?)>(
+                timeline.roster.road.fixCount)
             var reports: [Report] = []
             for (i, event) in timeline.events.enumerated() {
                 switch event.what {
@@ -77,7 +79,8 @@ public struct PippaView: Sendable, Equatable {
                     sent[f.raw] = (event.t - SimTime(ms: age), onRoute, next)
                 case .road(.reportDelivered(let f)):
                     guard let s = sent[f.raw] else { continue }
-                    reports.append(Report(fix: f, taken: s.taken, delivered: event.t, onRoute: s.onRoute, next: s.next, event: i))
+                    reports.append(
+                        Report(fix: f, taken: s.taken, delivered: event.t, onRoute: s.onRoute, next: s.next, event: i))
                 default: continue
                 }
             }
@@ -88,7 +91,8 @@ public struct PippaView: Sendable, Equatable {
         ///
         /// - Complexity: O(log r), r the reports.
         public func view(at t: SimTime) -> PippaView {
-            var low = 0, high = reports.count
+            var low = 0
+            var high = reports.count
             while low < high {
                 let mid = low + (high - low) / 2
                 if reports[mid].delivered <= t { low = mid + 1 } else { high = mid }
@@ -112,12 +116,17 @@ public struct PippaView: Sendable, Equatable {
                     spans[spans.count - 1].end = stop
                     if let report {
                         spans[spans.count - 1].reports = spans[spans.count - 1].reports.lowerBound..<(report + 1)
-                        if answer != .notKnown { spans[spans.count - 1].oldestMs = max(last.oldestMs ?? 0, age(report, stop)) }
+                        if answer != .notKnown {
+                            spans[spans.count - 1].oldestMs = max(last.oldestMs ?? 0, age(report, stop))
+                        }
                     }
                     return
                 }
                 let oldest = report.flatMap { answer == .notKnown ? nil : age($0, stop) }
-                spans.append(Span(start: start, end: stop, answer: answer, reports: report.map { $0..<($0 + 1) } ?? 0..<0, oldestMs: oldest))
+                spans.append(
+                    Span(
+                        start: start, end: stop, answer: answer, reports: report.map { $0..<($0 + 1) } ?? 0..<0,
+                        oldestMs: oldest))
             }
             add(.zero, reports.first?.delivered ?? end, .notKnown, nil)
             for (k, r) in reports.enumerated() {

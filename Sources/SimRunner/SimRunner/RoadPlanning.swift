@@ -17,7 +17,10 @@ package struct RoadPlanning: Sendable {
     /// Plans with `plan`, another guidance than drivesim's own.
     package init(_ plan: @escaping @Sendable (RoadSetup?) -> RoadPlan) { self.init(plan, isOwn: false) }
 
-    private init(_ plan: @escaping @Sendable (RoadSetup?) -> RoadPlan, isOwn: Bool) { self.plan = plan; self.isOwn = isOwn }
+    private init(_ plan: @escaping @Sendable (RoadSetup?) -> RoadPlan, isOwn: Bool) {
+        self.plan = plan
+        self.isOwn = isOwn
+    }
 
     /// Plans with drivesim's own guidance, deliberately broken by `fault`
     /// (a road mutant, for mutation testing; nil: as it is).

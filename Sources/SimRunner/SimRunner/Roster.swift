@@ -30,8 +30,13 @@ package struct Roster: Sendable {
         self.road = road
         lines = road.lines.isEmpty ? scenario.guidance : scenario.guidance + Self.endingByTheDrivesEnd(road)
         lineStages = road.lines.isEmpty ? [] : Array(repeating: nil, count: scenario.guidance.count) + road.stages
-        var replyIDs: [String] = [], ranges: [Range<Int>] = [], stretches: [Scenario.Stretch] = [], owner: [Int] = []
-        let count = scenario.replies.reduce(0) { $0 + $1.stretches.count } + scenario.dad.reduce(0) { $0 + ($1.reply?.stretches.count ?? 0) }
+        var replyIDs: [String] = []
+        var ranges: [Range<Int>] = []
+        var stretches: [Scenario.Stretch] = []
+        var owner: [Int] = []
+        let count =
+            scenario.replies.reduce(0) { $0 + $1.stretches.count }
+            + scenario.dad.reduce(0) { $0 + ($1.reply?.stretches.count ?? 0) }
         stretches.reserveCapacity(count)
         owner.reserveCapacity(count)
         func add(_ id: String, _ items: [Scenario.Stretch]) {
@@ -58,7 +63,8 @@ package struct Roster: Sendable {
         self.utterances = scenario.dad
         self.answer = answer
         // Numbered in order of first use: a scan while there are few names, a table beyond.
-        var names: [String] = [], numbers: [String: Int] = [:]
+        var names: [String] = []
+        var numbers: [String: Int] = [:]
         maneuverIndex = lines.map { line in
             line.maneuver.map { name in
                 if numbers.isEmpty {
@@ -85,7 +91,9 @@ package struct Roster: Sendable {
     /// - Complexity: O(lines + revisions).
     static func endingByTheDrivesEnd(_ road: RoadPlan) -> [GuidanceLine] {
         road.lines.enumerated().map { i, line in
-            let longest = i < road.revisions.count ? road.revisions[i].reduce(line.duration) { max($0, $1.duration) } : line.duration
+            let longest =
+                i < road.revisions.count
+                ? road.revisions[i].reduce(line.duration) { max($0, $1.duration) } : line.duration
             let latest = RoadPlan.end - longest + SimTime(ms: 1)
             guard latest > line.at, line.expires.map({ $0 > latest }) ?? true else { return line }
             var bounded = line
@@ -98,7 +106,8 @@ package struct Roster: Sendable {
     var arbiterLines: [TalkArbiter.Line] {
         lines.indices.map { i in
             TalkArbiter.Line(
-                duration: lines[i].duration, urgent: lines[i].urgent, maneuver: maneuverIndex[i], expires: lines[i].expires)
+                duration: lines[i].duration, urgent: lines[i].urgent, maneuver: maneuverIndex[i],
+                expires: lines[i].expires)
         }
     }
 }

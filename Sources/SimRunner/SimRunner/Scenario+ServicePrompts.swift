@@ -15,6 +15,8 @@ public struct ServicePrompt: Sendable, Equatable {
 
     /// A prompt for `maneuver`, `before` meters ahead of it (nil: a display text, at no distance).
     public init(maneuver: String, before: Double?, text: String) {
-        self.maneuver = maneuver; self.before = before; self.text = text
+        self.maneuver = maneuver
+        self.before = before
+        self.text = text
     }
 }

@@ -13,7 +13,10 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: Reason
 
     /// A problem at `path`.
-    public init(_ reason: Reason, at path: [Step]) { self.reason = reason; self.path = path }
+    public init(_ reason: Reason, at path: [Step]) {
+        self.reason = reason
+        self.path = path
+    }
 
     /// One step of a path: an object's key or an array's index.
     public enum Step: Sendable, Equatable {
@@ -25,7 +28,8 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
     public enum IDKind: String, Sendable, Equatable {
         case line, reply, stretch, utterance, maneuver, fix
         /// `route`: a route change; `handoff`: a change with a handoff.
-        case change = "route change", handoff
+        case change = "route change"
+        case handoff
         /// `by`: a line that cut a stretch, or an utterance that barged in.
         case lineOrUtterance = "line or utterance"
     }
@@ -128,7 +132,10 @@ extension Scenario {
 
     /// Whether `validate()` passes.
     public var isValid: Bool {
-        do { try validate(); return true } catch { return false }
+        do {
+            try validate()
+            return true
+        } catch { return false }
     }
 
     /// Whether `validate()` passes, for a scenario whose road is known to
@@ -137,7 +144,10 @@ extension Scenario {
     package func isValid(roadShapedLike valid: RoadSetup) -> Bool {
         var v = Validation(self)
         v.road = .shapedLike(valid)
-        do { try v.run(); return true } catch { return false }
+        do {
+            try v.run()
+            return true
+        } catch { return false }
     }
 
     /// The road's shape (`RoadShape`, which validating it finds on the
@@ -146,7 +156,10 @@ extension Scenario {
     package var validRoadShape: RoadShape? {
         var v = Validation(self)
         v.road = .shaping
-        do { try v.run(); return v.roadShape } catch { return nil }
+        do {
+            try v.run()
+            return v.roadShape
+        } catch { return nil }
     }
 
     /// Every id a line generated from the road may carry that is known from
@@ -176,7 +189,7 @@ extension Scenario {
         let bytes = Array(id.utf8)
         let digits = bytes.dropFirst()
         guard bytes.first == UInt8(ascii: "f"), let first = digits.first,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
         return first != UInt8(ascii: "0") || digits.count == 1
     }
@@ -212,31 +225,43 @@ private struct Validation {
 
     /// The object an id belongs to.
     enum Place {
-        case line(Int), reply(Int), replyStretch(Int, Int), utterance(Int), dadReply(Int), dadReplyStretch(Int, Int)
-        case maneuver(Int), change(Int), changeManeuver(Int, Int)
+        case line(Int)
+        case reply(Int)
+        case replyStretch(Int, Int)
+        case utterance(Int)
+        case dadReply(Int)
+        case dadReplyStretch(Int, Int)
+        case maneuver(Int)
+        case change(Int)
+        case changeManeuver(Int, Int)
 
         /// The path of the object's `id`.
         var path: [Step] {
             switch self {
             case .line(let i): return [.key("guidance"), .index(i), .key("id")]
             case .reply(let i): return [.key("replies"), .index(i), .key("id")]
-            case .replyStretch(let i, let k): return [.key("replies"), .index(i), .key("stretches"), .index(k), .key("id")]
+            case .replyStretch(let i, let k):
+                return [.key("replies"), .index(i), .key("stretches"), .index(k), .key("id")]
             case .utterance(let i): return [.key("dad"), .index(i), .key("id")]
             case .dadReply(let i): return [.key("dad"), .index(i), .key("reply"), .key("id")]
             case .dadReplyStretch(let i, let k):
                 return [.key("dad"), .index(i), .key("reply"), .key("stretches"), .index(k), .key("id")]
             case .maneuver(let i): return [.key("road"), .key("route"), .key("maneuvers"), .index(i), .key("id")]
             case .change(let c): return [.key("road"), .key("changes"), .index(c), .key("id")]
-            case .changeManeuver(let c, let i): return [.key("road"), .key("changes"), .index(c), .key("maneuvers"), .index(i), .key("id")]
+            case .changeManeuver(let c, let i):
+                return [.key("road"), .key("changes"), .index(c), .key("maneuvers"), .index(i), .key("id")]
             }
         }
     }
 
     init(_ s: Scenario) {
         self.s = s
-        let stretches = s.replies.reduce(0) { $0 + $1.stretches.count }
+        let stretches =
+            s.replies.reduce(0) { $0 + $1.stretches.count }
             + s.dad.reduce(0) { $0 + 1 + ($1.reply.map { 1 + $0.stretches.count } ?? 0) }
-        let count = s.guidance.count + s.replies.count + stretches + (s.road?.everyManeuver.count ?? 0) + (s.road?.changes.count ?? 0)
+        let count =
+            s.guidance.count + s.replies.count + stretches + (s.road?.everyManeuver.count ?? 0)
+            + (s.road?.changes.count ?? 0)
         ids = IDTable(capacity: count)
         places.reserveCapacity(count)
     }
@@ -251,7 +276,9 @@ private struct Validation {
 
     func time(_ t: SimTime, _ path: @autoclosure () -> [Step]) throws(ScenarioProblem) {
         if t < .zero { throw fail(.negative, path()) }
-        if t > Scenario.Limits.maxTime { throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxTime.ms / 1000)), path()) }
+        if t > Scenario.Limits.maxTime {
+            throw fail(.tooLarge(limitSeconds: Int(Scenario.Limits.maxTime.ms / 1000)), path())
+        }
     }
 
     func span(_ t: SimTime, _ path: @autoclosure () -> [Step], positive: Bool = false) throws(ScenarioProblem) {
@@ -270,7 +297,9 @@ private struct Validation {
             try id(line.id, .line(i))
             try time(line.at, [.key("guidance"), .index(i), .key("at")])
             try span(line.duration, [.key("guidance"), .index(i), .key("duration")], positive: true)
-            if let m = line.maneuver, m.isEmpty { throw fail(.emptyString, [.key("guidance"), .index(i), .key("maneuver")]) }
+            if let m = line.maneuver, m.isEmpty {
+                throw fail(.emptyString, [.key("guidance"), .index(i), .key("maneuver")])
+            }
             if let e = line.expires {
                 try time(e, [.key("guidance"), .index(i), .key("expires")])
                 if e <= line.at { throw fail(.expiresNotAfterAt, [.key("guidance"), .index(i), .key("expires")]) }
@@ -306,12 +335,15 @@ private struct Validation {
                 case .shaping: roadShape = try road.validatedShape()
                 }
             } catch {
-                throw fail(.road(error.reason), [.key("road")] + error.path.map { step -> Step in
-                    switch step {
-                    case .key(let k): return .key(k)
-                    case .index(let i): return .index(i)
-                    }
-                })
+                throw fail(
+                    .road(error.reason),
+                    [.key("road")]
+                        + error.path.map { step -> Step in
+                            switch step {
+                            case .key(let k): return .key(k)
+                            case .index(let i): return .index(i)
+                            }
+                        })
             }
             try sendings(road)
         }
@@ -326,9 +358,15 @@ private struct Validation {
                 switch ids.number(of: stretch).map({ places[$0] }) {
                 case .replyStretch?, .dadReplyStretch?: continue
                 default:
-                    let known = s.replies.flatMap { $0.stretches.map(\.id) } + s.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
-                    throw fail(.unknownID(stretch, kind: .stretch, known: known),
-                               [.key("road"), .key("changes"), .index(c), .key("handoff"), .key("sent"), .index(i), .key("after")])
+                    let known =
+                        s.replies.flatMap { $0.stretches.map(\.id) }
+                        + s.dad.flatMap { $0.reply?.stretches.map(\.id) ?? [] }
+                    throw fail(
+                        .unknownID(stretch, kind: .stretch, known: known),
+                        [
+                            .key("road"), .key("changes"), .index(c), .key("handoff"), .key("sent"), .index(i),
+                            .key("after"),
+                        ])
                 }
             }
         }
@@ -353,7 +391,10 @@ private struct Validation {
         let order = dad.indices.sorted { (dad[$0].at, $0) < (dad[$1].at, $1) }
         var latest: Int? = nil
         for i in order {
-            guard let l = latest else { latest = i; continue }
+            guard let l = latest else {
+                latest = i
+                continue
+            }
             let end = dad[l].at + dad[l].duration
             if dad[i].at < end { throw fail(.overlappingUtterance(with: dad[l].id), [.key("dad"), .index(i)]) }
             if dad[i].at + dad[i].duration > end { latest = i }
@@ -367,14 +408,17 @@ private struct Validation {
     func generatedIDs() throws(ScenarioProblem) {
         /// Whether `id` has a dot, read in place (a generic search of its UTF-8 costs ten times more).
         func hasDot(_ id: String) -> Bool {
-            id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) } ?? id.utf8.contains(UInt8(ascii: "."))
+            id.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ".")) }
+                ?? id.utf8.contains(UInt8(ascii: "."))
         }
         assert(s.generatedLineIDs.allSatisfy { hasDot($0.id) }, "a generated line id without a dot")
         var clashes: [(order: Int, id: String)] = []
         // A new route's copies of the maneuvers before its branch are `<change>/<maneuver>` (`RoadPlan.copyID`).
         if let road = s.road, !road.changes.isEmpty {
             let copies = ManeuverIDs(road)
-            for i in ids.keys.indices where ids.keys[i].contains("/") && copies.clashes(ids.keys[i]) { clashes.append((i, ids.keys[i])) }
+            for i in ids.keys.indices where ids.keys[i].contains("/") && copies.clashes(ids.keys[i]) {
+                clashes.append((i, ids.keys[i]))
+            }
         }
         let dotted = ids.keys.indices.filter { hasDot(ids.keys[$0]) }
         guard !dotted.isEmpty || !clashes.isEmpty else { return }
@@ -418,8 +462,10 @@ private struct Validation {
         }
         if inner {
             // The first event it finds is all that counts: nothing nests, nothing is counted.
-            for (key, present) in [("since", matcher.since != nil), ("until", matcher.until != nil), ("within", matcher.within != nil),
-                                   ("count", matcher.count != nil || matcher.countRange != nil)] where present {
+            for (key, present) in [
+                ("since", matcher.since != nil), ("until", matcher.until != nil), ("within", matcher.within != nil),
+                ("count", matcher.count != nil || matcher.countRange != nil),
+            ] where present {
                 throw fail(.notInAnchor(key), path + [.key(key)])
             }
         }
@@ -465,7 +511,9 @@ private struct Validation {
                 if text.isEmpty { throw fail(.emptyString, fPath + [.key("contains")]) }
             case (.string, .matches(let pattern)):
                 if pattern.isEmpty { throw fail(.emptyString, fPath + [.key("matches")]) }
-                if let problem = TextPattern.problem(in: pattern) { throw fail(.invalidPattern(problem), fPath + [.key("matches")]) }
+                if let problem = TextPattern.problem(in: pattern) {
+                    throw fail(.invalidPattern(problem), fPath + [.key("matches")])
+                }
             case (.int, .range(let range)): try bounds(range, fPath, nonNegative: false)
             default: throw fail(.wrongType(field.type), fPath)
             }
@@ -489,7 +537,10 @@ private struct Domains {
     struct IDs {
         let list: [String]
         let set: Set<String>
-        init(_ list: [String]) { self.list = list; set = Set(list) }
+        init(_ list: [String]) {
+            self.list = list
+            set = Set(list)
+        }
     }
     let lines: IDs, replies: IDs, stretches: IDs, utterances: IDs, by: IDs
     /// A guidance line's maneuver: the file's, the route's, and `reroute` with a road.
@@ -521,13 +572,17 @@ private struct Domains {
         by = IDs(fileLines + generated + fileUtterances)
         var seen = Set<String>()
         let fileManeuvers = s.guidance.compactMap(\.maneuver)
-        let maneuvers = (fileManeuvers + roadManeuvers + (hasRoad ? ["reroute"] : [])).filter { seen.insert($0).inserted }
+        let maneuvers = (fileManeuvers + roadManeuvers + (hasRoad ? ["reroute"] : [])).filter {
+            seen.insert($0).inserted
+        }
         lineManeuvers = IDs(maneuvers)
         self.roadManeuvers = IDs(roadManeuvers)
     }
 
     func check(_ value: String, _ field: Field, _ event: EventKind, _ path: [Step]) throws(ScenarioProblem) {
-        func id(_ ids: IDs, _ kind: ScenarioProblem.IDKind, reroute: Bool = false, copy: Bool = false) throws(ScenarioProblem) {
+        func id(_ ids: IDs, _ kind: ScenarioProblem.IDKind, reroute: Bool = false, copy: Bool = false)
+            throws(ScenarioProblem)
+        {
             if ids.set.contains(value) || (reroute && hasRoad && RoadPlan.isRerouteLineID(value)) { return }
             // A copy a new route makes of a maneuver before its branch, and its lines (`RoadPlan.copyID`).
             if copy, let copies, reroute ? copies.isCopyLine(value) : copies.isCopy(value) { return }
@@ -545,7 +600,9 @@ private struct Domains {
         case .maneuver: try id(event == .guidanceRequested ? lineManeuvers : roadManeuvers, .maneuver, copy: true)
         case .after: try id(roadManeuvers, .maneuver, copy: true)
         case .fix:
-            if !(hasRoad && Scenario.isFixID(value)) { throw ScenarioProblem(.unknownID(value, kind: .fix, known: []), at: path) }
+            if !(hasRoad && Scenario.isFixID(value)) {
+                throw ScenarioProblem(.unknownID(value, kind: .fix, known: []), at: path)
+            }
         case .rule: try oneOf(Domains.rules(of: event).map(\.rawValue))
         case .reason: try oneOf(Domains.reasons(of: event))
         case .stage: try oneOf(Stage.allCases.map(\.rawValue))
@@ -557,7 +614,8 @@ private struct Domains {
         case .request: try oneOf(RoadEvent.RouteReason.allCases.map(\.rawValue))
         case .handoff: try id(handoffs, .handoff)
         case .text: return
-        case .urgent, .heldMs, .playedMs, .heardMs, .lostMs, .ageMs, .trusted, .onRoute, .distanceM, .offsetM, .progressM,
+        case .urgent, .heldMs, .playedMs, .heardMs, .lostMs, .ageMs, .trusted, .onRoute, .distanceM, .offsetM,
+            .progressM,
             .etaMs, .afterDistanceM:
             return  // not strings; the type was checked
         }

@@ -39,9 +39,15 @@ public struct Scenario: Sendable, Equatable {
         guidance: [GuidanceLine] = [], replies: [Reply] = [], dad: [Utterance] = [], expect: [Matcher] = [],
         golden: String? = nil, road: Road? = nil
     ) {
-        self.name = name; self.description = description; self.settings = settings
-        self.guidance = guidance; self.replies = replies; self.dad = dad; self.expect = expect
-        self.golden = golden; self.road = road
+        self.name = name
+        self.description = description
+        self.settings = settings
+        self.guidance = guidance
+        self.replies = replies
+        self.dad = dad
+        self.expect = expect
+        self.golden = golden
+        self.road = road
     }
 
     /// The arbiter's settings: `earsTail`, `waitLimit`, `afterCut`.
@@ -60,7 +66,9 @@ public struct Scenario: Sendable, Equatable {
 
         /// A reply.
         public init(id: String, at: SimTime, stretches: [Stretch]) {
-            self.id = id; self.at = at; self.stretches = stretches
+            self.id = id
+            self.at = at
+            self.stretches = stretches
         }
     }
 
@@ -78,8 +86,14 @@ public struct Scenario: Sendable, Equatable {
         public var language: Language?
 
         /// A stretch.
-        public init(id: String, duration: SimTime, ready: SimTime = .zero, text: String? = nil, language: Language? = nil) {
-            self.id = id; self.duration = duration; self.ready = ready; self.text = text; self.language = language
+        public init(
+            id: String, duration: SimTime, ready: SimTime = .zero, text: String? = nil, language: Language? = nil
+        ) {
+            self.id = id
+            self.duration = duration
+            self.ready = ready
+            self.text = text
+            self.language = language
         }
     }
 
@@ -99,8 +113,15 @@ public struct Scenario: Sendable, Equatable {
         public var reply: DadReply?
 
         /// An utterance.
-        public init(id: String, at: SimTime, duration: SimTime, language: Language, text: String? = nil, reply: DadReply? = nil) {
-            self.id = id; self.at = at; self.duration = duration; self.language = language; self.text = text; self.reply = reply
+        public init(
+            id: String, at: SimTime, duration: SimTime, language: Language, text: String? = nil, reply: DadReply? = nil
+        ) {
+            self.id = id
+            self.at = at
+            self.duration = duration
+            self.language = language
+            self.text = text
+            self.reply = reply
         }
     }
 
@@ -115,7 +136,9 @@ public struct Scenario: Sendable, Equatable {
 
         /// An answer.
         public init(id: String, after: SimTime = .zero, stretches: [Stretch]) {
-            self.id = id; self.after = after; self.stretches = stretches
+            self.id = id
+            self.after = after
+            self.stretches = stretches
         }
     }
 }

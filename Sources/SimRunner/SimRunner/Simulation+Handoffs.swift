@@ -66,7 +66,8 @@ extension Simulation {
         guard !named.isEmpty else { return first }
         var last = first
         let roster = timeline(first).roster
-        let indices = named.map { id in roster.stretches.firstIndex { $0.id == id }! }  // `Scenario.validate()` found each
+        // `Scenario.validate()` found each.
+        let indices = named.map { id in roster.stretches.firstIndex { $0.id == id }! }
         // Each pass settles at least one stretch, or records those never over and stops.
         for _ in 0...named.count {
             let fates = timeline(last).fates(of: indices)

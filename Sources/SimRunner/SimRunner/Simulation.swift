@@ -40,7 +40,9 @@ public struct Simulation: Sendable {
     /// Simulates `scenario` with an arbiter of type `arbiter`, built from the
     /// scenario's tables; `recordingDecisions` keeps every decision in `decisions`.
     /// Throws the scenario's first problem (`Scenario.validate()`) without running it.
-    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, recordingDecisions: Bool = false) throws(ScenarioProblem) {
+    public init<A: Arbiter>(_ scenario: Scenario, arbiter: A.Type, recordingDecisions: Bool = false)
+        throws(ScenarioProblem)
+    {
         try scenario.validate()
         self.init(scenario, roster: nil, recordingDecisions: recordingDecisions) { A($0) }
     }
@@ -78,7 +80,8 @@ public struct Simulation: Sendable {
     /// `roadPlan` plans the road another way (a road mutant, another
     /// guidance); nil plans it with drivesim's own guidance.
     package init<A: Arbiter>(
-        _ scenario: Scenario, roster: Roster?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, recordingDecisions: Bool,
+        _ scenario: Scenario, roster: Roster?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil,
+        recordingDecisions: Bool,
         expected: [TimelineEvent]? = nil, make: (ArbiterTables) -> A
     ) {
         func simulate(_ roster: Roster) -> Run<A> {
@@ -92,7 +95,8 @@ public struct Simulation: Sendable {
         var run = simulate(roster ?? Roster(scenario, road: plan ?? planning(scenario.road)))
         if roster == nil {
             run = Simulation.resolvingHandoffs(
-                scenario, first: run, plan: planning, run: { simulate(Roster(scenario, road: $0)) }, timeline: \.timeline)
+                scenario, first: run, plan: planning, run: { simulate(Roster(scenario, road: $0)) },
+                timeline: \.timeline)
         }
         timeline = run.timeline
         bus = run.bus
@@ -140,9 +144,9 @@ private struct Run<A: Arbiter> {
     /// A constant once `Run` is specialised.
     static var validating: Bool {
         #if DEBUG
-        return true
+            return true
         #else
-        return A.self != TalkArbiter.self
+            return A.self != TalkArbiter.self
         #endif
     }
     var validating: Bool { Self.validating }
@@ -188,7 +192,8 @@ private struct Run<A: Arbiter> {
         actions.reserveCapacity(16)
         bus.reserveCapacity(roster.lines.count + roster.stretches.count + scenario.dad.count)
         let records = roster.road.events
-        loop.queue.reserveCapacity(roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
+        loop.queue.reserveCapacity(
+            roster.lines.count * 2 + scenario.replies.count + scenario.dad.count * 2 + records.count)
         if expected == nil {
             timeline.events.reserveCapacity(
                 roster.lines.count * 4 + roster.stretches.count * 3 + scenario.dad.count * 2 + records.count)
@@ -269,7 +274,10 @@ private struct Run<A: Arbiter> {
             loop.queue.events(dueAt: now, into: &a.due)
             for entry in a.due {
                 a.left += 1
-                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &a.inputs) { ends = false; break }
+                if Self.appendInputs(of: entry.event, roster: roster, scenario: scenario, to: &a.inputs) {
+                    ends = false
+                    break
+                }
             }
         }
         a.tell(a.inputs, ends, now)
@@ -280,7 +288,9 @@ private struct Run<A: Arbiter> {
     /// ready at once follow its `replyBegan`; a road event delivers none);
     /// true if an input may follow it at the same instant that no event
     /// due yet foretells: Dad's end, when his reply begins 0 ms after it.
-    static func appendInputs(of event: SimEvent, roster: Roster, scenario: Scenario, to list: inout [ArbiterInput]) -> Bool {
+    static func appendInputs(of event: SimEvent, roster: Roster, scenario: Scenario, to list: inout [ArbiterInput])
+        -> Bool
+    {
         switch event {
         case .road: return false
         case .input(.replyBegan(let reply)):
@@ -384,7 +394,11 @@ private struct Run<A: Arbiter> {
                 record(now, .stretchEnded(ReplyIndex(reply), StretchIndex(stretch)))
                 bus.stopStretch(at: now, cut: false)
             case .stretchCut(let reply, let stretch, let rule, let by, let played, let then):
-                record(now, .stretchCut(ReplyIndex(reply), StretchIndex(stretch), rule: rule.rule, by: by, playedMs: played.ms, afterCut: then))
+                record(
+                    now,
+                    .stretchCut(
+                        ReplyIndex(reply), StretchIndex(stretch), rule: rule.rule, by: by, playedMs: played.ms,
+                        afterCut: then))
                 bus.stopStretch(at: now, cut: true)
             case .replyEnded(let reply):
                 record(now, .replyEnded(ReplyIndex(reply)))

@@ -5,7 +5,8 @@
 /// a file says can neither span lines nor drive the terminal.
 /// - Complexity: O(n) in the text's length.
 package func escapedForTerminal(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\\" }) else {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\\" })
+    else {
         return text
     }
     var out = ""
@@ -31,9 +32,12 @@ package func escapedForTerminal(_ text: String) -> String {
 /// holding a quote pastes back as it was given.
 /// - Complexity: O(n) in the word's length.
 package func shellQuoted(_ word: String) -> String {
-    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./:=@%+,".unicodeScalars.contains($0)
-    }
+    let plain =
+        !word.isEmpty
+        && word.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "-_./:=@%+,".unicodeScalars.contains($0)
+        }
     if plain { return word }
     return "'" + word.replacingAll("'", with: "'\\''") + "'"
 }

@@ -69,7 +69,8 @@ public struct TextPattern: Sendable {
     /// - Complexity: O(n × m), n the text's characters and m the program's size.
     public func matches(_ text: String) -> Bool {
         let t = Array(text)
-        var current = Threads(count: program.count), next = Threads(count: program.count)
+        var current = Threads(count: program.count)
+        var next = Threads(count: program.count)
         for i in 0...t.count {
             // A thread starts at every position: the search is unanchored.
             if add(0, at: i, in: t, to: &current) { return true }
@@ -99,7 +100,9 @@ public struct TextPattern: Sendable {
             switch program[pc] {
             case .match: return true
             case .jump(let to): stack.append(to)
-            case .split(let a, let b): stack.append(b); stack.append(a)
+            case .split(let a, let b):
+                stack.append(b)
+                stack.append(a)
             case .start: if i == 0 { stack.append(pc + 1) }
             case .end: if i == t.count { stack.append(pc + 1) }
             case .boundary(let wanted):
@@ -137,9 +140,13 @@ public struct TextPattern: Sendable {
 
     /// One instruction of the automaton.
     enum Instruction: Sendable {
-        case character(Character), any, set(CharacterSet)
-        case split(Int, Int), jump(Int)
-        case start, end, boundary(Bool)
+        case character(Character)
+        case any
+        case set(CharacterSet)
+        case split(Int, Int)
+        case jump(Int)
+        case start, end
+        case boundary(Bool)
         case match
     }
 }
@@ -184,8 +191,11 @@ extension TextPattern {
     /// A pattern as a tree.
     indirect enum Node {
         case empty
-        case character(Character), any, set(CharacterSet)
-        case start, end, boundary(Bool)
+        case character(Character)
+        case any
+        case set(CharacterSet)
+        case start, end
+        case boundary(Bool)
         case sequence([Node])
         case either([Node])
         case repeated(Node, min: Int, max: Int?)
@@ -237,9 +247,15 @@ extension TextPattern {
             guard let c = peek else { return nil }
             var q: (min: Int, max: Int?)
             switch c {
-            case "*": q = (0, nil); i += 1
-            case "+": q = (1, nil); i += 1
-            case "?": q = (0, 1); i += 1
+            case "*":
+                q = (0, nil)
+                i += 1
+            case "+":
+                q = (1, nil)
+                i += 1
+            case "?":
+                q = (0, 1)
+                i += 1
             case "{":
                 guard let counted = try counted() else { return nil }
                 q = counted
@@ -254,7 +270,10 @@ extension TextPattern {
         var looksCounted: Bool {
             var k = i + 1
             var digits = 0
-            while k < s.count, s[k].isASCII, s[k].isNumber { k += 1; digits += 1 }
+            while k < s.count, s[k].isASCII, s[k].isNumber {
+                k += 1
+                digits += 1
+            }
             guard digits > 0, k < s.count else { return false }
             if s[k] == "}" { return true }
             guard s[k] == "," else { return false }
@@ -270,7 +289,10 @@ extension TextPattern {
             i += 1
             func number(_ p: inout Parser) -> Int {
                 var n = 0
-                while let c = p.peek, c.isASCII, let d = c.wholeNumberValue { n = min(n * 10 + d, 100_000); p.i += 1 }
+                while let c = p.peek, c.isASCII, let d = c.wholeNumberValue {
+                    n = min(n * 10 + d, 100_000)
+                    p.i += 1
+                }
                 return n
             }
             let low = number(&self)
@@ -298,7 +320,9 @@ extension TextPattern {
                     } else if i + 2 < s.count, s[i + 1] == "<", s[i + 2] != "=", s[i + 2] != "!" {
                         i += 2
                         while let n = peek, n != ">" {
-                            guard n.isLetter || n.isNumber || n == "_" else { throw fail("a group's name takes letters, digits and _") }
+                            guard n.isLetter || n.isNumber || n == "_" else {
+                                throw fail("a group's name takes letters, digits and _")
+                            }
                             i += 1
                         }
                         guard peek == ">" else { throw fail("unterminated group name") }
@@ -313,13 +337,21 @@ extension TextPattern {
                 i += 1
                 return inner
             case "[": return .set(try characterClass())
-            case ".": i += 1; return .any
-            case "^": i += 1; return .start
-            case "$": i += 1; return .end
+            case ".":
+                i += 1
+                return .any
+            case "^":
+                i += 1
+                return .start
+            case "$":
+                i += 1
+                return .end
             case "*", "+", "?": throw fail("nothing to repeat")
             case "{" where looksCounted: throw fail("nothing to repeat")
             case "\\": return try escape(inClass: false).node
-            default: i += 1; return .character(c)
+            default:
+                i += 1
+                return .character(c)
             }
         }
 
@@ -344,7 +376,9 @@ extension TextPattern {
             default:
                 guard e.isASCII, e.isPunctuation || e.isSymbol || e == " " else {
                     if e.isNumber { throw fail("backreferences (\\\(e)) are not supported", at: at) }
-                    throw fail("\\\(e) is not supported; write \\ only before punctuation or one of d w s D W S b B t n r", at: at)
+                    throw fail(
+                        "\\\(e) is not supported; write \\ only before punctuation or one of d w s D W S b B t n r",
+                        at: at)
                 }
                 return (.character(e), .character(e))
             }
@@ -355,15 +389,23 @@ extension TextPattern {
             let open = i
             i += 1
             var set = CharacterSet(items: [])
-            if peek == "^" { set.negated = true; i += 1 }
+            if peek == "^" {
+                set.negated = true
+                i += 1
+            }
             var first = true
             while true {
                 guard let c = peek else { throw fail("missing ] for the class", at: open) }
-                if c == "]" && !first { i += 1; break }
+                if c == "]" && !first {
+                    i += 1
+                    break
+                }
                 first = false
                 let item: CharacterSet.Item
                 if c == "\\" {
-                    guard let escaped = try escape(inClass: true).item else { throw fail("\\b and \\B do not go in a class") }
+                    guard let escaped = try escape(inClass: true).item else {
+                        throw fail("\\b and \\B do not go in a class")
+                    }
                     item = escaped
                 } else if c == "[" {
                     throw fail("nested classes and [:name:] are not supported; write \\[ for a bracket")
@@ -376,8 +418,15 @@ extension TextPattern {
                     let dash = i
                     i += 1
                     let hiItem: CharacterSet.Item
-                    if peek == "\\" { hiItem = try escape(inClass: true).item ?? .character("\\") } else { hiItem = .character(s[i]); i += 1 }
-                    guard case .character(let hi) = hiItem else { throw fail("a range ends in one character", at: dash) }
+                    if peek == "\\" {
+                        hiItem = try escape(inClass: true).item ?? .character("\\")
+                    } else {
+                        hiItem = .character(s[i])
+                        i += 1
+                    }
+                    guard case .character(let hi) = hiItem else {
+                        throw fail("a range ends in one character", at: dash)
+                    }
                     if hi < lo { throw fail("the range \(lo)-\(hi) is out of order", at: dash) }
                     set.items.append(.range(lo, hi))
                 } else {
@@ -393,7 +442,9 @@ extension TextPattern {
         var program: [Instruction] = []
 
         mutating func append(_ instruction: Instruction) throws(Problem) {
-            if program.count >= TextPattern.maxProgram { throw Problem.tooComplex(maxInstructions: TextPattern.maxProgram) }
+            if program.count >= TextPattern.maxProgram {
+                throw Problem.tooComplex(maxInstructions: TextPattern.maxProgram)
+            }
             program.append(instruction)
         }
 

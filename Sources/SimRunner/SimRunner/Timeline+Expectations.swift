@@ -79,8 +79,10 @@ extension Timeline {
             for (relation, anchor) in [(AnchorOutcome.Relation.since, matcher.since), (.until, matcher.until)] {
                 guard let anchor else { continue }
                 let first = relation == .since ? resolved.since : resolved.until
-                let outcome: AnchorOutcome.Outcome = if let first { .found(events[first]) }
-                    else { .foundNothing(index.failure(of: anchor, in: index.span(anchor.when), found: 0)) }
+                let outcome: AnchorOutcome.Outcome =
+                    if let first { .found(events[first]) } else {
+                        .foundNothing(index.failure(of: anchor, in: index.span(anchor.when), found: 0))
+                    }
                 failure.anchors.append(AnchorOutcome(relation: relation, outcome: outcome))
             }
             return failure
@@ -93,7 +95,9 @@ extension Timeline {
     /// - Complexity: O(1) for a matcher without `since` or `until`; O(n)
     ///   with one, which scans for its first event (`failures(of:)` uses an index).
     public func matches(_ matcher: Matcher, _ event: TimelineEvent) -> Bool {
-        guard event.kind == matcher.event, matcher.when.contains(event.t), fieldsMatch(matcher, event) else { return false }
+        guard event.kind == matcher.event, matcher.when.contains(event.t), fieldsMatch(matcher, event) else {
+            return false
+        }
         if let since = matcher.since {
             guard let anchor = events.first(where: { matches(since, $0) }), anchor.t <= event.t else { return false }
             if let within = matcher.within, event.t > anchor.t + within { return false }
@@ -138,7 +142,8 @@ extension Matcher {
 /// `Character` (as strings compare). Knuth–Morris–Pratt, so O(n + m) whatever the text.
 enum TextSearch {
     static func contains(_ needle: String, in text: String) -> Bool {
-        let p = Array(needle), t = Array(text)
+        let p = Array(needle)
+        let t = Array(text)
         guard !p.isEmpty else { return true }
         guard p.count <= t.count else { return false }
         var fail = [Int](repeating: 0, count: p.count)
@@ -168,7 +173,9 @@ final class PatternMemo {
     func matches(_ pattern: String, _ text: String) -> Bool {
         if let known = results[pattern]?[text] { return known }
         let regex: TextPattern?
-        if let cached = compiled[pattern] { regex = cached } else {
+        if let cached = compiled[pattern] {
+            regex = cached
+        } else {
             if case .success(let r) = TextPattern.compile(pattern) { regex = r } else { regex = nil }
             compiled[pattern] = regex
         }
@@ -234,7 +241,9 @@ struct MatcherIndex {
                     guard postings[pair] == nil else { continue }
                     var lists: [FieldValue: [Int]] = [:]
                     for i in byKind[pair.kind] {
-                        if let value = timeline.value(of: field, in: timeline.events[i]) { lists[value, default: []].append(i) }
+                        if let value = timeline.value(of: field, in: timeline.events[i]) {
+                            lists[value, default: []].append(i)
+                        }
                     }
                     postings[pair] = lists
                 }
@@ -268,7 +277,9 @@ struct MatcherIndex {
     func first(_ anchor: Matcher) -> Int? {
         let list = candidates(anchor)
         let events = timeline.events
-        return list[window(list, span(anchor.when))].first { timeline.fieldsMatch(anchor, events[$0], patterns: patterns) }
+        return list[window(list, span(anchor.when))].first {
+            timeline.fieldsMatch(anchor, events[$0], patterns: patterns)
+        }
     }
 
     /// The matcher's `since` and `until` found, and its span narrowed by them:
@@ -299,10 +310,12 @@ struct MatcherIndex {
     }
 
     /// The indices into `list` (positions in time order) whose events lie in the span.
-    func window<C: RandomAccessCollection>(_ list: C, _ span: Span) -> Range<Int> where C.Element == Int, C.Index == Int {
+    func window<C: RandomAccessCollection>(_ list: C, _ span: Span) -> Range<Int>
+    where C.Element == Int, C.Index == Int {
         let events = timeline.events
         func first(_ before: (Int64) -> Bool) -> Int {
-            var lo = list.startIndex, hi = list.endIndex
+            var lo = list.startIndex
+            var hi = list.endIndex
             while lo < hi {
                 let mid = lo + (hi - lo) / 2
                 if before(events[list[mid]].t.ms) { lo = mid + 1 } else { hi = mid }
@@ -335,12 +348,15 @@ struct MatcherIndex {
     func failure(of matcher: Matcher, in span: Span, found: Int) -> ExpectationFailure {
         let events = timeline.events
         let nearest = self.nearest(to: matcher, in: span).map { events[$0] }
-        var failure = ExpectationFailure(matcher: matcher, found: found, nearest: nearest, differences: [], timeOutside: nil)
+        var failure = ExpectationFailure(
+            matcher: matcher, found: found, nearest: nearest, differences: [], timeOutside: nil)
         if let best = nearest.first, best.kind == matcher.event {
             var differences: [FieldDifference] = []
             for (field, value) in matcher.fields {
                 let actual = timeline.value(of: field, in: best)
-                if actual != value { differences.append(FieldDifference(field: field, expected: value, actual: actual)) }
+                if actual != value {
+                    differences.append(FieldDifference(field: field, expected: value, actual: actual))
+                }
             }
             for (field, test) in matcher.tests {
                 let actual = timeline.value(of: field, in: best)
@@ -383,8 +399,11 @@ struct MatcherIndex {
         }
         func score(_ i: Int) -> (Int, Int64, Int64, Int) {
             let event = events[i]
-            let wrong = matcher.fields.count(where: { timeline.value(of: $0.field, in: event) != $0.value })
-                + matcher.tests.count(where: { !timeline.passes($0.test, timeline.value(of: $0.field, in: event), patterns: patterns) })
+            let wrong =
+                matcher.fields.count(where: { timeline.value(of: $0.field, in: event) != $0.value })
+                + matcher.tests.count(where: {
+                    !timeline.passes($0.test, timeline.value(of: $0.field, in: event), patterns: patterns)
+                })
             return (wrong, span.distance(to: event.t), event.t.ms, i)
         }
         var seen = Set<Int>()

@@ -171,7 +171,8 @@ public struct Timeline: Sendable {
         case .measuringPaused(let reason): return field == .reason ? .string(reason.rawValue) : nil
         case .measuringResumed, .segmentStarted, .segmentEnded: return nil
         case .routeRequested(let reason, let c):
-            return field == .reason ? .string(reason.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
+            return field == .reason
+                ? .string(reason.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
         case .routeFailed(let reason, let request, let c):
             switch field {
             case .reason: return .string(reason.rawValue)
@@ -180,7 +181,8 @@ public struct Timeline: Sendable {
             default: return nil
             }
         case .routeKept(let request, let c):
-            return field == .request ? .string(request.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
+            return field == .request
+                ? .string(request.rawValue) : field == .handoff ? c.map { .string(roster.road.changes[$0]) } : nil
         case .routeSwitched(let c, let reason):
             return field == .route ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
         case .switchSkipped(let c, let reason):
@@ -188,7 +190,8 @@ public struct Timeline: Sendable {
         case .handoffDelivered(let c), .handoffTaken(let c), .handoffAcknowledged(let c):
             return field == .handoff ? .string(roster.road.changes[c]) : nil
         case .handoffIgnored(let c, let reason):
-            return field == .handoff ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
+            return field == .handoff
+                ? .string(roster.road.changes[c]) : field == .reason ? .string(reason.rawValue) : nil
         }
     }
 
@@ -224,7 +227,8 @@ extension Roster {
     /// at `t` while it waited (`RoadPlan.endsAtSwitch`); else nil.
     package func dropReason(of line: LineIndex, rule: Rule, at t: SimTime) -> LineDropReason? {
         let r = line.int - (lines.count - road.lines.count)
-        guard rule == .stale, r >= 0, r < road.endsAtSwitch.count, road.endsAtSwitch[r], road.lines[r].expires == t else { return nil }
+        guard rule == .stale, r >= 0, r < road.endsAtSwitch.count, road.endsAtSwitch[r], road.lines[r].expires == t
+        else { return nil }
         return .switched
     }
 

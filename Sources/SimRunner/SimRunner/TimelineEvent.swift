@@ -22,7 +22,10 @@ public struct TimelineEvent: Sendable, Equatable {
     public var what: What
 
     /// An event `what` at `t`.
-    public init(t: SimTime, _ what: What) { self.t = t; self.what = what }
+    public init(t: SimTime, _ what: What) {
+        self.t = t
+        self.what = what
+    }
 
     /// One case per event name of SPEC 5 (the road's in one case, typed by `RoadEvent`).
     public enum What: Sendable, Equatable {
@@ -45,7 +48,9 @@ public struct TimelineEvent: Sendable, Equatable {
         /// A stretch played to its end.
         case stretchEnded(ReplyIndex, StretchIndex)
         /// A stretch was cut by a line or an utterance, after `playedMs`.
-        case stretchCut(ReplyIndex, StretchIndex, rule: Rule, by: TalkArbiter.Cause, playedMs: Int64, afterCut: TalkArbiter.AfterCut?)
+        case stretchCut(
+            ReplyIndex, StretchIndex, rule: Rule, by: TalkArbiter.Cause, playedMs: Int64,
+            afterCut: TalkArbiter.AfterCut?)
         /// A reply played all its stretches.
         case replyEnded(ReplyIndex)
         /// A reply was abandoned (`barge-in` or `after-cut`).

@@ -45,9 +45,12 @@ public struct Verdict: Sendable {
     /// fault, when the caller has it already (a fuzz run's last dry run);
     /// `shape`, its shape (`RoadShape`), which the road checks' truth starts from.
     package init(
-        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, shape: RoadShape? = nil
+        _ scenario: Scenario, fault: TalkArbiter.Fault?, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil,
+        shape: RoadShape? = nil
     ) {
-        self.init(scenario, differential: false, roadPlan: roadPlan, plan: plan, shape: shape) { TalkArbiter($0, fault: fault) }
+        self.init(scenario, differential: false, roadPlan: roadPlan, plan: plan, shape: shape) {
+            TalkArbiter($0, fault: fault)
+        }
     }
 
     /// The same with the arbiter that `make` builds from the scenario's
@@ -67,12 +70,15 @@ public struct Verdict: Sendable {
     /// second run (invariant 7 is not judged: `explore --ties`, whose file
     /// as written was judged once, runs thousands of variations of it).
     package init<A: Arbiter>(
-        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil, shape: RoadShape? = nil,
+        _ scenario: Scenario, differential: Bool, roadPlan: RoadPlanning? = nil, plan: RoadPlan? = nil,
+        shape: RoadShape? = nil,
         reference: [Decision]? = nil,
         first: Simulation? = nil, repeating: Bool = true, make: (ArbiterTables) -> A
     ) {
-        simulation = first ?? Simulation(
-            scenario, roster: nil, roadPlan: roadPlan, plan: plan, recordingDecisions: differential, make: make)
+        simulation =
+            first
+            ?? Simulation(
+                scenario, roster: nil, roadPlan: roadPlan, plan: plan, recordingDecisions: differential, make: make)
         violations = Invariants.check(scenario, simulation, shape: shape)
         let roster = simulation.timeline.roster
         if let impossible = simulation.impossibleAction {
@@ -94,7 +100,9 @@ public struct Verdict: Sendable {
             }
         }
         if differential, let mine = simulation.decisions {
-            let reference = reference ?? Simulation(scenario, fault: nil, roadPlan: roadPlan, recordingDecisions: true).decisions ?? []
+            let reference =
+                reference ?? Simulation(scenario, fault: nil, roadPlan: roadPlan, recordingDecisions: true).decisions
+                ?? []
             divergence = Divergence.first(mine, reference: reference)
             if let divergence { violations.append(divergence.violation(roster)) }
         }
@@ -107,7 +115,9 @@ public struct Verdict: Sendable {
 
     /// Whether the arbiter's or the guidance's process failed (`Check.arbiter(.process)`,
     /// `Check.guidance(.process)`): then the verdict holds that failure and only what was found before it.
-    public var processFailed: Bool { violations.contains { $0.check == .arbiter(.process) || $0.check == .guidance(.process) } }
+    public var processFailed: Bool {
+        violations.contains { $0.check == .arbiter(.process) || $0.check == .guidance(.process) }
+    }
 
     /// An arbiter in another process failed at `t` (crashed, hung, answered
     /// out of turn): from that instant on the run had no arbiter, so what the
@@ -136,7 +146,8 @@ public struct Verdict: Sendable {
         let first = i < a.events.count ? a.summary(of: a.events[i]) : "the end of the timeline"
         let second = i < b.events.count ? b.summary(of: b.events[i]) : "the end of the timeline"
         let t = (i < a.events.count ? a.events[i].t : a.events.last?.t) ?? .zero
-        return Violation(check: .invariant(7), t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
+        return Violation(
+            check: .invariant(7), t: t, message: "a second run diverged at event \(i): \(first) became \(second)")
     }
 }
 
@@ -224,7 +235,9 @@ extension Verdict: CustomStringConvertible {
             parts.append(counted(failures.count + pippaFailures.count, "failed expectation"))
         }
         var lines = ["failed: " + parts.joined(separator: ", ")]
-        for v in violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }) { lines.append("  \(v.check) at \(v.t): \(v.message)") }
+        for v in violations.sorted(by: { ($0.t, $0.check) < ($1.t, $1.check) }) {
+            lines.append("  \(v.check) at \(v.t): \(v.message)")
+        }
         for f in failures { lines.append("  \(f.summary)") }
         for f in pippaFailures { lines.append("  \(f.summary)") }
         return lines.joined(separator: "\n")
