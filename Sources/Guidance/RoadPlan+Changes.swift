@@ -57,7 +57,9 @@ extension RoadPlanner {
                 case .after(let stretch):
                     switch road.said[stretch] {
                     case .over(let t)?: sent = t
-                    case .never(let t)?: add(t, .handoffIgnored(change: c, reason: .unsaid)); continue
+                    case .never(let t)?:
+                        add(t, .handoffIgnored(change: c, reason: .unsaid))
+                        continue
                     case nil: continue
                     }
                 }
@@ -115,7 +117,8 @@ extension RoadPlanner {
             agenda.schedule(.failed(.timeout), at: s + maps.timeout)
             return
         }
-        let start = trueDistance(at: s)
+        // A maps service routes from the position the phone sends: its last fix's (the car's, before any fix).
+        let start = trueDistance(at: lastUsedTaken.map { min($0, s) } ?? s)
         let target = request.handoff ?? change(at: start)
         if let target, refusalsLeft[target] > 0 {
             refusalsLeft[target] -= 1
@@ -124,7 +127,6 @@ extension RoadPlanner {
             agenda.schedule(.answer(change: target, start: start), at: lands)
         }
     }
-
 
     /// Handles a handoff delivery or a step of the maps door at `t`; true when the route switched.
     mutating func handle(_ item: RouteItem, at t: SimTime) -> Bool {
@@ -142,7 +144,9 @@ extension RoadPlanner {
             }
             handoffTaken[c] = true
             add(t, .handoffTaken(change: c))
-            add(fault == .ackThroughOutage ? t + road.link.latency : landing(sentAt: t), .handoffAcknowledged(change: c))
+            add(
+                fault == .ackThroughOutage ? t + road.link.latency : landing(sentAt: t), .handoffAcknowledged(change: c)
+            )
             ask(RouteRequest(handoff: c), at: t)
             return false
         case .due(let ticket):
@@ -187,19 +191,25 @@ extension RoadPlanner {
     /// service routes from where the phone is. The guidance made for it says the switch.
     mutating func switchRoute(to c: Int, from start: Double, at t: SimTime, reason: RoadEvent.RouteReason) {
         finishRoute(at: t)
-        let road = truePath.roads[c], branch = truePath.starts[c]
+        let road = truePath.roads[c]
+        let branch = truePath.starts[c]
         let offset = branch - start
-        let points = offset > 0
+        let points =
+            offset > 0
             ? truePath.route.points(from: start, to: branch) + road.points.dropFirst()
             : road.points(from: -offset, to: road.length)
         var next = Route(plane: points, projection: route.projection)
         // The true path's maneuvers between where the car was and the branch, on the roads before it.
-        var between: [Maneuver] = [], at: [Double] = []
+        var between: [Maneuver] = []
+        var at: [Double] = []
         if offset > 0, fault != .trueTurnDropped {
             for k in 0...c {
-                let before = truePath.road(k), from = truePath.start(k)
-                for m in before.maneuvers where from + m.distance > start && truePath.reaches(from + m.distance, on: k)
-                    && from + m.distance <= branch + TruePath.slack {
+                let before = truePath.road(k)
+                let from = truePath.start(k)
+                for m in before.maneuvers
+                where from + m.distance > start && truePath.reaches(from + m.distance, on: k)
+                    && from + m.distance <= branch + TruePath.slack
+                {
                     var copy = m
                     copy.id = RoadPlan.copyID(change: self.road.changes[c].id, maneuver: m.id)
                     between.append(copy)
@@ -208,12 +218,15 @@ extension RoadPlanner {
             }
         }
         let kept = road.maneuvers.filter { $0.distance + offset > 0 }
-        next.place(between + kept, at: at + kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
+        next.place(
+            between + kept,
+            at: at + kept.map { fault == .oldRouteDistances ? min($0.distance, next.length) : $0.distance + offset })
         current = c + 1
         routeStart = start
         let handoff = self.road.changes[c].handoff
         let change = GuidanceRoute.Change(
-            id: self.road.changes[c].id, handoff: reason == .handoff, destination: handoff?.destination ?? handoff?.place, at: t)
+            id: self.road.changes[c].id, handoff: reason == .handoff,
+            destination: handoff?.destination ?? handoff?.place, at: t)
         follow(next, change: change)
         add(t, .routeSwitched(change: c, reason: reason))
         // Its line, or why none is said: outside Dad's guidance (the guidance is not asked), or it could not end in time.
@@ -221,7 +234,9 @@ extension RoadPlanner {
             add(t, .switchSkipped(change: c, reason: .notGuiding))
             return
         }
-        if let line = guidance.lineSwitching(to: change.id, handoff: change.handoff, destination: change.destination, at: t), !addLine(line) {
+        if let line = guidance.lineSwitching(
+            to: change.id, handoff: change.handoff, destination: change.destination, at: t), !addLine(line)
+        {
             add(t, .switchSkipped(change: c, reason: .notGuiding))
         }
     }

@@ -2,9 +2,9 @@ import Road
 import SimClock
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The road planned as one pure pass before the talk runs (the road never
@@ -62,7 +62,10 @@ public struct RoadPlan: Sendable, Equatable {
     /// makes it for the route. Throws the road's first problem, as `init(_:)`.
     /// Only drivesim's `Announcer` re-phrases a waiting line (`revisions`).
     public init<G: Guidance>(_ road: RoadSetup?, guidance: (GuidanceRoute) -> G) throws(RoadSetup.Problem) {
-        guard let road else { self.init(); return }
+        guard let road else {
+            self.init()
+            return
+        }
         try road.validate()
         self.init(validated: road, guidance: guidance)
     }
@@ -77,7 +80,8 @@ public struct RoadPlan: Sendable, Equatable {
                 return planner.plan
             }
         } catch {
-            preconditionFailure("RoadPlan(validated:guidance:) was given a road that RoadSetup.validate() refuses: \(error)")
+            preconditionFailure(
+                "RoadPlan(validated:guidance:) was given a road that RoadSetup.validate() refuses: \(error)")
         }
     }
 
@@ -180,14 +184,16 @@ struct RoadPlanner<G: Guidance> {
     let measuringTimes: IntervalSet, guidingTimes: IntervalSet?
 
     /// drivesim's own guidance, `fault` broken (nil: as documented).
-    init(_ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil) throws(RoadSetup.Problem) where G == Announcer {
+    init(_ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil) throws(RoadSetup.Problem)
+    where G == Announcer {
         try self.init(road, fault: fault, shape: shape) { $1 }
     }
 
     /// `guidance` makes the guidance for the route, given drivesim's own
     /// announcer for it; `shape` is used if the road has it.
     init(
-        _ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil, guidance make: @escaping (GuidanceRoute, Announcer) -> G
+        _ road: RoadSetup, fault: RoadFault? = nil, shape: RoadShape? = nil,
+        guidance make: @escaping (GuidanceRoute, Announcer) -> G
     ) throws(RoadSetup.Problem) {
         self.road = road
         self.fault = fault
@@ -202,7 +208,10 @@ struct RoadPlanner<G: Guidance> {
         trajectory = derived.trajectory
         follower = RouteFollower(settings: road.follow)
         link = road.link
-        if let fault { follower.fault = fault; link.fault = fault }
+        if let fault {
+            follower.fault = fault
+            link.fault = fault
+        }
         refusalsLeft = road.changes.map(\.refusals)
         handoffTaken = Array(repeating: false, count: road.changes.count)
         believedPass = Array(repeating: nil, count: route.maneuvers.count)
@@ -226,7 +235,8 @@ struct RoadPlanner<G: Guidance> {
         let heading = RoadPlan.heading(of: route)
         announcer.heading = heading
         var guidanceRoute = GuidanceRoute(
-            maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments, heading: heading)
+            maneuvers: route.maneuvers, length: route.length, settings: road.guidance, segments: road.segments,
+            heading: heading)
         guidanceRoute.horizon = road.horizon
         guidanceRoute.reroutes = reroutes
         guidanceRoute.change = change
@@ -302,7 +312,9 @@ struct RoadPlanner<G: Guidance> {
                 states.append((fix.arrives, new, !follower.offRoute))
             }
         }
-        if let state { guide(state, from: &cursor, until: min(state.taken + road.horizon + SimTime(ms: 1), RoadPlan.end)) }
+        if let state {
+            guide(state, from: &cursor, until: min(state.taken + road.horizon + SimTime(ms: 1), RoadPlan.end))
+        }
         finishRoute(at: nil)
         plan.events.reserveCapacity(events.count)
         while let event = events.popFirst()?.event { plan.events.append(event) }
@@ -332,7 +344,8 @@ struct RoadPlanner<G: Guidance> {
         }
         plan.revisions.reserveCapacity(plan.lines.count)
         // Each maneuver id's first index: looked up, never iterated.
-        let maneuverIndex = Dictionary(route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let maneuverIndex = Dictionary(
+            route.maneuvers.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         // drivesim's own guidance (or one speaking as it) re-phrases a waiting line.
         guard var own = guidance.reviser else {
             // Another guidance revises its own lines: each revision holds from its time, each expiry only comes earlier.
@@ -343,16 +356,21 @@ struct RoadPlanner<G: Guidance> {
                 var words: [LineRevision] = []
                 for change in revised[plan.lines[i].id] ?? [] where change.at > plan.lines[i].at {
                     if let revision = change.revision { words.append(revision) }
-                    if let expires = change.expires { plan.lines[i].expires = min(plan.lines[i].expires ?? expires, max(expires, change.at)) }
+                    if let expires = change.expires {
+                        plan.lines[i].expires = min(plan.lines[i].expires ?? expires, max(expires, change.at))
+                    }
                 }
                 if plan.stages[i] != nil {
                     // The first instant after its request at which the car is off route (a binary search).
-                    var low = 0, high = offRoute.count
+                    var low = 0
+                    var high = offRoute.count
                     while low < high {
                         let mid = (low + high) / 2
                         if offRoute[mid] <= plan.lines[i].at { low = mid + 1 } else { high = mid }
                     }
-                    if low < offRoute.count { plan.lines[i].expires = min(plan.lines[i].expires ?? offRoute[low], offRoute[low]) }
+                    if low < offRoute.count {
+                        plan.lines[i].expires = min(plan.lines[i].expires ?? offRoute[low], offRoute[low])
+                    }
                 }
                 plan.revisions.append(words)
             }
@@ -374,8 +392,10 @@ struct RoadPlanner<G: Guidance> {
             plan.fixCount = list.count
             return list.enumerated().compactMap { i, r in
                 measuringTimes.contains(r.taken) && measuringTimes.contains(r.arrives)
-                    ? Fix(index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
-                          accuracy: r.accuracy, speed: r.speed, course: r.course, truth: r.truth.map(route.projection.project))
+                    ? Fix(
+                        index: i, taken: r.taken, arrives: r.arrives, position: route.projection.project(r.point),
+                        accuracy: r.accuracy, speed: r.speed, course: r.course,
+                        truth: r.truth.map(route.projection.project))
                     : nil
             }
         }
@@ -383,7 +403,8 @@ struct RoadPlanner<G: Guidance> {
 
     /// Measuring paused and resumed (background outside a segment), segments started and ended.
     mutating func appRecords(until end: SimTime) {
-        var edges = road.background.flatMap { [$0.start, $0.end] } + (road.segments ?? []).flatMap { [$0.start, $0.end] }
+        var edges =
+            road.background.flatMap { [$0.start, $0.end] } + (road.segments ?? []).flatMap { [$0.start, $0.end] }
         edges.append(.zero)
         edges.sort()
         var measured = true
@@ -414,7 +435,11 @@ struct RoadPlanner<G: Guidance> {
             if !guiding(from) && fault != .segmentsIgnored {
                 silences.append((from, to, .notGuiding))
             } else if let state {
-                if follower.offRoute { silences.append((from, to, .offRoute)) } else { speak(state, from: from, until: to) }
+                if follower.offRoute {
+                    silences.append((from, to, .offRoute))
+                } else {
+                    speak(state, from: from, until: to)
+                }
             } else {
                 silences.append((from, to, .noFix))
             }
@@ -501,6 +526,7 @@ struct RoadPlanner<G: Guidance> {
             state = follower.matchedAt.map { RoadState(progress: follower.progress, taken: $0, speed: follower.speed) }
             upcomingRecord(at: t)
         }
+        lastUsedTaken = max(lastUsedTaken ?? fix.taken, fix.taken)
         report(fix, used: true)
         return state
     }
@@ -522,7 +548,10 @@ struct RoadPlanner<G: Guidance> {
     /// With recorded fixes there is no other truth: a maneuver is passed
     /// when the matched progress crosses it, interpolated between fix times.
     mutating func estimatePasses(from before: Double, taken: SimTime) {
-        guard let previous = lastTaken else { lastTaken = taken; return }
+        guard let previous = lastTaken else {
+            lastTaken = taken
+            return
+        }
         defer { lastTaken = taken }
         let after = follower.progress
         guard after > before else { return }
@@ -532,6 +561,8 @@ struct RoadPlanner<G: Guidance> {
         }
     }
     var lastTaken: SimTime? = nil
+    /// When the last fix the follower used was taken: where the phone is, as a route request sends it.
+    var lastUsedTaken: SimTime? = nil
 
     /// `road.turn.upcoming` when the next maneuver changes.
     mutating func upcomingRecord(at t: SimTime) {
@@ -540,16 +571,25 @@ struct RoadPlanner<G: Guidance> {
         upcoming = m
         let left = route.maneuvers[m].distance - progress
         let eta = follower.speed > 0.5 ? Int64((left / follower.speed * 1000).rounded(.down)) : nil
-        let after = m + 1 < route.maneuvers.count
-            ? RoadEvent.Ahead(ManeuverIndex(base + m + 1), distanceM: Int64((route.maneuvers[m + 1].distance - progress).rounded(.down)))
+        let after =
+            m + 1 < route.maneuvers.count
+            ? RoadEvent.Ahead(
+                ManeuverIndex(base + m + 1),
+                distanceM: Int64((route.maneuvers[m + 1].distance - progress).rounded(.down)))
             : nil
-        add(t, .turnUpcoming(RoadEvent.Ahead(ManeuverIndex(base + m), distanceM: Int64(left.rounded(.down))), etaMs: eta, after: after))
+        add(
+            t,
+            .turnUpcoming(
+                RoadEvent.Ahead(ManeuverIndex(base + m), distanceM: Int64(left.rounded(.down))), etaMs: eta,
+                after: after))
     }
 
     /// The next maneuver and its distance by the follower's progress.
     mutating func nextAhead() -> RoadEvent.Ahead? {
         nextManeuver().map { m in
-            RoadEvent.Ahead(ManeuverIndex(base + m), distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
+            RoadEvent.Ahead(
+                ManeuverIndex(base + m),
+                distanceM: Int64((route.maneuvers[m].distance - follower.progress).rounded(.down)))
         }
     }
 
@@ -567,10 +607,12 @@ struct RoadPlanner<G: Guidance> {
     mutating func revisions(_ i: Int, _ maneuverIndex: [String: Int], by announcer: inout Announcer) -> [LineRevision] {
         let line = plan.lines[i]
         guard let stage = plan.stages[i], let expires = line.expires,
-              let id = line.maneuver, let m = maneuverIndex[id] else { return [] }
+            let id = line.maneuver, let m = maneuverIndex[id]
+        else { return [] }
         let point = route.maneuvers[m].distance
         // The state in force at the request: the last one from at or before it.
-        var low = 0, high = states.count
+        var low = 0
+        var high = states.count
         while low < high {
             let mid = (low + high) / 2
             if states[mid].from <= line.at { low = mid + 1 } else { high = mid }
@@ -643,7 +685,8 @@ struct RoadPlanner<G: Guidance> {
             }
             guard !rephrased || revise(at: t, states[k].state) else { break }
             // The fix may show the car nearer or faster: the line must still be heard before the point.
-            let latest = announcer.latestStart(stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
+            let latest = announcer.latestStart(
+                stage, point: point, states[k].state, from: t, duration: out.last?.duration ?? line.duration)
             if latest < expiry() {
                 plan.lines[i].expires = max(t, latest)
                 if latest <= t { break }
@@ -659,7 +702,10 @@ struct RoadPlanner<G: Guidance> {
         for r in out {
             guard r.t < limit else { break }
             let latest = endBy - r.duration
-            guard latest > r.t else { limit = r.t; break }
+            guard latest > r.t else {
+                limit = r.t
+                break
+            }
             limit = min(limit, latest)
             kept.append(r)
         }
@@ -713,9 +759,15 @@ struct RoadPlanner<G: Guidance> {
     /// `road.turn.unannounced` with the reason when it got no "now" line.
     mutating func passes(before end: SimTime?) {
         for (m, maneuver) in route.maneuvers.enumerated() {
-            let pass = trueTime(reaching: maneuver.distance) ?? truePass[m] ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
-            guard let pass, end.map({ pass < $0 }) ?? true, fault != .passNeedsBelief || believedPass[m] != nil else { continue }
-            add(fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(base + m)), phase: 0)
+            let pass =
+                trueTime(reaching: maneuver.distance) ?? truePass[m]
+                ?? (m < trueTrackPass.count ? trueTrackPass[m] : nil)
+            guard let pass, end.map({ pass < $0 }) ?? true, fault != .passNeedsBelief || believedPass[m] != nil else {
+                continue
+            }
+            add(
+                fault == .passedBelieved ? believedPass[m] ?? pass : pass, .turnPassed(ManeuverIndex(base + m)),
+                phase: 0)
             guard !guidance.nowSpoken[m], fault != .nowSkippedSilently else { continue }
             let believed = believedPass[m] ?? pass
             let since = SimTime(ms: min(pass.ms, believed.ms) - 10_000)
@@ -724,7 +776,10 @@ struct RoadPlanner<G: Guidance> {
             let outside = !guiding(pass) && fault != .segmentsIgnored
             // A guidance that does not say why was never asked before the pass if no fix had come by then.
             let unasked = states.first.map { $0.from >= pass } ?? true
-            guard let reason = outside ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil) else { continue }
+            guard
+                let reason = outside
+                    ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil)
+            else { continue }
             add(pass, .turnUnannounced(ManeuverIndex(base + m), reason: reason), phase: 0)
         }
     }
@@ -746,7 +801,8 @@ extension RoadPlan {
     /// start to `headingMeters` along it (the whole route when
     /// shorter); nil for a route of no length.
     package static func heading(of route: Route) -> Double? {
-        let a = route.location(at: 0).point, b = route.location(at: min(RoadPlan.headingMeters, route.length)).point
+        let a = route.location(at: 0).point
+        let b = route.location(at: min(RoadPlan.headingMeters, route.length)).point
         let d = b - a
         guard d.length > 0 else { return nil }
         // The plane is centred on the route's first point, north up: exact there.
@@ -777,7 +833,8 @@ extension RoadPlan {
     /// many reroutes a drive has is known only by planning it.
     public static func isRerouteLineID(_ id: String) -> Bool {
         // Read in place: most ids (every one of a long drive's) fail at the first byte.
-        id.utf8.withContiguousStorageIfAvailable(isRerouteLineID) ?? Array(id.utf8).withUnsafeBufferPointer(isRerouteLineID)
+        id.utf8.withContiguousStorageIfAvailable(isRerouteLineID)
+            ?? Array(id.utf8).withUnsafeBufferPointer(isRerouteLineID)
     }
 
     /// `isRerouteLineID` of an id's UTF-8.
@@ -785,11 +842,12 @@ extension RoadPlan {
         let prefix: StaticString = "reroute"
         let head = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         guard bytes.count > head.count, bytes.starts(with: head),
-              let dot = bytes[head.count...].firstIndex(of: UInt8(ascii: "."))
+            let dot = bytes[head.count...].firstIndex(of: UInt8(ascii: "."))
         else { return false }
-        let digits = bytes[head.count..<dot], suffix = bytes[(dot + 1)...]
+        let digits = bytes[head.count..<dot]
+        let suffix = bytes[(dot + 1)...]
         guard let first = digits.first, first != UInt8(ascii: "0"),
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
         return suffix.elementsEqual("off".utf8) || suffix.elementsEqual("back".utf8)
     }

@@ -103,8 +103,10 @@ extension Invariants {
     ///   instant, with the app following the maneuver's route (on it, no
     ///   switch since) and the maneuver before it passed, at which the "now"
     ///   stage was due (the prediction within its lead, the output latency and
-    ///   the longest line) and that much time was still left. A gap, a first
-    ///   fix inside the lead that came too late, or a switch too close leaves none.
+    ///   the shorter line) and the longer could still be heard in time, by
+    ///   any belief the fix allows (docs/timeline.md gives every term). A
+    ///   gap, a first fix inside the lead that came too late, or a switch too
+    ///   close leaves none; a stage skipped `late` is judged up to its skip.
     static func checkLateClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
         let timeline = run.timeline
@@ -143,6 +145,8 @@ extension Invariants {
         }
         var found: [Violation] = []
         var lastUsed: Knowledge.Used? = nil
+        /// When each maneuver's "now" stage was first skipped `late`, by roster index.
+        var skippedLate: [Int: SimTime] = [:]
         var next = 0
         for event in timeline.events {
             while next < knowledge.used.count, knowledge.used[next].arrived <= event.t {
@@ -152,6 +156,7 @@ extension Invariants {
             switch event.what {
             case .road(.stageSkipped(let m, stage: .now, reason: .late)):
                 let id = maneuvers[m.int].id
+                if skippedLate[m.int] == nil { skippedLate[m.int] = event.t }
                 guard let fix = lastUsed, event.t - fix.taken <= positionFresh, let point = truth.distance(of: id),
                     let (pass, v) = predicted(point, from: fix.taken), pass - event.t > needed(m.int, v)
                 else { continue }
@@ -172,11 +177,15 @@ extension Invariants {
                 let previous = points[..<firstIndex(points) { $0 >= point }].last
                 let before = previous.map { $0 + (truth.ahead ?? truth.tolerance) }
                 let since = previous.flatMap { trajectory.time(reaching: $0) } ?? .zero
-                let fixes = knowledge.arrivals(from: since, to: event.t)
+                // A stage skipped `late` was claimed with what the app knew then (judged above): the
+                // instants up to that claim judge the pass, not fixes that came after it.
+                let claimed = min(event.t, skippedLate[m.int] ?? event.t)
+                let fixes = knowledge.arrivals(from: since, to: claimed + SimTime(ms: 1))
                 let truePass = truth.pass(of: id) ?? event.t
                 for (i, fix) in zip(fixes.indices, fixes) {
                     // What this fix told the app holds until the next one arrives.
-                    let superseded = i + 1 < knowledge.used.count ? knowledge.used[i + 1].arrived : event.t
+                    let superseded = min(
+                        claimed, i + 1 < knowledge.used.count ? knowledge.used[i + 1].arrived : event.t)
                     guard let (pass, v) = predicted(point, from: fix.taken),
                         before.map({ trajectory.state(at: fix.taken).distance >= $0 }) ?? true
                     else { continue }
@@ -220,8 +229,9 @@ extension Invariants {
     /// of the maneuver before it on the same route, made by then, names it
     /// after its own maneuver (`namingWords`, in that order), and along the
     /// true path it lies within `thenWithin` of that one, or within
-    /// `thenSeconds` at the fastest the car truly went in the
-    /// `positionFresh` before that line, plus what a fix's speed may be off.
+    /// `thenSeconds` at the speed the app knew (the fastest of the car's
+    /// when the last fix used before that line was taken, when the line was
+    /// made and `positionFresh` before), plus what a fix's speed may be off.
     static func checkThenClaims(_ scenario: Scenario, _ run: Simulation, _ truth: RoadTruth?) -> [Violation] {
         guard let road = scenario.road, let truth, let trajectory = truth.trajectory else { return [] }
         let timeline = run.timeline
@@ -229,6 +239,7 @@ extension Invariants {
         let maneuvers = roster.road.maneuvers
         var found: [Violation] = []
         var linesOf: [String: [Int]]? = nil
+        var knowledge: Knowledge? = nil
         for event in timeline.events {
             let m: Int
             switch event.what {
@@ -270,10 +281,14 @@ extension Invariants {
                 continue
             }
             guard let a = truth.distance(of: before.id), let b = truth.distance(of: id) else { continue }
+            // The speed the app knew then: the car's when the last fix it used was taken (or
+            // when the line was made, or `positionFresh` before), the fastest, and its noise.
+            if knowledge == nil { knowledge = Knowledge(timeline, truth) }
+            let known = knowledge?.used.last { $0.arrived <= line.at }.map { trajectory.state(at: $0.taken).speed } ?? 0
             let fastest =
                 max(
-                    trajectory.state(at: line.at).speed, trajectory.state(at: max(.zero, line.at - positionFresh)).speed
-                )
+                    known, trajectory.state(at: line.at).speed,
+                    trajectory.state(at: max(.zero, line.at - positionFresh)).speed)
                 + Double(FixGenerator.speedNoiseMms) / 1000
             let within = max(road.guidance.thenWithin, fastest * road.guidance.thenSeconds)
             if b - a > within {
