@@ -85,6 +85,8 @@ public struct Announcer: Sendable {
     public private(set) var nowSpoken: [Bool]
     /// Per maneuver, whether the maneuver before's "now" line announced it ("…, then turn left").
     public private(set) var thenSpoken: [Bool]
+    /// Per maneuver, when the maneuver before's "now" line that announced it was made.
+    var thenAt: [SimTime?]
     /// Per maneuver, whether its "now" stage was skipped because it could not end inside the guidance segment.
     public private(set) var nowOutsideSegment: [Bool]
     /// Per maneuver, the words of the last line spoken for it.
@@ -118,6 +120,7 @@ public struct Announcer: Sendable {
         nowSpoken = Array(repeating: false, count: maneuvers.count)
         thenSpoken = nowSpoken
         nowOutsideSegment = nowSpoken
+        thenAt = Array(repeating: nil, count: maneuvers.count)
         lastWords = Array(repeating: nil, count: maneuvers.count)
         approached = nowSpoken
         retried = nowSpoken
@@ -332,7 +335,10 @@ public struct Announcer: Sendable {
         lastWords[m] = words
         if stage == .now {
             nowSpoken[m] = true
-            if let n = then(m, speed: v) { thenSpoken[n] = true }
+            if let n = then(m, speed: v) {
+                thenSpoken[n] = true
+                thenAt[n] = thenAt[n] ?? t
+            }
         }
         if stage != .far, let n = then(m, speed: v), done[n] & Stage.far.bit == 0 {
             done[n] |= Stage.far.bit

@@ -47,6 +47,10 @@ public protocol Guidance: Sendable {
     /// and the timeline then says no reason (`now-line` fails). The planner's
     /// own reasons (`no-fix`, `off-route`, `not-guiding`) come first.
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason?
+    /// `unannounced(_:)` for maneuver `m` truly passed at `pass`: the
+    /// default asks `unannounced(_:)`; drivesim's own says `then` only for a
+    /// "now" line made by then.
+    func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason?
     /// drivesim's own guidance when this one speaks as it does (a wrapper of
     /// `Announcer`): the planner then re-phrases and withdraws its waiting
     /// lines as it does drivesim's own. nil (the default): the guidance
@@ -74,6 +78,8 @@ extension Guidance {
     public mutating func lineDeparting(_ state: RoadState, at t: SimTime) -> GuidanceLine? { nil }
     /// The guidance revises its own lines.
     public var reviser: Announcer? { nil }
+    /// The guidance's answer whenever the maneuver was passed.
+    public func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? { unannounced(m) }
     /// Nothing is said as the route changes.
     public mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime)
         -> GuidanceLine?
@@ -173,6 +179,13 @@ extension Announcer: Guidance {
     /// segment; else `late`.
     public func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? {
         thenSpoken[m] ? .then : nowOutsideSegment[m] ? .notGuiding : .late
+    }
+
+    /// `unannounced(_:)`, `then` only when the "now" line that announced it
+    /// was made by `pass` (one made later, after a gap, announced nothing in time).
+    public func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? {
+        if let at = thenAt[m], at <= pass { return .then }
+        return nowOutsideSegment[m] ? .notGuiding : .late
     }
 
     /// drivesim's own guidance revises its waiting lines itself.

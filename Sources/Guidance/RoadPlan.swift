@@ -778,7 +778,8 @@ struct RoadPlanner<G: Guidance> {
             let unasked = states.first.map { $0.from >= pass } ?? true
             guard
                 let reason = outside
-                    ? .notGuiding : silence?.reason ?? guidance.unannounced(m) ?? (unasked ? .noFix : nil)
+                    ? .notGuiding
+                    : silence?.reason ?? guidance.unannounced(m, passedAt: pass) ?? (unasked ? .noFix : nil)
             else { continue }
             add(pass, .turnUnannounced(ManeuverIndex(base + m), reason: reason), phase: 0)
         }
