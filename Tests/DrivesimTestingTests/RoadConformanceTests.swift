@@ -69,6 +69,9 @@ struct WrappedAnnouncer: Guidance {
         reference.lineDeparting(state, at: t)
     }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+    func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? {
+        reference.unannounced(m, passedAt: pass)
+    }
     mutating func lineSwitching(to change: String, handoff: Bool, destination: String?, at t: SimTime) -> GuidanceLine?
     {
         reference.lineSwitching(to: change, handoff: handoff, destination: destination, at: t)
@@ -104,6 +107,9 @@ struct LengtheningAnnouncer: Guidance {
     }
     mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+    func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? {
+        reference.unannounced(m, passedAt: pass)
+    }
 }
 
 @Suite struct RoadConformanceTests {

@@ -37,6 +37,9 @@ private struct CarefulAtMidnight: Guidance {
     }
     mutating func rerouteLine(at t: SimTime, back: Bool) -> GuidanceLine? { reference.rerouteLine(at: t, back: back) }
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+    func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? {
+        reference.unannounced(m, passedAt: pass)
+    }
 }
 
 /// Nothing a guidance asks for happens after the drive's 24 h (SPEC 2, issue 49),

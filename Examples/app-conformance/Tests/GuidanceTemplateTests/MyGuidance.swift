@@ -58,6 +58,9 @@ struct MyGuidance: Guidance {
 
     /// Why maneuver `m`, passed without a "now" line of its own, got none (`then`, `late`); nil does not say.
     func unannounced(_ m: Int) -> RoadEvent.UnannouncedReason? { reference.unannounced(m) }
+    func unannounced(_ m: Int, passedAt pass: SimTime) -> RoadEvent.UnannouncedReason? {
+        reference.unannounced(m, passedAt: pass)
+    }
 
     /// Waiting lines are re-phrased and withdrawn as the reference's are.
     var reviser: Announcer? { reference }
