@@ -36,14 +36,6 @@ extension RoadSetup {
     /// keys of the scenario file's `road` section (`fixes`, `every`), so the
     /// decoder and a caller can point at it.
     public struct Problem: Error, Sendable, Equatable {
-        /// One step of a path: a key of the file's `road` object, or an index into a list.
-        public enum Step: Sendable, Equatable {
-            /// An object's key, as the file spells it (`drive`, `speeds`, `kmh`).
-            case key(String)
-            /// A position in a list, from 0.
-            case index(Int)
-        }
-
         /// What is wrong.
         public enum Reason: Sendable, Equatable {
             /// The route's points or maneuvers (fewer than two points, a
@@ -104,12 +96,12 @@ extension RoadSetup {
         }
 
         /// Where, from the `road` object down.
-        public var path: [Step]
+        public var path: [JSONPath.Step]
         /// What is wrong there.
         public var reason: Reason
 
         /// A problem at `path`.
-        public init(_ reason: Reason, at path: [Step]) {
+        public init(_ reason: Reason, at path: [JSONPath.Step]) {
             self.reason = reason
             self.path = path
         }
@@ -186,7 +178,7 @@ extension RoadSetup {
 /// the checks take it as an autoclosure, so a long list of fixes or
 /// maneuvers validates without an array per item.
 private struct RoadValidation {
-    typealias Step = RoadSetup.Problem.Step
+    typealias Step = JSONPath.Step
     typealias Limits = RoadSetup.Limits
     let road: RoadSetup
     /// The route and its maneuvers' places, and the true path of a road with changes, once `run` has found them.
@@ -552,7 +544,7 @@ extension RoadSetup {
         var roads: [Route] = []
         var starts: [Double] = []
         for (c, change) in changes.enumerated() {
-            func at(_ rest: [Problem.Step]) -> [Problem.Step] { [.key("changes"), .index(c)] + rest }
+            func at(_ rest: [JSONPath.Step]) -> [JSONPath.Step] { [.key("changes"), .index(c)] + rest }
             guard change.points.count >= 2 else { throw Problem(.route(.tooFewPoints), at: at([.key("points")])) }
             let plane = change.points.map(first.projection.project)
             var road = Route(plane: plane, projection: first.projection)

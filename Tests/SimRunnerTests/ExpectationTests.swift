@@ -167,7 +167,7 @@ private let cutScenario = """
 
     @Test(
         arguments: [
-            (Scenario(name: ""), [ScenarioProblem.Step.key("name")], ScenarioProblem.Reason.emptyString),
+            (Scenario(name: ""), [JSONPath.Step.key("name")], ScenarioProblem.Reason.emptyString),
             (
                 Scenario(name: "x", replies: [.init(id: "r1", at: .zero, stretches: [])]),
                 [.key("replies"), .index(0), .key("stretches")], .emptyStretches
@@ -208,9 +208,9 @@ private let cutScenario = """
                     expect: [Matcher(event: .guidanceEnded, fields: [(field: .stretch, value: .string("s1"))])]),
                 [.key("expect"), .index(0), .key("stretch")], .fieldNotCarried(.stretch, event: .guidanceEnded)
             ),
-        ] as [(Scenario, [ScenarioProblem.Step], ScenarioProblem.Reason)])
+        ] as [(Scenario, [JSONPath.Step], ScenarioProblem.Reason)])
     func validateRefusesWithPathAndReason(
-        scenario: Scenario, path: [ScenarioProblem.Step], reason: ScenarioProblem.Reason
+        scenario: Scenario, path: [JSONPath.Step], reason: ScenarioProblem.Reason
     ) {
         #expect(throws: ScenarioProblem(reason, at: path)) { try scenario.validate() }
     }

@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 
 /// The Apple Maps Server API's `/v1/directions` (the data MapKit's `MKRoute`
 /// holds, as JSON): `routes[N].stepIndexes` name the `steps`, each step's
@@ -19,7 +20,7 @@ extension RouteImporter.Reader {
                 .serviceError(code: "Apple", message: try string(error, "message", "error")), at: "error")
         }
         let (route, path) = try chosen("routes", of: root, options)
-        let indexesPath = RouteImporter.join(path, "stepIndexes")
+        let indexesPath = JSONPath.join(path, "stepIndexes")
         let indexes = try array(try member(route, "stepIndexes", path), indexesPath)
         let steps = try array(try member(root, "steps", ""), "steps")
         let paths = try array(try member(root, "stepPaths", ""), "stepPaths")
@@ -29,7 +30,7 @@ extension RouteImporter.Reader {
         var walked = false
         var listed = Set<Int>()
         for (i, value) in indexes.enumerated() {
-            let iPath = RouteImporter.join(indexesPath, i)
+            let iPath = JSONPath.join(indexesPath, i)
             let k = try integer(value, iPath)
             guard k >= 0, k < steps.count else {
                 throw ImportProblem(.shapeIndexOutOfRange(index: k, count: steps.count), at: iPath)
@@ -41,12 +42,12 @@ extension RouteImporter.Reader {
             guard case .object = step.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
             // A walked step (from where the car is parked) is not driven: the drive ends where the first begins.
             if let mode = try string(step, "transportType", p), mode.lowercased() == "walking" {
-                warnings.append(ImportWarning(.walkingNotDriven, at: RouteImporter.join(p, "transportType")))
+                warnings.append(ImportWarning(.walkingNotDriven, at: JSONPath.join(p, "transportType")))
                 walked = true
                 continue
             }
             if walked { continue }
-            let pPath = RouteImporter.join(p, "stepPathIndex")
+            let pPath = JSONPath.join(p, "stepPathIndex")
             let pathIndex = try integer(try member(step, "stepPathIndex", p), pPath)
             guard pathIndex >= 0, pathIndex < paths.count else {
                 throw ImportProblem(.shapeIndexOutOfRange(index: pathIndex, count: paths.count), at: pPath)
@@ -55,15 +56,15 @@ extension RouteImporter.Reader {
             var points: [GeoPoint] = []
             for (n, item) in try array(paths[pathIndex], linePath).enumerated() {
                 points.append(
-                    try point(item, RouteImporter.join(linePath, n), latitude: "latitude", longitude: "longitude"))
+                    try point(item, JSONPath.join(linePath, n), latitude: "latitude", longitude: "longitude"))
             }
             let meters =
                 try step["distanceMeters"].map { v throws(ImportProblem) in
-                    try distance(v, RouteImporter.join(p, "distanceMeters"))
+                    try distance(v, JSONPath.join(p, "distanceMeters"))
                 } ?? 0
             let seconds =
                 try step["durationSeconds"].map { v throws(ImportProblem) in
-                    try distance(v, RouteImporter.join(p, "durationSeconds"))
+                    try distance(v, JSONPath.join(p, "durationSeconds"))
                 } ?? 0
             let text = try string(step, "instructions", p) ?? ""
             read.append(
@@ -75,7 +76,7 @@ extension RouteImporter.Reader {
         // An MKRoute written out has no step durations (MKRoute.Step holds none): the route's time, shared by distance.
         let routeSeconds =
             try route["durationSeconds"].map { v throws(ImportProblem) in
-                try distance(v, RouteImporter.join(path, "durationSeconds"))
+                try distance(v, JSONPath.join(path, "durationSeconds"))
             } ?? 0
         let readMeters = read.reduce(0) { $0 + $1.distance }
         if read.allSatisfy({ $0.duration == 0 }), routeSeconds > 0, readMeters > 0 {
@@ -92,7 +93,7 @@ extension RouteImporter.Reader {
             walked
             ? driven
             : try route["distanceMeters"].map { v throws(ImportProblem) in
-                try distance(v, RouteImporter.join(path, "distanceMeters"))
+                try distance(v, JSONPath.join(path, "distanceMeters"))
             } ?? driven
         let seconds = read.reduce(0) { $0 + $1.duration }
         return try native(

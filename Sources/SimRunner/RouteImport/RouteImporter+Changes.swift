@@ -103,12 +103,7 @@ extension RouteImporter {
     /// The road's true path, its problem (none for what the import built) as the decoder would word it.
     static func truePath(_ road: Scenario.Road) throws(ImportProblem) -> TruePath {
         do { return try road.truePath() } catch {
-            let at = error.path.reduce("road") { text, step in
-                switch step {
-                case .key(let k): return text + "." + k
-                case .index(let i): return text + "[\(i)]"
-                }
-            }
+            let at = JSONPath.render(error.path, from: "road")
             throw ImportProblem(.scenarioRefused(path: at, reason: error.reason.message), at: "")
         }
     }

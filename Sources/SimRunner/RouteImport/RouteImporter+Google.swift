@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 
 /// Google's Routes API v2 (`computeRoutes`: `routes[].legs[].steps[]` with
 /// `navigationInstruction`, durations as `"102s"`) and its legacy Directions
@@ -153,7 +154,7 @@ extension RouteImporter {
         let texts = legs.flatMap { $0.map(\.text) }.filter { !$0.isEmpty }
         let (words, told) = told(texts)
         if !told, let first = legs.joined().first(where: { !$0.text.isEmpty }) {
-            warnings.append(ImportWarning(.wordsNotRead, at: join(first.path, textKey(keys))))
+            warnings.append(ImportWarning(.wordsNotRead, at: JSONPath.join(first.path, textKey(keys))))
         }
         let legacy = keys.type == StepKeys.googleLegacy.type
         for (l, leg) in legs.enumerated() {
@@ -294,7 +295,8 @@ extension RouteImporter {
                 keys.type != StepKeys.apple.type || said(words.destination, in: line)
             {
                 warnings.append(
-                    ImportWarning(.arrivalSideNotRead(String(line.prefix(80))), at: join(last.path, textKey(keys))))
+                    ImportWarning(
+                        .arrivalSideNotRead(String(line.prefix(80))), at: JSONPath.join(last.path, textKey(keys))))
             }
             // No step of the service's own: not counted, and where the steps go by their numbers (Apple), named `arrive`.
             arrival.added = true
@@ -431,10 +433,10 @@ extension RouteImporter.Reader {
     /// A Routes v2 polyline (`{"encodedPolyline": …}` at `precision`, or `{"geoJsonLinestring": …}`).
     func googlePolyline(_ v: JSONValue, _ path: String, precision: Int) throws(ImportProblem) -> [GeoPoint] {
         if let encoded = v["encodedPolyline"] {
-            return try geometry(encoded, RouteImporter.join(path, "encodedPolyline"), distance: 0, asked: precision).0
+            return try geometry(encoded, JSONPath.join(path, "encodedPolyline"), distance: 0, asked: precision).0
         }
         if let line = v["geoJsonLinestring"] {
-            return try geometry(line, RouteImporter.join(path, "geoJsonLinestring"), distance: 0, asked: precision).0
+            return try geometry(line, JSONPath.join(path, "geoJsonLinestring"), distance: 0, asked: precision).0
         }
         throw ImportProblem(.missingField("encodedPolyline"), at: path)
     }
@@ -457,12 +459,12 @@ extension RouteImporter.Reader {
         var distanceTexts: [String] = []
         let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
             let points = try googlePolyline(
-                try member(step, "polyline", p), RouteImporter.join(p, "polyline"), precision: precision)
+                try member(step, "polyline", p), JSONPath.join(p, "polyline"), precision: precision)
             var maneuver: String? = nil
             var text = ""
             var side: String? = nil
             if let instruction = step["navigationInstruction"] {
-                let iPath = RouteImporter.join(p, "navigationInstruction")
+                let iPath = JSONPath.join(p, "navigationInstruction")
                 maneuver = try string(instruction, "maneuver", iPath)
                 let lines = (try string(instruction, "instructions", iPath) ?? "").split(separator: "\n").map(
                     String.init)
@@ -474,12 +476,12 @@ extension RouteImporter.Reader {
             }
             let meters =
                 try step["distanceMeters"].map { v throws(ImportProblem) in
-                    try distance(v, RouteImporter.join(p, "distanceMeters"))
+                    try distance(v, JSONPath.join(p, "distanceMeters"))
                 } ?? 0
             let seconds =
                 try (step["staticDuration"] ?? step["duration"]).map { v throws(ImportProblem) in
                     try googleDuration(
-                        v, RouteImporter.join(p, step["staticDuration"] != nil ? "staticDuration" : "duration"))
+                        v, JSONPath.join(p, step["staticDuration"] != nil ? "staticDuration" : "duration"))
                 } ?? 0
             return RouteImporter.ServiceStep(
                 path: p, maneuver: maneuver, text: text, side: side, points: points, distance: meters, duration: seconds
@@ -494,7 +496,7 @@ extension RouteImporter.Reader {
         }
         // The route's own line; without it, the legs' joined; without those, the steps'.
         var points: [GeoPoint] = []
-        var geometryPath = RouteImporter.join(path, "polyline")
+        var geometryPath = JSONPath.join(path, "polyline")
         if let line = route["polyline"] {
             points = try googlePolyline(line, geometryPath, precision: precision)
         } else if legLines.allSatisfy({ !$0.isEmpty }) {
@@ -508,12 +510,12 @@ extension RouteImporter.Reader {
         let steps = RouteImporter.steps(google: googleLegs, legPaths: legPaths, keys: .google, warnings: &warnings)
         let total =
             try route["distanceMeters"].map { v throws(ImportProblem) in
-                try distance(v, RouteImporter.join(path, "distanceMeters"))
+                try distance(v, JSONPath.join(path, "distanceMeters"))
             }
             ?? steps.reduce(0) { $0 + $1.distance }
         let seconds = try (route["staticDuration"] ?? route["duration"]).map { v throws(ImportProblem) in
             try googleDuration(
-                v, RouteImporter.join(path, route["staticDuration"] != nil ? "staticDuration" : "duration"))
+                v, JSONPath.join(path, route["staticDuration"] != nil ? "staticDuration" : "duration"))
         }
         var options = options
         // `localizedValues` in miles make an English voice imperial.
@@ -528,11 +530,11 @@ extension RouteImporter.Reader {
     /// A point as an object of two members (legacy's `{"lat", "lng"}`,
     /// Apple's `{"latitude", "longitude"}`), checked.
     func point(_ v: JSONValue, _ path: String, latitude: String, longitude: String) throws(ImportProblem) -> GeoPoint {
-        let lat = try number(try member(v, latitude, path), RouteImporter.join(path, latitude))
-        let lon = try number(try member(v, longitude, path), RouteImporter.join(path, longitude))
-        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, latitude)) }
+        let lat = try number(try member(v, latitude, path), JSONPath.join(path, latitude))
+        let lon = try number(try member(v, longitude, path), JSONPath.join(path, longitude))
+        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(path, latitude)) }
         guard abs(lon) <= 180 else {
-            throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, longitude))
+            throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(path, longitude))
         }
         return GeoPoint(latitude: lat, longitude: lon)
     }
@@ -546,14 +548,14 @@ extension RouteImporter.Reader {
     ) throws(ImportProblem) -> (
         legs: [JSONValue], path: String, steps: [[RouteImporter.ServiceStep]], lastPaths: [String]
     ) {
-        let legsPath = RouteImporter.join(path, "legs")
+        let legsPath = JSONPath.join(path, "legs")
         let legs = try array(try member(route, "legs", path), legsPath)
         if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
         var out: [[RouteImporter.ServiceStep]] = []
         var lastPaths: [String] = []
         for (l, leg) in legs.enumerated() {
             let legPath = legsPath + "[\(l)]"
-            let stepsPath = RouteImporter.join(legPath, "steps")
+            let stepsPath = JSONPath.join(legPath, "steps")
             let list = try array(try member(leg, "steps", legPath), stepsPath)
             if list.isEmpty { throw ImportProblem(.noSteps, at: stepsPath) }
             var steps: [RouteImporter.ServiceStep] = []
@@ -563,7 +565,7 @@ extension RouteImporter.Reader {
                 steps.append(try read(step, p))
             }
             out.append(steps)
-            lastPaths.append(RouteImporter.join(stepsPath, list.count - 1))
+            lastPaths.append(JSONPath.join(stepsPath, list.count - 1))
         }
         return (legs, legsPath, out, lastPaths)
     }
@@ -583,26 +585,26 @@ extension RouteImporter.Reader {
         let (legs, legsPath, googleLegs, legPaths) = try serviceLegs(route, path) { step, p throws(ImportProblem) in
             let polyline = try member(step, "polyline", p)
             var points = try geometry(
-                try member(polyline, "points", RouteImporter.join(p, "polyline")),
-                RouteImporter.join(p, "polyline.points"), distance: 0, asked: precision
+                try member(polyline, "points", JSONPath.join(p, "polyline")),
+                JSONPath.join(p, "polyline.points"), distance: 0, asked: precision
             ).0
             if points.isEmpty {
                 points = [
                     try point(
-                        try member(step, "start_location", p), RouteImporter.join(p, "start_location"), latitude: "lat",
+                        try member(step, "start_location", p), JSONPath.join(p, "start_location"), latitude: "lat",
                         longitude: "lng")
                 ]
             }
             let html = try string(step, "html_instructions", p) ?? ""
             let (text, div) = RouteImporter.plainText(html: html)
-            let dPath = RouteImporter.join(p, "distance")
-            let tPath = RouteImporter.join(p, "duration")
+            let dPath = JSONPath.join(p, "distance")
+            let tPath = JSONPath.join(p, "duration")
             let meters = try distance(
-                try member(try member(step, "distance", p), "value", dPath), RouteImporter.join(dPath, "value"))
+                try member(try member(step, "distance", p), "value", dPath), JSONPath.join(dPath, "value"))
             if let t = try string(try member(step, "distance", p), "text", dPath) { distanceTexts.append(t) }
             let seconds =
                 try step["duration"].map { v throws(ImportProblem) in
-                    try distance(try member(v, "value", tPath), RouteImporter.join(tPath, "value"))
+                    try distance(try member(v, "value", tPath), JSONPath.join(tPath, "value"))
                 } ?? 0
             return RouteImporter.ServiceStep(
                 path: p, maneuver: try string(step, "maneuver", p).map(RouteImporter.googleManeuver(legacy:)),
@@ -619,10 +621,10 @@ extension RouteImporter.Reader {
         for (l, leg) in legs.enumerated() {
             let legPath = legsPath + "[\(l)]"
             if let d = leg["distance"]?["value"] {
-                total += try distance(d, RouteImporter.join(legPath, "distance.value"))
+                total += try distance(d, JSONPath.join(legPath, "distance.value"))
             }
             if let t = leg["duration"]?["value"] {
-                seconds += try distance(t, RouteImporter.join(legPath, "duration.value"))
+                seconds += try distance(t, JSONPath.join(legPath, "duration.value"))
             }
         }
         if total == 0 { total = steps.reduce(0) { $0 + $1.distance } }

@@ -1,6 +1,7 @@
 import Guidance
 import Road
 import ScenarioFormat
+import SimClock
 
 /// Kakao Mobility directions (`/v1/directions`, `/v1/waypoints/directions`,
 /// `/v1/future/directions`): `routes[N].sections[]` are the legs, each with
@@ -159,14 +160,14 @@ extension RouteImporter.Reader {
     {
         let (route, path) = try chosen("routes", of: root, options)
         if let c = route["result_code"] {
-            let code = try integer(c, RouteImporter.join(path, "result_code"))
+            let code = try integer(c, JSONPath.join(path, "result_code"))
             if code != 0 {
                 throw ImportProblem(
                     .serviceError(code: String(code), message: try string(route, "result_msg", path)),
-                    at: RouteImporter.join(path, "result_code"))
+                    at: JSONPath.join(path, "result_code"))
             }
         }
-        let sectionsPath = RouteImporter.join(path, "sections")
+        let sectionsPath = JSONPath.join(path, "sections")
         // The multi-destination answer (`/v1/destinations/directions`) holds each route's summary alone.
         if route["sections"] == nil, route["summary"] != nil { throw ImportProblem(.kakaoSummaryOnly, at: path) }
         let sections = try array(try member(route, "sections", path), sectionsPath)
@@ -178,17 +179,17 @@ extension RouteImporter.Reader {
         for (s, section) in sections.enumerated() {
             let sPath = sectionsPath + "[\(s)]"
             guard case .object = section.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: sPath) }
-            if let d = section["distance"] { sectionMeters += try distance(d, RouteImporter.join(sPath, "distance")) }
+            if let d = section["distance"] { sectionMeters += try distance(d, JSONPath.join(sPath, "distance")) }
             // Asked with `summary=true`, a section has neither roads nor guides.
             if section["roads"] == nil, section["guides"] == nil { throw ImportProblem(.kakaoSummaryOnly, at: sPath) }
             guard let roadList = section["roads"] else {
-                throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "roads"))
+                throw ImportProblem(.noSteps, at: JSONPath.join(sPath, "roads"))
             }
             guard let guideList = section["guides"] else {
-                throw ImportProblem(.noSteps, at: RouteImporter.join(sPath, "guides"))
+                throw ImportProblem(.noSteps, at: JSONPath.join(sPath, "guides"))
             }
-            let roadsPath = RouteImporter.join(sPath, "roads")
-            let guidesPath = RouteImporter.join(sPath, "guides")
+            let roadsPath = JSONPath.join(sPath, "roads")
+            let guidesPath = JSONPath.join(sPath, "guides")
             let roads = try array(roadList, roadsPath)
             let guides = try array(guideList, guidesPath)
             if roads.isEmpty { throw ImportProblem(.noSteps, at: roadsPath) }
@@ -203,24 +204,24 @@ extension RouteImporter.Reader {
                 guard case .object = road.kind else {
                     throw ImportProblem(.wrongType(expected: "an object"), at: rPath)
                 }
-                let vPath = RouteImporter.join(rPath, "vertexes")
+                let vPath = JSONPath.join(rPath, "vertexes")
                 let flat = try array(try member(road, "vertexes", rPath), vPath)
                 guard flat.count >= 2, flat.count % 2 == 0 else {
                     throw ImportProblem(.wrongType(expected: "[x, y, …]: longitude, latitude pairs"), at: vPath)
                 }
                 var first = -1
                 for k in stride(from: 0, to: flat.count, by: 2) {
-                    let x = try number(flat[k], RouteImporter.join(vPath, k))
-                    let y = try number(flat[k + 1], RouteImporter.join(vPath, k + 1))
+                    let x = try number(flat[k], JSONPath.join(vPath, k))
+                    let y = try number(flat[k + 1], JSONPath.join(vPath, k + 1))
                     for (value, at) in [(x, k), (y, k + 1)] where abs(value) > RouteImporter.projectedBeyond {
                         throw ImportProblem(
-                            .projectedCoordinates(value: RouteImporter.whole(value)), at: RouteImporter.join(vPath, at))
+                            .projectedCoordinates(value: RouteImporter.whole(value)), at: JSONPath.join(vPath, at))
                     }
                     guard abs(y) <= 90 else {
-                        throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k + 1))
+                        throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(vPath, k + 1))
                     }
                     guard abs(x) <= 180 else {
-                        throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(vPath, k))
+                        throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(vPath, k))
                     }
                     let p = GeoPoint(latitude: y, longitude: x)
                     // A road begins where the one before ends: that point once.
@@ -228,8 +229,8 @@ extension RouteImporter.Reader {
                     if first < 0 { first = points.count - 1 }
                 }
                 let name = try string(road, "name", rPath)
-                let meters = try distance(try member(road, "distance", rPath), RouteImporter.join(rPath, "distance"))
-                let seconds = try distance(try member(road, "duration", rPath), RouteImporter.join(rPath, "duration"))
+                let meters = try distance(try member(road, "distance", rPath), JSONPath.join(rPath, "distance"))
+                let seconds = try distance(try member(road, "duration", rPath), JSONPath.join(rPath, "duration"))
                 roadFirst.append(first)
                 roadNames.append(name)
                 motorway.append(
@@ -253,8 +254,8 @@ extension RouteImporter.Reader {
                 guard case .object = guide.kind else {
                     throw ImportProblem(.wrongType(expected: "an object"), at: gPath)
                 }
-                let code = try integer(try member(guide, "type", gPath), RouteImporter.join(gPath, "type"))
-                let rPath = RouteImporter.join(gPath, "road_index")
+                let code = try integer(try member(guide, "type", gPath), JSONPath.join(gPath, "type"))
+                let rPath = JSONPath.join(gPath, "road_index")
                 let roadIndex = try integer(try member(guide, "road_index", gPath), rPath)
                 // The guide sits at the first vertex of its road; -1 is the section's end.
                 guard roadIndex == -1 || (0..<roads.count).contains(roadIndex) else {
@@ -289,7 +290,7 @@ extension RouteImporter.Reader {
                         RouteImporter.goesStraightOn(step)
                         ? "no maneuver" : RouteImporter.plainTurn(kind.modifier).rawValue
                     warnings.append(
-                        ImportWarning(.unknownGuideType(code, keptAs: kept), at: RouteImporter.join(gPath, "type")))
+                        ImportWarning(.unknownGuideType(code, keptAs: kept), at: JSONPath.join(gPath, "type")))
                 }
                 if let name, step.type == "on ramp" || step.type == "off ramp" { step.exitName = name }
                 // Kakao's words for the guide, shown with no distance: compared by `run --prompts`.
@@ -317,9 +318,9 @@ extension RouteImporter.Reader {
         var total = sectionMeters
         var seconds: Double? = nil
         if let summary = route["summary"] {
-            let sPath = RouteImporter.join(path, "summary")
-            if let v = summary["distance"] { total = try distance(v, RouteImporter.join(sPath, "distance")) }
-            if let v = summary["duration"] { seconds = try distance(v, RouteImporter.join(sPath, "duration")) }
+            let sPath = JSONPath.join(path, "summary")
+            if let v = summary["distance"] { total = try distance(v, JSONPath.join(sPath, "distance")) }
+            if let v = summary["duration"] { seconds = try distance(v, JSONPath.join(sPath, "duration")) }
         }
         if total == 0 { total = steps.reduce(0) { $0 + ($1.speedOnly ? $1.distance : 0) } }
         return try native(

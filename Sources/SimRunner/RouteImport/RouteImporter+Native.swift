@@ -130,11 +130,11 @@ extension RouteImporter.Reader {
     /// An optional array of strings (Valhalla's `street_names`); empty ones left out.
     func strings(_ v: JSONValue, _ key: String, _ path: String) throws(ImportProblem) -> [String] {
         guard let list = v[key] else { return [] }
-        let p = RouteImporter.join(path, key)
+        let p = JSONPath.join(path, key)
         var out: [String] = []
         for (i, item) in try array(list, p).enumerated() {
             guard case .string(let s) = item.kind else {
-                throw ImportProblem(.wrongType(expected: "a string"), at: RouteImporter.join(p, i))
+                throw ImportProblem(.wrongType(expected: "a string"), at: JSONPath.join(p, i))
             }
             if !s.isEmpty { out.append(s) }
         }
@@ -144,10 +144,10 @@ extension RouteImporter.Reader {
     /// The texts of a Valhalla sign's elements (`exit_number_elements`: `[{"text": "12"}]`).
     func signTexts(_ sign: JSONValue, _ key: String, _ path: String) throws(ImportProblem) -> [String] {
         guard let list = sign[key] else { return [] }
-        let p = RouteImporter.join(path, key)
+        let p = JSONPath.join(path, key)
         var out: [String] = []
         for (i, item) in try array(list, p).enumerated() {
-            if let text = try string(item, "text", RouteImporter.join(p, i)) { out.append(text) }
+            if let text = try string(item, "text", JSONPath.join(p, i)) { out.append(text) }
         }
         return out
     }
@@ -174,23 +174,23 @@ extension RouteImporter.Reader {
                     at: alternates.isEmpty ? "trip" : "alternates")
             }
             let p = "alternates[\(options.route - 1)]"
-            tripPath = RouteImporter.join(p, "trip")
+            tripPath = JSONPath.join(p, "trip")
             trip = try member(alternates[options.route - 1], "trip", p)
         }
         guard case .object = trip.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: tripPath) }
-        if let status = trip["status"], try number(status, RouteImporter.join(tripPath, "status")) != 0 {
-            let code = try integer(status, RouteImporter.join(tripPath, "status"))
+        if let status = trip["status"], try number(status, JSONPath.join(tripPath, "status")) != 0 {
+            let code = try integer(status, JSONPath.join(tripPath, "status"))
             throw ImportProblem(
                 .serviceError(code: String(code), message: try string(trip, "status_message", tripPath)),
-                at: RouteImporter.join(tripPath, "status"))
+                at: JSONPath.join(tripPath, "status"))
         }
         let unitsName = try string(trip, "units", tripPath) ?? "kilometers"
         guard let unit = RouteImporter.valhallaUnit(unitsName) else {
-            throw ImportProblem(.unknownUnits(unitsName), at: RouteImporter.join(tripPath, "units"))
+            throw ImportProblem(.unknownUnits(unitsName), at: JSONPath.join(tripPath, "units"))
         }
         var options = options
         if options.units == nil, unit != 1000 { options.units = .imperial }
-        let legsPath = RouteImporter.join(tripPath, "legs")
+        let legsPath = JSONPath.join(tripPath, "legs")
         let legs = try array(try member(trip, "legs", tripPath), legsPath)
         if legs.isEmpty { throw ImportProblem(.noSteps, at: legsPath) }
         let precision = options.precision ?? 6
@@ -198,19 +198,19 @@ extension RouteImporter.Reader {
         var steps: [RouteImporter.Step] = []
         for (l, leg) in legs.enumerated() {
             let legPath = legsPath + "[\(l)]"
-            let shapePath = RouteImporter.join(legPath, "shape")
+            let shapePath = JSONPath.join(legPath, "shape")
             let (shape, _) = try geometry(try member(leg, "shape", legPath), shapePath, distance: 0, asked: precision)
             if shape.isEmpty { throw ImportProblem(.tooFewPoints, at: shapePath) }
             points.append(contentsOf: points.last == shape.first ? Array(shape.dropFirst()) : shape)
             let neighbours = RouteImporter.Neighbours(shape)
-            let mPath = RouteImporter.join(legPath, "maneuvers")
+            let mPath = JSONPath.join(legPath, "maneuvers")
             let maneuvers = try array(try member(leg, "maneuvers", legPath), mPath)
             if maneuvers.isEmpty { throw ImportProblem(.noSteps, at: mPath) }
             for (j, m) in maneuvers.enumerated() {
                 let p = mPath + "[\(j)]"
                 guard case .object = m.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
-                let code = try integer(try member(m, "type", p), RouteImporter.join(p, "type"))
-                let iPath = RouteImporter.join(p, "begin_shape_index")
+                let code = try integer(try member(m, "type", p), JSONPath.join(p, "type"))
+                let iPath = JSONPath.join(p, "begin_shape_index")
                 let index = try integer(try member(m, "begin_shape_index", p), iPath)
                 guard index >= 0, index < shape.count else {
                     throw ImportProblem(.shapeIndexOutOfRange(index: index, count: shape.count), at: iPath)
@@ -218,14 +218,14 @@ extension RouteImporter.Reader {
                 let kind = RouteImporter.valhallaType(code)
                 var exit: Int? = nil
                 if let e = m["roundabout_exit_count"] {
-                    let x = try integer(e, RouteImporter.join(p, "roundabout_exit_count"))
+                    let x = try integer(e, JSONPath.join(p, "roundabout_exit_count"))
                     if x >= 0, x <= 1000 { exit = x }
                 }
                 var refs: [String] = []
                 var names: [String] = []
                 var exits: [String] = []
                 if let sign = m["sign"] {
-                    let sPath = RouteImporter.join(p, "sign")
+                    let sPath = JSONPath.join(p, "sign")
                     guard case .object = sign.kind else {
                         throw ImportProblem(.wrongType(expected: "an object"), at: sPath)
                     }
@@ -237,7 +237,7 @@ extension RouteImporter.Reader {
                 var ferry = code == 28
                 if let f = m["ferry"] {
                     guard case .bool(let b) = f.kind else {
-                        throw ImportProblem(.wrongType(expected: "true or false"), at: RouteImporter.join(p, "ferry"))
+                        throw ImportProblem(.wrongType(expected: "true or false"), at: JSONPath.join(p, "ferry"))
                     }
                     ferry = ferry || b
                 }
@@ -245,12 +245,12 @@ extension RouteImporter.Reader {
                 if let d = m["drive_on_right"] {
                     guard case .bool(let right) = d.kind else {
                         throw ImportProblem(
-                            .wrongType(expected: "true or false"), at: RouteImporter.join(p, "drive_on_right"))
+                            .wrongType(expected: "true or false"), at: JSONPath.join(p, "drive_on_right"))
                     }
                     drivingSide = right ? "right" : "left"
                 }
                 let streetNames = try strings(m, "street_names", p)
-                let length = try distance(try member(m, "length", p), RouteImporter.join(p, "length"))
+                let length = try distance(try member(m, "length", p), JSONPath.join(p, "length"))
                 steps.append(
                     RouteImporter.Step(
                         path: p, leg: l, index: j, lastOfLeg: j == maneuvers.count - 1,
@@ -261,16 +261,16 @@ extension RouteImporter.Reader {
                         exits: exits.isEmpty ? nil : exits.joined(separator: "; "),
                         drivingSide: drivingSide, bearings: RouteImporter.bearings(at: index, shape, neighbours),
                         distance: length * unit,
-                        duration: try distance(try member(m, "time", p), RouteImporter.join(p, "time")),
+                        duration: try distance(try member(m, "time", p), JSONPath.join(p, "time")),
                         voice: [], mode: ferry && code != 29 ? "ferry" : "driving", keys: .valhalla))
             }
         }
         var total = steps.reduce(0) { $0 + $1.distance }
         var seconds: Double? = steps.reduce(0) { $0 + $1.duration }
         if let summary = trip["summary"] {
-            let sPath = RouteImporter.join(tripPath, "summary")
-            if let v = summary["length"] { total = try distance(v, RouteImporter.join(sPath, "length")) * unit }
-            if let v = summary["time"] { seconds = try distance(v, RouteImporter.join(sPath, "time")) }
+            let sPath = JSONPath.join(tripPath, "summary")
+            if let v = summary["length"] { total = try distance(v, JSONPath.join(sPath, "length")) * unit }
+            if let v = summary["time"] { seconds = try distance(v, JSONPath.join(sPath, "time")) }
         }
         return try native(
             steps, points: points, precision: precision, total: total, seconds: seconds, geometryPath: legsPath,
@@ -284,16 +284,16 @@ extension RouteImporter.Reader {
         -> RouteImporter.Imported
     {
         let (route, path) = try chosen("paths", of: root, options)
-        let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
+        let total = try distance(try member(route, "distance", path), JSONPath.join(path, "distance"))
         let seconds = try route["time"].map { v throws(ImportProblem) in
-            try distance(v, RouteImporter.join(path, "time")) / 1000
+            try distance(v, JSONPath.join(path, "time")) / 1000
         }
-        let pointsPath = RouteImporter.join(path, "points")
+        let pointsPath = JSONPath.join(path, "points")
         let pointsValue = try member(route, "points", path)
         var precision: Int? = nil
         if case .string = pointsValue.kind {
             // `points_encoded_multiplier` (1e5 unless asked otherwise) is the precision.
-            let mPath = RouteImporter.join(path, "points_encoded_multiplier")
+            let mPath = JSONPath.join(path, "points_encoded_multiplier")
             let multiplier =
                 try route["points_encoded_multiplier"].map { v throws(ImportProblem) in try number(v, mPath) } ?? 1e5
             guard multiplier == 1e5 || multiplier == 1e6 else {
@@ -304,7 +304,7 @@ extension RouteImporter.Reader {
         let (points, _) = try geometry(pointsValue, pointsPath, distance: total, asked: precision)
         if points.isEmpty { throw ImportProblem(.tooFewPoints, at: pointsPath) }
         // Asked with `instructions=false`, a path has none: nothing to announce.
-        let listPath = RouteImporter.join(path, "instructions")
+        let listPath = JSONPath.join(path, "instructions")
         guard let list = route["instructions"] else { throw ImportProblem(.noSteps, at: listPath) }
         let instructions = try array(list, listPath)
         if instructions.isEmpty { throw ImportProblem(.noSteps, at: listPath) }
@@ -315,23 +315,23 @@ extension RouteImporter.Reader {
         for (k, item) in instructions.enumerated() {
             let p = listPath + "[\(k)]"
             guard case .object = item.kind else { throw ImportProblem(.wrongType(expected: "an object"), at: p) }
-            let sign = try integer(try member(item, "sign", p), RouteImporter.join(p, "sign"))
-            let iPath = RouteImporter.join(p, "interval")
+            let sign = try integer(try member(item, "sign", p), JSONPath.join(p, "sign"))
+            let iPath = JSONPath.join(p, "interval")
             let interval = try array(try member(item, "interval", p), iPath)
             guard interval.count == 2 else {
                 throw ImportProblem(.wrongType(expected: "[first, last] point indices"), at: iPath)
             }
-            let first = try integer(interval[0], RouteImporter.join(iPath, 0))
-            let last = try integer(interval[1], RouteImporter.join(iPath, 1))
+            let first = try integer(interval[0], JSONPath.join(iPath, 0))
+            let last = try integer(interval[1], JSONPath.join(iPath, 1))
             guard first >= 0, first < points.count else {
                 throw ImportProblem(
-                    .shapeIndexOutOfRange(index: first, count: points.count), at: RouteImporter.join(iPath, 0))
+                    .shapeIndexOutOfRange(index: first, count: points.count), at: JSONPath.join(iPath, 0))
             }
             // `[5, 1]`: the interval runs backwards, not past the line.
             if last < first, last >= 0 { throw ImportProblem(.reversedInterval(first: first, last: last), at: iPath) }
             guard last >= first, last < points.count else {
                 throw ImportProblem(
-                    .shapeIndexOutOfRange(index: last, count: points.count), at: RouteImporter.join(iPath, 1))
+                    .shapeIndexOutOfRange(index: last, count: points.count), at: JSONPath.join(iPath, 1))
             }
             // A finish (4) ends the path: one before the last instruction is no kind a car is told (warned, kept straight).
             let final = k == instructions.count - 1
@@ -340,12 +340,12 @@ extension RouteImporter.Reader {
                 ? ("depart", nil) : sign == 4 && !final ? nil : RouteImporter.graphHopperSign(sign)
             var exit: Int? = nil
             if sign == 6, let e = item["exit_number"] {
-                let x = try integer(e, RouteImporter.join(p, "exit_number"))
+                let x = try integer(e, JSONPath.join(p, "exit_number"))
                 if x >= 0, x <= 1000 { exit = x }
             }
             let destination = try string(item, "street_destination", p)
             let destinationRef = try string(item, "street_destination_ref", p)
-            let time = try distance(try member(item, "time", p), RouteImporter.join(p, "time"))
+            let time = try distance(try member(item, "time", p), JSONPath.join(p, "time"))
             steps.append(
                 RouteImporter.Step(
                     path: p, leg: leg, index: index, lastOfLeg: sign == 5 || final,
@@ -356,7 +356,7 @@ extension RouteImporter.Reader {
                         refs: destinationRef.map { RouteImporter.Signs($0).names } ?? [],
                         names: destination.map { RouteImporter.Signs($0).names } ?? []),
                     exits: nil, drivingSide: nil, bearings: RouteImporter.bearings(at: first, points, neighbours),
-                    distance: try distance(try member(item, "distance", p), RouteImporter.join(p, "distance")),
+                    distance: try distance(try member(item, "distance", p), JSONPath.join(p, "distance")),
                     duration: time / 1000,
                     voice: [], mode: sign == 9 ? "ferry" : "driving", keys: .graphHopper))
             // A via point ends a leg: the next instruction departs on the next.

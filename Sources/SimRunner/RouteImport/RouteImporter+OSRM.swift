@@ -17,7 +17,7 @@ extension RouteImporter {
             }
             var warnings: [ImportWarning] = []
             let (route, path) = try chosen("routes", of: root, options)
-            let total = try distance(try member(route, "distance", path), RouteImporter.join(path, "distance"))
+            let total = try distance(try member(route, "distance", path), JSONPath.join(path, "distance"))
             // The route's own line (`overview=full`), or its steps' lines joined
             // when it has none (`overview=false`) or is simplified (OSRM's
             // default `overview=simplified`: fewer points than its steps).
@@ -25,7 +25,7 @@ extension RouteImporter {
             var precision: Int? = nil
             if let overview = route["geometry"] {
                 (points, precision) = try geometry(
-                    overview, RouteImporter.join(path, "geometry"), distance: total, asked: options.precision)
+                    overview, JSONPath.join(path, "geometry"), distance: total, asked: options.precision)
             }
             let joined = try stepLines(route, path, distance: total, asked: options.precision ?? precision)
             var overview = route["geometry"] != nil
@@ -33,25 +33,25 @@ extension RouteImporter {
                 points = joined.points
                 precision = joined.precision ?? precision
                 if overview {
-                    warnings.append(ImportWarning(.simplifiedGeometry, at: RouteImporter.join(path, "geometry")))
+                    warnings.append(ImportWarning(.simplifiedGeometry, at: JSONPath.join(path, "geometry")))
                 }
                 overview = false
             }
             if points.isEmpty, route["geometry"] == nil { throw ImportProblem(.missingField("geometry"), at: path) }
             let seconds = try route["duration"].map { v throws(ImportProblem) in
-                try distance(v, RouteImporter.join(path, "duration"))
+                try distance(v, JSONPath.join(path, "duration"))
             }
             /// The scenario driven on `points`.
             func drive(_ points: [GeoPoint], _ precision: Int?, _ warnings: inout [ImportWarning]) throws(ImportProblem)
                 -> Imported
             {
                 let kept = RouteImporter.thin(points)
-                try RouteImporter.checkPoints(kept, RouteImporter.join(path, "geometry"), limit: options.maxPoints)
+                try RouteImporter.checkPoints(kept, JSONPath.join(path, "geometry"), limit: options.maxPoints)
                 guard kept.count >= 2, let line = try? Route(points: kept) else {
-                    throw ImportProblem(.tooFewPoints, at: RouteImporter.join(path, "geometry"))
+                    throw ImportProblem(.tooFewPoints, at: JSONPath.join(path, "geometry"))
                 }
                 try RouteImporter.checkLength(
-                    line, RouteImporter.join(path, "geometry"), limit: options.maxMeters, meters: total,
+                    line, JSONPath.join(path, "geometry"), limit: options.maxMeters, meters: total,
                     seconds: seconds)
                 if total > 0, abs(line.length - total) > 0.03 * total {
                     warnings.append(
@@ -59,7 +59,7 @@ extension RouteImporter {
                             .lengthDiffers(
                                 geometryMeters: RouteImporter.whole(line.length),
                                 responseMeters: RouteImporter.whole(total)),
-                            at: RouteImporter.join(path, "geometry")))
+                            at: JSONPath.join(path, "geometry")))
                 }
                 let steps = try self.steps(route, path)
                 return try build(
@@ -77,7 +77,7 @@ extension RouteImporter {
                     warnings + [
                         ImportWarning(
                             .overviewMismatch(meters: meters, maneuver: error.path),
-                            at: RouteImporter.join(path, "geometry"))
+                            at: JSONPath.join(path, "geometry"))
                     ]
                 guard let fitted = try? drive(joined.points, joined.precision ?? precision, &fallback) else {
                     throw error
@@ -94,9 +94,9 @@ extension RouteImporter {
             switch v.kind {
             case .object:
                 if let t = v["type"], case .string(let s) = t.kind, s != "LineString" {
-                    throw ImportProblem(.unsupportedGeoJSON(s), at: RouteImporter.join(path, "type"))
+                    throw ImportProblem(.unsupportedGeoJSON(s), at: JSONPath.join(path, "type"))
                 }
-                return (try coordinates(v, RouteImporter.join(path, "coordinates")), nil)
+                return (try coordinates(v, JSONPath.join(path, "coordinates")), nil)
             case .string(let text):
                 if text.isEmpty { throw ImportProblem(.emptyPolyline, at: path) }
                 let raw: [(lat: Int64, lon: Int64)]
@@ -144,7 +144,7 @@ extension RouteImporter {
                 }
                 for (s, step) in stepList.enumerated() {
                     guard let g = step["geometry"] else { return nil }
-                    let gPath = RouteImporter.join(path, "legs") + "[\(l)].steps[\(s)].geometry"
+                    let gPath = JSONPath.join(path, "legs") + "[\(l)].steps[\(s)].geometry"
                     let stepDistance =
                         step["distance"].flatMap { if case .number(let n) = $0.kind { Double(n) } else { nil } } ?? 0
                     let (points, p) = try geometry(g, gPath, distance: stepDistance, asked: precision)
@@ -156,33 +156,33 @@ extension RouteImporter {
         }
 
         func steps(_ route: JSONValue, _ path: String) throws(ImportProblem) -> [Step] {
-            let legs = try array(try member(route, "legs", path), RouteImporter.join(path, "legs"))
+            let legs = try array(try member(route, "legs", path), JSONPath.join(path, "legs"))
             var out: [Step] = []
             for (l, leg) in legs.enumerated() {
-                let legPath = RouteImporter.join(path, "legs") + "[\(l)]"
-                let steps = try array(try member(leg, "steps", legPath), RouteImporter.join(legPath, "steps"))
-                if steps.isEmpty { throw ImportProblem(.noSteps, at: RouteImporter.join(legPath, "steps")) }
+                let legPath = JSONPath.join(path, "legs") + "[\(l)]"
+                let steps = try array(try member(leg, "steps", legPath), JSONPath.join(legPath, "steps"))
+                if steps.isEmpty { throw ImportProblem(.noSteps, at: JSONPath.join(legPath, "steps")) }
                 for (s, step) in steps.enumerated() {
-                    let p = RouteImporter.join(legPath, "steps") + "[\(s)]"
+                    let p = JSONPath.join(legPath, "steps") + "[\(s)]"
                     let m = try member(step, "maneuver", p)
-                    let mPath = RouteImporter.join(p, "maneuver")
+                    let mPath = JSONPath.join(p, "maneuver")
                     let typeValue = try member(m, "type", mPath)
                     guard case .string(let type) = typeValue.kind else {
-                        throw ImportProblem(.wrongType(expected: "a string"), at: RouteImporter.join(mPath, "type"))
+                        throw ImportProblem(.wrongType(expected: "a string"), at: JSONPath.join(mPath, "type"))
                     }
                     var exit: Int? = nil
                     if let e = m["exit"] {
-                        let x = try number(e, RouteImporter.join(mPath, "exit"))
+                        let x = try number(e, JSONPath.join(mPath, "exit"))
                         if x >= 0, x <= 1000, x == x.rounded() { exit = Int(x) }
                     }
                     var voice: [(before: Double, text: String, path: String)] = []
                     if let v = step["voiceInstructions"] {
-                        let vPath = RouteImporter.join(p, "voiceInstructions")
+                        let vPath = JSONPath.join(p, "voiceInstructions")
                         for (i, item) in try array(v, vPath).enumerated() {
                             let iPath = vPath + "[\(i)]"
                             let before = try distance(
                                 try member(item, "distanceAlongGeometry", iPath),
-                                RouteImporter.join(iPath, "distanceAlongGeometry"))
+                                JSONPath.join(iPath, "distanceAlongGeometry"))
                             guard let text = try string(item, "announcement", iPath) else {
                                 throw ImportProblem(.missingField("announcement"), at: iPath)
                             }
@@ -191,23 +191,23 @@ extension RouteImporter {
                     }
                     var bearings: (before: Double?, after: Double?) = (nil, nil)
                     if let b = m["bearing_before"] {
-                        bearings.before = try number(b, RouteImporter.join(mPath, "bearing_before"))
+                        bearings.before = try number(b, JSONPath.join(mPath, "bearing_before"))
                     }
                     if let b = m["bearing_after"] {
-                        bearings.after = try number(b, RouteImporter.join(mPath, "bearing_after"))
+                        bearings.after = try number(b, JSONPath.join(mPath, "bearing_after"))
                     }
                     out.append(
                         Step(
                             path: p, leg: l, index: s, lastOfLeg: s == steps.count - 1, type: type,
                             modifier: try string(m, "modifier", mPath), exit: exit,
                             location: try position(
-                                try member(m, "location", mPath), RouteImporter.join(mPath, "location")),
+                                try member(m, "location", mPath), JSONPath.join(mPath, "location")),
                             name: try string(step, "name", p), ref: try string(step, "ref", p),
                             destinations: try string(step, "destinations", p), exits: try string(step, "exits", p),
                             drivingSide: try string(step, "driving_side", p),
                             bearings: bearings,
-                            distance: try distance(try member(step, "distance", p), RouteImporter.join(p, "distance")),
-                            duration: try distance(try member(step, "duration", p), RouteImporter.join(p, "duration")),
+                            distance: try distance(try member(step, "distance", p), JSONPath.join(p, "distance")),
+                            duration: try distance(try member(step, "duration", p), JSONPath.join(p, "duration")),
                             voice: voice, rotaryName: try string(step, "rotary_name", p),
                             mode: try string(step, "mode", p),
                             banner: try banner(step, p)))
@@ -219,21 +219,21 @@ extension RouteImporter {
         /// The step's first banner's primary text and components, if any (Mapbox).
         func banner(_ step: JSONValue, _ path: String) throws(ImportProblem) -> Banner? {
             guard let list = step["bannerInstructions"] else { return nil }
-            let items = try array(list, RouteImporter.join(path, "bannerInstructions"))
+            let items = try array(list, JSONPath.join(path, "bannerInstructions"))
             guard let first = items.first else { return nil }
-            let bPath = RouteImporter.join(path, "bannerInstructions") + "[0]"
+            let bPath = JSONPath.join(path, "bannerInstructions") + "[0]"
             guard let primary = first["primary"] else { return nil }
-            let pPath = RouteImporter.join(bPath, "primary")
+            let pPath = JSONPath.join(bPath, "primary")
             guard let text = try string(primary, "text", pPath) else { return nil }
             var components: [(text: String, type: String?, abbreviation: String?, priority: Double)] = []
             if let list = primary["components"] {
-                let cPath = RouteImporter.join(pPath, "components")
+                let cPath = JSONPath.join(pPath, "components")
                 for (i, c) in try array(list, cPath).enumerated() {
                     let p = cPath + "[\(i)]"
                     guard let t = try string(c, "text", p) else { continue }
                     let priority =
                         try c["abbr_priority"].map { v throws(ImportProblem) in
-                            try number(v, RouteImporter.join(p, "abbr_priority"))
+                            try number(v, JSONPath.join(p, "abbr_priority"))
                         } ?? 0
                     components.append((t, try string(c, "type", p), try string(c, "abbr", p), priority))
                 }

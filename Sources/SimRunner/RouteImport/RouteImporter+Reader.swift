@@ -56,7 +56,7 @@ extension RouteImporter.Reader {
         switch m.kind {
         case .null: return nil
         case .string(let s): return s.isEmpty ? nil : s
-        default: throw ImportProblem(.wrongType(expected: "a string"), at: RouteImporter.join(path, key))
+        default: throw ImportProblem(.wrongType(expected: "a string"), at: JSONPath.join(path, key))
         }
     }
 
@@ -64,10 +64,10 @@ extension RouteImporter.Reader {
     func position(_ v: JSONValue, _ path: String) throws(ImportProblem) -> GeoPoint {
         let items = try array(v, path)
         guard items.count >= 2 else { throw ImportProblem(.wrongType(expected: "[longitude, latitude]"), at: path) }
-        let lon = try number(items[0], RouteImporter.join(path, 0))
-        let lat = try number(items[1], RouteImporter.join(path, 1))
-        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 1)) }
-        guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: RouteImporter.join(path, 0)) }
+        let lon = try number(items[0], JSONPath.join(path, 0))
+        let lat = try number(items[1], JSONPath.join(path, 1))
+        guard abs(lat) <= 90 else { throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(path, 1)) }
+        guard abs(lon) <= 180 else { throw ImportProblem(.coordinateOutOfRange, at: JSONPath.join(path, 0)) }
         return GeoPoint(latitude: lat, longitude: lon)
     }
 
@@ -76,7 +76,7 @@ extension RouteImporter.Reader {
         let items = try array(try member(line, "coordinates", String(path.dropLast(".coordinates".count))), path)
         var out: [GeoPoint] = []
         out.reserveCapacity(items.count)
-        for (i, item) in items.enumerated() { out.append(try position(item, RouteImporter.join(path, i))) }
+        for (i, item) in items.enumerated() { out.append(try position(item, JSONPath.join(path, i))) }
         return out
     }
 
@@ -98,25 +98,25 @@ extension RouteImporter.Reader {
                 var spec = Scenario.ManeuverSpec(id: step.maneuverID, point: step.location, turn: .ferry)
                 (spec.street, spec.details) = RouteImporter.signs(of: step, turn: .ferry, next: nil)
                 specs.append(spec)
-                specPaths.append(RouteImporter.join(step.path, step.keys.location))
+                specPaths.append(JSONPath.join(step.path, step.keys.location))
                 specStep.append(k)
                 continue
             }
             if RouteImporter.goesStraightOn(step) {
                 let kind =
                     step.straightTerm.map { ImportWarning.Kind.straightOn(what: $0) } ?? .notAnnounced(type: step.type)
-                warnings.append(ImportWarning(kind, at: RouteImporter.join(step.path, step.keys.type)))
+                warnings.append(ImportWarning(kind, at: JSONPath.join(step.path, step.keys.type)))
                 continue
             }
             guard let m = RouteImporter.maneuver(for: step, finalLeg: step.leg == legCount - 1) else { continue }
             if let w = m.warning {
-                warnings.append(ImportWarning(w, at: RouteImporter.join(step.path, step.keys.type)))
+                warnings.append(ImportWarning(w, at: JSONPath.join(step.path, step.keys.type)))
             }
             if !RouteImporter.knownModifier(step.modifier), let modifier = step.modifier {
                 warnings.append(
                     ImportWarning(
                         .unknownModifier(modifier, keptAs: m.turn.rawValue),
-                        at: RouteImporter.join(step.path, step.keys.modifier)))
+                        at: JSONPath.join(step.path, step.keys.modifier)))
             }
             var spec = Scenario.ManeuverSpec(id: step.maneuverID, point: step.location, turn: m.turn)
             spec.details = m.details
@@ -140,7 +140,7 @@ extension RouteImporter.Reader {
                 if m.turn == .roundabout, let name = step.rotaryName { spec.details.exitName = name }
             }
             specs.append(spec)
-            specPaths.append(RouteImporter.join(step.path, step.keys.location))
+            specPaths.append(JSONPath.join(step.path, step.keys.location))
             specStep.append(k)
         }
         // Speeds: each step from where it starts, at distance / duration.
@@ -165,7 +165,7 @@ extension RouteImporter.Reader {
                 warnings.append(
                     ImportWarning(
                         .speedClamped(kmh: MeasuredValue.rounded(kmh, beyond: limit)),
-                        at: RouteImporter.join(step.path, step.keys.duration)))
+                        at: JSONPath.join(step.path, step.keys.duration)))
                 kmh = min(max(kmh, RouteImporter.kmhLimits.lowerBound), RouteImporter.kmhLimits.upperBound)
             }
             kmh = (kmh * 10).rounded() / 10
@@ -204,7 +204,7 @@ extension RouteImporter.Reader {
                 ? .cannotAnnounceAfterStart(meters: RouteImporter.whole(placed[0].distance))
                 : .cannotAnnounce(metersAfterPrevious: RouteImporter.whole(placed[i].distance - placed[i - 1].distance))
             let step = specStep[placed[i].index]
-            leftOut.append((step, ImportWarning(kind, at: RouteImporter.join(steps[step].path, steps[step].keys.type))))
+            leftOut.append((step, ImportWarning(kind, at: JSONPath.join(steps[step].path, steps[step].keys.type))))
             placed.remove(at: i)
             // Those after it are placed again, each after the one before, until one lands where
             // it was (the rest then do too). Leaving one out only lets the next lie earlier.
@@ -304,6 +304,6 @@ extension RouteImporter.Reader {
         scenario.servicePrompts = prompts
         return RouteImporter.Imported(
             scenario: scenario, warnings: warnings, length: route.length, responseDistance: total, precision: precision,
-            start: steps.first.map { RouteImporter.join($0.path, $0.keys.location) } ?? "")
+            start: steps.first.map { JSONPath.join($0.path, $0.keys.location) } ?? "")
     }
 }

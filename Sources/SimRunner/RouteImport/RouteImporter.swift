@@ -138,17 +138,19 @@ public enum RouteImporter {
             guard let gt = g["type"], case .string(let s) = gt.kind else {
                 throw ImportProblem(.missingField("type"), at: path)
             }
-            guard s == "LineString" else { throw ImportProblem(.unsupportedGeoJSON(s), at: join(path, "type")) }
+            guard s == "LineString" else {
+                throw ImportProblem(.unsupportedGeoJSON(s), at: JSONPath.join(path, "type"))
+            }
         } else if t != "LineString" {
             throw ImportProblem(.unsupportedGeoJSON(t), at: "type")
         }
-        let points = try Reader().coordinates(line, join(path, "coordinates"))
+        let points = try Reader().coordinates(line, JSONPath.join(path, "coordinates"))
         let kept = thin(points)
-        try checkPoints(kept, join(path, "coordinates"), limit: options.maxPoints)
+        try checkPoints(kept, JSONPath.join(path, "coordinates"), limit: options.maxPoints)
         guard kept.count >= 2, let route = try? Route(points: kept) else {
-            throw ImportProblem(.tooFewPoints, at: join(path, "coordinates"))
+            throw ImportProblem(.tooFewPoints, at: JSONPath.join(path, "coordinates"))
         }
-        try checkLength(route, join(path, "coordinates"), limit: options.maxMeters)
+        try checkLength(route, JSONPath.join(path, "coordinates"), limit: options.maxMeters)
         var specs: [Scenario.ManeuverSpec] = []
         let p = route.points
         var n = 0
@@ -166,7 +168,7 @@ public enum RouteImporter {
         specs.append(Scenario.ManeuverSpec(id: "arrive", point: kept[kept.count - 1], turn: .arrive))
         var warnings: [ImportWarning] = []
         let placed = try place(
-            specs, on: route, paths: specs.map { _ in join(path, "coordinates") }, warnings: &warnings)
+            specs, on: route, paths: specs.map { _ in JSONPath.join(path, "coordinates") }, warnings: &warnings)
         var road = Scenario.Road(language: options.language, points: kept, maneuvers: placed.map(\.spec))
         road.drive = Scenario.Drive(
             profile: SpeedProfile(steps: [SpeedProfile.Step(from: 0, speed: options.kmh / 3.6)]))
@@ -179,7 +181,7 @@ public enum RouteImporter {
             road: road)
         return Imported(
             scenario: scenario, warnings: warnings, length: route.length, responseDistance: nil, precision: nil,
-            start: join(path, "coordinates") + "[0]")
+            start: JSONPath.join(path, "coordinates") + "[0]")
     }
 
     // MARK: Shared steps
@@ -363,9 +365,6 @@ public enum RouteImporter {
         guard !x.isNaN else { return 0 }
         return Int(Swift.min(Swift.max(x.rounded(), -1e15), 1e15))
     }
-
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-    static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
 
     static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 

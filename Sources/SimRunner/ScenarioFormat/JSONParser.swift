@@ -81,24 +81,6 @@ package enum JSONParser {
         }
     }
 
-    /// One step of a path inside the document.
-    enum PathComponent {
-        case key(String)
-        case index(Int)
-    }
-
-    /// Renders a path the way scenario errors show it: `replies[0].stretches`.
-    static func render(_ path: [PathComponent]) -> String {
-        var out = ""
-        for component in path {
-            switch component {
-            case .key(let k): out += out.isEmpty ? k : "." + k
-            case .index(let i): out += "[\(i)]"
-            }
-        }
-        return out
-    }
-
     /// The character at `offset`, as a message shows it.
     static func found(_ b: [UInt8], at offset: Int) -> String {
         guard offset < b.count else { return "the end of the file" }

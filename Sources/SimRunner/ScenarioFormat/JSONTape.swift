@@ -1,3 +1,4 @@
+import SimClock
 import SimRunner
 
 /// One strict JSON document (RFC 8259) parsed into a flat tape: every value
@@ -258,7 +259,7 @@ package final class JSONTape {
 
         /// The path of the value being read, as scenario errors show it.
         func path() -> String {
-            var path: [JSONParser.PathComponent] = []
+            var path: [JSONPath.Step] = []
             for container in open where container.at >= 0 {
                 if nodes[container.node].tag == .array {
                     path.append(.index(container.at))
@@ -267,7 +268,7 @@ package final class JSONTape {
                     path.append(.key(JSONParser.unescapedString(bytes, key)))
                 }
             }
-            return JSONParser.render(path)
+            return JSONPath.render(path)
         }
 
         func error(_ reason: JSONParseError.Reason, at offset: Int? = nil) -> JSONParseError {

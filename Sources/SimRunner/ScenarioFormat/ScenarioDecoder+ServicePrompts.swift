@@ -1,3 +1,4 @@
+import SimClock
 import SimRunner
 
 /// The road's optional `servicePrompts` (docs/import.md): a routing service's
@@ -9,7 +10,7 @@ extension Decoding {
     /// `road.servicePrompts`, each naming one of the road's maneuvers; empty when absent.
     func servicePrompts(_ road: JSONNode, _ path: String) throws(ScenarioError) -> [ServicePrompt] {
         guard let value = road["servicePrompts"] else { return [] }
-        let listPath = Decoding.join(path, "servicePrompts")
+        let listPath = JSONPath.join(path, "servicePrompts")
         var maneuverIDs: [String] = []
         if let items = road["route"]?["maneuvers"]?.items {
             for item in items { if let id = item["id"]?.string { maneuverIDs.append(id) } }

@@ -1,4 +1,5 @@
 import Guidance
+import SimClock
 import SimRunner
 
 /// `Scenario.validate()`'s problems placed in the file: the path rendered
@@ -8,12 +9,12 @@ import SimRunner
 extension Decoding {
     func error(for problem: ScenarioProblem, in root: JSONNode) -> ScenarioError {
         fail(
-            Decoding.reason(problem.reason), ScenarioProblem.render(problem.path),
+            Decoding.reason(problem.reason), JSONPath.render(problem.path),
             Decoding.value(at: problem.path, in: root))
     }
 
     /// The value `path` names in `root`, or the nearest enclosing one there is.
-    static func value(at path: [ScenarioProblem.Step], in root: JSONNode) -> JSONNode {
+    static func value(at path: [JSONPath.Step], in root: JSONNode) -> JSONNode {
         var value = root
         for step in path {
             let next: JSONNode?
@@ -29,7 +30,7 @@ extension Decoding {
 
     static func reason(_ reason: ScenarioProblem.Reason) -> ScenarioError.Reason {
         switch reason {
-        case .duplicateID(let id, let first): return .duplicateID(id, firstAt: ScenarioProblem.render(first))
+        case .duplicateID(let id, let first): return .duplicateID(id, firstAt: JSONPath.render(first))
         case .fieldNotCarried(let field, let event):
             let hint = TimelineSuggestion.field(
                 for: field.rawValue, event: event, matcherKeys: ScenarioKeys.matcher.names)

@@ -59,12 +59,12 @@ extension ScenarioDecoder {
     ///   only to place the ones there are.
     public static func warnings(for scenario: Scenario, bytes: [UInt8], file: String) -> [ScenarioError] {
         let limit = Int64(unitSlipSeconds) * 1000
-        var slips: [(path: [ScenarioProblem.Step], ms: Int64)] = []
+        var slips: [(path: [JSONPath.Step], ms: Int64)] = []
         for (i, line) in scenario.guidance.enumerated() where line.duration.ms > limit {
             slips.append(([.key("guidance"), .index(i), .key("duration")], line.duration.ms))
         }
         // The item's path is made only for a slip.
-        func stretches(_ list: [Scenario.Stretch], at base: @autoclosure () -> [ScenarioProblem.Step]) {
+        func stretches(_ list: [Scenario.Stretch], at base: @autoclosure () -> [JSONPath.Step]) {
             for (j, stretch) in list.enumerated() where stretch.duration.ms > limit {
                 slips.append((base() + [.key("stretches"), .index(j), .key("duration")], stretch.duration.ms))
             }
@@ -80,7 +80,7 @@ extension ScenarioDecoder {
         let decoding = Decoding(file: file)
         return slips.map { slip in
             let reason = ScenarioError.Reason.looksLikeMilliseconds(seconds: Seconds.literal(milliseconds: slip.ms))
-            let rendered = ScenarioProblem.render(slip.path)
+            let rendered = JSONPath.render(slip.path)
             guard let tape else { return ScenarioError(file: file, path: rendered, reason: reason) }
             return tape.withRoot { root in decoding.fail(reason, rendered, Decoding.value(at: slip.path, in: root)) }
         }
@@ -114,9 +114,6 @@ struct Decoding {
         ScenarioError(file: file, path: path(), line: value.line, column: value.column, reason: reason)
     }
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
-    static func join(_ path: String, _ index: Int) -> String { path + "[\(index)]" }
-
     // MARK: Shapes
 
     /// Where an object is: at `base`, or item `index` of the array at `base`
@@ -130,9 +127,9 @@ struct Decoding {
         var inner: Int? = nil
 
         var path: String {
-            var path = index.map { Decoding.join(base, $0) } ?? base
-            if let then { path = Decoding.join(path, then) }
-            if let inner { path = Decoding.join(path, inner) }
+            var path = index.map { JSONPath.join(base, $0) } ?? base
+            if let then { path = JSONPath.join(path, then) }
+            if let inner { path = JSONPath.join(path, inner) }
             return path
         }
 
@@ -140,7 +137,7 @@ struct Decoding {
         /// an item yet, or a key path `then` continues), and of item
         /// `index` of what it names.
         func then(_ key: String, _ index: Int? = nil) -> Location {
-            Location(base: base, index: self.index, then: then.map { Decoding.join($0, key) } ?? key, inner: index)
+            Location(base: base, index: self.index, then: then.map { JSONPath.join($0, key) } ?? key, inner: index)
         }
     }
 
@@ -181,7 +178,7 @@ struct Decoding {
             return index < 0 ? nil : JSONNode(tape: value.tape, index: Int(index))
         }
 
-        func path(_ key: String) -> String { Decoding.join(path, key) }
+        func path(_ key: String) -> String { JSONPath.join(path, key) }
     }
 
     func object(_ value: JSONNode, _ path: String, allowed: KeyList) throws(ScenarioError) -> Fields {
@@ -196,7 +193,7 @@ struct Decoding {
                 let key = member.key
                 throw fail(
                     .unknownKey(key, suggestion: suggestion(for: key, among: allowed.names)),
-                    Decoding.join(location.path, key), member.value)
+                    JSONPath.join(location.path, key), member.value)
             }
             slots[n] = Int32(truncatingIfNeeded: member.value.index)
         }
@@ -346,7 +343,7 @@ struct Decoding {
                 if item.members?.first("pippa") != nil {
                     scenario.expectPippa.append(try pippaExpectation(item, i))
                 } else {
-                    scenario.expect.append(try expectation(item, Decoding.join("expect", i)))
+                    scenario.expect.append(try expectation(item, JSONPath.join("expect", i)))
                 }
             }
         }
@@ -501,7 +498,7 @@ struct Decoding {
     /// (`pippa`), the instant (`at`, required) and her last report's fields
     /// (`PippaMatcher.fields`), each equal or tested as an event matcher's.
     func pippaExpectation(_ value: JSONNode, _ index: Int) throws(ScenarioError) -> PippaMatcher {
-        let fields = try object(value, Decoding.join("expect", index), allowed: ScenarioKeys.pippa)
+        let fields = try object(value, JSONPath.join("expect", index), allowed: ScenarioKeys.pippa)
         let answers = PippaView.Answer.allCases.map(\.rawValue)
         let answer =
             PippaView.Answer(rawValue: try oneOf(try required(fields, "pippa"), fields.path("pippa"), answers))
@@ -530,8 +527,8 @@ struct Decoding {
         guard items.count == 2, let first = items.item(0), let second = items.item(1) else {
             throw fail(.windowNotAPair, path, value)
         }
-        let from = try seconds(first, Decoding.join(path, 0), .time)
-        let to = try seconds(second, Decoding.join(path, 1), .time)
+        let from = try seconds(first, JSONPath.join(path, 0), .time)
+        let to = try seconds(second, JSONPath.join(path, 1), .time)
         if from > to { throw fail(.invalid(.reversedWindow), path, value) }
         return (from, to)
     }

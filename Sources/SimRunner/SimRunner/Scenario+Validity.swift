@@ -8,20 +8,14 @@ import TalkArbiter
 /// The decoder maps `path` to the file's path, line and column.
 public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where: the keys and indices of the file's JSON (`guidance`, 0, `duration`).
-    public var path: [Step]
+    public var path: [JSONPath.Step]
     /// What is wrong.
     public var reason: Reason
 
     /// A problem at `path`.
-    public init(_ reason: Reason, at path: [Step]) {
+    public init(_ reason: Reason, at path: [JSONPath.Step]) {
         self.reason = reason
         self.path = path
-    }
-
-    /// One step of a path: an object's key or an array's index.
-    public enum Step: Sendable, Equatable {
-        case key(String)
-        case index(Int)
     }
 
     /// What kind of item an id names, for messages.
@@ -41,7 +35,7 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         /// An empty `id`.
         case emptyID
         /// An id already used at `firstAt`; ids are unique across the scenario.
-        case duplicateID(String, firstAt: [Step])
+        case duplicateID(String, firstAt: [JSONPath.Step])
         /// An id that a line generated from the road will carry
         /// (`<maneuver>.<stage>`, `reroute<n>.off`, `reroute<n>.back`).
         case generatedLineID(String)
@@ -87,20 +81,8 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
         case road(RoadSetup.Problem.Reason)
     }
 
-    /// The path as written in messages: `replies[0].stretches[1].duration`.
-    public static func render(_ path: [Step]) -> String {
-        var out = ""
-        for step in path {
-            switch step {
-            case .key(let k): out += out.isEmpty ? k : "." + k
-            case .index(let i): out += "[\(i)]"
-            }
-        }
-        return out
-    }
-
     /// `path: reason`, for debugging; the decoder words problems for users.
-    public var description: String { "\(ScenarioProblem.render(path)): \(reason)" }
+    public var description: String { "\(JSONPath.render(path)): \(reason)" }
 }
 
 extension Scenario {
@@ -202,7 +184,7 @@ extension Scenario {
 /// `Place` (which list, which item), so a long drive validates without a
 /// path or an id list per item.
 private struct Validation {
-    typealias Step = ScenarioProblem.Step
+    typealias Step = JSONPath.Step
     let s: Scenario
     /// A valid road this one is known to have the shape of, if any: the checks its shape decides are not made again.
     var road = RoadCheck.full
@@ -335,15 +317,7 @@ private struct Validation {
                 case .shaping: roadShape = try road.validatedShape()
                 }
             } catch {
-                throw fail(
-                    .road(error.reason),
-                    [.key("road")]
-                        + error.path.map { step -> Step in
-                            switch step {
-                            case .key(let k): return .key(k)
-                            case .index(let i): return .index(i)
-                            }
-                        })
+                throw fail(.road(error.reason), [.key("road")] + error.path)
             }
             try sendings(road)
         }
@@ -533,7 +507,7 @@ private struct Validation {
 
 /// What each matcher field may name in one scenario.
 private struct Domains {
-    typealias Step = ScenarioProblem.Step
+    typealias Step = JSONPath.Step
     struct IDs {
         let list: [String]
         let set: Set<String>
