@@ -84,12 +84,7 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
         }
         // The intervals it meets or touches: from the first ending at or after
         // its start to the last starting at or before its end.
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if intervals[mid].end < interval.start { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitioningIndex { $0.end >= interval.start }
         var upper = low
         while upper < intervals.count, intervals[upper].start <= interval.end { upper += 1 }
         guard upper > low else {
@@ -213,13 +208,5 @@ public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The index of the first interval that ends after `t` (binary search).
-    func firstIndex(endingAfter t: SimTime) -> Int {
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if intervals[mid].end <= t { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    func firstIndex(endingAfter t: SimTime) -> Int { intervals.partitioningIndex { $0.end > t } }
 }

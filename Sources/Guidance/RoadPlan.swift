@@ -361,13 +361,8 @@ struct RoadPlanner<G: Guidance> {
                     }
                 }
                 if plan.stages[i] != nil {
-                    // The first instant after its request at which the car is off route (a binary search).
-                    var low = 0
-                    var high = offRoute.count
-                    while low < high {
-                        let mid = (low + high) / 2
-                        if offRoute[mid] <= plan.lines[i].at { low = mid + 1 } else { high = mid }
-                    }
+                    // The first instant after its request at which the car is off route.
+                    let low = offRoute.partitioningIndex { $0 > plan.lines[i].at }
                     if low < offRoute.count {
                         plan.lines[i].expires = min(plan.lines[i].expires ?? offRoute[low], offRoute[low])
                     }
@@ -611,13 +606,7 @@ struct RoadPlanner<G: Guidance> {
         else { return [] }
         let point = route.maneuvers[m].distance
         // The state in force at the request: the last one from at or before it.
-        var low = 0
-        var high = states.count
-        while low < high {
-            let mid = (low + high) / 2
-            if states[mid].from <= line.at { low = mid + 1 } else { high = mid }
-        }
-        var k = low - 1
+        var k = states.partitioningIndex { $0.from > line.at } - 1
         guard k >= 0 else { return [] }
         // "You have arrived" (or reached a waypoint) holds its words; a fix that
         // shows the car not there yet (a stop dead reckoning did not see) ends it.

@@ -206,12 +206,7 @@ public struct Trajectory: Sendable {
     /// The first millisecond at which the car has reached distance `d`, or nil if it never does.
     public func time(reaching d: Double) -> SimTime? {
         guard let last = distances.last, last >= d else { return nil }
-        var low = 0
-        var high = distances.count - 1
-        while low < high {
-            let mid = (low + high) / 2
-            if distances[mid] >= d { high = mid } else { low = mid + 1 }
-        }
+        let low = distances.partitioningIndex { $0 >= d }
         if low == 0 { return start }
         let a = distances[low - 1]
         let b = distances[low]

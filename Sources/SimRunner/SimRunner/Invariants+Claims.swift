@@ -86,8 +86,8 @@ extension Invariants {
 
         /// The used fixes that arrived in `[from, to)`.
         func arrivals(from: SimTime, to: SimTime) -> ArraySlice<Used> {
-            let low = Invariants.firstIndex(used) { $0.arrived >= from }
-            let high = Invariants.firstIndex(used) { $0.arrived >= to }
+            let low = used.partitioningIndex { $0.arrived >= from }
+            let high = used.partitioningIndex { $0.arrived >= to }
             return used[low..<max(low, high)]
         }
     }
@@ -174,7 +174,7 @@ extension Invariants {
                 else { continue }
                 // The maneuver before it on the true path: the app turns to this one
                 // once a fix shows that one behind, beyond what noise explains.
-                let previous = points[..<firstIndex(points) { $0 >= point }].last
+                let previous = points[..<points.partitioningIndex { $0 >= point }].last
                 let before = previous.map { $0 + (truth.ahead ?? truth.tolerance) }
                 let since = previous.flatMap { trajectory.time(reaching: $0) } ?? .zero
                 // A stage skipped `late` was claimed with what the app knew then (judged above): the
@@ -308,17 +308,6 @@ extension Invariants {
         let start = own.compactMap { lower.firstRange(of: $0.lowercased())?.upperBound }.min() ?? lower.startIndex
         let rest = String(lower[start...])
         return namingWords(next, language).allSatisfy { choice in choice.contains { says(rest, $0.lowercased()) } }
-    }
-
-    /// The first index of `list` (ordered so that `isAfter` is false, then true) at which `isAfter` holds.
-    fileprivate static func firstIndex<T>(_ list: [T], _ isAfter: (T) -> Bool) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let mid = (low + high) / 2
-            if isAfter(list[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
     }
 
     /// `t` in seconds, for a message.

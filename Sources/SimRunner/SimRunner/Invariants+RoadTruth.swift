@@ -396,12 +396,7 @@ extension Invariants {
                     continue
                 }
                 // The first maneuver of the route followed truly ahead of the car, beyond the slack.
-                var low = 0
-                var high = ahead.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if ahead[mid].0 <= car + slack { low = mid + 1 } else { high = mid }
-                }
+                let low = ahead.partitioningIndex { $0.0 > car + slack }
                 if let first = ahead[low...].first(where: { $0.1 <= report.route }), first.0 < point - slack,
                     truth.ids.original(of: id) != first.2
                 {
@@ -446,13 +441,8 @@ extension Invariants {
         }
         /// The last entry of `list` at or before `t`, by time.
         func last<T>(_ list: [(t: SimTime, T)], at t: SimTime) -> Int? {
-            var low = 0
-            var high = list.count
-            while low < high {
-                let mid = (low + high) / 2
-                if list[mid].t <= t { low = mid + 1 } else { high = mid }
-            }
-            return low > 0 ? low - 1 : nil
+            let after = list.partitioningIndex { $0.t > t }
+            return after > 0 ? after - 1 : nil
         }
         var found: [Violation] = []
         for (id, pass) in truth.passes.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where pass <= end {

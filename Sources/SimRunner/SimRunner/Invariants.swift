@@ -263,12 +263,7 @@ struct CumulativeMeasure {
     /// - Complexity: O(log n)
     func upTo(_ t: SimTime) -> Int64 {
         // The first interval that ends after t.
-        var low = 0
-        var high = intervals.count
-        while low < high {
-            let mid = (low + high) / 2
-            if intervals[mid].end <= t { low = mid + 1 } else { high = mid }
-        }
+        let low = intervals.partitioningIndex { $0.end > t }
         guard low < intervals.count, intervals[low].start < t else { return before[low] }
         return before[low] &+ (t - intervals[low].start).ms
     }

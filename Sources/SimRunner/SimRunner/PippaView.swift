@@ -91,13 +91,8 @@ public struct PippaView: Sendable, Equatable {
         ///
         /// - Complexity: O(log r), r the reports.
         public func view(at t: SimTime) -> PippaView {
-            var low = 0
-            var high = reports.count
-            while low < high {
-                let mid = low + (high - low) / 2
-                if reports[mid].delivered <= t { low = mid + 1 } else { high = mid }
-            }
-            return PippaView(at: t, last: low > 0 ? reports[low - 1] : nil)
+            let after = reports.partitioningIndex { $0.delivered > t }
+            return PippaView(at: t, last: after > 0 ? reports[after - 1] : nil)
         }
 
         /// Her answer from 0 to `end`, as consecutive half-open spans, each
