@@ -259,27 +259,6 @@ import Testing
         #expect(replay.code == 1 && replay.stderr.contains("guidance process"), "\(replay.stderr)")
     }
 
-    /// A guidance in Python that says the hello of `version`, writes every message it gets to `log`, and says
-    /// nothing: no line in a span, `unannounced` as its reason, and `switching` (JSON, version 3) as its switch line.
-    static func recorder(version: Int, log: String, unannounced: String = "null", switching: String = "null") throws
-        -> String
-    {
-        let folder = try Fixtures.temporaryFolder()
-        return "python3 "
-            + Fixtures.write(
-                """
-                import json, sys
-                log = open(\(String(reflecting: log)), "w")
-                for raw in sys.stdin:
-                    log.write(raw); log.flush()
-                    m = json.loads(raw)
-                    if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": \(version)}), flush=True)
-                    elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
-                    elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": \(unannounced)}), flush=True)
-                    elif m["type"] == "switching": print(json.dumps({"type": "switching", "line": \(switching)}), flush=True)
-                """, "recorder.py", in: folder)
-    }
-
     @Test
     func protocol2SendsEveryManeuverDetailAndTheSettingsAndAsksWhyATurnWentUnannouncedProtocol1NeitherButStillRuns()
         throws
@@ -289,7 +268,7 @@ import Testing
         let one = folder + "/one.log"
         let drive = Self.road("waypoint-u-turn")
         let asked = Fixtures.drivesim(
-            "run", drive, "--guidance", try Self.recorder(version: 2, log: two, unannounced: "\"late\""))
+            "run", drive, "--guidance", try Fixtures.silentGuidance(version: 2, log: two, unannounced: "\"late\""))
         let said = try String(contentsOfFile: two, encoding: .utf8)
         #expect(
             said.contains("\"uTurn\":true") && said.contains("\"thenWithin\":") && said.contains("\"horizon\":120000"),
@@ -301,21 +280,22 @@ import Testing
         #expect(
             asked.code == 1 && asked.stderr.contains("road late-claim broken at 05:53.886: m2 was passed"),
             "\(asked.stderr)")
-        let old = Fixtures.drivesim("run", drive, "--guidance", try Self.recorder(version: 1, log: one))
+        let old = Fixtures.drivesim("run", drive, "--guidance", try Fixtures.silentGuidance(version: 1, log: one))
         let oldSaid = try String(contentsOfFile: one, encoding: .utf8)
         #expect(
             !oldSaid.contains("\"uTurn\"") && !oldSaid.contains("unannounced") && !oldSaid.contains("thenWithin"),
             "\(oldSaid.prefix(2000))")
         #expect(old.code == 1 && old.stderr.contains("road now-line"), "\(old.stderr)")
         let wrong = Fixtures.drivesim(
-            "run", drive, "--guidance", try Self.recorder(version: 2, log: two, unannounced: "\"no-fix\""))
+            "run", drive, "--guidance", try Fixtures.silentGuidance(version: 2, log: two, unannounced: "\"no-fix\""))
         #expect(
             wrong.code == 1 && wrong.stderr.contains("reason: expected \"late\", \"then\" or null"), "\(wrong.stderr)")
     }
 
-    /// A version 3 recorder that says `late` for a turn unannounced and `line` (JSON) for the switch.
+    /// A version 3 silent guidance that says `late` for a turn unannounced and `line` (JSON) for the switch.
     static func switcher(line: String, log: String) throws -> String {
-        try recorder(version: 3, log: log, unannounced: "\"late\"", switching: line)
+        try Fixtures.silentGuidance(
+            version: 3, log: log, unannounced: "\"late\"", switching: #"{"type": "switching", "line": "# + line + "}")
     }
 
     @Test func protocol3SaysTheChangeAndAVersion3SwitchLineIsOnTheTimelineInBothLanguages() throws {
@@ -341,7 +321,7 @@ import Testing
         #expect(ko.stdout.contains("h1.switched urgent \"새로운 경로로 안내합니다.\""), "\(ko.stdout)")
         // Version 2 is not asked and hears no change.
         let two = try Fixtures.temporaryFolder() + "/two.log"
-        _ = Fixtures.drivesim("run", handoff, "--guidance", try Self.recorder(version: 2, log: two))
+        _ = Fixtures.drivesim("run", handoff, "--guidance", try Fixtures.silentGuidance(version: 2, log: two))
         let twoSaid = try String(contentsOfFile: two, encoding: .utf8)
         #expect(!twoSaid.contains("\"change\"") && !twoSaid.contains("switching"), "\(twoSaid.suffix(2000))")
     }

@@ -8,33 +8,16 @@ import Testing
 @Suite(.serialized) struct HostileInputTests {
     static func road(_ name: String) -> String { Fixtures.path("Scenarios/road/\(name).json") }
 
-    /// A version 3 guidance in Python that logs each start to `log`, says no
-    /// line in a span and answers the `switching` question with `garbage`.
-    static func garbageSwitcher(_ garbage: String, log: String) throws -> String {
-        let folder = try Fixtures.temporaryFolder()
-        return "python3 "
-            + Fixtures.write(
-                """
-                import json, sys
-                open(\(String(reflecting: log)), "a").write("start\\n")
-                for raw in sys.stdin:
-                    m = json.loads(raw)
-                    if m["type"] == "hello": print(json.dumps({"type": "hello", "guidance": 3}), flush=True)
-                    elif m["type"] == "span": print(json.dumps({"type": "lines"}), flush=True)
-                    elif m["type"] == "unannounced": print(json.dumps({"type": "unannounced", "reason": "late"}), flush=True)
-                    elif m["type"] == "switching": print(\(String(reflecting: garbage)), flush=True)
-                """, "switcher.py", in: folder)
-    }
-
     @Test func aGuidanceThatAnswersSwitchingWithGarbageInStepIsReportedAndKeptNotRestartedEveryRun() throws {
         let files = ["handoff-through-an-outage", "handoff-unknown-place-ko", "reroute-onto-another-road"].map(
             Self.road)
         for garbage in ["not json at all", "[1, 2]"] {
-            let log = try Fixtures.temporaryFolder() + "/starts.log"
-            let check = Fixtures.drivesim(
-                ["check"] + files + ["--guidance", try Self.garbageSwitcher(garbage, log: log)])
+            let log = try Fixtures.temporaryFolder() + "/said.log"
+            let garbler = try Fixtures.silentGuidance(version: 3, log: log, unannounced: "\"late\"", switching: garbage)
+            let check = Fixtures.drivesim(["check"] + files + ["--guidance", garbler])
             #expect(check.code == 1 && check.stderr.contains("guidance process"), "\(check.stderr)")
-            let starts = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+            let said = try String(contentsOfFile: log, encoding: .utf8)
+            let starts = said.split(separator: "\n").filter { $0.contains("\"type\":\"hello\"") }.count
             #expect(starts == 1, "\(garbage): started \(starts) times for 3 files: \(check.stderr)")
         }
     }
