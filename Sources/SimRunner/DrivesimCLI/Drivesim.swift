@@ -200,10 +200,8 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The `--help` text: OVERVIEW, USAGE, OPTIONS.
     static var help: String { get }
-    /// The options that take a value (`--out`): with `flags`, the one list of
-    /// what the command accepts, which `Arguments` parses and the completions offer.
-    static var options: [String] { get }
-    /// The options that take no value (`--road`).
-    static var flags: [String] { get }
+    /// Every option it takes, each declared once: `Arguments` parses by
+    /// them, its help lists them and the completions offer them.
+    static var options: [Option] { get }
     static func run(_ arguments: [String], console: inout Console) throws -> Int32
 }
