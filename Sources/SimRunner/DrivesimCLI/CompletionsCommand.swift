@@ -88,6 +88,7 @@ enum CompletionsCommand: Command {
 
     static var bash: String {
         let names = commands.map { $0.name }.joined(separator: " ")
+        let topLevel = (Drivesim.options.map(\.name) + ["--help"]).joined(separator: " ")
         var cases = ""
         for command in commands {
             let opts = offers(of: command)
@@ -122,7 +123,7 @@ enum CompletionsCommand: Command {
               cur="${COMP_WORDS[COMP_CWORD]}"
               prev="${COMP_WORDS[COMP_CWORD-1]}"
               if [[ $COMP_CWORD -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "\(names) help --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "\(names) help \(topLevel)" -- "$cur"))
                 return
               fi
               command="${COMP_WORDS[1]}"

@@ -102,8 +102,9 @@ enum ImportRouteCommand: Command {
                     ? .missingArgument("route response file")
                     : .tooManyArguments(command: name, takes: "one route response file"))
         }
-        // Required and one of the languages (the table): never nil here.
-        let language = args.value("--language").flatMap(Language.init(rawValue:)) ?? .en
+        guard let language = args.value("--language").flatMap(Language.init(rawValue:)) else {
+            preconditionFailure("the table requires --language, one of the languages")
+        }
         let file = args.positional[0]
         let changes = try changeArguments(args)
         try FileSystem.refuseOverwriting(inputs: [file] + changes.map(\.file), with: args.value("--out"))
