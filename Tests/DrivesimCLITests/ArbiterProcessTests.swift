@@ -136,7 +136,7 @@ extension ExternalArbiterTests {
             }
             var console = Console.captured
             let process = try #require(
-                try ArbiterProcess.launch(Arguments(["--arbiter", command], options: ["--arbiter"], flags: [])))
+                try ArbiterProcess.launch(Arguments(["--arbiter", command], options: RunCommand.options)))
             defer { process.stop() }
             for file in files {
                 _ = process.verdict(try ScenarioFiles.load(file).get())

@@ -5,8 +5,8 @@ import Testing
 
 @testable import DrivesimCLI
 
-/// Every option a command accepts (its one list, `Command.options` and
-/// `flags`) is described in its help and offered by every shell's script.
+/// Every option a command accepts (its table, `Command.options`) is
+/// described in its help and offered by every shell's script.
 @Suite struct CompletionsOfEveryOptionTests {
     /// The part of `script` (bash) that completes `command`.
     static func bashCase(_ script: String, _ command: String) -> String {
@@ -17,15 +17,12 @@ import Testing
 
     @Test func everyAcceptedOptionIsDescribedInItsCommandsHelp() {
         for command in Drivesim.commands {
-            let described = CompletionsCommand.helpOptions(of: command).flatMap(\.names)
-            for name in command.options + command.flags {
-                #expect(described.contains(name), "\(command.name) accepts \(name), its help does not describe it")
+            // Each line of OPTIONS that starts an option: its heads, before two spaces (`--from <t>, --to <t>`).
+            let lines = (command.help.components(separatedBy: "\nOPTIONS:\n").last ?? "").split(separator: "\n")
+            let heads = lines.filter { $0.hasPrefix("  -") }.flatMap {
+                $0.dropFirst(2).components(separatedBy: "  ")[0].components(separatedBy: ", ")
             }
-            for name in described where !["-h", "--help"].contains(name) {
-                #expect(
-                    (command.options + command.flags).contains(name),
-                    "\(command.name)'s help describes \(name), which it does not accept")
-            }
+            #expect(heads == command.options.map(\.head) + ["-h", "--help"], "\(command.name)")
         }
     }
 
@@ -36,7 +33,7 @@ import Testing
             let after = part.components(separatedBy: "-* ]]; then COMPREPLY=($(compgen -W \"")
             try #require(after.count == 2, "\(command.name) completes no options")
             let offered = after[1].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
-            #expect(offered == command.options + command.flags + ["-h", "--help"], "\(command.name)")
+            #expect(offered == command.options.map(\.name) + ["-h", "--help"], "\(command.name)")
         }
     }
 
@@ -44,7 +41,7 @@ import Testing
         let zsh = Fixtures.drivesim("completions", "zsh").stdout
         let fish = Fixtures.drivesim("completions", "fish").stdout.split(separator: "\n")
         for command in Drivesim.commands {
-            for name in command.options + command.flags {
+            for name in command.options.map(\.name) {
                 #expect(zsh.contains("'\(name)["), "zsh lacks \(command.name) \(name)")
                 #expect(
                     fish.contains {

@@ -112,6 +112,18 @@ let badCommandLines: [BadCommandLine] = [
     BadCommandLine(
         "width out of range", ["run", "a.json", "--width", "3"],
         .usage(.notAWholeNumber(option: "--width", value: "3", from: "20", to: "1000000"))),
+    BadCommandLine(
+        "--timeline-only without --arbiter, before the file is read",
+        ["run", Bench.path("missing.json"), "--timeline-only"],
+        .usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))),
+    BadCommandLine(
+        "--mutant with --guidance, before the file is read",
+        ["run", Bench.path("missing.json"), "--mutant", "urgent-waits", "--guidance", "x"],
+        .usage(.excludes("--mutant", "--guidance"))),
+    BadCommandLine(
+        "--arbiter-timeout out of range, before the file is read",
+        ["run", Bench.path("missing.json"), "--arbiter", "x", "--arbiter-timeout", "0"],
+        .usage(.notAWholeNumber(option: "--arbiter-timeout", value: "0", from: "1", to: "3600"))),
     BadCommandLine("--help after -- is a file name", ["run", "--", "--help"], .unreadable(file: "--help", .missing)),
     BadCommandLine(
         "a missing file", ["run", Bench.path("missing.json")], .unreadable(file: Bench.path("missing.json"), .missing)),

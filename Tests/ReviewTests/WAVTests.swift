@@ -268,7 +268,7 @@ import Testing
                 "run", file, "--mutant", "urgent-waits", "--format", "wav", "--out", folder + "/broken.wav"
             ).code == 1)
         let scenario = try Fixtures.load(file)
-        let broken = Simulation(scenario, fault: try FuzzCommand.mutant(named: "urgent-waits").talk)
+        let broken = Simulation(scenario, fault: try #require(Mutant(name: "urgent-waits")).talk)
         let written = try #require(FileManager.default.contents(atPath: folder + "/broken.wav"))
         #expect(Array(written) == Self.wav(broken.timeline))
         let heard = try Self.listen(broken.timeline).left

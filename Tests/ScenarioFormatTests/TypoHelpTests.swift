@@ -69,7 +69,7 @@ struct TypoHelpTests {
                 .unknownValue(option: "--only", value: "pipa", allowed: EventFamily.names, suggestion: "pippa"))
         ) {
             try RunCommand.Shown(
-                Arguments(["x.json", "--only", "pipa"], options: RunCommand.options, flags: RunCommand.flags))
+                Arguments(["x.json", "--only", "pipa"], options: RunCommand.options))
         }
     }
 }

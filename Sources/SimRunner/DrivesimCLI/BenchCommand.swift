@@ -19,8 +19,15 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure the event queue and a generated 2-hour drive (use a release build)."
     static let usage = "USAGE: drivesim bench [--quick] [--only queue|drive|render|growth|fuzz|road]"
-    static let options: [String] = ["--only"]
-    static let flags: [String] = ["--quick"]
+    static let options: [Option] = [
+        .flag("--quick", help: "Fewer repetitions and drives of 1, 2 and 4 hours, for a smoke test."),
+        Option(
+            "--only", .oneOf(parts), "<part>",
+            help: """
+                Measure only the queue, the drive, the rendering, the growth with the
+                drive's length, the fuzzer or the road drive.
+                """),
+    ]
     /// The parts `--only` measures.
     static let parts = ["queue", "drive", "render", "growth", "fuzz", "road"]
     static var help: String {
@@ -45,25 +52,17 @@ enum BenchCommand: Command {
         .build/release/drivesim bench.
 
         OPTIONS:
-          --quick                 Fewer repetitions and drives of 1, 2 and 4 hours, for a smoke test.
-          --only <part>           Measure only the queue, the drive, the rendering, the growth with the
-                                  drive's length, the fuzzer or the road drive.
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         """
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.isEmpty else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments"))
         }
         let only = args.value("--only")
-        if let only, !parts.contains(only) {
-            throw DrivesimError.usage(
-                .unknownValue(
-                    option: "--only", value: only, allowed: parts, suggestion: suggestion(for: only, among: parts)))
-        }
         let scale = args.has("--quick") ? 20 : 1
         #if DEBUG
             console.err("warning: this is a debug build; build with -c release for real figures\n")

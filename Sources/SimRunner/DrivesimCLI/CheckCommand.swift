@@ -12,8 +12,44 @@ enum CheckCommand: Command {
     static let abstract = "Run every scenario under the paths and report which passed."
     static let usage =
         "USAGE: drivesim check <path> ... [--record] [--coverage] [--arbiter <command> [--timeline-only]] [--guidance <command>]"
-    static let options: [String] = ["--arbiter", "--arbiter-timeout", "--guidance", "--guidance-timeout"]
-    static let flags: [String] = ["--record", "--coverage", "--timeline-only"]
+    static let options: [Option] = [
+        .flag(
+            "--record",
+            help: """
+                Write the golden timeline of every scenario that names one
+                ("golden") and passes its expectations and invariants.
+                Refused when the environment has CI=true.
+                """),
+        .flag(
+            "--coverage",
+            help: """
+                Also report how often each rule of the talk arbiter fired,
+                per scenario and in total, and the rules never exercised.
+                """),
+        Option(
+            "--arbiter", .text, "<command>",
+            help: """
+                Check the arbiter that COMMAND runs instead of drivesim's own
+                (docs/arbiter-protocol.md); one that fails fails its scenario.
+                """, check: Option.notBlank),
+        Option.arbiterTimeout,
+        .flag(
+            "--timeline-only",
+            help: """
+                With --arbiter: judge its timelines only, not also each
+                decision against drivesim's reference (the default).
+                """, needs: ["--arbiter"]),
+        Option(
+            "--guidance", .text, "<command>",
+            help: """
+                Plan each road with the guidance engine COMMAND runs
+                (docs/test-your-guidance.md): judged by the road's checks,
+                not by a road's expectations or golden timeline (they pin
+                drivesim's own): each scenario says so on standard error,
+                and the line before the last counts them.
+                """, check: Option.notBlank),
+        Option.guidanceTimeout,
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -25,23 +61,7 @@ enum CheckCommand: Command {
                                   (golden timelines, *.timeline.json, are not scenarios).
 
         OPTIONS:
-          --record                Write the golden timeline of every scenario that names one
-                                  ("golden") and passes its expectations and invariants.
-                                  Refused when the environment has CI=true.
-          --coverage              Also report how often each rule of the talk arbiter fired,
-                                  per scenario and in total, and the rules never exercised.
-          --arbiter <command>     Check the arbiter that COMMAND runs instead of drivesim's own
-                                  (docs/arbiter-protocol.md); one that fails fails its scenario.
-          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
-          --timeline-only         With --arbiter: judge its timelines only, not also each
-                                  decision against drivesim's reference (the default).
-          --guidance <command>    Plan each road with the guidance engine COMMAND runs
-                                  (docs/test-your-guidance.md): judged by the road's checks,
-                                  not by a road's expectations or golden timeline (they pin
-                                  drivesim's own): each scenario says so on standard error,
-                                  and the line before the last counts them.
-          --guidance-timeout <s>  How long it may take over one answer (default: 5).
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         Prints one line per scenario (PASS, FAIL, ERROR or RECORD) and last 'N passed, N failed';
         details of each failure go to standard error. A scenario that names a golden timeline
@@ -55,13 +75,10 @@ enum CheckCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard !args.positional.isEmpty else { throw DrivesimError.usage(.missingArgument("path")) }
         let record = args.has("--record")
         if record, console.environment["CI"] == "true" { throw DrivesimError.refusedOnCI(.recordGoldens) }
-        if args.has("--timeline-only"), args.value("--arbiter") == nil {
-            throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
-        }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         let guidance = try GuidanceProcess.launch(args)

@@ -1,21 +1,13 @@
-import Fuzzing
-import Guidance
-import Review
-import RouteImport
 import ScenarioFormat
-import SimClock
-import TalkArbiter
 
 /// `drivesim completions SHELL`: a completion script for bash, zsh or fish,
-/// generated from the command table (each command's options are read from
-/// its help), the formats and the mutants' names.
+/// generated from the commands and each command's table of options.
 enum CompletionsCommand: Command {
     static let name = "completions"
     static let abstract = "Print a shell completion script for bash, zsh or fish."
     static let usage = "USAGE: drivesim completions <shell>"
     static let shells = ["bash", "zsh", "fish"]
-    static let options: [String] = []
-    static let flags: [String] = []
+    static let options: [Option] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -35,7 +27,7 @@ enum CompletionsCommand: Command {
         For zsh, ~/.zshrc needs fpath=(~/.zfunc $fpath) before compinit.
 
         OPTIONS:
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         EXIT CODES: 0 printed, 2 bad arguments.
 
@@ -43,7 +35,7 @@ enum CompletionsCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard let shell = args.positional.first else { throw DrivesimError.usage(.missingArgument("shell")) }
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "one shell"))
@@ -63,77 +55,31 @@ enum CompletionsCommand: Command {
 
     // MARK: The table
 
-    /// One option of a command: its spellings, what it takes, and its description.
-    struct Option {
+    /// One option as the completions offer it: its spellings, its value's
+    /// name (nil for a flag), the words it may be, and its description.
+    struct Offer {
         var names: [String]
-        /// The value's placeholder (`file`, `seconds`), nil for a flag.
         var value: String?
+        var words: [String]?
+        var takesPath: Bool
         var summary: String
-
-        /// Whether the value is a file or folder name.
-        var takesPath: Bool { ["file", "dir", "path"].contains(value ?? "") }
     }
 
-    /// Every option `command` accepts (`Command.options` and `flags`, the
-    /// list its parsing uses), then `-h, --help`; each with the placeholder
-    /// and the description its help gives it.
-    static func options(of command: Command.Type) -> [Option] {
-        let described = helpOptions(of: command)
-        var out: [Option] = []
-        for name in command.options + command.flags {
-            let help = described.first { $0.names.contains(name) }
-            let value = command.options.contains(name) ? help?.value ?? "value" : nil
-            out.append(Option(names: [name], value: value, summary: help?.summary ?? ""))
+    /// Every option of `command`'s table, then `-h, --help`; an option
+    /// described with the one before it (`Option.help`) shares its description.
+    static func offers(of command: Command.Type) -> [Offer] {
+        var out: [Offer] = []
+        for option in command.options {
+            let summary =
+                option.help.map { $0.split(separator: "\n").joined(separator: " ") } ?? out.last?.summary ?? ""
+            out.append(
+                Offer(
+                    names: [option.name], value: option.value == .none ? nil : option.valueName,
+                    words: option.words, takesPath: option.value == .file, summary: summary))
         }
-        out.append(Option(names: ["-h", "--help"], value: nil, summary: "Show help information."))
+        out.append(
+            Offer(names: ["-h", "--help"], value: nil, words: nil, takesPath: false, summary: Option.helpSummary))
         return out
-    }
-
-    /// The options the OPTIONS section of `command`'s help describes: each
-    /// line `  --name <value>   Description` or `  -h, --help   …` (indented
-    /// two spaces), and the lines indented deeper under it continue it.
-    static func helpOptions(of command: Command.Type) -> [Option] {
-        var out: [Option] = []
-        var inOptions = false
-        for line in command.help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("OPTIONS:") {
-                inOptions = true
-                continue
-            }
-            guard inOptions else { continue }
-            if !line.isEmpty && !line.hasPrefix(" ") { break }
-            let text = line.drop { $0 == " " }
-            // Only a line indented two spaces starts an option; a continuation may begin with one (`--list-mutants);`).
-            guard line.hasPrefix("  -") else {
-                if !text.isEmpty, !out.isEmpty { out[out.count - 1].summary += " " + text }
-                continue
-            }
-            // The spellings end at two spaces; the description follows.
-            let parts = text.split(separator: "  ", maxSplits: 1, omittingEmptySubsequences: true)
-            let head = parts[0]
-            let summary = parts.count > 1 ? String(parts[1].drop { $0 == " " }) : ""
-            let names = head.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
-            let value = head.split(separator: "<", maxSplits: 1).dropFirst().first.map {
-                String($0.prefix { $0 != ">" })
-            }
-            out.append(Option(names: names, value: value, summary: summary))
-        }
-        return out
-    }
-
-    /// The values an option of `command` takes, when there is a fixed list.
-    static func values(of option: String, in command: Command.Type) -> [String]? {
-        switch option {
-        case "--format": return RunCommand.formats
-        case "--mutant": return Mutant.allCases.map(\.name)
-        case "--only": return command.name == BenchCommand.name ? BenchCommand.parts : EventFamily.names
-        case "--prompts": return RunCommand.promptFormats
-        case "--language": return Language.allCases.map(\.rawValue)
-        case "--precision": return ["5", "6"]
-        case "--service": return RouteFormat.allCases.map(\.rawValue)
-        case "--units": return Units.allCases.map(\.rawValue)
-        default: return nil
-        }
     }
 
     static var commands: [Command.Type] { Drivesim.commands }
@@ -142,9 +88,10 @@ enum CompletionsCommand: Command {
 
     static var bash: String {
         let names = commands.map { $0.name }.joined(separator: " ")
+        let topLevel = (Drivesim.options.map(\.name) + ["--help"]).joined(separator: " ")
         var cases = ""
         for command in commands {
-            let opts = options(of: command)
+            let opts = offers(of: command)
             let words = opts.flatMap(\.names).joined(separator: " ")
             let valued = opts.filter { $0.value != nil }
             cases += "    \(command.name))\n"
@@ -152,7 +99,7 @@ enum CompletionsCommand: Command {
                 cases += "      case \"$prev\" in\n"
                 for option in valued {
                     let pattern = option.names.joined(separator: "|")
-                    if let list = values(of: option.names[0], in: command) {
+                    if let list = option.words {
                         cases +=
                             "        \(pattern)) COMPREPLY=($(compgen -W \"\(list.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
                     } else if option.takesPath {
@@ -176,7 +123,7 @@ enum CompletionsCommand: Command {
               cur="${COMP_WORDS[COMP_CWORD]}"
               prev="${COMP_WORDS[COMP_CWORD-1]}"
               if [[ $COMP_CWORD -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "\(names) help --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "\(names) help \(topLevel)" -- "$cur"))
                 return
               fi
               command="${COMP_WORDS[1]}"
@@ -212,10 +159,10 @@ enum CompletionsCommand: Command {
         var cases = ""
         for command in commands {
             var specs: [String] = []
-            for option in options(of: command) {
+            for option in offers(of: command) {
                 let action: String
                 if let value = option.value {
-                    let list = values(of: option.names[0], in: command)
+                    let list = option.words
                     action =
                         ":\(zshQuoted(value)):"
                         + (list.map { "(\($0.joined(separator: " ")))" } ?? (option.takesPath ? "_files" : " "))
@@ -284,13 +231,13 @@ enum CompletionsCommand: Command {
             } else {
                 out += "complete -c drivesim \(when) -F\n"
             }
-            for option in options(of: command) {
+            for option in offers(of: command) {
                 var spec = "complete -c drivesim \(when)"
                 for spelling in option.names {
                     spec += spelling.hasPrefix("--") ? " -l \(spelling.dropFirst(2))" : " -s \(spelling.dropFirst())"
                 }
                 if option.value != nil {
-                    let list = values(of: option.names[0], in: command)
+                    let list = option.words
                     spec +=
                         list.map { " -x -a '\($0.joined(separator: " "))'" } ?? (option.takesPath ? " -r -F" : " -x")
                 }

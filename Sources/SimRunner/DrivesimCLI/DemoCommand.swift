@@ -14,8 +14,34 @@ enum DemoCommand: Command {
     static let usage =
         "USAGE: drivesim [demo] [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--scenario]"
     /// `run`'s options that choose what is shown and where.
-    static let options = ["--format", "--out", "--width", "--from", "--to", "--only"]
-    static let flags = ["--all", "--scenario"]
+    static let options: [Option] = [
+        Option(
+            "--format", .oneOf(RunCommand.formats), "<format>",
+            help: """
+                text (default), json, lanes, svg, trace, html or geojson, as
+                for 'drivesim run'.
+                """),
+        Option("--out", .file, "<file>", help: "Write there (atomically) instead of standard output."),
+        Option(
+            "--width", .integer(20...1_000_000), "<n>",
+            help: "lanes: characters per line; svg: pixels for the time axis."),
+        Option("--from", .text, "<seconds>", help: "Show from this time on.", check: RunCommand.checkSeconds),
+        Option("--to", .text, "<seconds>", help: "Show up to this time.", check: RunCommand.checkSeconds),
+        Option(
+            "--only", .text, "<families>",
+            help: """
+                Show only these, comma-separated: guidance, talk, ears, dad,
+                road, link (the road's reports); or a lane's name (pippa).
+                """, offers: EventFamily.names, check: RunCommand.checkFamilies),
+        .flag("--all", help: "text: show every event (by default routine road events are folded)."),
+        .flag(
+            "--scenario",
+            help: """
+                Write the demo's scenario file instead of its timeline: a drive
+                on a route with Pippa and Dad, to copy and change, then run
+                with 'drivesim run FILE'. Takes --out only.
+                """, excludes: ["--format", "--width", "--from", "--to", "--only", "--all"]),
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -23,19 +49,7 @@ enum DemoCommand: Command {
         \(usage)
 
         OPTIONS:
-          --format <format>       text (default), json, lanes, svg, trace, html or geojson, as
-                                  for 'drivesim run'.
-          --out <file>            Write there (atomically) instead of standard output.
-          --width <n>             lanes: characters per line; svg: pixels for the time axis.
-          --from <seconds>        Show from this time on.
-          --to <seconds>          Show up to this time.
-          --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
-                                  road, link (the road's reports); or a lane's name (pippa).
-          --all                   text: show every event (by default routine road events are folded).
-          --scenario              Write the demo's scenario file instead of its timeline: a drive
-                                  on a route with Pippa and Dad, to copy and change, then run
-                                  with 'drivesim run FILE'. Takes --out only.
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         'drivesim --format html --out demo.html' is 'drivesim demo --format html --out demo.html'.
 
@@ -49,7 +63,7 @@ enum DemoCommand: Command {
     static func takes(_ arguments: [String]) -> Bool {
         guard let first = arguments.first else { return true }
         let name = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
-        return (options + flags).contains(name)
+        return options.contains { $0.name == name }
     }
 
     /// A short drive through Gangnam, the seed story end to end: the road
@@ -311,15 +325,11 @@ enum DemoCommand: Command {
         """
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         if let extra = args.positional.first {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no file, not '\(extra)'"))
         }
         if args.has("--scenario") {
-            for option in options + flags
-            where option != "--out" && option != "--scenario" && (args.value(option) != nil || args.has(option)) {
-                throw DrivesimError.usage(.excludes("--scenario", option))
-            }
             try console.output(Self.scenario + "\n", toFile: args.value("--out"))
             return 0
         }

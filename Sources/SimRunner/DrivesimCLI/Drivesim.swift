@@ -19,6 +19,10 @@ package enum Drivesim {
         GenerateCommand.self, SchemaCommand.self, DemoCommand.self, CompletionsCommand.self,
     ]
 
+    /// The options of `drivesim` itself, before any command (`-h, --help` as
+    /// every command's): what the top level's dispatch and completions take.
+    static let options: [Option] = [.flag("--version", help: "Print the version.")]
+
     /// Runs the command line `arguments` (without the program name). The one
     /// place where an error becomes its message and exit code (`MessageInfo`),
     /// and where a failed write to standard output becomes exit code 2.
@@ -47,7 +51,7 @@ package enum Drivesim {
             return try DemoCommand.run(arguments, console: &console)
         }
         let first = arguments[0]
-        if first == "--version" {
+        if first == options[0].name {
             console.out("drivesim \(DrivesimVersion.current)\n")
             return 0
         }
@@ -200,10 +204,8 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The `--help` text: OVERVIEW, USAGE, OPTIONS.
     static var help: String { get }
-    /// The options that take a value (`--out`): with `flags`, the one list of
-    /// what the command accepts, which `Arguments` parses and the completions offer.
-    static var options: [String] { get }
-    /// The options that take no value (`--road`).
-    static var flags: [String] { get }
+    /// Every option it takes, each declared once: `Arguments` parses by
+    /// them, its help lists them and the completions offer them.
+    static var options: [Option] { get }
     static func run(_ arguments: [String], console: inout Console) throws -> Int32
 }

@@ -12,10 +12,41 @@ import TalkArbiter
 /// reproducer, as `fuzz` writes them.
 enum ExploreCommand: Command {
     static let name = "explore"
-    static let options = [
-        "--scope", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout", "--ties",
+    static let options: [Option] = [
+        Option("--scope", .integer(1...4), "<n>", help: "The most items, 1 to 4 (default 3)."),
+        Option(
+            "--shard", .text, "<i>/<n>",
+            help: """
+                Check only part i of n (1-based) of the scenarios;
+                n machines with i = 1...n together check exactly the whole.
+                """, check: FuzzCommand.checkShard),
+        Option(
+            "--jobs", .integer(1...1024), "<n>",
+            help: """
+                Workers, 1 to 1024 (default: this machine's cores); the
+                results, files and output are the same for every n.
+                """),
+        Option("--out", .file, "<dir>", help: "Where reproducers go (default explore-failures)."),
+        Option(
+            "--mutant", .oneOf(TalkArbiter.Fault.allCases.map(\.rawValue)), "<name>",
+            help: """
+                Explore a deliberately broken arbiter (a talk mutant of
+                'drivesim fuzz --list-mutants').
+                """),
+        Option(
+            "--arbiter", .text, "<command>",
+            help: """
+                Explore the arbiter that COMMAND runs (docs/arbiter-protocol.md),
+                compared with drivesim's decision by decision; one worker.
+                """, check: Option.notBlank),
+        Option.arbiterTimeout,
+        Option(
+            "--ties", .file, "<file>",
+            help: """
+                Report which outcomes of this scenario change with the order
+                of same-instant inputs or a 1 ms shift (docs/explore.md#ties).
+                """),
     ]
-    static let flags: [String] = []
     static let abstract = "Check every small talk scenario on a grid of the rules' boundaries."
     static let usage =
         "USAGE: drivesim explore [--scope <n>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--arbiter <command>]"
@@ -41,20 +72,7 @@ enum ExploreCommand: Command {
         it became.
 
         OPTIONS:
-          --scope <n>             The most items, 1 to 4 (default 3).
-          --shard <i>/<n>         Check only part i of n (1-based) of the scenarios;
-                                  n machines with i = 1...n together check exactly the whole.
-          --jobs <n>              Workers, 1 to 1024 (default: this machine's cores); the
-                                  results, files and output are the same for every n.
-          --out <dir>             Where reproducers go (default explore-failures).
-          --mutant <name>         Explore a deliberately broken arbiter (a talk mutant of
-                                  'drivesim fuzz --list-mutants').
-          --arbiter <command>     Explore the arbiter that COMMAND runs (docs/arbiter-protocol.md),
-                                  compared with drivesim's decision by decision; one worker.
-          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
-          --ties <file>           Report which outcomes of this scenario change with the order
-                                  of same-instant inputs or a 1 ms shift (docs/explore.md#ties).
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         EXIT CODES: 0 no scenario failed, 1 a scenario failed, 2 bad arguments or a
         reproducer that could not be written. With --ties: 0 the report, whatever it
@@ -64,16 +82,16 @@ enum ExploreCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.isEmpty else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options"))
         }
         if let file = args.value("--ties") { return try ties(file, args, console: &console) }
-        let scope = try args.integer("--scope", in: 1...4) ?? 3
+        let scope = args.integer("--scope") ?? 3
         var settings = Fuzzer.Settings()
         if let shard = args.value("--shard") { settings.shard = try FuzzCommand.parseShard(shard) }
-        settings.mutant = try talkMutant(args).map(Mutant.talk)
-        var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        settings.mutant = talkMutant(args).map(Mutant.talk)
+        var jobs = args.integer("--jobs") ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         if let external { FuzzCommand.use(external, in: &settings, jobs: &jobs) }
@@ -121,16 +139,10 @@ enum ExploreCommand: Command {
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
-    /// The talk mutant `--mutant` names, if any: the grid is talk alone, so a road mutant could never be caught by it.
-    static func talkMutant(_ args: Arguments) throws -> TalkArbiter.Fault? {
-        guard let name = args.value("--mutant") else { return nil }
-        let talk = TalkArbiter.Fault.allCases.map(\.rawValue)
-        guard let fault = TalkArbiter.Fault(rawValue: name) else {
-            throw DrivesimError.usage(
-                .unknownValue(
-                    option: "--mutant", value: name, allowed: talk, suggestion: suggestion(for: name, among: talk)))
-        }
-        return fault
+    /// The talk mutant `--mutant` names, if any: the grid is talk alone, so a road mutant could never be caught by
+    /// it (its table offers talk mutants only).
+    static func talkMutant(_ args: Arguments) -> TalkArbiter.Fault? {
+        args.value("--mutant").flatMap(TalkArbiter.Fault.init(rawValue:))
     }
 
     /// `--ties FILE`: the table of outcomes that change with an order or a shift.
@@ -140,7 +152,7 @@ enum ExploreCommand: Command {
             throw DrivesimError.usage(
                 .tooManyArguments(command: "\(name) --ties", takes: "one scenario file and --mutant, not \(option)"))
         }
-        let fault = try talkMutant(args)
+        let fault = talkMutant(args)
         let scenario = try ScenarioFiles.load(file).get()
         let orders = TieReport.orderCount(of: scenario)
         let shifts = TieReport.shiftCount(of: scenario)

@@ -21,11 +21,54 @@ enum FuzzCommand: Command {
     static let abstract = "Generate collision scenarios from a seed, check them, shrink each failure to a reproducer."
     static let usage =
         "USAGE: drivesim fuzz [--seed <s>] [--runs <n>] [--time-limit <seconds>] [--shard <i>/<n>] [--jobs <n>] [--out <dir>] [--mutant <name>] [--road] [--arbiter <command>] [--guidance <command>]"
-    static let options = [
-        "--seed", "--runs", "--time-limit", "--shard", "--jobs", "--out", "--mutant", "--arbiter", "--arbiter-timeout",
-        "--guidance", "--guidance-timeout",
+    static let options: [Option] = [
+        Option("--seed", .integer(0...UInt64.max), "<s>", help: "The campaign's seed (default 1)."),
+        Option("--runs", .integer(1...100_000_000), "<n>", help: "How many runs (default 10000)."),
+        Option(
+            "--time-limit", .text, "<seconds>", help: "Stop early after this much wall-clock time.",
+            check: checkTimeLimit),
+        Option(
+            "--shard", .text, "<i>/<n>",
+            help: """
+                Do only part i of n (1-based) of the campaign's runs;
+                n machines with i = 1...n together do exactly the whole.
+                """, check: checkShard),
+        Option(
+            "--jobs", .integer(1...1024), "<n>",
+            help: """
+                Workers, 1 to 1024 (default: this machine's cores); the
+                results, files and output are the same for every n.
+                """),
+        Option("--out", .file, "<dir>", help: "Where reproducers go (default fuzz-failures)."),
+        Option(
+            "--mutant", .oneOf(Mutant.allCases.map(\.name)), "<name>",
+            help: """
+                Fuzz a deliberately broken arbiter or road instead (see
+                --list-mutants); a road mutant makes every run a road run.
+                """, excludes: ["--guidance"]),
+        .flag(
+            "--road",
+            help: """
+                Draw road profiles too: half the runs (a draw of their own)
+                are small road drives with talk on top; the other runs are
+                exactly those of the campaign without --road.
+                """),
+        .flag("--list-mutants", help: "List the built-in mutants and what each breaks."),
+        Option(
+            "--arbiter", .text, "<command>",
+            help: """
+                Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
+                compared with drivesim's decision by decision; one worker.
+                """, check: Option.notBlank),
+        Option.arbiterTimeout,
+        Option(
+            "--guidance", .text, "<command>",
+            help: """
+                Plan every road with the guidance engine COMMAND runs
+                (docs/test-your-guidance.md; with --road); one worker.
+                """, check: Option.notBlank),
+        Option.guidanceTimeout,
     ]
-    static let flags = ["--list-mutants", "--road"]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -40,27 +83,7 @@ enum FuzzCommand: Command {
         'drivesim run' replays. The same seed gives the same campaign on every machine.
 
         OPTIONS:
-          --seed <s>              The campaign's seed (default 1).
-          --runs <n>              How many runs (default 10000).
-          --time-limit <seconds>  Stop early after this much wall-clock time.
-          --shard <i>/<n>         Do only part i of n (1-based) of the campaign's runs;
-                                  n machines with i = 1...n together do exactly the whole.
-          --jobs <n>              Workers, 1 to 1024 (default: this machine's cores); the
-                                  results, files and output are the same for every n.
-          --out <dir>             Where reproducers go (default fuzz-failures).
-          --mutant <name>         Fuzz a deliberately broken arbiter or road instead (see
-                                  --list-mutants); a road mutant makes every run a road run.
-          --road                  Draw road profiles too: half the runs (a draw of their own)
-                                  are small road drives with talk on top; the other runs are
-                                  exactly those of the campaign without --road.
-          --list-mutants          List the built-in mutants and what each breaks.
-          --arbiter <command>     Fuzz the arbiter that COMMAND runs (docs/arbiter-protocol.md),
-                                  compared with drivesim's decision by decision; one worker.
-          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
-          --guidance <command>    Plan every road with the guidance engine COMMAND runs
-                                  (docs/test-your-guidance.md; with --road); one worker.
-          --guidance-timeout <s>  How long it may take over one answer (default: 5).
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         EXIT CODES: 0 no run failed, 1 a run failed, 2 bad arguments.
 
@@ -68,7 +91,7 @@ enum FuzzCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.isEmpty else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments, only options"))
         }
@@ -82,28 +105,19 @@ enum FuzzCommand: Command {
             return 0
         }
         var settings = Fuzzer.Settings()
-        settings.seed = try args.integer("--seed", in: 0...UInt64.max) ?? settings.seed
-        settings.runs = try args.integer("--runs", in: 1...100_000_000) ?? settings.runs
+        settings.seed = args.integer("--seed") ?? settings.seed
+        settings.runs = args.integer("--runs") ?? settings.runs
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
-        settings.mutant = try args.value("--mutant").map(mutant(named:))
+        settings.mutant = args.value("--mutant").flatMap(Mutant.init(name:))
         settings.road = args.has("--road")
-        var jobs = try args.integer("--jobs", in: 1...1024) ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var jobs = args.integer("--jobs") ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         if let external { use(external, in: &settings, jobs: &jobs) }
-        if args.value("--guidance") != nil, args.value("--mutant") != nil {
-            throw DrivesimError.usage(.excludes("--mutant", "--guidance"))
-        }
         let guidance = try GuidanceProcess.launch(args)
         defer { guidance?.channel.stop() }
         if let guidance { use(guidance, with: external, in: &settings, jobs: &jobs) }
-        var timeLimit: Duration?
-        if let text = args.value("--time-limit") {
-            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                throw DrivesimError.usage(.badTimeLimit(text))
-            }
-            timeLimit = .milliseconds(Int64(seconds * 1000))
-        }
+        let timeLimit = try args.value("--time-limit").map(timeLimit)
         let out = args.value("--out") ?? "fuzz-failures"
         if args.value("--out") != nil { try prepare(folder: out) }
 
@@ -155,16 +169,17 @@ enum FuzzCommand: Command {
         return fuzzer.failedRuns == 0 ? 0 : 1
     }
 
-    /// The built-in mutant called `name`, the arbiter's or the road's.
-    static func mutant(named name: String) throws(DrivesimError) -> Mutant {
-        guard let fault = Mutant(name: name) else {
-            let all = Mutant.allCases.map(\.name)
-            throw DrivesimError.usage(
-                .unknownValue(
-                    option: "--mutant", value: name, allowed: all, suggestion: suggestion(for: name, among: all)))
-        }
-        return fault
+    /// `--time-limit`'s value: seconds of wall-clock time, more than 0 and at most a day.
+    static func timeLimit(_ text: String) throws(DrivesimError) -> Duration {
+        guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else { throw .usage(.badTimeLimit(text)) }
+        return .milliseconds(Int64(seconds * 1000))
     }
+
+    /// `--time-limit`, checked with the other options.
+    static let checkTimeLimit: Option.Check = { _, value throws(DrivesimError) in _ = try timeLimit(value) }
+
+    /// `--shard`, checked with the other options.
+    static let checkShard: Option.Check = { _, value throws(DrivesimError) in _ = try parseShard(value) }
 
     /// `i/n` with 1 ≤ i ≤ n.
     static func parseShard(_ text: String) throws(DrivesimError) -> (index: Int, count: Int) {

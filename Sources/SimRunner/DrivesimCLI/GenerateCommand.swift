@@ -10,8 +10,12 @@ enum GenerateCommand: Command {
     static let name = "generate"
     static let abstract = "Write a long generated drive (talk, or a road with talk) as a scenario file."
     static let usage = "USAGE: drivesim generate [--hours <n>] [--seed <s>] [--road] [--out <file>]"
-    static let options: [String] = ["--hours", "--seed", "--out"]
-    static let flags: [String] = ["--road"]
+    static let options: [Option] = [
+        Option("--hours", .integer(1...24), "<n>", help: "How long the drive is, 1 to 24 (default 2)."),
+        Option("--seed", .integer(0...UInt64.max), "<s>", help: "The seed, a whole number (default 1)."),
+        .flag("--road", help: "A drive on a route with generated guidance."),
+        Option("--out", .file, "<file>", help: "Write the scenario there instead of standard output."),
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -26,11 +30,7 @@ enum GenerateCommand: Command {
         and 60 utterances on top. The same options give the same file, byte for byte.
 
         OPTIONS:
-          --hours <n>             How long the drive is, 1 to 24 (default 2).
-          --seed <s>              The seed, a whole number (default 1).
-          --road                  A drive on a route with generated guidance.
-          --out <file>            Write the scenario there instead of standard output.
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         EXAMPLE:
           drivesim generate --hours 12 --out drive-12h.json && drivesim run drive-12h.json --format json
@@ -39,19 +39,12 @@ enum GenerateCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.isEmpty else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments"))
         }
-        let hoursText = args.value("--hours") ?? "2"
-        guard let hours = Int(hoursText), (1...24).contains(hours) else {
-            throw DrivesimError.usage(.notAWholeNumber(option: "--hours", value: hoursText, from: "1", to: "24"))
-        }
-        let seedText = args.value("--seed") ?? "1"
-        guard let seed = UInt64(seedText) else {
-            throw DrivesimError.usage(
-                .notAWholeNumber(option: "--seed", value: seedText, from: "0", to: String(UInt64.max)))
-        }
+        let hours = args.integer("--hours") ?? 2
+        let seed: UInt64 = args.integer("--seed") ?? 1
         let scenario =
             args.has("--road")
             ? GeneratedDrive.roadScenario(hours: hours, seed: seed)

@@ -15,8 +15,43 @@ enum ImportGPXCommand: Command {
     static let abstract = "Turn a GPX track into a road section's recorded fixes, keeping its timestamps."
     static let usage =
         "USAGE: drivesim import-gpx <file> [--out <file>] [--assume-utc] [--round] [--from <t>] [--to <t>] [--road | --route-from-track --language <ko|en>]"
-    static let options: [String] = ["--out", "--from", "--to", "--language"]
-    static let flags: [String] = ["--assume-utc", "--round", "--road", "--route-from-track"]
+    static let options: [Option] = [
+        Option("--out", .file, "<file>", help: "Write the JSON there instead of standard output."),
+        .flag("--assume-utc", help: "Read times without a zone as UTC (otherwise refused)."),
+        .flag(
+            "--round",
+            help: """
+                Round digits below the millisecond to the nearest
+                millisecond (otherwise refused).
+                """),
+        Option(
+            "--from", .text, "<t>",
+            help: """
+                Keep only points from/up to <t> (inclusive): seconds after the
+                first usable point (12.5), or a time (2024-05-01T09:00:00Z).
+                """),
+        Option("--to", .text, "<t>", help: nil),
+        .flag(
+            "--road",
+            help: """
+                Print {"fixes": ..., "route": {"points": [...]}}, the route
+                from the file's first <rte>.
+                """),
+        .flag(
+            "--route-from-track",
+            help: """
+                Print a whole scenario that runs as is: the track as its
+                recorded fixes and, as its route, the track simplified
+                (points within 10 m of the line dropped), with a maneuver
+                at each turn over 30 degrees and the arrival at its end.
+                """, excludes: ["--road"], needs: ["--language"]),
+        Option(
+            "--language", .oneOf(Language.allCases.map(\.rawValue)), "<ko|en>",
+            help: """
+                With --route-from-track: the road's language (required,
+                never guessed).
+                """, needs: ["--route-from-track"]),
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -28,21 +63,7 @@ enum ImportGPXCommand: Command {
                                   UTF-8, at most 64 MiB.
 
         OPTIONS:
-          --out <file>            Write the JSON there instead of standard output.
-          --assume-utc            Read times without a zone as UTC (otherwise refused).
-          --round                 Round digits below the millisecond to the nearest
-                                  millisecond (otherwise refused).
-          --from <t>, --to <t>    Keep only points from/up to <t> (inclusive): seconds after the
-                                  first usable point (12.5), or a time (2024-05-01T09:00:00Z).
-          --road                  Print {"fixes": ..., "route": {"points": [...]}}, the route
-                                  from the file's first <rte>.
-          --route-from-track      Print a whole scenario that runs as is: the track as its
-                                  recorded fixes and, as its route, the track simplified
-                                  (points within 10 m of the line dropped), with a maneuver
-                                  at each turn over 30 degrees and the arrival at its end.
-          --language <ko|en>      With --route-from-track: the road's language (required,
-                                  never guessed).
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         Prints {"recorded": [...]}, the value of a road section's "fixes": one fix per
         kept track point, "at" and "arrives" in seconds after the first kept point's time,
@@ -58,7 +79,7 @@ enum ImportGPXCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty
@@ -71,7 +92,7 @@ enum ImportGPXCommand: Command {
         options.round = args.has("--round")
         options.from = try cut(args, "--from", options, file: path)
         options.to = try cut(args, "--to", options, file: path)
-        let language = try routeLanguage(args)
+        let language = args.value("--language").flatMap(Language.init(rawValue:))
         let bytes = try FileSystem.read(path)
         let track: GPXTrack.Track
         do {
@@ -100,29 +121,6 @@ enum ImportGPXCommand: Command {
         let text = String(decoding: JSONWriter.bytes(value), as: UTF8.self) + "\n"
         try console.output(text, toFile: args.value("--out"))
         return 0
-    }
-
-    /// `--route-from-track`'s language (`--language`, required with it and
-    /// refused without it); nil when the flag is not given.
-    static func routeLanguage(_ args: Arguments) throws(DrivesimError) -> Language? {
-        guard args.has("--route-from-track") else {
-            if args.value("--language") != nil {
-                throw .usage(.needsOption(flag: "--language", option: "--route-from-track"))
-            }
-            return nil
-        }
-        if args.has("--road") { throw .usage(.excludes("--route-from-track", "--road")) }
-        let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else {
-            throw .usage(.missingOption(option: "--language", allowed: languages))
-        }
-        guard let language = Language(rawValue: word) else {
-            throw .usage(
-                .unknownValue(
-                    option: "--language", value: word, allowed: languages,
-                    suggestion: suggestion(for: word, among: languages)))
-        }
-        return language
     }
 
     /// A scenario that runs as is: the route is the track simplified

@@ -15,11 +15,58 @@ enum ImportRouteCommand: Command {
         "Turn a route response (OSRM, Valhalla, GraphHopper, Mapbox, Kakao Mobility, Apple Maps Server, Google Routes v2 or Directions), or a GeoJSON line, into a scenario."
     static let usage =
         "USAGE: drivesim import-route <file> --language <ko|en> [--route <n>] [--precision <5|6>] [--service <name>] [--kmh <n>] [--units <metric|imperial>] [--reroute <file>] [--handoff <file> --sent <seconds> [--destination <text>] [--place <name>]] [--out <file>]"
-    /// The options that describe route changes, read in the order given.
-    static let changeOptions = ["--reroute", "--handoff", "--sent", "--destination", "--place"]
-    static let options: [String] =
-        ["--language", "--route", "--precision", "--service", "--kmh", "--units"] + changeOptions + ["--out"]
-    static let flags: [String] = []
+    static let options: [Option] = [
+        Option(
+            "--language", .oneOf(Language.allCases.map(\.rawValue)), "<ko|en>",
+            help: "The road's language (required: never guessed from the response).", required: true),
+        Option(
+            "--route", .integer(0...999), "<n>",
+            help: """
+                The route to take, counted from 0 (default 0; Valhalla: its
+                alternates from 1).
+                """),
+        Option("--precision", .oneOf(["5", "6"]), "<5|6>", help: "The polyline's precision (default: detected)."),
+        Option(
+            "--service", .oneOf(RouteFormat.allCases.map(\.rawValue)), "<name>",
+            help:
+                "Read <file> (not a change's) as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+        ),
+        Option("--kmh", .integer(4...250), "<n>", help: "GeoJSON lines only: the drive's speed (default 50)."),
+        Option(
+            "--units", .oneOf(Units.allCases.map(\.rawValue)), "<metric|imperial>",
+            help: """
+                The units English lines speak (default: the response's own
+                voice instructions' units, else metric; Korean is metric).
+                """),
+        Option(
+            "--reroute", .file, "<file>",
+            help: """
+                A second response, the route the app got after the car left
+                the first one: a reroute change (r1, r2, ...). Repeatable; the
+                changes are taken in the order given. Any format above.
+                """, repeats: true),
+        Option(
+            "--handoff", .file, "<file>",
+            help: """
+                A response for Pippa's handoff: a handoff change (h1, h2, ...).
+                The three options below apply to the --handoff before them.
+                """, repeats: true),
+        Option(
+            "--sent", .text, "<seconds>",
+            help: """
+                When Pippa sends the handoff, comma-separated (more than one: a duplicate):
+                seconds into the drive, or after:ID, when her stretch ID is over
+                (the scenario's talk must hold it); required.
+                """, repeats: true, needs: ["--handoff"]),
+        Option(
+            "--destination", .text, "<text>",
+            help: #"What the guidance calls it ("the petrol station on Teheran-ro")."#, repeats: true,
+            needs: ["--handoff"]),
+        Option(
+            "--place", .text, "<name>", help: "A saved place it names, saved where its route ends.", repeats: true,
+            needs: ["--handoff"]),
+        Option("--out", .file, "<file>", help: "Write the scenario there (atomically) instead of standard output."),
+    ]
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -34,27 +81,7 @@ enum ImportRouteCommand: Command {
                                   LineString or Feature (told by its keys).
 
         OPTIONS:
-          --language <ko|en>      The road's language (required: never guessed from the response).
-          --route <n>             The route to take, counted from 0 (default 0; Valhalla: its
-                                  alternates from 1).
-          --precision <5|6>       The polyline's precision (default: detected).
-          --service <name>        Read <file> (not a change's) as this format instead of telling it by its keys: \(RouteFormat.allCases.map(\.rawValue).joined(separator: ", "))
-          --kmh <n>               GeoJSON lines only: the drive's speed (default 50).
-          --units <metric|imperial>
-                                  The units English lines speak (default: the response's own
-                                  voice instructions' units, else metric; Korean is metric).
-          --reroute <file>        A second response, the route the app got after the car left
-                                  the first one: a reroute change (r1, r2, ...). Repeatable; the
-                                  changes are taken in the order given. Any format above.
-          --handoff <file>        A response for Pippa's handoff: a handoff change (h1, h2, ...).
-                                  The three options below apply to the --handoff before them.
-          --sent <seconds>        When Pippa sends the handoff, comma-separated (more than one: a duplicate):
-                                  seconds into the drive, or after:ID, when her stretch ID is over
-                                  (the scenario's talk must hold it); required.
-          --destination <text>    What the guidance calls it ("the petrol station on Teheran-ro").
-          --place <name>          A saved place it names, saved where its route ends.
-          --out <file>            Write the scenario there (atomically) instead of standard output.
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         Warnings (an unknown maneuver type kept as a plain turn, a maneuver too close to the one
         before) go to standard error, and where each change branches off. A change's route starts
@@ -68,46 +95,24 @@ enum ImportRouteCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty
                     ? .missingArgument("route response file")
                     : .tooManyArguments(command: name, takes: "one route response file"))
         }
-        let languages = Language.allCases.map(\.rawValue)
-        guard let word = args.value("--language") else {
-            throw DrivesimError.usage(.missingOption(option: "--language", allowed: languages))
-        }
-        guard let language = Language(rawValue: word) else {
-            throw DrivesimError.usage(
-                .unknownValue(
-                    option: "--language", value: word, allowed: languages,
-                    suggestion: suggestion(for: word, among: languages)))
+        guard let language = args.value("--language").flatMap(Language.init(rawValue:)) else {
+            preconditionFailure("the table requires --language, one of the languages")
         }
         let file = args.positional[0]
         let changes = try changeArguments(args)
         try FileSystem.refuseOverwriting(inputs: [file] + changes.map(\.file), with: args.value("--out"))
         var options = RouteImporter.Options(language: language, source: FileSystem.split(file).name)
-        options.route = try args.integer("--route", in: 0...999) ?? 0
-        if let p = args.value("--precision") {
-            guard p == "5" || p == "6" else {
-                throw DrivesimError.usage(
-                    .unknownValue(option: "--precision", value: p, allowed: ["5", "6"], suggestion: nil))
-            }
-            options.precision = Int(p)
-        }
-        if let name = args.value("--service") {
-            let names = RouteFormat.allCases.map(\.rawValue)
-            guard let format = RouteFormat(rawValue: name) else {
-                throw DrivesimError.usage(
-                    .unknownValue(
-                        option: "--service", value: name, allowed: names,
-                        suggestion: suggestion(for: name, among: names)))
-            }
-            options.service = format
-        }
-        options.kmh = Double(try args.integer("--kmh", in: 4...250) ?? 50)
+        options.route = args.integer("--route") ?? 0
+        options.precision = args.value("--precision").flatMap { Int($0) }
+        options.service = args.value("--service").flatMap(RouteFormat.init(rawValue:))
+        options.kmh = Double(args.integer("--kmh") ?? 50)
         if let u = args.value("--units") {
             // Korean is always spoken in metric units.
             let allowed = (language == .ko ? [Units.metric] : Units.allCases).map(\.rawValue)
@@ -214,7 +219,7 @@ enum ImportRouteCommand: Command {
         var out: [ChangeArgument] = []
         var reroutes = 0
         var handoffs = 0
-        for (name, value) in args.ordered(changeOptions) {
+        for (name, value) in args.ordered(options.filter(\.repeats).map(\.name)) {
             switch name {
             case "--reroute":
                 reroutes += 1

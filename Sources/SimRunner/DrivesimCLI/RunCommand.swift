@@ -15,12 +15,100 @@ enum RunCommand: Command {
         "USAGE: drivesim run <file> [--format <format>] [--out <file>] [--width <n>] [--from <s>] [--to <s>] [--only <families>] [--all] [--mutant <name>] [--arbiter <command> [--timeline-only]] [--guidance <command>] [--prompts <text|json>] [--voice <command> [--voice-timeout <s>]] [--audio <file|embed>]"
     /// The formats of `--format`, by name.
     static let formats = TimelineFormat.allCases.map(\.rawValue)
-    static let options = [
-        "--format", "--out", "--width", "--from", "--to", "--only", "--mutant", "--prompts", "--arbiter",
-        "--arbiter-timeout", "--guidance",
-        "--guidance-timeout", "--voice", "--voice-timeout", "--audio",
+    static let options: [Option] = [
+        Option(
+            "--format", .oneOf(formats), "<format>",
+            help: """
+                text (default), json, lanes (a text chart, one row per lane),
+                svg (a picture for a browser), trace (Chrome Trace Event
+                JSON for Perfetto and chrome://tracing), html (a page
+                with zoom, pan and each event's fields; no network),
+                geojson (the route, fixes, where each line was spoken,
+                dropped reports) or wav (the drive as sound: left what Dad
+                hears, right what Pippa hears; 16 kHz, 16-bit).
+                """),
+        Option(
+            "--out", .file, "<file>",
+            help: """
+                Write the timeline to this file (atomically) instead of
+                standard output (wav: required on a terminal).
+                """),
+        Option(
+            "--width", .integer(20...1_000_000), "<n>",
+            help: """
+                lanes: characters per line (default: the terminal's width,
+                or 80); svg: pixels for the time axis (default 1200).
+                """),
+        Option(
+            "--from", .text, "<seconds>", help: "Show from this time on (text and json: events at or after it).",
+            check: checkSeconds),
+        Option(
+            "--to", .text, "<seconds>", help: "Show up to this time (text and json: events at or before it).",
+            check: checkSeconds),
+        Option(
+            "--only", .text, "<families>",
+            help: """
+                Show only these, comma-separated: guidance, talk, ears, dad,
+                road, link (the road's reports); or a lane's name (pippa).
+                """, offers: EventFamily.names, check: checkFamilies),
+        .flag(
+            "--all",
+            help: """
+                text: show every event; by default each run of three or more
+                routine road events (a trusted fix arrived, a report sent or
+                delivered) is folded into one line with their counts.
+                """),
+        Option(
+            "--mutant", .oneOf(Mutant.allCases.map(\.name)), "<name>",
+            help: """
+                Use a deliberately broken arbiter or road, to replay a reproducer
+                that 'drivesim fuzz --mutant' wrote.
+                """, excludes: ["--guidance"]),
+        Option(
+            "--arbiter", .text, "<command>", help: "Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).",
+            check: Option.notBlank),
+        Option.arbiterTimeout,
+        .flag(
+            "--timeline-only",
+            help: """
+                With --arbiter: judge its timeline only, not also each
+                decision against drivesim's reference (the default).
+                """, needs: ["--arbiter"]),
+        Option(
+            "--guidance", .text, "<command>",
+            help: """
+                Plan the road with the guidance engine COMMAND runs
+                (docs/test-your-guidance.md): judged by the road's checks,
+                not by a road's expectations or golden timeline (said on
+                standard error, as is what a process's failure left unjudged).
+                """, check: Option.notBlank),
+        Option.guidanceTimeout,
+        Option(
+            "--voice", .text, "<command>",
+            help: """
+                wav: speak each distinct text with this text-to-speech
+                command, {lang} replaced by its language (en, ko), the
+                text on its standard input, a WAV on its standard output
+                (e.g. "espeak-ng -v {lang} --stdout"); fitted to the item.
+                """, needs: ["--format wav"]),
+        Option(
+            "--voice-timeout", .integer(1...3600), "<s>", help: "How long it may take over one text (default: 10).",
+            needs: ["--format wav", "--voice"]),
+        Option(
+            "--audio", .file, "<file>",
+            help: """
+                html: play the drive beside the chart, with a moving
+                playhead: from this WAV file (made with the same --from),
+                or 'embed' it in the page (windows of at most 120 s).
+                """, needs: ["--format html"], check: checkNotEmpty),
+        Option(
+            "--prompts", .oneOf(promptFormats), "<text|json>",
+            help: """
+                On standard error, where drivesim spoke each maneuver's lines
+                against the routing service's own prompts (an imported route's
+                "servicePrompts"), as a table or as JSON.
+                """),
     ]
-    static let flags = ["--all", "--timeline-only"]
     /// The forms of `--prompts`.
     static let promptFormats = ["text", "json"]
     static var help: String {
@@ -34,47 +122,7 @@ enum RunCommand: Command {
                                   standard input.
 
         OPTIONS:
-          --format <format>       text (default), json, lanes (a text chart, one row per lane),
-                                  svg (a picture for a browser), trace (Chrome Trace Event
-                                  JSON for Perfetto and chrome://tracing), html (a page
-                                  with zoom, pan and each event's fields; no network),
-                                  geojson (the route, fixes, where each line was spoken,
-                                  dropped reports) or wav (the drive as sound: left what Dad
-                                  hears, right what Pippa hears; 16 kHz, 16-bit).
-          --out <file>            Write the timeline to this file (atomically) instead of
-                                  standard output (wav: required on a terminal).
-          --width <n>             lanes: characters per line (default: the terminal's width,
-                                  or 80); svg: pixels for the time axis (default 1200).
-          --from <seconds>        Show from this time on (text and json: events at or after it).
-          --to <seconds>          Show up to this time (text and json: events at or before it).
-          --only <families>       Show only these, comma-separated: guidance, talk, ears, dad,
-                                  road, link (the road's reports); or a lane's name (pippa).
-          --all                   text: show every event; by default each run of three or more
-                                  routine road events (a trusted fix arrived, a report sent or
-                                  delivered) is folded into one line with their counts.
-          --mutant <name>         Use a deliberately broken arbiter or road, to replay a reproducer
-                                  that 'drivesim fuzz --mutant' wrote.
-          --arbiter <command>     Use the arbiter that COMMAND runs (docs/arbiter-protocol.md).
-          --arbiter-timeout <s>   How long it may take over one answer (default: 5).
-          --timeline-only         With --arbiter: judge its timeline only, not also each
-                                  decision against drivesim's reference (the default).
-          --guidance <command>    Plan the road with the guidance engine COMMAND runs
-                                  (docs/test-your-guidance.md): judged by the road's checks,
-                                  not by a road's expectations or golden timeline (said on
-                                  standard error, as is what a process's failure left unjudged).
-          --guidance-timeout <s>  How long it may take over one answer (default: 5).
-          --voice <command>       wav: speak each distinct text with this text-to-speech
-                                  command, {lang} replaced by its language (en, ko), the
-                                  text on its standard input, a WAV on its standard output
-                                  (e.g. "espeak-ng -v {lang} --stdout"); fitted to the item.
-          --voice-timeout <s>     How long it may take over one text (default: 10).
-          --audio <file>          html: play the drive beside the chart, with a moving
-                                  playhead: from this WAV file (made with the same --from),
-                                  or 'embed' it in the page (windows of at most 120 s).
-          --prompts <text|json>   On standard error, where drivesim spoke each maneuver's lines
-                                  against the routing service's own prompts (an imported route's
-                                  "servicePrompts"), as a table or as JSON.
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         If the scenario names a golden timeline ("golden"), the whole timeline must equal it.
 
@@ -84,7 +132,7 @@ enum RunCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.count == 1 else {
             throw DrivesimError.usage(
                 args.positional.isEmpty
@@ -92,36 +140,17 @@ enum RunCommand: Command {
         }
         let shown = try Shown(args)
         let prompts = args.value("--prompts")
-        if let p = prompts, !promptFormats.contains(p) {
-            throw DrivesimError.usage(
-                .unknownValue(
-                    option: "--prompts", value: p, allowed: promptFormats,
-                    suggestion: suggestion(for: p, among: promptFormats)))
-        }
-        let fault = try args.value("--mutant").map(FuzzCommand.mutant(named:))
-        for option in ["--voice", "--voice-timeout"] where args.value(option) != nil && !shown.format.isSound {
-            throw DrivesimError.usage(.needsOption(flag: option, option: "--format wav"))
-        }
-        if args.value("--voice-timeout") != nil, args.value("--voice") == nil {
-            throw DrivesimError.usage(.needsOption(flag: "--voice-timeout", option: "--voice"))
-        }
-        _ = try args.integer("--voice-timeout", in: 1...3600)  // refused before anything runs
-        let audio = try pageAudio(args, format: shown.format)
+        let fault = args.value("--mutant").flatMap(Mutant.init(name:))
+        let audio = args.value("--audio").map { $0 == "embed" ? PageAudio.embedded : .file($0) }
         let file = args.positional[0]
         try FileSystem.refuseOverwriting(inputs: [file], with: args.value("--out"))
         var warnings: [ScenarioError] = []
         let scenario = try load(file, warnings: &warnings)
         for warning in warnings { console.warn(warning.description) }
-        if args.has("--timeline-only"), args.value("--arbiter") == nil {
-            throw DrivesimError.usage(.needsOption(flag: "--timeline-only", option: "--arbiter"))
-        }
         // Its golden timeline is an input too.
         try FileSystem.refuseOverwriting(
             inputs: [(try? GoldenFiles.path(of: scenario, file: file)).flatMap { $0 } ?? "-"], with: args.value("--out")
         )
-        if args.value("--guidance") != nil, fault != nil {
-            throw DrivesimError.usage(.excludes("--mutant", "--guidance"))
-        }
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         let guidance = try GuidanceProcess.launch(args)
@@ -187,20 +216,13 @@ enum RunCommand: Command {
         var window: ReviewWindow
         var out: String?
 
-        /// The options in `args`, checked: an unknown format or family, a reversed window are usage errors.
+        /// The options in `args` (each checked by its table): a reversed window is a usage error.
         init(_ args: Arguments) throws(DrivesimError) {
-            let named = args.value("--format") ?? TimelineFormat.text.rawValue
-            guard let format = TimelineFormat(rawValue: named) else {
-                throw .usage(
-                    .unknownValue(
-                        option: "--format", value: named, allowed: formats,
-                        suggestion: suggestion(for: named, among: formats)))
-            }
-            self.format = format
-            width = try args.integer("--width", in: 20...1_000_000)
+            format = args.value("--format").flatMap(TimelineFormat.init(rawValue:)) ?? .text
+            width = args.integer("--width")
             window = ReviewWindow(
-                from: try seconds(args, "--from"), to: try seconds(args, "--to"), only: try families(args),
-                folded: !args.has("--all"))
+                from: try seconds(args, "--from"), to: try seconds(args, "--to"),
+                only: try args.value("--only").map(families) ?? .all, folded: !args.has("--all"))
             if let from = window.from, let to = window.to, from >= to {
                 throw .usage(
                     .reversedWindow(from: args.value("--from") ?? "\(from)", to: args.value("--to") ?? "\(to)"))
@@ -240,7 +262,7 @@ enum RunCommand: Command {
             throw .usage(.soundTooLong(ms: length, limitMs: WAVFile.maxMilliseconds))
         }
         guard let command = args.value("--voice") else { return [:] }
-        let seconds = try args.integer("--voice-timeout", in: 1...3600) ?? 10
+        let seconds = args.integer("--voice-timeout") ?? 10
         // The phrases of the window only: a window of a long drive asks for what it plays.
         let soundtrack = Soundtrack(timeline, only: window.only).window(range)
         let recordings = try VoiceProcess.record(soundtrack, command: command, timeoutMs: seconds * 1000)
@@ -248,13 +270,18 @@ enum RunCommand: Command {
         return recordings
     }
 
-    /// `--audio`: a WAV's path, or `embed`; only with `--format html`.
-    static func pageAudio(_ args: Arguments, format: TimelineFormat) throws(DrivesimError) -> PageAudio? {
-        guard let value = args.value("--audio") else { return nil }
-        guard format == .html else { throw .usage(.needsOption(flag: "--audio", option: "--format html")) }
-        guard !value.isEmpty else { throw .usage(.emptyValue(option: "--audio")) }
-        return value == "embed" ? .embedded : .file(value)
+    /// `--audio`'s value, a WAV's path or `embed`, must not be empty.
+    static let checkNotEmpty: Option.Check = { option, value throws(DrivesimError) in
+        if value.isEmpty { throw .usage(.emptyValue(option: option)) }
     }
+
+    /// `--from` and `--to` (and the demo's): seconds, exact to the millisecond.
+    static let checkSeconds: Option.Check = { option, value throws(DrivesimError) in
+        _ = try seconds(value, option: option)
+    }
+
+    /// `--only` (and the demo's): families or lanes, comma-separated.
+    static let checkFamilies: Option.Check = { _, value throws(DrivesimError) in _ = try families(value) }
 
     /// `load(_:)`, and its warnings (`ScenarioDecoder.warnings`) appended to `warnings`.
     static func load(
@@ -274,9 +301,8 @@ enum RunCommand: Command {
         }
     }
 
-    /// `--only`: the families named, comma-separated; all when not given.
-    static func families(_ args: Arguments) throws(DrivesimError) -> EventFamilies {
-        guard let list = args.value("--only") else { return .all }
+    /// `--only`'s value: the families named, comma-separated.
+    static func families(_ list: String) throws(DrivesimError) -> EventFamilies {
         switch EventFamilies.parse(list) {
         case .success(let families): return families
         case .failure(let unknown):

@@ -11,8 +11,7 @@ enum SchemaCommand: Command {
     static let name = "schema"
     static let abstract = "Print the scenario format as a JSON Schema (draft 2020-12), for editors."
     static let usage = "USAGE: drivesim schema"
-    static let options: [String] = []
-    static let flags: [String] = []
+    static let options: [Option] = []
     static var help: String {
         """
         OVERVIEW: \(abstract)
@@ -30,7 +29,7 @@ enum SchemaCommand: Command {
         Dad's one voice, ids named by matchers, which keys each kind of maneuver takes).
 
         OPTIONS:
-          -h, --help              Show help information.
+        \(Option.help(options))
 
         EXIT CODES: 0 printed, 2 bad arguments.
 
@@ -38,7 +37,7 @@ enum SchemaCommand: Command {
     }
 
     static func run(_ arguments: [String], console: inout Console) throws -> Int32 {
-        let args = try Arguments(arguments, options: options, flags: flags)
+        let args = try Arguments(arguments, options: options)
         guard args.positional.isEmpty else {
             throw DrivesimError.usage(.tooManyArguments(command: name, takes: "no arguments"))
         }
