@@ -11,8 +11,7 @@ extension ArbiterProcess {
         }
         let seconds = try args.integer("--arbiter-timeout", in: 1...3600) ?? 5
         let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
-        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, reason: error.reason) }
-        current = process
+        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, error) }
         return process
     }
 }
@@ -27,7 +26,7 @@ extension GuidanceProcess {
         let seconds = try args.integer("--guidance-timeout", in: 1...3600) ?? 5
         let process = GuidanceProcess(command: command, timeoutMs: seconds * 1000)
         do { try process.channel.start() } catch {
-            throw DrivesimError.guidanceProcess(command: command, reason: error.reason)
+            throw DrivesimError.guidanceProcess(command: command, error)
         }
         return process
     }
