@@ -128,9 +128,6 @@ package final class LineChannel {
         return failure
     }
 
-    /// Forgets the failure not yet taken (one that is no run's).
-    package func forgetFailure() { failure = nil }
-
     /// Records a failure with the tail of standard error, and ends the
     /// process, unless `keepingProcess` (it answered in step, so it can
     /// serve the next run: a guidance's answer that cannot be spoken).
