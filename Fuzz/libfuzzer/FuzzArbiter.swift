@@ -43,9 +43,9 @@ let reader = ArbiterProcess(command: "fuzz", timeoutMs: 1000)
 nonisolated(unsafe) var lines: [ArraySlice<UInt8>] = []
 nonisolated(unsafe) var next = 0
 
-/// Checks a reason: one line, no control character.
-func checkReason(_ reason: String?) {
-    guard let reason else { return }
+/// Checks a failure's reason: one line, no control character.
+func checkReason(_ failure: RecordedFailure?) {
+    guard let reason = failure?.description else { return }
     if reason.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
         breach("a failure reason with a control character: \(reason.debugDescription)")
     }

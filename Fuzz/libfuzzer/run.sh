@@ -68,7 +68,7 @@ route_dict() {
 
 # The arbiter target's dictionary: the protocol's words (actions, rules, keys).
 arbiter_dict() {
-  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/ExternalProcess/ExternalArbiter.swift Sources/SimRunner/ExternalProcess/ArbiterProtocol+Encoding.swift
+  { grep -oh '"[a-zA-Z][A-Za-z-]*"' Sources/SimRunner/ExternalProcess/{ArbiterProtocol+*,ArbiterProcess,LineChannel,ExternalArbiter,ProcessFailure}.swift
     sed -n 's/^ *case [a-zA-Z]* = \("[^"]*"\)$/\1/p' Sources/TalkArbiter/TalkArbiter.Types.swift
   } | sort -u | awk '{ printf "kw%d=\"\\\"%s\\\"\"\n", NR, substr($0, 2, length($0) - 2) }'
   cat "$here/tokens.dict"

@@ -1,3 +1,4 @@
+import ExternalProcess
 import RouteImport
 import ScenarioFormat
 import SimClock
@@ -32,9 +33,9 @@ package enum DrivesimError: Error, Sendable, Equatable {
     /// An action that must not happen on CI (`CI=true`).
     case refusedOnCI(CIRefusal)
     /// An `--arbiter` command that cannot be used: it does not start, exits at once, or speaks another protocol.
-    case arbiterProcess(command: String, reason: String)
+    case arbiterProcess(command: String, ProcessFailure)
     /// `--guidance`'s process could not be started or refused the hello.
-    case guidanceProcess(command: String, reason: String)
+    case guidanceProcess(command: String, ProcessFailure)
     /// `--voice`'s command failed on a phrase: it did not start, failed, timed out or wrote no usable WAV.
     case voiceProcess(command: String, reason: String)
 }
@@ -233,10 +234,10 @@ extension DrivesimError {
         case .refusedOnCI(.recordGoldens):
             return "refusing to record golden timelines because CI=true: CI must check goldens, never write them. "
                 + "Record them on your machine with 'drivesim check --record <path>', review the diff and commit it."
-        case .arbiterProcess(let command, let reason):
-            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(reason)"
-        case .guidanceProcess(let command, let reason):
-            return "the guidance '\(escapedForTerminal(command))' cannot be used: \(reason)"
+        case .arbiterProcess(let command, let failure):
+            return "the arbiter '\(escapedForTerminal(command))' cannot be used: \(failure.reason)"
+        case .guidanceProcess(let command, let failure):
+            return "the guidance '\(escapedForTerminal(command))' cannot be used: \(failure.reason)"
         case .voiceProcess(let command, let reason):
             return "the voice '\(escapedForTerminal(command))' cannot be used: \(escapedForTerminal(reason))"
         }

@@ -8,8 +8,7 @@ extension ArbiterProcess {
         guard let command = args.value("--arbiter") else { return nil }
         let seconds = args.integer("--arbiter-timeout") ?? 5
         let process = ArbiterProcess(command: command, timeoutMs: seconds * 1000)
-        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, reason: error.reason) }
-        current = process
+        do { try process.start() } catch { throw DrivesimError.arbiterProcess(command: command, error) }
         return process
     }
 }
@@ -21,7 +20,7 @@ extension GuidanceProcess {
         let seconds = args.integer("--guidance-timeout") ?? 5
         let process = GuidanceProcess(command: command, timeoutMs: seconds * 1000)
         do { try process.channel.start() } catch {
-            throw DrivesimError.guidanceProcess(command: command, reason: error.reason)
+            throw DrivesimError.guidanceProcess(command: command, error)
         }
         return process
     }

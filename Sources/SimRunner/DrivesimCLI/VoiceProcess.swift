@@ -166,7 +166,7 @@ enum VoiceProcess {
                 break
             }
             if clock.now >= deadline {
-                failure = "no WAV within \(ArbiterProcess.describe(milliseconds: timeoutMs))"
+                failure = "no WAV within \(LineChannel.describe(milliseconds: timeoutMs))"
                 break
             }
         }

@@ -20,9 +20,6 @@ nonisolated(unsafe) private var runningGroup: pid_t = 0
 /// started outlives drivesim and no zombie is left. An interrupt, a hang-up
 /// or a termination of drivesim kills the group too before drivesim dies.
 package final class ChildProcess {
-    /// Why a command could not be started.
-    package struct SpawnFailure: Error { package var reason: String }
-
     /// The shell's process id, which is also the group's id.
     package let pid: pid_t
     /// Drivesim's ends: the child's standard input, output and error.
@@ -41,16 +38,16 @@ package final class ChildProcess {
         self.errors = errors
     }
 
-    /// Starts `command`; the reason in words if it cannot start.
-    package static func spawn(_ command: String) -> Result<ChildProcess, SpawnFailure> {
+    /// Starts `command`; why not if it cannot start.
+    package static func spawn(_ command: String) -> Result<ChildProcess, ProcessFailure> {
         installSignalHandlers()
         var fds: [Int32] = [-1, -1, -1, -1, -1, -1]
         for k in 0..<3 {
             var pair: [Int32] = [-1, -1]
             guard makePipe(&pair) else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 for fd in fds where fd >= 0 { close(fd) }
-                return .failure(SpawnFailure(reason: "cannot make a pipe: \(reason)"))
+                return .failure(.cannotMakePipe(errno: code))
             }
             fds[2 * k] = pair[0]
             fds[2 * k + 1] = pair[1]
@@ -91,7 +88,7 @@ package final class ChildProcess {
         for fd in [childIn, childOut, childErr] { close(fd) }
         guard code == 0 else {
             for fd in [toChild, fromChild, fromErrors] { close(fd) }
-            return .failure(SpawnFailure(reason: "cannot start /bin/sh: \(String(cString: strerror(code)))"))
+            return .failure(.cannotStartShell(errno: code))
         }
         for fd in [toChild, fromChild, fromErrors] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         runningGroup = pid
@@ -125,8 +122,10 @@ package final class ChildProcess {
     }
 
     /// How it ended, in words: `exit status 7`, `killed by signal 9`, or `still running`.
-    package var exitDescription: String {
-        guard let status else { return "still running" }
+    package var exitDescription: String { status.map(Self.describe(status:)) ?? "still running" }
+
+    /// A wait status in words: `exit status 7` or `killed by signal 9`.
+    package static func describe(status: Int32) -> String {
         let signal = status & 0x7F
         if signal == 0 { return "exit status \((status >> 8) & 0xFF)" }
         return "killed by signal \(signal)"

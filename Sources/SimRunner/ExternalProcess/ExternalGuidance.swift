@@ -4,200 +4,6 @@ import ScenarioFormat
 import SimClock
 import SimRunner
 
-/// A guidance engine in another process (`--guidance "COMMAND"`), spoken to
-/// in line-delimited JSON (docs/test-your-guidance.md) through the arbiter's
-/// machinery (`ArbiterProcess`: the child process, its framing, its timeout
-/// and its failures), with a hello of its own (`guidance` 2, or 1). One
-/// process serves every plan: a `route` message starts each.
-package final class GuidanceProcess: @unchecked Sendable {
-    /// The newest guidance protocol version this drivesim speaks.
-    package static let protocolVersion = 3
-    /// The oldest it still speaks: version 1 (a route of four keys a
-    /// maneuver, no `unannounced` question, no revisions).
-    package static let oldestVersion = 1
-    /// The version the process answered its hello with.
-    package var version: Int { channel.version }
-    /// The line channel.
-    package let channel: ArbiterProcess
-    /// The command, run with `/bin/sh -c`.
-    package var command: String { channel.command }
-    /// Where the current check's first failure happened: the span (or route) it answered.
-    package private(set) var failedAt: SimTime?
-    /// How many `span` messages were answered (for rates).
-    package private(set) var spans = 0
-
-    package init(command: String, timeoutMs: Int) {
-        channel = ArbiterProcess(
-            command: command, timeoutMs: timeoutMs, hello: ("guidance", Self.protocolVersion),
-            oldest: Self.oldestVersion)
-    }
-
-    /// How runs plan their road with this process's guidance.
-    package var planning: RoadPlanning {
-        RoadPlanning.guidance { [self] route in ExternalGuidance(route, process: self) }
-    }
-
-    /// A new plan: the process again if an earlier failure ended it, then the
-    /// route. One given up (it hung) is not asked again: the plan fails, saying so.
-    package func begin(_ route: GuidanceRoute) -> Bool {
-        if !channel.alive {
-            if let givenUp = channel.givenUp {
-                return fail(at: .zero, "not asked: the process was given up when \(givenUp) in an earlier run")
-            }
-            do { try channel.start() } catch { return fail(at: .zero, error.reason) }
-        }
-        return channel.tell(Self.encode(route, version: version)) || fail(at: .zero, nil)
-    }
-
-    /// A question's message (`switching`, `unannounced`) and its answer;
-    /// nil (the failure recorded) if the process failed. An answer that is
-    /// no JSON object fails the plan but keeps the process: it answered in
-    /// step, so the next plan is not paid a restart.
-    package func ask(_ message: String, at t: SimTime) -> JSONValue? {
-        guard channel.alive else { return nil }
-        spans += 1
-        guard let answer = channel.ask(message, keepingProcess: true) else {
-            _ = fail(at: t, nil)
-            return nil
-        }
-        return answer
-    }
-
-    /// Span messages at once, each with the time of its span, and their
-    /// answers in order, as many as the process answered before it failed
-    /// (the failure recorded at the first span left unanswered). A line that
-    /// is not a JSON object fails there too, but the process is kept: it
-    /// answered in step.
-    package func askAll(_ spans: [(message: String, from: SimTime)]) -> [JSONValue] {
-        guard channel.alive, !spans.isEmpty else { return [] }
-        self.spans += spans.count
-        let lines = channel.askAll(spans.map(\.message))
-        var answers: [JSONValue] = []
-        answers.reserveCapacity(lines.count)
-        for line in lines {
-            guard let answer = channel.parse(line, keepingProcess: true) else { break }
-            answers.append(answer)
-        }
-        if answers.count < spans.count { _ = fail(at: spans[answers.count].from, nil) }
-        return answers
-    }
-
-    /// Records a failure at `t` (the channel's own when `reason` is nil) and
-    /// ends the process, unless `keepingProcess` (it answered in step: the
-    /// next plan's `route` starts afresh, with no restart to pay); false.
-    @discardableResult
-    package func fail(at t: SimTime, _ reason: String?, keepingProcess: Bool = false) -> Bool {
-        if let reason { channel.fail(reason, keepingProcess: keepingProcess) }
-        if failedAt == nil { failedAt = t }
-        return false
-    }
-
-    /// `verdict` with the process's failure, if a plan had one, in place of what
-    /// the run found from then on (`Check.guidance(.process)`).
-    package func adding(failureTo verdict: Verdict) -> Verdict {
-        let at = failedAt
-        failedAt = nil
-        guard let reason = channel.takeFailure() else { return verdict }
-        var verdict = verdict
-        verdict.recordProcessFailure(
-            at: at ?? .zero, "the guidance process failed: \(reason)", check: .guidance(.process))
-        return verdict
-    }
-
-    /// The verdict of a run of `scenario` over this guidance: its process's
-    /// failure added, and, when the scenario has a road, its expectations not
-    /// judged: they pin drivesim's own guidance (its line ids, words and
-    /// times); the checks judge any guidance. A scenario without a road asks
-    /// the guidance nothing: its expectations are judged as without it.
-    package func judging(_ verdict: Verdict, of scenario: Scenario) -> Verdict {
-        var verdict = adding(failureTo: verdict)
-        if scenario.road != nil {
-            verdict.failures = []
-            verdict.pippaFailures = []
-        }
-        return verdict
-    }
-
-    /// The options of `drivesim run` that use this guidance again, quoted for a POSIX shell.
-    package var replayOptions: String {
-        " --guidance \(shellQuoted(replayable(command)))"
-            + (channel.timeoutMs == 5000 ? "" : " --guidance-timeout \(channel.timeoutMs / 1000)")
-    }
-
-    /// The `route` message: the maneuvers, the settings and the segments.
-    /// Version 2 adds each maneuver's every detail (a key the scenario format
-    /// has, null when not given) and the settings `thenWithin`,
-    /// `thenSeconds` and `horizon`; version 1 gets its four keys a maneuver.
-    package static func encode(_ route: GuidanceRoute, version: Int = protocolVersion) -> String {
-        let s = route.settings
-        func lead(_ l: StageLead) -> JSONValue {
-            .object([("growth", number(l.growth)), ("minimum", number(l.minimum)), ("seconds", number(l.seconds))])
-        }
-        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-        let maneuvers = route.maneuvers.map { m -> JSONValue in
-            var keys: [(String, JSONValue)] = [
-                ("distance", number(m.distance)), ("id", .string(m.id)), ("street", text(m.street)),
-                ("turn", .string(m.turn.rawValue)),
-            ]
-            if version >= 2 {
-                let d = m.details
-                keys += [
-                    ("exit", d.exit.map { .integer(Int64($0)) } ?? .null), ("name", text(d.exitName)),
-                    ("ref", text(d.exitNumber)),
-                    ("side", text(d.side?.rawValue)), ("toward", text(d.toward)), ("uTurn", .bool(d.uTurn)),
-                    ("waypoint", d.waypoint.map { .integer(Int64($0)) } ?? .null),
-                ]
-            }
-            return .object(keys)
-        }
-        let segments =
-            route.segments.map { .array($0.map { .array([.integer($0.start.ms), .integer($0.end.ms)]) }) }
-            ?? JSONValue.null
-        var keys: [(String, JSONValue)] = [
-            ("type", .string("route")), ("language", .string(s.language.rawValue)),
-            ("units", .string(s.spokenUnits.rawValue)),
-            ("length", number(route.length)), ("outputLatency", .integer(s.outputLatency.ms)),
-            ("margin", .integer(s.margin.ms)),
-            (
-                "rates",
-                .object([
-                    ("en", number(s.rates.englishWordsPerSecond)), ("ko", number(s.rates.koreanSyllablesPerSecond)),
-                ])
-            ),
-            ("leads", .object([("far", lead(s.far)), ("near", lead(s.near)), ("now", lead(s.now))])),
-            ("maneuvers", .array(maneuvers)), ("segments", segments),
-        ]
-        if version >= 2 {
-            keys += [
-                ("thenWithin", number(s.thenWithin)), ("thenSeconds", number(s.thenSeconds)),
-                ("horizon", .integer(route.horizon.ms)),
-            ]
-        }
-        if version >= 3 {
-            // The change this route comes from: null at the plan's start.
-            keys.append(
-                (
-                    "change",
-                    route.change.map { c in
-                        .object([
-                            ("at", .integer(c.at.ms)), ("destination", text(c.destination)),
-                            ("handoff", .bool(c.handoff)), ("id", .string(c.id)),
-                        ])
-                    } ?? .null
-                ))
-        }
-        return line(.object(keys))
-    }
-
-    /// A finite double as JSON (the shortest text that reads back the same; never NaN or infinite here).
-    package static func number(_ x: Double) -> JSONValue { .number(x.isFinite ? "\(x)" : "0") }
-
-    /// A message as one line of JSON (`JSONWriter`'s, keys sorted).
-    package static func line(_ message: JSONValue) -> String {
-        String(decoding: JSONWriter.bytes(message, pretty: false), as: UTF8.self)
-    }
-}
-
 /// The `Guidance` conformer that asks a `GuidanceProcess` span by span,
 /// validating every answer: a line it cannot speak is the process's failure.
 package struct ExternalGuidance: Guidance {
@@ -292,8 +98,7 @@ package struct ExternalGuidance: Guidance {
         case .success(let line): return line
         case .failure(let problem):
             failed = true
-            process.fail(
-                at: t, "it answered the switching question at \(t.ms) ms: \(problem.reason)", keepingProcess: true)
+            process.fail(at: t, .switching(at: t, problem), keepingProcess: true)
             return nil
         }
     }
@@ -329,19 +134,14 @@ package struct ExternalGuidance: Guidance {
             .object([("type", .string("unannounced")), ("maneuver", .integer(Int64(m)))]))
         guard let answer = ask(message, .zero) else { return nil }
         guard answer["type"]?.text == "unannounced" else {
-            process.fail(
-                at: .zero, "it answered the unannounced question for maneuver \(m) with something else",
-                keepingProcess: true)
+            process.fail(at: .zero, .unannouncedOther(maneuver: m), keepingProcess: true)
             return nil
         }
         guard let value = answer["reason"], value.kind != .null else { return nil }
         guard let name = value.text, let reason = RoadEvent.UnannouncedReason(rawValue: name),
             reason == .late || reason == .then
         else {
-            process.fail(
-                at: .zero,
-                "it answered the unannounced question for maneuver \(m): reason: expected \"late\", \"then\" or null",
-                keepingProcess: true)
+            process.fail(at: .zero, .unannouncedReason(maneuver: m), keepingProcess: true)
             return nil
         }
         return reason
@@ -392,9 +192,7 @@ package struct ExternalGuidance: Guidance {
             case .success(let said): out.append(contentsOf: said)
             case .failure(let problem):
                 failed = true
-                process.fail(
-                    at: span.from, "it answered the span from \(span.from.ms) ms: \(problem.reason)",
-                    keepingProcess: true)
+                process.fail(at: span.from, .span(from: span.from, problem), keepingProcess: true)
                 return
             }
         }
@@ -477,7 +275,7 @@ package struct ExternalGuidance: Guidance {
     }
 
     /// Why an answer cannot be spoken: the path inside it and the reason.
-    package struct Problem: Error {
+    package struct Problem: Error, Equatable {
         var path: String
         var why: String
         var reason: String { "\(path): \(why)" }
