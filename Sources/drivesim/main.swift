@@ -47,7 +47,6 @@ for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
     }
 #endif
 
-// The command's big values may be left to `exit` (see `ProcessEnd`).
-ProcessEnd.exitsAfterCommand = true
+// The process's own console: the command's big values may be left to `exit` (see `ProcessEnd`).
 var console = Console.standard
 exit(Drivesim.main(Array(CommandLine.arguments.dropFirst()), console: &console))

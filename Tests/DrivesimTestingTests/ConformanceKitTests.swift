@@ -108,7 +108,7 @@ import Testing
             #expect(!scenario.expect.isEmpty)
             #expect(try Verdict(scenario).passed)
             // Saved and replayed as its line says, it fails again; the faithful arbiter passes it.
-            let folder = try Self.temporaryFolder()
+            let folder = try Fixtures.temporaryFolder()
             let path = folder + "/" + reproducer.file
             #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
             #expect(throws: ConformanceFailure.self) { try Conformance.replay(Wrapped<StrictWait>.self, file: path) }
@@ -155,7 +155,7 @@ import Testing
             )
             #expect(Shrinker.size(of: scenario) <= 2)
             // Saved and replayed as its line says, it fails again; the faithful arbiter passes it.
-            let path = try Self.temporaryFolder() + "/" + reproducer.file
+            let path = try Fixtures.temporaryFolder() + "/" + reproducer.file
             #expect(FileManager.default.createFile(atPath: path, contents: Data(reproducer.json.utf8)))
             switch name {
             case "Wrapped<StrictWait>":
@@ -173,12 +173,6 @@ import Testing
 
     @Test func aFaithfulArbiterSurvivesExploringScope2() throws {
         try Conformance.explore(Wrapped<Faithful>.self, scope: 2, jobs: 2)
-    }
-
-    static func temporaryFolder() throws -> String {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/drivesim-kit-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: try #require(made))
     }
 
     @Test func aVerdictPrintsAReadableSummary() throws {

@@ -36,12 +36,21 @@ public enum Fixtures {
     /// A fixture file that could not be read.
     struct Unreadable: Error { let path: String }
 
-    /// A new empty folder for one test.
+    /// A new empty folder for one test, inside this test process's own
+    /// folder, which is removed when the process exits.
     public static func temporaryFolder() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("drivesim-\(UUID().uuidString)")
+        let url = URL(fileURLWithPath: testsFolder).appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url.path
     }
+
+    /// The test process's folder of temporary folders, made on first use.
+    private static let testsFolder: String = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("drivesim-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Fixtures.testsFolder) }
+        return url.path
+    }()
 
     /// Writes `text` to `name` inside `folder`; returns the path.
     @discardableResult

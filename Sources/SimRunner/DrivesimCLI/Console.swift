@@ -27,6 +27,10 @@ package struct Console: Sendable {
     private let errDescriptor: Int32?
     /// The environment variables commands consult (`CI`, `COLUMNS`); tests set their own.
     package var environment: [String: String]
+    /// Whether the process exits as soon as the command returns: so for the
+    /// process's own console (`standard`, which `drivesim`'s `main` uses), not
+    /// where many commands run in one process (tests). See `ProcessEnd`.
+    package let processEndsAfterCommand: Bool
 
     /// Whether standard output is a terminal: colour is used only then (see
     /// `usesColour`). Taken from `isatty` for the process's console, false
@@ -36,15 +40,18 @@ package struct Console: Sendable {
     /// How errors name standard output.
     package static let standardOutputName = "standard output"
 
-    private init(out: Int32?, err: Int32?, environment: [String: String]) {
+    private init(out: Int32?, err: Int32?, environment: [String: String], processEndsAfterCommand: Bool = false) {
         outDescriptor = out
         errDescriptor = err
         self.environment = environment
+        self.processEndsAfterCommand = processEndsAfterCommand
         outIsTerminal = out.map { isatty($0) == 1 } ?? false
     }
 
     /// The process's standard output and standard error.
-    package static var standard: Console { Console(out: 1, err: 2, environment: ProcessInfo.processInfo.environment) }
+    package static var standard: Console {
+        Console(out: 1, err: 2, environment: ProcessInfo.processInfo.environment, processEndsAfterCommand: true)
+    }
     /// A console that keeps what was written, for tests.
     package static var captured: Console { Console(out: nil, err: nil, environment: [:]) }
     /// Standard output to the descriptor `fd` (tests pass `/dev/full` or a

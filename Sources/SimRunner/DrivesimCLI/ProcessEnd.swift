@@ -3,18 +3,14 @@
 /// arrays and strings, and freeing them one by one just before `exit`
 /// (which returns all the process's memory at once) only costs time.
 ///
-/// Only the executable says the process ends after its command
-/// (`exitsAfterCommand`); in tests, which run many commands in one process,
-/// everything is freed as usual.
+/// Only the executable's console says the process ends after its command
+/// (`Console.processEndsAfterCommand`); in tests, which run many commands in
+/// one process, everything is freed as usual.
 package enum ProcessEnd {
-    /// Whether the process exits as soon as the command returns. Set once by
-    /// `drivesim`'s `main.swift` before it runs the command, never after.
-    nonisolated(unsafe) package static var exitsAfterCommand = false
-
     /// Keeps `value` alive to the process's end when it ends after the
     /// command (one reference, never released); otherwise does nothing.
-    package static func keep<T>(_ value: T) {
-        guard exitsAfterCommand else { return }
+    package static func keep<T>(_ value: T, _ console: Console) {
+        guard console.processEndsAfterCommand else { return }
         _ = Unmanaged.passRetained(Kept(value))
     }
 

@@ -204,7 +204,7 @@ enum RunCommand: Command {
         FuzzCommand.noteMutantReproducer(scenario, fault: fault, console: &console)
         if case .differs(let diff) = golden { console.err(diff) }
         // The process ends next: its scenario and timeline are left to `exit`.
-        ProcessEnd.keep((scenario, verdict))
+        ProcessEnd.keep((scenario, verdict), console)
         return verdict.passed && golden.holds ? 0 : 1
     }
 
