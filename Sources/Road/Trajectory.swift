@@ -5,24 +5,24 @@ import SimClock
 /// end so that it never exceeds its deceleration limit; it brakes to a
 /// standstill at each stop and waits its dwell there. Before `start` the
 /// car waits at the route's start; after arriving it stays at the end.
-public struct Trajectory: Sendable {
+package struct Trajectory: Sendable {
     /// The integration step.
-    public static let step = SimTime(ms: 250)
+    package static let step = SimTime(ms: 250)
     /// The car creeps at least this fast until it arrives (m/s), so it never stalls short of the end.
     static let creep = 1.0
 
     /// When the car sets off: `distances[0]` holds at this instant.
-    public let start: SimTime
+    package let start: SimTime
     /// Distance along the route at `start + i × step`.
-    public let distances: [Double]
+    package let distances: [Double]
     /// Speed (m/s) at `start + i × step`.
-    public let speeds: [Double]
+    package let speeds: [Double]
     /// When the car reaches the end of the route.
-    public let arrival: SimTime
+    package let arrival: SimTime
 
     /// Drives `profile` along a route of `length` meters from time `start`.
     /// - Complexity: O(duration / step × k), k the profile steps within braking distance.
-    public init(profile: SpeedProfile, length: Double, start: SimTime) {
+    package init(profile: SpeedProfile, length: Double, start: SimTime) {
         self.start = start
         var distances = [0.0]
         var speeds = [0.0]
@@ -39,7 +39,7 @@ public struct Trajectory: Sendable {
     /// arrived by `limit`: the same integration, stopped at the limit, so a
     /// drive that would last days is refused in bounded time and memory.
     /// - Complexity: O((limit − start) / step × k) at most.
-    public static func arrival(profile: SpeedProfile, length: Double, start: SimTime, limit: SimTime) -> SimTime? {
+    package static func arrival(profile: SpeedProfile, length: Double, start: SimTime, limit: SimTime) -> SimTime? {
         guard start <= limit else { return nil }
         let maxSteps = (limit - start).ms / Trajectory.step.ms
         guard let count = integrate(profile, length: length, maxSteps: maxSteps, { _, _ in }) else { return nil }
@@ -194,7 +194,7 @@ public struct Trajectory: Sendable {
     }
 
     /// Distance along the route and speed at `t`, interpolated between steps.
-    public func state(at t: SimTime) -> (distance: Double, speed: Double) {
+    package func state(at t: SimTime) -> (distance: Double, speed: Double) {
         if t <= start { return (0, 0) }
         let offset = (t - start).ms
         let i = Int(offset / Trajectory.step.ms)
@@ -204,7 +204,7 @@ public struct Trajectory: Sendable {
     }
 
     /// The first millisecond at which the car has reached distance `d`, or nil if it never does.
-    public func time(reaching d: Double) -> SimTime? {
+    package func time(reaching d: Double) -> SimTime? {
         guard let last = distances.last, last >= d else { return nil }
         var low = 0
         var high = distances.count - 1

@@ -88,7 +88,7 @@ public struct ScenarioProblem: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The path as written in messages: `replies[0].stretches[1].duration`.
-    public static func render(_ path: [Step]) -> String {
+    package static func render(_ path: [Step]) -> String {
         var out = ""
         for step in path {
             switch step {
@@ -169,7 +169,7 @@ extension Scenario {
     /// (`RoadPlan.continueLineID`), and `<first maneuver>.depart`
     /// (`RoadPlan.departureLineID`). Reroute lines (`reroute<n>.off`,
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
-    public var generatedLineIDs: [(id: String, maneuver: String)] {
+    package var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
         // Appended to one list (a list per maneuver and stage cost more than the ids).
         var ids: [(id: String, maneuver: String)] = []
