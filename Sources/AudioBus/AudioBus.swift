@@ -7,11 +7,11 @@ import SimClock
 /// interval a voice was audible, when the ears were open, and how much of each
 /// utterance was heard. It trusts no one: if two voices ever play at once it
 /// records an `Overlap`, whatever the arbiter believed.
-package struct AudioBus: Sendable {
+public struct AudioBus: Sendable {
     /// Everything that sounded, in the order it started.
-    package private(set) var played: [Played] = []
+    public private(set) var played: [Played] = []
     /// Every instant two voices overlapped.
-    package private(set) var overlaps: [Overlap] = []
+    public private(set) var overlaps: [Overlap] = []
 
     private var guidancePlaying: Int?
     private var talkPlaying: Int?
@@ -22,40 +22,40 @@ package struct AudioBus: Sendable {
     private var speech: Speech?
 
     /// A silent bus at time zero, ears open.
-    package init() {}
+    public init() {}
 
     /// Makes room in the record for `count` intervals played, so a long run's record grows once.
-    package mutating func reserveCapacity(_ count: Int) { played.reserveCapacity(count) }
+    public mutating func reserveCapacity(_ count: Int) { played.reserveCapacity(count) }
 
     /// What is audible on the speaker now, if anything.
-    package var audible: Voice? {
+    public var audible: Voice? {
         if guidancePlaying != nil { return .guidance }
         return talkPlaying != nil ? .pippa : nil
     }
 
     /// The guidance player starts a line (by index).
-    package mutating func startGuidance(_ line: Int, at now: SimTime) {
+    public mutating func startGuidance(_ line: Int, at now: SimTime) {
         if let stretch = talkPlaying { overlaps.append(Overlap(at: now, line: line, stretch: played[stretch].item)) }
         guidancePlaying = played.count
         played.append(Played(voice: .guidance, item: line, start: now, end: now, cut: false))
     }
 
     /// The guidance player finishes its line.
-    package mutating func endGuidance(at now: SimTime) {
+    public mutating func endGuidance(at now: SimTime) {
         guard let i = guidancePlaying else { return }
         played[i].end = now
         guidancePlaying = nil
     }
 
     /// The talk player starts a stretch (by index).
-    package mutating func startStretch(_ stretch: Int, at now: SimTime) {
+    public mutating func startStretch(_ stretch: Int, at now: SimTime) {
         if let line = guidancePlaying { overlaps.append(Overlap(at: now, line: played[line].item, stretch: stretch)) }
         talkPlaying = played.count
         played.append(Played(voice: .pippa, item: stretch, start: now, end: now, cut: false))
     }
 
     /// The talk player stops, at the stretch's end or cut short.
-    package mutating func stopStretch(at now: SimTime, cut: Bool) {
+    public mutating func stopStretch(at now: SimTime, cut: Bool) {
         guard let i = talkPlaying else { return }
         played[i].end = now
         played[i].cut = cut
@@ -65,23 +65,23 @@ package struct AudioBus: Sendable {
     /// The times guidance and Pippa sounded together, from the finished
     /// intervals: empty on a sound bus, whatever `overlaps` recorded.
     /// - Complexity: O(n), n the intervals played.
-    package var soundedTogether: IntervalSet { intervals(of: .guidance).intersection(intervals(of: .pippa)) }
+    public var soundedTogether: IntervalSet { intervals(of: .guidance).intersection(intervals(of: .pippa)) }
 
     /// The talk's ears open or close.
-    package mutating func setEars(open: Bool, at now: SimTime) {
+    public mutating func setEars(open: Bool, at now: SimTime) {
         guard open != earsAreOpen else { return }
         if open { earsOpen.insert(SimInterval(now, .endOfTime)) } else { earsOpen.remove(SimInterval(now, .endOfTime)) }
         earsAreOpen = open
     }
 
     /// Dad starts speaking into the microphone.
-    package mutating func startSpeech(_ utterance: Int, at now: SimTime) {
+    public mutating func startSpeech(_ utterance: Int, at now: SimTime) {
         speech = Speech(utterance: utterance, start: now)
     }
 
     /// Dad stops speaking: how much of the utterance the ears heard and lost.
     /// - Complexity: O(log n + k), n the times the ears closed, k while he spoke.
-    package mutating func endSpeech(at now: SimTime) -> (heard: SimTime, lost: SimTime) {
+    public mutating func endSpeech(at now: SimTime) -> (heard: SimTime, lost: SimTime) {
         guard let current = speech else { return (.zero, .zero) }
         speech = nil
         let spoken = SimInterval(current.start, now)
@@ -93,35 +93,35 @@ package struct AudioBus: Sendable {
     /// The times `voice` sounded (or Dad spoke), from the finished intervals
     /// of `played`; a voice still playing has not added its interval yet.
     /// - Complexity: O(n), n the intervals played.
-    package func intervals(of voice: Voice) -> IntervalSet {
+    public func intervals(of voice: Voice) -> IntervalSet {
         IntervalSet(played.lazy.filter { $0.voice == voice }.map(\.interval))
     }
 
     /// One interval in which a voice was audible (or Dad spoke).
-    package struct Played: Sendable, Equatable {
+    public struct Played: Sendable, Equatable {
         /// Who sounded.
-        package var voice: Voice
+        public var voice: Voice
         /// The line, stretch or utterance index.
-        package var item: Int
+        public var item: Int
         /// When it started.
-        package var start: SimTime
+        public var start: SimTime
         /// When it stopped; equal to `start` while still playing.
-        package var end: SimTime
+        public var end: SimTime
         /// A stretch stopped before its end.
-        package var cut: Bool
+        public var cut: Bool
 
         /// `[start, end)`.
-        package var interval: SimInterval { SimInterval(start, end) }
+        public var interval: SimInterval { SimInterval(start, end) }
     }
 
     /// Two voices audible at once: a broken bus.
-    package struct Overlap: Sendable, Equatable {
+    public struct Overlap: Sendable, Equatable {
         /// When the second voice started over the first.
-        package var at: SimTime
+        public var at: SimTime
         /// The guidance line playing.
-        package var line: Int
+        public var line: Int
         /// Pippa's stretch playing.
-        package var stretch: Int
+        public var stretch: Int
     }
 
     private struct Speech: Sendable {

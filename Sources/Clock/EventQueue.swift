@@ -8,15 +8,15 @@
 /// of a binary heap, a node's children side by side). The order is total, so
 /// the merge gives exactly what one heap would. The payload is generic so
 /// road events and talk events can share one queue.
-package struct EventQueue<Event> {
+public struct EventQueue<Event> {
     /// One scheduled event with its full ordering key.
-    package struct Entry {
+    public struct Entry {
         /// The whole order in one number, compared in one go: the time (its
         /// sign bit flipped, so negative times sort first) in the high word;
         /// the phase in the top byte of the low word, the sequence below.
         @usableFromInline let key: UInt128
         /// The event itself.
-        package let event: Event
+        public let event: Event
 
         @inlinable init(time: SimTime, phase: UInt8, sequence: UInt64, event: Event) {
             let high = UInt64(bitPattern: time.ms) ^ (1 << 63)
@@ -25,13 +25,13 @@ package struct EventQueue<Event> {
         }
 
         /// When the event is due.
-        @inlinable package var time: SimTime {
+        @inlinable public var time: SimTime {
             SimTime(ms: Int64(bitPattern: UInt64(truncatingIfNeeded: key >> 64) ^ (1 << 63)))
         }
         /// Its kind's place within an instant; lower runs first.
-        @inlinable package var phase: UInt8 { UInt8(truncatingIfNeeded: key >> 56) }
+        @inlinable public var phase: UInt8 { UInt8(truncatingIfNeeded: key >> 56) }
         /// Scheduling order: breaks every remaining tie.
-        @inlinable package var sequence: UInt64 { UInt64(truncatingIfNeeded: key) & (1 << 56 - 1) }
+        @inlinable public var sequence: UInt64 { UInt64(truncatingIfNeeded: key) & (1 << 56 - 1) }
 
         @inlinable func precedes(_ other: Entry) -> Bool { key < other.key }
     }
@@ -45,16 +45,16 @@ package struct EventQueue<Event> {
     @usableFromInline var nextSequence: UInt64 = 0
 
     /// An empty queue.
-    @inlinable package init() {}
+    @inlinable public init() {}
 
     /// The number of pending events.
-    @inlinable package var count: Int { heap.count + agenda.count - agendaStart }
+    @inlinable public var count: Int { heap.count + agenda.count - agendaStart }
     /// Whether nothing is pending.
-    @inlinable package var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
     /// The earliest pending entry, if any, left in the queue.
     /// - Complexity: O(1), but for the first call, which sorts the agenda.
-    @inlinable package mutating func first() -> Entry? {
+    @inlinable public mutating func first() -> Entry? {
         startRunning()
         guard agendaStart < agenda.count else { return heap.first }
         guard let top = heap.first else { return agenda[agendaStart] }
@@ -78,7 +78,7 @@ package struct EventQueue<Event> {
     }
 
     /// Reserves room for `n` pending events.
-    @inlinable package mutating func reserveCapacity(_ n: Int) {
+    @inlinable public mutating func reserveCapacity(_ n: Int) {
         if running { heap.reserveCapacity(n) } else { agenda.reserveCapacity(n) }
     }
 
@@ -91,7 +91,7 @@ package struct EventQueue<Event> {
     /// Schedules `event` at `time` in `phase`, after everything scheduled
     /// before it with the same time and phase.
     /// - Complexity: O(log n)
-    @inlinable package mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
+    @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
         precondition(nextSequence < 1 << 56, "event sequence exhausted")
         let entry = Entry(time: time, phase: phase, sequence: nextSequence, event: event)
         nextSequence &+= 1
@@ -124,7 +124,7 @@ package struct EventQueue<Event> {
 
     /// Removes and returns the earliest entry.
     /// - Complexity: O(1) from the agenda, O(log n) from the heap.
-    @inlinable package mutating func popFirst() -> Entry? {
+    @inlinable public mutating func popFirst() -> Entry? {
         startRunning()
         if agendaStart < agenda.count, heap.first.map({ !$0.precedes(agenda[agendaStart]) }) ?? true {
             agendaStart += 1

@@ -3,20 +3,20 @@
 /// sets holding the same times are equal.
 ///
 /// The set operations walk both sides once, in order: linear in their sizes.
-package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
+public struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     /// The intervals, in time order: each is non-empty and ends strictly
     /// before the next starts.
-    package private(set) var intervals: [SimInterval] = []
+    public private(set) var intervals: [SimInterval] = []
 
     /// The empty set.
-    @inlinable package init() {}
+    @inlinable public init() {}
 
     /// Every time from zero on: `[0, endOfTime)`.
-    package static let always = IntervalSet([SimInterval(.zero, .endOfTime)])
+    public static let always = IntervalSet([SimInterval(.zero, .endOfTime)])
 
     /// The times held by any of `intervals`, in any order, overlapping or not.
     /// - Complexity: O(n log n), O(n) if they are already sorted by start.
-    @inlinable package init<S: Sequence>(_ intervals: S) where S.Element == SimInterval {
+    @inlinable public init<S: Sequence>(_ intervals: S) where S.Element == SimInterval {
         // Inlined, so the sequence is copied by code specialised for its type.
         self.init(unsorted: Array(intervals))
     }
@@ -31,16 +31,16 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether it holds no time.
-    @inlinable package var isEmpty: Bool { intervals.isEmpty }
+    @inlinable public var isEmpty: Bool { intervals.isEmpty }
 
     /// The total time held: the sum of the intervals' durations (it traps on
     /// overflow, as for a set holding times up to `Int64.max` ms).
     /// - Complexity: O(n)
-    package var measure: SimTime { intervals.reduce(.zero) { $0 + $1.duration } }
+    public var measure: SimTime { intervals.reduce(.zero) { $0 + $1.duration } }
 
     /// The time held within `window`: the measure of the intersection.
     /// - Complexity: O(log n + k), k the intervals that meet the window.
-    package func measure(within window: SimInterval) -> SimTime {
+    public func measure(within window: SimInterval) -> SimTime {
         var total = SimTime.zero
         var i = firstIndex(endingAfter: window.start)
         while i < intervals.count, intervals[i].start < window.end {
@@ -52,27 +52,27 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `t` is held.
     /// - Complexity: O(log n)
-    package func contains(_ t: SimTime) -> Bool {
+    public func contains(_ t: SimTime) -> Bool {
         let i = firstIndex(endingAfter: t)
         return i < intervals.count && intervals[i].contains(t)
     }
 
     /// Whether some time of `interval` is held; an empty interval never is.
     /// - Complexity: O(log n)
-    package func overlaps(_ interval: SimInterval) -> Bool {
+    public func overlaps(_ interval: SimInterval) -> Bool {
         let i = firstIndex(endingAfter: interval.start)
         return i < intervals.count && intervals[i].overlaps(interval)
     }
 
     /// Whether the two sets share some time.
     /// - Complexity: O(n + m)
-    package func overlaps(_ other: IntervalSet) -> Bool { !intersection(other).isEmpty }
+    public func overlaps(_ other: IntervalSet) -> Bool { !intersection(other).isEmpty }
 
     /// Adds the times of `interval`. Adding at or after the end, as a record
     /// kept in time order does, is O(1) amortized.
     /// - Complexity: O(log n + k) to find and merge the k intervals it meets,
     ///   plus O(n) to make room when it lands before the end.
-    package mutating func insert(_ interval: SimInterval) {
+    public mutating func insert(_ interval: SimInterval) {
         guard !interval.isEmpty else { return }
         guard let last = intervals.last, interval.start <= last.end else {
             intervals.append(interval)
@@ -105,7 +105,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     /// does, is O(log n) amortized.
     /// - Complexity: O(log n + k) to find the k intervals it meets, plus
     ///   O(n) to close or open a gap before the end.
-    package mutating func remove(_ interval: SimInterval) {
+    public mutating func remove(_ interval: SimInterval) {
         guard !interval.isEmpty else { return }
         let low = firstIndex(endingAfter: interval.start)
         var upper = low
@@ -133,7 +133,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The times held by this set and not by `other`.
     /// - Complexity: O(n + m)
-    package func subtracting(_ other: IntervalSet) -> IntervalSet {
+    public func subtracting(_ other: IntervalSet) -> IntervalSet {
         var out = IntervalSet()
         var j = 0
         for interval in intervals {
@@ -152,7 +152,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The times held by either set.
     /// - Complexity: O(n + m)
-    package func union(_ other: IntervalSet) -> IntervalSet {
+    public func union(_ other: IntervalSet) -> IntervalSet {
         var out = IntervalSet()
         out.intervals.reserveCapacity(intervals.count + other.intervals.count)
         var i = 0
@@ -171,7 +171,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The times held by both sets.
     /// - Complexity: O(n + m)
-    package func intersection(_ other: IntervalSet) -> IntervalSet {
+    public func intersection(_ other: IntervalSet) -> IntervalSet {
         var out = IntervalSet()
         var i = 0
         var j = 0
@@ -187,7 +187,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
 
     /// The times held by this set within `window`.
     /// - Complexity: O(log n + k), k the intervals that meet the window.
-    package func intersection(_ window: SimInterval) -> IntervalSet {
+    public func intersection(_ window: SimInterval) -> IntervalSet {
         var out = IntervalSet()
         var i = firstIndex(endingAfter: window.start)
         while i < intervals.count, intervals[i].start < window.end {
@@ -198,7 +198,7 @@ package struct IntervalSet: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The intervals, in time order.
-    package var description: String { "{" + intervals.map(\.description).joined(separator: ", ") + "}" }
+    public var description: String { "{" + intervals.map(\.description).joined(separator: ", ") + "}" }
 
     /// Adds an interval that starts at or after the last one's start.
     /// - Complexity: O(1) amortized

@@ -8,33 +8,33 @@
 ///         while let event = loop.nextEvent() { handle(event, at: now) }
 ///         endInstant(at: now)
 ///     }
-package struct SimLoop<Event> {
+public struct SimLoop<Event> {
     /// The events still to come.
-    package var queue = EventQueue<Event>()
+    public var queue = EventQueue<Event>()
     @usableFromInline var current = SimTime.zero
 
     /// An empty loop at time zero.
-    package init() {}
+    public init() {}
 
     /// The instant being handled, or the last one handled.
-    @inlinable package var now: SimTime { current }
+    @inlinable public var now: SimTime { current }
 
     /// Schedules `event` at `time` in `phase`; never earlier than `now`.
-    @inlinable package mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
+    @inlinable public mutating func schedule(_ event: Event, at time: SimTime, phase: UInt8 = 0) {
         precondition(time >= current, "scheduled into the past: \(time) < \(current)")
         queue.schedule(event, at: time, phase: phase)
     }
 
     /// Moves to the next instant that has events and returns it, or nil when
     /// nothing is left. Call only once the current instant has no events left.
-    @inlinable package mutating func advance() -> SimTime? {
+    @inlinable public mutating func advance() -> SimTime? {
         guard let next = queue.first()?.time else { return nil }
         current = next
         return next
     }
 
     /// The next event due at `now`, or nil when the instant has no more.
-    @inlinable package mutating func nextEvent() -> Event? {
+    @inlinable public mutating func nextEvent() -> Event? {
         guard let entry = queue.first(), entry.time == current else { return nil }
         return queue.popFirst()?.event
     }

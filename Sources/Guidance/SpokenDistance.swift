@@ -11,31 +11,31 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
 /// Distances as they are spoken: rounded *down* to a preset, never up, so a
 /// line never promises more room than there is. An amount is counted in its
 /// units' base: meters (metric) or feet (imperial).
-package enum SpokenDistance {
+public enum SpokenDistance {
     /// The metric presets, meters, ascending.
-    package static let presets: [Int] = [
+    public static let presets: [Int] = [
         50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000,
     ]
     /// The imperial presets, feet, ascending: hundreds of feet up to 1,000,
     /// then a quarter, a half and three quarters of a mile, then 1, 1.5, 2,
     /// 3, 5 and 10 miles (as US voices round them: "In a half mile").
-    package static let feetPresets: [Int] = [
+    public static let feetPresets: [Int] = [
         100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800,
     ]
     /// Meters in a foot (exact, by definition).
-    package static let metersPerFoot = 0.3048
+    public static let metersPerFoot = 0.3048
     static let feetPerMile = 5280
 
     /// The presets of `units`, in its base unit, ascending.
-    package static func presets(_ units: Units) -> [Int] { units == .metric ? presets : feetPresets }
+    public static func presets(_ units: Units) -> [Int] { units == .metric ? presets : feetPresets }
 
     /// How many meters `amount` of `units`' base unit is.
-    package static func meters(_ amount: Int, _ units: Units) -> Double {
+    public static func meters(_ amount: Int, _ units: Units) -> Double {
         units == .metric ? Double(amount) : Double(amount) * metersPerFoot
     }
 
     /// The largest preset at or below `meters`, in `units`' base unit, or nil below the smallest.
-    package static func roundDown(_ meters: Double, _ units: Units = .metric) -> Int? {
+    public static func roundDown(_ meters: Double, _ units: Units = .metric) -> Int? {
         presets(units).last { Self.meters($0, units) <= meters }
     }
 
@@ -44,7 +44,7 @@ package enum SpokenDistance {
     /// `1.5 kilometers`, or `900 feet`, `a quarter mile`, `1.5 miles`;
     /// Korean, always metric: `300미터`, `1킬로미터`, `1.5킬로미터` (read
     /// 일점오 킬로미터, as Korean navigation apps say it).
-    package static func written(_ amount: Int, _ language: Language, _ units: Units = .metric) -> String {
+    public static func written(_ amount: Int, _ language: Language, _ units: Units = .metric) -> String {
         if units == .imperial && language == .en { return imperial(amount) }
         let meters = units == .metric ? amount : Int(Self.meters(amount, units).rounded(.down))
         let number =

@@ -123,7 +123,7 @@ public struct FixGenerator: Sendable, Equatable {
     ///   - measuring: when the app measures (When In Use).
     ///   - detour: the car's sideways offset at a time, meters (right of the route is positive).
     /// - Complexity: O(fixes × (stretches + jumps)).
-    package func fixes(
+    public func fixes(
         along route: Route, trajectory: Trajectory, measuring: IntervalSet = .always, detour: (SimTime) -> Double
     ) -> [Fix] {
         var random = SplitMix64(seed: seed)

@@ -14,9 +14,9 @@
 /// `plane(_:at:)`, which multiplies: so lengths hold at any distance from the origin (a 2,000 km route is as
 /// long as the great circle says, segment by segment), not only at city
 /// scale, where the scale is 1 within a millionth.
-@usableFromInline package struct LocalProjection: Sendable, Equatable {
+public struct LocalProjection: Sendable, Equatable {
     /// The mean earth radius (IUGG), in meters.
-    @usableFromInline package static let earthRadius = 6_371_008.8
+    public static let earthRadius = 6_371_008.8
     /// The least 1 + cos c (c the angle from the origin) projected as it
     /// is. A point nearer the origin's antipode (over 17,000 km away, far
     /// beyond any route: a stray recorded fix) is placed in its direction
@@ -25,12 +25,12 @@
     @usableFromInline static let nearAntipode = 0.01
 
     /// The point at the plane's (0, 0).
-    @usableFromInline package let origin: GeoPoint
+    public let origin: GeoPoint
     @usableFromInline let sinLat0: Double
     @usableFromInline let cosLat0: Double
 
     /// A projection centred on `origin`.
-    package init(origin: GeoPoint) {
+    public init(origin: GeoPoint) {
         self.origin = origin
         sinLat0 = sin(origin.latitude * .pi / 180)
         cosLat0 = cos(origin.latitude * .pi / 180)
@@ -40,7 +40,7 @@
     /// The longitude difference is taken the short way round, within
     /// -180...180 degrees, so a route across the antimeridian (179.9999° to
     /// -179.9999°) is 22 m long, not 40,000 km.
-    @inlinable package func project(_ p: GeoPoint) -> Vector {
+    @inlinable public func project(_ p: GeoPoint) -> Vector {
         var dLon = p.longitude - origin.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let lat = p.latitude * .pi / 180
@@ -62,7 +62,7 @@
     }
 
     /// The point at a plane position, its longitude brought back within -180...180.
-    @inlinable package func unproject(_ v: Vector) -> GeoPoint {
+    @inlinable public func unproject(_ v: Vector) -> GeoPoint {
         let rho = v.length
         guard rho > 0 else { return origin }
         let c = 2 * atan(rho / (2 * LocalProjection.earthRadius))
@@ -75,26 +75,26 @@
     }
 
     /// Plane meters per meter on the earth at plane position `v`: 1 + ρ²/4R².
-    @inlinable package func scale(at v: Vector) -> Double {
+    @inlinable public func scale(at v: Vector) -> Double {
         1 + (v.x * v.x + v.y * v.y) / (4 * LocalProjection.earthRadius * LocalProjection.earthRadius)
     }
 
     /// The length on the earth, in meters, of the plane's straight line from `a` to `b`.
-    @inlinable package func meters(from a: Vector, to b: Vector) -> Double { Line(from: a, to: b).meters(to: 1) }
+    @inlinable public func meters(from a: Vector, to b: Vector) -> Double { Line(from: a, to: b).meters(to: 1) }
 
     /// The plane's straight line from `a` to `b`, measured on the earth.
     /// Along it the scale 1 + |p|²/4R² is a quadratic in the fraction `u`
     /// of the way, so its earth length ∫ |b − a| du / scale has a closed form
     /// (an arctangent), and so has its inverse: exact on a line of 10 m and
     /// of 10,000 km alike, no sum of pieces.
-    @usableFromInline package struct Line: Sendable {
+    public struct Line: Sendable {
         /// `atan(x(u)) − atan(x0)` is the angle swept, x(u) = x0 + u·g.
         @usableFromInline let x0: Double, g: Double
         /// Earth meters per radian of that angle.
         @usableFromInline let k: Double
 
         /// The line from `a` to `b`.
-        @inlinable package init(from a: Vector, to b: Vector) {
+        @inlinable public init(from a: Vector, to b: Vector) {
             let d = b - a
             let span2 = d.x * d.x + d.y * d.y
             let r2 = LocalProjection.earthRadius * LocalProjection.earthRadius
@@ -113,12 +113,12 @@
         }
 
         /// The earth's meters from its start to the point a fraction `u` (0...1) of the way.
-        @inlinable package func meters(to u: Double) -> Double {
+        @inlinable public func meters(to u: Double) -> Double {
             k * atan2(u * g, 1 + x0 * (x0 + u * g))
         }
 
         /// The fraction of the way at `m` earth meters from its start (0 on a line of no length).
-        @inlinable package func fraction(at m: Double) -> Double {
+        @inlinable public func fraction(at m: Double) -> Double {
             guard g > 0 else { return 0 }
             let t = tan(m / k)
             return t * (1 + x0 * x0) / ((1 - x0 * t) * g)
@@ -126,7 +126,7 @@
     }
 
     /// A displacement of `d` meters on the earth, as a plane vector at `v`.
-    @inlinable package func plane(_ d: Vector, at v: Vector) -> Vector { d * scale(at: v) }
+    @inlinable public func plane(_ d: Vector, at v: Vector) -> Vector { d * scale(at: v) }
 }
 
 /// A position or a displacement in the local plane, in meters.
@@ -153,7 +153,7 @@ public struct Vector: Sendable, Equatable {
 }
 
 /// The great-circle distance in meters (haversine), for checking the projection.
-package func greatCircleDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+public func greatCircleDistance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
     let rad = Double.pi / 180
     let dLat = (b.latitude - a.latitude) * rad
     let dLon = (b.longitude - a.longitude) * rad

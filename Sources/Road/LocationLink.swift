@@ -15,7 +15,7 @@ import SimClock
 /// slower than the fix rate, cancel every report before it lands.
 public struct LocationLink: Sendable, Equatable {
     /// Who the reports are from.
-    package static let reporter = "pathfinder"
+    public static let reporter = "pathfinder"
 
     /// Why a report was not sent, or did not land. Raw values are the timeline's words.
     public enum DropReason: String, Sendable, Equatable, CaseIterable {
@@ -34,7 +34,7 @@ public struct LocationLink: Sendable, Equatable {
     }
 
     /// What became of one fix's report.
-    package enum Outcome: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
         /// Sent now; it lands at `delivered`.
         case sent(delivered: SimTime)
         /// Sent now, but it fails at `at` for `reason` (`interrupted` or `timeout`).
@@ -52,9 +52,9 @@ public struct LocationLink: Sendable, Equatable {
     /// The outages as one set, for lookups by binary search.
     var offline: IntervalSet
     /// When the report in flight lands or fails; the link is free from then on.
-    package private(set) var busyUntil = SimTime.zero
+    public private(set) var busyUntil = SimTime.zero
     /// When the newest fix reported was taken.
-    package private(set) var lastReported: SimTime? = nil
+    public private(set) var lastReported: SimTime? = nil
     /// A deliberately broken link, for mutation testing (nil: the link as documented).
     package var fault: RoadFault? = nil
 
@@ -78,7 +78,7 @@ public struct LocationLink: Sendable, Equatable {
     /// this order: offline, stale, busy, out-of-order; a report sent then
     /// fails at the first of an outage's start and its freshness deadline
     /// (`taken + freshness`) that comes before it lands.
-    package mutating func offer(taken: SimTime, at now: SimTime) -> Outcome {
+    public mutating func offer(taken: SimTime, at now: SimTime) -> Outcome {
         if offline.contains(now) { return .dropped(.offline) }
         if now - taken > freshness { return .dropped(.stale) }
         if now < busyUntil { return .dropped(.busy) }

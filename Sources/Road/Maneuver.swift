@@ -62,7 +62,7 @@ public enum Turn: String, Sendable, Equatable, CaseIterable {
 
     /// Whether the maneuver's "now" line is said as the car reaches it (the
     /// destination, a waypoint) rather than ahead of it.
-    @inlinable package var saidOnReaching: Bool { self == .arrive || self == .waypoint }
+    @inlinable public var saidOnReaching: Bool { self == .arrive || self == .waypoint }
 }
 
 /// The values a kind of maneuver carries besides its street; each is nil
@@ -90,7 +90,7 @@ public struct ManeuverDetails: Sendable, Equatable {
     public var waypoint: Int?
 
     /// The highest roundabout exit number.
-    package static let exits = 12
+    public static let exits = 12
 
     /// Details; all nil unless given.
     public init(

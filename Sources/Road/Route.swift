@@ -10,20 +10,20 @@
 /// along each segment's line, `LocalProjection.Line`).
 public struct Route: Sendable {
     /// How far a maneuver's point may lie from the route, in meters.
-    package static let maneuverTolerance = 15.0
+    public static let maneuverTolerance = 15.0
     /// The longest route a scenario may give, in meters (10,000 km: more
     /// than a 24-hour drive at the highest speed). It bounds every distance,
     /// so times computed from distances stay far inside `Int64`.
-    package static let maxLength = 10_000_000.0
+    public static let maxLength = 10_000_000.0
 
     /// The plane the route is drawn in, centred on its first point.
-    @usableFromInline package let projection: LocalProjection
+    public let projection: LocalProjection
     /// The vertices, in plane meters.
-    package let points: [Vector]
+    public let points: [Vector]
     /// The distance along the route at each vertex, meters on the earth; `cumulative[0] == 0`.
-    @usableFromInline package let cumulative: [Double]
+    public let cumulative: [Double]
     /// The maneuvers, in route order.
-    package private(set) var maneuvers: [Maneuver] = []
+    public private(set) var maneuvers: [Maneuver] = []
     /// The plane's largest scale at a vertex: no point of the route (a
     /// segment's largest is at an end) is scaled more (`offsetBound`).
     let largestScale: Double
@@ -39,7 +39,7 @@ public struct Route: Sendable {
     }
 
     /// A route through `points`, in the plane centred on the first.
-    package init(points geo: [GeoPoint]) throws(Problem) {
+    public init(points geo: [GeoPoint]) throws(Problem) {
         guard geo.count >= 2 else { throw .tooFewPoints }
         let projection = LocalProjection(origin: geo[0])
         self.init(plane: geo.map(projection.project), projection: projection)
@@ -48,7 +48,7 @@ public struct Route: Sendable {
     /// A route through plane `points` (at least two) of `projection`: a road
     /// the drive changes onto, drawn in the first route's plane so that every
     /// position compares with every route's.
-    package init(plane points: [Vector], projection: LocalProjection) {
+    public init(plane points: [Vector], projection: LocalProjection) {
         precondition(points.count >= 2, "a route has two points or more")
         self.projection = projection
         self.points = points
@@ -67,7 +67,7 @@ public struct Route: Sendable {
     /// makes (no maneuvers), without measuring again the part before `b`:
     /// its vertices are this route's, so their sums are the same bits.
     /// A drive that changes road many times joins in time linear in its points.
-    package func joined(at b: Double, to plane: [Vector]) -> Route {
+    public func joined(at b: Double, to plane: [Vector]) -> Route {
         let head = points(from: 0, to: b)
         // `head` is this route's vertices from the last at distance 0 on, then the point at `b`.
         let first = segment(at: 0)
@@ -93,7 +93,7 @@ public struct Route: Sendable {
 
     /// The polyline from distance `a` to `b` along the route (clamped, `a < b`):
     /// the point at `a`, the vertices between, the point at `b`.
-    package func points(from a: Double, to b: Double) -> [Vector] {
+    public func points(from a: Double, to b: Double) -> [Vector] {
         let a = min(max(a, 0), length)
         let b = min(max(b, a), length)
         var out = [location(at: a).point]
@@ -107,20 +107,20 @@ public struct Route: Sendable {
     }
 
     /// Its length in meters.
-    package var length: Double { cumulative[cumulative.count - 1] }
+    public var length: Double { cumulative[cumulative.count - 1] }
 
     /// Places each maneuver at the nearest point of the route after the
     /// previous maneuver (so a route that crosses itself keeps its order: a
     /// second maneuver at the crossing point is its second pass). Waypoints
     /// are numbered in route order (`ManeuverDetails.waypoint`).
-    package mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
+    public mutating func place(_ specs: [(point: GeoPoint, maneuver: Maneuver)]) throws(Problem) {
         place(specs.map(\.maneuver), at: try placements(of: specs.map(\.point)))
     }
 
     /// Where maneuvers at `points` are placed (`place`'s rule), each the
     /// distance along the route, without placing them: what a check needs.
     /// - Complexity: O(points + segments) when every maneuver is on the route.
-    package func placements(of points: [GeoPoint]) throws(Problem) -> [Double] {
+    public func placements(of points: [GeoPoint]) throws(Problem) -> [Double] {
         var from = 0.0
         var distances: [Double] = []
         distances.reserveCapacity(points.count)
@@ -134,7 +134,7 @@ public struct Route: Sendable {
 
     /// Places `list` at `distances` along the route (from `placements`),
     /// numbering the waypoints in route order.
-    package mutating func place(_ list: [Maneuver], at distances: [Double]) {
+    public mutating func place(_ list: [Maneuver], at distances: [Double]) {
         precondition(list.count == distances.count, "a distance for each maneuver")
         var waypoints = 0
         maneuvers = zip(list, distances).map { m, distance in
@@ -154,7 +154,7 @@ public struct Route: Sendable {
     /// cannot be placed there (`index` names it in the problem).
     /// - Complexity: O(k), k the segments from `from` to the place found
     ///   (the whole rest of the route when it is off it or out of order).
-    package func distance(ofManeuverAt point: GeoPoint, from: Double, index i: Int) throws(Problem) -> Double {
+    public func distance(ofManeuverAt point: GeoPoint, from: Double, index i: Int) throws(Problem) -> Double {
         let target = projection.project(point)
         guard let hit = firstNear(target, from: from) else {
             if firstNear(target, from: 0) != nil { throw .maneuverOutOfOrder(index: i) }
@@ -168,7 +168,7 @@ public struct Route: Sendable {
     /// within the maneuver tolerance of `point`, nil if none.
     /// - Complexity: O(k), k the segments from `from` to the pass (the rest
     ///   of the route when there is none).
-    package func firstPass(near point: GeoPoint, from: Double) -> Double? {
+    public func firstPass(near point: GeoPoint, from: Double) -> Double? {
         firstNear(projection.project(point), from: from)
     }
 
@@ -193,7 +193,7 @@ public struct Route: Sendable {
     }
 
     /// The segment index that holds distance `d` (clamped to the route).
-    @inlinable package func segment(at d: Double) -> Int {
+    @inlinable public func segment(at d: Double) -> Int {
         var low = 0
         var high = cumulative.count - 1
         while high - low > 1 {
@@ -204,7 +204,7 @@ public struct Route: Sendable {
     }
 
     /// The position at distance `d` along the route, and the unit direction there.
-    package func location(at d: Double) -> (point: Vector, direction: Vector) {
+    public func location(at d: Double) -> (point: Vector, direction: Vector) {
         let i = segment(at: min(max(d, 0), length))
         let a = points[i]
         let b = points[i + 1]
@@ -216,7 +216,7 @@ public struct Route: Sendable {
     }
 
     /// How far apart two plane positions are on the earth, meters.
-    @inlinable package func meters(_ a: Vector, _ b: Vector) -> Double { projection.meters(from: a, to: b) }
+    @inlinable public func meters(_ a: Vector, _ b: Vector) -> Double { projection.meters(from: a, to: b) }
 
     /// Where `p` falls on segment `i` if it lies within `tolerance` meters
     /// of it: the distance along the route and how far off it lies; nil if
@@ -267,7 +267,7 @@ public struct Route: Sendable {
     /// The nearest point of the route to `p` between distances `from` and
     /// `to`, measured to the window's own points; on a tie, the earlier one.
     /// - Complexity: O(log n + k), k the segments in the window.
-    package func nearest(to p: Vector, from: Double, to: Double) -> RouteMatch {
+    public func nearest(to p: Vector, from: Double, to: Double) -> RouteMatch {
         nearest(to: p, from: from, to: to, heading: nil)
     }
 
@@ -286,7 +286,7 @@ public struct Route: Sendable {
     /// Another pass is a match so far along the route from the nearest that
     /// the route must have left and come back (`isOtherPass`); the two sides
     /// of one corner are not.
-    package func nearest(
+    public func nearest(
         to p: Vector, from: Double, to: Double, heading course: Double?,
         expected: Double? = nil, tolerance: Double = 0
     ) -> RouteMatch {
@@ -408,18 +408,18 @@ public struct Route: Sendable {
 }
 
 /// Where a position falls on the route.
-package struct RouteMatch: Sendable, Equatable {
+public struct RouteMatch: Sendable, Equatable {
     /// Distance along the route, in meters.
-    package var distance: Double
+    public var distance: Double
     /// How far from the route the position lies, in meters.
-    package var offset: Double
+    public var offset: Double
     /// Whether another pass of the route over the position matched as well
     /// (within the tolerance, in the same direction): which one the car is
     /// on, only its progress so far can tell.
-    package var otherPass = false
+    public var otherPass = false
 
     /// A match `distance` meters along the route, `offset` meters from it.
-    package init(distance: Double, offset: Double) {
+    public init(distance: Double, offset: Double) {
         self.distance = distance
         self.offset = offset
     }

@@ -50,7 +50,7 @@ public struct RouteFollower: Sendable {
     }
 
     /// What one fix changed.
-    package enum Change: Sendable, Equatable {
+    public enum Change: Sendable, Equatable {
         case none
         case leftRoute(offset: Double)
         case rejoined
@@ -59,13 +59,13 @@ public struct RouteFollower: Sendable {
     }
 
     /// The thresholds it follows with.
-    package let settings: Settings
+    public let settings: Settings
     /// Progress along the route, meters, as of `lastTaken`.
-    package private(set) var progress = 0.0
+    public private(set) var progress = 0.0
     /// The car's speed as the follower believes it, m/s.
-    package private(set) var speed = 0.0
+    public private(set) var speed = 0.0
     /// The distance of the last fix from the route, meters.
-    package private(set) var offset = 0.0
+    public private(set) var offset = 0.0
 
     /// Where the follower knows the car to be on the route.
     enum Placement: Equatable {
@@ -105,20 +105,20 @@ public struct RouteFollower: Sendable {
 
     /// Whether the car is off the route (after `offRouteCount` fixes beyond `offRouteEnter`,
     /// until as many within `offRouteExit`).
-    package var offRoute: Bool { if case .off = side { true } else { false } }
+    public var offRoute: Bool { if case .off = side { true } else { false } }
     /// When the last trusted fix was taken (nil before the first).
-    package var lastTaken: SimTime? { last?.taken }
+    public var lastTaken: SimTime? { last?.taken }
     /// How long after the last match a fix moves progress even with the car
     /// standing, when it matches farther along than its accuracy explains: 10 s.
-    package static let relocateAfter = 10.0
+    public static let relocateAfter = 10.0
     /// When progress last matched the route (nil before the first match and while lost).
-    package var matchedAt: SimTime? { if case .matched(let t) = placement { t } else { nil } }
+    public var matchedAt: SimTime? { if case .matched(let t) = placement { t } else { nil } }
 
     /// A follower at the start of the route, nothing seen yet.
-    package init(settings: Settings = Settings()) { self.settings = settings }
+    public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Whether a fix can be used for progress, and if not, why.
-    package enum Admission: Sendable, Equatable {
+    public enum Admission: Sendable, Equatable {
         /// Accurate enough and newer than the last used: it is matched to the route.
         case usable
         /// Taken no later than the last used fix (it arrived late).
@@ -128,7 +128,7 @@ public struct RouteFollower: Sendable {
     }
 
     /// Whether `fix` can be used for progress: newer than the last used, and accurate enough.
-    package func admission(of fix: Fix) -> Admission {
+    public func admission(of fix: Fix) -> Admission {
         if let last = lastTaken, fix.taken <= last { return .outOfOrder }
         return fix.accuracy <= settings.accuracyLimit ? .usable : .inaccurate
     }
@@ -162,10 +162,10 @@ public struct RouteFollower: Sendable {
     /// is unknown until a fix matches the route again. The search then
     /// reaches the whole route ahead, and the first fix to match locates the
     /// car, standing or not, as at the start.
-    package mutating func measuringPaused() { placement = .lost }
+    public mutating func measuringPaused() { placement = .lost }
 
     /// Takes one trusted fix.
-    package mutating func observe(_ fix: Fix, on route: Route) -> Change {
+    public mutating func observe(_ fix: Fix, on route: Route) -> Change {
         if implausible(fix, on: route) && implausibleStreak < settings.implausibleCount {
             implausibleStreak += 1
             return .implausible

@@ -48,7 +48,7 @@ public struct SpeedProfile: Sendable, Equatable {
     }
 
     /// The target speed at distance `d`.
-    package func target(at d: Double) -> Double {
+    public func target(at d: Double) -> Double {
         var speed = steps[0].speed
         for step in steps where step.from <= d { speed = step.speed }
         return speed

@@ -5,24 +5,24 @@ import SimClock
 /// end so that it never exceeds its deceleration limit; it brakes to a
 /// standstill at each stop and waits its dwell there. Before `start` the
 /// car waits at the route's start; after arriving it stays at the end.
-package struct Trajectory: Sendable {
+public struct Trajectory: Sendable {
     /// The integration step.
-    package static let step = SimTime(ms: 250)
+    public static let step = SimTime(ms: 250)
     /// The car creeps at least this fast until it arrives (m/s), so it never stalls short of the end.
     static let creep = 1.0
 
     /// When the car sets off: `distances[0]` holds at this instant.
-    package let start: SimTime
+    public let start: SimTime
     /// Distance along the route at `start + i × step`.
-    package let distances: [Double]
+    public let distances: [Double]
     /// Speed (m/s) at `start + i × step`.
-    package let speeds: [Double]
+    public let speeds: [Double]
     /// When the car reaches the end of the route.
-    package let arrival: SimTime
+    public let arrival: SimTime
 
     /// Drives `profile` along a route of `length` meters from time `start`.
     /// - Complexity: O(duration / step × k), k the profile steps within braking distance.
-    package init(profile: SpeedProfile, length: Double, start: SimTime) {
+    public init(profile: SpeedProfile, length: Double, start: SimTime) {
         self.start = start
         var distances = [0.0]
         var speeds = [0.0]
@@ -39,7 +39,7 @@ package struct Trajectory: Sendable {
     /// arrived by `limit`: the same integration, stopped at the limit, so a
     /// drive that would last days is refused in bounded time and memory.
     /// - Complexity: O((limit − start) / step × k) at most.
-    package static func arrival(profile: SpeedProfile, length: Double, start: SimTime, limit: SimTime) -> SimTime? {
+    public static func arrival(profile: SpeedProfile, length: Double, start: SimTime, limit: SimTime) -> SimTime? {
         guard start <= limit else { return nil }
         let maxSteps = (limit - start).ms / Trajectory.step.ms
         guard let count = integrate(profile, length: length, maxSteps: maxSteps, { _, _ in }) else { return nil }
@@ -194,7 +194,7 @@ package struct Trajectory: Sendable {
     }
 
     /// Distance along the route and speed at `t`, interpolated between steps.
-    package func state(at t: SimTime) -> (distance: Double, speed: Double) {
+    public func state(at t: SimTime) -> (distance: Double, speed: Double) {
         if t <= start { return (0, 0) }
         let offset = (t - start).ms
         let i = Int(offset / Trajectory.step.ms)
@@ -204,7 +204,7 @@ package struct Trajectory: Sendable {
     }
 
     /// The first millisecond at which the car has reached distance `d`, or nil if it never does.
-    package func time(reaching d: Double) -> SimTime? {
+    public func time(reaching d: Double) -> SimTime? {
         guard let last = distances.last, last >= d else { return nil }
         var low = 0
         var high = distances.count - 1

@@ -5,22 +5,22 @@ import SimClock
 /// checks compare the timeline with. It matches each true position forward
 /// along the route, as the follower does, but without noise to guard
 /// against: the positions are the truth.
-package struct TrueTrack: Sendable, Equatable {
+public struct TrueTrack: Sendable, Equatable {
     /// Times and true positions, in time order.
-    package var points: [(t: SimTime, position: Vector)]
+    public var points: [(t: SimTime, position: Vector)]
 
     /// A track through `points` (in time order, positions in the route's plane).
-    package init(points: [(t: SimTime, position: Vector)]) { self.points = points }
+    public init(points: [(t: SimTime, position: Vector)]) { self.points = points }
 
     /// Whether two tracks have the same times and positions.
-    package static func == (a: TrueTrack, b: TrueTrack) -> Bool {
+    public static func == (a: TrueTrack, b: TrueTrack) -> Bool {
         a.points.map(\.t) == b.points.map(\.t) && a.points.map(\.position) == b.points.map(\.position)
     }
 
     /// When the true track first reached each of the route's maneuvers
     /// (interpolated between the points, rounded up), nil for one never reached.
     /// - Complexity: O(points × window + maneuvers).
-    package func passTimes(on route: Route) -> [SimTime?] {
+    public func passTimes(on route: Route) -> [SimTime?] {
         var out = [SimTime?](repeating: nil, count: route.maneuvers.count)
         var progress = 0.0
         var previous: SimTime? = nil

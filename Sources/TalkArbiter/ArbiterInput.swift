@@ -28,7 +28,7 @@ public enum ArbiterInput: Sendable, Equatable {
     /// (stale lines, requests, then replies, chunks and utterances in
     /// scheduling order), then the end. Within an instant an arbiter is told
     /// its inputs in this order; the simulator's queue keys on it.
-    @inlinable package var step: UInt8 {
+    @inlinable public var step: UInt8 {
         switch self {
         case .lineEnded: return 0
         case .stretchEnded: return 1
@@ -44,7 +44,7 @@ public enum ArbiterInput: Sendable, Equatable {
 
 /// Where a guidance line is in its life: not yet requested, pending
 /// (queued or waiting), playing, or done (ended or dropped).
-package enum LineProgress: UInt8, Sendable {
+public enum LineProgress: UInt8, Sendable {
     /// Not requested yet.
     case idle
     /// Requested and not started: queued or waiting.
@@ -57,7 +57,7 @@ package enum LineProgress: UInt8, Sendable {
 
 extension Arbiter {
     /// Hands `input` to the method it names (`endOfInstant`: `endInstant`).
-    @inlinable package mutating func deliver(
+    @inlinable public mutating func deliver(
         _ input: ArbiterInput, at now: SimTime, into actions: inout [TalkArbiter.Action]
     ) {
         switch input {

@@ -28,7 +28,7 @@ public enum Rule: String, Sendable, CaseIterable, Comparable {
     public static func < (a: Rule, b: Rule) -> Bool { a.index < b.index }
 
     /// The rule's place in `allCases`, the SPEC's table order.
-    package var index: Int {
+    public var index: Int {
         switch self {
         case .earsClosed: return 0
         case .urgentCut: return 1
