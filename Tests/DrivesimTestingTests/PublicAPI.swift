@@ -37,8 +37,9 @@ enum PublicAPI {
                 inSection = line == "## Public API"
                 module = nil
             } else if inSection, line.hasPrefix("### ") {
-                module = String(line.dropFirst(4))
-                modules[module!, default: []] = []
+                let name = String(line.dropFirst(4))
+                module = name
+                modules[name] = []
             } else if inSection, let module, line.hasPrefix("- `"),
                 let end = line.dropFirst(3).firstIndex(of: "`")
             {
@@ -97,10 +98,10 @@ enum PublicAPI {
                 } else if Declaration.types.contains(d.keyword) {
                     if visible { names.insert((enclosing + [d.name]).joined(separator: ".")) }
                     pending = Scope(
-                        path: enclosing + [d.name], isPublic: visible, isForeign: scope?.isForeign ?? false,
-                        isPublicExtension: false, depth: 0)
-                } else if visible, d.keyword == "typealias" || scope == nil || scope!.isForeign {
-                    if d.keyword != "case" { names.insert((enclosing + [d.name]).joined(separator: ".")) }
+                        path: enclosing + [d.name], isPublic: visible, isForeign: false, isPublicExtension: false,
+                        depth: 0)
+                } else if visible, d.keyword != "case", d.keyword == "typealias" || scope?.isForeign ?? true {
+                    names.insert((enclosing + [d.name]).joined(separator: "."))
                 }
             }
             for c in line {

@@ -94,7 +94,10 @@ import Testing
                 public var report: String { "" }
                 public init?(_ text: String) { nil }
                 public static func == (a: Verdict, b: Verdict) -> Bool { true }
-                public enum Style {}
+                public enum Style {
+                    case plain
+                    public var name: String { "" }
+                }
                 var hidden: Int { 0 }
             }
             public protocol Kind { func act() }
