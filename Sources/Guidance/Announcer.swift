@@ -67,28 +67,28 @@ public struct Announcer: Sendable {
     package static let predictionFloor = 2.0
     /// How long after the arrival its "now" line may still start ("You have
     /// arrived" said later is news to nobody).
-    public static let arrivalWindow = SimTime(ms: 10_000)
+    package static let arrivalWindow = SimTime(ms: 10_000)
     /// An arrival's "now" line is heard from when the car is this near the
     /// destination (meters; `Route.maneuverTolerance`): where it stops, at
     /// the kerb, is rarely its point to the meter.
-    public static let arrivedWithin = Route.maneuverTolerance
+    package static let arrivedWithin = Route.maneuverTolerance
 
     /// The language, the stages' leads, the margin and the speech rates it speaks with.
     public let settings: GuidanceSettings
     /// The route's maneuvers in route order, placed (`Maneuver.distance` set).
     public let maneuvers: [Maneuver]
     /// The first maneuver the guidance believes is still ahead.
-    public private(set) var next = 0
+    package private(set) var next = 0
     /// Per maneuver, the stages spoken or skipped.
     var done: [UInt8]
     /// Per maneuver, whether a "now" line of its own was made for it.
     public private(set) var nowSpoken: [Bool]
     /// Per maneuver, whether the maneuver before's "now" line announced it ("…, then turn left").
-    public private(set) var thenSpoken: [Bool]
+    package private(set) var thenSpoken: [Bool]
     /// Per maneuver, when the maneuver before's "now" line that announced it was made.
     var thenAt: [SimTime?]
     /// Per maneuver, whether its "now" stage was skipped because it could not end inside the guidance segment.
-    public private(set) var nowOutsideSegment: [Bool]
+    package private(set) var nowOutsideSegment: [Bool]
     /// Per maneuver, the words of the last line spoken for it.
     var lastWords: [String?]
     /// Per maneuver, whether the car was seen on its way there: farther than
@@ -108,12 +108,12 @@ public struct Announcer: Sendable {
     /// expires, while it may still be tried again (`retryReached`).
     var reachedLines: [Int: (at: SimTime, expires: SimTime)] = [:]
     /// Per maneuver, whether its "now" line was tried again (once at most).
-    public private(set) var retried: [Bool] = []
+    package private(set) var retried: [Bool] = []
     /// The compass bearing the route sets off in (`GuidanceRoute.heading`), for the departure line.
-    public var heading: Double? = nil
+    package var heading: Double? = nil
 
     /// An announcer for `maneuvers` (in route order, placed on the route) that nothing has been said for yet.
-    public init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
+    package init(settings: GuidanceSettings, maneuvers: [Maneuver]) {
         self.settings = settings
         self.maneuvers = maneuvers
         done = Array(repeating: 0, count: maneuvers.count)
@@ -354,7 +354,7 @@ public struct Announcer: Sendable {
     /// again, so that it is said when the car truly gets there, as
     /// `<maneuver>.now-again` (once; a second such fix only ends it).
     /// Returns whether it was opened again.
-    public mutating func retryReached(_ state: RoadState, at t: SimTime) -> Bool {
+    package mutating func retryReached(_ state: RoadState, at t: SimTime) -> Bool {
         let m = next
         // Standing well short of it, not braking or creeping towards it: a car
         // that gets there within moments heard the first line as it arrived.
@@ -371,9 +371,9 @@ public struct Announcer: Sendable {
 
     /// After a maneuver, the next one at least this far ahead (meters) is
     /// announced first by "Continue for 5 kilometers."
-    public static let continueBeyond = 2_000.0
+    package static let continueBeyond = 2_000.0
     /// How long after the maneuver a "continue" line may still start.
-    public static let continueWindow = SimTime(ms: 10_000)
+    package static let continueWindow = SimTime(ms: 10_000)
 
     /// The "continue" line when the car, at `state`, has just passed
     /// maneuver `m` at `t` and the next is `continueBeyond` or more ahead:
@@ -382,7 +382,7 @@ public struct Announcer: Sendable {
     /// rounded down. It belongs to the next maneuver (`<next>.continue`),
     /// and expires within `continueWindow`, before that maneuver's far
     /// stage comes due. Nil when there is no such maneuver.
-    public mutating func continueLine(after m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
+    package mutating func continueLine(after m: Int, _ state: RoadState, at t: SimTime) -> GuidanceLine? {
         let n = m + 1
         guard n < maneuvers.count else { return nil }
         let left = maneuvers[n].distance - state.progress(at: t)
@@ -410,7 +410,7 @@ public struct Announcer: Sendable {
     /// maneuver's far stage comes due: a drive whose first maneuver is
     /// already due hears that instead. Nil without a heading, or with the
     /// first maneuver passed.
-    public mutating func departureLine(_ state: RoadState, at t: SimTime) -> GuidanceLine? {
+    package mutating func departureLine(_ state: RoadState, at t: SimTime) -> GuidanceLine? {
         guard let heading, let first = maneuvers.first, first.distance > state.progress(at: t) else { return nil }
         let left = first.distance - state.progress(at: t)
         let units = settings.spokenUnits
@@ -428,7 +428,7 @@ public struct Announcer: Sendable {
     }
 
     /// The urgent line when the car leaves the route; superseded by the next reroute line.
-    public mutating func offRouteLine(at t: SimTime) -> GuidanceLine {
+    package mutating func offRouteLine(at t: SimTime) -> GuidanceLine {
         reroutes += 1
         let words = Phrasebook.offRoute(settings.language)
         return GuidanceLine(
@@ -438,7 +438,7 @@ public struct Announcer: Sendable {
     }
 
     /// The urgent line when the car is back on the route.
-    public mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
+    package mutating func recalculatedLine(at t: SimTime) -> GuidanceLine {
         let words = Phrasebook.backOnRoute(settings.language)
         return GuidanceLine(
             id: RoadPlan.rerouteLineID(reroutes, back: true), at: t, duration: duration(words), urgent: true,

@@ -5,13 +5,13 @@ import SimClock
 /// sentence written for the voice: "In 300 meters, turn right onto
 /// Gangnam-daero." or "300미터 앞에서 강남대로로 우회전하세요." Every phrase
 /// is listed in docs/road.md.
-public enum Phrasebook {
+package enum Phrasebook {
     /// The line for `stage` of a maneuver, with the spoken distance (far and
     /// near stages; nil gives the "now" form) and the maneuver that follows
     /// closely, if any.
     /// `distance` is counted in `units`' base (meters, or feet); Korean is
     /// always metric.
-    public static func line(
+    package static func line(
         _ stage: Stage, _ maneuver: Maneuver, distance: Int?, then next: Maneuver?, language: Language,
         units: Units = .metric
     ) -> String {
@@ -26,7 +26,7 @@ public enum Phrasebook {
     /// Gangnam-daero for 5 kilometers." / "강남대로를 따라 5킬로미터
     /// 직진하세요.", or without a street "Continue for 5 kilometers." /
     /// "5킬로미터 직진하세요." `distance` is written (`SpokenDistance.written`).
-    public static func continueLine(_ distance: String, on street: String?, _ language: Language) -> String {
+    package static func continueLine(_ distance: String, on street: String?, _ language: Language) -> String {
         switch language {
         case .en: return "Continue" + (street.map { " on \($0)" } ?? "") + " for \(distance)."
         case .ko: return (street.map { "\($0)\(eulReul(after: $0)) 따라 " } ?? "") + "\(distance) 직진하세요."
@@ -38,7 +38,7 @@ public enum Phrasebook {
     /// "Head north for 5 kilometers." / "북쪽 방향으로 출발해 5킬로미터
     /// 직진하세요." `heading` is degrees clockwise from north, said as the
     /// nearest of the eight compass points.
-    public static func departure(heading: Double, for distance: String?, _ language: Language) -> String {
+    package static func departure(heading: Double, for distance: String?, _ language: Language) -> String {
         let point = compassPoint(heading)
         switch language {
         case .en: return "Head \(englishCompass[point])" + (distance.map { " for \($0)" } ?? "") + "."
@@ -69,19 +69,19 @@ public enum Phrasebook {
     }
 
     /// The urgent line when the car has left the route.
-    public static func offRoute(_ language: Language) -> String {
+    package static func offRoute(_ language: Language) -> String {
         language == .en ? "You are off route. Recalculating." : "경로를 벗어났습니다. 경로를 재탐색합니다."
     }
 
     /// The urgent line as a reroute's new route is taken (`<change>.switched`).
-    public static func recalculated(_ language: Language) -> String {
+    package static func recalculated(_ language: Language) -> String {
         language == .en ? "The route has been recalculated." : "새로운 경로로 안내합니다."
     }
 
     /// The urgent line when the car is back on the route it follows
     /// (`reroute<n>.back`): no new route, so the Korean claims none
     /// ("returned to the route"); the English is the recalculation Dad heard announced.
-    public static func backOnRoute(_ language: Language) -> String {
+    package static func backOnRoute(_ language: Language) -> String {
         language == .en ? "The route has been recalculated." : "경로로 복귀했습니다."
     }
 
@@ -89,7 +89,7 @@ public enum Phrasebook {
     /// station on Teheran-ro." / "집으로 안내합니다." (로 after a vowel or ㄹ,
     /// 으로 after another consonant; a name whose reading is not written is
     /// set apart: "Shell, 목적지로 안내합니다."). nil: "your destination".
-    public static func guiding(to destination: String?, _ language: Language) -> String {
+    package static func guiding(to destination: String?, _ language: Language) -> String {
         switch language {
         case .en: return "Guiding you to \(destination ?? "your destination")."
         case .ko:

@@ -13,23 +13,23 @@ import SimClock
 /// the generated guidance lines. The simulation puts the events on its
 /// queue and appends the lines to its line table, so the arbiter sees them
 /// exactly like hand-written ones.
-public struct RoadPlan: Sendable, Equatable {
+package struct RoadPlan: Sendable, Equatable {
     /// Road events, in the order they happen (time, then completions first).
-    public var events: [RoadEvent] = []
+    package var events: [RoadEvent] = []
     /// The generated lines, by request time.
-    public var lines: [GuidanceLine] = []
+    package var lines: [GuidanceLine] = []
     /// Each generated line's stage (nil for reroute lines).
-    public var stages: [Stage?] = []
+    package var stages: [Stage?] = []
     /// Per generated line (parallel to `lines`), whether it expires at the
     /// route switch that ends its route's lines (`road.route.switched`): still
     /// waiting then, it is dropped `stale` with the reason `switched`.
-    public var endsAtSwitch: [Bool] = []
+    package var endsAtSwitch: [Bool] = []
     /// The route's maneuvers, which road events index.
-    public var maneuvers: [Maneuver] = []
+    package var maneuvers: [Maneuver] = []
     /// How many fixes the receiver took (including ones never delivered).
-    public var fixCount = 0
+    package var fixCount = 0
     /// The ids of the road's route changes, which route and handoff events index (`RoadSetup.changes`).
-    public var changes: [String] = []
+    package var changes: [String] = []
     /// What the plan took to have become of each stretch a handoff is sent after (`RoadSetup.said`).
     package var said: [String: RoadSetup.Said] = [:]
     /// Per generated line (parallel to `lines`), its words for the position
@@ -38,19 +38,19 @@ public struct RoadPlan: Sendable, Equatable {
     /// distance then left, rounded down) and lasts its duration. Empty for
     /// "now" and reroute lines, whose words hold no distance (a waiting
     /// line's `expires` is revised in the plan's `lines`).
-    public var revisions: [[LineRevision]] = []
+    package var revisions: [[LineRevision]] = []
 
     /// No road.
-    public static let empty = RoadPlan()
+    package static let empty = RoadPlan()
     /// The drive's end, 24 h (SPEC 2): the road plans nothing after it (a fix
     /// arriving later never arrives, a report still in flight is not
     /// delivered), and guidance ends there as at a segment's end.
-    public static let end = RoadSetup.Limits.maxTime
+    package static let end = RoadSetup.Limits.maxTime
 
     /// Plans a road (empty when there is none). Throws the road's first
     /// problem (`RoadSetup.validate()`) instead of planning a road that could
     /// trap or run unbounded.
-    public init(_ road: RoadSetup?) throws(RoadSetup.Problem) {
+    package init(_ road: RoadSetup?) throws(RoadSetup.Problem) {
         guard let road else { return }
         try road.validate()
         var planner = try RoadPlanner<Announcer>(road)
@@ -61,7 +61,7 @@ public struct RoadPlan: Sendable, Equatable {
     /// Plans a road with another guidance than drivesim's own: `guidance`
     /// makes it for the route. Throws the road's first problem, as `init(_:)`.
     /// Only drivesim's `Announcer` re-phrases a waiting line (`revisions`).
-    public init<G: Guidance>(_ road: RoadSetup?, guidance: (GuidanceRoute) -> G) throws(RoadSetup.Problem) {
+    package init<G: Guidance>(_ road: RoadSetup?, guidance: (GuidanceRoute) -> G) throws(RoadSetup.Problem) {
         guard let road else {
             self.init()
             return
@@ -779,13 +779,13 @@ extension RoadPlan {
     /// The id of the line generated for a maneuver at a stage: `m1.near`.
     /// Known from the route alone, so a scenario's ids and matchers are
     /// checked against it before anything runs.
-    public static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
+    package static func lineID(maneuver: String, stage: Stage) -> String { "\(maneuver).\(stage.rawValue)" }
 
     /// The id of the departure line, which belongs to the first maneuver `maneuver` (`Announcer.departureLine`).
-    public static func departureLineID(maneuver: String) -> String { "\(maneuver).depart" }
+    package static func departureLineID(maneuver: String) -> String { "\(maneuver).depart" }
 
     /// How far along the route its heading at departure is measured, meters (`GuidanceRoute.heading`).
-    public static let headingMeters = 30.0
+    package static let headingMeters = 30.0
 
     /// The compass bearing `route` sets off in, degrees (0..<360), from its
     /// start to `headingMeters` along it (the whole route when
@@ -801,27 +801,27 @@ extension RoadPlan {
     }
 
     /// The id of the "continue" line before maneuver `maneuver` (`Announcer.continueLine`).
-    public static func continueLineID(maneuver: String) -> String { "\(maneuver).continue" }
+    package static func continueLineID(maneuver: String) -> String { "\(maneuver).continue" }
 
     /// The id of an arrival's (or a waypoint's) "now" line tried again after
     /// a fix showed the car was not there yet (`Announcer.retryReached`).
-    public static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
+    package static func retryLineID(maneuver: String) -> String { "\(maneuver).now-again" }
 
     /// The id of maneuver `maneuver` as the route of change `change` holds it,
     /// when that route begins before the change's branch (`ManeuverIDs`): `c1/m5`.
-    public static func copyID(change: String, maneuver: String) -> String { "\(change)/\(maneuver)" }
+    package static func copyID(change: String, maneuver: String) -> String { "\(change)/\(maneuver)" }
 
     /// The id of the line said as the drive changes onto change `change`'s route: `r1.switched`.
-    public static func switchLineID(change: String) -> String { "\(change).switched" }
+    package static func switchLineID(change: String) -> String { "\(change).switched" }
 
     /// The id of the `n`th reroute's line (n from 1): `reroute1.off` when
     /// the car leaves the route, `reroute1.back` when it rejoins it.
-    public static func rerouteLineID(_ n: Int, back: Bool) -> String { "reroute\(n).\(back ? "back" : "off")" }
+    package static func rerouteLineID(_ n: Int, back: Bool) -> String { "reroute\(n).\(back ? "back" : "off")" }
 
     /// Whether `id` has the shape of a reroute line's id: `reroute<n>.off` or
     /// `reroute<n>.back`, n a positive integer without leading zeros. How
     /// many reroutes a drive has is known only by planning it.
-    public static func isRerouteLineID(_ id: String) -> Bool {
+    package static func isRerouteLineID(_ id: String) -> Bool {
         // Read in place: most ids (every one of a long drive's) fail at the first byte.
         id.utf8.withContiguousStorageIfAvailable(isRerouteLineID)
             ?? Array(id.utf8).withUnsafeBufferPointer(isRerouteLineID)

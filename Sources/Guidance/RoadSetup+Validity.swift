@@ -7,29 +7,29 @@ extension RoadSetup {
     /// memory, with no arithmetic that can trap. `validate()` is their one
     /// judge: the decoder reads a road's shape and places `validate()`'s
     /// problems in the file (line, column, path).
-    public enum Limits {
+    package enum Limits {
         /// The latest absolute time, 24 h (SPEC 2; `Scenario.Limits.maxTime`).
-        public static let maxTime = SimTime(ms: 86_400_000)
+        package static let maxTime = SimTime(ms: 86_400_000)
         /// The longest single span, 1 h (SPEC 2; `Scenario.Limits.maxDuration`).
-        public static let maxSpan = SimTime(ms: 3_600_000)
+        package static let maxSpan = SimTime(ms: 3_600_000)
         /// A target speed, km/h: from the car's creep speed (1 m/s) to 250.
-        public static let kmh = 3.6...250.0
+        package static let kmh = 3.6...250.0
         /// `drive.accel` and `drive.decel`, m/s².
-        public static let acceleration = 0.1...20.0
+        package static let acceleration = 0.1...20.0
         /// Speed steps, and stops, lie at least this far apart, meters.
-        public static let stepSpacing = 1.0
+        package static let stepSpacing = 1.0
         /// The shortest `fixes.every`, ms: at most ten fixes a second.
-        public static let everyMs: Int64 = 100
+        package static let everyMs: Int64 = 100
         /// `guidance.rates.en` (words/s) and `.ko` (syllables/s).
-        public static let rate = 0.5...50.0
+        package static let rate = 0.5...50.0
         /// The longest `guidance.horizon`, ms (600 s).
-        public static let horizonMs: Int64 = 600_000
+        package static let horizonMs: Int64 = 600_000
         /// The longest `guidance.outputLatency`, ms (10 s).
-        public static let outputLatencyMs: Int64 = 10_000
+        package static let outputLatencyMs: Int64 = 10_000
         /// The longest `street` name, in characters.
-        public static let streetCharacters = 200
+        package static let streetCharacters = 200
         /// The longest exit `ref`, in characters.
-        public static let refCharacters = 8
+        package static let refCharacters = 8
     }
 
     /// Why a road cannot be planned, and where: `path` names the value by the

@@ -33,7 +33,7 @@ public struct RoadSetup: Sendable, Equatable {
     /// The default `horizon`.
     public static let defaultHorizon = SimTime(ms: 120_000)
     /// Every maneuver a drive may be guided through: the route's, then each change's.
-    public var everyManeuver: [ManeuverSpec] { changes.isEmpty ? maneuvers : maneuvers + changes.flatMap(\.maneuvers) }
+    package var everyManeuver: [ManeuverSpec] { changes.isEmpty ? maneuvers : maneuvers + changes.flatMap(\.maneuvers) }
     /// The route maneuver `id` belongs to: 0 the scenario's, k change k − 1's (ids are unique).
     /// - Complexity: O(changes' maneuvers); O(1) without changes.
     package func route(of id: String) -> Int {
@@ -201,7 +201,7 @@ public struct RoadSetup: Sendable, Equatable {
     }
 
     /// What became of a stretch a handoff is sent after, as the talk's simulation found it.
-    public enum Said: Sendable, Equatable {
+    package enum Said: Sendable, Equatable {
         /// It was over at this instant (played through, or cut and not to be played again): the handoff is sent then.
         case over(SimTime)
         /// At this instant it was known never to be over (its reply abandoned
@@ -223,12 +223,12 @@ public struct RoadSetup: Sendable, Equatable {
         }
 
         /// How fast the car moves sideways leaving and rejoining the route, m/s.
-        public static let lateralSpeed = 8.0
+        package static let lateralSpeed = 8.0
 
         /// The car's offset at `t`: it drives off at `lateralSpeed` from the
         /// window's start, and is back on the route at its end (a wrong turn
         /// and back, not a teleport, so the plausibility gate lets it through).
-        public func offset(at t: SimTime) -> Double {
+        package func offset(at t: SimTime) -> Double {
             guard window.contains(t) else { return 0 }
             let ramp = abs(offset) / Detour.lateralSpeed * 1000
             guard ramp >= 1 else { return offset }
@@ -282,7 +282,7 @@ extension RoadSetup {
     /// The recorded fixes' true positions as a track on `route`'s plane, or
     /// nil when the fixes are generated or none gives one (the
     /// trajectory, or nothing, is the truth then).
-    public func trueTrack(on route: Route) -> TrueTrack? {
+    package func trueTrack(on route: Route) -> TrueTrack? {
         guard case .recorded(let list) = fixes else { return nil }
         let points = list.compactMap { f in f.truth.map { (t: f.taken, position: route.projection.project($0)) } }
         return points.isEmpty ? nil : TrueTrack(points: points)
@@ -290,19 +290,19 @@ extension RoadSetup {
 
     /// When the app measures: outside `background`, or inside a guidance
     /// segment (When In Use). Every instant when there are no segments.
-    public var measuringTimes: IntervalSet {
+    package var measuringTimes: IntervalSet {
         guard let segments else { return .always }
         return IntervalSet.always.subtracting(IntervalSet(background).subtracting(IntervalSet(segments)))
     }
 
     /// When Dad's guidance runs: inside a segment; nil for the whole drive.
-    public var guidingTimes: IntervalSet? { segments.map { IntervalSet($0) } }
+    package var guidingTimes: IntervalSet? { segments.map { IntervalSet($0) } }
 
     /// The fixes `generator` makes on this drive, in the order taken: none
     /// while measuring is paused, lost ones left out, each with its truth
     /// (the car's position, beside the route on a detour). The planner
     /// measures these; the checks and the map read the same ones.
-    public func generatedFixes(_ generator: FixGenerator, on route: Route, trajectory: Trajectory) -> [Fix] {
+    package func generatedFixes(_ generator: FixGenerator, on route: Route, trajectory: Trajectory) -> [Fix] {
         generator.fixes(
             along: route, trajectory: trajectory, measuring: measuringTimes,
             detour: { t in drive?.detours.first { $0.window.contains(t) }?.offset(at: t) ?? 0 })

@@ -3,18 +3,18 @@ import SimClock
 /// How long a line takes to say, estimated from its text: numbers and units
 /// are spelled out first ("300 m" is "three hundred meters", "삼백 미터"),
 /// then English is counted in words and Korean in syllables.
-public enum SpeechDuration {
+package enum SpeechDuration {
     /// The shortest line.
-    public static let minimum = SimTime(ms: 500)
+    package static let minimum = SimTime(ms: 500)
 
     /// The longest line: one hour, the longest duration a scenario may give.
-    public static let maximum = SimTime(ms: 3_600_000)
+    package static let maximum = SimTime(ms: 3_600_000)
 
     /// The estimated duration of `text` spoken in `language`, rounded up to
     /// the millisecond, within `minimum...maximum`. Bounded before it becomes
     /// an integer, so no rate (`1e-300`, zero, NaN) can make it trap; the
     /// decoder's ranges keep every accepted line far inside the bounds.
-    public static func estimate(_ text: String, _ language: Language, rates: SpeechRates = SpeechRates()) -> SimTime {
+    package static func estimate(_ text: String, _ language: Language, rates: SpeechRates = SpeechRates()) -> SimTime {
         let rate = language == .en ? rates.englishWordsPerSecond : rates.koreanSyllablesPerSecond
         let seconds = Double(spokenUnits(text, language)) / rate
         let ms = (seconds * 1000).rounded(.up)

@@ -11,31 +11,31 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
 /// Distances as they are spoken: rounded *down* to a preset, never up, so a
 /// line never promises more room than there is. An amount is counted in its
 /// units' base: meters (metric) or feet (imperial).
-public enum SpokenDistance {
+package enum SpokenDistance {
     /// The metric presets, meters, ascending.
-    public static let presets: [Int] = [
+    package static let presets: [Int] = [
         50, 100, 150, 200, 250, 300, 400, 500, 600, 700, 800, 900, 1000, 1500, 2000, 3000, 5000, 10000,
     ]
     /// The imperial presets, feet, ascending: hundreds of feet up to 1,000,
     /// then a quarter, a half and three quarters of a mile, then 1, 1.5, 2,
     /// 3, 5 and 10 miles (as US voices round them: "In a half mile").
-    public static let feetPresets: [Int] = [
+    package static let feetPresets: [Int] = [
         100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1320, 2640, 3960, 5280, 7920, 10560, 15840, 26400, 52800,
     ]
     /// Meters in a foot (exact, by definition).
-    public static let metersPerFoot = 0.3048
+    package static let metersPerFoot = 0.3048
     static let feetPerMile = 5280
 
     /// The presets of `units`, in its base unit, ascending.
-    public static func presets(_ units: Units) -> [Int] { units == .metric ? presets : feetPresets }
+    package static func presets(_ units: Units) -> [Int] { units == .metric ? presets : feetPresets }
 
     /// How many meters `amount` of `units`' base unit is.
-    public static func meters(_ amount: Int, _ units: Units) -> Double {
+    package static func meters(_ amount: Int, _ units: Units) -> Double {
         units == .metric ? Double(amount) : Double(amount) * metersPerFoot
     }
 
     /// The largest preset at or below `meters`, in `units`' base unit, or nil below the smallest.
-    public static func roundDown(_ meters: Double, _ units: Units = .metric) -> Int? {
+    package static func roundDown(_ meters: Double, _ units: Units = .metric) -> Int? {
         presets(units).last { Self.meters($0, units) <= meters }
     }
 
@@ -44,7 +44,7 @@ public enum SpokenDistance {
     /// `1.5 kilometers`, or `900 feet`, `a quarter mile`, `1.5 miles`;
     /// Korean, always metric: `300미터`, `1킬로미터`, `1.5킬로미터` (read
     /// 일점오 킬로미터, as Korean navigation apps say it).
-    public static func written(_ amount: Int, _ language: Language, _ units: Units = .metric) -> String {
+    package static func written(_ amount: Int, _ language: Language, _ units: Units = .metric) -> String {
         if units == .imperial && language == .en { return imperial(amount) }
         let meters = units == .metric ? amount : Int(Self.meters(amount, units).rounded(.down))
         let number =

@@ -47,7 +47,7 @@ public enum Campaign {
 
     /// Runs per chunk: small enough that a stop is prompt (a few milliseconds
     /// of work in a release build), large enough that merging costs nothing.
-    public static let chunkSize = 250
+    package static let chunkSize = 250
 
     /// The runs of the shard, cut into chunks of consecutive runs, in order.
     static func chunks(_ settings: Fuzzer.Settings) -> [StrideTo<Int>] {

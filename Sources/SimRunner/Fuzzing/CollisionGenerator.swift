@@ -14,7 +14,7 @@ import TalkArbiter
 /// side), the very millisecond a stretch ends, Dad starting exactly when the
 /// ears reopen (and 1 ms either side), a line expiring in the instant it
 /// could start, one maneuver requested twice in one instant.
-public struct CollisionGenerator {
+package struct CollisionGenerator {
     private var random: SplitMix64
     private let fault: TalkArbiter.Fault?
 
@@ -26,7 +26,7 @@ public struct CollisionGenerator {
 
     /// One scenario, valid by `Scenario.validate()`: the base is valid by
     /// construction, and a snap that would make it invalid is not kept.
-    public mutating func scenario(name: String) -> Scenario {
+    package mutating func scenario(name: String) -> Scenario {
         let profile = Profile(&random)
         var scenario = base(profile, name: name)
         for _ in 0..<Int(random.int(in: 1...3)) {

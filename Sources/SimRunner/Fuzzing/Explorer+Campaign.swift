@@ -2,35 +2,35 @@ import SimRunner
 
 extension Explorer {
     /// How many scenarios of one size an exploration checked, and how many failed.
-    public struct SizeResult: Sendable, Equatable {
+    package struct SizeResult: Sendable, Equatable {
         /// The number of items.
-        public var size: Int
+        package var size: Int
         /// The scenarios of that size on the grid (all shards).
-        public var scenarios: Int
+        package var scenarios: Int
         /// Those this shard checked.
-        public var checked: Int
+        package var checked: Int
         /// Those that failed a check.
-        public var failed: Int
+        package var failed: Int
     }
 
     /// What an exploration did.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Size by size, from 1.
-        public var sizes: [SizeResult]
+        package var sizes: [SizeResult]
         /// Every size's runs merged in order, as one campaign: a failure's
         /// `run` is its scenario's index in the whole exploration (sizes in
         /// order), which is the same whatever the scope, shard or workers.
-        public var fuzzer: Fuzzer
+        package var fuzzer: Fuzzer
         /// Whether `poll` stopped it before every scenario was checked.
-        public var stoppedEarly: Bool
+        package var stoppedEarly: Bool
     }
 
     /// How far a running exploration is.
-    public struct Progress: Sendable {
+    package struct Progress: Sendable {
         /// The size being checked.
-        public var size: Int
+        package var size: Int
         /// This shard's scenarios of that size, and how many are done and failed.
-        public var total: Int, done: Int, failed: Int
+        package var total: Int, done: Int, failed: Int
     }
 
     /// Parents per chunk of work: a few hundred scenarios each.
@@ -38,7 +38,7 @@ extension Explorer {
 
     /// Every valid point of `size` items, in canonical order, made on `jobs` workers.
     /// - Complexity: one simulation per point of `size - 1` items, and so on down.
-    public static func points(size: Int, jobs: Int = 1) -> [Point] {
+    package static func points(size: Int, jobs: Int = 1) -> [Point] {
         var level = roots
         for _ in 0..<max(0, size) {
             let parents = level
@@ -48,7 +48,7 @@ extension Explorer {
     }
 
     /// How many scenarios of each size from 1 to `scope` the grid has, without checking them.
-    public static func counts(scope: Int, jobs: Int = 1) -> [Int] {
+    package static func counts(scope: Int, jobs: Int = 1) -> [Int] {
         guard scope >= 1 else { return [] }
         var out: [Int] = []
         var parents = roots
@@ -66,7 +66,7 @@ extension Explorer {
     /// workers; the results are the same for any number of workers.
     /// `poll` is called with the progress as a campaign's is; when it returns
     /// false, the exploration stops after the chunks being checked.
-    public static func run(scope: Int, settings: Fuzzer.Settings, jobs: Int, poll: (Progress) -> Bool) -> Outcome {
+    package static func run(scope: Int, settings: Fuzzer.Settings, jobs: Int, poll: (Progress) -> Bool) -> Outcome {
         var sizes: [SizeResult] = []
         var whole = Fuzzer(settings)
         var parents = roots

@@ -19,12 +19,12 @@ import TalkArbiter
 /// never run twice; a settings variant is run only where it can change
 /// something (`Variant.needs`). Pure and deterministic: the same counts on
 /// every machine.
-public enum Explorer {
+package enum Explorer {
     // MARK: The grid
 
     /// What an item is: the grid's alphabet. At one instant, items go in this
     /// order (a scenario lists its lines, replies and utterances by time, then this).
-    public enum Piece: Int, CaseIterable, Sendable, Comparable {
+    package enum Piece: Int, CaseIterable, Sendable, Comparable {
         /// An ordinary guidance line.
         case line
         /// An urgent guidance line.
@@ -49,10 +49,10 @@ public enum Explorer {
         case answeredUtterance
 
         /// In declaration order.
-        public static func < (a: Piece, b: Piece) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Piece, b: Piece) -> Bool { a.rawValue < b.rawValue }
 
         /// Its name in reports, in kebab case.
-        public var name: String {
+        package var name: String {
             switch self {
             case .line: return "line"
             case .urgentLine: return "urgent-line"
@@ -74,15 +74,15 @@ public enum Explorer {
     }
 
     /// Every guidance line lasts this long.
-    public static let lineDuration = SimTime(ms: 1_000)
+    package static let lineDuration = SimTime(ms: 1_000)
     /// Every stretch lasts this long: more than the default `waitLimit` + 1 ms,
     /// so both sides of the limit fall inside one.
-    public static let stretchDuration = SimTime(ms: 4_000)
+    package static let stretchDuration = SimTime(ms: 4_000)
     /// Every utterance lasts this long.
-    public static let utteranceDuration = SimTime(ms: 1_000)
+    package static let utteranceDuration = SimTime(ms: 1_000)
 
     /// An instant of the run of the items placed so far, that a placement counts from.
-    public enum Anchor: String, Sendable {
+    package enum Anchor: String, Sendable {
         /// An item's `at` (a line requested, a reply begins, Dad starts).
         case begins = "an item's at"
         /// A stretch's end as scheduled when it started (its start plus its duration).
@@ -94,7 +94,7 @@ public enum Explorer {
     }
 
     /// What a placement gives: the next item's `at`, or an expiring line's `expires`.
-    public enum Use: String, Sendable {
+    package enum Use: String, Sendable {
         /// Where the next item goes.
         case at
         /// Where an expiring line's `expires` goes (later than its `at`).
@@ -102,21 +102,21 @@ public enum Explorer {
     }
 
     /// An offset in the settings' units: `waitLimits × waitLimit + earsTails × earsTail + ms`.
-    public struct Offset: Sendable, Equatable {
+    package struct Offset: Sendable, Equatable {
         /// How many wait limits.
-        public var waitLimits: Int64 = 0
+        package var waitLimits: Int64 = 0
         /// How many ears' tails.
-        public var earsTails: Int64 = 0
+        package var earsTails: Int64 = 0
         /// And milliseconds.
-        public var ms: Int64 = 0
+        package var ms: Int64 = 0
 
         /// The offset under `settings`.
-        public func value(_ settings: Scenario.Settings) -> SimTime {
+        package func value(_ settings: Scenario.Settings) -> SimTime {
             SimTime(ms: waitLimits * settings.waitLimit.ms + earsTails * settings.earsTail.ms + ms)
         }
 
         /// `-waitLimit+1ms`, `+earsTail-1ms`, `0`.
-        public var description: String {
+        package var description: String {
             var out = ""
             if waitLimits != 0 {
                 out += (waitLimits < 0 ? "-" : "+") + (abs(waitLimits) == 1 ? "" : "\(abs(waitLimits))×") + "waitLimit"
@@ -130,15 +130,15 @@ public enum Explorer {
     }
 
     /// One row of the grid.
-    public struct Placement: Sendable {
+    package struct Placement: Sendable {
         /// What it places.
-        public var use: Use
+        package var use: Use
         /// What it counts from.
-        public var anchor: Anchor
+        package var anchor: Anchor
         /// How far from it.
-        public var offset: Offset
+        package var offset: Offset
         /// The rule's boundary it puts an item on.
-        public var probes: String
+        package var probes: String
     }
 
     /// The grid: every instant where the next item may go, or an expiring
@@ -146,7 +146,7 @@ public enum Explorer {
     /// of the items before it. Each row is one boundary of SPEC 4.1 (its
     /// `≤`/`>` or its tie of step 4.2), with the millisecond either side where
     /// the rule is written with a comparison.
-    public static let grid: [Placement] = [
+    package static let grid: [Placement] = [
         // use       anchor          offset                                  the boundary it probes
         .init(
             use: .at, anchor: .begins, offset: Offset(),
@@ -184,7 +184,7 @@ public enum Explorer {
     ]
 
     /// What a settings variant can change, so it is run only on scenarios that have it.
-    public enum Feature: Sendable {
+    package enum Feature: Sendable {
         /// A guidance line.
         case line
         /// A reply (Pippa's, or an answer to Dad).
@@ -192,19 +192,19 @@ public enum Explorer {
     }
 
     /// One of the settings the grid is run under.
-    public struct Variant: Sendable {
+    package struct Variant: Sendable {
         /// Its name in reports.
-        public var name: String
+        package var name: String
         /// The settings.
-        public var settings: Scenario.Settings
+        package var settings: Scenario.Settings
         /// What a scenario must have for these settings to differ from the defaults' run of it.
-        public var needs: [Feature]
+        package var needs: [Feature]
     }
 
     /// The settings variants: SPEC 3's defaults, each other `afterCut`, and
     /// each numeric setting at 0 (the ears reopen the instant a line ends;
     /// no stretch is short enough to wait for).
-    public static let variants: [Variant] = [
+    package static let variants: [Variant] = [
         Variant(name: "defaults", settings: Scenario.Settings(), needs: []),
         Variant(name: "afterCut skip", settings: Scenario.Settings(afterCut: .skip), needs: [.line, .reply]),
         Variant(name: "afterCut drop", settings: Scenario.Settings(afterCut: .drop), needs: [.line, .reply]),
@@ -215,29 +215,29 @@ public enum Explorer {
     // MARK: Points
 
     /// One item placed on the grid.
-    public struct Item: Sendable, Equatable, Comparable {
+    package struct Item: Sendable, Equatable, Comparable {
         /// What it is.
-        public var piece: Piece
+        package var piece: Piece
         /// When.
-        public var at: SimTime
+        package var at: SimTime
         /// An expiring line's expiry.
-        public var expires: SimTime?
+        package var expires: SimTime?
 
         /// The canonical order: by time, then piece, then expiry.
-        public static func < (a: Item, b: Item) -> Bool {
+        package static func < (a: Item, b: Item) -> Bool {
             (a.at.ms, a.piece.rawValue, a.expires?.ms ?? -1) < (b.at.ms, b.piece.rawValue, b.expires?.ms ?? -1)
         }
     }
 
     /// A scenario of the grid: a settings variant and items in canonical order.
-    public struct Point: Sendable, Equatable {
+    package struct Point: Sendable, Equatable {
         /// Its index into `variants`.
-        public var variant: Int
+        package var variant: Int
         /// Its items, in canonical order.
-        public var items: [Item]
+        package var items: [Item]
 
         /// Whether its settings variant can change anything in it.
-        public var isRelevant: Bool {
+        package var isRelevant: Bool {
             Explorer.variants[variant].needs.allSatisfy { feature in
                 switch feature {
                 case .line: return items.contains { $0.piece.isLine }
@@ -248,7 +248,7 @@ public enum Explorer {
 
         /// The scenario: lines `g1…`, replies `r1…` (stretches `s1…`),
         /// utterances `u1…` (answers `a1…`), each list in canonical order.
-        public func scenario(name: String) -> Scenario {
+        package func scenario(name: String) -> Scenario {
             var scenario = Scenario(name: name, settings: Explorer.variants[variant].settings)
             var stretches = 0
             func stretch(ready: SimTime = .zero) -> Scenario.Stretch {
@@ -291,14 +291,14 @@ public enum Explorer {
     }
 
     /// The points of no items, one per settings variant: the root of the search.
-    public static var roots: [Point] { variants.indices.map { Point(variant: $0, items: []) } }
+    package static var roots: [Point] { variants.indices.map { Point(variant: $0, items: []) } }
 
     /// Every valid point of one more item than `parent` whose first items
     /// are `parent`'s, in canonical order (relevant to its settings or not:
     /// a point is a parent whatever its settings).
     /// - Complexity: one simulation of `parent`, and O(g·p) candidates, g
     ///   the grid's instants in that run and p the pieces.
-    public static func children(of parent: Point) -> [Point] {
+    package static func children(of parent: Point) -> [Point] {
         let settings = variants[parent.variant].settings
         let last = parent.items.last
         // The first item is at 0; the next ones at the grid's instants of the run so far.

@@ -71,18 +71,18 @@ public struct Fuzzer: Sendable {
     /// Failed runs per check.
     public private(set) var failuresPerCheck: [Check: Int] = [:]
     /// How often each rule fired across the campaign.
-    public private(set) var rulesFired = RuleCoverage()
+    package private(set) var rulesFired = RuleCoverage()
 
     /// A campaign that has done nothing yet.
     public init(_ settings: Settings) { self.settings = settings }
 
     /// The run indices of this shard, in order.
-    public var runIndices: StrideTo<Int> {
+    package var runIndices: StrideTo<Int> {
         stride(from: settings.shard.index - 1, to: settings.runs, by: settings.shard.count)
     }
 
     /// The seed of one run: the campaign's seed and the run's index, mixed.
-    public static func seed(campaign: UInt64, run: Int) -> UInt64 {
+    package static func seed(campaign: UInt64, run: Int) -> UInt64 {
         var mixer = SplitMix64(seed: campaign ^ (UInt64(run) &* 0xD1B5_4A32_D192_ED03))
         return mixer.next()
     }
@@ -122,7 +122,7 @@ public struct Fuzzer: Sendable {
     }
 
     /// Generates and checks one run; returns its first violation, if any.
-    public mutating func run(_ index: Int) {
+    package mutating func run(_ index: Int) {
         let (scenario, road) = generate(index)
         run(index, scenario, road: road)
     }
@@ -149,7 +149,7 @@ public struct Fuzzer: Sendable {
     /// Adds the runs of `later`, which come after this fuzzer's in run order
     /// (a campaign split across workers, see `Campaign`): the result is that
     /// of one fuzzer doing both in order.
-    public mutating func append(_ later: Fuzzer) {
+    package mutating func append(_ later: Fuzzer) {
         runsDone += later.runsDone
         failedRuns += later.failedRuns
         for failure in later.failures where kept[failure.violation.check, default: 0] < settings.keptPerCheck {
@@ -171,7 +171,7 @@ public struct Fuzzer: Sendable {
     }
 
     /// Every broken check of one scenario with `arbiter`, in time order.
-    public static func violations(of scenario: Scenario, arbiter: ArbiterUnderTest) -> [Violation] {
+    package static func violations(of scenario: Scenario, arbiter: ArbiterUnderTest) -> [Violation] {
         check(scenario, arbiter: arbiter).0
     }
 

@@ -8,7 +8,7 @@ extension GeneratedDrive {
     /// (legs of 600 to 1,800 m, alternating city and arterial speeds), fixes
     /// every second with noise, jitter and drops, a link, and talk throughout
     /// (replies of three stretches and Dad's questions), all from `seed`.
-    public static func roadScenario(
+    package static func roadScenario(
         seed: UInt64, maneuvers: Int = 100, replies: Int = 600, utterances: Int = 120,
         length: SimTime = SimTime(ms: 7_200_000)
     ) -> Scenario {
@@ -52,7 +52,7 @@ extension GeneratedDrive {
     }
 
     /// A road drive of about `hours`: 45 maneuvers, 300 replies and 60 utterances per hour.
-    public static func roadScenario(hours: Int, seed: UInt64) -> Scenario {
+    package static func roadScenario(hours: Int, seed: UInt64) -> Scenario {
         var scenario = roadScenario(
             seed: seed, maneuvers: 45 * hours, replies: 300 * hours, utterances: 60 * hours,
             length: SimTime(ms: 3_600_000 * Int64(hours) - 10_000))

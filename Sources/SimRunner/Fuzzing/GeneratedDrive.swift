@@ -5,9 +5,9 @@ import SimRunner
 
 /// A long drive made up from a seed, for benchmarks: guidance lines, replies
 /// and utterances spread over two hours, colliding as they will.
-public enum GeneratedDrive {
+package enum GeneratedDrive {
     /// A drive of `length` (2 hours by default: 2,000 lines, 2,000 replies of 3 stretches, 300 utterances).
-    public static func scenario(
+    package static func scenario(
         seed: UInt64, lines: Int = 2_000, replies: Int = 2_000, utterances: Int = 300,
         length: SimTime = SimTime(ms: 7_200_000)
     ) -> Scenario {
@@ -50,7 +50,7 @@ public enum GeneratedDrive {
 
     /// A talk drive of `hours` at the 2-hour drive's density: per hour 1,000
     /// lines, 1,000 replies of three stretches and 150 utterances.
-    public static func scenario(hours: Int, seed: UInt64) -> Scenario {
+    package static func scenario(hours: Int, seed: UInt64) -> Scenario {
         var scenario = GeneratedDrive.scenario(
             seed: seed, lines: 1_000 * hours, replies: 1_000 * hours, utterances: 150 * hours,
             length: SimTime(ms: 3_600_000 * Int64(hours) - 10_000))

@@ -81,7 +81,7 @@ public struct Shrinker {
 
     /// The number of items: lines, stretches (a reply is its stretches) and utterances.
     /// With a road, its maneuvers and the road's windows, stops, detours and jumps count too.
-    public static func size(of scenario: Scenario) -> Int {
+    package static func size(of scenario: Scenario) -> Int {
         scenario.guidance.count + scenario.replies.reduce(0) { $0 + $1.stretches.count }
             + scenario.dad.reduce(0) { $0 + 1 + ($1.reply?.stretches.count ?? 0) } + (scenario.road.map(roadSize) ?? 0)
     }

@@ -17,39 +17,39 @@ import TalkArbiter
 /// scenario's as written; every difference is a `Change`. A variation that
 /// is not a valid scenario (Dad over himself, an expiry at the request) is
 /// skipped and counted.
-public struct TieReport: Sendable {
+package struct TieReport: Sendable {
     /// One outcome that changed.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// What changed it: `order g2, g1 at 00:02.000` or `g1 at +1 ms`.
-        public var under: String
+        package var under: String
         /// The item whose outcome changed: a line, reply, stretch or utterance id.
-        public var item: String
+        package var item: String
         /// Its outcome in the scenario as written.
-        public var was: String
+        package var was: String
         /// Its outcome under the variation.
-        public var became: String
+        package var became: String
     }
 
     /// The orders run (other than the file's).
-    public private(set) var orders = 0
+    package private(set) var orders = 0
     /// The shifts run.
-    public private(set) var shifts = 0
+    package private(set) var shifts = 0
     /// The variations skipped as not valid.
-    public private(set) var skipped = 0
+    package private(set) var skipped = 0
     /// The groups of same-instant items too large to run in every order
     /// (more than `largestGroup`): when, and how many items. Reported, never
     /// skipped in silence.
-    public private(set) var oversized: [(at: SimTime, items: Int)] = []
+    package private(set) var oversized: [(at: SimTime, items: Int)] = []
     /// How many outcomes changed.
-    public private(set) var changed = 0
+    package private(set) var changed = 0
     /// Every changed outcome, variation by variation, items in file order
     /// (empty when the report streams them: `init(_:fault:progress:each:)`).
-    public private(set) var changes: [Change] = []
+    package private(set) var changes: [Change] = []
     /// The variations whose run broke a check, with the first violation.
-    public private(set) var broken: [(under: String, violation: Violation)] = []
+    package private(set) var broken: [(under: String, violation: Violation)] = []
 
     /// Most items of one group whose orders are all run (6! = 720 orders).
-    public static let largestGroup = 6
+    package static let largestGroup = 6
 
     /// The report of `scenario` (valid) with the reference arbiter, or `fault`'s, its changes collected.
     package init(_ scenario: Scenario, fault: TalkArbiter.Fault? = nil) {

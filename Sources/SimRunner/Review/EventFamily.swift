@@ -34,7 +34,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
     }
 
     /// The names, in order, as `--only` takes them.
-    public static let names = allCases.map(\.rawValue)
+    package static let names = allCases.map(\.rawValue)
 
     /// The family named `name`, in any case, or by the lane the pictures
     /// draw it in (`pippa`, `Pippa`: talk; `Dad`: dad); nil if none.
@@ -51,7 +51,7 @@ public enum EventFamily: String, Sendable, CaseIterable {
     }
 
     /// Every name `init(named:)` takes in lower case: the families' and the lanes' (`pippa`), for suggestions.
-    public static let namesAndLanes =
+    package static let namesAndLanes =
         names + Lanes.Lane.allCases.map { $0.title.lowercased() }.filter { !names.contains($0) }
 
     /// The families drawn in `lane` (the road lane holds the road's and the link's events; the view lane, Pippa's, the link's).
@@ -98,7 +98,7 @@ public struct EventFamilies: OptionSet, Sendable, Equatable {
 
     /// The families of a comma-separated list (`guidance,talk`); the first
     /// name that is none, if any (an empty name included).
-    public static func parse(_ list: String) -> Result<EventFamilies, UnknownFamily> {
+    package static func parse(_ list: String) -> Result<EventFamilies, UnknownFamily> {
         var families: EventFamilies = []
         for name in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let family = EventFamily(named: String(name)) else {
@@ -110,8 +110,8 @@ public struct EventFamilies: OptionSet, Sendable, Equatable {
     }
 
     /// A name in an `--only` list that is no family.
-    public struct UnknownFamily: Error, Sendable, Equatable {
+    package struct UnknownFamily: Error, Sendable, Equatable {
         /// The name as given.
-        public var name: String
+        package var name: String
     }
 }

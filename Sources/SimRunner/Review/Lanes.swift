@@ -481,20 +481,20 @@ public struct ReviewWindow: Sendable, Equatable {
     }
 
     /// Whether the window is the whole timeline, every family.
-    public var isEverything: Bool { from == nil && to == nil && only == .all }
+    package var isEverything: Bool { from == nil && to == nil && only == .all }
 
     /// Whether the text and the JSON keep `event`: its time in `[from, to]`, its family shown.
-    public func keeps(_ event: TimelineEvent) -> Bool {
+    package func keeps(_ event: TimelineEvent) -> Bool {
         (from.map { event.t >= $0 } ?? true) && (to.map { event.t <= $0 } ?? true) && only.contains(event.kind)
     }
 
     /// The events of `timeline` that `keeps` accepts (the timeline itself when that is all of them).
-    public func selecting(_ timeline: Timeline) -> Timeline {
+    package func selecting(_ timeline: Timeline) -> Timeline {
         isEverything ? timeline : timeline.keeping { keeps($1) }
     }
 
     /// The range drawn for a timeline ending at `end`: never empty.
-    public func range(end: SimTime) -> (start: SimTime, end: SimTime) {
+    package func range(end: SimTime) -> (start: SimTime, end: SimTime) {
         let start = from ?? .zero
         let stop = to ?? max(end, start + SimTime(ms: 1))
         return (start, stop > start ? stop : start + SimTime(ms: 1))

@@ -11,39 +11,39 @@ import SimRunner
 /// at, nearest pairs first, within `pairable`), lines and prompts left over
 /// on rows of their own, farthest first; and a summary per stage. Distances are meters
 /// before the maneuver, along the route.
-public struct PromptComparison: Sendable, Equatable {
+package struct PromptComparison: Sendable, Equatable {
     /// One pair: a line drivesim started, a prompt the service planned, or both.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The maneuver's id.
-        public var maneuver: String
+        package var maneuver: String
         /// drivesim's line, its stage, when it started and how far before the maneuver the car then was.
-        public var line: String?
+        package var line: String?
         /// drivesim's line's stage (nil without a line or for a reroute line).
-        public var stage: Stage?
+        package var stage: Stage?
         /// When drivesim's line started.
-        public var spokeAt: SimTime?
+        package var spokeAt: SimTime?
         /// How far before the maneuver the car was then, meters.
-        public var spokeBefore: Int?
+        package var spokeBefore: Int?
         /// The service's prompt: how far before the maneuver, and its words.
-        public var serviceBefore: Int?
+        package var serviceBefore: Int?
         /// The service's words for the prompt.
-        public var serviceText: String?
+        package var serviceText: String?
         /// The service's words are a display text, shown with no announcement
         /// distance (Kakao's `guidance`, Google's and Apple's instructions): no difference.
-        public var display = false
+        package var display = false
 
         /// drivesim's distance minus the service's, meters (positive: drivesim spoke earlier).
-        public var difference: Int? {
+        package var difference: Int? {
             guard !display, let a = spokeBefore, let b = serviceBefore else { return nil }
             return a - b
         }
     }
 
     /// The rows, maneuver by maneuver in route order.
-    public var rows: [Row] = []
+    package var rows: [Row] = []
 
     /// The comparison for a run of `scenario`; nil when it keeps no service prompts.
-    public init?(_ timeline: Timeline, _ scenario: Scenario) {
+    package init?(_ timeline: Timeline, _ scenario: Scenario) {
         guard !scenario.servicePrompts.isEmpty, let g = RoadGeometry(scenario.road) else { return nil }
         for m in g.first.maneuvers {
             var spoken: [(line: String, stage: Stage?, t: SimTime, before: Int?)] = []
@@ -127,19 +127,19 @@ public struct PromptComparison: Sendable, Equatable {
     /// The differences of the pairs of one stage: how many, their median
     /// (signed, meters; positive: drivesim spoke earlier) and the 90th
     /// percentile of their size (nearest rank), over the whole drive.
-    public struct StageSummary: Sendable, Equatable {
+    package struct StageSummary: Sendable, Equatable {
         /// The stage of drivesim's lines.
-        public var stage: Stage
+        package var stage: Stage
         /// How many pairs.
-        public var pairs: Int
+        package var pairs: Int
         /// The median difference (the lower middle one of an even count).
-        public var median: Int
+        package var median: Int
         /// The 90th percentile of the differences' sizes, nearest rank.
-        public var p90: Int
+        package var p90: Int
     }
 
     /// One summary per stage with a pair, in the stages' order (far, near, now).
-    public var summary: [StageSummary] {
+    package var summary: [StageSummary] {
         Stage.allCases.compactMap { stage in
             let d = rows.filter { $0.stage == stage }.compactMap(\.difference).sorted()
             guard !d.isEmpty else { return nil }
@@ -150,7 +150,7 @@ public struct PromptComparison: Sendable, Equatable {
     }
 
     /// A table: maneuver, stage, when and where drivesim spoke, where the service would have, the difference, the service's words.
-    public var text: String {
+    package var text: String {
         var out = "prompts: drivesim against the routing service (meters before each maneuver)\n"
         let header = ["maneuver", "stage", "drivesim at", "drivesim m", "service m", "diff m", "service says"]
         var table = [header]
@@ -179,7 +179,7 @@ public struct PromptComparison: Sendable, Equatable {
 
     /// The rows as JSON: `{"prompts": [{"maneuver", "line", "stage", "spokeAt", "spokeBefore", "serviceBefore", "serviceText", "display", "difference"}],
     /// "summary": [{"stage", "pairs", "median", "p90"}]}`, absent values left out.
-    public var json: String {
+    package var json: String {
         let items = rows.map { r -> JSONValue in
             var m: [(key: String, value: JSONValue)] = [("maneuver", .string(r.maneuver))]
             if let v = r.line { m.append(("line", .string(v))) }

@@ -28,7 +28,7 @@ extension Timeline {
     public var story: String { text(folding: true) }
 
     /// The fewest routine road events in a row that `story` folds.
-    public static let foldedRun = 3
+    package static let foldedRun = 3
 
     /// Whether an event is routine: a trusted fix arrived, a report sent or delivered.
     static func routine(_ event: TimelineEvent) -> Bool {
@@ -114,7 +114,7 @@ extension Timeline {
     }
 
     /// One event as a line of text.
-    public func line(for event: TimelineEvent) -> String {
+    package func line(for event: TimelineEvent) -> String {
         var out: [UInt8] = []
         writeLine(event, into: &out)
         return String(decoding: out, as: UTF8.self)
@@ -123,7 +123,7 @@ extension Timeline {
     /// Events as lines shown together (a failure's context): their verbs in
     /// one column, as wide as the longest of them needs (`report delivered`),
     /// and their times right-aligned, so the columns hold for every verb.
-    public func lines(for shown: [TimelineEvent]) -> [String] {
+    package func lines(for shown: [TimelineEvent]) -> [String] {
         let columns =
             shown.contains { TextLayout.isWide[$0.kind.ordinal] } ? TextLayout.wideColumns : TextLayout.columns
         let width = shown.map { Self.timeWidth($0.t) }.max() ?? 0

@@ -23,7 +23,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
 
     /// Whether the format draws the road alone (`geojson`): a talk-only drive
     /// gives it nothing to draw, so `bench` times it on a road drive.
-    public var drawsOnlyTheRoad: Bool {
+    package var drawsOnlyTheRoad: Bool {
         switch self {
         case .geojson: return true
         case .text, .json, .lanes, .svg, .trace, .html, .wav: return false
@@ -33,7 +33,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     /// Whether the format is sound (`wav`): binary, as long as the drive
     /// (64,000 bytes a second), so `bench` leaves it to docs/benchmarks.md's
     /// whole-process figures and `run` refuses it on a terminal.
-    public var isSound: Bool { self == .wav }
+    package var isSound: Bool { self == .wav }
 
     /// `timeline` of `scenario` in this format, showing `window` (all but
     /// `geojson`, which draws the whole drive); `width` in columns for

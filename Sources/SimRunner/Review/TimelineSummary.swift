@@ -22,29 +22,29 @@ import TalkArbiter
 /// long Pippa answered each of yes, no and not-known to "am I on the right
 /// road?" (`PippaView`) and her longest not-known span. `stages` counts the generated lines
 /// that started and the stages skipped. A part with nothing to count is left out.
-public struct TimelineSummary: Sendable, Equatable {
+package struct TimelineSummary: Sendable, Equatable {
     /// The arbiter's rules that fired, with how often, in `Rule.allCases` order.
-    public var rules: [(name: String, count: Int)] = []
+    package var rules: [(name: String, count: Int)] = []
     /// The road's decisions but drops, with how often, in `RoadRule.allCases` order.
-    public var road: [(name: String, count: Int)] = []
+    package var road: [(name: String, count: Int)] = []
     /// Per stage, far first: lines started and stages skipped.
-    public var stages: [(stage: Stage, spoken: Int, skipped: Int)] = []
+    package var stages: [(stage: Stage, spoken: Int, skipped: Int)] = []
     /// What was dropped, per what and why: `lines superseded`, `lines switched`
     /// (`stale` at their route's switch, counted apart), `fixes inaccurate`, `reports offline`.
-    public var dropped: [(name: String, count: Int)] = []
+    package var dropped: [(name: String, count: Int)] = []
     /// The road's moments (`Lanes.Moment`: `off route`, `route switched`,
     /// `handoff taken`, `turn unannounced`…), with how often, by the labels
     /// the pictures show them with.
-    public var moments: [(name: String, count: Int)] = []
+    package var moments: [(name: String, count: Int)] = []
     /// How long Pippa gave each answer, in `PippaView.Answer.allCases` order,
     /// those she gave; empty without a road or with `--only` leaving out the link.
-    public var pippa: [(answer: PippaView.Answer, ms: Int64)] = []
+    package var pippa: [(answer: PippaView.Answer, ms: Int64)] = []
     /// Her longest not-known span, if any.
-    public var longestNotKnown: PippaView.Span?
+    package var longestNotKnown: PippaView.Span?
 
     /// The counts of the events `window` shows of `timeline`; Pippa's view
     /// from the whole timeline (her reports before the window included), within the window.
-    public init(_ timeline: Timeline, window: ReviewWindow = ReviewWindow()) {
+    package init(_ timeline: Timeline, window: ReviewWindow = ReviewWindow()) {
         self.init(window.selecting(timeline))
         guard window.only.contains(.roadReportDelivered), timeline.events.contains(where: { $0.kind.isRoad }) else {
             return
@@ -137,10 +137,10 @@ public struct TimelineSummary: Sendable, Equatable {
 
     /// The summary as lines of text (`rules: urgent-cut 2 · held 12`), one per
     /// part that has anything, or `no decisions` when none has.
-    public var lines: [String] { lines(width: .max) }
+    package var lines: [String] { lines(width: .max) }
 
     /// `lines` wrapped between items to `width` columns, continued lines indented by two spaces.
-    public func lines(width: Int) -> [String] {
+    package func lines(width: Int) -> [String] {
         var out: [String] = []
         for part in parts {
             var current = part.heading + ":"
@@ -159,7 +159,7 @@ public struct TimelineSummary: Sendable, Equatable {
     }
 
     /// Two summaries are equal when they say the same.
-    public static func == (a: TimelineSummary, b: TimelineSummary) -> Bool { a.lines == b.lines }
+    package static func == (a: TimelineSummary, b: TimelineSummary) -> Bool { a.lines == b.lines }
 }
 
 extension Stage {

@@ -72,7 +72,7 @@ extension Timeline {
 extension ExpectationFailure {
     /// `nearest differs in stretch: "s1", expected "s2"; t: 00:05.000, expected at 00:04.000`,
     /// or nil when the nearest event differs in nothing the matcher names.
-    public var differenceLine: String? {
+    package var differenceLine: String? {
         var parts = differences.map { d in
             let wanted = d.test.map(\.description) ?? d.expected.map(\.description) ?? "absent"
             return "\(d.field.rawValue): \(d.actual.map(\.description) ?? "absent"), expected \(wanted)"
@@ -108,7 +108,7 @@ extension AnchorOutcome {
     /// `since: 00:04.000  talk.stretch.ended  reply="r1" stretch="s1"; the nearest event 3.5 s after it`,
     /// or, when it found nothing, `since found nothing: expected …; found none`
     /// and how its own nearest event differs.
-    public func line(in timeline: Timeline, nearest: TimelineEvent?) -> String {
+    package func line(in timeline: Timeline, nearest: TimelineEvent?) -> String {
         switch outcome {
         case .found(let event):
             var out = "\(relation.rawValue): " + timeline.line(for: event)

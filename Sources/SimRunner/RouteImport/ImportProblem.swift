@@ -1,20 +1,20 @@
 /// Why a route response (or a GeoJSON line) cannot be imported, and where
 /// inside it: `routes[0].legs[1].steps[4].maneuver.type`. Typed; the CLI
 /// words it (`MessageInfo`). Tests compare cases, never prose.
-public struct ImportProblem: Error, Sendable, Equatable {
+package struct ImportProblem: Error, Sendable, Equatable {
     /// Where in the document (`routes[0].geometry`); empty at the top level.
-    public var path: String
+    package var path: String
     /// What is wrong.
-    public var reason: Reason
+    package var reason: Reason
 
     /// A problem at `path`.
-    public init(_ reason: Reason, at path: String) {
+    package init(_ reason: Reason, at path: String) {
         self.reason = reason
         self.path = path
     }
 
     /// What is wrong, as a case.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// The bytes are not one JSON value; 1-based line and column.
         case notJSON(line: Int, column: Int)
         /// Neither an OSRM-style response (`routes`) nor a GeoJSON `LineString` or `Feature`.
@@ -94,20 +94,20 @@ public struct ImportProblem: Error, Sendable, Equatable {
 }
 
 /// Something the import did not take as given, and where; the import goes on.
-public struct ImportWarning: Sendable, Equatable {
+package struct ImportWarning: Sendable, Equatable {
     /// Where in the document (`routes[0].legs[0].steps[3].maneuver.type`).
-    public var path: String
+    package var path: String
     /// What was done instead.
-    public var kind: Kind
+    package var kind: Kind
 
     /// A warning at `path`.
-    public init(_ kind: Kind, at path: String) {
+    package init(_ kind: Kind, at path: String) {
         self.kind = kind
         self.path = path
     }
 
     /// What was done instead, as a case.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A maneuver type not in OSRM's list: kept as a plain turn by its modifier (`turn`).
         case unknownManeuverType(String, keptAs: String)
         /// A modifier not in OSRM's list: read by its words as the nearest turn (the maneuver `keptAs`).

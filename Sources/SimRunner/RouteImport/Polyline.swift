@@ -3,14 +3,14 @@ import Road
 /// Google's encoded polyline algorithm (the format of OSRM's `polyline`,
 /// `polyline6` and Valhalla's shape): each coordinate the signed difference
 /// to the previous one, times 10^precision, in 5-bit chunks offset by 63.
-public enum Polyline {
+package enum Polyline {
     /// The most 5-bit chunks one value may take: 7 chunks hold 35 bits, more
     /// than any latitude or longitude needs at precision 6 (±180e6 < 2^29).
     static let maxChunks = 7
 
     /// The points of `text` as (latitude, longitude) in whole units of
     /// 10^-precision degrees; `offset` of the first bad character on failure.
-    public static func decode(_ text: String) -> Result<[(lat: Int64, lon: Int64)], PolylineError> {
+    package static func decode(_ text: String) -> Result<[(lat: Int64, lon: Int64)], PolylineError> {
         let bytes = Array(text.utf8)
         var i = 0
         var lat: Int64 = 0
@@ -50,7 +50,7 @@ public enum Polyline {
     /// `points` encoded at `precision` (5 or 6): what `decode` reads back,
     /// each coordinate rounded to the precision.
     /// - Complexity: O(n).
-    public static func encode(_ points: [GeoPoint], precision: Int) -> String {
+    package static func encode(_ points: [GeoPoint], precision: Int) -> String {
         let scale = precision == 6 ? 1e6 : 1e5
         var out: [UInt8] = []
         var lat: Int64 = 0
@@ -82,7 +82,7 @@ public enum Polyline {
 }
 
 /// Where an encoded polyline stops decoding (0-based character offset).
-public struct PolylineError: Error, Sendable, Equatable {
+package struct PolylineError: Error, Sendable, Equatable {
     /// The offset of the bad or missing character.
-    public var offset: Int
+    package var offset: Int
 }

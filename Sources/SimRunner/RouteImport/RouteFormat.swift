@@ -3,7 +3,7 @@ import ScenarioFormat
 /// The kinds of document `import-route` reads, told apart by their
 /// structure (`RouteFormat.detect`) or named with `--service`. Raw values
 /// are the option's words.
-public enum RouteFormat: String, Sendable, Equatable, CaseIterable {
+package enum RouteFormat: String, Sendable, Equatable, CaseIterable {
     /// OSRM's route response (OSRM, Mapbox Directions, Valhalla's `format=osrm`): `routes[].legs[].steps[].maneuver`.
     case osrm
     /// Valhalla's own answer: `trip.legs[].maneuvers[]`.
@@ -23,7 +23,7 @@ public enum RouteFormat: String, Sendable, Equatable, CaseIterable {
     case googleLegacy = "google-legacy"
 
     /// The format in words, as refusals name it.
-    public var title: String {
+    package var title: String {
         switch self {
         case .osrm: return "an OSRM route response"
         case .valhalla: return "a Valhalla trip"

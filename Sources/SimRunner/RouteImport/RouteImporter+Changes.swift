@@ -12,19 +12,19 @@ extension RouteImporter {
     /// the car was when it asked. Farther, the two routes never meet and the
     /// change is refused (`routesApart`). A car off its route asks after
     /// three fixes beyond 40 m (docs/road.md); 500 m is ten times that.
-    public static let branchReach = 500.0
+    package static let branchReach = 500.0
 
     /// A second response, imported on its own, to be added as a change.
-    public struct Change: Sendable, Equatable {
+    package struct Change: Sendable, Equatable {
         /// The change's id (`r1`, `h1`): `road.route.switched`'s `route`, and its maneuvers' prefix.
-        public var id: String
+        package var id: String
         /// The response imported alone (its road, maneuvers and drive).
-        public var imported: Imported
+        package var imported: Imported
         /// Pippa's handoff of its destination; nil for a reroute.
-        public var handoff: Scenario.Road.Handoff?
+        package var handoff: Scenario.Road.Handoff?
 
         /// A change `id` onto `imported`'s road, a handoff when `handoff` is given.
-        public init(id: String, imported: Imported, handoff: Scenario.Road.Handoff? = nil) {
+        package init(id: String, imported: Imported, handoff: Scenario.Road.Handoff? = nil) {
             self.id = id
             self.imported = imported
             self.handoff = handoff
@@ -45,7 +45,7 @@ extension RouteImporter {
     /// path): `routesApart` beyond `branchReach`. The warnings stay the first
     /// response's: the change's are its own `imported.warnings`, about its own file.
     /// - Complexity: O(points of the route and of every change).
-    public static func adding(_ change: Change, to imported: Imported) throws(ImportProblem) -> Imported {
+    package static func adding(_ change: Change, to imported: Imported) throws(ImportProblem) -> Imported {
         let other = change.imported
         // Every import has a road and a drive; a hand-made `Imported` without is refused as pointless.
         guard var road = imported.scenario.road, let drive = road.drive, let otherRoad = other.scenario.road else {
@@ -94,7 +94,7 @@ extension RouteImporter {
     /// Where each of the scenario's changes branches off, meters along the
     /// drive's true path, and when the car reaches it (nil: never, within
     /// the drive): what a handoff's `sent` times are chosen against.
-    public static func branches(_ scenario: Scenario) -> [(meters: Double, reached: SimTime?)] {
+    package static func branches(_ scenario: Scenario) -> [(meters: Double, reached: SimTime?)] {
         guard let road = scenario.road, let path = try? road.truePath() else { return [] }
         let trajectory = road.drive.map { Trajectory(profile: $0.profile, length: path.route.length, start: $0.start) }
         return path.starts.map { ($0, trajectory?.time(reaching: $0)) }

@@ -18,57 +18,57 @@ import SimRunner
 /// a drive at the response's own per-step speeds, generated fixes, and the
 /// service's voice prompts kept for comparison. What is read, ignored and
 /// refused is in docs/import.md.
-public enum RouteImporter {
+package enum RouteImporter {
     /// What to import and how.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// The route to take, 0-based (`routes[N]`).
-        public var route = 0
+        package var route = 0
         /// The road's language: given, never guessed from the response.
-        public var language: Language
+        package var language: Language
         /// The polyline precision (5 or 6); nil detects it.
-        public var precision: Int? = nil
+        package var precision: Int? = nil
         /// The file's name, for the scenario's name and description.
-        public var source: String
+        package var source: String
         /// GeoJSON lines only: the speed of the generated drive, km/h.
-        public var kmh = 50.0
+        package var kmh = 50.0
         /// The units English lines speak; nil takes the response's own voice
         /// instructions' (feet or miles: imperial), else metric.
-        public var units: Units? = nil
+        package var units: Units? = nil
         /// The format to read the file as (`--service`); nil tells it by its structure (`RouteFormat.detect`).
-        public var service: RouteFormat? = nil
+        package var service: RouteFormat? = nil
         /// The most points the route may keep (`RouteImporter.maxPoints`; tests lower it).
-        public var maxPoints = RouteImporter.maxPoints
+        package var maxPoints = RouteImporter.maxPoints
         /// The longest route imported, meters (the format's `Route.maxLength`;
         /// the libFuzzer target lowers it, so each input is driven quickly).
-        public var maxMeters = Route.maxLength
+        package var maxMeters = Route.maxLength
 
         /// Options for `source` in `language`.
-        public init(language: Language, source: String) {
+        package init(language: Language, source: String) {
             self.language = language
             self.source = source
         }
     }
 
     /// A finished import.
-    public struct Imported: Sendable, Equatable {
+    package struct Imported: Sendable, Equatable {
         /// The scenario, checked by decoding its own encoding.
-        public var scenario: Scenario
+        package var scenario: Scenario
         /// What was not taken as given.
-        public var warnings: [ImportWarning]
+        package var warnings: [ImportWarning]
         /// The geometry's length, meters (with route changes, the true path's).
-        public var length: Double
+        package var length: Double
         /// The response's `distance` for the route, meters (nil for GeoJSON).
-        public var responseDistance: Double?
+        package var responseDistance: Double?
         /// The polyline precision used (nil for GeoJSON coordinates).
-        public var precision: Int?
+        package var precision: Int?
         /// Where the route's start is in the document (the first step's
         /// location, `routes[0].legs[0].steps[0].maneuver.location`; a line's
         /// first coordinate): a route change's refusal points there.
-        public var start: String
+        package var start: String
     }
 
     /// A turn in a plain line sharper than this (degrees) becomes a maneuver.
-    public static let turnAngle = 30.0
+    package static let turnAngle = 30.0
     /// The scenario format's speed range, km/h (docs/scenario-format.md).
     static let kmhLimits = 3.6...250.0
     /// The longest service prompt a scenario keeps, in characters (the format's).
@@ -81,14 +81,14 @@ public enum RouteImporter {
     /// scenario's JSON, so the scenario stays within the 64 MiB a scenario
     /// file is read up to (`drivesim run` refuses more), checked before any
     /// work that grows with them.
-    public static let maxPoints = (64 << 20) / 80
+    package static let maxPoints = (64 << 20) / 80
 
     static func checkPoints(_ points: [GeoPoint], _ path: String, limit: Int) throws(ImportProblem) {
         if points.count > limit { throw ImportProblem(.tooManyPoints(count: points.count, limit: limit), at: path) }
     }
 
     /// Imports the bytes of a response or GeoJSON document.
-    public static func importRoute(_ bytes: [UInt8], options: Options) throws(ImportProblem) -> Imported {
+    package static func importRoute(_ bytes: [UInt8], options: Options) throws(ImportProblem) -> Imported {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch {
             throw ImportProblem(.notJSON(line: error.line, column: error.column), at: error.path)

@@ -7,9 +7,9 @@ import SimRunner
 /// words and their language (`text`, `language`), since a changed phrase is
 /// changed behaviour; other extras drivesim may add later (how long a stretch
 /// was held) do not break a golden file.
-public enum Golden {
+package enum Golden {
     /// Why a golden file cannot be used.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// Not JSON at all.
         case notJSON(line: Int, column: Int)
         /// JSON, but not a timeline; the path says where.
@@ -17,17 +17,17 @@ public enum Golden {
     }
 
     /// The extras golden files compare besides the SPEC's fields: what is said, and in which language.
-    public static let comparedExtras: [Field] = [.text, .language]
+    package static let comparedExtras: [Field] = [.text, .language]
 
     /// The fields a golden file compares for events of `kind`, in the table's order.
-    public static func comparedFields(of kind: EventKind) -> [Field] {
+    package static func comparedFields(of kind: EventKind) -> [Field] {
         kind.specFields + kind.schema.extras.filter { comparedExtras.contains($0) }
     }
 
     /// Each event as one comparable line: its time, its name and its SPEC fields.
     ///
     ///     00:02.000  guidance.waiting  line=g1 rule=short-wait stretch=s1
-    public static func lines(of timeline: Timeline) -> [String] {
+    package static func lines(of timeline: Timeline) -> [String] {
         timeline.events.map { event in
             let fields = comparedFields(of: event.kind).compactMap { field in
                 timeline.value(of: field, in: event).map { (field.rawValue, $0.json) }
@@ -39,7 +39,7 @@ public enum Golden {
     /// The comparable lines of a golden file's text.
     ///
     /// - Throws: `Golden.Failure` when the text is not a timeline.
-    public static func lines(ofGolden bytes: [UInt8]) throws(Failure) -> [String] {
+    package static func lines(ofGolden bytes: [UInt8]) throws(Failure) -> [String] {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch { throw .notJSON(line: error.line, column: error.column) }
         guard case .object(let members) = root.kind,
@@ -84,11 +84,11 @@ public enum Golden {
     }
 
     /// How many unchanged events a diff shows around each change.
-    public static let context = 3
+    package static let context = 3
     /// The most edit steps the aligned diff looks for; past it, the diff
     /// shows the first differing block only (so a 24-hour timeline that
     /// differs everywhere costs O((n + m) · maxEdits) time and O(maxEdits²) memory).
-    public static let maxEdits = 1_000
+    package static let maxEdits = 1_000
 
     /// One step of an edit script: keep a golden line, remove it, or add a line of this run.
     enum Edit: Equatable {
@@ -102,7 +102,7 @@ public enum Golden {
     /// events, so the longest common subsequence stays aligned), `-` for an
     /// event of the golden file, `+` for one of this run, `context` unchanged
     /// events around each change, at most `limit` changed lines in all.
-    public static func diff(golden: [String], actual: [String], limit: Int = 40) -> String? {
+    package static func diff(golden: [String], actual: [String], limit: Int = 40) -> String? {
         guard golden != actual else { return nil }
         // The common prefix and suffix are kept as they are; only the middle is aligned.
         var prefix = 0

@@ -8,10 +8,10 @@ import SimRunner
 /// and name the file, the path inside it, its line and column, and a reason case.
 public enum ScenarioDecoder {
     /// The longest drive, in seconds: bounds every absolute time (`at`, `expires`).
-    public static let maxTimeSeconds = Int(Scenario.Limits.maxTime.ms / 1000)
+    package static let maxTimeSeconds = Int(Scenario.Limits.maxTime.ms / 1000)
     /// The longest single span, in seconds: bounds `duration`, `ready`,
     /// `after`, `earsTail`, `waitLimit`.
-    public static let maxDurationSeconds = Int(Scenario.Limits.maxDuration.ms / 1000)
+    package static let maxDurationSeconds = Int(Scenario.Limits.maxDuration.ms / 1000)
 
     /// Decodes one scenario from the bytes of `file` (named only for errors):
     /// first its shape and values as JSON, read from the file's `JSONTape`
@@ -47,7 +47,7 @@ extension ScenarioDecoder {
     /// A guidance line or a stretch longer than this, in seconds (10
     /// minutes), is warned about: the format allows an hour, but a
     /// duration this long is more likely milliseconds written as seconds.
-    public static let unitSlipSeconds = 600
+    package static let unitSlipSeconds = 600
 
     /// What in `scenario`, decoded from the bytes of `file`, is used as
     /// written but looks like a slip: each `duration` of a line or a
@@ -57,7 +57,7 @@ extension ScenarioDecoder {
     ///
     /// - Complexity: O(items) when there is none; the file is parsed again
     ///   only to place the ones there are.
-    public static func warnings(for scenario: Scenario, bytes: [UInt8], file: String) -> [ScenarioError] {
+    package static func warnings(for scenario: Scenario, bytes: [UInt8], file: String) -> [ScenarioError] {
         let limit = Int64(unitSlipSeconds) * 1000
         var slips: [(path: [JSONPath.Step], ms: Int64)] = []
         for (i, line) in scenario.guidance.enumerated() where line.duration.ms > limit {

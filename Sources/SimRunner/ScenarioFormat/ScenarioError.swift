@@ -170,7 +170,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 
 extension ScenarioError.Reason {
     /// The reason as a phrase.
-    public var message: String {
+    package var message: String {
         switch self {
         case .invalid(let reason): return reason.message
         case .emptyFile: return "the file is empty; a scenario is one JSON object"
@@ -225,7 +225,7 @@ extension ScenarioError.Reason {
 extension ScenarioProblem.Reason {
     /// The reason as a phrase: the one wording of what the decoder reports
     /// as `.invalid`; the rest in the decoder's words (`Decoding.reason`).
-    public var message: String {
+    package var message: String {
         switch self {
         case .negative: return "must not be negative"
         case .tooLarge(let limit):
@@ -264,7 +264,7 @@ extension ScenarioProblem.Reason {
 extension RoadSetup.Problem.Reason {
     /// The reason as a phrase: the one wording of what `RoadSetup.validate()`
     /// refuses, which the decoder reports as `.invalid(.road(reason))`.
-    public var message: String {
+    package var message: String {
         func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
         func within(_ range: String) -> String { ScenarioError.Reason.outOfRange(range).message }
         switch self {

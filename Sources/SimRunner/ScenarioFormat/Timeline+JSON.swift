@@ -21,7 +21,7 @@ extension Timeline {
     /// The same bytes as `jsonBytes`, handed to `emit` in chunks of about
     /// `chunkSize` bytes as they are written, so the whole text is never held
     /// (`run --format json` to standard output). A chunk is valid only during the call.
-    public func writeJSON(chunkSize: Int = 1 << 18, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package func writeJSON(chunkSize: Int = 1 << 18, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         JSONLayout.shared.withTables { tables in
             var capacity = Swift.max(chunkSize, 256)
             var progress = JSONProgress()
@@ -76,7 +76,7 @@ extension Timeline {
     }
 
     /// One event as a one-line JSON object with sorted keys.
-    public func jsonObject(_ event: TimelineEvent) -> String {
+    package func jsonObject(_ event: TimelineEvent) -> String {
         var out: [UInt8] = []
         JSONLayout.shared.withTables { writeJSON(event, into: &out, $0) }
         return String(decoding: out, as: UTF8.self)
@@ -321,7 +321,7 @@ struct JSONLayout: Sendable {
 
 extension FieldValue {
     /// The value as JSON text.
-    public var json: String {
+    package var json: String {
         switch self {
         case .string(let s): return JSONWriter.quoted(s)
         case .int(let i): return String(i)

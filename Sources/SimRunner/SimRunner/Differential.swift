@@ -53,7 +53,7 @@ public struct Divergence: Sendable, Equatable {
     public var referenceNext: Decision?
 
     /// The first divergence of two decision logs (the arbiter's, the reference's), if any.
-    public static func first(_ arbiter: [Decision], reference: [Decision]) -> Divergence? {
+    package static func first(_ arbiter: [Decision], reference: [Decision]) -> Divergence? {
         // Equal logs (the same log, for a run served from the reference's forecast) part nowhere.
         if arbiter == reference { return nil }
         let a = arbiter.compactMap(comparable)

@@ -48,7 +48,7 @@ public enum EventKind: String, Sendable, CaseIterable {
     /// for each kind, the SPEC's fields first, then drivesim's extras (a
     /// line's text, how long a stretch was held). The JSON, the text, golden
     /// files and matchers all read it.
-    public var schema: (spec: [Field], extras: [Field]) {
+    package var schema: (spec: [Field], extras: [Field]) {
         switch self {
         case .guidanceRequested: return ([.line, .urgent], [.maneuver, .stage, .text, .language])
         case .guidanceWaiting: return ([.line, .rule, .stretch], [])
@@ -91,14 +91,14 @@ public enum EventKind: String, Sendable, CaseIterable {
 
     /// The fields an event of this kind may carry, besides `t` and `event`,
     /// in the table's order (SPEC fields, then extras).
-    public var fields: [Field] { EventKind.tables[ordinal].fields }
+    package var fields: [Field] { EventKind.tables[ordinal].fields }
 
     /// The fields golden files compare (SPEC 5's), so an extra drivesim adds
     /// later does not break a golden file.
-    public var specFields: [Field] { EventKind.tables[ordinal].spec }
+    package var specFields: [Field] { EventKind.tables[ordinal].spec }
 
     /// The kind's place in `allCases`.
-    public var ordinal: Int {
+    package var ordinal: Int {
         switch self {
         case .guidanceRequested: return 0
         case .guidanceWaiting: return 1
@@ -149,7 +149,7 @@ public enum EventKind: String, Sendable, CaseIterable {
     }
 
     /// Whether the event is the road's.
-    public var isRoad: Bool {
+    package var isRoad: Bool {
         switch self {
         case .roadFixArrived, .roadFixDropped, .roadReportSent, .roadReportDelivered, .roadReportDropped, .roadOffRoute,
             .roadOnRoute, .roadTurnUpcoming, .roadTurnPassed, .roadTurnUnannounced, .roadStageSkipped,
@@ -184,7 +184,7 @@ public enum Field: String, Sendable, CaseIterable {
     }
 
     /// Integers for milliseconds and meters, booleans for flags, strings for the rest.
-    public var type: ValueType {
+    package var type: ValueType {
         switch self {
         case .playedMs, .heardMs, .lostMs, .heldMs, .ageMs, .etaMs, .distanceM, .afterDistanceM, .offsetM, .progressM:
             return .int

@@ -11,14 +11,14 @@ extension Invariants {
     /// How much time to spare a `late` claim may leave, beyond the "now"
     /// line (`nowLength`), the scenario's `outputLatency` and `margin`, and
     /// what the fixes' accuracy and noise explain at the car's speed: 2 s.
-    public static let lateSlack = SimTime(ms: 2_000)
+    package static let lateSlack = SimTime(ms: 2_000)
     /// How far beyond a fix's own error the app's belief may lie, for a
     /// maneuver passed `late`: its match onto the route, meters.
-    public static let beliefSlack = 5.0
+    package static let beliefSlack = 5.0
     /// A car whose true pass comes later than a fix predicted by more than
     /// the prediction's error and 1/`slowedBy` of the time it left slowed
     /// down since: that fix does not judge a `late` claim.
-    public static let slowedBy: Int64 = 5
+    package static let slowedBy: Int64 = 5
 
     /// How long maneuver `m`'s "now" line lasts as drivesim's phrasebook
     /// says it at the scenario's speech rates, at a speed in `speeds`: the

@@ -94,7 +94,7 @@ extension Invariants {
     /// maneuver passed got a "now" line (R1 sees that it ended before), or
     /// the timeline says why not; R3 no report is sent stale or queued, never two in flight,
     /// and none beside a fix not used carries a distance.
-    public static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+    package static func checkRoad(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         checkRoad(scenario, run, shape: nil)
     }
 

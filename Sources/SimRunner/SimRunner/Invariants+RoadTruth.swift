@@ -154,7 +154,7 @@ extension Invariants {
     }
 
     /// How old the last trusted fix may be for the app to know where it is (R6).
-    public static let positionFresh = SimTime(ms: 3_000)
+    package static let positionFresh = SimTime(ms: 3_000)
 
     /// R4 `announced`: every maneuver the true track reaches is passed in the
     /// timeline (whether it got a "now" line or a reason is R2's); R5
@@ -171,7 +171,7 @@ extension Invariants {
     /// on to the next maneuver (`road.turn.upcoming`) while the true track
     /// is more than `RoadTruth.ahead` before it; R8 `jump-dropped` (`checkJumps`); R9
     /// `geodesy` (`checkGeodesy`).
-    public static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+    package static func checkRoadTruth(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         scenario.road.map { checkRoadTruth(scenario, run, RoadTruth($0)) } ?? []
     }
 

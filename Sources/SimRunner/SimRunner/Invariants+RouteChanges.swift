@@ -109,7 +109,7 @@ extension Invariants {
     /// How long a switch line may need to be said: a switch closer than
     /// this to the end of its guidance segment (or of the drive) may go
     /// unsaid (drivesim's own line is valid for 10 s).
-    public static let switchLineRoom = SimTime(ms: 10_000)
+    package static let switchLineRoom = SimTime(ms: 10_000)
 
     /// `switch-line`: every `road.route.switched` gets one switch line
     /// (`<change>.switched`) requested in its instant, or a

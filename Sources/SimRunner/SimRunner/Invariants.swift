@@ -77,11 +77,11 @@ public struct Violation: Sendable, Equatable {
 /// The invariants of SPEC 7, checked from the recorded timeline and the bus's
 /// own record, never from the arbiter's state: a wrong arbiter cannot vouch
 /// for itself.
-public enum Invariants {
+package enum Invariants {
     /// Every check but invariant 7 (which needs a second run) for one run.
     /// - Complexity: O(n log n) in the drive (events and intervals played):
     ///   each check walks the timeline once; waits are measured in O(log n).
-    public static func check(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
+    package static func check(_ scenario: Scenario, _ run: Simulation) -> [Violation] {
         check(scenario, run, shape: nil)
     }
 

@@ -10,7 +10,7 @@ import SimClock
 /// `maneuver`, `distanceM`) and `ageMs`, its age at `at`.
 public struct PippaMatcher: Sendable, Equatable {
     /// The fields a Pippa matcher may name besides `pippa` and `at`.
-    public static let fields: [Field] = [.fix, .ageMs, .onRoute, .maneuver, .distanceM]
+    package static let fields: [Field] = [.fix, .ageMs, .onRoute, .maneuver, .distanceM]
 
     /// The instant.
     public var at: SimTime
@@ -60,7 +60,7 @@ extension Timeline {
     /// whose `at` lies after the timeline's last event fails: the drive was over.
     ///
     /// - Complexity: O(n) for Pippa's reports, then O(log n) per matcher.
-    public func failures(of matchers: [PippaMatcher]) -> [PippaMatcher.Failure] {
+    package func failures(of matchers: [PippaMatcher]) -> [PippaMatcher.Failure] {
         guard !matchers.isEmpty else { return [] }
         let history = PippaView.History(self)
         let end = events.last?.t ?? .zero
@@ -87,7 +87,7 @@ extension Timeline {
 
 extension PippaMatcher {
     /// What it wants, in one line: `pippa "no" at 01:05.000 fix="f31" ageMs ≤ 5000`.
-    public var what: String {
+    package var what: String {
         var parts = fields.map { (name: $0.field.rawValue, text: "\($0.field.rawValue)=\($0.value)") }
         parts += tests.map { (name: $0.field.rawValue, text: "\($0.field.rawValue) \($0.test)") }
         parts.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -98,7 +98,7 @@ extension PippaMatcher {
 extension PippaMatcher.Failure {
     /// `expect[2] (line 40, column 5): expected pippa "no" at 01:05.000; she answers yes, from f64's report 800 ms old;
     /// differs in fix: "f64", expected "f31"`; or, past the drive, `…; the drive ended at 00:58.300`.
-    public var summary: String {
+    package var summary: String {
         let m = matcher
         let position = m.line > 0 ? " (line \(m.line), column \(m.column))" : ""
         var out = "\(m.path)\(position): expected \(m.what); "

@@ -13,7 +13,7 @@ import SimClock
 /// (120 s): exactly 120 s old it still answers, 1 ms older it does not.
 public struct PippaView: Sendable, Equatable {
     /// How long Pippa keeps a report: older than this, she does not know.
-    public static let keptFor = SimTime(ms: 120_000)
+    package static let keptFor = SimTime(ms: 120_000)
 
     /// Her last report, if she got one.
     public var report: Report?
@@ -49,7 +49,7 @@ public struct PippaView: Sendable, Equatable {
     }
 
     /// What Pippa knows at `t` with `report` her last (delivered at or before `t`).
-    public init(at t: SimTime, last report: Report?) {
+    package init(at t: SimTime, last report: Report?) {
         self.report = report
         ageMs = report.map { (t - $0.taken).ms }
         answer =
@@ -61,15 +61,15 @@ public struct PippaView: Sendable, Equatable {
 
     /// Pippa's view over a whole timeline: her reports in delivery order,
     /// so that what she knows at any instant is a binary search away.
-    public struct History: Sendable {
+    package struct History: Sendable {
         /// Every report delivered, in timeline order.
-        public let reports: [Report]
+        package let reports: [Report]
 
         /// The reports of `timeline`: each `road.report.delivered` with its
         /// `road.report.sent` (one delivered but never sent is no report).
         ///
         /// - Complexity: O(n) in the events.
-        public init(_ timeline: Timeline) {
+        package init(_ timeline: Timeline) {
             var sent = Invariants.ByFix<(taken: SimTime, onRoute: Bool, next: RoadEvent.Ahead?)>(
                 timeline.roster.road.fixCount)
             var reports: [Report] = []
@@ -90,7 +90,7 @@ public struct PippaView: Sendable, Equatable {
         /// What Pippa knows at `t` (after the events at `t`).
         ///
         /// - Complexity: O(log r), r the reports.
-        public func view(at t: SimTime) -> PippaView {
+        package func view(at t: SimTime) -> PippaView {
             let after = reports.partitioningIndex { $0.delivered > t }
             return PippaView(at: t, last: after > 0 ? reports[after - 1] : nil)
         }
@@ -100,7 +100,7 @@ public struct PippaView: Sendable, Equatable {
         /// span); none is empty.
         ///
         /// - Complexity: O(r).
-        public func spans(to end: SimTime) -> [Span] {
+        package func spans(to end: SimTime) -> [Span] {
             var spans: [Span] = []
             /// Report `k`'s age at the last instant before `stop`.
             func age(_ k: Int, _ stop: SimTime) -> Int64 { (stop - reports[k].taken).ms - 1 }
@@ -135,18 +135,18 @@ public struct PippaView: Sendable, Equatable {
     }
 
     /// A stretch of time in which Pippa gives one answer: `[start, end)`.
-    public struct Span: Sendable, Equatable {
+    package struct Span: Sendable, Equatable {
         /// Its first instant.
-        public var start: SimTime
+        package var start: SimTime
         /// The instant after its last.
-        public var end: SimTime
+        package var end: SimTime
         /// What she answers throughout.
-        public var answer: Answer
+        package var answer: Answer
         /// The reports (indices into `History.reports`) she holds within it,
         /// in force at its start included; empty before her first report.
-        public var reports: Range<Int>
+        package var reports: Range<Int>
         /// For `yes` and `no`: the oldest any of its reports grows within it (at its last instant), in ms.
-        public var oldestMs: Int64?
+        package var oldestMs: Int64?
     }
 }
 
@@ -154,5 +154,5 @@ extension Timeline {
     /// What Pippa knows at `t` (`PippaView`).
     ///
     /// - Complexity: O(n); for many instants, make a `PippaView.History` once.
-    public func pippa(at t: SimTime) -> PippaView { PippaView.History(self).view(at: t) }
+    package func pippa(at t: SimTime) -> PippaView { PippaView.History(self).view(at: t) }
 }

@@ -2,7 +2,7 @@ import Guidance
 
 /// The road's decisions, named in the style of the arbiter's rules, for rule
 /// coverage: each is one kind of road event, or one reason it gives.
-public enum RoadRule: String, Sendable, CaseIterable {
+package enum RoadRule: String, Sendable, CaseIterable {
     /// A fix taken before one already used is not used for progress.
     case fixOutOfOrder = "fix-out-of-order"
     /// A fix worse than the accuracy limit is not used for progress.

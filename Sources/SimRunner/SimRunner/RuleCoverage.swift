@@ -16,17 +16,17 @@ import TalkArbiter
 ///   not counted (the `talk.reply.abandoned` it comes with is), nor is a
 ///   `talk.reply.abandoned` by `after-cut` (the cut that carries `afterCut` is).
 /// - each road event that shows a `RoadRule` counts one firing of it.
-public struct RuleCoverage: Sendable, Equatable {
+package struct RuleCoverage: Sendable, Equatable {
     /// Firings per rule, in `Rule.allCases` order.
-    public private(set) var counts: [Int] = Array(repeating: 0, count: Rule.allCases.count)
+    package private(set) var counts: [Int] = Array(repeating: 0, count: Rule.allCases.count)
     /// Firings per road rule, in `RoadRule.allCases` order.
-    public private(set) var roadCounts: [Int] = Array(repeating: 0, count: RoadRule.allCases.count)
+    package private(set) var roadCounts: [Int] = Array(repeating: 0, count: RoadRule.allCases.count)
 
     /// No firings.
-    public init() {}
+    package init() {}
 
     /// The firings in one timeline.
-    public init(_ timeline: Timeline) {
+    package init(_ timeline: Timeline) {
         for event in timeline.events {
             if case .road(let road) = event.what {
                 if let rule = RoadRule(road) { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] += 1 }
@@ -41,22 +41,22 @@ public struct RuleCoverage: Sendable, Equatable {
     }
 
     /// How often `rule` fired.
-    public subscript(rule: Rule) -> Int { counts[rule.index] }
+    package subscript(rule: Rule) -> Int { counts[rule.index] }
 
     mutating func add(_ rule: Rule, _ n: Int = 1) { counts[rule.index] += n }
 
     /// How often the road's `rule` fired.
-    public subscript(road rule: RoadRule) -> Int { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] }
+    package subscript(road rule: RoadRule) -> Int { roadCounts[RoadRule.allCases.firstIndex(of: rule)!] }
 
     /// Adds another run's firings.
-    public mutating func add(_ other: RuleCoverage) {
+    package mutating func add(_ other: RuleCoverage) {
         for i in counts.indices { counts[i] += other.counts[i] }
         for i in roadCounts.indices { roadCounts[i] += other.roadCounts[i] }
     }
 
     /// The road rules that never fired.
-    public var roadNeverFired: [RoadRule] { RoadRule.allCases.filter { self[road: $0] == 0 } }
+    package var roadNeverFired: [RoadRule] { RoadRule.allCases.filter { self[road: $0] == 0 } }
 
     /// The rules that never fired, in SPEC order.
-    public var neverFired: [Rule] { Rule.allCases.filter { self[$0] == 0 } }
+    package var neverFired: [Rule] { Rule.allCases.filter { self[$0] == 0 } }
 }

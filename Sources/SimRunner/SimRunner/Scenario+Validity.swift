@@ -151,7 +151,7 @@ extension Scenario {
     /// (`RoadPlan.continueLineID`), and `<first maneuver>.depart`
     /// (`RoadPlan.departureLineID`). Reroute lines (`reroute<n>.off`,
     /// `reroute<n>.back`, n ≥ 1) are matched by `RoadPlan.isRerouteLineID`.
-    public var generatedLineIDs: [(id: String, maneuver: String)] {
+    package var generatedLineIDs: [(id: String, maneuver: String)] {
         guard let road else { return [] }
         // Appended to one list (a list per maneuver and stage cost more than the ids).
         var ids: [(id: String, maneuver: String)] = []

@@ -17,7 +17,7 @@ public struct Simulation: Sendable {
     /// What a run produced.
     public var timeline: Timeline
     /// The bus's own record of what sounded.
-    public var bus: AudioBus
+    package var bus: AudioBus
     /// Whether the arbiter was at rest when the queue ran dry.
     public var endedAtRest: Bool
     /// How many events (inputs to the arbiter) the run handled.

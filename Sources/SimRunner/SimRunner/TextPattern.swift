@@ -24,9 +24,9 @@
 /// as something else.
 public struct TextPattern: Sendable {
     /// The longest pattern accepted, in characters.
-    public static let maxLength = 1000
+    package static let maxLength = 1000
     /// The most instructions a compiled pattern may have (`a{1000}` has a thousand).
-    public static let maxProgram = 10_000
+    package static let maxProgram = 10_000
 
     /// Why a pattern is refused.
     public enum Problem: Error, Sendable, Equatable {
@@ -43,7 +43,7 @@ public struct TextPattern: Sendable {
     /// The pattern compiled, or the reason it is refused.
     ///
     /// - Complexity: O(m) in the pattern's length and its program's size.
-    public static func compile(_ pattern: String) -> Result<TextPattern, Problem> {
+    package static func compile(_ pattern: String) -> Result<TextPattern, Problem> {
         let characters = Array(pattern)
         if characters.count > maxLength { return .failure(.tooLong(maxCharacters: maxLength)) }
         var parser = Parser(characters)
@@ -59,7 +59,7 @@ public struct TextPattern: Sendable {
     }
 
     /// Why `pattern` is refused, or nil when it is accepted.
-    public static func problem(in pattern: String) -> Problem? {
+    package static func problem(in pattern: String) -> Problem? {
         if case .failure(let problem) = compile(pattern) { return problem }
         return nil
     }
@@ -67,7 +67,7 @@ public struct TextPattern: Sendable {
     /// Whether the pattern finds a match anywhere in `text`.
     ///
     /// - Complexity: O(n × m), n the text's characters and m the program's size.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         let t = Array(text)
         var current = Threads(count: program.count)
         var next = Threads(count: program.count)

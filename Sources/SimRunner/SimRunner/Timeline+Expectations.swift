@@ -67,7 +67,7 @@ extension Timeline {
     ///   each of its `since` and `until`); the nearest events of a failed
     ///   one are found by binary search too. A `matches` pattern is run
     ///   once per distinct text.
-    public func failures(of matchers: [Matcher]) -> [ExpectationFailure] {
+    package func failures(of matchers: [Matcher]) -> [ExpectationFailure] {
         guard !matchers.isEmpty else { return [] }
         let index = MatcherIndex(self, for: matchers)
         return matchers.compactMap { matcher in
@@ -94,7 +94,7 @@ extension Timeline {
     ///
     /// - Complexity: O(1) for a matcher without `since` or `until`; O(n)
     ///   with one, which scans for its first event (`failures(of:)` uses an index).
-    public func matches(_ matcher: Matcher, _ event: TimelineEvent) -> Bool {
+    package func matches(_ matcher: Matcher, _ event: TimelineEvent) -> Bool {
         guard event.kind == matcher.event, matcher.when.contains(event.t), fieldsMatch(matcher, event) else {
             return false
         }

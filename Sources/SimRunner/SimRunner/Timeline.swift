@@ -196,7 +196,7 @@ public struct Timeline: Sendable {
     }
 
     /// One event in one line, for messages: `00:02.000 guidance.waiting line="g1" rule="short-wait"`.
-    public func summary(of event: TimelineEvent) -> String {
+    package func summary(of event: TimelineEvent) -> String {
         var out = "\(event.t) \(event.kind.rawValue)"
         for (field, value) in fields(of: event) { out += " \(field.rawValue)=\(value)" }
         return out

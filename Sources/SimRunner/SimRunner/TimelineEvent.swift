@@ -145,7 +145,7 @@ public struct TimelineEvent: Sendable, Equatable {
 
 extension RoadEvent.What {
     /// The timeline's name for this road event.
-    public var kind: EventKind {
+    package var kind: EventKind {
         switch self {
         case .fixArrived: return .roadFixArrived
         case .fixDropped: return .roadFixDropped
@@ -175,7 +175,7 @@ extension RoadEvent.What {
     }
 
     /// The reason it gives, as the timeline writes it.
-    public var reason: String? {
+    package var reason: String? {
         switch self {
         case .fixDropped(_, let reason): return reason.rawValue
         case .reportDropped(_, let reason): return reason.rawValue

@@ -115,7 +115,7 @@ public struct Verdict: Sendable {
 
     /// Whether the arbiter's or the guidance's process failed (`Check.arbiter(.process)`,
     /// `Check.guidance(.process)`): then the verdict holds that failure and only what was found before it.
-    public var processFailed: Bool {
+    package var processFailed: Bool {
         violations.contains { $0.check == .arbiter(.process) || $0.check == .guidance(.process) }
     }
 
@@ -163,7 +163,7 @@ extension Timeline {
 extension ExpectationFailure {
     /// `expect[2] (line 12, column 5): expected guidance.started line="g1" at 00:04.000; found none`
     /// (the position when the matcher came from a file).
-    public var summary: String {
+    package var summary: String {
         let e = matcher
         let quantity: String
         if let count = e.count {
@@ -187,7 +187,7 @@ extension ExpectationFailure {
 extension Matcher {
     /// What the matcher wants, in one line: `guidance.started line="g1" text contains "then" at 00:04.000`,
     /// then its `since` and `until` in parentheses (`since (talk.stretch.ended stretch="s1") within 2 s`).
-    public var what: String {
+    package var what: String {
         var out = event.rawValue
         if tests.isEmpty {
             for (field, value) in fields { out += " \(field.rawValue)=\(value)" }
@@ -209,7 +209,7 @@ extension Matcher {
     }
 
     /// A span of time in seconds for messages: `2 s`, `0.5 s`, `-1.25 s`.
-    public static func seconds(_ t: SimTime) -> String {
+    package static func seconds(_ t: SimTime) -> String {
         let magnitude = t.ms.magnitude
         var text = String(magnitude / 1000)
         let millis = magnitude % 1000
