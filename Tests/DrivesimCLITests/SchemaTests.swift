@@ -312,7 +312,7 @@ struct SchemaValidator {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
             for line in text.split(separator: "\n") {
                 if line.contains("allowed: [\""), line.contains("object(") { literals.append("\(file): \(line)") }
-                if let r = line.range(of: "package static let "), line.contains("= [") {
+                if let r = line.range(of: "package static let "), line.contains(": KeyList = [") {
                     declared.append(String(line[r.upperBound...].prefix { $0 != " " && $0 != ":" }))
                 }
             }

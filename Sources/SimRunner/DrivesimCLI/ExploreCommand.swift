@@ -20,12 +20,7 @@ enum ExploreCommand: Command {
                 Check only part i of n (1-based) of the scenarios;
                 n machines with i = 1...n together check exactly the whole.
                 """, check: FuzzCommand.checkShard),
-        Option(
-            "--jobs", .integer(1...1024), "<n>",
-            help: """
-                Workers, 1 to 1024 (default: this machine's cores); the
-                results, files and output are the same for every n.
-                """),
+        Option.jobs,
         Option("--out", .file, "<dir>", help: "Where reproducers go (default explore-failures)."),
         Option(
             "--mutant", .oneOf(TalkArbiter.Fault.allCases.map(\.rawValue)), "<name>",
@@ -91,7 +86,7 @@ enum ExploreCommand: Command {
         var settings = Fuzzer.Settings()
         if let shard = args.value("--shard") { settings.shard = try FuzzCommand.parseShard(shard) }
         settings.mutant = talkMutant(args).map(Mutant.talk)
-        var jobs = args.integer("--jobs") ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var jobs = args.integer("--jobs") ?? Option.defaultJobs
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         if let external { FuzzCommand.use(external, in: &settings, jobs: &jobs) }

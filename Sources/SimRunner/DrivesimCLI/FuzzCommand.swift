@@ -33,12 +33,7 @@ enum FuzzCommand: Command {
                 Do only part i of n (1-based) of the campaign's runs;
                 n machines with i = 1...n together do exactly the whole.
                 """, check: checkShard),
-        Option(
-            "--jobs", .integer(1...1024), "<n>",
-            help: """
-                Workers, 1 to 1024 (default: this machine's cores); the
-                results, files and output are the same for every n.
-                """),
+        Option.jobs,
         Option("--out", .file, "<dir>", help: "Where reproducers go (default fuzz-failures)."),
         Option(
             "--mutant", .oneOf(Mutant.allCases.map(\.name)), "<name>",
@@ -110,7 +105,7 @@ enum FuzzCommand: Command {
         if let shard = args.value("--shard") { settings.shard = try parseShard(shard) }
         settings.mutant = args.value("--mutant").flatMap(Mutant.init(name:))
         settings.road = args.has("--road")
-        var jobs = args.integer("--jobs") ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var jobs = args.integer("--jobs") ?? Option.defaultJobs
         let external = try ArbiterProcess.launch(args)
         defer { external?.stop() }
         if let external { use(external, in: &settings, jobs: &jobs) }

@@ -1,3 +1,4 @@
+import Foundation
 import Review
 
 /// One option of a command, declared once in its command's table
@@ -108,6 +109,16 @@ struct Option: Sendable {
     /// `--guidance-timeout`, as every command with `--guidance` takes it.
     static let guidanceTimeout = Option(
         "--guidance-timeout", .integer(1...3600), "<s>", help: "How long it may take over one answer (default: 5).")
+
+    /// `--jobs`, as `fuzz` and `explore` take it.
+    static let jobs = Option(
+        "--jobs", .integer(1...1024), "<n>",
+        help: """
+            Workers, 1 to 1024 (default: this machine's cores); the
+            results, files and output are the same for every n.
+            """)
+    /// `--jobs` when it is not given: this machine's cores.
+    static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Refuses a value that is empty or only spaces (a command to run).
     static let notBlank: Check = { option, value throws(DrivesimError) in
