@@ -118,4 +118,27 @@ import Testing
             #expect(thrown(Self.line(RunCommand.self, [option, " "])) == .usage(.emptyValue(option: option)))
         }
     }
+
+    /// The options a usage line names: each `--name` in it.
+    static func named(in usage: String) -> [String] {
+        usage.split(whereSeparator: { " []|<>".contains($0) }).map(String.init).filter { $0.hasPrefix("--") }
+    }
+
+    @Test func eachUsageLineNamesOnlyOptionsOfItsTableAndEveryRequiredOne() {
+        var named = 0
+        for command in Drivesim.commands {
+            let table = command.options.map(\.name)
+            let inUsage = Self.named(in: command.usage)
+            named += inUsage.count
+            #expect(inUsage.filter { !table.contains($0) } == [], "\(command.name): \(command.usage)")
+            let required = command.options.filter(\.required).map(\.name)
+            #expect(required.filter { !inUsage.contains($0) } == [], "\(command.name): \(command.usage)")
+        }
+        #expect(named >= 40)
+    }
+
+    @Test func aUsageLineNamingAnOptionOfNoTableIsCaught() {
+        #expect(
+            Self.named(in: "USAGE: drivesim run <file> [--fromat <f>] [--a | --b <x>]") == ["--fromat", "--a", "--b"])
+    }
 }
