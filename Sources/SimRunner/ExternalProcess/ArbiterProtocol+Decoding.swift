@@ -89,6 +89,10 @@ extension ArbiterProcess {
         func int(_ key: String) -> Int? { o[key]?.integer }
         func time(_ key: String) -> SimTime? { int(key).map { SimTime(ms: Int64($0)) } }
         func isNull(_ key: String) -> Bool { o[key].map { $0.kind == .null } ?? true }
+        /// A value that may be null (or absent): `.some(nil)` then, `.some(value)` when `read` reads it, else nil.
+        func nullable<T>(_ key: String, _ read: (String) -> T?) -> T?? {
+            isNull(key) ? .some(nil) : read(key).map { .some($0) }
+        }
         guard case .object = o.kind, let kind = o["do"]?.text else { return nil }
         func rule<R: TalkArbiter.ActionRule>(_: R.Type) -> R? {
             guard let rule = o["rule"]?.text.flatMap(Rule.init(rawValue:)) else { return nil }
@@ -100,14 +104,9 @@ extension ArbiterProcess {
         }
         switch kind {
         case "lineWaiting":
-            guard let line = int("line"), let rule = rule(TalkArbiter.WaitRule.self) else { return nil }
-            let stretch: Int?
-            if isNull("stretch") {
-                stretch = nil
-            } else {
-                guard let k = int("stretch") else { return nil }
-                stretch = k
-            }
+            guard let line = int("line"), let rule = rule(TalkArbiter.WaitRule.self),
+                let stretch = nullable("stretch", int)
+            else { return nil }
             return .lineWaiting(line: line, rule: rule, stretch: stretch)
         case "lineStarted":
             guard let line = int("line"), let end = time("endsAt") else { return nil }
@@ -119,14 +118,9 @@ extension ArbiterProcess {
         case "replyQueued": return int("reply").map { .replyQueued(reply: $0) }
         case "replyBegan": return int("reply").map { .replyBegan(reply: $0) }
         case "stretchStarted":
-            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt") else { return nil }
-            let held: SimTime?
-            if isNull("held") {
-                held = nil
-            } else {
-                guard let h = time("held") else { return nil }
-                held = h
-            }
+            guard let reply = int("reply"), let stretch = int("stretch"), let end = time("endsAt"),
+                let held = nullable("held", time)
+            else { return nil }
             return .stretchStarted(reply: reply, stretch: stretch, endsAt: end, held: held)
         case "stretchEnded":
             guard let reply = int("reply"), let stretch = int("stretch") else { return nil }
@@ -143,12 +137,8 @@ extension ArbiterProcess {
             } else {
                 return nil
             }
-            let then: TalkArbiter.AfterCut?
-            if isNull("then") {
-                then = nil
-            } else {
-                guard let t = o["then"]?.text.flatMap(TalkArbiter.AfterCut.init(rawValue:)) else { return nil }
-                then = t
+            guard let then = nullable("then", { o[$0]?.text.flatMap(TalkArbiter.AfterCut.init(rawValue:)) }) else {
+                return nil
             }
             return .stretchCut(reply: reply, stretch: stretch, rule: rule, by: cause, played: played, then: then)
         case "replyEnded": return int("reply").map { .replyEnded(reply: $0) }
